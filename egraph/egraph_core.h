@@ -1,0 +1,417 @@
+// The e-graph: hash-consed e-nodes in e-classes, with egg's deferred rebuild.
+//
+// Storage is arenas: every e-node is a fixed record in one vector and its children a slice of
+// another; an e-class's nodes and parents are intrusive lists threaded through arenas, so adding
+// a node or merging two classes allocates nothing per node (vectors grow geometrically).
+//
+// Every id that `add` returns names one e-node, the node that created it, and (through `find`)
+// the e-class holding it. With explanations on, an id also keeps the node's original children,
+// and every union is an edge of an explanation forest (egg's design), so the chain of rewrites
+// between any two equal terms can be recovered.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "egraph/language.h"
+#include "egraph/unionfind.h"
+#include "ir/hashcons.h"
+
+namespace keq::egraph {
+
+// A term outside the e-graph, as a flat list whose children precede their parents (egg's RecExpr).
+struct RecExpr {
+  struct Node {
+    OpCode op;
+    uint32_t payload;
+    std::vector<uint32_t> children;  // indices into nodes
+  };
+  std::vector<Node> nodes;  // the root is last
+  uint32_t push(OpCode op, uint32_t payload, std::vector<uint32_t> kids = {}) {
+    nodes.push_back(Node{op, payload, std::move(kids)});
+    return static_cast<uint32_t>(nodes.size() - 1);
+  }
+};
+
+template <class L>
+class EGraph {
+ public:
+  using Data = typename L::Data;
+
+  explicit EGraph(L lang, bool explanations = false)
+      : lang_(std::move(lang)), explain_(explanations), memo_(this), orig_memo_(&orig_) {
+    orig_.g = this;
+    by_op_.resize(lang_.op_count());
+  }
+  EGraph(const EGraph&) = delete;
+  EGraph& operator=(const EGraph&) = delete;
+
+  L& lang() { return lang_; }
+  const L& lang() const { return lang_; }
+  bool explanations_enabled() const { return explain_; }
+
+  // ---- building ----------------------------------------------------------------------------
+
+  EClassId add(OpCode op, uint32_t payload, std::span<const EClassId> children) {
+    if (explain_) {
+      if (auto hit = orig_memo_.find(ENode{op, payload, children})) return *hit;
+    }
+    scratch_.assign(children.begin(), children.end());
+    for (EClassId& c : scratch_) c = find(c);
+    if (auto hit = memo_.find(ENode{op, payload, scratch_})) {
+      if (!explain_) return find(*hit);
+      // Explanations keep the term as written: a new id, congruent to the existing node.
+      EClassId id = new_node(op, payload, children, /*live=*/false);
+      uf_.link(id, find(*hit));
+      forest_union(id, *hit, Justification{});
+      return id;
+    }
+    EClassId id = new_node(op, payload, children, /*live=*/true);
+    ClassRec& c = classes_[id];
+    c.data = lang_.make(*this, id, view(id));
+    lang_.modify(*this, id);
+    return id;
+  }
+  EClassId add(OpCode op, uint32_t payload, std::initializer_list<EClassId> kids) {
+    return add(op, payload, std::span<const EClassId>(kids.begin(), kids.size()));
+  }
+  EClassId add_expr(const RecExpr& e) {
+    std::vector<EClassId> ids(e.nodes.size());
+    std::vector<EClassId> kids;
+    for (size_t k = 0; k < e.nodes.size(); ++k) {
+      kids.clear();
+      for (uint32_t c : e.nodes[k].children) kids.push_back(ids[c]);
+      ids[k] = add(e.nodes[k].op, e.nodes[k].payload, kids);
+    }
+    return ids.back();
+  }
+  // The class of a term already in the graph, without adding anything.
+  std::optional<EClassId> lookup_expr(const RecExpr& e) const {
+    std::vector<EClassId> ids(e.nodes.size());
+    std::vector<EClassId> kids;
+    for (size_t k = 0; k < e.nodes.size(); ++k) {
+      kids.clear();
+      for (uint32_t c : e.nodes[k].children) kids.push_back(find(ids[c]));
+      auto hit = memo_.find(ENode{e.nodes[k].op, e.nodes[k].payload, kids});
+      if (!hit) return std::nullopt;
+      ids[k] = find(*hit);
+    }
+    return ids.back();
+  }
+  std::optional<EClassId> lookup(OpCode op, uint32_t payload, std::span<const EClassId> kids) const {
+    auto hit = memo_.find(ENode{op, payload, kids});
+    if (!hit) return std::nullopt;
+    return find(*hit);
+  }
+
+  // Merges the classes of a and b. Returns false when they were already one class.
+  bool union_classes(EClassId a, EClassId b, Justification why) {
+    EClassId ra = find(a), rb = find(b);
+    if (ra == rb) return false;
+    snapshot_dirty_ = true;
+    if (explain_) forest_union(a, b, why);
+    if (classes_[ra].n_parents < classes_[rb].n_parents) std::swap(ra, rb);
+    ClassRec& into = classes_[ra];
+    ClassRec& from = classes_[rb];
+    for (uint32_t p = from.parent_head; p != kNone; p = parent_links_[p].next)
+      pending_.push_back(parent_links_[p].node);
+    DidMerge did = lang_.merge(*this, into.data, from.data);
+    if (did.into_changed) push_parents(into, analysis_pending_);
+    if (did.from_changed) push_parents(from, analysis_pending_);
+    uf_.link(rb, ra);
+    splice(into.node_head, into.node_tail, from.node_head, from.node_tail, node_next_);
+    splice_parents(into, from);
+    into.n_nodes += from.n_nodes;
+    into.n_parents += from.n_parents;
+    from = ClassRec{};
+    --n_classes_;
+    lang_.modify(*this, ra);
+    return true;
+  }
+
+  // Restores the invariants after unions: every live node canonical and unique in the memo
+  // (congruence closure), and every class's fact up to date. egg's `rebuild`.
+  size_t rebuild() {
+    size_t unions = 0;
+    while (!pending_.empty() || !analysis_pending_.empty()) {
+      while (!pending_.empty()) {
+        EClassId n = pending_.back();
+        pending_.pop_back();
+        if (!nodes_[n].live) continue;
+        memo_.erase(n);
+        for (EClassId& c : child_span(n)) c = find(c);
+        snapshot_dirty_ = true;
+        if (auto other = memo_.insert(n)) {
+          nodes_[n].live = false;  // a congruent duplicate: its twin carries on
+          unions += union_classes(n, *other, Justification{});
+        }
+      }
+      while (!analysis_pending_.empty()) {
+        EClassId n = analysis_pending_.back();
+        analysis_pending_.pop_back();
+        if (!nodes_[n].live) continue;
+        EClassId cls = find(n);
+        Data fresh = lang_.make(*this, n, view(n));
+        DidMerge did = lang_.merge(*this, classes_[cls].data, fresh);
+        if (did.into_changed) {
+          push_parents(classes_[cls], analysis_pending_);
+          lang_.modify(*this, cls);
+        }
+      }
+    }
+    return unions;
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  EClassId find(EClassId x) const { return uf_.find(x); }
+  const Data& data(EClassId c) const { return classes_[find(c)].data; }
+  Data& data_mut(EClassId c) { return classes_[find(c)].data; }
+  // The node behind an id, with canonical children (after a rebuild).
+  ENode view(EClassId n) const {
+    const NodeRec& r = nodes_[n];
+    return ENode{r.op, r.payload, {children_.data() + r.child_begin, r.arity}};
+  }
+  // Hash-cons entries: the size egg's node limit counts.
+  size_t memo_size() const { return memo_.size(); }
+  size_t num_ids() const { return nodes_.size(); }
+  size_t num_classes() const { return n_classes_; }
+  size_t num_nodes() const {  // nodes e-matching sees, egg's `total_number_of_nodes`
+    size_t n = 0;
+    for (EClassId id = 0; id < nodes_.size(); ++id) n += nodes_[id].live && !nodes_[id].pruned;
+    return n;
+  }
+  bool is_live(EClassId n) const { return nodes_[n].live; }
+  bool is_pruned(EClassId n) const { return nodes_[n].pruned; }
+
+  // Calls f(node id) for each live node of class c.
+  template <class F>
+  void for_each_node(EClassId c, F&& f) const {
+    for (EClassId n = classes_[find(c)].node_head; n != kNone; n = node_next_[n])
+      if (nodes_[n].live) f(n);
+  }
+  // The live, unpruned nodes of class c with this op, from a snapshot of every class's nodes
+  // sorted by op (egg keeps class nodes sorted for the same reason: e-matching finds a child's
+  // candidates by binary search in contiguous memory instead of walking a list). The snapshot is
+  // rebuilt on first use after any change, so searches between two changes share it.
+  std::span<const EClassId> class_nodes_with_op(EClassId c, OpCode op) const {
+    if (snapshot_dirty_) build_snapshot();
+    const Entry* b = snap_entries_.data() + snap_begin_[c];
+    const Entry* e = snap_entries_.data() + snap_begin_[c + 1];
+    const Entry* lo = std::lower_bound(b, e, op, [](const Entry& x, OpCode o) { return x.op < o; });
+    const Entry* hi = lo;
+    while (hi != e && hi->op == op) ++hi;
+    return {snap_nodes_.data() + (lo - snap_entries_.data()), static_cast<size_t>(hi - lo)};
+  }
+  // Live, unpruned node ids with this op: the candidates of e-matching.
+  const std::vector<EClassId>& nodes_with_op(OpCode op) const { return by_op_[op]; }
+  template <class F>
+  void for_each_class(F&& f) const {
+    for (EClassId id = 0; id < nodes_.size(); ++id)
+      if (uf_.is_root(id) && classes_[id].node_head != kNone) f(id);
+  }
+
+  // Hides c's non-leaf nodes from e-matching (they stay in the memo). egg's math analysis
+  // does this once a class is known to be a constant.
+  void prune_non_leaves(EClassId c) {
+    snapshot_dirty_ = true;
+    for (EClassId n = classes_[find(c)].node_head; n != kNone; n = node_next_[n])
+      if (nodes_[n].arity > 0) nodes_[n].pruned = true;
+  }
+
+  // ---- explanations ------------------------------------------------------------------------
+
+  // The node as it was added, children as given (explanations only).
+  ENode original(EClassId n) const {
+    const NodeRec& r = nodes_[n];
+    return ENode{r.op, r.payload, {orig_children_.data() + r.child_begin, r.arity}};
+  }
+  struct ForestEdge {
+    EClassId from, to;
+    Justification why;
+    bool forward;  // the justification's rewrite went from `from` to `to`
+  };
+  // The edges of the explanation forest from a to b (same class, explanations on).
+  std::vector<ForestEdge> forest_path(EClassId a, EClassId b) const {
+    std::vector<ForestEdge> up, down;
+    auto depth = [&](EClassId x) {
+      int d = 0;
+      for (; forest_[x].parent != x; x = forest_[x].parent) ++d;
+      return d;
+    };
+    int da = depth(a), db = depth(b);
+    auto step = [&](EClassId x) {
+      const ForestLink& l = forest_[x];
+      return ForestEdge{x, l.parent, l.why, l.forward};
+    };
+    while (da > db) up.push_back(step(a)), a = forest_[a].parent, --da;
+    while (db > da) down.push_back(step(b)), b = forest_[b].parent, --db;
+    while (a != b) {
+      up.push_back(step(a)), a = forest_[a].parent;
+      down.push_back(step(b)), b = forest_[b].parent;
+    }
+    for (auto it = down.rbegin(); it != down.rend(); ++it)
+      up.push_back(ForestEdge{it->to, it->from, it->why, !it->forward});
+    return up;
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  struct NodeRec {
+    OpCode op;
+    uint32_t payload;
+    uint32_t child_begin;
+    uint32_t arity;
+    bool live;    // in the memo: the canonical representative of its content
+    bool pruned;  // hidden from e-matching
+  };
+  struct ClassRec {
+    uint32_t node_head = kNone, node_tail = kNone, n_nodes = 0;
+    uint32_t parent_head = kNone, parent_tail = kNone, n_parents = 0;
+    Data data{};
+  };
+  struct ParentLink {
+    EClassId node;
+    uint32_t next;
+  };
+  struct ForestLink {
+    EClassId parent;
+    Justification why;
+    bool forward;
+  };
+  struct OrigOwner {  // the memo of terms as written, for explanations
+    const EGraph* g;
+    ENode view(uint32_t id) const { return g->original(id); }
+  };
+  friend struct OrigOwner;
+
+  std::span<EClassId> child_span(EClassId n) {
+    return {children_.data() + nodes_[n].child_begin, nodes_[n].arity};
+  }
+
+  EClassId new_node(OpCode op, uint32_t payload, std::span<const EClassId> given, bool live) {
+    snapshot_dirty_ = true;
+    EClassId id = uf_.make_set();
+    uint32_t begin = static_cast<uint32_t>(children_.size());
+    nodes_.push_back(NodeRec{op, payload, begin, static_cast<uint32_t>(given.size()), live, false});
+    node_next_.push_back(kNone);
+    classes_.emplace_back();
+    if (explain_) {
+      orig_children_.insert(orig_children_.end(), given.begin(), given.end());
+      forest_.push_back(ForestLink{id, Justification{}, true});
+      orig_memo_.insert(id);
+    }
+    if (!live) {  // a duplicate id for explanations: content as given, no class of its own
+      children_.insert(children_.end(), given.begin(), given.end());
+      return id;
+    }
+    children_.insert(children_.end(), scratch_.begin(), scratch_.end());
+    ClassRec& c = classes_[id];
+    c.node_head = c.node_tail = id;
+    c.n_nodes = 1;
+    ++n_classes_;
+    for (EClassId child : scratch_) {
+      ClassRec& cc = classes_[child];
+      uint32_t link = static_cast<uint32_t>(parent_links_.size());
+      parent_links_.push_back(ParentLink{id, kNone});
+      if (cc.parent_tail == kNone)
+        cc.parent_head = link;
+      else
+        parent_links_[cc.parent_tail].next = link;
+      cc.parent_tail = link;
+      ++cc.n_parents;
+    }
+    memo_.insert(id);
+    by_op_[op].push_back(id);
+    return id;
+  }
+
+  void push_parents(const ClassRec& c, std::vector<EClassId>& out) const {
+    for (uint32_t p = c.parent_head; p != kNone; p = parent_links_[p].next)
+      out.push_back(parent_links_[p].node);
+  }
+  static void splice(uint32_t& head, uint32_t& tail, uint32_t from_head, uint32_t from_tail,
+                     std::vector<uint32_t>& next) {
+    if (from_head == kNone) return;
+    if (head == kNone)
+      head = from_head;
+    else
+      next[tail] = from_head;
+    tail = from_tail;
+  }
+  void splice_parents(ClassRec& into, const ClassRec& from) {
+    if (from.parent_head == kNone) return;
+    if (into.parent_head == kNone)
+      into.parent_head = from.parent_head;
+    else
+      parent_links_[into.parent_tail].next = from.parent_head;
+    into.parent_tail = from.parent_tail;
+  }
+
+  struct Entry {
+    OpCode op;
+  };
+  // Counting sort by class, filled op by op, so each class's slice comes out sorted by op.
+  void build_snapshot() const {
+    size_t n = nodes_.size();
+    snap_begin_.assign(n + 2, 0);
+    for (EClassId id = 0; id < n; ++id)
+      if (nodes_[id].live && !nodes_[id].pruned) ++snap_begin_[find(id) + 2];
+    for (size_t k = 2; k < snap_begin_.size(); ++k) snap_begin_[k] += snap_begin_[k - 1];
+    size_t total = snap_begin_.back();
+    snap_entries_.resize(total);
+    snap_nodes_.resize(total);
+    for (OpCode op = 0; op < by_op_.size(); ++op) {
+      for (EClassId id : by_op_[op]) {
+        if (!nodes_[id].live || nodes_[id].pruned) continue;
+        uint32_t slot = snap_begin_[find(id) + 1]++;
+        snap_entries_[slot] = Entry{op};
+        snap_nodes_[slot] = id;
+      }
+    }
+    snapshot_dirty_ = false;
+  }
+
+  // Adds the edge a - b to the explanation forest: reroot a's tree at a, then hang it under b.
+  void forest_union(EClassId a, EClassId b, Justification why) {
+    EClassId prev = a;
+    ForestLink carried = forest_[a];
+    forest_[a].parent = a;
+    while (carried.parent != prev) {
+      EClassId next = carried.parent;
+      ForestLink saved = forest_[next];
+      forest_[next] = ForestLink{prev, carried.why, !carried.forward};
+      prev = next;
+      carried = saved;
+    }
+    forest_[a] = ForestLink{b, why, true};
+  }
+
+  L lang_;
+  bool explain_;
+  UnionFind uf_;
+  std::vector<NodeRec> nodes_;
+  std::vector<EClassId> children_;       // canonical after rebuild
+  std::vector<EClassId> orig_children_;  // as added (explanations only)
+  std::vector<uint32_t> node_next_;      // class node lists
+  std::vector<ClassRec> classes_;        // indexed by id; meaningful at roots
+  std::vector<ParentLink> parent_links_;
+  std::vector<std::vector<EClassId>> by_op_;
+  std::vector<ForestLink> forest_;
+  std::vector<EClassId> pending_, analysis_pending_;
+  std::vector<EClassId> scratch_;
+  size_t n_classes_ = 0;
+  mutable bool snapshot_dirty_ = true;
+  mutable std::vector<uint32_t> snap_begin_;  // per id: where its class's slice starts
+  mutable std::vector<Entry> snap_entries_;
+  mutable std::vector<EClassId> snap_nodes_;
+  ir::HashCons<EGraph> memo_;
+  OrigOwner orig_;
+  ir::HashCons<OrigOwner> orig_memo_;
+};
+
+}  // namespace keq::egraph

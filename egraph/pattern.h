@@ -1,0 +1,180 @@
+// Patterns and e-matching.
+//
+// A pattern is a term with variables (`?a`), stored flat with children before parents. Matching
+// is a backtracking search: candidates for the root come from the per-op node index, and each
+// child pattern is matched against the nodes of the child's class. A variable seen twice (a
+// non-linear pattern such as `(- ?a ?a)`) must bind the same class both times. Leaf patterns
+// (constants, symbols) are looked up in the hash-cons instead of scanned.
+#pragma once
+
+#include <absl/container/inlined_vector.h>
+
+#include <string>
+#include <vector>
+
+#include "egraph/egraph_core.h"
+
+namespace keq::egraph {
+
+struct Pattern {
+  struct Node {
+    bool is_var;
+    uint32_t var;  // for variables
+    OpCode op;
+    uint32_t payload;
+    std::vector<uint32_t> children;  // indices into nodes
+  };
+  std::vector<Node> nodes;  // children before parents; the root is last
+  std::vector<std::string> var_names;
+
+  uint32_t var(const std::string& name) {
+    uint32_t v = 0;
+    while (v < var_names.size() && var_names[v] != name) ++v;
+    if (v == var_names.size()) var_names.push_back(name);
+    nodes.push_back(Node{true, v, 0, 0, {}});
+    return static_cast<uint32_t>(nodes.size() - 1);
+  }
+  uint32_t node(OpCode op, uint32_t payload, std::vector<uint32_t> kids = {}) {
+    nodes.push_back(Node{false, 0, op, payload, std::move(kids)});
+    return static_cast<uint32_t>(nodes.size() - 1);
+  }
+  uint32_t root() const { return static_cast<uint32_t>(nodes.size() - 1); }
+  uint32_t num_vars() const { return static_cast<uint32_t>(var_names.size()); }
+  std::optional<uint32_t> var_index(const std::string& name) const {
+    for (uint32_t v = 0; v < var_names.size(); ++v)
+      if (var_names[v] == name) return v;
+    return std::nullopt;
+  }
+};
+
+// The matches of one pattern: for each, the root class and a substitution (num_vars classes).
+struct Matches {
+  uint32_t num_vars = 0;
+  std::vector<EClassId> roots;
+  std::vector<EClassId> substs;  // flat, num_vars per match
+  size_t size() const { return roots.size(); }
+  std::span<const EClassId> subst(size_t k) const {
+    return {substs.data() + k * num_vars, num_vars};
+  }
+};
+
+template <class L>
+class Matcher {
+ public:
+  Matcher(const EGraph<L>& g, const Pattern& p) : g_(g), p_(p), subst_(p.num_vars(), kNoClass) {}
+
+  // Every match, stopping once more than `limit` are found.
+  Matches search(size_t limit = SIZE_MAX) {
+    out_ = Matches{p_.num_vars(), {}, {}};
+    limit_ = limit;
+    const Pattern::Node& root = p_.nodes[p_.root()];
+    if (root.is_var) {
+      g_.for_each_class([&](EClassId c) {
+        if (out_.size() <= limit_) match_from(p_.root(), c);
+      });
+      return std::move(out_);
+    }
+    for (EClassId n : g_.nodes_with_op(root.op)) {
+      if (out_.size() > limit_) break;
+      if (!g_.is_live(n) || g_.is_pruned(n)) continue;
+      ENode e = g_.view(n);
+      if (e.payload != root.payload || e.children.size() != root.children.size()) continue;
+      root_ = g_.find(n);
+      for (size_t k = root.children.size(); k-- > 0;)
+        goals_.push_back({root.children[k], g_.find(e.children[k])});
+      solve();
+      goals_.clear();
+    }
+    return std::move(out_);
+  }
+
+ private:
+  struct Goal {
+    uint32_t pat;
+    EClassId cls;
+  };
+
+  void match_from(uint32_t pat, EClassId c) {
+    root_ = c;
+    goals_.push_back({pat, c});
+    solve();
+    goals_.clear();
+  }
+
+  void solve() {
+    if (out_.size() > limit_) return;
+    if (goals_.empty()) {
+      out_.roots.push_back(root_);
+      for (EClassId c : subst_) out_.substs.push_back(c);
+      return;
+    }
+    Goal goal = goals_.back();
+    goals_.pop_back();
+    const Pattern::Node& pn = p_.nodes[goal.pat];
+    if (pn.is_var) {
+      EClassId& slot = subst_[pn.var];
+      if (slot == kNoClass) {
+        slot = goal.cls;
+        solve();
+        slot = kNoClass;
+      } else if (g_.find(slot) == goal.cls) {
+        solve();
+      }
+    } else if (pn.children.empty()) {
+      if (leaf_class(goal.pat) == goal.cls) solve();
+    } else {
+      for (EClassId n : g_.class_nodes_with_op(goal.cls, pn.op)) {
+        ENode e = g_.view(n);
+        if (e.payload != pn.payload || e.children.size() != pn.children.size()) continue;
+        size_t mark = goals_.size();
+        for (size_t k = pn.children.size(); k-- > 0;)
+          goals_.push_back({pn.children[k], g_.find(e.children[k])});
+        solve();
+        goals_.resize(mark);
+      }
+    }
+    goals_.push_back(goal);
+  }
+
+  // The class of a leaf pattern (a constant or symbol), looked up once per search.
+  EClassId leaf_class(uint32_t pat) {
+    if (leaf_cache_.empty()) leaf_cache_.assign(p_.nodes.size(), kUnknown);
+    EClassId& c = leaf_cache_[pat];
+    if (c == kUnknown) {
+      auto hit = g_.lookup(p_.nodes[pat].op, p_.nodes[pat].payload, {});
+      c = hit ? *hit : kNoClass;
+    }
+    return c;
+  }
+  static constexpr EClassId kUnknown = kNoClass - 1;
+
+  const EGraph<L>& g_;
+  const Pattern& p_;
+  std::vector<EClassId> leaf_cache_;
+  std::vector<EClassId> subst_;
+  std::vector<Goal> goals_;
+  EClassId root_ = kNoClass;
+  Matches out_;
+  size_t limit_ = SIZE_MAX;
+};
+
+// Adds the pattern's term under a substitution; returns its id. Runs once per applied match, so
+// it keeps its scratch space inline (patterns are small) rather than on the heap.
+template <class L>
+EClassId instantiate(EGraph<L>& g, const Pattern& p, std::span<const EClassId> subst) {
+  absl::InlinedVector<EClassId, 16> ids(p.nodes.size());
+  absl::InlinedVector<EClassId, 4> kids;
+  for (size_t k = 0; k < p.nodes.size(); ++k) {
+    const Pattern::Node& n = p.nodes[k];
+    if (n.is_var) {
+      ids[k] = subst[n.var];
+      continue;
+    }
+    kids.clear();
+    for (uint32_t c : n.children) kids.push_back(ids[c]);
+    ids[k] = g.add(n.op, n.payload, std::span<const EClassId>(kids.data(), kids.size()));
+  }
+  return ids.back();
+}
+
+}  // namespace keq::egraph

@@ -1,0 +1,172 @@
+// The equality-saturation loop: egg's Runner with its limits and backoff scheduler.
+//
+// Each iteration: check limits, run the hook (a goal check), search every rule, apply every
+// match, rebuild. The iteration that stops on the hook still rebuilds and is counted, as in egg.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "egraph/rewrite.h"
+
+namespace keq::egraph {
+
+struct RunnerLimits {
+  size_t iter_limit = 30;
+  size_t node_limit = 10000;  // hash-cons entries
+  double time_limit_s = 5.0;
+};
+
+enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Goal, Canary };
+inline const char* stop_reason_name(StopReason r) {
+  switch (r) {
+    case StopReason::Saturated: return "saturated";
+    case StopReason::IterationLimit: return "iteration limit";
+    case StopReason::NodeLimit: return "node limit";
+    case StopReason::TimeLimit: return "time limit";
+    case StopReason::Goal: return "goal proved";
+    case StopReason::Canary: return "canary: distinct constants merged";
+  }
+  return "?";
+}
+
+enum class SchedulerKind { Backoff, Simple };
+
+struct IterationStats {
+  size_t memo_size = 0, classes = 0, applied = 0;
+  double search_s = 0, apply_s = 0, rebuild_s = 0;
+};
+
+struct RunReport {
+  StopReason stop = StopReason::Saturated;
+  std::vector<IterationStats> iterations;
+  double total_s = 0;
+  std::string canary;  // what merged and which rules were running
+};
+
+// egg's BackoffScheduler: a rule matching more than its threshold in one iteration is banned
+// for a while; each ban doubles both its threshold and its length.
+class BackoffScheduler {
+ public:
+  BackoffScheduler(size_t n_rules, size_t match_limit = 1000, size_t ban_length = 5)
+      : stats_(n_rules), match_limit_(match_limit), ban_length_(ban_length) {}
+
+  bool banned(size_t rule, size_t iteration) const { return stats_[rule].banned_until > iteration; }
+  size_t threshold(size_t rule) const { return match_limit_ << stats_[rule].times_banned; }
+  // Records a search that found `n` matches; returns false when the rule gets banned.
+  bool admit(size_t rule, size_t iteration, size_t n) {
+    RuleStats& s = stats_[rule];
+    if (n <= threshold(rule)) return true;
+    s.banned_until = iteration + (ban_length_ << s.times_banned);
+    ++s.times_banned;
+    return false;
+  }
+  // Saturated under the unbanned rules: stop if nothing is banned, else fast-forward the bans.
+  bool can_stop(size_t iteration) {
+    size_t min_ban = SIZE_MAX;
+    for (const RuleStats& s : stats_)
+      if (s.banned_until > iteration) min_ban = std::min(min_ban, s.banned_until);
+    if (min_ban == SIZE_MAX) return true;
+    size_t delta = min_ban - iteration;
+    for (RuleStats& s : stats_)
+      if (s.banned_until > iteration) s.banned_until -= delta;
+    return false;
+  }
+
+ private:
+  struct RuleStats {
+    size_t times_banned = 0, banned_until = 0;
+  };
+  std::vector<RuleStats> stats_;
+  size_t match_limit_, ban_length_;
+};
+
+template <class L>
+class Runner {
+ public:
+  using Hook = std::function<bool(EGraph<L>&)>;  // true: stop (goal reached)
+
+  Runner(RunnerLimits limits = {}, SchedulerKind sched = SchedulerKind::Backoff)
+      : limits_(limits), sched_(sched) {}
+
+  RunReport run(EGraph<L>& g, const std::vector<Rewrite<L>>& rules, const Hook& hook = nullptr) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    BackoffScheduler backoff(rules.size());
+    RunReport rep;
+    g.rebuild();
+    std::vector<Matches> matches(rules.size());
+    for (size_t it = 0;; ++it) {
+      std::optional<StopReason> stop = check_limits(g, rep, elapsed());
+      if (!stop && hook && hook(g)) stop = StopReason::Goal;
+      IterationStats st;
+      auto t0 = Clock::now();
+      for (size_t r = 0; r < rules.size() && !stop; ++r) {
+        matches[r] = Matches{};
+        if (sched_ == SchedulerKind::Backoff && backoff.banned(r, it)) continue;
+        size_t limit = sched_ == SchedulerKind::Backoff ? backoff.threshold(r) + 1 : SIZE_MAX;
+        matches[r] = rules[r].search(g, limit);
+        if (sched_ == SchedulerKind::Backoff && !backoff.admit(r, it, matches[r].size()))
+          matches[r] = Matches{};
+        stop = check_limits(g, rep, elapsed());
+      }
+      auto t1 = Clock::now();
+      for (size_t r = 0; r < rules.size() && !stop; ++r) {
+        st.applied += rules[r].apply(g, matches[r], static_cast<uint32_t>(r));
+        if (auto msg = canary(g)) {
+          rep.canary = *msg + " (while applying rule " + rules[r].name + ")";
+          stop = StopReason::Canary;
+        }
+        if (!stop) stop = check_limits(g, rep, elapsed());
+      }
+      auto t2 = Clock::now();
+      g.rebuild();
+      auto t3 = Clock::now();
+      if (!stop) {
+        if (auto msg = canary(g)) {
+          rep.canary = *msg + " (in the rebuild of iteration " + std::to_string(it) + ")";
+          stop = StopReason::Canary;
+        }
+      }
+      st.search_s = std::chrono::duration<double>(t1 - t0).count();
+      st.apply_s = std::chrono::duration<double>(t2 - t1).count();
+      st.rebuild_s = std::chrono::duration<double>(t3 - t2).count();
+      st.memo_size = g.memo_size();
+      st.classes = g.num_classes();
+      rep.iterations.push_back(st);
+      if (!stop && st.applied == 0 && (sched_ == SchedulerKind::Simple || backoff.can_stop(it)))
+        stop = StopReason::Saturated;
+      if (!stop) stop = check_limits(g, rep, elapsed());  // egg checks again after each iteration
+      if (stop) {
+        rep.stop = *stop;
+        break;
+      }
+    }
+    rep.total_s = elapsed();
+    return rep;
+  }
+
+ private:
+  std::optional<StopReason> check_limits(const EGraph<L>& g, const RunReport& rep, double t) const {
+    if (rep.iterations.size() >= limits_.iter_limit) return StopReason::IterationLimit;
+    if (g.memo_size() > limits_.node_limit) return StopReason::NodeLimit;
+    if (t > limits_.time_limit_s) return StopReason::TimeLimit;
+    return std::nullopt;
+  }
+  static std::optional<std::string> canary(const EGraph<L>& g) {
+    if constexpr (requires { g.lang().canary(); }) {
+      return g.lang().canary();
+    } else {
+      return std::nullopt;
+    }
+  }
+
+  RunnerLimits limits_;
+  SchedulerKind sched_;
+};
+
+}  // namespace keq::egraph

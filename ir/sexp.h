@@ -1,0 +1,49 @@
+// S-expressions with source positions: the syntax of rule files, term files and debug output.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keq::ir {
+
+struct SourcePos {
+  std::string file;
+  int line = 0;
+  int col = 0;
+  std::string str() const;  // "file:line:col"
+};
+
+// An error in a user's file, always with its position.
+class SyntaxError : public std::runtime_error {
+ public:
+  SyntaxError(const SourcePos& pos, const std::string& what)
+      : std::runtime_error(pos.str() + ": " + what), pos_(pos) {}
+  const SourcePos& pos() const { return pos_; }
+
+ private:
+  SourcePos pos_;
+};
+
+struct SExpr {
+  enum class Kind { Atom, List };
+  Kind kind = Kind::Atom;
+  std::string atom;           // for atoms
+  std::vector<SExpr> items;   // for lists
+  SourcePos pos;
+
+  bool is_atom() const { return kind == Kind::Atom; }
+  bool is_list() const { return kind == Kind::List; }
+  bool is_atom(std::string_view s) const { return is_atom() && atom == s; }
+  std::string str() const;
+};
+
+// Reads every top-level s-expression of `text`. `;` starts a comment to the end of the line.
+// Brackets inside an atom (`x[2,0]`) belong to the atom. Throws SyntaxError.
+std::vector<SExpr> parse_sexprs(std::string_view text, const std::string& file);
+// Reads a whole file; throws SyntaxError (with line 0) when it cannot be read.
+std::vector<SExpr> parse_sexpr_file(const std::string& path);
+
+}  // namespace keq::ir

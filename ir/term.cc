@@ -1,0 +1,196 @@
+#include "ir/term.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+namespace keq::ir {
+
+TermStore::TermStore() : memo_(this) {}
+
+TermId TermStore::intern(Op op, Type type, uint32_t payload, std::span<const TermId> children) {
+  NodeView v{static_cast<uint32_t>(op), payload, children};
+  if (auto hit = memo_.find(v)) return *hit;
+  TermId id = static_cast<TermId>(nodes_.size());
+  nodes_.push_back(Node{static_cast<uint16_t>(op), type, payload,
+                        static_cast<uint32_t>(children_.size()),
+                        static_cast<uint32_t>(children.size())});
+  children_.insert(children_.end(), children.begin(), children.end());
+  memo_.insert(id);
+  return id;
+}
+
+TermId TermStore::constant(const Constant& c) {
+  auto& cands = constant_index_[c.key_bits()];
+  for (uint32_t k : cands)
+    if (constants_[k] == c) return intern(Op::Const, c.type, k, {});
+  cands.push_back(static_cast<uint32_t>(constants_.size()));
+  constants_.push_back(c);
+  return intern(Op::Const, c.type, cands.back(), {});
+}
+
+TermId TermStore::variable(std::string_view name, Type type) {
+  auto [it, inserted] = variable_index_.try_emplace(std::string(name), variables_.size());
+  if (inserted) variables_.push_back(Variable{std::string(name), type});
+  const Variable& v = variables_[it->second];
+  if (v.type != type)
+    throw std::invalid_argument("variable " + v.name + " is " + std::string(type_name(v.type)) +
+                                ", not " + std::string(type_name(type)));
+  return intern(Op::Var, type, it->second, {});
+}
+
+TermId TermStore::make(Op op, std::span<const TermId> children) {
+  std::vector<Type> ts;
+  ts.reserve(children.size());
+  for (TermId c : children) ts.push_back(type(c));
+  TypeResult r = result_type(op, ts);
+  if (!r.type) throw std::invalid_argument(r.error);
+  return intern(op, *r.type, 0, children);
+}
+
+std::string TermStore::str(TermId t) const {
+  switch (op(t)) {
+    case Op::Const: return constant_of(t).str();
+    case Op::Var: return variable_of(t).name;
+    default: break;
+  }
+  std::string s = "(";
+  s.append(op_name(op(t)));
+  for (TermId c : children(t)) {
+    s.push_back(' ');
+    s.append(str(c));
+  }
+  s.push_back(')');
+  return s;
+}
+
+std::optional<Constant> parse_constant(std::string_view atom) {
+  if (atom == "true") return Constant::of_bool(true);
+  if (atom == "false") return Constant::of_bool(false);
+  std::string body(atom);
+  std::optional<Type> int_type;
+  if (auto colon = body.rfind(':'); colon != std::string::npos) {
+    int_type = type_by_name(body.substr(colon + 1));
+    if (!int_type || !is_int(*int_type)) return std::nullopt;
+    body.resize(colon);
+  }
+  if (body.empty()) return std::nullopt;
+  if (!int_type) {
+    if (body == "inf" || body == "+inf") return Constant::of_float(INFINITY);
+    if (body == "-inf") return Constant::of_float(-INFINITY);
+    if (body == "nan") return Constant::of_float(NAN);
+  }
+  char c0 = body[0] == '-' || body[0] == '+' ? (body.size() > 1 ? body[1] : 'x') : body[0];
+  if (!isdigit(static_cast<unsigned char>(c0)) && c0 != '.') return std::nullopt;
+  const char* b = body.c_str();
+  char* end = nullptr;
+  errno = 0;
+  bool hex = body.find("0x") != std::string::npos || body.find("0X") != std::string::npos;
+  bool looks_int = hex || body.find_first_of(".eE") == std::string::npos;
+  if (int_type) {
+    if (!looks_int) return std::nullopt;
+    long long v = std::strtoll(b, &end, 0);
+    if (*end || errno) return std::nullopt;
+    if (*int_type == Type::I32 && (v < INT32_MIN || v > INT32_MAX)) return std::nullopt;
+    return Constant::of_int(*int_type, v);
+  }
+  if (hex) {
+    long long v = std::strtoll(b, &end, 0);
+    if (*end || errno) return std::nullopt;
+    return Constant::of_float(static_cast<double>(v));
+  }
+  // Float constants are values of the term language (fp32 in IEEE, reals in real semantics);
+  // the literal is kept exactly as a double so folding can decide exactness.
+  double v = std::strtod(b, &end);
+  if (*end) return std::nullopt;
+  return Constant::of_float(v);
+}
+
+TermId read_term(TermStore& store, const SExpr& e,
+                 const absl::flat_hash_map<std::string, Type>& var_types) {
+  if (e.is_atom()) {
+    if (auto c = parse_constant(e.atom)) return store.constant(*c);
+    std::string name = e.atom;
+    Type t = Type::F32;
+    if (auto it = var_types.find(name); it != var_types.end()) t = it->second;
+    if (auto colon = name.rfind(':'); colon != std::string::npos && name.find('[') == std::string::npos) {
+      auto tt = type_by_name(name.substr(colon + 1));
+      if (!tt) throw SyntaxError(e.pos, "unknown type in '" + name + "'");
+      t = *tt;
+      name.resize(colon);
+    }
+    if (name.empty() || name[0] == '?')
+      throw SyntaxError(e.pos, "'" + e.atom + "' is not a variable name");
+    try {
+      return store.variable(name, t);
+    } catch (const std::invalid_argument& err) {
+      throw SyntaxError(e.pos, err.what());
+    }
+  }
+  if (e.items.empty()) throw SyntaxError(e.pos, "empty list: expected (op operands...)");
+  const SExpr& head = e.items[0];
+  if (!head.is_atom()) throw SyntaxError(head.pos, "expected an op name");
+  auto op = op_by_name(head.atom);
+  if (!op) throw SyntaxError(head.pos, "unknown op '" + head.atom + "'");
+  std::vector<TermId> kids;
+  for (size_t k = 1; k < e.items.size(); ++k) kids.push_back(read_term(store, e.items[k], var_types));
+  try {
+    return store.make(*op, kids);
+  } catch (const std::invalid_argument& err) {
+    throw SyntaxError(e.pos, err.what());
+  }
+}
+
+namespace {
+
+// Post-order evaluation over the DAG with memoization: each shared subterm is evaluated once.
+template <class V, class Env, class Apply>
+V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply) {
+  absl::flat_hash_map<TermId, V> memo;
+  std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [t, expanded] = stack.back();
+    stack.pop_back();
+    if (memo.contains(t)) continue;
+    Op op = s.op(t);
+    if (op == Op::Const) {
+      memo.emplace(t, V::of(s.constant_of(t)));
+    } else if (op == Op::Var) {
+      auto v = env(s.variable_of(t));
+      if (!v) throw EvalError{"no value for variable " + s.variable_of(t).name};
+      memo.emplace(t, std::move(*v));
+    } else if (!expanded) {
+      stack.push_back({t, true});
+      for (TermId c : s.children(t)) stack.push_back({c, false});
+    } else {
+      memo.emplace(t, apply(op, s.children(t), memo));
+    }
+  }
+  return memo.at(root);
+}
+
+}  // namespace
+
+IeeeValue evaluate_ieee(const TermStore& s, TermId t, const IeeeEnv& env) {
+  return evaluate<IeeeValue>(s, t, env, [](Op op, std::span<const TermId> kids, auto& memo) {
+    std::vector<IeeeValue> args;
+    args.reserve(kids.size());
+    for (TermId c : kids) args.push_back(memo.at(c));
+    return eval_ieee(op, args);
+  });
+}
+
+RealValue evaluate_real(const TermStore& s, TermId t, const RealEnv& env) {
+  return evaluate<RealValue>(s, t, env, [](Op op, std::span<const TermId> kids, auto& memo) {
+    std::vector<const RealValue*> args;
+    args.reserve(kids.size());
+    for (TermId c : kids) args.push_back(&memo.at(c));
+    RealValue out;
+    eval_real(op, args, out);
+    return out;
+  });
+}
+
+}  // namespace keq::ir

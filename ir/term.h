@@ -1,0 +1,91 @@
+// Hash-consed scalar terms: the DAG both frontends produce and the e-graph consumes.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ir/hashcons.h"
+#include "ir/op.h"
+#include "ir/sexp.h"
+#include "ir/value.h"
+
+namespace keq::ir {
+
+using TermId = uint32_t;
+
+// Variables name tensor elements (`x[2,0]`) or scalars; each has a type.
+struct Variable {
+  std::string name;
+  Type type;
+};
+
+class TermStore {
+ public:
+  TermStore();
+  TermStore(const TermStore&) = delete;
+  TermStore& operator=(const TermStore&) = delete;
+
+  TermId constant(const Constant& c);
+  TermId variable(std::string_view name, Type type = Type::F32);
+  // Builds op(children); throws std::invalid_argument when the operands do not type-check.
+  TermId make(Op op, std::span<const TermId> children);
+  TermId make(Op op, std::initializer_list<TermId> children) {
+    return make(op, std::span<const TermId>(children.begin(), children.size()));
+  }
+
+  Op op(TermId t) const { return static_cast<Op>(nodes_[t].op); }
+  Type type(TermId t) const { return nodes_[t].type; }
+  std::span<const TermId> children(TermId t) const {
+    return {children_.data() + nodes_[t].child_begin, nodes_[t].arity};
+  }
+  const Constant& constant_of(TermId t) const { return constants_[nodes_[t].payload]; }
+  const Variable& variable_of(TermId t) const { return variables_[nodes_[t].payload]; }
+  uint32_t payload(TermId t) const { return nodes_[t].payload; }
+  size_t size() const { return nodes_.size(); }
+  NodeView view(TermId t) const {
+    return {static_cast<uint32_t>(nodes_[t].op), nodes_[t].payload, children(t)};
+  }
+
+  std::string str(TermId t) const;  // s-expression; shared subterms are printed in full
+
+ private:
+  struct Node {
+    uint16_t op;
+    Type type;
+    uint32_t payload;
+    uint32_t child_begin;
+    uint32_t arity;
+  };
+  TermId intern(Op op, Type type, uint32_t payload, std::span<const TermId> children);
+
+  std::vector<Node> nodes_;
+  std::vector<TermId> children_;
+  std::vector<Constant> constants_;
+  absl::flat_hash_map<uint64_t, std::vector<uint32_t>> constant_index_;  // key_bits -> candidates
+  std::vector<Variable> variables_;
+  absl::flat_hash_map<std::string, uint32_t> variable_index_;
+  HashCons<TermStore> memo_;
+};
+
+// Parses an atom as a constant: integers and decimals (`2`, `-1`, `1e-5`, `0x7F`), `inf`,
+// `-inf`, `nan`, `true`, `false`; a `:i32`/`:i64` suffix makes an integer constant.
+std::optional<Constant> parse_constant(std::string_view atom);
+
+// Reads a term from an s-expression. Atoms that are not constants are f32 variables unless
+// `var_types` says otherwise (`n` -> i32), or they carry a `:type` suffix (`n:i32`).
+// Throws SyntaxError with the position of the offending sub-expression.
+TermId read_term(TermStore& store, const SExpr& e,
+                 const absl::flat_hash_map<std::string, Type>& var_types = {});
+
+// Concrete evaluation of a term given values for its variables. Throws EvalError, naming the
+// variable when one has no value.
+using IeeeEnv = std::function<std::optional<IeeeValue>(const Variable&)>;
+using RealEnv = std::function<std::optional<RealValue>(const Variable&)>;
+IeeeValue evaluate_ieee(const TermStore& store, TermId t, const IeeeEnv& env);
+RealValue evaluate_real(const TermStore& store, TermId t, const RealEnv& env);
+
+}  // namespace keq::ir
