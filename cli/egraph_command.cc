@@ -1,0 +1,283 @@
+// keq egraph: the rule author's tool. Reads terms and goals, saturates, reports.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cli/commands.h"
+#include "egraph/egraph.h"
+#include "ir/ir.h"
+#include "rules/rules.h"
+
+namespace keq::cli {
+
+const char* const kEgraphHelp = R"(usage: keq egraph FILE [options]
+
+Reads FILE, a list of s-expressions:
+  (prove A B)                 a goal: are terms A and B equal under the semantics?
+  (declare NAME TYPE [:range LO HI] [:not-nan])
+                              a variable's type (f32, i32, i64, bool) and values; undeclared
+                              variables are f32 and may be any value, NaN and infinities too
+  TERM                        any other form is a term, added so its best form is printed
+Terms use keq's ops: (+ x 1), (exp (neg x)), (select (> x 0) x 0), (cast.f16 x), ...
+Constants: 2, -1, 1e-5, inf, -inf, nan, true, 3:i32. Atoms like x or x[2,0] are variables.
+
+Saturates every term and goal in one e-graph with the rules, then prints for each goal whether
+it was proved, the cheapest term found for each side, and the run's statistics.
+
+options:
+  --rules FILE...         add rule files to the defaults (repeatable; stops at the next option)
+  --no-default-rules      start from no rules (the defaults are rules/*.rules; $KEQ_RULES_DIR
+                          overrides the folder)
+  --semantics real|ieee   real (default): extended reals, real-only rules allowed;
+                          ieee: bit-exact fp32, only rules marked :holds ieee
+  --explain               print the rewrite chain behind each proved goal
+  --iter-limit N          saturation iterations (default 30)
+  --node-limit N          e-graph size, in hash-cons entries (default 100000)
+  --time-limit SECONDS    (default 10)
+
+exit codes: 0 every goal proved, 1 a goal not proved, 4 error (bad file or rule, or the
+canary: a rule merged two different constants, which means an unsound rule).
+)";
+
+namespace {
+
+using rules::KeqLanguage;
+using Graph = KeqLanguage::Graph;
+
+struct Options {
+  std::string file;
+  std::vector<std::string> extra_rules;
+  bool default_rules = true;
+  ir::Semantics semantics = ir::Semantics::Real;
+  bool explain = false;
+  egraph::RunnerLimits limits{30, 100000, 10.0};
+};
+
+struct Goal {
+  ir::TermId lhs, rhs;
+  std::string text;
+  ir::SourcePos pos;
+};
+
+struct Input {
+  std::vector<ir::TermId> terms;
+  std::vector<Goal> goals;
+  std::vector<std::tuple<std::string, ir::Type, rules::Interval>> domains;
+};
+
+std::optional<Options> parse_args(const std::vector<std::string>& args, std::string* err) {
+  Options o;
+  auto number = [&](size_t& k, const std::string& flag) -> std::optional<double> {
+    if (k + 1 >= args.size()) {
+      *err = flag + " needs a value";
+      return std::nullopt;
+    }
+    char* end = nullptr;
+    double v = std::strtod(args[++k].c_str(), &end);
+    if (*end || v < 0) {
+      *err = flag + ": '" + args[k] + "' is not a non-negative number";
+      return std::nullopt;
+    }
+    return v;
+  };
+  for (size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    if (a == "--rules") {
+      size_t before = o.extra_rules.size();
+      while (k + 1 < args.size() && args[k + 1].rfind("--", 0) != 0) o.extra_rules.push_back(args[++k]);
+      if (o.extra_rules.size() == before) {
+        *err = "--rules needs at least one file";
+        return std::nullopt;
+      }
+    } else if (a == "--no-default-rules") {
+      o.default_rules = false;
+    } else if (a == "--semantics") {
+      auto s = k + 1 < args.size() ? ir::semantics_by_name(args[++k]) : std::nullopt;
+      if (!s) {
+        *err = "--semantics takes real or ieee";
+        return std::nullopt;
+      }
+      o.semantics = *s;
+    } else if (a == "--explain") {
+      o.explain = true;
+    } else if (a == "--iter-limit" || a == "--node-limit" || a == "--time-limit") {
+      auto v = number(k, a);
+      if (!v) return std::nullopt;
+      if (a == "--iter-limit") o.limits.iter_limit = static_cast<size_t>(*v);
+      if (a == "--node-limit") o.limits.node_limit = static_cast<size_t>(*v);
+      if (a == "--time-limit") o.limits.time_limit_s = *v;
+    } else if (a.rfind("--", 0) == 0) {
+      *err = "unknown option " + a;
+      return std::nullopt;
+    } else if (o.file.empty()) {
+      o.file = a;
+    } else {
+      *err = "one FILE only (got '" + o.file + "' and '" + a + "')";
+      return std::nullopt;
+    }
+  }
+  if (o.file.empty()) {
+    *err = "missing FILE";
+    return std::nullopt;
+  }
+  return o;
+}
+
+// (declare NAME TYPE [:range LO HI] [:not-nan])
+void read_declare(const ir::SExpr& f, absl::flat_hash_map<std::string, ir::Type>& types,
+                  Input& in) {
+  if (f.items.size() < 3 || !f.items[1].is_atom() || !f.items[2].is_atom())
+    throw ir::SyntaxError(f.pos, "expected (declare NAME TYPE [:range LO HI] [:not-nan])");
+  auto t = ir::type_by_name(f.items[2].atom);
+  if (!t) throw ir::SyntaxError(f.items[2].pos, "unknown type '" + f.items[2].atom + "'");
+  types[f.items[1].atom] = *t;
+  rules::Interval range = rules::Interval::top();
+  bool constrained = false;
+  for (size_t k = 3; k < f.items.size(); ++k) {
+    const ir::SExpr& key = f.items[k];
+    if (key.is_atom(":not-nan")) {
+      range.nan = false;
+      constrained = true;
+    } else if (key.is_atom(":range") && k + 2 < f.items.size()) {
+      auto lo = ir::parse_constant(f.items[k + 1].atom), hi = ir::parse_constant(f.items[k + 2].atom);
+      if (!lo || !hi || lo->type != ir::Type::F32 || hi->type != ir::Type::F32 || lo->f > hi->f)
+        throw ir::SyntaxError(key.pos, ":range needs two numbers LO <= HI");
+      range.lo = lo->f, range.hi = hi->f, range.nan = false;
+      constrained = true;
+      k += 2;
+    } else {
+      throw ir::SyntaxError(key.pos, "expected :range LO HI or :not-nan");
+    }
+  }
+  if (constrained) in.domains.push_back({f.items[1].atom, *t, range});
+}
+
+Input read_input(const std::string& file, ir::TermStore& store) {
+  Input in;
+  absl::flat_hash_map<std::string, ir::Type> types;
+  for (const ir::SExpr& f : ir::parse_sexpr_file(file)) {
+    if (f.is_list() && !f.items.empty() && f.items[0].is_atom("declare")) {
+      read_declare(f, types, in);
+    } else if (f.is_list() && !f.items.empty() && f.items[0].is_atom("prove")) {
+      if (f.items.size() != 3) throw ir::SyntaxError(f.pos, "expected (prove A B)");
+      ir::TermId a = ir::read_term(store, f.items[1], types), b = ir::read_term(store, f.items[2], types);
+      if (store.type(a) != store.type(b))
+        throw ir::SyntaxError(f.pos, "the two sides have different types");
+      in.goals.push_back({a, b, f.str(), f.pos});
+    } else {
+      in.terms.push_back(ir::read_term(store, f, types));
+    }
+  }
+  return in;
+}
+
+std::string rule_label(const std::vector<rules::KeqRewrite>& rws, const egraph::Justification& j) {
+  if (j.kind == egraph::Justification::Kind::Rule) return rws[j.index].name;
+  if (j.kind == egraph::Justification::Kind::Analysis) return "constant-fold";
+  return "congruence";
+}
+
+int run(const Options& o, bool explain) {
+  ir::TermStore store;
+  Input in = read_input(o.file, store);
+  Graph g(KeqLanguage(&store, o.semantics), explain);
+  for (const auto& [name, type, range] : in.domains)
+    g.lang().set_domain(store.payload(store.variable(name, type)), range);
+  std::vector<std::string> files;
+  if (o.default_rules) files = rules::default_rule_files();
+  files.insert(files.end(), o.extra_rules.begin(), o.extra_rules.end());
+  auto all = rules::load_rules(g.lang(), files);
+  auto rws = rules::rewrites_for(all, o.semantics);
+
+  std::vector<egraph::EClassId> term_ids;
+  for (ir::TermId t : in.terms) term_ids.push_back(rules::add_term(g, t));
+  std::vector<std::pair<egraph::EClassId, egraph::EClassId>> goal_ids;
+  for (const Goal& goal : in.goals)
+    goal_ids.push_back({rules::add_term(g, goal.lhs), rules::add_term(g, goal.rhs)});
+  auto all_proved = [&](Graph& eg) {
+    for (auto [a, b] : goal_ids)
+      if (eg.find(a) != eg.find(b)) return false;
+    return true;
+  };
+  egraph::Runner<KeqLanguage> runner(o.limits);
+  egraph::RunReport rep = runner.run(g, rws, goal_ids.empty() ? nullptr : egraph::Runner<KeqLanguage>::Hook(all_proved));
+
+  if (rep.stop == egraph::StopReason::Canary) {
+    if (!explain) return -1;  // rerun with explanations to name every rule involved
+    std::printf("CANARY: %s\n", rep.canary.c_str());
+    auto [ca, cb] = g.lang().canary_nodes();
+    egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j) { return rule_label(rws, j); });
+    if (ca != egraph::kNoClass && cb != egraph::kNoClass && g.find(ca) == g.find(cb)) {
+      std::printf("how the two constants became equal:\n%s", ex.explain(ca, cb).str().c_str());
+    }
+    std::printf("a rule above is unsound: no goal is reported.\n");
+    return kExitError;
+  }
+
+  egraph::Extractor<KeqLanguage, egraph::AstSize> extractor(g, egraph::AstSize{});
+  auto best = [&](egraph::EClassId c) { return store.str(rules::to_term(store, extractor.extract(c))); };
+  std::printf("semantics: %s; rules: %zu of %zu loaded apply\n",
+              std::string(ir::semantics_name(o.semantics)).c_str(), rws.size(), all.size());
+  for (size_t k = 0; k < in.terms.size(); ++k)
+    std::printf("term %s\n  best: %s\n", store.str(in.terms[k]).c_str(), best(term_ids[k]).c_str());
+  size_t proved = 0;
+  egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j) { return rule_label(rws, j); });
+  for (size_t k = 0; k < in.goals.size(); ++k) {
+    auto [a, b] = goal_ids[k];
+    bool ok = g.find(a) == g.find(b);
+    proved += ok;
+    std::printf("goal %s: %s\n  %s\n", in.goals[k].pos.str().c_str(), ok ? "proved" : "NOT proved",
+                in.goals[k].text.c_str());
+    if (ok) {
+      std::printf("  best: %s\n", best(a).c_str());
+      if (explain) {
+        std::string chain = ex.explain(a, b).str();
+        std::printf("  explanation:\n");
+        for (size_t p = 0, q; p < chain.size(); p = q + 1) {
+          q = chain.find('\n', p);
+          std::printf("    %s\n", chain.substr(p, q - p).c_str());
+        }
+      }
+    } else {
+      std::printf("  best left: %s\n  best right: %s\n", best(a).c_str(), best(b).c_str());
+    }
+  }
+  std::printf("stats: stop=%s iterations=%zu e-nodes=%zu e-classes=%zu hashcons=%zu time=%.3fs\n",
+              egraph::stop_reason_name(rep.stop), rep.iterations.size(), g.num_nodes(),
+              g.num_classes(), g.memo_size(), rep.total_s);
+  std::printf("goals: %zu of %zu proved\n", proved, in.goals.size());
+  return proved == in.goals.size() ? kExitProved : kExitNotProved;
+}
+
+}  // namespace
+
+int egraph_command(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::fputs(kEgraphHelp, stdout);
+      return 0;
+    }
+  std::string err;
+  auto opts = parse_args(args, &err);
+  if (!opts) {
+    std::fprintf(stderr, "keq egraph: %s (see keq egraph --help)\n", err.c_str());
+    return kExitError;
+  }
+  try {
+    int code = run(*opts, opts->explain);
+    if (code == -1) code = run(*opts, true);
+    return code;
+  } catch (const ir::SyntaxError& e) {
+    std::fprintf(stderr, "keq egraph: error: %s\n", e.what());
+    return kExitError;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "keq egraph: error: %s\n", e.what());
+    return kExitError;
+  }
+}
+
+}  // namespace keq::cli

@@ -123,11 +123,13 @@ IeeeValue ieee_via_real(Op op, IArgs a) {
   std::vector<RealValue> rs(a.size());
   std::vector<const RealValue*> ptrs(a.size());
   for (size_t k = 0; k < a.size(); ++k) {
-    rs[k] = RealValue::of(a[k].to_constant());
+    rs[k].type = a[k].type;
+    rs[k].i = a[k].i;
+    mpfr_set_flt(rs[k].f.get(), a[k].f, MPFR_RNDN);  // keeps the sign of zero, unlike reals
     ptrs[k] = &rs[k];
   }
   RealValue out;
-  eval_real(op, ptrs, out);
+  op_info(op).real(ptrs, out);
   if (out.type != Type::F32) return ival(out.type, out.i);
   return fval(mpfr_get_flt(out.f.get(), MPFR_RNDN));
 }
@@ -551,6 +553,8 @@ TypeResult result_type(Op op, std::span<const Type> ts) {
 IeeeValue eval_ieee(Op op, std::span<const IeeeValue> args) { return op_info(op).ieee(args); }
 void eval_real(Op op, std::span<const RealValue* const> args, RealValue& out) {
   op_info(op).real(args, out);
+  // Real semantics has one zero: without this, recip(neg 0) and recip(0) would differ.
+  if (out.type == Type::F32 && mpfr_zero_p(out.f.get())) mpfr_set_zero(out.f.get(), 1);
 }
 
 }  // namespace keq::ir

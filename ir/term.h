@@ -45,6 +45,9 @@ class TermStore {
   const Constant& constant_of(TermId t) const { return constants_[nodes_[t].payload]; }
   const Variable& variable_of(TermId t) const { return variables_[nodes_[t].payload]; }
   uint32_t payload(TermId t) const { return nodes_[t].payload; }
+  // Leaves by payload (as e-graph nodes carry them).
+  const Constant& constant_at(uint32_t payload) const { return constants_[payload]; }
+  const Variable& variable_at(uint32_t payload) const { return variables_[payload]; }
   size_t size() const { return nodes_.size(); }
   NodeView view(TermId t) const {
     return {static_cast<uint32_t>(nodes_[t].op), nodes_[t].payload, children(t)};

@@ -151,7 +151,7 @@ RealValue RealValue::of(const Constant& c) {
   RealValue v;
   v.type = c.type;
   if (c.type == Type::F32)
-    mpfr_set_d(v.f.get(), c.f, MPFR_RNDN);
+    mpfr_set_d(v.f.get(), c.f == 0 ? 0.0 : c.f, MPFR_RNDN);  // real semantics: one zero
   else
     v.i = c.i;
   return v;

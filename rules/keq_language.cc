@@ -1,0 +1,234 @@
+#include "rules/keq_language.h"
+
+#include <vector>
+
+namespace keq::rules {
+
+using ir::Op;
+
+std::string KeqLanguage::node_str(OpCode op, uint32_t payload) const {
+  switch (static_cast<Op>(op)) {
+    case Op::Const: return store_->constant_at(payload).str();
+    case Op::Var: return store_->variable_at(payload).name;
+    default: return std::string(ir::op_name(static_cast<Op>(op)));
+  }
+}
+
+namespace {
+
+// Folds op over constant operands; none when the result would not be exact in the semantics.
+std::optional<ir::Constant> fold(Op op, std::span<const ir::Constant> args, ir::Semantics sem) {
+  try {
+    if (sem == ir::Semantics::Ieee) {
+      if (!ir::op_info(op).ieee_exact) return std::nullopt;  // approximations have no one value
+      std::vector<ir::IeeeValue> vs;
+      for (const auto& c : args) vs.push_back(ir::IeeeValue::of(c));
+      return ir::eval_ieee(op, vs).to_constant();
+    }
+    std::vector<ir::RealValue> vs(args.size());
+    std::vector<const ir::RealValue*> ptrs;
+    for (size_t k = 0; k < args.size(); ++k) {
+      vs[k] = ir::RealValue::of(args[k]);
+      ptrs.push_back(&vs[k]);
+    }
+    ir::RealValue out;
+    mpfr_clear_inexflag();
+    ir::eval_real(op, ptrs, out);
+    if (mpfr_inexflag_p()) return std::nullopt;  // e.g. 1/3, exp(1): not a constant we hold
+    return out.to_constant();
+  } catch (const ir::EvalError&) {
+    return std::nullopt;  // division by zero and the like stay unfolded
+  }
+}
+
+}  // namespace
+
+KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode n) const {
+  Op op = static_cast<Op>(n.op);
+  Data d;
+  if (op == Op::Const) {
+    const ir::Constant& c = store_->constant_at(n.payload);
+    d.constant = c;
+    d.const_source = node;
+    d.range = c.type == ir::Type::Bool || ir::is_int(c.type) ? Interval::point(static_cast<double>(c.i))
+                                                             : Interval::point(c.f);
+    return d;
+  }
+  if (op == Op::Var) {
+    auto it = domains_.find(n.payload);
+    if (it != domains_.end()) d.range = it->second;
+    return d;
+  }
+  std::vector<Interval> ranges;
+  std::vector<ir::Constant> consts;
+  bool all_const = true;
+  for (EClassId c : n.children) {
+    const Data& cd = g.data(c);
+    ranges.push_back(cd.range);
+    if (cd.constant)
+      consts.push_back(*cd.constant);
+    else
+      all_const = false;
+  }
+  d.range = interval_of(op, ranges, sem_);
+  if (all_const) {
+    d.constant = fold(op, consts, sem_);
+    if (d.constant) {
+      d.const_source = node;
+      if (d.constant->type == ir::Type::F32) d.range.meet(Interval::point(d.constant->f));
+    }
+  }
+  return d;
+}
+
+egraph::DidMerge KeqLanguage::merge(Graph&, Data& into, Data& from) {
+  egraph::DidMerge did;
+  if (into.constant && from.constant && !ir::same_value(*into.constant, *from.constant, sem_)) {
+    if (!canary_) {
+      canary_ = "merged distinct constants " + into.constant->str() + " and " + from.constant->str();
+      canary_nodes_ = {into.const_source, from.const_source};
+    }
+  } else if (!into.constant && from.constant) {
+    into.constant = from.constant;
+    into.const_source = from.const_source;
+    did.into_changed = true;
+  } else if (into.constant && !from.constant) {
+    did.from_changed = true;
+  }
+  Interval before = from.range;
+  if (into.range.meet(from.range)) did.into_changed = true;
+  Interval merged = into.range;
+  if (merged.lo != before.lo || merged.hi != before.hi || merged.nan != before.nan)
+    did.from_changed = true;
+  return did;
+}
+
+void KeqLanguage::modify(Graph& g, EClassId c) {
+  const Data& d = g.data(c);
+  if (!d.constant) return;
+  ir::Constant k = *d.constant;
+  EClassId source = d.const_source;
+  uint32_t payload = store_->payload(store_->constant(k));
+  EClassId leaf = g.add(static_cast<OpCode>(Op::Const), payload, {});
+  // Explanations name the folded node, so the step reads "(+ 1 1) = 2 by constant-fold".
+  EClassId from = source != egraph::kNoClass ? source : c;
+  g.union_classes(from, leaf, {egraph::Justification::Kind::Analysis, kConstantFold});
+}
+
+std::optional<OpCode> KeqLanguage::op_named(std::string_view name, size_t arity) const {
+  auto op = ir::op_by_name(name);
+  if (!op) return std::nullopt;
+  const ir::OpInfo& info = ir::op_info(*op);
+  if (info.variadic ? arity < info.arity : arity != info.arity) return std::nullopt;
+  return static_cast<OpCode>(*op);
+}
+
+std::optional<std::pair<OpCode, uint32_t>> KeqLanguage::leaf(std::string_view atom) {
+  auto c = ir::parse_constant(atom);
+  if (!c) return std::nullopt;
+  return std::pair<OpCode, uint32_t>{static_cast<OpCode>(Op::Const),
+                                     store_->payload(store_->constant(*c))};
+}
+
+namespace {
+
+struct Fact {
+  const char* name;
+  bool (Interval::*test)() const;
+};
+constexpr Fact kFacts[] = {
+    {"finite", &Interval::finite},     {"not-nan", &Interval::not_nan},
+    {"nonzero", &Interval::nonzero},   {"positive", &Interval::positive},
+    {"negative", &Interval::negative}, {"nonneg", &Interval::nonneg},
+    {"nonpos", &Interval::nonpos},
+};
+
+}  // namespace
+
+std::vector<std::string> KeqLanguage::condition_names() {
+  std::vector<std::string> out;
+  for (const Fact& f : kFacts) out.push_back(f.name);
+  out.push_back("const");
+  out.push_back("le");
+  return out;
+}
+
+std::optional<KeqLanguage::Condition> KeqLanguage::condition(std::string_view name,
+                                                             std::span<const uint32_t> vars,
+                                                             std::string* error) const {
+  auto want = [&](size_t n) {
+    if (vars.size() == n) return true;
+    *error = "condition " + std::string(name) + " takes " + std::to_string(n) + " variable(s)";
+    return false;
+  };
+  for (const Fact& f : kFacts) {
+    if (name != f.name) continue;
+    if (!want(1)) return std::nullopt;
+    uint32_t v = vars[0];
+    auto test = f.test;
+    return [v, test](const Graph& g, std::span<const EClassId> s) {
+      return (g.data(s[v]).range.*test)();
+    };
+  }
+  if (name == "const") {
+    if (!want(1)) return std::nullopt;
+    uint32_t v = vars[0];
+    return [v](const Graph& g, std::span<const EClassId> s) {
+      return g.data(s[v]).constant.has_value();
+    };
+  }
+  if (name == "le") {  // every value of the first is <= every value of the second, no NaN
+    if (!want(2)) return std::nullopt;
+    uint32_t v = vars[0], w = vars[1];
+    return [v, w](const Graph& g, std::span<const EClassId> s) {
+      const Interval &a = g.data(s[v]).range, &b = g.data(s[w]).range;
+      return !a.nan && !b.nan && !a.empty_range() && !b.empty_range() && a.hi <= b.lo;
+    };
+  }
+  std::string known;
+  for (const auto& n : condition_names()) known += (known.empty() ? "" : ", ") + n;
+  *error = "unknown condition '" + std::string(name) + "' (known: " + known + ")";
+  return std::nullopt;
+}
+
+EClassId add_term(KeqLanguage::Graph& g, ir::TermId root) {
+  const ir::TermStore& s = g.lang().store();
+  absl::flat_hash_map<ir::TermId, EClassId> done;
+  std::vector<std::pair<ir::TermId, bool>> stack{{root, false}};
+  std::vector<EClassId> kids;
+  while (!stack.empty()) {
+    auto [t, expanded] = stack.back();
+    stack.pop_back();
+    if (done.contains(t)) continue;
+    if (!expanded && !s.children(t).empty()) {
+      stack.push_back({t, true});
+      for (ir::TermId c : s.children(t)) stack.push_back({c, false});
+      continue;
+    }
+    kids.clear();
+    for (ir::TermId c : s.children(t)) kids.push_back(done.at(c));
+    done[t] = g.add(static_cast<OpCode>(s.op(t)), s.payload(t), kids);
+  }
+  return done.at(root);
+}
+
+ir::TermId to_term(ir::TermStore& store, const egraph::RecExpr& e) {
+  std::vector<ir::TermId> ids(e.nodes.size());
+  for (size_t k = 0; k < e.nodes.size(); ++k) {
+    const auto& n = e.nodes[k];
+    Op op = static_cast<Op>(n.op);
+    if (op == Op::Const) {
+      ids[k] = store.constant(store.constant_at(n.payload));
+    } else if (op == Op::Var) {
+      const ir::Variable& v = store.variable_at(n.payload);
+      ids[k] = store.variable(v.name, v.type);
+    } else {
+      std::vector<ir::TermId> kids;
+      for (uint32_t c : n.children) kids.push_back(ids[c]);
+      ids[k] = store.make(op, kids);
+    }
+  }
+  return ids.back();
+}
+
+}  // namespace keq::rules

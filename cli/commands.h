@@ -1,0 +1,17 @@
+// keq's subcommands. Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace keq::cli {
+
+// Exit codes shared by every command (DESIGN.md).
+inline constexpr int kExitProved = 0;
+inline constexpr int kExitNotProved = 1;
+inline constexpr int kExitError = 4;
+
+int egraph_command(const std::vector<std::string>& args);
+extern const char* const kEgraphHelp;
+
+}  // namespace keq::cli

@@ -1,0 +1,217 @@
+#include "rules/interval.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <vector>
+
+namespace keq::rules {
+namespace {
+
+using ir::Op;
+constexpr double kInf = Interval::kInf;
+
+// Outward rounding: libm results are within an ulp or two, so step two ulps out.
+double down(double x) {
+  if (!std::isfinite(x)) return x;
+  return std::nextafter(std::nextafter(x, -kInf), -kInf);
+}
+double up(double x) {
+  if (!std::isfinite(x)) return x;
+  return std::nextafter(std::nextafter(x, kInf), kInf);
+}
+
+Interval make(double lo, double hi, bool nan) {
+  if (std::isnan(lo)) lo = -kInf;
+  if (std::isnan(hi)) hi = kInf;
+  return {down(lo), up(hi), nan};
+}
+
+// Monotone non-decreasing f on [lo, hi].
+template <class F>
+Interval monotone(const Interval& a, F f, bool nan_extra = false) {
+  if (a.empty_range()) return {kInf, -kInf, a.nan || nan_extra};
+  return make(f(a.lo), f(a.hi), a.nan || nan_extra);
+}
+
+Interval add(const Interval& a, const Interval& b) {
+  bool nan = a.nan || b.nan || (a.hi == kInf && b.lo == -kInf) || (a.lo == -kInf && b.hi == kInf);
+  if (a.empty_range() || b.empty_range()) return {kInf, -kInf, nan};
+  return make(a.lo + b.lo, a.hi + b.hi, nan);
+}
+Interval neg(const Interval& a) { return {-a.hi, -a.lo, a.nan}; }
+
+Interval mul(const Interval& a, const Interval& b) {
+  bool inf_a = std::isinf(a.lo) || std::isinf(a.hi), inf_b = std::isinf(b.lo) || std::isinf(b.hi);
+  bool nan = a.nan || b.nan || (a.contains_zero() && inf_b) || (b.contains_zero() && inf_a);
+  if (a.empty_range() || b.empty_range()) return {kInf, -kInf, nan};
+  double lo = kInf, hi = -kInf;
+  for (double x : {a.lo, a.hi})
+    for (double y : {b.lo, b.hi}) {
+      double p = x * y;
+      if (std::isnan(p)) p = 0;  // 0 * inf: the limit from the finite side
+      lo = std::min(lo, p), hi = std::max(hi, p);
+    }
+  return make(lo, hi, nan);
+}
+
+Interval recip(const Interval& a) {
+  if (a.empty_range()) return {kInf, -kInf, a.nan};
+  if (a.contains_zero()) return {-kInf, kInf, a.nan};
+  return make(1 / a.hi, 1 / a.lo, a.nan);
+}
+
+Interval div(const Interval& a, const Interval& b) {
+  Interval r = mul(a, recip(b));
+  // 0/0 and inf/inf are NaN; mul(a, recip(b)) already covers inf * 0 and 0 * inf.
+  if (b.contains_zero() && a.contains_zero()) r.nan = true;
+  return r;
+}
+
+template <bool kMax>
+Interval maxmin(const Interval& a, const Interval& b, bool propagate_nan) {
+  bool nan = propagate_nan ? (a.nan || b.nan) : (a.nan && b.nan);
+  // maxnum with a NaN operand returns the other operand: the join encloses every case.
+  if (!propagate_nan && (a.nan || b.nan))
+    return {std::min(a.lo, b.lo), std::max(a.hi, b.hi), nan};
+  if (a.empty_range()) return {b.lo, b.hi, nan};
+  if (b.empty_range()) return {a.lo, a.hi, nan};
+  if (kMax) return {std::max(a.lo, b.lo), std::max(a.hi, b.hi), nan};
+  return {std::min(a.lo, b.lo), std::min(a.hi, b.hi), nan};
+}
+
+Interval join(const Interval& a, const Interval& b) {
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi), a.nan || b.nan};
+}
+
+Interval clip(Interval r, double lo, double hi) {
+  r.lo = std::max(r.lo, lo);
+  r.hi = std::min(r.hi, hi);
+  return r;
+}
+
+Interval cast(const Interval& a, ir::FloatFormat f, ir::Overflow o) {
+  // Rounding to nearest is monotone, so the rounded endpoints bound the result.
+  if (a.empty_range()) return {kInf, -kInf, a.nan};
+  double lo = ir::round_to_format(a.lo, f, o), hi = ir::round_to_format(a.hi, f, o);
+  bool nan = a.nan || std::isnan(lo) || std::isnan(hi);
+  double max = ir::format_info(f).max_finite;
+  if (std::isnan(lo)) lo = -max;  // overflow to NaN: the non-NaN results stay finite
+  if (std::isnan(hi)) hi = max;
+  return {lo, hi, nan};
+}
+
+Interval real_interval(Op op, std::span<const Interval> a) {
+  const Interval bool01{0, 1, false};
+  switch (op) {
+    case Op::Add: return add(a[0], a[1]);
+    case Op::Sub: return add(a[0], neg(a[1]));
+    case Op::Mul: return mul(a[0], a[1]);
+    case Op::Div: case Op::DivFull: return div(a[0], a[1]);
+    case Op::Neg: return neg(a[0]);
+    case Op::Abs: {
+      const Interval& x = a[0];
+      if (x.empty_range()) return x;
+      double lo = x.contains_zero() ? 0 : std::min(std::fabs(x.lo), std::fabs(x.hi));
+      return {lo, std::max(std::fabs(x.lo), std::fabs(x.hi)), x.nan};
+    }
+    case Op::Fma: return add(mul(a[0], a[1]), a[2]);
+    case Op::Sum: {
+      Interval r = a[0];
+      for (size_t k = 1; k < a.size(); ++k) r = add(r, a[k]);
+      return r;
+    }
+    case Op::Prod: {
+      Interval r = a[0];
+      for (size_t k = 1; k < a.size(); ++k) r = mul(r, a[k]);
+      return r;
+    }
+    case Op::Max: case Op::AMax: case Op::MaxNum: case Op::TMax:
+    case Op::Min: case Op::AMin: case Op::MinNum: case Op::TMin: {
+      bool is_max = op == Op::Max || op == Op::AMax || op == Op::MaxNum || op == Op::TMax;
+      bool prop = op == Op::Max || op == Op::AMax || op == Op::Min || op == Op::AMin;
+      Interval r = a[0];
+      for (size_t k = 1; k < a.size(); ++k)
+        r = is_max ? maxmin<true>(r, a[k], prop) : maxmin<false>(r, a[k], prop);
+      return r;
+    }
+    case Op::Clamp:
+      return maxmin<false>(maxmin<true>(a[0], a[1], true), a[2], true);
+    case Op::Select: return join(a[1], a[2]);
+    case Op::Exp: return clip(monotone(a[0], [](double x) { return std::exp(x); }), 0, kInf);
+    case Op::Exp2: return clip(monotone(a[0], [](double x) { return std::exp2(x); }), 0, kInf);
+    case Op::Log: case Op::Log2: {
+      bool nan = a[0].nan || a[0].lo < 0;
+      Interval x = clip(a[0], 0, kInf);
+      auto f = op == Op::Log ? [](double v) { return std::log(v); } : [](double v) { return std::log2(v); };
+      return monotone(x, f, nan);
+    }
+    case Op::Sqrt: case Op::SqrtApprox: {
+      bool nan = a[0].nan || a[0].lo < 0;
+      return clip(monotone(clip(a[0], 0, kInf), [](double v) { return std::sqrt(v); }, nan), 0, kInf);
+    }
+    case Op::Rsqrt: {
+      bool nan = a[0].nan || a[0].lo < 0;
+      Interval s = clip(monotone(clip(a[0], 0, kInf), [](double v) { return std::sqrt(v); }, nan), 0, kInf);
+      return clip(recip(s), 0, kInf);
+    }
+    case Op::Recip: return recip(a[0]);
+    case Op::Tanh: return clip(monotone(a[0], [](double x) { return std::tanh(x); }), -1, 1);
+    case Op::Erf: return clip(monotone(a[0], [](double x) { return std::erf(x); }), -1, 1);
+    case Op::Sigmoid:
+      return clip(monotone(a[0], [](double x) { return 1 / (1 + std::exp(-x)); }), 0, 1);
+    case Op::Floor: return monotone(a[0], [](double x) { return std::floor(x); });
+    case Op::Ceil: return monotone(a[0], [](double x) { return std::ceil(x); });
+    case Op::Round: return monotone(a[0], [](double x) { return std::nearbyint(x); });
+    case Op::Trunc: return monotone(a[0], [](double x) { return std::trunc(x); });
+    case Op::CastF16: return cast(a[0], ir::FloatFormat::F16, ir::Overflow::Inf);
+    case Op::CastBF16: return cast(a[0], ir::FloatFormat::BF16, ir::Overflow::Inf);
+    case Op::CastE4M3: return cast(a[0], ir::FloatFormat::E4M3FN, ir::Overflow::NaN);
+    case Op::CastE4M3Sat: return cast(a[0], ir::FloatFormat::E4M3FN, ir::Overflow::Saturate);
+    case Op::CastE5M2: return cast(a[0], ir::FloatFormat::E5M2, ir::Overflow::Inf);
+    case Op::CastE5M2Sat: return cast(a[0], ir::FloatFormat::E5M2, ir::Overflow::Saturate);
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
+    case Op::And: case Op::Or: case Op::Not: case Op::CastBool:
+      return bool01;
+    default: return Interval::top();  // sound: anything
+  }
+}
+
+}  // namespace
+
+bool Interval::meet(const Interval& o) {
+  Interval before = *this;
+  lo = std::max(lo, o.lo);
+  hi = std::min(hi, o.hi);
+  nan = nan && o.nan;
+  return lo != before.lo || hi != before.hi || nan != before.nan;
+}
+
+std::string Interval::str() const {
+  std::string s = empty_range() ? "{}" : "[" + ir::Constant::of_float(lo).str() + ", " +
+                                             ir::Constant::of_float(hi).str() + "]";
+  return nan ? s + " or NaN" : s;
+}
+
+Interval interval_of(Op op, std::span<const Interval> args, ir::Semantics sem) {
+  Interval r = real_interval(op, args);
+  if (sem == ir::Semantics::Real || r.empty_range()) return r;
+  // IEEE: fp32 results round (and approximations err by up to ~15 ulps, SEMANTICS-FACTS.md),
+  // and anything past FLT_MAX may become inf. Widen relatively, then to the fp32 grid.
+  auto widen = [](double x, double dir) {
+    if (!std::isfinite(x)) return x;
+    double w = x + dir * (std::fabs(x) * 0x1p-16 + 0x1p-126);
+    if (std::fabs(w) > FLT_MAX) return dir * kInf;
+    return w;
+  };
+  bool exact_bool = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge ||
+                    op == Op::Eq || op == Op::Ne || op == Op::CastBool;
+  if (exact_bool) return r;
+  r.lo = widen(r.lo, -1);
+  r.hi = widen(r.hi, 1);
+  // Results that are never negative stay so in fp32 (exp, sqrt, abs round to >= 0).
+  if (op == Op::Exp || op == Op::Exp2 || op == Op::Abs || op == Op::Sqrt || op == Op::SqrtApprox)
+    r.lo = std::max(r.lo, 0.0);
+  return r;
+}
+
+}  // namespace keq::rules

@@ -1,0 +1,79 @@
+// keq's term language as an e-graph language: ops from ir's op table, leaves from a TermStore,
+// and the analyses the rules read.
+//
+// Analyses, combined per class:
+//   - constants: the exact value when the class is known to be one (folding uses the op table's
+//     evaluator; in real semantics it folds only results a double holds exactly, in IEEE only
+//     bit-exact ops);
+//   - intervals: an enclosure of the class's values with NaN tracked, giving the facts
+//     finite, nonzero, positive, negative, nonneg, nonpos and not-nan.
+// A merge of two classes with different constants trips the canary (Herbie's): a rule is
+// unsound, and the run stops naming it.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "egraph/egraph.h"
+#include "ir/ir.h"
+#include "rules/interval.h"
+
+namespace keq::rules {
+
+using egraph::EClassId;
+using egraph::EGraph;
+using egraph::OpCode;
+
+class KeqLanguage {
+ public:
+  struct Data {
+    std::optional<ir::Constant> constant;
+    EClassId const_source = egraph::kNoClass;  // the node whose folding gave the constant
+    Interval range;
+  };
+  using Graph = EGraph<KeqLanguage>;
+  using Condition = egraph::Rewrite<KeqLanguage>::Condition;
+  static constexpr uint32_t kConstantFold = 0;  // Justification::Analysis label
+
+  KeqLanguage(ir::TermStore* store, ir::Semantics sem) : store_(store), sem_(sem) {}
+
+  ir::Semantics semantics() const { return sem_; }
+  ir::TermStore& store() const { return *store_; }
+  // Values a variable (by TermStore payload) may take; unconstrained by default.
+  void set_domain(uint32_t var_payload, Interval range) { domains_[var_payload] = range; }
+
+  // ---- the engine's interface (egraph/language.h) ----
+  uint32_t op_count() const { return ir::kOpCount; }
+  std::string node_str(OpCode op, uint32_t payload) const;
+  Data make(const Graph& g, EClassId node, egraph::ENode n) const;
+  egraph::DidMerge merge(Graph& g, Data& into, Data& from);
+  void modify(Graph& g, EClassId c);
+  std::optional<std::string> canary() const { return canary_; }
+  // The two constant nodes whose merge tripped the canary (to explain how).
+  std::pair<EClassId, EClassId> canary_nodes() const { return canary_nodes_; }
+
+  // ---- the rule syntax (rules/rule_file.h) ----
+  std::optional<OpCode> op_named(std::string_view name, size_t arity) const;
+  bool op_exists(std::string_view name) const { return ir::op_by_name(name).has_value(); }
+  std::optional<std::pair<OpCode, uint32_t>> leaf(std::string_view atom);
+  std::optional<Condition> condition(std::string_view name, std::span<const uint32_t> vars,
+                                     std::string* error) const;
+  static std::vector<std::string> condition_names();
+
+ private:
+  ir::TermStore* store_;
+  ir::Semantics sem_;
+  absl::flat_hash_map<uint32_t, Interval> domains_;
+  std::optional<std::string> canary_;
+  std::pair<EClassId, EClassId> canary_nodes_{egraph::kNoClass, egraph::kNoClass};
+};
+
+// Adds a term (and its subterms) to the e-graph; returns its class.
+EClassId add_term(KeqLanguage::Graph& g, ir::TermId t);
+// Converts an extracted term back into the TermStore.
+ir::TermId to_term(ir::TermStore& store, const egraph::RecExpr& e);
+
+}  // namespace keq::rules

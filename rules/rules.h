@@ -1,0 +1,28 @@
+// keq's rules: the public header of rules/.
+//
+// - rule_file.h: the rule language and its parser (generic over the language)
+// - keq_language.h: keq's ops as an e-graph language, with constant and interval analyses
+// - interval.h: interval enclosures and the facts conditions read
+// The seed rule sets are the *.rules files in this folder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rules/interval.h"
+#include "rules/keq_language.h"
+#include "rules/rule_file.h"
+
+namespace keq::rules {
+
+using KeqRule = Rule<KeqLanguage>;
+using KeqRewrite = egraph::Rewrite<KeqLanguage>;
+
+// Where the default rules live: $KEQ_RULES_DIR, else the source tree's rules/ (set at build).
+std::string default_rules_dir();
+// The *.rules files of that folder, sorted by name. Empty if the folder has none.
+std::vector<std::string> default_rule_files();
+// Parses rule files in order. Throws ir::SyntaxError naming file:line:col.
+std::vector<KeqRule> load_rules(KeqLanguage& lang, const std::vector<std::string>& files);
+
+}  // namespace keq::rules
