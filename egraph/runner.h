@@ -115,6 +115,7 @@ class Runner {
         stop = check_limits(g, rep, elapsed());
       }
       auto t1 = Clock::now();
+      const size_t memo_before = g.memo_size(), classes_before = g.num_classes();
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
         st.applied += rules[r].apply(g, matches[r], static_cast<uint32_t>(r));
         if (auto msg = canary(g)) {
@@ -138,7 +139,10 @@ class Runner {
       st.memo_size = g.memo_size();
       st.classes = g.num_classes();
       rep.iterations.push_back(st);
-      if (!stop && st.applied == 0 && (sched_ == SchedulerKind::Simple || backoff.can_stop(it)))
+      // Saturated: no rule changed anything. A new node merged by the analysis (a folded
+      // constant) is a change too, though no rule's union did anything: it can enable matches.
+      bool unchanged = st.applied == 0 && g.memo_size() == memo_before && g.num_classes() == classes_before;
+      if (!stop && unchanged && (sched_ == SchedulerKind::Simple || backoff.can_stop(it)))
         stop = StopReason::Saturated;
       if (!stop) stop = check_limits(g, rep, elapsed());  // egg checks again after each iteration
       if (stop) {

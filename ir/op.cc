@@ -550,6 +550,24 @@ TypeResult result_type(Op op, std::span<const Type> ts) {
   return fail("unknown signature");
 }
 
+bool real_eval_exact(Op op) {
+  switch (op_info(op).sig) {
+    case Signature::SameFloat:
+    case Signature::SameNum:
+      break;
+    default:
+      return true;  // casts, comparisons, logic, integer ops, bitcasts, frexp, ldexp, select
+  }
+  switch (op) {
+    case Op::Neg: case Op::Abs: case Op::Max: case Op::Min: case Op::MaxNum: case Op::MinNum:
+    case Op::AMax: case Op::AMin: case Op::TMax: case Op::TMin: case Op::Clamp:
+    case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: case Op::FrexpMant:
+      return true;
+    default:
+      return false;
+  }
+}
+
 IeeeValue eval_ieee(Op op, std::span<const IeeeValue> args) { return op_info(op).ieee(args); }
 void eval_real(Op op, std::span<const RealValue* const> args, RealValue& out) {
   op_info(op).real(args, out);

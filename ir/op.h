@@ -87,6 +87,11 @@ struct TypeResult {
 };
 TypeResult result_type(Op op, std::span<const Type> operand_types);
 
+// True when real-semantics evaluation of op computes its defined result exactly whatever the
+// operands (casts and rounding ops round by definition; min, max, select pick an operand).
+// For the other ops a result is exact only when MPFR reports no rounding.
+bool real_eval_exact(Op op);
+
 // Concrete evaluation of one op. Throws EvalError.
 IeeeValue eval_ieee(Op op, std::span<const IeeeValue> args);
 void eval_real(Op op, std::span<const RealValue* const> args, RealValue& out);

@@ -183,7 +183,11 @@ IeeeValue evaluate_ieee(const TermStore& s, TermId t, const IeeeEnv& env) {
 }
 
 RealValue evaluate_real(const TermStore& s, TermId t, const RealEnv& env) {
-  return evaluate<RealValue>(s, t, env, [](Op op, std::span<const TermId> kids, auto& memo) {
+  // A value past MPFR's exponent range (exp(1e10)) would come back as inf or 0: refuse instead,
+  // since replay must never confirm a difference that only the evaluator's range made.
+  mpfr_clear_overflow();
+  mpfr_clear_underflow();
+  RealValue v = evaluate<RealValue>(s, t, env, [](Op op, std::span<const TermId> kids, auto& memo) {
     std::vector<const RealValue*> args;
     args.reserve(kids.size());
     for (TermId c : kids) args.push_back(&memo.at(c));
@@ -191,6 +195,9 @@ RealValue evaluate_real(const TermStore& s, TermId t, const RealEnv& env) {
     eval_real(op, args, out);
     return out;
   });
+  if (mpfr_overflow_p() || mpfr_underflow_p())
+    throw EvalError{"a real intermediate value is beyond the evaluator's exponent range"};
+  return v;
 }
 
 }  // namespace keq::ir

@@ -85,7 +85,8 @@ TermId read_term(TermStore& store, const SExpr& e,
                  const absl::flat_hash_map<std::string, Type>& var_types = {});
 
 // Concrete evaluation of a term given values for its variables. Throws EvalError, naming the
-// variable when one has no value.
+// variable when one has no value. Real evaluation also throws when an intermediate value leaves
+// MPFR's exponent range (about 2^±1e9), where it could no longer be trusted.
 using IeeeEnv = std::function<std::optional<IeeeValue>(const Variable&)>;
 using RealEnv = std::function<std::optional<RealValue>(const Variable&)>;
 IeeeValue evaluate_ieee(const TermStore& store, TermId t, const IeeeEnv& env);

@@ -192,6 +192,20 @@ std::string Interval::str() const {
   return nan ? s + " or NaN" : s;
 }
 
+Interval interval_square(const Interval& x, ir::Semantics sem) {
+  Interval a = x;
+  if (!a.empty_range()) {
+    double m = std::max(std::fabs(a.lo), std::fabs(a.hi));
+    double lo = a.contains_zero() ? 0 : std::min(std::fabs(a.lo), std::fabs(a.hi));
+    a = {lo, m, x.nan};
+  }
+  Interval r = mul(a, a);
+  r.lo = std::max(r.lo, 0.0);  // squares are >= 0 in both semantics (fp32 rounds to >= 0)
+  if (sem == ir::Semantics::Ieee && std::isfinite(r.hi)) r.hi = r.hi * (1 + 0x1p-16);
+  if (sem == ir::Semantics::Ieee && r.hi > FLT_MAX) r.hi = kInf;
+  return r;
+}
+
 Interval interval_of(Op op, std::span<const Interval> args, ir::Semantics sem) {
   Interval r = real_interval(op, args);
   if (sem == ir::Semantics::Real || r.empty_range()) return r;

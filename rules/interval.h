@@ -38,6 +38,8 @@ struct Interval {
 // The enclosure of op's result given its operands' enclosures. Sound for both semantics: in
 // IEEE the bounds are widened to cover fp32 rounding, approximations and overflow to inf.
 Interval interval_of(ir::Op op, std::span<const Interval> args, ir::Semantics sem);
+// The enclosure of x * x (tighter than interval_of(Mul, {x, x}): a square is never negative).
+Interval interval_square(const Interval& x, ir::Semantics sem);
 // Integer and bool results are enclosed too (their values are exact in a double up to 2^53).
 
 }  // namespace keq::rules

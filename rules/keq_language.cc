@@ -32,9 +32,11 @@ std::optional<ir::Constant> fold(Op op, std::span<const ir::Constant> args, ir::
       ptrs.push_back(&vs[k]);
     }
     ir::RealValue out;
-    mpfr_clear_inexflag();
+    mpfr_clear_flags();
     ir::eval_real(op, ptrs, out);
-    if (mpfr_inexflag_p()) return std::nullopt;  // e.g. 1/3, exp(1): not a constant we hold
+    if (mpfr_overflow_p() || mpfr_underflow_p()) return std::nullopt;
+    // 1 + 1e-300 rounds to 1 even at 256 bits: only unrounded results fold.
+    if (out.type == ir::Type::F32 && mpfr_inexflag_p() && !ir::real_eval_exact(op)) return std::nullopt;
     return out.to_constant();
   } catch (const ir::EvalError&) {
     return std::nullopt;  // division by zero and the like stay unfolded
@@ -47,7 +49,9 @@ KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode
   Op op = static_cast<Op>(n.op);
   Data d;
   if (op == Op::Const) {
-    const ir::Constant& c = store_->constant_at(n.payload);
+    ir::Constant c = store_->constant_at(n.payload);
+    if (sem_ == ir::Semantics::Ieee && c.type == ir::Type::F32)
+      c = ir::Constant::of_float(static_cast<float>(c.f));  // an IEEE literal is its fp32 value
     d.constant = c;
     d.const_source = node;
     d.range = c.type == ir::Type::Bool || ir::is_int(c.type) ? Interval::point(static_cast<double>(c.i))
@@ -71,6 +75,8 @@ KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode
       all_const = false;
   }
   d.range = interval_of(op, ranges, sem_);
+  if (op == Op::Mul && g.find(n.children[0]) == g.find(n.children[1]))
+    d.range.meet(interval_square(ranges[0], sem_));  // x * x >= 0, which intervals alone miss
   if (all_const) {
     d.constant = fold(op, consts, sem_);
     if (d.constant) {

@@ -1,0 +1,111 @@
+// The analyses: constant folding folds only exact results, and the interval enclosure contains
+// every value a term takes (checked on random terms at random and special inputs).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "rules/rules.h"
+
+namespace keq::rules {
+namespace {
+
+using Graph = KeqLanguage::Graph;
+
+std::optional<ir::Constant> folded(const std::string& term, ir::Semantics sem) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, sem));
+  egraph::EClassId c = add_term(g, ir::read_term(store, ir::parse_sexprs(term, "t").at(0)));
+  g.rebuild();
+  return g.data(c).constant;
+}
+
+TEST(ConstantFolding, FoldsExactResultsOnly) {
+  EXPECT_EQ(folded("(+ 1 2)", ir::Semantics::Real)->f, 3);
+  EXPECT_EQ(folded("(exp 0)", ir::Semantics::Real)->f, 1);
+  EXPECT_FALSE(folded("(/ 1 3)", ir::Semantics::Real));  // 1/3 is no double: kept symbolic
+  EXPECT_FALSE(folded("(exp 1)", ir::Semantics::Real));
+  EXPECT_EQ(folded("(/ 1 3)", ir::Semantics::Ieee)->f, static_cast<double>(1.0f / 3.0f));
+  EXPECT_FALSE(folded("(exp 0)", ir::Semantics::Ieee));  // approximations have no one value
+  EXPECT_FALSE(folded("(div.c 1:i32 0:i32)", ir::Semantics::Real));
+  EXPECT_TRUE(std::isnan(folded("(- inf inf)", ir::Semantics::Real)->f));
+  EXPECT_EQ(folded("(cast.e4m3.sat 1000)", ir::Semantics::Real)->f, 448);
+}
+
+TEST(Intervals, FactsFromConstantsAndDomains) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, ir::Semantics::Real));
+  g.lang().set_domain(store.payload(store.variable("x")), {-3, 3, false});
+  auto fact = [&](const std::string& t) {
+    return g.data(add_term(g, ir::read_term(store, ir::parse_sexprs(t, "t").at(0)))).range;
+  };
+  EXPECT_TRUE(fact("2").nonzero());
+  EXPECT_FALSE(fact("0").nonzero());
+  EXPECT_TRUE(fact("(exp x)").positive());
+  EXPECT_FALSE(fact("(exp y)").not_nan());  // y is unconstrained: NaN possible
+  EXPECT_TRUE(fact("(exp y)").nonneg() == false);
+  EXPECT_TRUE(fact("(* x x)").finite());
+  EXPECT_FALSE(fact("(/ 1 x)").finite());
+  EXPECT_TRUE(fact("(sigmoid x)").positive());
+  EXPECT_TRUE(fact("(+ (* x x) 1)").positive());
+  EXPECT_FALSE(fact("(log x)").not_nan());
+  EXPECT_TRUE(fact("(maxnum x 0)").nonneg());
+  EXPECT_TRUE(fact("(cast.e4m3.sat y)").finite() == false);  // NaN passes through
+}
+
+// Random terms over a few ops; every evaluation must lie in the class's enclosure.
+struct TermGen {
+  ir::TermStore& store;
+  std::mt19937& rng;
+  ir::TermId gen(int depth) {
+    static const char* leaves[] = {"x", "y", "0", "1", "-2.5", "inf", "1e30"};
+    if (depth == 0 || rng() % 4 == 0) return read(leaves[rng() % 7]);
+    static const ir::Op unary[] = {ir::Op::Neg, ir::Op::Abs, ir::Op::Exp, ir::Op::Log, ir::Op::Sqrt,
+                                   ir::Op::Recip, ir::Op::Tanh, ir::Op::Sigmoid, ir::Op::CastF16,
+                                   ir::Op::Floor, ir::Op::Rsqrt, ir::Op::CastE4M3};
+    static const ir::Op binary[] = {ir::Op::Add, ir::Op::Sub, ir::Op::Mul, ir::Op::Div, ir::Op::Max,
+                                    ir::Op::MinNum, ir::Op::MaxNum, ir::Op::Min};
+    if (rng() % 2) return store.make(unary[rng() % 12], {gen(depth - 1)});
+    return store.make(binary[rng() % 8], {gen(depth - 1), gen(depth - 1)});
+  }
+  ir::TermId read(const char* s) { return ir::read_term(store, ir::parse_sexprs(s, "t").at(0)); }
+};
+
+bool contains(const Interval& r, double v) {
+  if (std::isnan(v)) return r.nan;
+  return r.lo <= v && v <= r.hi;
+}
+
+TEST(Intervals, EncloseEveryEvaluation) {
+  const double specials[] = {0, -0.0, 1, -1, 3.5, -7, 1e-3, 1e20, -1e20, INFINITY, -INFINITY, NAN};
+  for (ir::Semantics sem : {ir::Semantics::Real, ir::Semantics::Ieee}) {
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 300; ++trial) {
+      ir::TermStore store;
+      TermGen gen{store, rng};
+      ir::TermId t = gen.gen(4);
+      Graph g(KeqLanguage(&store, sem));
+      Interval r = g.data(add_term(g, t)).range;
+      for (double x : specials)
+        for (double y : {2.0, -0.5, double(NAN), double(INFINITY)}) {
+          auto env_val = [&](const ir::Variable& v) { return v.name == "x" ? x : y; };
+          if (sem == ir::Semantics::Real) {
+            ir::RealValue v = ir::evaluate_real(store, t, [&](const ir::Variable& var) {
+              return std::optional(ir::RealValue::of(ir::Constant::of_float(env_val(var))));
+            });
+            double d = v.f.approx_double();
+            ASSERT_TRUE(contains(r, d)) << store.str(t) << " at x=" << x << " y=" << y << ": " << d
+                                        << " not in " << r.str();
+          } else {
+            ir::IeeeValue v = ir::evaluate_ieee(store, t, [&](const ir::Variable& var) {
+              return std::optional(ir::IeeeValue::of(ir::Constant::of_float(env_val(var))));
+            });
+            ASSERT_TRUE(contains(r, v.f)) << store.str(t) << " at x=" << x << " y=" << y << ": "
+                                          << v.f << " not in " << r.str();
+          }
+        }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace keq::rules

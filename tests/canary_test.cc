@@ -1,0 +1,61 @@
+// The constant-merge canary: an unsound rule that merges two different constants stops the
+// run, and the report names the rule.
+#include <gtest/gtest.h>
+
+#include "rules/rules.h"
+
+namespace keq::rules {
+namespace {
+
+using Graph = KeqLanguage::Graph;
+
+struct RuleGraph {
+  ir::TermStore store;
+  std::unique_ptr<Graph> g;
+  std::vector<KeqRewrite> rws;
+  explicit RuleGraph(const std::string& rules_text, bool explain) {
+    g = std::make_unique<Graph>(KeqLanguage(&store, ir::Semantics::Real), explain);
+    auto rs = RuleParser<KeqLanguage>(g->lang()).parse(ir::parse_sexprs(rules_text, "bad.rules"));
+    rws = rewrites_for(rs, ir::Semantics::Real);
+  }
+  egraph::EClassId add(const std::string& term) {
+    return add_term(*g, ir::read_term(store, ir::parse_sexprs(term, "t").at(0)));
+  }
+};
+
+TEST(Canary, UnsoundRuleStopsTheRunAndIsNamed) {
+  RuleGraph s("(rule plus-one-is-id (+ ?a 1) ?a :holds real)\n(rule mul-comm (* ?a ?b) (* ?b ?a) :holds ieee)", false);
+  s.add("(* (+ 0 1) y)");  // 0 + 1 folds to 1, and the bad rule says it equals 0
+  egraph::RunReport rep = egraph::Runner<KeqLanguage>().run(*s.g, s.rws);
+  EXPECT_EQ(rep.stop, egraph::StopReason::Canary);
+  EXPECT_NE(rep.canary.find("plus-one-is-id"), std::string::npos) << rep.canary;
+  EXPECT_NE(rep.canary.find("merged distinct constants"), std::string::npos) << rep.canary;
+}
+
+TEST(Canary, ExplanationNamesEveryRuleInvolved) {
+  RuleGraph s("(rule double (* ?a 2) (+ ?a ?a) :holds ieee)\n(rule bad-half (+ ?a ?a) ?a :holds real)", true);
+  s.add("(* 3 2)");  // 6 = 3 + 3 = 3
+  egraph::RunReport rep = egraph::Runner<KeqLanguage>().run(*s.g, s.rws);
+  ASSERT_EQ(rep.stop, egraph::StopReason::Canary);
+  auto [a, b] = s.g->lang().canary_nodes();
+  ASSERT_EQ(s.g->find(a), s.g->find(b));
+  egraph::Explainer<KeqLanguage> ex(*s.g, [&](const egraph::Justification& j) {
+    return j.kind == egraph::Justification::Kind::Rule ? s.rws[j.index].name : std::string("fold");
+  });
+  std::string chain = ex.explain(a, b).str();
+  EXPECT_NE(chain.find("bad-half"), std::string::npos) << chain;
+}
+
+TEST(Canary, SoundRulesNeverTripIt) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, ir::Semantics::Real));
+  auto rws = rewrites_for(load_rules(g.lang(), default_rule_files()), ir::Semantics::Real);
+  for (const char* t : {"(+ (* 2 3) (- 4 4))", "(/ (* 6 2) 2)", "(exp (- (log 1) 0))",
+                        "(select (> 1 0) (max 1 2) (min 3 4))", "(* (+ 1 2) (+ 1 2))"})
+    add_term(g, ir::read_term(store, ir::parse_sexprs(t, "t").at(0)));
+  egraph::RunReport rep = egraph::Runner<KeqLanguage>({8, 20000, 5.0}).run(g, rws);
+  EXPECT_NE(rep.stop, egraph::StopReason::Canary) << rep.canary;
+}
+
+}  // namespace
+}  // namespace keq::rules

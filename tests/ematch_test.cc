@@ -1,0 +1,122 @@
+// E-matching checked against a brute-force matcher on random small e-graphs, including
+// non-linear patterns such as (f ?a ?a).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "tests/tiny_lang.h"
+
+namespace keq::test {
+namespace {
+
+using egraph::EClassId;
+using egraph::Pattern;
+using Graph = egraph::EGraph<TinyLang>;
+using Match = std::pair<EClassId, std::vector<EClassId>>;
+
+// Does class c represent pattern node p under substitution s?
+bool represents(const Graph& g, const Pattern& p, uint32_t node, EClassId c,
+                const std::vector<EClassId>& s) {
+  const Pattern::Node& pn = p.nodes[node];
+  if (pn.is_var) return g.find(s[pn.var]) == g.find(c);
+  bool found = false;
+  g.for_each_node(c, [&](EClassId n) {
+    egraph::ENode e = g.view(n);
+    if (found || e.op != pn.op || e.payload != pn.payload || e.children.size() != pn.children.size())
+      return;
+    bool all = true;
+    for (size_t k = 0; k < pn.children.size() && all; ++k)
+      all = represents(g, p, pn.children[k], e.children[k], s);
+    found = all;
+  });
+  return found;
+}
+
+std::set<Match> brute_force(const Graph& g, const Pattern& p) {
+  std::vector<EClassId> classes;
+  g.for_each_class([&](EClassId c) { classes.push_back(c); });
+  std::set<Match> out;
+  std::vector<EClassId> s(p.num_vars());
+  std::function<void(size_t)> assign = [&](size_t v) {
+    if (v == s.size()) {
+      for (EClassId c : classes)
+        if (represents(g, p, p.root(), c, s)) out.insert({c, s});
+      return;
+    }
+    for (EClassId c : classes) {
+      s[v] = c;
+      assign(v + 1);
+    }
+  };
+  assign(0);
+  return out;
+}
+
+std::vector<Pattern> patterns() {
+  std::vector<Pattern> ps;
+  Pattern p1;  // (f ?a ?b)
+  p1.node(kF, 0, {p1.var("?a"), p1.var("?b")});
+  ps.push_back(p1);
+  Pattern p2;  // (f ?a ?a): non-linear
+  uint32_t a = p2.var("?a");
+  p2.node(kF, 0, {a, p2.var("?a")});
+  ps.push_back(p2);
+  Pattern p3;  // (g (f ?a a0))
+  uint32_t x = p3.var("?a");
+  uint32_t leaf = p3.node(kLeaf, 0);
+  uint32_t f = p3.node(kF, 0, {x, leaf});
+  p3.node(kG, 0, {f});
+  ps.push_back(p3);
+  Pattern p4;  // (f (g ?a) (g ?a))
+  uint32_t v = p4.var("?a");
+  uint32_t g1 = p4.node(kG, 0, {v});
+  uint32_t v2 = p4.var("?a");
+  uint32_t g2 = p4.node(kG, 0, {v2});
+  p4.node(kF, 0, {g1, g2});
+  ps.push_back(p4);
+  Pattern p5;  // ?a: every class
+  p5.var("?a");
+  ps.push_back(p5);
+  return ps;
+}
+
+class RandomGraphs : public ::testing::TestWithParam<int> {};
+
+TEST_P(RandomGraphs, MatcherAgreesWithBruteForce) {
+  std::mt19937 rng(GetParam());
+  Graph g(TinyLang{});
+  std::vector<EClassId> ids;
+  for (int k = 0; k < 3; ++k) ids.push_back(g.add(kLeaf, k, {}));
+  auto pick = [&] { return ids[rng() % ids.size()]; };
+  for (int k = 0; k < 14; ++k)
+    ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
+  for (int k = 0; k < 4; ++k) g.union_classes(pick(), pick(), {});
+  g.rebuild();
+  for (const Pattern& p : patterns()) {
+    egraph::Matches ms = egraph::Matcher<TinyLang>(g, p).search();
+    std::set<Match> got;
+    for (size_t k = 0; k < ms.size(); ++k) {
+      auto s = ms.subst(k);
+      got.insert({ms.roots[k], {s.begin(), s.end()}});
+    }
+    EXPECT_EQ(got, brute_force(g, p)) << "pattern " << &p - &patterns()[0];
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, RandomGraphs, ::testing::Range(1, 61));
+
+TEST(EMatch, SearchLimitStopsEarly) {
+  Graph g(TinyLang{});
+  for (int k = 0; k < 10; ++k) g.add(kG, 0, {g.add(kLeaf, k, {})});
+  g.rebuild();
+  Pattern p;
+  p.node(kG, 0, {p.var("?a")});
+  EXPECT_EQ(egraph::Matcher<TinyLang>(g, p).search().size(), 10u);
+  EXPECT_LE(egraph::Matcher<TinyLang>(g, p).search(3).size(), 4u);
+}
+
+}  // namespace
+}  // namespace keq::test
