@@ -89,9 +89,14 @@ TEST(Intervals, EncloseEveryEvaluation) {
         for (double y : {2.0, -0.5, double(NAN), double(INFINITY)}) {
           auto env_val = [&](const ir::Variable& v) { return v.name == "x" ? x : y; };
           if (sem == ir::Semantics::Real) {
-            ir::RealValue v = ir::evaluate_real(store, t, [&](const ir::Variable& var) {
-              return std::optional(ir::RealValue::of(ir::Constant::of_float(env_val(var))));
-            });
+            ir::RealValue v;
+            try {
+              v = ir::evaluate_real(store, t, [&](const ir::Variable& var) {
+                return std::optional(ir::RealValue::of(ir::Constant::of_float(env_val(var))));
+              });
+            } catch (const ir::EvalError&) {
+              continue;  // past MPFR's exponent range: the evaluator gives no value to check
+            }
             double d = v.f.approx_double();
             ASSERT_TRUE(contains(r, d)) << store.str(t) << " at x=" << x << " y=" << y << ": " << d
                                         << " not in " << r.str();
