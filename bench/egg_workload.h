@@ -106,7 +106,9 @@ inline WorkloadResult run_workload(const Workload& w, const MathRules& rules,
   if (!w.goal.empty()) goal = parse(w.goal);
   if (!w.pre_added.empty()) g.add_expr(parse(w.pre_added));
   EClassId root = g.add_expr(parse(w.start));
-  egraph::Runner<MathLang> runner(w.limits, w.scheduler);
+  egraph::RunnerLimits limits = w.limits;
+  limits.egg_node_count = true;  // stop where egg stops, so both do the same work
+  egraph::Runner<MathLang> runner(limits, w.scheduler);
   WorkloadResult res;
   egraph::Runner<MathLang>::Hook hook;
   if (goal) {

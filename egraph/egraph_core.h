@@ -143,7 +143,13 @@ class EGraph {
         pending_.pop_back();
         if (!nodes_[n].live) continue;
         memo_.erase(n);
-        for (EClassId& c : child_span(n)) c = find(c);
+        bool changed = false;
+        for (EClassId& c : child_span(n)) {
+          EClassId f = find(c);
+          changed |= f != c;
+          c = f;
+        }
+        stale_entries_ += changed;  // egg would keep the old key in its memo
         snapshot_dirty_ = true;
         if (auto other = memo_.insert(n)) {
           nodes_[n].live = false;  // a congruent duplicate: its twin carries on
@@ -176,8 +182,11 @@ class EGraph {
     const NodeRec& r = nodes_[n];
     return ENode{r.op, r.payload, {children_.data() + r.child_begin, r.arity}};
   }
-  // Hash-cons entries: the size egg's node limit counts.
+  // Hash-cons entries: one per live node.
   size_t memo_size() const { return memo_.size(); }
+  // What egg's memo would hold: egg never removes a node's key once rebuild re-keys it, so its
+  // `total_size` (which its node limit counts) includes those stale keys.
+  size_t egg_total_size() const { return memo_.size() + stale_entries_; }
   size_t num_ids() const { return nodes_.size(); }
   size_t num_classes() const { return n_classes_; }
   size_t num_nodes() const {  // nodes e-matching sees, egg's `total_number_of_nodes`
@@ -405,6 +414,7 @@ class EGraph {
   std::vector<EClassId> pending_, analysis_pending_;
   std::vector<EClassId> scratch_;
   size_t n_classes_ = 0;
+  size_t stale_entries_ = 0;
   mutable bool snapshot_dirty_ = true;
   mutable std::vector<uint32_t> snap_begin_;  // per id: where its class's slice starts
   mutable std::vector<Entry> snap_entries_;

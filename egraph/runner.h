@@ -18,6 +18,8 @@ struct RunnerLimits {
   size_t iter_limit = 30;
   size_t node_limit = 10000;  // hash-cons entries
   double time_limit_s = 5.0;
+  // Count the node limit as egg does, stale memo keys included (for like-for-like benchmarks).
+  bool egg_node_count = false;
 };
 
 enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Goal, Canary };
@@ -157,7 +159,8 @@ class Runner {
  private:
   std::optional<StopReason> check_limits(const EGraph<L>& g, const RunReport& rep, double t) const {
     if (rep.iterations.size() >= limits_.iter_limit) return StopReason::IterationLimit;
-    if (g.memo_size() > limits_.node_limit) return StopReason::NodeLimit;
+    size_t size = limits_.egg_node_count ? g.egg_total_size() : g.memo_size();
+    if (size > limits_.node_limit) return StopReason::NodeLimit;
     if (t > limits_.time_limit_s) return StopReason::TimeLimit;
     return std::nullopt;
   }
