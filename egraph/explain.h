@@ -84,8 +84,13 @@ class Explainer {
 
   void collect(EClassId a, EClassId b) {
     if (a == b) return;
+    // Congruence edges recurse into children and add no step themselves: bound the depth too.
+    if (path_.size() > kMaxDepth) {
+      truncated_ = true;
+      return;
+    }
     for (const auto& edge : g_.forest_path(a, b)) {
-      if (steps_.size() >= max_steps_) {
+      if (steps_.size() >= max_steps_ || truncated_) {
         truncated_ = true;
         return;
       }
@@ -115,6 +120,7 @@ class Explainer {
     return s + ")";
   }
 
+  static constexpr size_t kMaxDepth = 512;
   const EGraph<L>& g_;
   NameFn name_;
   size_t max_steps_;
