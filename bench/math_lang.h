@@ -85,7 +85,7 @@ class MathLang {
     }
   }
   template <class G>
-  DidMerge merge(G&, Data& into, Data& from) {
+  DidMerge merge(G&, EClassId, Data& into, Data& from) {
     if (!into.constant && from.constant) {
       into.constant = from.constant;
       return {true, false};

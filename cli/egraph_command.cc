@@ -35,6 +35,8 @@ options:
   --semantics real|ieee   real (default): extended reals, real-only rules allowed;
                           ieee: bit-exact fp32, only rules marked :holds ieee
   --explain               print the rewrite chain behind each proved goal
+  --no-normal-form        turn off the real-semantics normal forms (exponential polynomials
+                          over finite atoms, flat max/min), to see what they buy
   --iter-limit N          saturation iterations (default 30)
   --node-limit N          e-graph size, in hash-cons entries (default 100000)
   --time-limit SECONDS    (default 10)
@@ -54,6 +56,7 @@ struct Options {
   bool default_rules = true;
   ir::Semantics semantics = ir::Semantics::Real;
   bool explain = false;
+  bool normal_form = true;
   egraph::RunnerLimits limits{30, 100000, 10.0};
 };
 
@@ -104,6 +107,8 @@ std::optional<Options> parse_args(const std::vector<std::string>& args, std::str
       o.semantics = *s;
     } else if (a == "--explain") {
       o.explain = true;
+    } else if (a == "--no-normal-form") {
+      o.normal_form = false;
     } else if (a == "--iter-limit" || a == "--node-limit" || a == "--time-limit") {
       auto v = number(k, a);
       if (!v) return std::nullopt;
@@ -175,16 +180,22 @@ Input read_input(const std::string& file, ir::TermStore& store) {
   return in;
 }
 
-std::string rule_label(const std::vector<rules::KeqRewrite>& rws, const egraph::Justification& j) {
+// A step's label: the rule, or the analysis; a normal-form step shows the form both sides share.
+std::string rule_label(const Graph& g, const std::vector<rules::KeqRewrite>& rws,
+                       const egraph::Justification& j, egraph::EClassId to) {
   if (j.kind == egraph::Justification::Kind::Rule) return rws[j.index].name;
-  if (j.kind == egraph::Justification::Kind::Analysis) return "constant-fold";
-  return "congruence";
+  if (j.kind != egraph::Justification::Kind::Analysis) return "congruence";
+  if (j.index != KeqLanguage::kNormalForm) return "constant-fold";
+  std::string nf = g.lang().nf_str(g.data(to).nf);
+  if (nf.size() > 160) nf = nf.substr(0, 160) + " ...";
+  return "normal-form: " + nf;
 }
 
 int run(const Options& o, bool explain) {
   ir::TermStore store;
   Input in = read_input(o.file, store);
   Graph g(KeqLanguage(&store, o.semantics), explain);
+  g.lang().set_normal_forms(o.normal_form);
   for (const auto& [name, type, range] : in.domains)
     g.lang().set_domain(store.payload(store.variable(name, type)), range);
   std::vector<std::string> files;
@@ -210,7 +221,7 @@ int run(const Options& o, bool explain) {
     if (!explain) return -1;  // rerun with explanations to name every rule involved
     std::printf("CANARY: %s\n", rep.canary.c_str());
     auto [ca, cb] = g.lang().canary_nodes();
-    egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j) { return rule_label(rws, j); });
+    egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
     if (ca != egraph::kNoClass && cb != egraph::kNoClass && g.find(ca) == g.find(cb)) {
       std::printf("how the two constants became equal:\n%s", ex.explain(ca, cb).str().c_str());
     }
@@ -225,7 +236,7 @@ int run(const Options& o, bool explain) {
   for (size_t k = 0; k < in.terms.size(); ++k)
     std::printf("term %s\n  best: %s\n", store.str(in.terms[k]).c_str(), best(term_ids[k]).c_str());
   size_t proved = 0;
-  egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j) { return rule_label(rws, j); });
+  egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
   for (size_t k = 0; k < in.goals.size(); ++k) {
     auto [a, b] = goal_ids[k];
     bool ok = g.find(a) == g.find(b);
@@ -249,6 +260,12 @@ int run(const Options& o, bool explain) {
   std::printf("stats: stop=%s iterations=%zu e-nodes=%zu e-classes=%zu hashcons=%zu time=%.3fs\n",
               egraph::stop_reason_name(rep.stop), rep.iterations.size(), g.num_nodes(),
               g.num_classes(), g.memo_size(), rep.total_s);
+  if (g.lang().normal_forms_on())
+    std::printf("normal forms: %zu; products left as atoms (over the %zu-term budget): %zu\n",
+                g.lang().normal_forms().size(), g.lang().normal_forms().budget(),
+                g.lang().normal_forms().budget_exceeded());
+  else
+    std::printf("normal forms: off\n");
   std::printf("goals: %zu of %zu proved\n", proved, in.goals.size());
   return proved == in.goals.size() ? kExitProved : kExitNotProved;
 }

@@ -119,7 +119,7 @@ class EGraph {
     ClassRec& from = classes_[rb];
     for (uint32_t p = from.parent_head; p != kNone; p = parent_links_[p].next)
       pending_.push_back(parent_links_[p].node);
-    DidMerge did = lang_.merge(*this, into.data, from.data);
+    DidMerge did = lang_.merge(*this, ra, into.data, from.data);
     if (did.into_changed) push_parents(into, analysis_pending_);
     if (did.from_changed) push_parents(from, analysis_pending_);
     uf_.link(rb, ra);
@@ -162,11 +162,9 @@ class EGraph {
         if (!nodes_[n].live) continue;
         EClassId cls = find(n);
         Data fresh = lang_.make(*this, n, view(n));
-        DidMerge did = lang_.merge(*this, classes_[cls].data, fresh);
-        if (did.into_changed) {
-          push_parents(classes_[cls], analysis_pending_);
-          lang_.modify(*this, cls);
-        }
+        DidMerge did = lang_.merge(*this, cls, classes_[cls].data, fresh);
+        if (did.into_changed) push_parents(classes_[cls], analysis_pending_);
+        lang_.modify(*this, cls);
       }
     }
     return unions;

@@ -49,7 +49,8 @@ struct Explanation {
 template <class L>
 class Explainer {
  public:
-  using NameFn = std::function<std::string(const Justification&)>;
+  // Names a step: the justification, and the id of the term the step produced.
+  using NameFn = std::function<std::string(const Justification&, EClassId to)>;
   Explainer(const EGraph<L>& g, NameFn rule_name, size_t max_steps = 2000)
       : g_(g), name_(std::move(rule_name)), max_steps_(max_steps) {}
 
@@ -67,7 +68,7 @@ class Explainer {
       Tree* at = &cur;
       for (uint32_t k : s.path) at = &at->kids[k];
       *at = tree(s.to);
-      out.lines.push_back({render(cur), name_(s.why), s.forward, s.path});
+      out.lines.push_back({render(cur), name_(s.why, s.to), s.forward, s.path});
     }
     return out;
   }

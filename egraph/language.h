@@ -8,7 +8,8 @@
 //   uint32_t op_count() const;                          // ops are 0 .. op_count()-1
 //   std::string node_str(OpCode op, uint32_t payload) const;  // op name, or the leaf's text
 //   template <class G> Data make(G& g, EClassId node, ENode n);  // fact of a new node
-//   template <class G> DidMerge merge(G& g, Data& into, Data& from);  // join two facts
+//   template <class G> DidMerge merge(G& g, EClassId cls, Data& into, Data& from);
+//                                                       // join two facts of class cls
 //   template <class G> void modify(G& g, EClassId cls);  // may add nodes and union
 //
 // `make` sees the node's id (the id `add` returned) so that a fact can remember which node it

@@ -46,6 +46,12 @@ std::optional<ir::Constant> fold(Op op, std::span<const ir::Constant> args, ir::
 }  // namespace
 
 KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode n) const {
+  Data d = make_facts(g, node, n);
+  if (normal_forms_on()) d.nf = normal_form(g, node, n, d);
+  return d;
+}
+
+KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph::ENode n) const {
   Op op = static_cast<Op>(n.op);
   Data d;
   if (op == Op::Const) {
@@ -53,27 +59,32 @@ KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode
     if (sem_ == ir::Semantics::Ieee && c.type == ir::Type::F32)
       c = ir::Constant::of_float(static_cast<float>(c.f));  // an IEEE literal is its fp32 value
     d.constant = c;
+    d.type = c.type;
     d.const_source = node;
     d.range = c.type == ir::Type::Bool || ir::is_int(c.type) ? Interval::point(static_cast<double>(c.i))
                                                              : Interval::point(c.f);
     return d;
   }
   if (op == Op::Var) {
+    d.type = store_->variable_at(n.payload).type;
     auto it = domains_.find(n.payload);
     if (it != domains_.end()) d.range = it->second;
     return d;
   }
   std::vector<Interval> ranges;
   std::vector<ir::Constant> consts;
+  std::vector<ir::Type> types;
   bool all_const = true;
   for (EClassId c : n.children) {
     const Data& cd = g.data(c);
+    types.push_back(cd.type);
     ranges.push_back(cd.range);
     if (cd.constant)
       consts.push_back(*cd.constant);
     else
       all_const = false;
   }
+  d.type = ir::result_type(op, types).type.value_or(ir::Type::F32);
   d.range = interval_of(op, ranges, sem_);
   if (op == Op::Mul && g.find(n.children[0]) == g.find(n.children[1]))
     d.range.meet(interval_square(ranges[0], sem_));  // x * x >= 0, which intervals alone miss
@@ -87,8 +98,24 @@ KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode
   return d;
 }
 
-egraph::DidMerge KeqLanguage::merge(Graph&, Data& into, Data& from) {
+egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from) {
   egraph::DidMerge did;
+  if (from.nf != kNoNf && from.nf != into.nf) {
+    // Both forms are right. A class atom is the weakest form; otherwise the newer form wins
+    // (a re-made node sees its children's latest forms), a bounded number of times. The form
+    // not kept is still registered, so classes with it merge into this one.
+    bool adopt = into.nf == kNoNf ||
+                 (!nfs_->is_class_atom(from.nf) &&
+                  (nfs_->is_class_atom(into.nf) || into.nf_changes < kMaxNfChanges));
+    nf_pending_.push_back({adopt ? into.nf : from.nf, cls});
+    if (adopt) {
+      into.nf = from.nf;
+      ++into.nf_changes;
+      did.into_changed = true;
+    } else {
+      did.from_changed = true;
+    }
+  }
   if (into.constant && from.constant && !ir::same_value(*into.constant, *from.constant, sem_)) {
     if (!canary_) {
       canary_ = "merged distinct constants " + into.constant->str() + " and " + from.constant->str();
@@ -110,6 +137,14 @@ egraph::DidMerge KeqLanguage::merge(Graph&, Data& into, Data& from) {
 }
 
 void KeqLanguage::modify(Graph& g, EClassId c) {
+  if (normal_forms_on()) {
+    register_nf(g, g.data(c).nf, c);
+    while (!nf_pending_.empty()) {
+      auto [nf, cls] = nf_pending_.back();
+      nf_pending_.pop_back();
+      register_nf(g, nf, cls);
+    }
+  }
   const Data& d = g.data(c);
   if (!d.constant) return;
   ir::Constant k = *d.constant;
@@ -119,6 +154,79 @@ void KeqLanguage::modify(Graph& g, EClassId c) {
   // Explanations name the folded node, so the step reads "(+ 1 1) = 2 by constant-fold".
   EClassId from = source != egraph::kNoClass ? source : c;
   g.union_classes(from, leaf, {egraph::Justification::Kind::Analysis, kConstantFold});
+}
+
+void KeqLanguage::register_nf(Graph& g, NfId nf, EClassId cls) {
+  if (nf == kNoNf) return;
+  auto [it, inserted] = nf_class_.try_emplace(nf, cls);
+  if (inserted) return;
+  EClassId other = g.find(it->second);
+  if (other != g.find(cls))
+    g.union_classes(other, cls, {egraph::Justification::Kind::Analysis, kNormalForm});
+}
+
+NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const {
+  auto fallback = [&] { return d.range.finite() ? nfs_->class_atom(g.find(node)) : kNoNf; };
+  if (d.type != ir::Type::F32) return kNoNf;
+  Op op = static_cast<Op>(n.op);
+  auto kid = [&](size_t k) { return g.data(n.children[k]).nf; };
+  auto kid_range = [&](size_t k) -> const Interval& { return g.data(n.children[k]).range; };
+  NfId r = kNoNf;
+  switch (op) {
+    case Op::Const: {
+      double v = store_->constant_at(n.payload).f;
+      return std::isfinite(v) ? nfs_->constant(mpq_class(v)) : kNoNf;
+    }
+    case Op::Add: r = nfs_->add(kid(0), kid(1)); break;
+    case Op::Sub: r = nfs_->sub(kid(0), kid(1)); break;
+    case Op::Neg: r = nfs_->neg(kid(0)); break;
+    case Op::Sum:
+      r = kid(0);
+      for (size_t k = 1; k < n.children.size(); ++k) r = nfs_->add(r, kid(k));
+      break;
+    case Op::Mul: r = nfs_->mul(kid(0), kid(1)); break;
+    case Op::Prod:
+      r = kid(0);
+      for (size_t k = 1; k < n.children.size(); ++k) r = nfs_->mul(r, kid(k));
+      break;
+    case Op::Fma: r = nfs_->add(nfs_->mul(kid(0), kid(1)), kid(2)); break;
+    case Op::Div: case Op::DivFull:  // a / b = a * b^-1 for b finite and never 0
+      if (kid_range(1).nonzero() && kid_range(1).finite()) r = nfs_->mul(kid(0), nfs_->recip(kid(1)));
+      break;
+    case Op::Recip:
+      if (kid_range(0).nonzero() && kid_range(0).finite()) r = nfs_->recip(kid(0));
+      break;
+    case Op::Exp: r = nfs_->exp(kid(0)); break;
+    case Op::Pow: {  // x^k for a small natural k is a product; others stay atoms
+      const Data& e = g.data(n.children[1]);
+      if (e.constant && e.constant->f >= 1 && e.constant->f <= 4 && e.constant->f == std::floor(e.constant->f)) {
+        r = kid(0);
+        for (int k = 1; k < static_cast<int>(e.constant->f); ++k) r = nfs_->mul(r, kid(0));
+      }
+      break;
+    }
+    case Op::Max: case Op::MaxNum: case Op::AMax: case Op::TMax:
+    case Op::Min: case Op::MinNum: case Op::AMin: case Op::TMin: {
+      bool is_max = op == Op::Max || op == Op::MaxNum || op == Op::AMax || op == Op::TMax;
+      std::vector<NfId> members;
+      for (size_t k = 0; k < n.children.size(); ++k) {
+        const Data& cd = g.data(n.children[k]);
+        // max(-inf, x) = x for every x, NaN too; min likewise with +inf.
+        if (cd.constant && cd.constant->type == ir::Type::F32 &&
+            cd.constant->f == (is_max ? -INFINITY : INFINITY))
+          continue;
+        members.push_back(cd.nf);
+      }
+      r = nfs_->extremum(members, is_max);
+      break;
+    }
+    default: break;
+  }
+  return r != kNoNf ? r : fallback();
+}
+
+std::string KeqLanguage::nf_str(NfId nf) const {
+  return nfs_->str(nf, [](uint32_t cls) { return "c" + std::to_string(cls); });
 }
 
 std::optional<OpCode> KeqLanguage::op_named(std::string_view name, size_t arity) const {

@@ -6,13 +6,17 @@
 //     evaluator; in real semantics it folds only results a double holds exactly, in IEEE only
 //     bit-exact ops);
 //   - intervals: an enclosure of the class's values with NaN tracked, giving the facts
-//     finite, nonzero, positive, negative, nonneg, nonpos and not-nan.
+//     finite, nonzero, positive, negative, nonneg, nonpos and not-nan;
+//   - normal forms (real semantics): an exponential polynomial over finite atoms (see
+//     normal_form.h). Classes whose normal forms are equal are merged, which proves
+//     reassociated reductions and online-softmax rescaling without AC rules.
 // A merge of two classes with different constants trips the canary (Herbie's): a rule is
 // unsound, and the run stops naming it.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +24,7 @@
 #include "egraph/egraph.h"
 #include "ir/ir.h"
 #include "rules/interval.h"
+#include "rules/normal_form.h"
 
 namespace keq::rules {
 
@@ -33,12 +38,24 @@ class KeqLanguage {
     std::optional<ir::Constant> constant;
     EClassId const_source = egraph::kNoClass;  // the node whose folding gave the constant
     Interval range;
+    ir::Type type = ir::Type::F32;
+    NfId nf = kNoNf;
+    uint8_t nf_changes = 0;  // bounds how often a class's form is replaced (termination)
   };
   using Graph = EGraph<KeqLanguage>;
   using Condition = egraph::Rewrite<KeqLanguage>::Condition;
-  static constexpr uint32_t kConstantFold = 0;  // Justification::Analysis label
+  static constexpr uint32_t kConstantFold = 0;  // Justification::Analysis labels
+  static constexpr uint32_t kNormalForm = 1;
+  static constexpr uint8_t kMaxNfChanges = 8;
 
-  KeqLanguage(ir::TermStore* store, ir::Semantics sem) : store_(store), sem_(sem) {}
+  KeqLanguage(ir::TermStore* store, ir::Semantics sem)
+      : store_(store), sem_(sem), nfs_(std::make_unique<NormalForms>()) {}
+
+  // Normal forms are on in real semantics unless turned off (to measure what they buy).
+  void set_normal_forms(bool on) { use_nf_ = on; }
+  bool normal_forms_on() const { return use_nf_ && sem_ == ir::Semantics::Real; }
+  const NormalForms& normal_forms() const { return *nfs_; }
+  std::string nf_str(NfId nf) const;
 
   ir::Semantics semantics() const { return sem_; }
   ir::TermStore& store() const { return *store_; }
@@ -49,7 +66,7 @@ class KeqLanguage {
   uint32_t op_count() const { return ir::kOpCount; }
   std::string node_str(OpCode op, uint32_t payload) const;
   Data make(const Graph& g, EClassId node, egraph::ENode n) const;
-  egraph::DidMerge merge(Graph& g, Data& into, Data& from);
+  egraph::DidMerge merge(Graph& g, EClassId cls, Data& into, Data& from);
   void modify(Graph& g, EClassId c);
   std::optional<std::string> canary() const { return canary_; }
   // The two constant nodes whose merge tripped the canary (to explain how).
@@ -67,6 +84,14 @@ class KeqLanguage {
   ir::TermStore* store_;
   ir::Semantics sem_;
   absl::flat_hash_map<uint32_t, Interval> domains_;
+  Data make_facts(const Graph& g, EClassId node, egraph::ENode n) const;
+  NfId normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const;
+  void register_nf(Graph& g, NfId nf, EClassId cls);
+
+  std::unique_ptr<NormalForms> nfs_;  // mutable through const make(): it only interns
+  bool use_nf_ = true;
+  absl::flat_hash_map<NfId, EClassId> nf_class_;
+  std::vector<std::pair<NfId, EClassId>> nf_pending_;  // forms seen for a class, to register
   std::optional<std::string> canary_;
   std::pair<EClassId, EClassId> canary_nodes_{egraph::kNoClass, egraph::kNoClass};
 };

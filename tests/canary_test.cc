@@ -39,7 +39,7 @@ TEST(Canary, ExplanationNamesEveryRuleInvolved) {
   ASSERT_EQ(rep.stop, egraph::StopReason::Canary);
   auto [a, b] = s.g->lang().canary_nodes();
   ASSERT_EQ(s.g->find(a), s.g->find(b));
-  egraph::Explainer<KeqLanguage> ex(*s.g, [&](const egraph::Justification& j) {
+  egraph::Explainer<KeqLanguage> ex(*s.g, [&](const egraph::Justification& j, egraph::EClassId) {
     return j.kind == egraph::Justification::Kind::Rule ? s.rws[j.index].name : std::string("fold");
   });
   std::string chain = ex.explain(a, b).str();

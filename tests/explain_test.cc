@@ -30,7 +30,7 @@ Proof prove(ir::TermStore& store, const std::string& a, const std::string& b,
   Proof p;
   p.proved = g.find(ia) == g.find(ib);
   if (p.proved) {
-    egraph::Explainer<KeqLanguage> ex(g, [&](const egraph::Justification& j) {
+    egraph::Explainer<KeqLanguage> ex(g, [&](const egraph::Justification& j, egraph::EClassId) {
       if (j.kind == egraph::Justification::Kind::Rule) return rws[j.index].name;
       return std::string(j.kind == egraph::Justification::Kind::Analysis ? "constant-fold" : "congruence");
     });
@@ -99,7 +99,7 @@ TEST(Explain, CongruenceStepsShowWhereTheyApply) {
   g.union_classes(a, b, {egraph::Justification::Kind::Rule, 0});
   g.rebuild();
   ASSERT_EQ(g.find(ga), g.find(gb));
-  egraph::Explainer<TinyLang> ex(g, [](const egraph::Justification&) { return std::string("r0"); });
+  egraph::Explainer<TinyLang> ex(g, [](const egraph::Justification&, egraph::EClassId) { return std::string("r0"); });
   egraph::Explanation e = ex.explain(ga, gb);
   ASSERT_EQ(e.lines.size(), 1u);
   EXPECT_EQ(e.start, "(g a0)");

@@ -19,7 +19,7 @@ struct TinyLang {
   template <class G>
   Data make(G&, egraph::EClassId, egraph::ENode) const { return {}; }
   template <class G>
-  egraph::DidMerge merge(G&, Data&, Data&) { return {}; }
+  egraph::DidMerge merge(G&, egraph::EClassId, Data&, Data&) { return {}; }
   template <class G>
   void modify(G&, egraph::EClassId) {}
 };

@@ -1,0 +1,191 @@
+#include "rules/normal_form.h"
+
+#include <algorithm>
+
+namespace keq::rules {
+
+NormalForms::NormalForms(size_t budget) : budget_(budget) {
+  polys_.emplace_back();  // kNoNf: never used as a polynomial
+  monos_.emplace_back();  // monomial 0: empty
+  mono_index_[{}] = 0;
+  one_ = intern_coeff(1);
+  NfId zero = intern_poly({});
+  (void)zero;  // == kZeroNf
+}
+
+uint32_t NormalForms::intern_coeff(const mpq_class& c) {
+  auto [it, inserted] = coeff_index_.try_emplace(c.get_str(), static_cast<uint32_t>(coeffs_.size()));
+  if (inserted) coeffs_.push_back(c);
+  return it->second;
+}
+
+uint32_t NormalForms::intern_mono(Mono m) {
+  std::sort(m.begin(), m.end());
+  Mono merged;
+  for (auto [atom, pow] : m) {
+    if (!merged.empty() && merged.back().first == atom)
+      merged.back().second += pow;
+    else
+      merged.push_back({atom, pow});
+  }
+  std::erase_if(merged, [](const auto& p) { return p.second == 0; });  // x^-1 * x = 1: x nonzero
+  std::vector<int64_t> key;
+  for (auto [atom, pow] : merged) key.push_back(int64_t{atom} << 32 | static_cast<uint32_t>(pow));
+  auto [it, inserted] = mono_index_.try_emplace(key, static_cast<uint32_t>(monos_.size()));
+  if (inserted) monos_.push_back(std::move(merged));
+  return it->second;
+}
+
+uint32_t NormalForms::intern_atom(Atom a) {
+  uint64_t key = uint64_t{static_cast<uint32_t>(a.kind)} << 32 | a.payload;
+  auto [it, inserted] = atom_index_.try_emplace(key, static_cast<uint32_t>(atoms_.size()));
+  if (inserted) atoms_.push_back(a);
+  return it->second;
+}
+
+NfId NormalForms::intern_poly(std::vector<Term> terms) {
+  std::sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) {
+    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
+  });
+  std::vector<Term> out;
+  for (const Term& t : terms) {
+    if (!out.empty() && out.back().mono == t.mono && out.back().expo == t.expo)
+      out.back().coeff = intern_coeff(coeffs_[out.back().coeff] + coeffs_[t.coeff]);
+    else
+      out.push_back(t);
+  }
+  std::erase_if(out, [&](const Term& t) { return coeffs_[t.coeff] == 0; });
+  std::vector<uint32_t> key;
+  for (const Term& t : out) key.insert(key.end(), {t.coeff, t.mono, t.expo});
+  auto [it, inserted] = poly_index_.try_emplace(key, static_cast<NfId>(polys_.size()));
+  if (inserted) polys_.push_back(std::move(out));
+  return it->second;
+}
+
+NfId NormalForms::constant(const mpq_class& c) {
+  if (c == 0) return kZeroNf;
+  return single(intern_coeff(c), 0, kZeroNf);
+}
+
+NfId NormalForms::class_atom(uint32_t cls) { return atom_poly(intern_atom({AtomKind::Class, cls})); }
+
+bool NormalForms::is_class_atom(NfId a) const {
+  const auto& p = polys_[a];
+  if (p.size() != 1 || p[0].coeff != one_ || p[0].expo != kZeroNf) return false;
+  const Mono& m = monos_[p[0].mono];
+  return m.size() == 1 && m[0].second == 1 && atoms_[m[0].first].kind == AtomKind::Class;
+}
+
+NfId NormalForms::add(NfId a, NfId b) {
+  if (a == kNoNf || b == kNoNf) return kNoNf;
+  std::vector<Term> t = polys_[a];
+  t.insert(t.end(), polys_[b].begin(), polys_[b].end());
+  return intern_poly(std::move(t));
+}
+
+NfId NormalForms::scale(NfId a, const mpq_class& c) {
+  if (a == kNoNf) return kNoNf;
+  std::vector<Term> t = polys_[a];
+  for (Term& x : t) x.coeff = intern_coeff(coeffs_[x.coeff] * c);
+  return intern_poly(std::move(t));
+}
+
+NfId NormalForms::mul(NfId a, NfId b) {
+  if (a == kNoNf || b == kNoNf) return kNoNf;
+  // A product with a one-term factor is no larger than the other factor; only sum-by-sum
+  // products can grow without bound.
+  size_t na = polys_[a].size(), nb = polys_[b].size();
+  if (na > 1 && nb > 1 && na * nb > budget_) {
+    ++budget_exceeded_;
+    return kNoNf;
+  }
+  std::vector<Term> out;
+  const std::vector<Term> ta = polys_[a], tb = polys_[b];  // copies: interning may grow polys_
+  for (const Term& x : ta)
+    for (const Term& y : tb) {
+      Mono m = monos_[x.mono];
+      m.insert(m.end(), monos_[y.mono].begin(), monos_[y.mono].end());
+      NfId e = add(x.expo, y.expo);  // exp(a) * exp(b) = exp(a + b)
+      out.push_back({intern_coeff(coeffs_[x.coeff] * coeffs_[y.coeff]), intern_mono(std::move(m)), e});
+    }
+  return intern_poly(std::move(out));
+}
+
+NfId NormalForms::recip(NfId a) {
+  if (a == kNoNf || a == kZeroNf) return kNoNf;
+  const std::vector<Term> t = polys_[a];
+  if (t.size() == 1) {  // (c m exp(E))^-1 = c^-1 m^-1 exp(-E); every atom of m is nonzero
+    Mono m = monos_[t[0].mono];
+    for (auto& p : m) p.second = -p.second;
+    return single(intern_coeff(1 / coeffs_[t[0].coeff]), intern_mono(std::move(m)), neg(t[0].expo));
+  }
+  // A sum: 1 / (c S') = c^-1 * Inv(S'), with S' scaled so its first term's coefficient is 1, so
+  // that x / S and x / (2 S) share their atom.
+  mpq_class c = coeffs_[t[0].coeff];
+  NfId normalized = scale(a, 1 / c);
+  NfId inv = atom_poly(intern_atom({AtomKind::Inverse, normalized}));
+  return scale(inv, 1 / c);
+}
+
+NfId NormalForms::exp(NfId a) {
+  if (a == kNoNf) return kNoNf;
+  if (a == kZeroNf) return constant(1);
+  return single(one_, 0, a);
+}
+
+NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
+  AtomKind kind = is_max ? AtomKind::Max : AtomKind::Min;
+  std::vector<NfId> flat;
+  for (NfId m : members) {
+    if (m == kNoNf) return kNoNf;
+    const auto& p = polys_[m];
+    // A member that is itself a max of the same kind contributes its members: max is flat.
+    if (p.size() == 1 && p[0].coeff == one_ && p[0].expo == kZeroNf && monos_[p[0].mono].size() == 1 &&
+        monos_[p[0].mono][0].second == 1 && atoms_[monos_[p[0].mono][0].first].kind == kind) {
+      const auto& inner = lists_[atoms_[monos_[p[0].mono][0].first].payload];
+      flat.insert(flat.end(), inner.begin(), inner.end());
+    } else {
+      flat.push_back(m);
+    }
+  }
+  std::sort(flat.begin(), flat.end());
+  flat.erase(std::unique(flat.begin(), flat.end()), flat.end());
+  if (flat.empty()) return kNoNf;
+  if (flat.size() == 1) return flat[0];
+  auto [it, inserted] = list_index_.try_emplace(flat, static_cast<uint32_t>(lists_.size()));
+  if (inserted) lists_.push_back(flat);
+  return atom_poly(intern_atom({kind, it->second}));
+}
+
+std::string NormalForms::term_str(const Term& t, const std::function<std::string(uint32_t)>& name) const {
+  std::string s = coeffs_[t.coeff].get_str();
+  for (auto [atom, pow] : monos_[t.mono]) {
+    const Atom& a = atoms_[atom];
+    std::string an;
+    switch (a.kind) {
+      case AtomKind::Class: an = name(a.payload); break;
+      case AtomKind::Inverse: an = "inv(" + str(a.payload, name) + ")"; break;
+      case AtomKind::Max:
+      case AtomKind::Min: {
+        an = a.kind == AtomKind::Max ? "max{" : "min{";
+        for (size_t k = 0; k < lists_[a.payload].size(); ++k)
+          an += (k ? ", " : "") + str(lists_[a.payload][k], name);
+        an += "}";
+        break;
+      }
+    }
+    s += "*" + an + (pow == 1 ? "" : "^" + std::to_string(pow));
+  }
+  if (t.expo != kZeroNf) s += "*exp(" + str(t.expo, name) + ")";
+  return s;
+}
+
+std::string NormalForms::str(NfId a, const std::function<std::string(uint32_t)>& name) const {
+  if (a == kNoNf) return "<none>";
+  if (polys_[a].empty()) return "0";
+  std::string s;
+  for (const Term& t : polys_[a]) s += (s.empty() ? "" : " + ") + term_str(t, name);
+  return s;
+}
+
+}  // namespace keq::rules

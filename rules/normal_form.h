@@ -1,0 +1,91 @@
+// Normal forms for real semantics: exponential polynomials over atoms.
+//
+// A normal form (NF) is a sum of terms c * m * exp(E): c an exact rational, m a monomial (atoms
+// to integer powers, negative only for atoms known nonzero), and E itself an NF (the exponent;
+// zero means no exp factor). exp(a) * exp(b) = exp(a + b) is built in, so the rescaling of online
+// softmax is algebra here, and sums are flat, so every bracketing of a tiled reduction has one
+// form. Atoms are e-classes that are not + - * / neg exp or constants (a variable, a log, an
+// rsqrt), the inverse of a sum (1 / sum of exps), and flattened max and min sets.
+//
+// These identities hold over the reals, not over the extended reals (inf - inf is NaN). So an
+// NF is only built from atoms and constants proven finite; the caller checks that. NFs are
+// hash-consed: equal NFs have equal ids, which is how the e-graph finds classes to merge.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+#include <gmpxx.h>
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace keq::rules {
+
+using NfId = uint32_t;
+inline constexpr NfId kNoNf = 0;    // no normal form (unknown, too large, or not finite)
+inline constexpr NfId kZeroNf = 1;  // the zero polynomial
+
+class NormalForms {
+ public:
+  // `budget`: the most terms a product of two sums may have before it is left as an atom.
+  explicit NormalForms(size_t budget = 256);
+
+  NfId constant(const mpq_class& c);
+  NfId class_atom(uint32_t cls);  // the class as an atom; it must be finite
+  NfId add(NfId a, NfId b);
+  NfId scale(NfId a, const mpq_class& c);
+  NfId neg(NfId a) { return scale(a, -1); }
+  NfId sub(NfId a, NfId b) { return add(a, neg(b)); }
+  NfId mul(NfId a, NfId b);  // kNoNf when two sums would multiply past the budget
+  NfId recip(NfId a);        // a must be nonzero everywhere; kNoNf for zero
+  NfId exp(NfId a);
+  // max or min of members (flattened, deduplicated); -inf members are dropped by the caller.
+  NfId extremum(std::span<const NfId> members, bool is_max);
+
+  // Exactly 1 * A for a class atom A: the weakest form, which any other form should replace.
+  bool is_class_atom(NfId a) const;
+  size_t num_terms(NfId a) const { return polys_[a].size(); }
+  size_t budget_exceeded() const { return budget_exceeded_; }
+  size_t budget() const { return budget_; }
+  size_t size() const { return polys_.size(); }
+  // Renders an NF; `class_name` names class atoms.
+  std::string str(NfId a, const std::function<std::string(uint32_t)>& class_name) const;
+
+ private:
+  struct Term {
+    uint32_t coeff;  // index into coeffs_
+    uint32_t mono;   // index into monos_ (0: the empty monomial)
+    NfId expo;       // kZeroNf: no exp factor
+  };
+  enum class AtomKind : uint32_t { Class, Inverse, Max, Min };
+  struct Atom {
+    AtomKind kind;
+    uint32_t payload;  // class id; NF id; member list id
+  };
+  using Mono = std::vector<std::pair<uint32_t, int32_t>>;  // (atom, power), sorted by atom
+
+  uint32_t intern_coeff(const mpq_class& c);
+  uint32_t intern_mono(Mono m);
+  uint32_t intern_atom(Atom a);
+  NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
+  NfId single(uint32_t coeff, uint32_t mono, NfId expo) { return intern_poly({{coeff, mono, expo}}); }
+  NfId atom_poly(uint32_t atom) { return single(one_, intern_mono({{atom, 1}}), kZeroNf); }
+  std::string term_str(const Term& t, const std::function<std::string(uint32_t)>& name) const;
+
+  size_t budget_;
+  size_t budget_exceeded_ = 0;
+  uint32_t one_ = 0;
+  std::vector<mpq_class> coeffs_;
+  absl::flat_hash_map<std::string, uint32_t> coeff_index_;
+  std::vector<Mono> monos_;
+  absl::flat_hash_map<std::vector<int64_t>, uint32_t> mono_index_;
+  std::vector<Atom> atoms_;
+  absl::flat_hash_map<uint64_t, uint32_t> atom_index_;
+  std::vector<std::vector<NfId>> lists_;  // max/min member lists
+  absl::flat_hash_map<std::vector<NfId>, uint32_t> list_index_;
+  std::vector<std::vector<Term>> polys_;
+  absl::flat_hash_map<std::vector<uint32_t>, NfId> poly_index_;
+};
+
+}  // namespace keq::rules
