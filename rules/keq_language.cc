@@ -86,6 +86,12 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
   }
   d.type = ir::result_type(op, types).type.value_or(ir::Type::F32);
   d.range = interval_of(op, ranges, sem_);
+  // A range that is one infinity, without NaN, is that constant: -inf - m for a finite m, as a
+  // masked -inf lane computes, is -inf, and exp of it folds to 0.
+  if (d.type == ir::Type::F32 && !d.range.nan && d.range.lo == d.range.hi && std::isinf(d.range.lo)) {
+    d.constant = ir::Constant::of_float(d.range.lo);
+    d.const_source = node;
+  }
   if (op == Op::Mul && g.find(n.children[0]) == g.find(n.children[1]))
     d.range.meet(interval_square(ranges[0], sem_));  // x * x >= 0, which intervals alone miss
   if (all_const) {
@@ -180,10 +186,12 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
     case Op::Add: r = nfs_->add(kid(0), kid(1)); break;
     case Op::Sub: r = nfs_->sub(kid(0), kid(1)); break;
     case Op::Neg: r = nfs_->neg(kid(0)); break;
-    case Op::Sum:
-      r = kid(0);
-      for (size_t k = 1; k < n.children.size(); ++k) r = nfs_->add(r, kid(k));
+    case Op::Sum: {
+      std::vector<NfId> parts;
+      for (size_t k = 0; k < n.children.size(); ++k) parts.push_back(kid(k));
+      r = nfs_->sum(parts);
       break;
+    }
     case Op::Mul: r = nfs_->mul(kid(0), kid(1)); break;
     case Op::Prod:
       r = kid(0);
@@ -305,9 +313,10 @@ std::optional<KeqLanguage::Condition> KeqLanguage::condition(std::string_view na
   return std::nullopt;
 }
 
-EClassId add_term(KeqLanguage::Graph& g, ir::TermId root) {
+EClassId TermAdder::add(ir::TermId root) {
+  KeqLanguage::Graph& g = g_;
   const ir::TermStore& s = g.lang().store();
-  absl::flat_hash_map<ir::TermId, EClassId> done;
+  auto& done = done_;
   std::vector<std::pair<ir::TermId, bool>> stack{{root, false}};
   std::vector<EClassId> kids;
   while (!stack.empty()) {

@@ -96,8 +96,19 @@ class KeqLanguage {
   std::pair<EClassId, EClassId> canary_nodes_{egraph::kNoClass, egraph::kNoClass};
 };
 
-// Adds a term (and its subterms) to the e-graph; returns its class.
-EClassId add_term(KeqLanguage::Graph& g, ir::TermId t);
+// Adds terms (and their subterms) to the e-graph, remembering what it added, so the outputs of
+// one program, which share most of their DAG, are walked once in all.
+class TermAdder {
+ public:
+  explicit TermAdder(KeqLanguage::Graph& g) : g_(g) {}
+  EClassId add(ir::TermId t);
+
+ private:
+  KeqLanguage::Graph& g_;
+  absl::flat_hash_map<ir::TermId, EClassId> done_;
+};
+// Adds one term; returns its class.
+inline EClassId add_term(KeqLanguage::Graph& g, ir::TermId t) { return TermAdder(g).add(t); }
 // Converts an extracted term back into the TermStore.
 ir::TermId to_term(ir::TermStore& store, const egraph::RecExpr& e);
 

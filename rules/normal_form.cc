@@ -1,20 +1,32 @@
 #include "rules/normal_form.h"
 
+#include <absl/hash/hash.h>
+
 #include <algorithm>
 
 namespace keq::rules {
+
+size_t NormalForms::CoeffHash::operator()(const mpq_class& q) const {
+  auto limbs = [](mpz_srcptr z) {
+    size_t h = static_cast<size_t>(z->_mp_size);
+    for (int k = 0; k < std::abs(z->_mp_size); ++k) h = h * 0x9E3779B97F4A7C15ull ^ z->_mp_d[k];
+    return h;
+  };
+  return absl::HashOf(limbs(mpq_numref(q.get_mpq_t())), limbs(mpq_denref(q.get_mpq_t())));
+}
 
 NormalForms::NormalForms(size_t budget) : budget_(budget) {
   polys_.emplace_back();  // kNoNf: never used as a polynomial
   monos_.emplace_back();  // monomial 0: empty
   mono_index_[{}] = 0;
+  zero_ = intern_coeff(0);
   one_ = intern_coeff(1);
   NfId zero = intern_poly({});
   (void)zero;  // == kZeroNf
 }
 
 uint32_t NormalForms::intern_coeff(const mpq_class& c) {
-  auto [it, inserted] = coeff_index_.try_emplace(c.get_str(), static_cast<uint32_t>(coeffs_.size()));
+  auto [it, inserted] = coeff_index_.try_emplace(c, static_cast<uint32_t>(coeffs_.size()));
   if (inserted) coeffs_.push_back(c);
   return it->second;
 }
@@ -36,6 +48,21 @@ uint32_t NormalForms::intern_mono(Mono m) {
   return it->second;
 }
 
+uint32_t NormalForms::mono_product(uint32_t a, uint32_t b) {
+  if (a == 0) return b;
+  if (b == 0) return a;
+  if (a > b) std::swap(a, b);
+  auto [it, inserted] = mono_product_memo_.try_emplace(uint64_t{a} << 32 | b, 0);
+  if (inserted) {
+    Mono m = monos_[a];
+    m.insert(m.end(), monos_[b].begin(), monos_[b].end());
+    uint32_t r = intern_mono(std::move(m));
+    it = mono_product_memo_.find(uint64_t{a} << 32 | b);  // interning may have rehashed
+    it->second = r;
+  }
+  return it->second;
+}
+
 uint32_t NormalForms::intern_atom(Atom a) {
   uint64_t key = uint64_t{static_cast<uint32_t>(a.kind)} << 32 | a.payload;
   auto [it, inserted] = atom_index_.try_emplace(key, static_cast<uint32_t>(atoms_.size()));
@@ -48,13 +75,14 @@ NfId NormalForms::intern_poly(std::vector<Term> terms) {
     return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
   });
   std::vector<Term> out;
+  out.reserve(terms.size());
   for (const Term& t : terms) {
     if (!out.empty() && out.back().mono == t.mono && out.back().expo == t.expo)
       out.back().coeff = intern_coeff(coeffs_[out.back().coeff] + coeffs_[t.coeff]);
     else
       out.push_back(t);
   }
-  std::erase_if(out, [&](const Term& t) { return coeffs_[t.coeff] == 0; });
+  std::erase_if(out, [&](const Term& t) { return t.coeff == zero_; });
   std::vector<uint32_t> key;
   for (const Term& t : out) key.insert(key.end(), {t.coeff, t.mono, t.expo});
   auto [it, inserted] = poly_index_.try_emplace(key, static_cast<NfId>(polys_.size()));
@@ -78,8 +106,24 @@ bool NormalForms::is_class_atom(NfId a) const {
 
 NfId NormalForms::add(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
+  if (a == kZeroNf) return b;
+  if (b == kZeroNf) return a;
+  if (a > b) std::swap(a, b);
+  uint64_t key = uint64_t{a} << 32 | b;
+  if (auto it = add_memo_.find(key); it != add_memo_.end()) return it->second;
   std::vector<Term> t = polys_[a];
   t.insert(t.end(), polys_[b].begin(), polys_[b].end());
+  NfId r = intern_poly(std::move(t));
+  add_memo_[key] = r;
+  return r;
+}
+
+NfId NormalForms::sum(std::span<const NfId> parts) {
+  std::vector<Term> t;
+  for (NfId p : parts) {
+    if (p == kNoNf) return kNoNf;
+    t.insert(t.end(), polys_[p].begin(), polys_[p].end());
+  }
   return intern_poly(std::move(t));
 }
 
@@ -92,6 +136,16 @@ NfId NormalForms::scale(NfId a, const mpq_class& c) {
 
 NfId NormalForms::mul(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
+  if (a == kZeroNf || b == kZeroNf) return kZeroNf;
+  if (a > b) std::swap(a, b);
+  uint64_t key = uint64_t{a} << 32 | b;
+  if (auto it = mul_memo_.find(key); it != mul_memo_.end()) return it->second;
+  NfId r = mul_uncached(a, b);
+  mul_memo_[key] = r;
+  return r;
+}
+
+NfId NormalForms::mul_uncached(NfId a, NfId b) {
   // A product with a one-term factor is no larger than the other factor; only sum-by-sum
   // products can grow without bound.
   size_t na = polys_[a].size(), nb = polys_[b].size();
@@ -103,10 +157,10 @@ NfId NormalForms::mul(NfId a, NfId b) {
   const std::vector<Term> ta = polys_[a], tb = polys_[b];  // copies: interning may grow polys_
   for (const Term& x : ta)
     for (const Term& y : tb) {
-      Mono m = monos_[x.mono];
-      m.insert(m.end(), monos_[y.mono].begin(), monos_[y.mono].end());
       NfId e = add(x.expo, y.expo);  // exp(a) * exp(b) = exp(a + b)
-      out.push_back({intern_coeff(coeffs_[x.coeff] * coeffs_[y.coeff]), intern_mono(std::move(m)), e});
+      uint32_t coeff = x.coeff == one_ ? y.coeff : y.coeff == one_ ? x.coeff
+                                                  : intern_coeff(coeffs_[x.coeff] * coeffs_[y.coeff]);
+      out.push_back({coeff, mono_product(x.mono, y.mono), e});
     }
   return intern_poly(std::move(out));
 }

@@ -34,6 +34,7 @@ class NormalForms {
   NfId constant(const mpq_class& c);
   NfId class_atom(uint32_t cls);  // the class as an atom; it must be finite
   NfId add(NfId a, NfId b);
+  NfId sum(std::span<const NfId> parts);  // one normalization for an n-ary sum
   NfId scale(NfId a, const mpq_class& c);
   NfId neg(NfId a) { return scale(a, -1); }
   NfId sub(NfId a, NfId b) { return add(a, neg(b)); }
@@ -67,6 +68,8 @@ class NormalForms {
 
   uint32_t intern_coeff(const mpq_class& c);
   uint32_t intern_mono(Mono m);
+  uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
+  NfId mul_uncached(NfId a, NfId b);
   uint32_t intern_atom(Atom a);
   NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
   NfId single(uint32_t coeff, uint32_t mono, NfId expo) { return intern_poly({{coeff, mono, expo}}); }
@@ -76,14 +79,25 @@ class NormalForms {
   size_t budget_;
   size_t budget_exceeded_ = 0;
   uint32_t one_ = 0;
+  struct CoeffHash {
+    size_t operator()(const mpq_class& q) const;
+  };
+  struct CoeffEq {
+    bool operator()(const mpq_class& a, const mpq_class& b) const { return mpq_equal(a.get_mpq_t(), b.get_mpq_t()); }
+  };
+  uint32_t zero_ = 0;
   std::vector<mpq_class> coeffs_;
-  absl::flat_hash_map<std::string, uint32_t> coeff_index_;
+  absl::flat_hash_map<mpq_class, uint32_t, CoeffHash, CoeffEq> coeff_index_;
   std::vector<Mono> monos_;
   absl::flat_hash_map<std::vector<int64_t>, uint32_t> mono_index_;
   std::vector<Atom> atoms_;
   absl::flat_hash_map<uint64_t, uint32_t> atom_index_;
   std::vector<std::vector<NfId>> lists_;  // max/min member lists
   absl::flat_hash_map<std::vector<NfId>, uint32_t> list_index_;
+  // Memos of binary operations, keyed by both operand ids: products of sums repeat the same
+  // monomial and exponent sums over and over.
+  absl::flat_hash_map<uint64_t, uint32_t> mono_product_memo_;
+  absl::flat_hash_map<uint64_t, NfId> add_memo_, mul_memo_;
   std::vector<std::vector<Term>> polys_;
   absl::flat_hash_map<std::vector<uint32_t>, NfId> poly_index_;
 };
