@@ -12,6 +12,7 @@ inline constexpr int kExitNotProved = 1;
 inline constexpr int kExitError = 4;
 
 int egraph_command(const std::vector<std::string>& args);
+int parse_command(const std::vector<std::string>& args);
 extern const char* const kEgraphHelp;
 
 }  // namespace keq::cli

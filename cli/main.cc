@@ -14,6 +14,7 @@ usage: keq COMMAND [ARGS...]
 
 commands:
   egraph FILE   saturate terms from FILE with the rewrite rules and check (prove A B) goals
+  parse FILE    print the Python AST keq reads from FILE, with spans (frontend debugging)
   help          this text; `keq egraph --help` for a command's options
 
 Not yet available in this build: verify, inspect, rules check, rules validate, bench
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "egraph") return keq::cli::egraph_command(args);
+  if (cmd == "parse") return keq::cli::parse_command(args);
   std::fprintf(stderr, "keq: unknown command '%s' (try keq --help)\n", cmd.c_str());
   return keq::cli::kExitError;
 }

@@ -1,0 +1,2 @@
+def g():
+    yield 1
