@@ -26,8 +26,9 @@ class Lexer {
     indents_.push_back(0);
     bool at_line_start = true;
     while (i_ < s_.size()) {
-      if (at_line_start && depth_ == 0) {
-        if (!indentation()) continue;  // a blank or comment-only line
+      if (at_line_start) {
+        // Inside brackets a new line continues the logical line: no indentation to measure.
+        if (depth_ == 0 && !indentation()) continue;  // a blank or comment-only line
         at_line_start = false;
       }
       char c = s_[i_];
