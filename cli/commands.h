@@ -13,6 +13,7 @@ inline constexpr int kExitError = 4;
 
 int egraph_command(const std::vector<std::string>& args);
 int parse_command(const std::vector<std::string>& args);
+int inspect_command(const std::vector<std::string>& args);
 extern const char* const kEgraphHelp;
 
 }  // namespace keq::cli

@@ -66,6 +66,29 @@ std::string TermStore::str(TermId t) const {
   return s;
 }
 
+std::string TermStore::str(TermId root, size_t max_chars) const {
+  std::string out;
+  auto rec = [&](auto& self, TermId t) -> void {
+    if (out.size() > max_chars) return;
+    switch (op(t)) {
+      case Op::Const: out += constant_of(t).str(); return;
+      case Op::Var: out += variable_of(t).name; return;
+      default: break;
+    }
+    out += '(';
+    out.append(op_name(op(t)));
+    for (TermId c : children(t)) {
+      if (out.size() > max_chars) break;
+      out += ' ';
+      self(self, c);
+    }
+    out += ')';
+  };
+  rec(rec, root);
+  if (out.size() > max_chars) out = out.substr(0, max_chars) + " ...";
+  return out;
+}
+
 std::optional<Constant> parse_constant(std::string_view atom) {
   if (atom == "true") return Constant::of_bool(true);
   if (atom == "false") return Constant::of_bool(false);

@@ -54,6 +54,8 @@ class TermStore {
   }
 
   std::string str(TermId t) const;  // s-expression; shared subterms are printed in full
+  // The same, cut off after about max_chars characters (terms with sharing can be huge).
+  std::string str(TermId t, size_t max_chars) const;
 
  private:
   struct Node {

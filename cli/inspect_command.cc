@@ -1,0 +1,176 @@
+// keq inspect: what keq reads from a reference file: inputs, parameters, outputs, and the terms
+// of chosen output elements.
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/commands.h"
+#include "frontends/torch/program.h"
+#include "ir/sexp.h"
+
+namespace keq::cli {
+
+namespace {
+
+const char* const kHelp = R"(usage: keq inspect FILE.py [--dims name=value,...] [--class NAME] [--element I,J,...]
+                    [--max-chars N]
+
+Runs FILE.py as KernelBench does, symbolically and without Python: the module level,
+get_init_inputs(), Model(*init_inputs), get_inputs(), forward(*inputs). Prints the module-level
+integer constants, the symbolic inputs and parameters (each element a variable: in0[i,j],
+p0[i,j]), the output shapes, and the term of output elements (default: the first and the last).
+
+options:
+  --dims a=1,b=2   set module-level integer constants first (KernelBench's sizes are large)
+  --class NAME     the model class (default Model; ModelNew for candidates)
+  --element I,J    print this element of every output (repeatable)
+  --max-chars N    cut terms after N characters (default 4000)
+
+exit codes: 0 ok, 3 unsupported construct (named with file:line:col), 4 error.
+)";
+
+std::string shape_str(const std::vector<int64_t>& s) {
+  std::string r = "[";
+  for (size_t k = 0; k < s.size(); ++k) r += (k ? ", " : "") + std::to_string(s[k]);
+  return r + "]";
+}
+
+bool parse_ints(const std::string& text, char sep, std::vector<int64_t>& out) {
+  out.clear();
+  size_t p = 0;
+  while (p <= text.size()) {
+    size_t q = text.find(sep, p);
+    if (q == std::string::npos) q = text.size();
+    char* end = nullptr;
+    std::string part = text.substr(p, q - p);
+    long long v = std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end) return false;
+    out.push_back(v);
+    p = q + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+int inspect_command(const std::vector<std::string>& args) {
+  std::string file, cls = "Model";
+  std::vector<std::pair<std::string, int64_t>> dims;
+  std::vector<std::vector<int64_t>> elements;
+  size_t max_chars = 4000;
+  for (size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    auto value = [&]() -> std::string {
+      if (k + 1 >= args.size()) {
+        std::fprintf(stderr, "keq inspect: %s needs a value\n", a.c_str());
+        std::exit(kExitError);
+      }
+      return args[++k];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    } else if (a == "--dims") {
+      std::string spec = value();
+      for (size_t p = 0; p < spec.size();) {
+        size_t q = spec.find(',', p);
+        if (q == std::string::npos) q = spec.size();
+        std::string kv = spec.substr(p, q - p);
+        size_t eq = kv.find('=');
+        std::vector<int64_t> v;
+        if (eq == std::string::npos || !parse_ints(kv.substr(eq + 1), ',', v) || v.size() != 1) {
+          std::fprintf(stderr, "keq inspect: --dims takes name=value,... (got '%s')\n", kv.c_str());
+          return kExitError;
+        }
+        dims.push_back({kv.substr(0, eq), v[0]});
+        p = q + 1;
+      }
+    } else if (a == "--class") {
+      cls = value();
+    } else if (a == "--element") {
+      std::vector<int64_t> idx;
+      if (!parse_ints(value(), ',', idx)) {
+        std::fprintf(stderr, "keq inspect: --element takes I,J,... integers\n");
+        return kExitError;
+      }
+      elements.push_back(idx);
+    } else if (a == "--max-chars") {
+      max_chars = static_cast<size_t>(std::strtoull(value().c_str(), nullptr, 10));
+    } else if (a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "keq inspect: unknown option %s (see keq inspect --help)\n", a.c_str());
+      return kExitError;
+    } else if (file.empty()) {
+      file = a;
+    } else {
+      std::fprintf(stderr, "keq inspect: one FILE only\n");
+      return kExitError;
+    }
+  }
+  if (file.empty()) {
+    std::fputs(kHelp, stderr);
+    return kExitError;
+  }
+  ir::TermStore store;
+  torch::Program p;
+  try {
+    p = torch::run_program(file, store, cls, dims);
+  } catch (const python::Unsupported& e) {
+    std::printf("UNSUPPORTED: %s\n", e.what());
+    return 3;
+  } catch (const python::ProgramError& e) {
+    std::fprintf(stderr, "keq inspect: error: %s\n", e.what());
+    return kExitError;
+  } catch (const ir::SyntaxError& e) {
+    std::fprintf(stderr, "keq inspect: error: %s\n", e.what());
+    return kExitError;
+  }
+  std::printf("file: %s (class %s)\nconstants:", file.c_str(), cls.c_str());
+  for (const auto& [n, v] : p.constants) std::printf(" %s=%lld", n.c_str(), static_cast<long long>(v));
+  std::printf("\ninputs:\n");
+  for (const auto& t : p.state.inputs)
+    std::printf("  %s: %s%s from %s at %s:%u:%u\n", t.name.c_str(), std::string(python::dtype_name(t.dtype)).c_str(),
+                shape_str(t.shape).c_str(), t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
+  std::printf("parameters:\n");
+  for (const auto& t : p.state.parameters)
+    std::printf("  %s: %s%s %s at %s:%u:%u\n", t.name.c_str(), std::string(python::dtype_name(t.dtype)).c_str(),
+                shape_str(t.shape).c_str(), t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
+  std::printf("outputs:\n");
+  for (size_t k = 0; k < p.outputs.size(); ++k) {
+    const auto& t = *p.outputs[k];
+    std::printf("  out%zu: %s%s\n", k, std::string(python::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str());
+  }
+  for (size_t k = 0; k < p.outputs.size(); ++k) {
+    const auto& t = *p.outputs[k];
+    std::vector<std::vector<int64_t>> picks = elements;
+    if (picks.empty()) {
+      picks.push_back(std::vector<int64_t>(t.shape.size(), 0));
+      std::vector<int64_t> last;
+      for (int64_t d : t.shape) last.push_back(d - 1);
+      if (last != picks[0]) picks.push_back(last);
+    }
+    for (const auto& idx : picks) {
+      if (idx.size() != t.shape.size()) {
+        std::fprintf(stderr, "keq inspect: --element has %zu indices; out%zu has rank %zu\n", idx.size(), k, t.shape.size());
+        return kExitError;
+      }
+      int64_t flat = 0;
+      bool ok = true;
+      for (size_t d = 0; d < idx.size(); ++d) {
+        ok = ok && idx[d] >= 0 && idx[d] < t.shape[d];
+        flat = flat * t.shape[d] + idx[d];
+      }
+      if (!ok) {
+        std::fprintf(stderr, "keq inspect: element out of range for out%zu%s\n", k, shape_str(t.shape).c_str());
+        return kExitError;
+      }
+      std::string where;
+      for (size_t d = 0; d < idx.size(); ++d) where += (d ? "," : "") + std::to_string(idx[d]);
+      ir::TermId e = t.elems[flat];
+      std::printf("out%zu[%s] = %s\n", k, where.c_str(),
+                  e == python::Tensor::kUninit ? "<uninitialized>" : store.str(e, max_chars).c_str());
+    }
+  }
+  std::printf("terms: %zu\n", store.size());
+  return 0;
+}
+
+}  // namespace keq::cli

@@ -1,0 +1,241 @@
+// Python's builtins as far as KernelBench files use them.
+#include <algorithm>
+#include <cmath>
+
+#include "frontends/python/interp.h"
+
+namespace keq::python {
+namespace {
+using K = Value::Kind;
+
+Ref one_arg(Interp& in, CallArgs& a, const std::string& name) {
+  if (a.pos.size() != 1 || !a.kw.empty()) in.error(a.at, name + "() takes exactly one argument");
+  return a.pos[0];
+}
+
+Ref min_max(Interp& in, CallArgs& a, bool is_max) {
+  std::vector<Ref> xs = a.pos.size() == 1 ? in.to_sequence(a.pos[0], a.at) : a.pos;
+  if (xs.empty()) in.error(a.at, std::string(is_max ? "max" : "min") + "() of an empty sequence");
+  Ref best = xs[0];
+  for (const Ref& x : xs) {
+    if (x->kind == K::Tensor) in.unsupported(a.at, "builtin min/max over tensors");
+    double v = in.to_float(x, a.at), b = in.to_float(best, a.at);
+    if (is_max ? v > b : v < b) best = x;
+  }
+  return best;
+}
+
+}  // namespace
+
+void Interp::install_builtins() {
+  builtins_ = std::make_shared<Env>();
+  auto& b = builtins_->vars;
+  auto def = [&](const std::string& name, BuiltinFn fn) { b[name] = builtin(name, std::move(fn)); };
+  def("range", [](Interp& in, CallArgs& a) {
+    int64_t lo = 0, hi, step = 1;
+    if (a.pos.size() == 1) {
+      hi = in.to_int(a.pos[0], a.at);
+    } else if (a.pos.size() == 2 || a.pos.size() == 3) {
+      lo = in.to_int(a.pos[0], a.at), hi = in.to_int(a.pos[1], a.at);
+      if (a.pos.size() == 3) step = in.to_int(a.pos[2], a.at);
+    } else {
+      in.error(a.at, "range() takes 1 to 3 arguments");
+    }
+    if (step == 0) in.error(a.at, "range() step must not be zero");
+    std::vector<Ref> out;
+    for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
+      if (out.size() > 50'000'000) in.unsupported(a.at, "a range of over 50,000,000 values");
+      out.push_back(integer(i));
+    }
+    return list(out);
+  });
+  def("len", [](Interp& in, CallArgs& a) -> Ref {
+    Ref x = one_arg(in, a, "len");
+    if (x->kind == K::Tensor) {
+      if (x->tensor->shape.empty()) in.error(a.at, "len() of a 0-d tensor");
+      return integer(x->tensor->shape[0]);
+    }
+    if (x->kind == K::Str) return integer(static_cast<int64_t>(x->s.size()));
+    return integer(static_cast<int64_t>(in.to_sequence(x, a.at).size()));
+  });
+  def("int", [](Interp& in, CallArgs& a) -> Ref {
+    Ref x = one_arg(in, a, "int");
+    if (x->kind == K::Float) {
+      if (!std::isfinite(x->f)) in.error(a.at, "cannot convert " + in.repr(x) + " to an integer");
+      return integer(static_cast<int64_t>(std::trunc(x->f)));
+    }
+    if (x->kind == K::Str) return integer(std::stoll(x->s));
+    return integer(in.to_int(x, a.at));
+  });
+  def("float", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.empty()) return floating(0);
+    Ref x = one_arg(in, a, "float");
+    if (x->kind == K::Str) {
+      std::string s = x->s;
+      std::transform(s.begin(), s.end(), s.begin(), ::tolower);
+      s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+      if (s == "inf" || s == "+inf" || s == "infinity") return floating(INFINITY);
+      if (s == "-inf" || s == "-infinity") return floating(-INFINITY);
+      if (s == "nan") return floating(NAN);
+      char* end = nullptr;
+      double v = std::strtod(s.c_str(), &end);
+      if (*end) in.error(a.at, "could not convert string to float: '" + x->s + "'");
+      return floating(v);
+    }
+    return floating(in.to_float(x, a.at));
+  });
+  def("bool", [](Interp& in, CallArgs& a) { return boolean(in.truthy(one_arg(in, a, "bool"), a.at)); });
+  def("str", [](Interp& in, CallArgs& a) { return string(in.repr(one_arg(in, a, "str"))); });
+  def("print", [](Interp&, CallArgs&) { return none(); });  // output is not part of the model
+  def("abs", [](Interp& in, CallArgs& a) -> Ref {
+    Ref x = one_arg(in, a, "abs");
+    if (x->kind == K::Float) return floating(std::fabs(x->f));
+    if (x->kind == K::Tensor) in.unsupported(a.at, "abs() of a tensor (use torch.abs)");
+    return integer(std::llabs(in.to_int(x, a.at)));
+  });
+  def("min", [](Interp& in, CallArgs& a) { return min_max(in, a, false); });
+  def("max", [](Interp& in, CallArgs& a) { return min_max(in, a, true); });
+  def("sum", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.empty()) in.error(a.at, "sum() needs an iterable");
+    Ref acc = a.pos.size() > 1 ? a.pos[1] : integer(0);
+    for (const Ref& x : in.to_sequence(a.pos[0], a.at)) acc = in.binop("+", acc, x, a.at);
+    return acc;
+  });
+  def("round", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.size() != 1) in.unsupported(a.at, "round() with ndigits");
+    return integer(static_cast<int64_t>(std::nearbyint(in.to_float(a.pos[0], a.at))));
+  });
+  def("list", [](Interp& in, CallArgs& a) { return a.pos.empty() ? list({}) : list(in.to_sequence(a.pos[0], a.at)); });
+  def("tuple", [](Interp& in, CallArgs& a) { return a.pos.empty() ? tuple({}) : tuple(in.to_sequence(a.pos[0], a.at)); });
+  def("zip", [](Interp& in, CallArgs& a) {
+    std::vector<std::vector<Ref>> seqs;
+    size_t n = SIZE_MAX;
+    for (const Ref& s : a.pos) {
+      seqs.push_back(in.to_sequence(s, a.at));
+      n = std::min(n, seqs.back().size());
+    }
+    std::vector<Ref> out;
+    for (size_t k = 0; k < (seqs.empty() ? 0 : n); ++k) {
+      std::vector<Ref> row;
+      for (auto& s : seqs) row.push_back(s[k]);
+      out.push_back(tuple(row));
+    }
+    return list(out);
+  });
+  def("enumerate", [](Interp& in, CallArgs& a) {
+    int64_t start = a.get(1, "start") ? in.to_int(a.get(1, "start"), a.at) : 0;
+    std::vector<Ref> out;
+    for (const Ref& x : in.to_sequence(a.pos.at(0), a.at)) out.push_back(tuple({integer(start++), x}));
+    return list(out);
+  });
+  def("reversed", [](Interp& in, CallArgs& a) {
+    auto s = in.to_sequence(one_arg(in, a, "reversed"), a.at);
+    std::reverse(s.begin(), s.end());
+    return list(s);
+  });
+  def("any", [](Interp& in, CallArgs& a) {
+    for (const Ref& x : in.to_sequence(one_arg(in, a, "any"), a.at))
+      if (in.truthy(x, a.at)) return boolean(true);
+    return boolean(false);
+  });
+  def("all", [](Interp& in, CallArgs& a) {
+    for (const Ref& x : in.to_sequence(one_arg(in, a, "all"), a.at))
+      if (!in.truthy(x, a.at)) return boolean(false);
+    return boolean(true);
+  });
+  def("isinstance", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.size() != 2) in.error(a.at, "isinstance() takes two arguments");
+    std::vector<Ref> classes = a.pos[1]->kind == K::Tuple ? a.pos[1]->items : std::vector<Ref>{a.pos[1]};
+    for (const Ref& c : classes) {
+      const Ref& x = a.pos[0];
+      if (c->kind == K::Builtin) {
+        const std::string& n = c->s;
+        if ((n == "int" && x->kind == K::Int) || (n == "float" && x->kind == K::Float) ||
+            (n == "bool" && x->kind == K::Bool) || (n == "str" && x->kind == K::Str) ||
+            (n == "list" && x->kind == K::List) || (n == "tuple" && x->kind == K::Tuple))
+          return boolean(true);
+      } else if (c->kind == K::Class) {
+        if (in.is_instance_of(x, c->s)) return boolean(true);
+        if (c->s == "Tensor" && x->kind == K::Tensor) return boolean(true);
+      }
+    }
+    return boolean(false);
+  });
+  def("getattr", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.size() < 2 || a.pos[1]->kind != K::Str) in.error(a.at, "getattr(obj, name[, default])");
+    if (a.pos.size() == 3) {
+      try {
+        return in.getattr(a.pos[0], a.pos[1]->s, a.at);
+      } catch (const ProgramError&) {
+        return a.pos[2];
+      }
+    }
+    return in.getattr(a.pos[0], a.pos[1]->s, a.at);
+  });
+  def("hasattr", [](Interp& in, CallArgs& a) -> Ref {
+    try {
+      in.getattr(a.pos.at(0), a.pos.at(1)->s, a.at);
+      return boolean(true);
+    } catch (const ProgramError&) {
+      return boolean(false);
+    }
+  });
+  def("setattr", [](Interp& in, CallArgs& a) -> Ref {
+    in.setattr(a.pos.at(0), a.pos.at(1)->s, a.pos.at(2), a.at);
+    return none();
+  });
+  def("super", [](Interp& in, CallArgs& a) -> Ref {
+    Ref owner, self;
+    if (a.pos.size() == 2) {
+      owner = a.pos[0], self = a.pos[1];
+    } else if (a.pos.empty() && !in.method_stack_.empty()) {
+      std::tie(owner, self) = in.method_stack_.back();
+    } else {
+      in.unsupported(a.at, "this form of super()");
+    }
+    if (!owner || owner->kind != K::Class) in.error(a.at, "super(): no class");
+    auto proxy = std::make_shared<Value>();
+    proxy->kind = K::Instance;
+    proxy->s = "super";
+    proxy->cls = owner->cls;  // lookups start at the base
+    proxy->items = {self};
+    return proxy;
+  });
+  // object and exceptions, as bases and in raise statements.
+  auto base_attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  (*base_attrs)["__init__"] = builtin("object.__init__", [](Interp&, CallArgs&) { return none(); });
+  b["object"] = make_class("object", nullptr, base_attrs);
+  for (const char* e : {"Exception", "ValueError", "TypeError", "RuntimeError", "NotImplementedError", "AssertionError"}) {
+    auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+    (*attrs)["__init__"] = builtin(std::string(e) + ".__init__", [](Interp&, CallArgs&) { return none(); });
+    b[e] = make_class(e, nullptr, attrs);
+  }
+  // math
+  auto math = std::make_shared<Value>();
+  math->kind = K::Module;
+  math->s = "math";
+  math->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  auto& m = *math->attrs;
+  m["pi"] = floating(M_PI);
+  m["e"] = floating(M_E);
+  m["inf"] = floating(INFINITY);
+  m["nan"] = floating(NAN);
+  auto unary = [&](const std::string& name, double (*f)(double)) {
+    m[name] = builtin("math." + name, [f, name](Interp& in, CallArgs& a) { return floating(f(in.to_float(one_arg(in, a, name), a.at))); });
+  };
+  unary("sqrt", std::sqrt);
+  unary("exp", std::exp);
+  unary("log", std::log);
+  unary("tanh", std::tanh);
+  unary("erf", std::erf);
+  m["ceil"] = builtin("math.ceil", [](Interp& in, CallArgs& a) { return integer(static_cast<int64_t>(std::ceil(in.to_float(one_arg(in, a, "ceil"), a.at)))); });
+  m["floor"] = builtin("math.floor", [](Interp& in, CallArgs& a) { return integer(static_cast<int64_t>(std::floor(in.to_float(one_arg(in, a, "floor"), a.at)))); });
+  m["prod"] = builtin("math.prod", [](Interp& in, CallArgs& a) {
+    Ref acc = integer(1);
+    for (const Ref& x : in.to_sequence(one_arg(in, a, "prod"), a.at)) acc = in.binop("*", acc, x, a.at);
+    return acc;
+  });
+  register_module("math", math);
+}
+
+}  // namespace keq::python

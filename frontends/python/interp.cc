@@ -1,0 +1,844 @@
+#include "frontends/python/interp.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace keq::python {
+
+namespace {
+using K = Value::Kind;
+constexpr int64_t kMaxLoopTrips = 10'000'000;
+constexpr int kMaxDepth = 200;
+
+int64_t floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+int64_t pymod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+bool is_number(const Ref& v) { return v->kind == K::Int || v->kind == K::Float || v->kind == K::Bool; }
+}  // namespace
+
+Interp::Interp(ir::TermStore& store) : store_(store) { install_builtins(); }
+
+std::string Interp::where(Span at) const {
+  return (tree_ ? tree_->file : std::string("?")) + ":" + std::to_string(at.line) + ":" + std::to_string(at.col);
+}
+void Interp::unsupported(Span at, const std::string& what) const { throw Unsupported(where(at) + ": " + what); }
+void Interp::error(Span at, const std::string& what) const { throw ProgramError(where(at) + ": " + what); }
+
+void Interp::register_module(const std::string& name, Ref module) { modules_[name] = std::move(module); }
+
+Ref Interp::module_value(const std::string& name, Span at) {
+  auto it = modules_.find(name);
+  if (it == modules_.end()) unsupported(at, "import of module '" + name + "'");
+  return it->second;
+}
+
+std::shared_ptr<Env> Interp::run(const Tree& tree) {
+  tree_ = &tree;
+  auto env = std::make_shared<Env>();
+  env->parent = builtins_;
+  env->vars["__name__"] = string("keq");  // not "__main__": main blocks are skipped
+  for (NodeId s : node(tree.root).kids) exec(s, env);
+  return env;
+}
+
+// ---- values ------------------------------------------------------------------------------
+
+bool Interp::truthy(const Ref& v, Span at) {
+  switch (v->kind) {
+    case K::None: return false;
+    case K::Bool: return v->b;
+    case K::Int: return v->i != 0;
+    case K::Float: return v->f != 0;
+    case K::Str: return !v->s.empty();
+    case K::Tuple: case K::List: return !v->items.empty();
+    case K::Dict: return !v->dict.empty();
+    case K::Tensor:
+      unsupported(at, "control flow on a tensor's value (data-dependent branching)");
+    default: return true;
+  }
+}
+
+int64_t Interp::to_int(const Ref& v, Span at) {
+  if (v->kind == K::Int || v->kind == K::Bool) return v->i;
+  error(at, "expected an int, got " + v->type_name());
+}
+
+double Interp::to_float(const Ref& v, Span at) {
+  if (v->kind == K::Float) return v->f;
+  if (v->kind == K::Int || v->kind == K::Bool) return static_cast<double>(v->i);
+  error(at, "expected a number, got " + v->type_name());
+}
+
+std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
+  switch (v->kind) {
+    case K::Tuple: case K::List: return v->items;
+    case K::Dict: {
+      std::vector<Ref> keys;
+      for (auto& [k, _] : v->dict) keys.push_back(k);
+      return keys;
+    }
+    case K::Str: {
+      std::vector<Ref> chars;
+      for (char c : v->s) chars.push_back(string(std::string(1, c)));
+      return chars;
+    }
+    case K::Tensor: unsupported(at, "iterating over a tensor");
+    default: error(at, "'" + v->type_name() + "' object is not iterable");
+  }
+}
+
+std::string Interp::repr(const Ref& v) const {
+  switch (v->kind) {
+    case K::None: return "None";
+    case K::Bool: return v->b ? "True" : "False";
+    case K::Int: return std::to_string(v->i);
+    case K::Float: return ir::Constant::of_float(v->f).str();
+    case K::Str: return v->s;
+    case K::Tuple: case K::List: {
+      std::string s = v->kind == K::Tuple ? "(" : "[";
+      for (size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k]);
+      if (v->kind == K::Tuple && v->items.size() == 1) s += ",";
+      return s + (v->kind == K::Tuple ? ")" : "]");
+    }
+    case K::Tensor: {
+      std::string s = "Tensor(shape=[";
+      for (size_t k = 0; k < v->tensor->shape.size(); ++k) s += (k ? ", " : "") + std::to_string(v->tensor->shape[k]);
+      return s + "], dtype=" + std::string(dtype_name(v->tensor->dtype)) + ")";
+    }
+    default: return "<" + v->type_name() + ">";
+  }
+}
+
+bool Interp::equal(const Ref& a, const Ref& b) const {
+  if (is_number(a) && is_number(b)) {
+    if (a->kind == K::Float || b->kind == K::Float)
+      return (a->kind == K::Float ? a->f : a->i) == (b->kind == K::Float ? b->f : b->i);
+    return a->i == b->i;
+  }
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+    case K::None: return true;
+    case K::Str: return a->s == b->s;
+    case K::Tuple: case K::List:
+      if (a->items.size() != b->items.size()) return false;
+      for (size_t k = 0; k < a->items.size(); ++k)
+        if (!equal(a->items[k], b->items[k])) return false;
+      return true;
+    case K::DType: return a->dtype == b->dtype;
+    default: return a == b;
+  }
+}
+
+// ---- operators ---------------------------------------------------------------------------
+
+Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
+  if (a->kind == K::Tensor || b->kind == K::Tensor) {
+    if (!hooks_.binop) unsupported(at, "tensor operator " + op);
+    return hooks_.binop(*this, op, a, b, at);
+  }
+  if (is_number(a) && is_number(b)) {
+    bool ints = a->kind != K::Float && b->kind != K::Float;
+    if (ints) {
+      int64_t x = a->i, y = b->i;
+      if (op == "+") return integer(x + y);
+      if (op == "-") return integer(x - y);
+      if (op == "*") return integer(x * y);
+      if (op == "/") {
+        if (y == 0) error(at, "division by zero");
+        return floating(static_cast<double>(x) / static_cast<double>(y));
+      }
+      if (op == "//" || op == "%") {
+        if (y == 0) error(at, "integer division or modulo by zero");
+        return integer(op == "//" ? floordiv(x, y) : pymod(x, y));
+      }
+      if (op == "**") {
+        if (y < 0) return floating(std::pow(static_cast<double>(x), static_cast<double>(y)));
+        int64_t r = 1;
+        for (int64_t k = 0; k < y; ++k) r *= x;
+        return integer(r);
+      }
+      if (op == "<<") return integer(x << y);
+      if (op == ">>") return integer(x >> y);
+      if (op == "&") return integer(x & y);
+      if (op == "|") return integer(x | y);
+      if (op == "^") return integer(x ^ y);
+    } else {
+      double x = to_float(a, at), y = to_float(b, at);
+      if (op == "+") return floating(x + y);
+      if (op == "-") return floating(x - y);
+      if (op == "*") return floating(x * y);
+      if (op == "/") {
+        if (y == 0) error(at, "float division by zero");
+        return floating(x / y);
+      }
+      if (op == "//") return floating(std::floor(x / y));
+      if (op == "%") return floating(x - std::floor(x / y) * y);
+      if (op == "**") return floating(std::pow(x, y));
+    }
+  }
+  if (op == "+" && a->kind == b->kind && (a->kind == K::Str)) return string(a->s + b->s);
+  if (op == "+" && a->kind == b->kind && (a->kind == K::Tuple || a->kind == K::List)) {
+    std::vector<Ref> items = a->items;
+    items.insert(items.end(), b->items.begin(), b->items.end());
+    return a->kind == K::Tuple ? tuple(items) : list(items);
+  }
+  if (op == "*" && (a->kind == K::List || a->kind == K::Tuple) && b->kind == K::Int) {
+    std::vector<Ref> items;
+    for (int64_t k = 0; k < b->i; ++k) items.insert(items.end(), a->items.begin(), a->items.end());
+    return a->kind == K::Tuple ? tuple(items) : list(items);
+  }
+  unsupported(at, "operator " + op + " on " + a->type_name() + " and " + b->type_name());
+}
+
+bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at) {
+  if (op == "is") return a == b || (a->kind == K::None && b->kind == K::None);
+  if (op == "is not") return !(a == b || (a->kind == K::None && b->kind == K::None));
+  if (op == "==") return equal(a, b);
+  if (op == "!=") return !equal(a, b);
+  if (op == "in" || op == "not in") {
+    bool found = false;
+    if (b->kind == K::Str && a->kind == K::Str) {
+      found = b->s.find(a->s) != std::string::npos;
+    } else {
+      for (const Ref& x : to_sequence(b, at)) found = found || equal(a, x);
+    }
+    return op == "in" ? found : !found;
+  }
+  if (is_number(a) && is_number(b)) {
+    double x = to_float(a, at), y = to_float(b, at);
+    if (a->kind != K::Float && b->kind != K::Float) x = static_cast<double>(a->i), y = static_cast<double>(b->i);
+    if (op == "<") return x < y;
+    if (op == "<=") return x <= y;
+    if (op == ">") return x > y;
+    if (op == ">=") return x >= y;
+  }
+  if (a->kind == K::Str && b->kind == K::Str) {
+    if (op == "<") return a->s < b->s;
+    if (op == ">") return a->s > b->s;
+  }
+  unsupported(at, "comparison " + op + " of " + a->type_name() + " and " + b->type_name());
+}
+
+// ---- statements --------------------------------------------------------------------------
+
+Interp::Flow Interp::exec_block(NodeId block, const std::shared_ptr<Env>& env) {
+  for (NodeId s : node(block).kids) {
+    Flow f = exec(s, env);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
+  const Node& n = node(s);
+  switch (n.kind) {
+    case NodeKind::ExprStmt: eval(n.kids[0], env); return Flow::Normal;
+    case NodeKind::Assign: {
+      Ref v = eval(n.kids.back(), env);
+      for (size_t k = 0; k + 1 < n.kids.size(); ++k) assign(n.kids[k], v, env);
+      return Flow::Normal;
+    }
+    case NodeKind::AugAssign: {
+      Ref v = binop(n.text, eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+      assign(n.kids[0], v, env);
+      return Flow::Normal;
+    }
+    case NodeKind::AnnAssign:
+      if (n.kids[2] != kNoNode) assign(n.kids[0], eval(n.kids[2], env), env);
+      return Flow::Normal;
+    case NodeKind::Return:
+      return_value_ = n.kids[0] == kNoNode ? none() : eval(n.kids[0], env);
+      return Flow::Return;
+    case NodeKind::If: {
+      if (truthy(eval(n.kids[0], env), node(n.kids[0]).span)) return exec_block(n.kids[1], env);
+      if (n.kids[2] == kNoNode) return Flow::Normal;
+      return node(n.kids[2]).kind == NodeKind::If ? exec(n.kids[2], env) : exec_block(n.kids[2], env);
+    }
+    case NodeKind::For: {
+      std::vector<Ref> seq = to_sequence(eval(n.kids[1], env), node(n.kids[1]).span);
+      for (const Ref& x : seq) {
+        assign(n.kids[0], x, env);
+        Flow f = exec_block(n.kids[2], env);
+        if (f == Flow::Break) return Flow::Normal;
+        if (f == Flow::Return) return f;
+      }
+      return n.kids[3] == kNoNode ? Flow::Normal : exec_block(n.kids[3], env);
+    }
+    case NodeKind::While: {
+      int64_t trips = 0;
+      while (truthy(eval(n.kids[0], env), n.span)) {
+        if (++trips > kMaxLoopTrips) unsupported(n.span, "a while loop that ran over 10,000,000 trips");
+        Flow f = exec_block(n.kids[1], env);
+        if (f == Flow::Break) return Flow::Normal;
+        if (f == Flow::Return) return f;
+      }
+      return n.kids[2] == kNoNode ? Flow::Normal : exec_block(n.kids[2], env);
+    }
+    case NodeKind::Break: return Flow::Break;
+    case NodeKind::Continue: return Flow::Continue;
+    case NodeKind::Pass: return Flow::Normal;
+    case NodeKind::Assert:
+      if (!truthy(eval(n.kids[0], env), n.span))
+        error(n.span, "assertion failed" + (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))));
+      return Flow::Normal;
+    case NodeKind::Raise:
+      error(n.span, "the program raises " + (n.kids[0] == kNoNode ? std::string("an exception") : repr(eval(n.kids[0], env))));
+    case NodeKind::FunctionDef: {
+      auto fn = std::make_shared<Function>();
+      fn->name = n.text;
+      fn->tree = tree_;
+      fn->def = s;
+      fn->closure = env;
+      for (NodeId p : node(n.kids[1]).kids)
+        fn->defaults.push_back(node(p).kids[1] == kNoNode ? nullptr : eval(node(p).kids[1], env));
+      Ref v = std::make_shared<Value>();
+      v->kind = K::Function;
+      v->s = n.text;
+      v->fn = fn;
+      const auto& decos = node(n.kids[0]).kids;
+      for (auto it = decos.rbegin(); it != decos.rend(); ++it) {
+        CallArgs a;
+        a.pos.push_back(v);
+        a.at = node(*it).span;
+        v = call(eval(*it, env), a);
+      }
+      env->vars[n.text] = v;
+      return Flow::Normal;
+    }
+    case NodeKind::ClassDef: {
+      const auto& bases = node(n.kids[1]).kids;
+      if (bases.size() > 1) unsupported(n.span, "a class with several base classes");
+      Ref base = bases.empty() ? nullptr : eval(bases[0], env);
+      if (base && base->kind != K::Class) unsupported(n.span, "a base class that is not a class");
+      auto body_env = std::make_shared<Env>();
+      body_env->parent = env;
+      exec_block(n.kids[2], body_env);
+      auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>(body_env->vars.begin(), body_env->vars.end());
+      Ref cls = make_class(n.text, base, attrs);
+      if (!node(n.kids[0]).kids.empty()) unsupported(n.span, "class decorators");
+      env->vars[n.text] = cls;
+      return Flow::Normal;
+    }
+    case NodeKind::Import:
+      for (NodeId a : n.kids) {
+        const Node& alias = node(a);
+        Ref m = module_value(alias.text, alias.span);
+        if (!alias.text2.empty()) {
+          env->vars[alias.text2] = m;
+        } else {
+          std::string top = alias.text.substr(0, alias.text.find('.'));
+          env->vars[top] = module_value(top, alias.span);
+        }
+      }
+      return Flow::Normal;
+    case NodeKind::ImportFrom: {
+      if (!n.text.empty() && n.text[0] == '.') unsupported(n.span, "relative imports");
+      Ref m = module_value(n.text, n.span);
+      for (NodeId a : n.kids) {
+        const Node& alias = node(a);
+        if (alias.text == "*") {
+          for (auto& [k, v] : *m->attrs) env->vars[k] = v;
+          continue;
+        }
+        Ref v = modules_.count(n.text + "." + alias.text) ? modules_[n.text + "." + alias.text]
+                                                           : getattr(m, alias.text, alias.span);
+        env->vars[alias.text2.empty() ? alias.text : alias.text2] = v;
+      }
+      return Flow::Normal;
+    }
+    case NodeKind::With: {
+      for (size_t k = 0; k + 1 < n.kids.size(); ++k) {
+        const Node& item = node(n.kids[k]);
+        Ref ctx = eval(item.kids[0], env);
+        if (ctx->kind != K::Module || ctx->s.rfind("context:", 0) != 0)
+          unsupported(item.span, "a with statement over " + ctx->type_name() + " (only torch.no_grad() and kin are modelled)");
+        if (item.kids[1] != kNoNode) assign(item.kids[1], none(), env);
+      }
+      return exec_block(n.kids.back(), env);
+    }
+    case NodeKind::Del:
+      for (NodeId t : n.kids) {
+        if (node(t).kind != NodeKind::Name) unsupported(n.span, "del of anything but a name");
+        env->vars.erase(node(t).text);
+      }
+      return Flow::Normal;
+    default:
+      unsupported(n.span, "the statement " + std::string(kind_name(n.kind)));
+  }
+}
+
+void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
+  const Node& t = node(target);
+  switch (t.kind) {
+    case NodeKind::Name: env->vars[t.text] = std::move(v); return;
+    case NodeKind::Attribute: setattr(eval(t.kids[0], env), t.text, std::move(v), t.span); return;
+    case NodeKind::Tuple: case NodeKind::List: {
+      std::vector<Ref> items = to_sequence(v, t.span);
+      size_t star = t.kids.size();
+      for (size_t k = 0; k < t.kids.size(); ++k)
+        if (node(t.kids[k]).kind == NodeKind::Starred) star = k;
+      if (star == t.kids.size()) {
+        if (items.size() != t.kids.size())
+          error(t.span, "cannot unpack " + std::to_string(items.size()) + " values into " + std::to_string(t.kids.size()));
+        for (size_t k = 0; k < items.size(); ++k) assign(t.kids[k], items[k], env);
+        return;
+      }
+      size_t after = t.kids.size() - star - 1;
+      if (items.size() < star + after) error(t.span, "not enough values to unpack");
+      for (size_t k = 0; k < star; ++k) assign(t.kids[k], items[k], env);
+      assign(node(t.kids[star]).kids[0], list({items.begin() + star, items.end() - after}), env);
+      for (size_t k = 0; k < after; ++k) assign(t.kids[star + 1 + k], items[items.size() - after + k], env);
+      return;
+    }
+    case NodeKind::Subscript: {
+      Ref obj = eval(t.kids[0], env);
+      Ref idx = eval(t.kids[1], env);
+      if (obj->kind == K::List && idx->kind == K::Int) {
+        int64_t i = idx->i < 0 ? idx->i + static_cast<int64_t>(obj->items.size()) : idx->i;
+        if (i < 0 || i >= static_cast<int64_t>(obj->items.size())) error(t.span, "list assignment index out of range");
+        obj->items[i] = std::move(v);
+        return;
+      }
+      if (obj->kind == K::Dict) {
+        for (auto& [k, val] : obj->dict)
+          if (equal(k, idx)) {
+            val = std::move(v);
+            return;
+          }
+        obj->dict.push_back({idx, std::move(v)});
+        return;
+      }
+      unsupported(t.span, "item assignment into " + obj->type_name() + " (in-place tensor writes are not modelled yet)");
+    }
+    default: unsupported(t.span, "assignment to " + std::string(kind_name(t.kind)));
+  }
+}
+
+// ---- expressions -------------------------------------------------------------------------
+
+Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
+  const Node& n = node(e);
+  switch (n.kind) {
+    case NodeKind::Name: {
+      Ref v = env->lookup(n.text);
+      if (!v) error(n.span, "name '" + n.text + "' is not defined");
+      return v;
+    }
+    case NodeKind::Int: {
+      std::string digits;
+      for (char c : n.text)
+        if (c != '_') digits += c;
+      int base = 10;
+      std::string body = digits;
+      if (digits.size() > 1 && digits[0] == '0' && std::isalpha(static_cast<unsigned char>(digits[1]))) {
+        char b = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
+        base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
+        body = digits.substr(2);
+      }
+      errno = 0;
+      long long v = std::strtoll(body.c_str(), nullptr, base);
+      if (errno) unsupported(n.span, "an integer literal beyond 64 bits");
+      return integer(v);
+    }
+    case NodeKind::Float: {
+      std::string digits;
+      for (char c : n.text)
+        if (c != '_') digits += c;
+      return floating(std::strtod(digits.c_str(), nullptr));
+    }
+    case NodeKind::Str: return string(n.text);
+    case NodeKind::FStr: {
+      for (NodeId k : n.kids) eval(k, env);  // evaluated for their errors; the text stays a template
+      return string(n.text);
+    }
+    case NodeKind::Bytes: unsupported(n.span, "bytes literals");
+    case NodeKind::True: return boolean(true);
+    case NodeKind::False: return boolean(false);
+    case NodeKind::None: return none();
+    case NodeKind::Ellipsis: {
+      auto v = std::make_shared<Value>();
+      v->kind = K::Ellipsis;
+      return v;
+    }
+    case NodeKind::BinOp: return binop(n.text, eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+    case NodeKind::UnaryOp: {
+      Ref x = eval(n.kids[0], env);
+      if (n.text == "not") return boolean(!truthy(x, n.span));
+      if (x->kind == K::Tensor) {
+        if (!hooks_.unop) unsupported(n.span, "tensor operator " + n.text);
+        return hooks_.unop(*this, n.text, x, n.span);
+      }
+      if (n.text == "-") return x->kind == K::Float ? floating(-x->f) : integer(-to_int(x, n.span));
+      if (n.text == "+") return x;
+      if (n.text == "~") return integer(~to_int(x, n.span));
+      unsupported(n.span, "operator " + n.text);
+    }
+    case NodeKind::BoolOp: {
+      Ref v;
+      for (NodeId k : n.kids) {
+        v = eval(k, env);
+        bool t = truthy(v, node(k).span);
+        if (n.text == "and" ? !t : t) return v;
+      }
+      return v;
+    }
+    case NodeKind::Compare: {
+      Ref left = eval(n.kids[0], env);
+      std::vector<std::string> ops;
+      for (size_t p = 0, q; p <= n.text.size(); p = q + 1) {
+        q = n.text.find(',', p);
+        if (q == std::string::npos) q = n.text.size();
+        ops.push_back(n.text.substr(p, q - p));
+      }
+      for (size_t k = 0; k < ops.size(); ++k) {
+        Ref right = eval(n.kids[k + 1], env);
+        if (left->kind == K::Tensor || right->kind == K::Tensor) {
+          if (ops.size() != 1) unsupported(n.span, "chained comparisons of tensors");
+          return binop(ops[0], left, right, n.span);
+        }
+        if (!compare(ops[k], left, right, n.span)) return boolean(false);
+        left = right;
+      }
+      return boolean(true);
+    }
+    case NodeKind::Call: return eval_call(e, env);
+    case NodeKind::Attribute: return getattr(eval(n.kids[0], env), n.text, n.span);
+    case NodeKind::Subscript: return eval_subscript(eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+    case NodeKind::Slice: {
+      auto v = std::make_shared<Value>();
+      v->kind = K::Slice;
+      for (NodeId k : n.kids) v->items.push_back(k == kNoNode ? none() : eval(k, env));
+      return v;
+    }
+    case NodeKind::Tuple: case NodeKind::List: {
+      std::vector<Ref> items;
+      for (NodeId k : n.kids) {
+        if (node(k).kind == NodeKind::Starred) {
+          auto more = to_sequence(eval(node(k).kids[0], env), node(k).span);
+          items.insert(items.end(), more.begin(), more.end());
+        } else {
+          items.push_back(eval(k, env));
+        }
+      }
+      return n.kind == NodeKind::Tuple ? tuple(items) : list(items);
+    }
+    case NodeKind::Dict: {
+      auto v = std::make_shared<Value>();
+      v->kind = K::Dict;
+      for (size_t k = 0; k + 1 < n.kids.size(); k += 2) {
+        if (n.kids[k] == kNoNode) {
+          Ref m = eval(n.kids[k + 1], env);
+          if (m->kind != K::Dict) error(n.span, "** of a non-dict");
+          v->dict.insert(v->dict.end(), m->dict.begin(), m->dict.end());
+        } else {
+          v->dict.push_back({eval(n.kids[k], env), eval(n.kids[k + 1], env)});
+        }
+      }
+      return v;
+    }
+    case NodeKind::Lambda: {
+      auto fn = std::make_shared<Function>();
+      fn->name = "<lambda>";
+      fn->tree = tree_;
+      fn->def = e;
+      fn->closure = env;
+      for (size_t k = 0; k + 1 < n.kids.size(); ++k)
+        fn->defaults.push_back(node(n.kids[k]).kids[1] == kNoNode ? nullptr : eval(node(n.kids[k]).kids[1], env));
+      auto v = std::make_shared<Value>();
+      v->kind = K::Function;
+      v->s = "<lambda>";
+      v->fn = fn;
+      return v;
+    }
+    case NodeKind::IfExp:
+      return truthy(eval(n.kids[1], env), n.span) ? eval(n.kids[0], env) : eval(n.kids[2], env);
+    case NodeKind::ListComp: case NodeKind::GenExp: return comprehension(e, env);
+    default: unsupported(n.span, "the expression " + std::string(kind_name(n.kind)));
+  }
+}
+
+Ref Interp::comprehension(NodeId e, const std::shared_ptr<Env>& env) {
+  const Node& n = node(e);
+  auto scope = std::make_shared<Env>();
+  scope->parent = env;
+  std::vector<Ref> out;
+  std::function<void(size_t)> loop = [&](size_t clause) {
+    if (clause == n.kids.size()) {
+      out.push_back(eval(n.kids[0], scope));
+      return;
+    }
+    const Node& c = node(n.kids[clause]);
+    for (const Ref& x : to_sequence(eval(c.kids[1], scope), c.span)) {
+      assign(c.kids[0], x, scope);
+      bool ok = true;
+      for (size_t k = 2; k < c.kids.size() && ok; ++k) ok = truthy(eval(c.kids[k], scope), c.span);
+      if (ok) loop(clause + 1);
+    }
+  };
+  loop(1);
+  return list(out);
+}
+
+Ref Interp::eval_call(NodeId e, const std::shared_ptr<Env>& env) {
+  const Node& n = node(e);
+  Ref f = eval(n.kids[0], env);
+  CallArgs args;
+  args.at = n.span;
+  for (size_t k = 1; k < n.kids.size(); ++k) {
+    const Node& a = node(n.kids[k]);
+    if (a.kind == NodeKind::Starred) {
+      auto more = to_sequence(eval(a.kids[0], env), a.span);
+      args.pos.insert(args.pos.end(), more.begin(), more.end());
+    } else if (a.kind == NodeKind::Keyword) {
+      args.kw.push_back({a.text, eval(a.kids[0], env)});
+    } else if (a.kind == NodeKind::DoubleStarred) {
+      Ref d = eval(a.kids[0], env);
+      if (d->kind != K::Dict) error(a.span, "** of a non-dict");
+      for (auto& [k, v] : d->dict) {
+        if (k->kind != K::Str) error(a.span, "keywords must be strings");
+        args.kw.push_back({k->s, v});
+      }
+    } else {
+      args.pos.push_back(eval(n.kids[k], env));
+    }
+  }
+  return call(f, std::move(args));
+}
+
+Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
+  if (v->kind == K::Tensor) {
+    if (!hooks_.subscript) unsupported(at, "tensor indexing");
+    return hooks_.subscript(*this, v, index, at);
+  }
+  if (v->kind == K::Tuple || v->kind == K::List) {
+    int64_t n = static_cast<int64_t>(v->items.size());
+    if (index->kind == K::Int || index->kind == K::Bool) {
+      int64_t i = index->i < 0 ? index->i + n : index->i;
+      if (i < 0 || i >= n) error(at, v->type_name() + " index out of range");
+      return v->items[i];
+    }
+    if (index->kind == K::Slice) {
+      auto get = [&](int k, int64_t dflt) { return index->items[k]->kind == K::None ? dflt : to_int(index->items[k], at); };
+      int64_t step = get(2, 1);
+      if (step != 1) unsupported(at, "slices with a step over lists");
+      int64_t lo = get(0, 0), hi = get(1, n);
+      if (lo < 0) lo += n;
+      if (hi < 0) hi += n;
+      lo = std::clamp<int64_t>(lo, 0, n), hi = std::clamp<int64_t>(hi, 0, n);
+      std::vector<Ref> items(v->items.begin() + lo, v->items.begin() + std::max(lo, hi));
+      return v->kind == K::Tuple ? tuple(items) : list(items);
+    }
+  }
+  if (v->kind == K::Dict) {
+    for (auto& [k, val] : v->dict)
+      if (equal(k, index)) return val;
+    error(at, "key " + repr(index) + " not in dict");
+  }
+  if (v->kind == K::Function || v->kind == K::Builtin || v->kind == K::Instance) {
+    // kernel[grid]: a Triton launch. Modelled by the Triton frontend (a later issue).
+    unsupported(at, "subscripting " + v->type_name() + " (a Triton kernel launch?)");
+  }
+  unsupported(at, "subscript of " + v->type_name());
+}
+
+// ---- calls, classes, attributes ----------------------------------------------------------
+
+Ref Interp::call(const Ref& f, CallArgs args) {
+  switch (f->kind) {
+    case K::Builtin: return f->builtin(*this, args);
+    case K::Function: return call_function(f, args, nullptr, nullptr);
+    case K::BoundMethod: {
+      const Ref& self = f->items[0];
+      const Ref& fn = f->items[1];
+      args.pos.insert(args.pos.begin(), self);
+      if (fn->kind == K::Builtin) return fn->builtin(*this, args);
+      return call_function(fn, args, self, f->items.size() > 2 ? f->items[2] : nullptr);
+    }
+    case K::Class: return instantiate(f, std::move(args));
+    case K::Instance: {
+      Ref m = getattr(f, "__call__", args.at);
+      return call(m, std::move(args));
+    }
+    default: error(args.at, "'" + f->type_name() + "' object is not callable");
+  }
+}
+
+Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner) {
+  const Function& fn = *f->fn;
+  const Tree* saved_tree = tree_;
+  tree_ = fn.tree;
+  if (++depth_ > kMaxDepth) unsupported(args.at, "calls nested deeper than 200");
+  const Node& def = node(fn.def);
+  std::vector<NodeId> params;
+  if (def.kind == NodeKind::FunctionDef)
+    params = node(def.kids[1]).kids;
+  else
+    params.assign(def.kids.begin(), def.kids.end() - 1);
+  auto env = std::make_shared<Env>();
+  env->parent = fn.closure;
+  size_t next = 0;
+  Ref star_args, star_kw;
+  std::vector<bool> bound(params.size(), false);
+  bool keyword_only = false;
+  for (size_t k = 0; k < params.size(); ++k) {
+    const Node& p = node(params[k]);
+    if (p.flags == 1) {
+      star_args = list({});
+      while (next < args.pos.size()) star_args->items.push_back(args.pos[next++]);
+      env->vars[p.text] = tuple(star_args->items);
+      bound[k] = true;
+      keyword_only = true;
+    } else if (p.flags == 2) {
+      star_kw = std::make_shared<Value>();
+      star_kw->kind = K::Dict;
+      env->vars[p.text] = star_kw;
+      bound[k] = true;
+    } else if (p.flags == 3) {
+      keyword_only = true;
+      bound[k] = true;
+    } else if (p.flags == 4) {
+      bound[k] = true;
+    } else if (!keyword_only && next < args.pos.size()) {
+      env->vars[p.text] = args.pos[next++];
+      bound[k] = true;
+    }
+  }
+  if (next < args.pos.size()) error(args.at, fn.name + "() takes " + std::to_string(next) + " positional arguments but " + std::to_string(args.pos.size()) + " were given");
+  for (auto& [name, v] : args.kw) {
+    bool placed = false;
+    for (size_t k = 0; k < params.size() && !placed; ++k)
+      if (node(params[k]).text == name && node(params[k]).flags == 0) {
+        if (bound[k]) error(args.at, fn.name + "() got multiple values for argument '" + name + "'");
+        env->vars[name] = v;
+        bound[k] = placed = true;
+      }
+    if (placed) continue;
+    if (!star_kw) error(args.at, fn.name + "() got an unexpected keyword argument '" + name + "'");
+    star_kw->dict.push_back({string(name), v});
+  }
+  for (size_t k = 0; k < params.size(); ++k) {
+    if (bound[k]) continue;
+    if (!fn.defaults[k]) error(args.at, fn.name + "() missing required argument '" + node(params[k]).text + "'");
+    env->vars[node(params[k]).text] = fn.defaults[k];
+  }
+  if (self) method_stack_.push_back({owner, self});
+  Ref result;
+  if (def.kind == NodeKind::Lambda) {
+    result = eval(def.kids.back(), env);
+  } else {
+    return_value_ = none();
+    Flow flow = exec_block(def.kids[3], env);
+    result = flow == Flow::Return ? return_value_ : none();
+  }
+  if (self) method_stack_.pop_back();
+  --depth_;
+  tree_ = saved_tree;
+  return result;
+}
+
+Ref Interp::make_class(const std::string& name, Ref base,
+                       std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs) {
+  auto cls = std::make_shared<Value>();
+  cls->kind = K::Class;
+  cls->s = name;
+  cls->cls = std::move(base);
+  cls->attrs = std::move(attrs);
+  return cls;
+}
+
+Ref Interp::instantiate(const Ref& cls, CallArgs args) {
+  auto inst = std::make_shared<Value>();
+  inst->kind = K::Instance;
+  inst->cls = cls;
+  inst->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  Ref init = getattr(inst, "__init__", args.at);
+  call(init, std::move(args));
+  return inst;
+}
+
+bool Interp::is_instance_of(const Ref& v, const std::string& class_name) const {
+  if (v->kind != K::Instance) return false;
+  for (Ref c = v->cls; c; c = c->cls)
+    if (c->s == class_name) return true;
+  return false;
+}
+
+Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
+  auto bind = [&](const Ref& self, const Ref& fn, const Ref& owner) -> Ref {
+    if (fn->kind != K::Function && fn->kind != K::Builtin) return fn;
+    auto m = std::make_shared<Value>();
+    m->kind = K::BoundMethod;
+    m->items = {self, fn, owner};
+    return m;
+  };
+  auto from_classes = [&](Ref start, const Ref& self) -> Ref {
+    for (Ref c = std::move(start); c; c = c->cls)
+      if (auto it = c->attrs->find(name); it != c->attrs->end()) return self ? bind(self, it->second, c) : it->second;
+    return nullptr;
+  };
+  switch (obj->kind) {
+    case K::Instance: {
+      if (obj->s == "super") {  // super(): look up from the base of the running method's class
+        if (Ref r = from_classes(obj->cls, obj->items[0])) return r;
+        error(at, "'super' object has no attribute '" + name + "'");
+      }
+      if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;
+      if (Ref r = from_classes(obj->cls, obj)) return r;
+      error(at, "'" + obj->type_name() + "' object has no attribute '" + name + "'");
+    }
+    case K::Class:
+      if (Ref r = from_classes(obj, nullptr)) return r;
+      error(at, "class " + obj->s + " has no attribute '" + name + "'");
+    case K::Module:
+      if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;
+      unsupported(at, obj->s + "." + name + " is not modelled");
+    case K::Tensor:
+      if (!hooks_.getattr) unsupported(at, "tensor attribute " + name);
+      return hooks_.getattr(*this, obj, name, at);
+    case K::List:
+      if (name == "append" || name == "extend")
+        return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) {
+          if (a.pos.size() != 1) in.error(a.at, "list." + name + " takes one argument");
+          if (name == "append") {
+            obj->items.push_back(a.pos[0]);
+          } else {
+            auto more = in.to_sequence(a.pos[0], a.at);
+            obj->items.insert(obj->items.end(), more.begin(), more.end());
+          }
+          return none();
+        });
+      break;
+    case K::Dict:
+      if (name == "items" || name == "keys" || name == "values" || name == "get")
+        return builtin("dict." + name, [obj, name](Interp& in, CallArgs& a) {
+          std::vector<Ref> out;
+          if (name == "get") {
+            for (auto& [k, v] : obj->dict)
+              if (in.equal(k, a.pos.at(0))) return v;
+            return a.pos.size() > 1 ? a.pos[1] : none();
+          }
+          for (auto& [k, v] : obj->dict)
+            out.push_back(name == "items" ? tuple({k, v}) : name == "keys" ? k : v);
+          return list(out);
+        });
+      break;
+    case K::DType:
+      if (name == "is_floating_point") return boolean(is_float(obj->dtype));
+      break;
+    default: break;
+  }
+  unsupported(at, "attribute '" + name + "' of " + obj->type_name());
+}
+
+void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
+  if (obj->kind != K::Instance || obj->s == "super") unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
+  if (!obj->attrs->contains(name)) obj->attr_order.push_back(name);
+  (*obj->attrs)[name] = std::move(v);
+}
+
+}  // namespace keq::python

@@ -1,0 +1,93 @@
+// The host interpreter: runs the module level of a KernelBench-style file, builds its models
+// and inputs, and calls forward, over symbolic tensors. It interprets the parsed AST only: no
+// Python is ever executed. Anything outside the modelled subset raises Unsupported with
+// file:line:col, never a guess.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "frontends/python/python.h"
+#include "frontends/python/value.h"
+
+namespace keq::python {
+
+struct Env {
+  absl::flat_hash_map<std::string, Ref> vars;
+  std::shared_ptr<Env> parent;  // enclosing scope (module globals for functions)
+  Ref lookup(const std::string& name) const {
+    for (const Env* e = this; e; e = e->parent.get())
+      if (auto it = e->vars.find(name); it != e->vars.end()) return it->second;
+    return nullptr;
+  }
+};
+
+// What the tensor library plugs in: operators, attributes and subscripts on tensors.
+struct TensorHooks {
+  std::function<Ref(Interp&, const std::string& op, const Ref& a, const Ref& b, Span at)> binop;
+  std::function<Ref(Interp&, const std::string& op, const Ref& a, Span at)> unop;
+  std::function<Ref(Interp&, const Ref& t, const std::string& name, Span at)> getattr;
+  std::function<Ref(Interp&, const Ref& t, const Ref& index, Span at)> subscript;
+};
+
+class Interp {
+ public:
+  explicit Interp(ir::TermStore& store);
+
+  ir::TermStore& store() { return store_; }
+  TensorHooks& hooks() { return hooks_; }
+  // Makes `import NAME` (and `from NAME import ...`) produce this module.
+  void register_module(const std::string& name, Ref module);
+  Ref module_value(const std::string& name, Span at);
+
+  // Runs a file's module level. `__name__` is not "__main__", so main blocks are skipped.
+  std::shared_ptr<Env> run(const Tree& tree);
+  Ref call(const Ref& f, CallArgs args);
+  Ref getattr(const Ref& obj, const std::string& name, Span at);
+  void setattr(const Ref& obj, const std::string& name, Ref v, Span at);
+  // A class that modules (nn.Module and its kin) are instances of, recognised by `super()`.
+  Ref make_class(const std::string& name, Ref base, std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs);
+  Ref instantiate(const Ref& cls, CallArgs args);
+  bool is_instance_of(const Ref& v, const std::string& class_name) const;
+
+  Ref binop(const std::string& op, const Ref& a, const Ref& b, Span at);
+  bool equal(const Ref& a, const Ref& b) const;
+  // The running methods' (class, self), innermost last: what super() reads.
+  std::vector<std::pair<Ref, Ref>> method_stack_;
+
+  [[noreturn]] void unsupported(Span at, const std::string& what) const;
+  [[noreturn]] void error(Span at, const std::string& what) const;
+  std::string where(Span at) const;
+
+  // Value helpers shared with the tensor library.
+  bool truthy(const Ref& v, Span at);
+  int64_t to_int(const Ref& v, Span at);
+  double to_float(const Ref& v, Span at);
+  std::vector<Ref> to_sequence(const Ref& v, Span at);  // tuple, list, range, dict keys
+  std::string repr(const Ref& v) const;
+
+ private:
+  enum class Flow { Normal, Return, Break, Continue };
+  Flow exec_block(NodeId block, const std::shared_ptr<Env>& env);
+  Flow exec(NodeId s, const std::shared_ptr<Env>& env);
+  Ref eval(NodeId e, const std::shared_ptr<Env>& env);
+  void assign(NodeId target, Ref v, const std::shared_ptr<Env>& env);
+  bool compare(const std::string& op, const Ref& a, const Ref& b, Span at);
+  Ref call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner);
+  Ref eval_call(NodeId e, const std::shared_ptr<Env>& env);
+  Ref eval_subscript(const Ref& v, const Ref& index, Span at);
+  Ref comprehension(NodeId e, const std::shared_ptr<Env>& env);
+  void install_builtins();
+  const Node& node(NodeId id) const { return tree_->at(id); }
+
+  ir::TermStore& store_;
+  TensorHooks hooks_;
+  const Tree* tree_ = nullptr;
+  std::shared_ptr<Env> builtins_;
+  absl::flat_hash_map<std::string, Ref> modules_;
+  Ref return_value_;
+  int depth_ = 0;
+};
+
+}  // namespace keq::python

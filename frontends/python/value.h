@@ -1,0 +1,108 @@
+// Values of the host interpreter: Python objects keq models, tensors among them.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "frontends/python/ast.h"
+#include "ir/ir.h"
+
+namespace keq::python {
+
+struct Value;
+using Ref = std::shared_ptr<Value>;
+class Interp;
+struct Env;
+
+// An element type of a tensor, as torch names it.
+enum class DType : uint8_t { F32, F16, BF16, E4M3, E5M2, I32, I64, Bool };
+std::string_view dtype_name(DType d);
+bool is_float(DType d);
+
+// A tensor: concrete shape, a dtype, one term per element (row-major). Views copy their
+// elements' ids, which costs an id each, never a term.
+struct Tensor {
+  std::vector<int64_t> shape;
+  DType dtype = DType::F32;
+  std::vector<ir::TermId> elems;  // kUninit where nothing was written (torch.empty)
+  static constexpr ir::TermId kUninit = UINT32_MAX;
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  }
+  std::vector<int64_t> strides() const {
+    std::vector<int64_t> s(shape.size(), 1);
+    for (int k = static_cast<int>(shape.size()) - 2; k >= 0; --k) s[k] = s[k + 1] * shape[k + 1];
+    return s;
+  }
+};
+
+// Arguments of a call, positional and keyword, with the call's position for errors.
+struct CallArgs {
+  std::vector<Ref> pos;
+  std::vector<std::pair<std::string, Ref>> kw;
+  Span at;
+  Ref get(size_t i, const std::string& name) const;  // positional i, or keyword name; null if neither
+  bool has(const std::string& name) const;
+};
+
+using BuiltinFn = std::function<Ref(Interp&, CallArgs&)>;
+
+struct Function {
+  std::string name;
+  const Tree* tree;
+  NodeId def;  // FunctionDef or Lambda
+  std::vector<Ref> defaults;  // one per Param (null: none)
+  std::shared_ptr<Env> closure;
+};
+
+struct Value {
+  enum class Kind : uint8_t {
+    None, Bool, Int, Float, Str, Tuple, List, Dict, Function, Builtin, Class, Instance, Module,
+    BoundMethod, Tensor, Slice, Ellipsis, DType, Device, Range
+  };
+  Kind kind = Kind::None;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;                                     // Str; names of modules, classes, builtins
+  std::vector<Ref> items;                            // Tuple, List; Slice (start, stop, step); BoundMethod (self, fn)
+  std::vector<std::pair<Ref, Ref>> dict;             // Dict (insertion order)
+  std::shared_ptr<Function> fn;                      // Function
+  BuiltinFn builtin;                                 // Builtin
+  std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs;  // Class, Instance, Module
+  std::vector<std::string> attr_order;               // Instance: attributes in assignment order
+  Ref cls;                                           // Instance: its class; Class: its base
+  std::shared_ptr<Tensor> tensor;                    // Tensor
+  DType dtype = DType::F32;                          // DType
+
+  std::string type_name() const;
+};
+
+Ref none();
+Ref boolean(bool b);
+Ref integer(int64_t i);
+Ref floating(double f);
+Ref string(std::string s);
+Ref tuple(std::vector<Ref> items);
+Ref list(std::vector<Ref> items);
+Ref builtin(std::string name, BuiltinFn fn);
+Ref tensor_value(std::shared_ptr<Tensor> t);
+Ref dtype_value(DType d);
+
+// Where evaluation stopped: the construct is outside what keq models (UNSUPPORTED), or the
+// program is wrong (an error the program itself would raise), always with file:line:col.
+struct Unsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct ProgramError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace keq::python

@@ -1,0 +1,67 @@
+#include "frontends/torch/program.h"
+
+namespace keq::torch {
+
+using python::CallArgs;
+using python::Value;
+using K = Value::Kind;
+
+namespace {
+
+void flatten_outputs(const Ref& v, std::vector<std::shared_ptr<Tensor>>& out, python::Interp& in, python::Span at) {
+  if (v->kind == K::Tensor) {
+    out.push_back(v->tensor);
+  } else if (v->kind == K::Tuple || v->kind == K::List) {
+    for (const Ref& x : v->items) flatten_outputs(x, out, in, at);
+  } else {
+    in.unsupported(at, "forward returned " + v->type_name() + ", not tensors");
+  }
+}
+
+}  // namespace
+
+Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
+                    const std::vector<std::pair<std::string, int64_t>>& dims) {
+  Program p;
+  p.file = path;
+  p.class_name = class_name;
+  python::Tree tree = python::parse_file(path);
+  python::Interp in(store);
+  install(in, p.state);
+  std::shared_ptr<python::Env> env = in.run(tree);
+  python::Span file_start{1, 1, 1, 1};
+  for (const auto& [name, value] : dims) {
+    auto it = env->vars.find(name);
+    if (it == env->vars.end() || it->second->kind != K::Int)
+      throw python::ProgramError(path + ": --dims: '" + name + "' is not a module-level integer constant");
+    it->second = python::integer(value);
+  }
+  for (const auto& [name, v] : env->vars)
+    if (v->kind == K::Int && name != "__name__") p.constants.push_back({name, v->i});
+  std::sort(p.constants.begin(), p.constants.end());
+  auto function = [&](const std::string& name) -> Ref {
+    Ref f = env->lookup(name);
+    if (!f) throw python::ProgramError(path + ": no " + name + " defined");
+    return f;
+  };
+  CallArgs none_args;
+  none_args.at = file_start;
+  Ref init = env->lookup("get_init_inputs") ? in.call(function("get_init_inputs"), none_args) : python::list({});
+  CallArgs init_args;
+  init_args.at = file_start;
+  init_args.pos = in.to_sequence(init, file_start);
+  p.state.phase = TorchState::Phase::Init;
+  Ref model = in.call(function(class_name), init_args);
+  p.state.phase = TorchState::Phase::Inputs;
+  Ref inputs = in.call(function("get_inputs"), none_args);
+  CallArgs fwd;
+  fwd.at = file_start;
+  fwd.pos = in.to_sequence(inputs, file_start);
+  p.forward_args = fwd.pos;
+  p.state.phase = TorchState::Phase::Forward;
+  Ref out = in.call(model, fwd);
+  flatten_outputs(out, p.outputs, in, file_start);
+  return p;
+}
+
+}  // namespace keq::torch

@@ -1,0 +1,26 @@
+// Runs a KernelBench-style file as KernelBench does: the module level, get_init_inputs(),
+// Model(*init_inputs), get_inputs() (symbolic tensors), then forward(*inputs).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontends/torch/torch.h"
+
+namespace keq::torch {
+
+struct Program {
+  std::string file, class_name;
+  TorchState state;
+  std::vector<std::pair<std::string, int64_t>> constants;  // module-level ints, as used
+  std::vector<Ref> forward_args;                           // what forward received
+  std::vector<std::shared_ptr<Tensor>> outputs;             // forward's tensors, flattened
+};
+
+// Throws python::Unsupported, python::ProgramError or ir::SyntaxError, each naming file:line.
+// `dims` overrides module-level integer constants (e.g. batch_size=2) before anything reads them.
+Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
+                    const std::vector<std::pair<std::string, int64_t>>& dims);
+
+}  // namespace keq::torch

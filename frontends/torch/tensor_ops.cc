@@ -1,0 +1,203 @@
+#include "frontends/torch/tensor_ops.h"
+
+#include <algorithm>
+
+namespace keq::torch::detail {
+
+using python::Value;
+using K = Value::Kind;
+
+ir::Type term_type(DType d) {
+  switch (d) {
+    case DType::I32: return ir::Type::I32;
+    case DType::I64: return ir::Type::I64;
+    case DType::Bool: return ir::Type::Bool;
+    default: return ir::Type::F32;
+  }
+}
+
+ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t) {
+  auto once = [&](ir::Op op) { return s.op(t) == op ? t : s.make(op, {t}); };  // rounding is idempotent
+  switch (d) {
+    case DType::F16: return once(ir::Op::CastF16);
+    case DType::BF16: return once(ir::Op::CastBF16);
+    case DType::E4M3: return once(ir::Op::CastE4M3);
+    case DType::E5M2: return once(ir::Op::CastE5M2);
+    default: return t;
+  }
+}
+
+ir::TermId constant(ir::TermStore& s, DType d, double v) {
+  switch (d) {
+    case DType::I32: case DType::I64: return s.constant(ir::Constant::of_int(term_type(d), static_cast<int64_t>(v)));
+    case DType::Bool: return s.constant(ir::Constant::of_bool(v != 0));
+    default:
+      // A Python float meets an fp32 tensor as its fp32 value.
+      return round_to(s, d, s.constant(ir::Constant::of_float(static_cast<float>(v))));
+  }
+}
+
+ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to) {
+  if (from == to) return t;
+  if (to == DType::Bool) return s.make(ir::Op::CastBool, {t});
+  if (to == DType::I32) return s.make(ir::Op::CastI32, {t});
+  if (to == DType::I64) return s.make(ir::Op::CastI64, {t});
+  if (!python::is_float(from)) t = s.make(ir::Op::CastF32, {t});
+  return round_to(s, to, t);
+}
+
+TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {
+  if (v->kind == K::Tensor) return v->tensor;
+  auto t = std::make_shared<Tensor>();
+  if (v->kind == K::Float) {
+    t->dtype = python::is_float(like) ? like : DType::F32;
+    t->elems = {constant(in.store(), t->dtype, v->f)};
+  } else if (v->kind == K::Int || v->kind == K::Bool) {
+    t->dtype = v->kind == K::Bool && like == DType::Bool ? DType::Bool : like;
+    t->elems = {constant(in.store(), t->dtype, static_cast<double>(v->i))};
+  } else {
+    in.error(at, "expected a tensor or a number, got " + v->type_name());
+  }
+  return t;
+}
+
+DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
+  auto kind_of = [](DType d) { return python::is_float(d) ? 2 : d == DType::Bool ? 0 : 1; };
+  auto scalar_kind = [](const Ref& v) { return v->kind == K::Float ? 2 : v->kind == K::Bool ? 0 : 1; };
+  if (a->kind == K::Tensor && b->kind == K::Tensor) {
+    DType x = a->tensor->dtype, y = b->tensor->dtype;
+    if (x == y) return x;
+    if (kind_of(x) != kind_of(y)) return kind_of(x) > kind_of(y) ? x : y;
+    if (kind_of(x) == 2) {
+      if (x == DType::F32 || y == DType::F32) return DType::F32;
+      in.unsupported(at, "mixing " + std::string(python::dtype_name(x)) + " and " + std::string(python::dtype_name(y)));
+    }
+    return x == DType::I64 || y == DType::I64 ? DType::I64 : DType::I32;
+  }
+  const Ref& t = a->kind == K::Tensor ? a : b;
+  const Ref& s = a->kind == K::Tensor ? b : a;
+  // A Python scalar never widens a tensor of its own kind; a float scalar makes ints float32.
+  if (scalar_kind(s) > kind_of(t->tensor->dtype)) return scalar_kind(s) == 2 ? DType::F32 : DType::I64;
+  return t->tensor->dtype;
+}
+
+std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a, const std::vector<int64_t>& b, Span at) {
+  size_t n = std::max(a.size(), b.size());
+  std::vector<int64_t> out(n);
+  for (size_t k = 0; k < n; ++k) {
+    int64_t x = k < n - a.size() ? 1 : a[k - (n - a.size())];
+    int64_t y = k < n - b.size() ? 1 : b[k - (n - b.size())];
+    if (x != y && x != 1 && y != 1)
+      in.error(at, "shapes do not broadcast: size " + std::to_string(x) + " against " + std::to_string(y) + " at dimension " + std::to_string(k));
+    out[k] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape, const std::vector<int64_t>& idx) {
+  size_t off = out_shape.size() - t.shape.size();
+  int64_t flat = 0, stride = 1;
+  for (size_t k = t.shape.size(); k-- > 0;) {
+    if (t.shape[k] != 1) flat += idx[k + off] * stride;
+    stride *= t.shape[k];
+  }
+  return flat;
+}
+
+void check_initialized(Interp& in, const Tensor& t, Span at) {
+  for (ir::TermId e : t.elems)
+    if (e == Tensor::kUninit) in.error(at, "reads memory that nothing wrote (torch.empty)");
+}
+
+namespace {
+template <class F>
+void for_each_index(const std::vector<int64_t>& shape, F f) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  for (int64_t k = 0; k < n; ++k) {
+    f(idx, k);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+}  // namespace
+
+TensorPtr map1(Interp& in, const TensorPtr& a, DType out, const std::function<ir::TermId(ir::TermId)>& f, Span at) {
+  check_initialized(in, *a, at);
+  auto r = std::make_shared<Tensor>();
+  r->shape = a->shape;
+  r->dtype = out;
+  r->elems.reserve(a->elems.size());
+  for (ir::TermId e : a->elems) r->elems.push_back(round_to(in.store(), out, f(e)));
+  return r;
+}
+
+TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
+               const std::function<ir::TermId(ir::TermId, ir::TermId)>& f, Span at) {
+  check_initialized(in, *a, at);
+  check_initialized(in, *b, at);
+  auto r = std::make_shared<Tensor>();
+  r->shape = broadcast_shapes(in, a->shape, b->shape, at);
+  r->dtype = out;
+  r->elems.resize(r->numel());
+  for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
+    r->elems[k] = round_to(in.store(), out, f(a->elems[broadcast_index(*a, r->shape, idx)], b->elems[broadcast_index(*b, r->shape, idx)]));
+  });
+  return r;
+}
+
+TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorPtr& c, DType out,
+               const std::function<ir::TermId(ir::TermId, ir::TermId, ir::TermId)>& f, Span at) {
+  auto r = std::make_shared<Tensor>();
+  r->shape = broadcast_shapes(in, broadcast_shapes(in, a->shape, b->shape, at), c->shape, at);
+  r->dtype = out;
+  r->elems.resize(r->numel());
+  for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
+    r->elems[k] = round_to(in.store(), out, f(a->elems[broadcast_index(*a, r->shape, idx)], b->elems[broadcast_index(*b, r->shape, idx)],
+                                              c->elems[broadcast_index(*c, r->shape, idx)]));
+  });
+  return r;
+}
+
+int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at) {
+  int64_t r = static_cast<int64_t>(rank);
+  if (d < -std::max<int64_t>(r, 1) || d >= std::max<int64_t>(r, 1)) in.error(at, "dimension " + std::to_string(d) + " out of range for rank " + std::to_string(r));
+  return d < 0 ? d + r : d;
+}
+
+TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool keepdim, DType out,
+                 const std::function<ir::TermId(std::vector<ir::TermId>&)>& f, Span at) {
+  check_initialized(in, *a, at);
+  std::sort(dims.begin(), dims.end());
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  std::vector<bool> reduced(a->shape.size(), false);
+  for (int64_t d : dims) reduced[d] = true;
+  std::vector<int64_t> kept_shape, out_shape;
+  for (size_t d = 0; d < a->shape.size(); ++d) {
+    if (!reduced[d]) kept_shape.push_back(a->shape[d]);
+    if (!reduced[d] || keepdim) out_shape.push_back(reduced[d] ? 1 : a->shape[d]);
+  }
+  int64_t groups = 1;
+  for (int64_t d : kept_shape) groups *= d;
+  std::vector<std::vector<ir::TermId>> members(groups);
+  std::vector<int64_t> strides = a->strides();
+  for_each_index(a->shape, [&](const std::vector<int64_t>& idx, int64_t flat) {
+    int64_t g = 0;
+    for (size_t d = 0; d < idx.size(); ++d)
+      if (!reduced[d]) g = g * a->shape[d] + idx[d];
+    members[g].push_back(a->elems[flat]);
+  });
+  auto r = std::make_shared<Tensor>();
+  r->shape = out_shape;
+  r->dtype = out;
+  for (auto& m : members) {
+    if (m.empty()) in.unsupported(at, "a reduction over an empty dimension");
+    r->elems.push_back(round_to(in.store(), out, f(m)));
+  }
+  return r;
+}
+
+}  // namespace keq::torch::detail

@@ -1,0 +1,44 @@
+// Shape arithmetic and element-wise construction shared by the torch ops.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontends/python/interp.h"
+
+namespace keq::torch::detail {
+
+using python::DType;
+using python::Interp;
+using python::Ref;
+using python::Span;
+using python::Tensor;
+using TensorPtr = std::shared_ptr<Tensor>;
+
+ir::Type term_type(DType d);
+// Rounds a value into d where d is narrower than fp32 (torch rounds after every op).
+ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t);
+ir::TermId constant(ir::TermStore& s, DType d, double v);
+ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to);
+
+// A tensor for a value: tensors as they are, Python numbers as 0-d tensors of `like`'s kind.
+TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like = DType::F32);
+DType promote(const Ref& a, const Ref& b, Interp& in, Span at);
+std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a, const std::vector<int64_t>& b, Span at);
+// Flat index into t of an output index under broadcasting.
+int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape, const std::vector<int64_t>& idx);
+
+TensorPtr map1(Interp& in, const TensorPtr& a, DType out, const std::function<ir::TermId(ir::TermId)>& f, Span at);
+TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
+               const std::function<ir::TermId(ir::TermId, ir::TermId)>& f, Span at);
+TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorPtr& c, DType out,
+               const std::function<ir::TermId(ir::TermId, ir::TermId, ir::TermId)>& f, Span at);
+// Reduces the given dims (sorted, normalized) with f over each group's elements.
+TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool keepdim, DType out,
+                 const std::function<ir::TermId(std::vector<ir::TermId>&)>& f, Span at);
+int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at);
+void check_initialized(Interp& in, const Tensor& t, Span at);
+
+}  // namespace keq::torch::detail

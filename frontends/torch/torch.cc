@@ -1,0 +1,1143 @@
+#include "frontends/torch/torch.h"
+
+#include <cmath>
+
+#include "frontends/torch/tensor_ops.h"
+
+namespace keq::torch {
+
+using namespace detail;
+using python::CallArgs;
+using python::Interp;
+using python::Span;
+using python::Value;
+using K = Value::Kind;
+using ir::Op;
+using ir::TermId;
+
+namespace {
+
+using Attrs = absl::flat_hash_map<std::string, Ref>;
+using OpFn = std::function<Ref(Interp&, CallArgs&)>;
+
+struct Torch {
+  Interp& in;
+  TorchState& st;
+  ir::TermStore& s;
+  absl::flat_hash_map<std::string, OpFn> ops;  // torch.X and Tensor.X share these
+
+  Ref module(const std::string& name) {
+    auto m = std::make_shared<Value>();
+    m->kind = K::Module;
+    m->s = name;
+    m->attrs = std::make_shared<Attrs>();
+    return m;
+  }
+
+  // ---- argument helpers ----
+  TensorPtr tensor_arg(CallArgs& a, size_t i, const std::string& name) {
+    Ref v = a.get(i, name);
+    if (!v) in.error(a.at, "missing tensor argument '" + name + "'");
+    if (v->kind != K::Tensor) in.error(a.at, "argument '" + name + "' must be a tensor, got " + v->type_name());
+    return v->tensor;
+  }
+  std::optional<int64_t> int_arg(CallArgs& a, size_t i, const std::string& name) {
+    Ref v = a.get(i, name);
+    if (!v || v->kind == K::None) return std::nullopt;
+    return in.to_int(v, a.at);
+  }
+  double float_arg(CallArgs& a, size_t i, const std::string& name, double dflt) {
+    Ref v = a.get(i, name);
+    if (!v || v->kind == K::None) return dflt;
+    return in.to_float(v, a.at);
+  }
+  bool bool_arg(CallArgs& a, size_t i, const std::string& name, bool dflt) {
+    Ref v = a.get(i, name);
+    if (!v) return dflt;
+    return in.truthy(v, a.at);
+  }
+  // A size given as f(2, 3), f((2, 3)) or f(size=(2, 3)), from positional index `from`.
+  std::vector<int64_t> sizes(CallArgs& a, size_t from, const std::string& kw = "size") {
+    std::vector<Ref> items;
+    if (a.pos.size() == from + 1 && (a.pos[from]->kind == K::Tuple || a.pos[from]->kind == K::List)) {
+      items = a.pos[from]->items;
+    } else if (a.pos.size() > from) {
+      items.assign(a.pos.begin() + static_cast<long>(from), a.pos.end());
+    } else if (Ref v = a.get(SIZE_MAX, kw)) {
+      items = in.to_sequence(v, a.at);
+    }
+    std::vector<int64_t> out;
+    for (const Ref& x : items) out.push_back(in.to_int(x, a.at));
+    return out;
+  }
+  DType dtype_kw(CallArgs& a, DType dflt) {
+    Ref d = a.get(SIZE_MAX, "dtype");
+    if (!d || d->kind == K::None) return dflt;
+    if (d->kind != K::DType) in.error(a.at, "dtype must be a torch dtype");
+    return d->dtype;
+  }
+  std::vector<int64_t> dims_arg(CallArgs& a, size_t i, const Tensor& t, bool* all) {
+    Ref v = a.get(i, "dim");
+    *all = !v || v->kind == K::None;
+    std::vector<int64_t> dims;
+    if (*all) {
+      for (size_t d = 0; d < t.shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
+      return dims;
+    }
+    std::vector<Ref> items = v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v};
+    for (const Ref& x : items) dims.push_back(norm_dim(in, in.to_int(x, a.at), t.shape.size(), a.at));
+    return dims;
+  }
+  Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
+  TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
+  TermId fconst(double v) { return s.constant(ir::Constant::of_float(v)); }
+
+  // ---- symbolic tensors ----
+  TensorPtr symbolic(const std::string& origin, std::vector<int64_t> shape, DType dtype, Span at, bool parameter) {
+    if (st.phase == TorchState::Phase::Forward)
+      in.unsupported(at, origin + " inside forward: random values are not modelled");
+    auto& list = parameter || st.phase == TorchState::Phase::Init ? st.parameters : st.inputs;
+    std::string name = (parameter || st.phase == TorchState::Phase::Init ? "p" : "in") + std::to_string(list.size());
+    list.push_back({name, origin, shape, dtype, at});
+    auto t = std::make_shared<Tensor>();
+    t->shape = std::move(shape);
+    t->dtype = dtype;
+    std::vector<int64_t> idx(t->shape.size(), 0);
+    for (int64_t k = 0; k < t->numel(); ++k) {
+      std::string v = name + "[";
+      for (size_t d = 0; d < idx.size(); ++d) v += (d ? "," : "") + std::to_string(idx[d]);
+      t->elems.push_back(s.variable(v + "]", term_type(dtype)));
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < t->shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    if (python::is_float(dtype) && dtype != DType::F32)  // randn(dtype=f16): values of that format
+      for (TermId& e : t->elems) e = round_to(s, dtype, e);
+    if (&list == &st.parameters) st.last_symbolic_parameter = t;
+    return t;
+  }
+  TensorPtr filled(std::vector<int64_t> shape, DType dtype, std::optional<double> v) {
+    auto t = std::make_shared<Tensor>();
+    t->shape = std::move(shape);
+    t->dtype = dtype;
+    t->elems.assign(t->numel(), v ? constant(s, dtype, *v) : Tensor::kUninit);
+    return t;
+  }
+
+  // ---- building blocks ----
+  Ref elementwise(CallArgs& a, Op op, const std::string& name) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (!python::is_float(x->dtype) && op != Op::Abs && op != Op::Neg) in.unsupported(a.at, name + " of an integer tensor");
+    return wrap(map1(in, x, x->dtype, [&](TermId e) { return mk(op, {e}); }, a.at));
+  }
+  Ref binary(const std::string& opname, const Ref& a, const Ref& b, Span at) {
+    DType out = promote(a, b, in, at);
+    bool cmp = opname == "<" || opname == "<=" || opname == ">" || opname == ">=" || opname == "==" || opname == "!=";
+    TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
+    DType compute = out;
+    if (cmp) out = DType::Bool;
+    if (opname == "/" && !python::is_float(compute)) compute = out = DType::F32;
+    auto cast = [&](TermId e, DType from) { return convert(s, e, from, compute); };
+    Op op;
+    if (opname == "+") op = Op::Add;
+    else if (opname == "-") op = Op::Sub;
+    else if (opname == "*") op = Op::Mul;
+    else if (opname == "/") op = Op::Div;
+    else if (opname == "<") op = Op::Lt;
+    else if (opname == "<=") op = Op::Le;
+    else if (opname == ">") op = Op::Gt;
+    else if (opname == ">=") op = Op::Ge;
+    else if (opname == "==") op = Op::Eq;
+    else if (opname == "!=") op = Op::Ne;
+    else if (opname == "**") op = Op::Pow;
+    else if (opname == "@") return matmul(x, y, at);
+    else if (opname == "&" && compute == DType::Bool) op = Op::And;
+    else if (opname == "|" && compute == DType::Bool) op = Op::Or;
+    else in.unsupported(at, "tensor operator " + opname);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map2(in, x, y, out, [&](TermId p, TermId q) { return mk(op, {cast(p, xd), cast(q, yd)}); }, at));
+  }
+  Ref matmul(const TensorPtr& a, const TensorPtr& b, Span at) {
+    if (a->shape.size() < 1 || b->shape.size() < 1) in.error(at, "matmul of a 0-d tensor");
+    TensorPtr x = a, y = b;
+    bool vec_a = a->shape.size() == 1, vec_b = b->shape.size() == 1;
+    if (vec_a) x = reshaped(a, {1, a->shape[0]});
+    if (vec_b) y = reshaped(b, {b->shape[0], 1});
+    int64_t m = x->shape[x->shape.size() - 2], k = x->shape.back(), k2 = y->shape[y->shape.size() - 2], n = y->shape.back();
+    if (k != k2) in.error(at, "matmul shapes do not match: inner sizes " + std::to_string(k) + " and " + std::to_string(k2));
+    std::vector<int64_t> bx(x->shape.begin(), x->shape.end() - 2), by(y->shape.begin(), y->shape.end() - 2);
+    std::vector<int64_t> batch = broadcast_shapes(in, bx, by, at);
+    DType out = x->dtype == y->dtype ? x->dtype : DType::F32;
+    auto r = std::make_shared<Tensor>();
+    r->shape = batch;
+    r->shape.push_back(m);
+    r->shape.push_back(n);
+    r->dtype = out;
+    int64_t nb = 1;
+    for (int64_t d : batch) nb *= d;
+    Tensor bx_t, by_t;
+    bx_t.shape = bx, by_t.shape = by;
+    std::vector<int64_t> bidx(batch.size(), 0);
+    for (int64_t bi = 0; bi < nb; ++bi) {
+      int64_t ox = broadcast_index(bx_t, batch, bidx) * m * k, oy = broadcast_index(by_t, batch, bidx) * k * n;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          std::vector<TermId> terms;
+          for (int64_t q = 0; q < k; ++q) terms.push_back(mk(Op::Mul, {x->elems[ox + i * k + q], y->elems[oy + q * n + j]}));
+          r->elems.push_back(round_to(s, out, terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms)));
+        }
+      for (size_t d = bidx.size(); d-- > 0;) {
+        if (++bidx[d] < batch[d]) break;
+        bidx[d] = 0;
+      }
+    }
+    if (vec_a || vec_b) {
+      std::vector<int64_t> shape(batch);
+      if (!vec_a) shape.push_back(m);
+      if (!vec_b) shape.push_back(n);
+      r->shape = shape;
+    }
+    return wrap(r);
+  }
+  TensorPtr reshaped(const TensorPtr& t, std::vector<int64_t> shape) {
+    auto r = std::make_shared<Tensor>(*t);
+    r->shape = std::move(shape);
+    return r;
+  }
+  TensorPtr permuted(const TensorPtr& t, const std::vector<int64_t>& perm) {
+    auto r = std::make_shared<Tensor>();
+    r->dtype = t->dtype;
+    for (int64_t p : perm) r->shape.push_back(t->shape[p]);
+    std::vector<int64_t> st = t->strides();
+    std::vector<int64_t> idx(r->shape.size(), 0);
+    for (int64_t k = 0; k < t->numel(); ++k) {
+      int64_t src = 0;
+      for (size_t d = 0; d < idx.size(); ++d) src += idx[d] * st[perm[d]];
+      r->elems.push_back(t->elems[src]);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < r->shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return r;
+  }
+  TermId sum_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::Sum, v); }
+  TermId max_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMax, v); }
+  TermId min_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMin, v); }
+  // Applies f to each slice along dim (softmax and friends), returning the same shape.
+  TensorPtr along(const TensorPtr& t, int64_t dim, const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
+    TensorPtr p = t;
+    int64_t last = static_cast<int64_t>(t->shape.size()) - 1;
+    std::vector<int64_t> perm;
+    for (int64_t d = 0; d <= last; ++d) perm.push_back(d);
+    std::swap(perm[dim], perm[last]);
+    if (dim != last) p = permuted(t, perm);
+    int64_t len = p->shape.back();
+    auto r = std::make_shared<Tensor>(*p);
+    for (int64_t off = 0; off < p->numel(); off += len) {
+      std::vector<TermId> row(p->elems.begin() + off, p->elems.begin() + off + len);
+      std::vector<TermId> out = f(row);
+      for (int64_t k = 0; k < len; ++k) r->elems[off + k] = round_to(s, t->dtype, out[k]);
+    }
+    return dim != last ? permuted(r, perm) : r;
+  }
+  std::vector<TermId> softmax_row(std::vector<TermId>& row, bool log) {
+    TermId m = max_of(row);
+    std::vector<TermId> e;
+    for (TermId x : row) e.push_back(mk(Op::Exp, {mk(Op::Sub, {x, m})}));
+    TermId total = sum_of(e);
+    std::vector<TermId> out;
+    TermId log_total = log ? mk(Op::Log, {total}) : 0;
+    for (size_t k = 0; k < row.size(); ++k)
+      out.push_back(log ? mk(Op::Sub, {mk(Op::Sub, {row[k], m}), log_total}) : mk(Op::Div, {e[k], total}));
+    return out;
+  }
+  TensorPtr layer_norm(const TensorPtr& x, const std::vector<int64_t>& shape, const TensorPtr& w, const TensorPtr& b,
+                       double eps, Span at) {
+    size_t n = shape.size();
+    if (n > x->shape.size() || !std::equal(shape.begin(), shape.end(), x->shape.end() - static_cast<long>(n)))
+      in.error(at, "layer_norm: normalized_shape does not match the input's last dimensions");
+    int64_t len = 1;
+    for (int64_t d : shape) len *= d;
+    auto r = std::make_shared<Tensor>(*x);
+    TermId count = fconst(static_cast<double>(len)), e = fconst(static_cast<float>(eps));
+    for (int64_t off = 0; off < x->numel(); off += len) {
+      std::vector<TermId> row(x->elems.begin() + off, x->elems.begin() + off + len);
+      TermId mean = mk(Op::Div, {sum_of(row), count});
+      std::vector<TermId> sq;
+      for (TermId v : row) {
+        TermId d = mk(Op::Sub, {v, mean});
+        sq.push_back(mk(Op::Mul, {d, d}));
+      }
+      TermId var = mk(Op::Div, {sum_of(sq), count});  // biased, as torch's layer_norm
+      TermId den = mk(Op::Sqrt, {mk(Op::Add, {var, e})});
+      for (int64_t k = 0; k < len; ++k) {
+        TermId y = mk(Op::Div, {mk(Op::Sub, {row[k], mean}), den});
+        if (w) y = mk(Op::Mul, {y, w->elems[k]});
+        if (b) y = mk(Op::Add, {y, b->elems[k]});
+        r->elems[off + k] = round_to(s, x->dtype, y);
+      }
+    }
+    return r;
+  }
+
+  Ref binary_max(const Ref& a, const Ref& b, Span at, Op op) {
+    DType out = promote(a, b, in, at);
+    TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map2(in, x, y, out, [&](TermId p, TermId q) { return mk(op, {convert(s, p, xd, out), convert(s, q, yd, out)}); }, at));
+  }
+  Ref concat(CallArgs& a, bool stack);
+  Ref subscript(const TensorPtr& t, const Ref& index, Span at);
+  Ref tensor_attr(const Ref& self, const std::string& name, Span at);
+
+  void define(const std::string& name, OpFn fn) { ops[name] = std::move(fn); }
+  void install_ops();
+  void install_creation(const Ref& torch);
+  void install_nn(const Ref& nn, const Ref& F);
+};
+
+}  // namespace
+}  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+void Torch::install_ops() {
+  // Elementwise math.
+  const std::pair<const char*, Op> unary[] = {
+      {"exp", Op::Exp}, {"log", Op::Log}, {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"abs", Op::Abs},
+      {"neg", Op::Neg}, {"tanh", Op::Tanh}, {"sigmoid", Op::Sigmoid}, {"erf", Op::Erf}, {"floor", Op::Floor},
+      {"ceil", Op::Ceil}, {"round", Op::Round}, {"reciprocal", Op::Recip}, {"exp2", Op::Exp2}, {"log2", Op::Log2},
+      {"trunc", Op::Trunc}};
+  for (auto [name, op] : unary) {
+    Op o = op;
+    std::string n = name;
+    define(n, [this, o, n](Interp&, CallArgs& a) { return elementwise(a, o, n); });
+  }
+  auto act = [&](const std::string& name, std::function<TermId(Torch&, TermId, CallArgs&)> f) {
+    define(name, [this, f, name](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      if (!python::is_float(x->dtype)) in.unsupported(a.at, name + " of an integer tensor");
+      return wrap(map1(in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
+    });
+  };
+  act("relu", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Max, {x, t.fconst(0)}); });
+  act("relu6", [](Torch& t, TermId x, CallArgs&) { return t.s.make(Op::Clamp, {x, t.fconst(0), t.fconst(6)}); });
+  act("silu", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Mul, {x, t.mk(Op::Sigmoid, {x})}); });
+  act("gelu", [](Torch& t, TermId x, CallArgs& a) {
+    Ref approx = a.get(SIZE_MAX, "approximate");
+    if (approx && approx->kind == K::Str && approx->s == "tanh") {  // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3)))
+      // torch's kernels use the fp32 constants kBeta = sqrt(2/pi) and 0.044715.
+      TermId c = t.fconst(static_cast<float>(std::sqrt(2.0 / M_PI)));
+      TermId inner = t.mk(Op::Mul, {c, t.mk(Op::Add, {x, t.mk(Op::Mul, {t.fconst(static_cast<float>(0.044715)), t.mk(Op::Mul, {x, t.mk(Op::Mul, {x, x})})})})});
+      return t.mk(Op::Mul, {t.mk(Op::Mul, {t.fconst(0.5), x}), t.mk(Op::Add, {t.fconst(1), t.mk(Op::Tanh, {inner})})});
+    }
+    if (approx && !(approx->kind == K::Str && approx->s == "none")) t.in.error(a.at, "gelu: approximate must be 'none' or 'tanh'");
+    // torch: x * 0.5 * (1 + erf(x * kAlpha)) with kAlpha = M_SQRT1_2 as an fp32 constant.
+    TermId scaled = t.mk(Op::Mul, {x, t.fconst(static_cast<float>(M_SQRT1_2))});
+    return t.mk(Op::Mul, {t.mk(Op::Mul, {x, t.fconst(0.5)}), t.mk(Op::Add, {t.fconst(1), t.mk(Op::Erf, {scaled})})});
+  });
+  act("leaky_relu", [](Torch& t, TermId x, CallArgs& a) {
+    TermId slope = t.fconst(static_cast<float>(t.float_arg(a, 1, "negative_slope", 0.01)));
+    return t.s.make(Op::Select, {t.mk(Op::Gt, {x, t.fconst(0)}), x, t.mk(Op::Mul, {x, slope})});
+  });
+  act("softplus", [](Torch& t, TermId x, CallArgs& a) {  // torch: x where beta*x > threshold
+    double beta = t.float_arg(a, 1, "beta", 1), threshold = t.float_arg(a, 2, "threshold", 20);
+    TermId bx = t.mk(Op::Mul, {x, t.fconst(static_cast<float>(beta))});
+    TermId soft = t.mk(Op::Div, {t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {bx})})}), t.fconst(static_cast<float>(beta))});
+    return t.s.make(Op::Select, {t.mk(Op::Gt, {bx, t.fconst(static_cast<float>(threshold))}), x, soft});
+  });
+  act("mish", [](Torch& t, TermId x, CallArgs&) {
+    TermId bx = x, soft = t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {x})})});
+    TermId sp = t.s.make(Op::Select, {t.mk(Op::Gt, {bx, t.fconst(20)}), x, soft});
+    return t.mk(Op::Mul, {x, t.mk(Op::Tanh, {sp})});
+  });
+  act("elu", [](Torch& t, TermId x, CallArgs& a) {
+    TermId alpha = t.fconst(static_cast<float>(t.float_arg(a, 1, "alpha", 1)));
+    TermId neg = t.mk(Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)})});
+    return t.s.make(Op::Select, {t.mk(Op::Gt, {x, t.fconst(0)}), x, neg});
+  });
+  act("selu", [](Torch& t, TermId x, CallArgs&) {
+    TermId alpha = t.fconst(static_cast<float>(1.6732632423543772848170429916717));
+    TermId scale = t.fconst(static_cast<float>(1.0507009873554804934193349852946));
+    TermId neg = t.mk(Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)})});
+    return t.mk(Op::Mul, {scale, t.s.make(Op::Select, {t.mk(Op::Gt, {x, t.fconst(0)}), x, neg})});
+  });
+  act("hardtanh", [](Torch& t, TermId x, CallArgs& a) {
+    return t.s.make(Op::Clamp, {x, t.fconst(static_cast<float>(t.float_arg(a, 1, "min_val", -1))),
+                                t.fconst(static_cast<float>(t.float_arg(a, 2, "max_val", 1)))});
+  });
+  act("hardsigmoid", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Div, {t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}), t.fconst(0), t.fconst(6)}), t.fconst(6)});
+  });
+  act("hardswish", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Div, {t.mk(Op::Mul, {x, t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}), t.fconst(0), t.fconst(6)})}), t.fconst(6)});
+  });
+  act("softsign", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Div, {x, t.mk(Op::Add, {t.fconst(1), t.mk(Op::Abs, {x})})});
+  });
+  define("clamp", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    Ref lo = a.get(1, "min"), hi = a.get(2, "max");
+    if ((!lo || lo->kind == K::None) && (!hi || hi->kind == K::None)) in.error(a.at, "clamp needs min or max");
+    Ref cur = wrap(x);
+    if (lo && lo->kind != K::None) cur = binary_max(cur, lo, a.at, Op::Max);
+    if (hi && hi->kind != K::None) cur = binary_max(cur, hi, a.at, Op::Min);
+    return cur;
+  });
+  ops["clip"] = ops["clamp"];
+  define("maximum", [this](Interp&, CallArgs& a) { return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Max); });
+  define("minimum", [this](Interp&, CallArgs& a) { return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Min); });
+  define("where", [this](Interp&, CallArgs& a) {
+    TensorPtr c = tensor_arg(a, 0, "condition");
+    if (c->dtype != DType::Bool) in.error(a.at, "where: condition must be bool");
+    DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
+    TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map3(in, c, x, y, out, [&](TermId p, TermId q, TermId r) {
+      return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
+    }, a.at));
+  });
+  define("pow", [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });
+  define("add", [this](Interp&, CallArgs& a) { return binary("+", a.pos.at(0), a.pos.at(1), a.at); });
+  define("sub", [this](Interp&, CallArgs& a) { return binary("-", a.pos.at(0), a.pos.at(1), a.at); });
+  define("mul", [this](Interp&, CallArgs& a) { return binary("*", a.pos.at(0), a.pos.at(1), a.at); });
+  define("div", [this](Interp&, CallArgs& a) { return binary("/", a.pos.at(0), a.pos.at(1), a.at); });
+  // Matrix products.
+  define("matmul", [this](Interp&, CallArgs& a) { return matmul(tensor_arg(a, 0, "input"), tensor_arg(a, 1, "other"), a.at); });
+  ops["mm"] = ops["bmm"] = ops["matmul"];
+  define("addmm", [this](Interp&, CallArgs& a) {
+    Ref prod = matmul(tensor_arg(a, 1, "mat1"), tensor_arg(a, 2, "mat2"), a.at);
+    return binary("+", a.pos.at(0), prod, a.at);
+  });
+  // Reductions.
+  auto reduction = [&](const std::string& name, std::function<TermId(Torch&, std::vector<TermId>&)> f, bool mean) {
+    define(name, [this, f, mean](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      bool all;
+      std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
+      bool keep = bool_arg(a, 2, "keepdim", false);
+      DType out = dtype_kw(a, mean && !python::is_float(x->dtype) ? DType::F32 : x->dtype);
+      return wrap(reduce(in, x, dims, keep, out, [&](std::vector<TermId>& v) {
+        TermId r = f(*this, v);
+        return mean ? mk(Op::Div, {r, fconst(static_cast<double>(v.size()))}) : r;
+      }, a.at));
+    });
+  };
+  reduction("sum", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, false);
+  reduction("mean", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, true);
+  reduction("amax", [](Torch& t, std::vector<TermId>& v) { return t.max_of(v); }, false);
+  reduction("amin", [](Torch& t, std::vector<TermId>& v) { return t.min_of(v); }, false);
+  reduction("prod", [](Torch& t, std::vector<TermId>& v) { return v.size() == 1 ? v[0] : t.s.make(Op::Prod, v); }, false);
+  reduction("logsumexp", [](Torch& t, std::vector<TermId>& v) {
+    TermId m = t.max_of(v);
+    std::vector<TermId> e;
+    for (TermId x : v) e.push_back(t.mk(Op::Exp, {t.mk(Op::Sub, {x, m})}));
+    return t.mk(Op::Add, {m, t.mk(Op::Log, {t.sum_of(e)})});
+  }, false);
+  for (const char* name : {"max", "min"}) {
+    bool is_max = std::string(name) == "max";
+    define(name, [this, is_max, name](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref d = a.get(1, "dim");
+      if (d && d->kind == K::Tensor) return binary_max(a.pos[0], d, a.at, is_max ? Op::Max : Op::Min);
+      if (!d || d->kind == K::None) {
+        bool all;
+        return wrap(reduce(in, x, dims_arg(a, SIZE_MAX, *x, &all), false, x->dtype,
+                           [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
+      }
+      // With a dim: (values, indices). Indices of ties and NaN follow torch's rules, which are
+      // not modelled: only the values are available.
+      int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
+      Ref values = wrap(reduce(in, x, {dim}, bool_arg(a, 2, "keepdim", false), x->dtype,
+                               [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
+      Ref indices = python::builtin(std::string(name) + ".indices", [](Interp& i2, CallArgs& c) -> Ref {
+        i2.unsupported(c.at, "the indices of max/min (argmax) are not modelled yet");
+      });
+      return python::tuple({values, indices});
+    });
+  }
+  auto variance = [&](const std::string& name, bool sqrt) {
+    define(name, [this, sqrt](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      bool all;
+      std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
+      double correction = 1;
+      if (Ref u = a.get(2, "unbiased"); u && u->kind == K::Bool) correction = u->b ? 1 : 0;
+      if (Ref c = a.get(SIZE_MAX, "correction"); c && c->kind != K::None) correction = in.to_float(c, a.at);
+      bool keep = bool_arg(a, 3, "keepdim", false);
+      return wrap(reduce(in, x, dims, keep, x->dtype, [&](std::vector<TermId>& v) {
+        TermId mean = mk(Op::Div, {sum_of(v), fconst(static_cast<double>(v.size()))});
+        std::vector<TermId> sq;
+        for (TermId e : v) {
+          TermId d = mk(Op::Sub, {e, mean});
+          sq.push_back(mk(Op::Mul, {d, d}));
+        }
+        TermId var = mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(v.size()) - correction)});
+        return sqrt ? mk(Op::Sqrt, {var}) : var;
+      }, a.at));
+    });
+  };
+  variance("var", false);
+  variance("std", true);
+  define("norm", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (float_arg(a, 1, "p", 2) != 2) in.unsupported(a.at, "norm with p other than 2");
+    bool all;
+    std::vector<int64_t> dims = dims_arg(a, 2, *x, &all);
+    return wrap(reduce(in, x, dims, bool_arg(a, 3, "keepdim", false), x->dtype, [&](std::vector<TermId>& v) {
+      std::vector<TermId> sq;
+      for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+      return mk(Op::Sqrt, {sum_of(sq)});
+    }, a.at));
+  });
+  for (bool log : {false, true}) {
+    define(log ? "log_softmax" : "softmax", [this, log](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref d = a.get(1, "dim");
+      if (!d || d->kind == K::None) in.error(a.at, "softmax needs dim");
+      int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
+      return wrap(along(x, dim, [&](std::vector<TermId>& row) { return softmax_row(row, log); }));
+    });
+  }
+  // Views and shape changes.
+  define("reshape", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::vector<int64_t> shape = sizes(a, 1, "shape");
+    int64_t known = 1, infer = -1;
+    for (size_t k = 0; k < shape.size(); ++k) {
+      if (shape[k] == -1) {
+        if (infer >= 0) in.error(a.at, "only one dimension can be inferred");
+        infer = static_cast<int64_t>(k);
+      } else {
+        known *= shape[k];
+      }
+    }
+    if (infer >= 0) shape[infer] = known ? x->numel() / known : 0;
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    if (n != x->numel()) in.error(a.at, "shape does not match the " + std::to_string(x->numel()) + " elements");
+    return wrap(reshaped(x, shape));
+  });
+  ops["view"] = ops["reshape"];
+  define("flatten", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t r = static_cast<int64_t>(x->shape.size());
+    if (r == 0) return wrap(reshaped(x, {1}));
+    int64_t lo = norm_dim(in, int_arg(a, 1, "start_dim").value_or(0), x->shape.size(), a.at);
+    int64_t hi = norm_dim(in, int_arg(a, 2, "end_dim").value_or(-1), x->shape.size(), a.at);
+    std::vector<int64_t> shape(x->shape.begin(), x->shape.begin() + lo);
+    int64_t m = 1;
+    for (int64_t d = lo; d <= hi; ++d) m *= x->shape[d];
+    shape.push_back(m);
+    shape.insert(shape.end(), x->shape.begin() + hi + 1, x->shape.end());
+    return wrap(reshaped(x, shape));
+  });
+  define("permute", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::vector<int64_t> perm = sizes(a, 1, "dims");
+    if (perm.size() != x->shape.size()) in.error(a.at, "permute: wrong number of dimensions");
+    for (int64_t& p : perm) p = norm_dim(in, p, x->shape.size(), a.at);
+    return wrap(permuted(x, perm));
+  });
+  define("transpose", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t d0 = norm_dim(in, int_arg(a, 1, "dim0").value_or(0), x->shape.size(), a.at);
+    int64_t d1 = norm_dim(in, int_arg(a, 2, "dim1").value_or(1), x->shape.size(), a.at);
+    std::vector<int64_t> perm;
+    for (size_t d = 0; d < x->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
+    std::swap(perm[d0], perm[d1]);
+    return wrap(permuted(x, perm));
+  });
+  define("t", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->shape.size() < 2) return wrap(x);
+    return wrap(permuted(x, {1, 0}));
+  });
+  define("unsqueeze", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t d = in.to_int(a.get(1, "dim"), a.at);
+    if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
+    std::vector<int64_t> shape = x->shape;
+    shape.insert(shape.begin() + d, 1);
+    return wrap(reshaped(x, shape));
+  });
+  define("squeeze", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::optional<int64_t> d = int_arg(a, 1, "dim");
+    std::vector<int64_t> shape;
+    for (size_t k = 0; k < x->shape.size(); ++k) {
+      bool drop = x->shape[k] == 1 && (!d || norm_dim(in, *d, x->shape.size(), a.at) == static_cast<int64_t>(k));
+      if (!drop) shape.push_back(x->shape[k]);
+    }
+    return wrap(reshaped(x, shape));
+  });
+  define("contiguous", [this](Interp&, CallArgs& a) { return wrap(tensor_arg(a, 0, "input")); });
+  define("cat", [this](Interp&, CallArgs& a) { return concat(a, false); });
+  ops["concat"] = ops["cat"];
+  define("stack", [this](Interp&, CallArgs& a) { return concat(a, true); });
+}
+
+}  // namespace
+}  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+Ref Torch::concat(CallArgs& a, bool stack) {
+  Ref seq = a.get(0, "tensors");
+  if (!seq) in.error(a.at, "missing tensors");
+  std::vector<TensorPtr> ts;
+  for (const Ref& v : in.to_sequence(seq, a.at)) {
+    if (v->kind != K::Tensor) in.error(a.at, "cat/stack of a non-tensor");
+    ts.push_back(v->tensor);
+  }
+  if (ts.empty()) in.error(a.at, "cat/stack of no tensors");
+  int64_t rank = static_cast<int64_t>(ts[0]->shape.size()) + (stack ? 1 : 0);
+  int64_t dim = in.to_int(a.get(1, "dim") ? a.get(1, "dim") : python::integer(0), a.at);
+  if (dim < 0) dim += rank;
+  if (dim < 0 || dim >= rank) in.error(a.at, "dimension out of range");
+  if (stack)
+    for (TensorPtr& t : ts) {
+      std::vector<int64_t> shape = t->shape;
+      shape.insert(shape.begin() + dim, 1);
+      t = reshaped(t, shape);
+    }
+  std::vector<int64_t> shape = ts[0]->shape;
+  shape[dim] = 0;
+  for (const TensorPtr& t : ts) {
+    if (t->shape.size() != shape.size() || t->dtype != ts[0]->dtype) in.error(a.at, "cat/stack: tensors differ in rank or dtype");
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (static_cast<int64_t>(d) != dim && t->shape[d] != ts[0]->shape[d]) in.error(a.at, "cat/stack: sizes differ");
+    shape[dim] += t->shape[dim];
+  }
+  auto r = std::make_shared<Tensor>();
+  r->shape = shape;
+  r->dtype = ts[0]->dtype;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= shape[d];
+  for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (const TensorPtr& t : ts) {
+      int64_t chunk = t->shape[dim] * inner;
+      r->elems.insert(r->elems.end(), t->elems.begin() + o * chunk, t->elems.begin() + (o + 1) * chunk);
+    }
+  return wrap(r);
+}
+
+// Basic indexing: ints, slices (any step), None and one Ellipsis. Tensor indices are advanced
+// indexing, which is not modelled.
+Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
+  std::vector<Ref> idx = index->kind == K::Tuple ? index->items : std::vector<Ref>{index};
+  size_t consumed = 0;
+  for (const Ref& i : idx)
+    if (i->kind != K::None && i->kind != K::Ellipsis) ++consumed;
+  if (consumed > t->shape.size()) in.error(at, "too many indices for a tensor of rank " + std::to_string(t->shape.size()));
+  // Per source dimension: the selected positions; per output dimension: where it comes from.
+  std::vector<std::vector<int64_t>> pick(t->shape.size());
+  std::vector<int64_t> out_shape;
+  std::vector<int> out_src;  // source dim, or -1 for a new axis
+  size_t d = 0;
+  for (const Ref& i : idx) {
+    if (i->kind == K::None) {
+      out_shape.push_back(1);
+      out_src.push_back(-1);
+    } else if (i->kind == K::Ellipsis) {
+      size_t skip = t->shape.size() - consumed;
+      for (size_t k = 0; k < skip; ++k, ++d) {
+        for (int64_t p = 0; p < t->shape[d]; ++p) pick[d].push_back(p);
+        out_shape.push_back(t->shape[d]);
+        out_src.push_back(static_cast<int>(d));
+      }
+    } else if (i->kind == K::Int || i->kind == K::Bool) {
+      int64_t p = i->i < 0 ? i->i + t->shape[d] : i->i;
+      if (p < 0 || p >= t->shape[d]) in.error(at, "index " + std::to_string(i->i) + " is out of bounds for size " + std::to_string(t->shape[d]));
+      pick[d++] = {p};
+    } else if (i->kind == K::Slice) {
+      int64_t n = t->shape[d];
+      auto get = [&](int k) -> std::optional<int64_t> { return i->items[k]->kind == K::None ? std::nullopt : std::optional(in.to_int(i->items[k], at)); };
+      int64_t step = get(2).value_or(1);
+      if (step <= 0) in.unsupported(at, "slices with a step that is not positive");
+      int64_t lo = get(0).value_or(0), hi = get(1).value_or(n);
+      if (lo < 0) lo += n;
+      if (hi < 0) hi += n;
+      lo = std::clamp<int64_t>(lo, 0, n), hi = std::clamp<int64_t>(hi, 0, n);
+      for (int64_t p = lo; p < hi; p += step) pick[d].push_back(p);
+      out_shape.push_back(static_cast<int64_t>(pick[d].size()));
+      out_src.push_back(static_cast<int>(d));
+      ++d;
+    } else if (i->kind == K::Tensor) {
+      in.unsupported(at, "indexing a tensor with a tensor (advanced or data-dependent indexing)");
+    } else {
+      in.error(at, "a tensor index must be an int, a slice, None or ...");
+    }
+  }
+  for (; d < t->shape.size(); ++d) {
+    for (int64_t p = 0; p < t->shape[d]; ++p) pick[d].push_back(p);
+    out_shape.push_back(t->shape[d]);
+    out_src.push_back(static_cast<int>(d));
+  }
+  auto r = std::make_shared<Tensor>();
+  r->shape = out_shape;
+  r->dtype = t->dtype;
+  std::vector<int64_t> strides = t->strides();
+  // Walk every combination of picks (source dims in order).
+  std::vector<size_t> pos(t->shape.size(), 0);
+  int64_t total = 1;
+  for (auto& p : pick) total *= static_cast<int64_t>(p.size());
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t flat = 0;
+    for (size_t q = 0; q < pos.size(); ++q) flat += pick[q][pos[q]] * strides[q];
+    r->elems.push_back(t->elems[flat]);
+    for (size_t q = pos.size(); q-- > 0;) {
+      if (++pos[q] < pick[q].size()) break;
+      pos[q] = 0;
+    }
+  }
+  return wrap(r);
+}
+
+Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
+  const TensorPtr& t = self->tensor;
+  if (name == "shape") {
+    std::vector<Ref> dims;
+    for (int64_t d : t->shape) dims.push_back(python::integer(d));
+    return python::tuple(dims);
+  }
+  if (name == "dtype") return python::dtype_value(t->dtype);
+  if (name == "ndim") return python::integer(static_cast<int64_t>(t->shape.size()));
+  if (name == "T") {
+    std::vector<int64_t> perm;
+    for (size_t d = t->shape.size(); d-- > 0;) perm.push_back(static_cast<int64_t>(d));
+    return wrap(permuted(t, perm));
+  }
+  if (name == "device") {
+    auto dev = std::make_shared<Value>();
+    dev->kind = K::Device;
+    dev->s = "cuda";
+    return dev;
+  }
+  auto method = [&](const OpFn& f) {
+    return python::builtin("Tensor." + name, [self, f](Interp& i2, CallArgs& a) {
+      a.pos.insert(a.pos.begin(), self);
+      return f(i2, a);
+    });
+  };
+  if (auto it = ops.find(name); it != ops.end()) return method(it->second);
+  auto self_fn = [&](std::function<Ref(Interp&, CallArgs&)> f) { return method(std::move(f)); };
+  if (name == "size")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      const TensorPtr& x = a.pos[0]->tensor;
+      if (a.pos.size() > 1) return python::integer(x->shape[norm_dim(in, in.to_int(a.pos[1], a.at), x->shape.size(), a.at)]);
+      std::vector<Ref> dims;
+      for (int64_t d : x->shape) dims.push_back(python::integer(d));
+      return python::tuple(dims);
+    });
+  if (name == "dim") return self_fn([](Interp&, CallArgs& a) { return python::integer(static_cast<int64_t>(a.pos[0]->tensor->shape.size())); });
+  if (name == "numel") return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
+  if (name == "cuda" || name == "cpu" || name == "detach" || name == "clone")
+    return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
+  auto cast_to = [&](DType d) {
+    return self_fn([this, d](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      DType from = x->dtype;
+      return wrap(map1(in, x, d, [&](TermId e) { return convert(s, e, from, d); }, a.at));
+    });
+  };
+  if (name == "float") return cast_to(DType::F32);
+  if (name == "half") return cast_to(DType::F16);
+  if (name == "bfloat16") return cast_to(DType::BF16);
+  if (name == "int") return cast_to(DType::I32);
+  if (name == "long") return cast_to(DType::I64);
+  if (name == "bool") return cast_to(DType::Bool);
+  if (name == "to" || name == "type")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      Ref target;
+      for (size_t k = 1; k < a.pos.size(); ++k)
+        if (a.pos[k]->kind == K::DType) target = a.pos[k];
+      if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
+      if (!target) return a.pos[0];  // .to(device)
+      TensorPtr x = a.pos[0]->tensor;
+      DType from = x->dtype, to = target->dtype;
+      return wrap(map1(in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
+    });
+  if (name == "expand")
+    return self_fn([this](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      std::vector<int64_t> shape = sizes(a, 1);
+      size_t off = shape.size() - x->shape.size();
+      for (size_t d = 0; d < x->shape.size(); ++d)
+        if (shape[d + off] == -1) shape[d + off] = x->shape[d];
+      TensorPtr zero = filled(shape, x->dtype, 0);
+      return wrap(map2(in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
+    });
+  if (name == "repeat")
+    return self_fn([this](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      std::vector<int64_t> reps = sizes(a, 1);
+      if (reps.size() < x->shape.size()) in.error(a.at, "repeat: too few dimensions");
+      std::vector<int64_t> shape(reps.size() - x->shape.size(), 1);
+      shape.insert(shape.end(), x->shape.begin(), x->shape.end());
+      TensorPtr base = reshaped(x, shape);
+      auto r = std::make_shared<Tensor>();
+      r->dtype = x->dtype;
+      for (size_t d = 0; d < shape.size(); ++d) r->shape.push_back(shape[d] * reps[d]);
+      std::vector<int64_t> idx(r->shape.size(), 0), st = base->strides();
+      for (int64_t k = 0; k < r->numel(); ++k) {
+        int64_t flat = 0;
+        for (size_t d = 0; d < idx.size(); ++d) flat += (idx[d] % shape[d]) * st[d];
+        r->elems.push_back(base->elems[flat]);
+        for (size_t d = idx.size(); d-- > 0;) {
+          if (++idx[d] < r->shape[d]) break;
+          idx[d] = 0;
+        }
+      }
+      return wrap(r);
+    });
+  in.unsupported(at, "Tensor." + name + " is not modelled");
+}
+
+}  // namespace
+}  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+using BuiltinFn = python::BuiltinFn;
+
+void Torch::install_creation(const Ref& torch) {
+  auto& t = *torch->attrs;
+  auto def = [&](const std::string& name, BuiltinFn fn) { t[name] = python::builtin("torch." + name, std::move(fn)); };
+  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32, DType::I64, DType::Bool})
+    t[std::string(python::dtype_name(d))] = python::dtype_value(d);
+  t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"], t["long"] = t["int64"];
+  for (const char* name : {"randn", "rand"}) {
+    std::string n = name;
+    def(n, [this, n](Interp&, CallArgs& a) { return wrap(symbolic("torch." + n, sizes(a, 0), dtype_kw(a, DType::F32), a.at, false)); });
+    def(n + "_like", [this, n](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      return wrap(symbolic("torch." + n + "_like", x->shape, dtype_kw(a, x->dtype), a.at, false));
+    });
+  }
+  def("randint", [this](Interp&, CallArgs& a) {
+    // randint(high, size) or randint(low, high, size): integers in [low, high).
+    size_t size_at = a.pos.size() >= 3 ? 2 : 1;
+    Ref size = a.get(size_at, "size");
+    if (!size) in.error(a.at, "randint needs a size");
+    CallArgs sz;
+    sz.pos = {size};
+    sz.at = a.at;
+    return wrap(symbolic("torch.randint", sizes(sz, 0), dtype_kw(a, DType::I64), a.at, false));
+  });
+  for (const char* name : {"zeros", "ones", "empty"}) {
+    std::string n = name;
+    std::optional<double> v = n == "zeros" ? std::optional(0.0) : n == "ones" ? std::optional(1.0) : std::nullopt;
+    def(n, [this, v](Interp&, CallArgs& a) { return wrap(filled(sizes(a, 0), dtype_kw(a, DType::F32), v)); });
+    def(n + "_like", [this, v](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      return wrap(filled(x->shape, dtype_kw(a, x->dtype), v));
+    });
+  }
+  def("full", [this](Interp&, CallArgs& a) {
+    Ref v = a.get(1, "fill_value");
+    if (!v) in.error(a.at, "full needs a fill value");
+    CallArgs sz;
+    sz.pos = {a.pos.at(0)};
+    sz.at = a.at;
+    DType d = dtype_kw(a, v->kind == K::Float ? DType::F32 : v->kind == K::Bool ? DType::Bool : DType::I64);
+    return wrap(filled(sizes(sz, 0), d, in.to_float(v, a.at)));
+  });
+  def("arange", [this](Interp&, CallArgs& a) {
+    double lo = 0, hi, step = 1;
+    bool any_float = false;
+    for (const Ref& p : a.pos) any_float = any_float || p->kind == K::Float;
+    if (a.pos.size() == 1) hi = in.to_float(a.pos[0], a.at);
+    else lo = in.to_float(a.pos.at(0), a.at), hi = in.to_float(a.pos.at(1), a.at);
+    if (a.pos.size() > 2) step = in.to_float(a.pos[2], a.at);
+    DType d = dtype_kw(a, any_float ? DType::F32 : DType::I64);
+    auto r = std::make_shared<Tensor>();
+    r->dtype = d;
+    for (double v = lo; step > 0 ? v < hi : v > hi; v += step) r->elems.push_back(constant(s, d, v));
+    r->shape = {static_cast<int64_t>(r->elems.size())};
+    return wrap(r);
+  });
+  for (bool lower : {true, false}) {
+    def(lower ? "tril" : "triu", [this, lower](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      int64_t diag = int_arg(a, 1, "diagonal").value_or(0);
+      if (x->shape.size() < 2) in.error(a.at, "tril/triu need a matrix");
+      auto r = std::make_shared<Tensor>(*x);
+      int64_t rows = x->shape[x->shape.size() - 2], cols = x->shape.back();
+      TermId zero = constant(s, x->dtype, 0);
+      for (int64_t k = 0; k < x->numel(); ++k) {
+        int64_t i = (k / cols) % rows, j = k % cols;
+        bool keep = lower ? j - i <= diag : j - i >= diag;
+        if (!keep) r->elems[k] = zero;
+      }
+      return wrap(r);
+    });
+  }
+  for (const char* name : {"no_grad", "inference_mode", "enable_grad"}) {
+    std::string n = name;
+    def(n, [this, n](Interp&, CallArgs&) {
+      Ref ctx = module(std::string("context:") + n);
+      return ctx;
+    });
+  }
+  for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
+  // torch.Tensor, for isinstance.
+  t["Tensor"] = in.make_class("Tensor", nullptr, std::make_shared<Attrs>());
+}
+
+void Torch::install_nn(const Ref& nn, const Ref& F) {
+  auto& fa = *F->attrs;
+  for (const char* name : {"relu", "relu6", "gelu", "sigmoid", "tanh", "silu", "softmax", "log_softmax", "leaky_relu",
+                           "softplus", "elu", "selu", "hardtanh", "hardsigmoid", "hardswish", "mish", "softsign"})
+    fa[name] = python::builtin(std::string("F.") + name, ops.at(name));
+  fa["linear"] = python::builtin("F.linear", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), w = tensor_arg(a, 1, "weight");
+    Ref y = matmul(x, permuted(w, {1, 0}), a.at);
+    Ref b = a.get(2, "bias");
+    return b && b->kind != K::None ? binary("+", y, b, a.at) : y;
+  });
+  fa["layer_norm"] = python::builtin("F.layer_norm", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    CallArgs sz;
+    sz.pos = {a.get(1, "normalized_shape")};
+    sz.at = a.at;
+    Ref w = a.get(2, "weight"), b = a.get(3, "bias");
+    return wrap(layer_norm(x, sizes(sz, 0), w && w->kind == K::Tensor ? w->tensor : nullptr,
+                           b && b->kind == K::Tensor ? b->tensor : nullptr, float_arg(a, 4, "eps", 1e-5), a.at));
+  });
+  fa["dropout"] = python::builtin("F.dropout", [this](Interp&, CallArgs& a) -> Ref {
+    double p = float_arg(a, 1, "p", 0.5);
+    bool training = bool_arg(a, 2, "training", true);
+    if (p != 0 && training) in.unsupported(a.at, "dropout with p > 0 in training mode is random");
+    return a.pos.at(0);
+  });
+
+  // nn.Module and the layers. A layer is a class whose __init__ and forward are builtins.
+  auto& na = *nn->attrs;
+  auto module_attrs = std::make_shared<Attrs>();
+  (*module_attrs)["__init__"] = python::builtin("Module.__init__", [](Interp& i2, CallArgs& a) {
+    i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
+    return python::none();
+  });
+  (*module_attrs)["__call__"] = python::builtin("Module.__call__", [](Interp& i2, CallArgs& a) {
+    Ref self = a.pos.at(0);
+    a.pos.erase(a.pos.begin());
+    return i2.call(i2.getattr(self, "forward", a.at), a);
+  });
+  for (const char* same : {"cuda", "cpu", "to", "float", "train", "requires_grad_"})
+    (*module_attrs)[same] = python::builtin(std::string("Module.") + same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  (*module_attrs)["eval"] = python::builtin("Module.eval", [](Interp& i2, CallArgs& a) {
+    i2.setattr(a.pos.at(0), "training", python::boolean(false), a.at);
+    return a.pos.at(0);
+  });
+  Ref module_cls = in.make_class("Module", nullptr, module_attrs);
+  na["Module"] = module_cls;
+  na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "data");
+    if (x == st.last_symbolic_parameter) return a.pos[0];  // nn.Parameter(torch.randn(...))
+    // Trained weights can be anything: the initial values are not the parameter's.
+    return wrap(symbolic("nn.Parameter", x->shape, x->dtype, a.at, true));
+  });
+  auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {
+    auto attrs = std::make_shared<Attrs>();
+    (*attrs)["__init__"] = python::builtin(name + ".__init__", [init, this](Interp& i2, CallArgs& a) {
+      i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
+      return init(i2, a);
+    });
+    (*attrs)["forward"] = python::builtin(name + ".forward", std::move(forward));
+    na[name] = in.make_class(name, module_cls, attrs);
+  };
+  auto param = [this](Interp& i2, const Ref& self, const std::string& attr, const std::string& origin,
+                      std::vector<int64_t> shape, Span at) {
+    i2.setattr(self, attr, wrap(symbolic(origin, std::move(shape), DType::F32, at, true)), at);
+  };
+  auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
+  layer("Linear",
+        [this, param](Interp& i2, CallArgs& a) {
+          int64_t fin = i2.to_int(a.get(1, "in_features"), a.at), fout = i2.to_int(a.get(2, "out_features"), a.at);
+          param(i2, a.pos[0], "weight", "nn.Linear.weight", {fout, fin}, a.at);
+          if (bool_arg(a, 3, "bias", true)) param(i2, a.pos[0], "bias", "nn.Linear.bias", {fout}, a.at);
+          else i2.setattr(a.pos[0], "bias", python::none(), a.at);
+          return python::none();
+        },
+        [this, x_of](Interp& i2, CallArgs& a) {
+          Ref self = a.pos.at(0);
+          Ref y = matmul(x_of(a), permuted(i2.getattr(self, "weight", a.at)->tensor, {1, 0}), a.at);
+          Ref b = i2.getattr(self, "bias", a.at);
+          return b->kind == K::None ? y : binary("+", y, b, a.at);
+        });
+  auto norm_init = [this, param](const std::string& origin, bool has_bias_default) {
+    return [this, param, origin, has_bias_default](Interp& i2, CallArgs& a) {
+      Ref shape_v = a.get(1, "normalized_shape");
+      CallArgs sz;
+      sz.pos = {shape_v};
+      sz.at = a.at;
+      std::vector<int64_t> shape = sizes(sz, 0);
+      Ref self = a.pos[0];
+      i2.setattr(self, "normalized_shape", shape_v, a.at);
+      Ref eps = a.get(2, "eps");
+      i2.setattr(self, "eps", eps ? eps : python::none(), a.at);
+      bool affine = bool_arg(a, 3, "elementwise_affine", true);
+      if (affine) param(i2, self, "weight", origin + ".weight", shape, a.at);
+      else i2.setattr(self, "weight", python::none(), a.at);
+      if (affine && has_bias_default && bool_arg(a, 4, "bias", true)) param(i2, self, "bias", origin + ".bias", shape, a.at);
+      else i2.setattr(self, "bias", python::none(), a.at);
+      return python::none();
+    };
+  };
+  layer("LayerNorm", norm_init("nn.LayerNorm", true), [this, x_of](Interp& i2, CallArgs& a) {
+    Ref self = a.pos.at(0);
+    CallArgs sz;
+    sz.pos = {i2.getattr(self, "normalized_shape", a.at)};
+    sz.at = a.at;
+    Ref w = i2.getattr(self, "weight", a.at), b = i2.getattr(self, "bias", a.at), eps = i2.getattr(self, "eps", a.at);
+    return wrap(layer_norm(x_of(a), sizes(sz, 0), w->kind == K::Tensor ? w->tensor : nullptr, b->kind == K::Tensor ? b->tensor : nullptr,
+                           eps->kind == K::None ? 1e-5 : i2.to_float(eps, a.at), a.at));
+  });
+  layer("RMSNorm", norm_init("nn.RMSNorm", false), [this, x_of](Interp& i2, CallArgs& a) {
+    Ref self = a.pos.at(0);
+    TensorPtr x = x_of(a);
+    CallArgs sz;
+    sz.pos = {i2.getattr(self, "normalized_shape", a.at)};
+    sz.at = a.at;
+    std::vector<int64_t> shape = sizes(sz, 0);
+    int64_t len = 1;
+    for (int64_t d : shape) len *= d;
+    Ref w = i2.getattr(self, "weight", a.at), epsv = i2.getattr(self, "eps", a.at);
+    // eps=None: torch uses the dtype's machine epsilon (fp32: 2^-23).
+    double eps = epsv->kind == K::None ? std::ldexp(1.0, -23) : i2.to_float(epsv, a.at);
+    auto r = std::make_shared<Tensor>(*x);
+    for (int64_t off = 0; off < x->numel(); off += len) {
+      std::vector<TermId> sq;
+      for (int64_t k = 0; k < len; ++k) sq.push_back(mk(Op::Mul, {x->elems[off + k], x->elems[off + k]}));
+      TermId rstd = mk(Op::Rsqrt, {mk(Op::Add, {mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(len))}), fconst(static_cast<float>(eps))})});
+      for (int64_t k = 0; k < len; ++k) {
+        TermId y = mk(Op::Mul, {x->elems[off + k], rstd});
+        if (w->kind == K::Tensor) y = mk(Op::Mul, {y, w->tensor->elems[k]});
+        r->elems[off + k] = round_to(s, x->dtype, y);
+      }
+    }
+    return wrap(r);
+  });
+  // Stateless layers forward to the functional op with their constructor's arguments.
+  auto functional_layer = [&](const std::string& name, const std::string& op, std::vector<std::string> params) {
+    layer(name,
+          [params](Interp& i2, CallArgs& a) {
+            for (size_t k = 0; k < params.size(); ++k)
+              if (Ref v = a.get(k + 1, params[k])) i2.setattr(a.pos[0], params[k], v, a.at);
+            return python::none();
+          },
+          [this, op, params](Interp& i2, CallArgs& a) {
+            Ref self = a.pos.at(0);
+            CallArgs c;
+            c.at = a.at;
+            c.pos = {a.pos.at(1)};
+            for (const std::string& p : params)
+              if (self->attrs->contains(p)) c.kw.push_back({p, (*self->attrs)[p]});
+            return ops.at(op)(i2, c);
+          });
+  };
+  functional_layer("ReLU", "relu", {});
+  functional_layer("ReLU6", "relu6", {});
+  functional_layer("GELU", "gelu", {"approximate"});
+  functional_layer("Sigmoid", "sigmoid", {});
+  functional_layer("Tanh", "tanh", {});
+  functional_layer("SiLU", "silu", {});
+  functional_layer("Mish", "mish", {});
+  functional_layer("Softsign", "softsign", {});
+  functional_layer("Hardsigmoid", "hardsigmoid", {});
+  functional_layer("Hardswish", "hardswish", {});
+  functional_layer("Softmax", "softmax", {"dim"});
+  functional_layer("LogSoftmax", "log_softmax", {"dim"});
+  functional_layer("LeakyReLU", "leaky_relu", {"negative_slope"});
+  functional_layer("ELU", "elu", {"alpha"});
+  functional_layer("SELU", "selu", {});
+  functional_layer("Hardtanh", "hardtanh", {"min_val", "max_val"});
+  functional_layer("Softplus", "softplus", {"beta", "threshold"});
+  functional_layer("Flatten", "flatten", {"start_dim", "end_dim"});
+  layer("Identity", [](Interp&, CallArgs&) { return python::none(); }, [](Interp&, CallArgs& a) { return a.pos.at(1); });
+  layer("Dropout",
+        [](Interp& i2, CallArgs& a) {
+          i2.setattr(a.pos[0], "p", a.get(1, "p") ? a.get(1, "p") : python::floating(0.5), a.at);
+          return python::none();
+        },
+        [](Interp& i2, CallArgs& a) -> Ref {
+          Ref self = a.pos.at(0);
+          if (i2.to_float(i2.getattr(self, "p", a.at), a.at) != 0 && i2.truthy(i2.getattr(self, "training", a.at), a.at))
+            i2.unsupported(a.at, "nn.Dropout with p > 0 in training mode is random");
+          return a.pos.at(1);
+        });
+  layer("Sequential",
+        [](Interp& i2, CallArgs& a) {
+          std::vector<Ref> mods(a.pos.begin() + 1, a.pos.end());
+          i2.setattr(a.pos[0], "_modules_list", python::list(mods), a.at);
+          return python::none();
+        },
+        [](Interp& i2, CallArgs& a) {
+          Ref x = a.pos.at(1);
+          for (const Ref& m : i2.getattr(a.pos[0], "_modules_list", a.at)->items) {
+            CallArgs c;
+            c.at = a.at;
+            c.pos = {x};
+            x = i2.call(m, c);
+          }
+          return x;
+        });
+}
+
+}  // namespace
+
+void install(python::Interp& in, TorchState& state) {
+  auto t = std::make_shared<Torch>(Torch{in, state, in.store(), {}});
+  t->install_ops();
+  Ref torch = t->module("torch"), nn = t->module("torch.nn"), F = t->module("torch.nn.functional");
+  t->install_creation(torch);
+  t->install_nn(nn, F);
+  (*torch->attrs)["nn"] = nn;
+  (*nn->attrs)["functional"] = F;
+  in.register_module("torch", torch);
+  in.register_module("torch.nn", nn);
+  in.register_module("torch.nn.functional", F);
+  // Triton: decorators keep the function; launching a kernel is the Triton frontend's (later).
+  Ref triton = t->module("triton"), tl = t->module("triton.language");
+  auto pass_through = python::builtin("triton.jit", [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  (*triton->attrs)["jit"] = pass_through;
+  for (const char* deco : {"autotune", "heuristics"})
+    (*triton->attrs)[deco] = python::builtin(std::string("triton.") + deco, [pass_through](Interp&, CallArgs&) { return pass_through; });
+  (*triton->attrs)["Config"] = python::builtin("triton.Config", [](Interp&, CallArgs&) { return python::none(); });
+  (*triton->attrs)["cdiv"] = python::builtin("triton.cdiv", [](Interp& i2, CallArgs& a) {
+    int64_t x = i2.to_int(a.pos.at(0), a.at), y = i2.to_int(a.pos.at(1), a.at);
+    return python::integer((x + y - 1) / y);
+  });
+  (*triton->attrs)["next_power_of_2"] = python::builtin("triton.next_power_of_2", [](Interp& i2, CallArgs& a) {
+    int64_t x = i2.to_int(a.pos.at(0), a.at), p = 1;
+    while (p < x) p <<= 1;
+    return python::integer(p);
+  });
+  (*triton->attrs)["language"] = tl;
+  (*tl->attrs)["constexpr"] = in.make_class("constexpr", nullptr, std::make_shared<Attrs>());
+  in.register_module("triton", triton);
+  in.register_module("triton.language", tl);
+  // The hooks own the Torch object.
+  in.hooks().binop = [t](Interp&, const std::string& op, const Ref& a, const Ref& b, Span at) { return t->binary(op, a, b, at); };
+  in.hooks().unop = [t](Interp& i2, const std::string& op, const Ref& a, Span at) -> Ref {
+    if (op == "-") {
+      CallArgs c;
+      c.at = at;
+      c.pos = {a};
+      return t->ops.at("neg")(i2, c);
+    }
+    if (op == "+") return a;
+    i2.unsupported(at, "tensor operator " + op);
+  };
+  in.hooks().getattr = [t](Interp&, const Ref& v, const std::string& name, Span at) { return t->tensor_attr(v, name, at); };
+  in.hooks().subscript = [t](Interp&, const Ref& v, const Ref& index, Span at) { return t->subscript(v->tensor, index, at); };
+}
+
+}  // namespace keq::torch

@@ -1,0 +1,43 @@
+// torch semantics for the host interpreter: tensors whose elements are terms.
+//
+// Each op builds the scalar term of every output element, as torch computes it: elementwise
+// ops per element with broadcasting, reductions as n-ary terms over the reduced elements (kept
+// structured for the e-graph's normal forms), narrow dtypes rounded after each op (torch
+// computes fp16 in fp32 and rounds the result). Inputs from torch.randn & co. and module
+// parameters are symbolic: every element a variable.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontends/python/interp.h"
+
+namespace keq::torch {
+
+using python::DType;
+using python::Ref;
+using python::Tensor;
+
+// Where a symbolic tensor came from, for reports and (later) input domains.
+struct SymbolicTensor {
+  std::string name;     // the variables are name[i,j,...]
+  std::string origin;   // "torch.randn" or "nn.Linear.weight" ...
+  std::vector<int64_t> shape;
+  DType dtype;
+  python::Span at;
+};
+
+struct TorchState {
+  // Which part of the file runs: randn while building a model makes parameters, in get_inputs
+  // inputs, and inside forward it is randomness keq does not model.
+  enum class Phase { Init, Inputs, Forward };
+  Phase phase = Phase::Init;
+  std::vector<SymbolicTensor> inputs;      // from torch.randn/rand/randint..., in creation order
+  std::vector<SymbolicTensor> parameters;  // module weights, in creation order
+  std::shared_ptr<Tensor> last_symbolic_parameter;  // so nn.Parameter(torch.randn(..)) is one
+};
+
+// Registers torch, torch.nn, torch.nn.functional (and triton stubs) in the interpreter.
+void install(python::Interp& in, TorchState& state);
+
+}  // namespace keq::torch
