@@ -1,5 +1,6 @@
 // keq inspect: what keq reads from a reference file: inputs, parameters, outputs, and the terms
 // of chosen output elements.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -126,9 +127,12 @@ int inspect_command(const std::vector<std::string>& args) {
   std::printf("file: %s (class %s)\nconstants:", file.c_str(), cls.c_str());
   for (const auto& [n, v] : p.constants) std::printf(" %s=%lld", n.c_str(), static_cast<long long>(v));
   std::printf("\ninputs:\n");
-  for (const auto& t : p.state.inputs)
-    std::printf("  %s: %s%s from %s at %s:%u:%u\n", t.name.c_str(), std::string(python::dtype_name(t.dtype)).c_str(),
-                shape_str(t.shape).c_str(), t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
+  for (const auto& t : p.state.inputs) {
+    std::string range = std::isinf(t.lo) ? "any finite value"
+                                          : "[" + ir::Constant::of_float(t.lo).str() + ", " + ir::Constant::of_float(t.hi).str() + (t.hi_open ? ")" : "]");
+    std::printf("  %s: %s%s in %s, from %s at %s:%u:%u\n", t.name.c_str(), std::string(python::dtype_name(t.dtype)).c_str(),
+                shape_str(t.shape).c_str(), range.c_str(), t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
+  }
   std::printf("parameters:\n");
   for (const auto& t : p.state.parameters)
     std::printf("  %s: %s%s %s at %s:%u:%u\n", t.name.c_str(), std::string(python::dtype_name(t.dtype)).c_str(),

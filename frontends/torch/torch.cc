@@ -93,12 +93,13 @@ struct Torch {
   TermId fconst(double v) { return s.constant(ir::Constant::of_float(v)); }
 
   // ---- symbolic tensors ----
-  TensorPtr symbolic(const std::string& origin, std::vector<int64_t> shape, DType dtype, Span at, bool parameter) {
+  TensorPtr symbolic(const std::string& origin, std::vector<int64_t> shape, DType dtype, Span at, bool parameter,
+                     double lo = -INFINITY, double hi = INFINITY, bool hi_open = false) {
     if (st.phase == TorchState::Phase::Forward)
       in.unsupported(at, origin + " inside forward: random values are not modelled");
     auto& list = parameter || st.phase == TorchState::Phase::Init ? st.parameters : st.inputs;
     std::string name = (parameter || st.phase == TorchState::Phase::Init ? "p" : "in") + std::to_string(list.size());
-    list.push_back({name, origin, shape, dtype, at});
+    list.push_back({name, origin, shape, dtype, at, lo, hi, hi_open});
     auto t = std::make_shared<Tensor>();
     t->shape = std::move(shape);
     t->dtype = dtype;
@@ -221,6 +222,19 @@ struct Torch {
       }
     }
     return r;
+  }
+  // torch.argmax/argmin: the first index of the extreme, where NaN counts as the extreme.
+  TermId arg_extreme(const std::vector<TermId>& v, bool is_max) {
+    TermId best = v[0], idx = s.constant(ir::Constant::of_int(ir::Type::I64, 0));
+    for (size_t k = 1; k < v.size(); ++k) {
+      TermId x = v[k];
+      TermId better = mk(is_max ? Op::Gt : Op::Lt, {x, best});
+      TermId nan_first = mk(Op::And, {mk(Op::Ne, {x, x}), mk(Op::Eq, {best, best})});
+      TermId take = mk(Op::Or, {better, nan_first});
+      best = s.make(Op::Select, {take, x, best});
+      idx = s.make(Op::Select, {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))), idx});
+    }
+    return idx;
   }
   TermId sum_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::Sum, v); }
   TermId max_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMax, v); }
@@ -453,9 +467,8 @@ void Torch::install_ops() {
       int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
       Ref values = wrap(reduce(in, x, {dim}, bool_arg(a, 2, "keepdim", false), x->dtype,
                                [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
-      Ref indices = python::builtin(std::string(name) + ".indices", [](Interp& i2, CallArgs& c) -> Ref {
-        i2.unsupported(c.at, "the indices of max/min (argmax) are not modelled yet");
-      });
+      Ref indices = wrap(reduce(in, x, {dim}, bool_arg(a, 2, "keepdim", false), DType::I64,
+                                [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
       return python::tuple({values, indices});
     });
   }
@@ -575,6 +588,54 @@ void Torch::install_ops() {
     return wrap(reshaped(x, shape));
   });
   define("contiguous", [this](Interp&, CallArgs& a) { return wrap(tensor_arg(a, 0, "input")); });
+  for (bool is_max : {true, false}) {
+    define(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref d = a.get(1, "dim");
+      bool flat = !d || d->kind == K::None;
+      TensorPtr src = flat ? reshaped(x, {x->numel()}) : x;
+      int64_t dim = flat ? 0 : norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
+      return wrap(reduce(in, src, {dim}, !flat && bool_arg(a, 2, "keepdim", false), DType::I64,
+                         [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
+    });
+  }
+  for (bool by_count : {false, true}) {
+    define(by_count ? "chunk" : "split", [this, by_count](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref spec = a.get(1, by_count ? "chunks" : "split_size_or_sections");
+      if (!spec) in.error(a.at, "split/chunk needs a size");
+      int64_t dim = norm_dim(in, int_arg(a, 2, "dim").value_or(0), x->shape.size(), a.at);
+      int64_t n = x->shape[dim];
+      std::vector<int64_t> parts;
+      if (spec->kind == K::List || spec->kind == K::Tuple) {
+        for (const Ref& p : spec->items) parts.push_back(in.to_int(p, a.at));
+      } else {
+        int64_t size = in.to_int(spec, a.at);
+        if (size <= 0) in.error(a.at, "split/chunk size must be positive");
+        if (by_count) size = (n + size - 1) / size;  // torch.chunk: ceil(n / chunks) per piece
+        for (int64_t lo = 0; lo < n; lo += size) parts.push_back(std::min(size, n - lo));
+      }
+      std::vector<Ref> out;
+      int64_t lo = 0;
+      for (int64_t len : parts) {
+        Ref sl = std::make_shared<Value>();
+        sl->kind = K::Slice;
+        sl->items = {python::integer(lo), python::integer(lo + len), python::none()};
+        std::vector<Ref> index;
+        for (int64_t d = 0; d < dim; ++d) {
+          Ref all = std::make_shared<Value>();
+          all->kind = K::Slice;
+          all->items = {python::none(), python::none(), python::none()};
+          index.push_back(all);
+        }
+        index.push_back(sl);
+        out.push_back(subscript(x, python::tuple(index), a.at));
+        lo += len;
+      }
+      if (lo != n) in.error(a.at, "split sizes do not add up to the dimension");
+      return python::tuple(out);
+    });
+  }
   define("cat", [this](Interp&, CallArgs& a) { return concat(a, false); });
   ops["concat"] = ops["cat"];
   define("stack", [this](Interp&, CallArgs& a) { return concat(a, true); });
@@ -815,7 +876,11 @@ void Torch::install_creation(const Ref& torch) {
   t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"], t["long"] = t["int64"];
   for (const char* name : {"randn", "rand"}) {
     std::string n = name;
-    def(n, [this, n](Interp&, CallArgs& a) { return wrap(symbolic("torch." + n, sizes(a, 0), dtype_kw(a, DType::F32), a.at, false)); });
+    bool unit = n == "rand";  // rand: [0, 1); randn: any finite value
+    def(n, [this, n, unit](Interp&, CallArgs& a) {
+      return wrap(symbolic("torch." + n, sizes(a, 0), dtype_kw(a, DType::F32), a.at, false, unit ? 0 : -INFINITY,
+                           unit ? 1 : INFINITY, unit));
+    });
     def(n + "_like", [this, n](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       return wrap(symbolic("torch." + n + "_like", x->shape, dtype_kw(a, x->dtype), a.at, false));
@@ -829,7 +894,11 @@ void Torch::install_creation(const Ref& torch) {
     CallArgs sz;
     sz.pos = {size};
     sz.at = a.at;
-    return wrap(symbolic("torch.randint", sizes(sz, 0), dtype_kw(a, DType::I64), a.at, false));
+    int64_t lo = a.pos.size() >= 3 ? in.to_int(a.pos[0], a.at) : 0;
+    int64_t hi = in.to_int(a.pos.size() >= 3 ? a.pos[1] : a.pos.at(0), a.at);
+    if (lo >= hi) in.error(a.at, "randint: low must be below high");
+    return wrap(symbolic("torch.randint", sizes(sz, 0), dtype_kw(a, DType::I64), a.at, false, static_cast<double>(lo),
+                         static_cast<double>(hi), true));
   });
   for (const char* name : {"zeros", "ones", "empty"}) {
     std::string n = name;

@@ -7,6 +7,7 @@
 // parameters are symbolic: every element a variable.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct SymbolicTensor {
   std::vector<int64_t> shape;
   DType dtype;
   python::Span at;
+  // The values get_inputs() can produce: randn any finite value, rand [0, 1), randint [lo, hi).
+  double lo = -INFINITY, hi = INFINITY;
+  bool hi_open = false;
 };
 
 struct TorchState {
