@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Cross-check keq's torch semantics against PyTorch: set up the test venv (reused when present),
+# record torch's outputs for every example and op snippet, then compare keq's terms.
+# usage: run.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+src="$1"
+build="$2"
+python=$(bash "$src/scripts/test-venv.sh")
+case "$python" in /*) ;; *) python="$src/$python" ;; esac
+out="$build/crosscheck"
+rm -rf "$out"
+mkdir -p "$out"
+"$python" "$src/tests/crosscheck/torch_outputs.py" "$out" "$src/examples"
+KEQ_CROSSCHECK_DIR="$out" "$build/tests/crosscheck_test"

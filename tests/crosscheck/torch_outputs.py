@@ -1,0 +1,160 @@
+"""Runs reference files with real PyTorch (CPU) and records inputs and outputs as text.
+
+The test side (tests/crosscheck_test.cc) runs the same files through keq at the same sizes,
+evaluates keq's output terms at these inputs, and compares. Inputs and parameters are matched
+to keq's variables by creation order: keq names them in0, in1, ... (get_inputs) and p0, p1, ...
+(parameters, in the order the model creates them).
+
+usage: torch_outputs.py OUT_DIR EXAMPLES_DIR
+Writes OUT_DIR/<name>.case for every examples/<name>/ref.py, and generates one small reference
+per torch op under OUT_DIR/ops/ (with its .case), so that every supported op is checked alone.
+A .case file has one record a line:
+  file PATH / dims k=v,... / input SHAPE : values / param SHAPE : values / output DTYPE SHAPE : values
+with SHAPE as 2x3 (or "scalar") and values as Python reprs (inf, nan included).
+"""
+import math
+import os
+import sys
+
+import torch
+
+OPS = {
+    # name: (expression over x (and y), input kind)
+    "add": ("x + y", "2"), "sub": ("x - y", "2"), "mul": ("x * y", "2"), "div": ("x / y", "2"),
+    "pow2": ("x ** 2", "1"), "neg": ("-x", "1"), "abs": ("torch.abs(x)", "1"),
+    "exp": ("torch.exp(x)", "1"), "log": ("torch.log(torch.abs(x) + 0.5)", "1"),
+    "sqrt": ("torch.sqrt(torch.abs(x))", "1"), "rsqrt": ("torch.rsqrt(torch.abs(x) + 0.1)", "1"),
+    "reciprocal": ("torch.reciprocal(x + 3.0)", "1"), "floor": ("torch.floor(x * 3)", "1"),
+    "ceil": ("torch.ceil(x * 3)", "1"), "round": ("torch.round(x * 3)", "1"),
+    "clamp": ("torch.clamp(x, min=-0.5, max=0.7)", "1"), "maximum": ("torch.maximum(x, y)", "2"),
+    "minimum": ("torch.minimum(x, y)", "2"), "where": ("torch.where(x > y, x, y * 2)", "2"),
+    "relu": ("torch.relu(x)", "1"), "leaky_relu": ("F.leaky_relu(x, negative_slope=0.2)", "1"),
+    "gelu": ("F.gelu(x)", "1"), "gelu_tanh": ("F.gelu(x, approximate='tanh')", "1"),
+    "sigmoid": ("torch.sigmoid(x)", "1"), "tanh": ("torch.tanh(x)", "1"), "silu": ("F.silu(x)", "1"),
+    "mish": ("F.mish(x)", "1"), "softplus": ("F.softplus(x * 10, beta=1.0, threshold=20.0)", "1"),
+    "elu": ("F.elu(x, alpha=0.7)", "1"), "selu": ("F.selu(x)", "1"),
+    "hardtanh": ("F.hardtanh(x, min_val=-0.5, max_val=0.5)", "1"), "hardsigmoid": ("F.hardsigmoid(x * 4)", "1"),
+    "hardswish": ("F.hardswish(x * 4)", "1"), "softsign": ("F.softsign(x)", "1"), "relu6": ("F.relu6(x * 8)", "1"),
+    "sum": ("x.sum(dim=1)", "1"), "mean": ("x.mean(dim=0, keepdim=True)", "1"), "amax": ("x.amax(dim=1)", "1"),
+    "amin": ("torch.amin(x, dim=0)", "1"), "max_all": ("torch.max(x)", "1"), "prod": ("x.prod(dim=1)", "1"),
+    "var": ("x.var(dim=1)", "1"), "var_biased": ("torch.var(x, dim=1, unbiased=False)", "1"),
+    "std": ("x.std(dim=0, correction=0)", "1"), "logsumexp": ("torch.logsumexp(x, dim=1)", "1"),
+    "norm": ("torch.norm(x, p=2, dim=1)", "1"), "argmax": ("torch.argmax(x, dim=1)", "1"),
+    "argmin": ("x.argmin(dim=0)", "1"), "max_indices": ("torch.max(x, dim=1)[1]", "1"),
+    "softmax": ("torch.softmax(x, dim=1)", "1"), "log_softmax": ("F.log_softmax(x, dim=0)", "1"),
+    "matmul": ("x @ y.T", "2"), "bmm": ("torch.bmm(x.unsqueeze(0), y.T.unsqueeze(0))", "2"),
+    "linear": ("F.linear(x, y)", "2"), "layer_norm": ("F.layer_norm(x, (x.shape[1],))", "1"),
+    "view": ("x.view(-1)", "1"), "reshape": ("x.reshape(x.shape[1], x.shape[0])", "1"),
+    "permute": ("x.permute(1, 0)", "1"), "transpose": ("x.transpose(0, 1).contiguous()", "1"),
+    "T": ("x.T", "1"), "unsqueeze_squeeze": ("x.unsqueeze(1).squeeze(1)", "1"), "flatten": ("torch.flatten(x)", "1"),
+    "expand": ("x[:, :1].expand(-1, 4)", "1"), "repeat": ("x.repeat(2, 1)", "1"),
+    "cat": ("torch.cat([x, y], dim=1)", "2"), "stack": ("torch.stack([x, y], dim=0)", "2"),
+    "split": ("torch.split(x, 2, dim=1)[1]", "1"), "chunk": ("x.chunk(2, dim=0)[0]", "1"),
+    "index": ("x[1:, ::2]", "1"), "index_none": ("x[None, :, 1]", "1"), "tril": ("torch.tril(x)", "1"),
+    "triu": ("torch.triu(x, diagonal=1)", "1"), "zeros_ones": ("x + torch.ones_like(x) * 2 + torch.zeros(x.shape[1])", "1"),
+    "full_arange": ("x + torch.arange(x.shape[1]) + torch.full((x.shape[1],), 0.25)", "1"),
+    "to_fp16": ("(x * 1000).to(torch.float16)", "1"), "to_bf16": ("(x * 3).to(torch.bfloat16)", "1"),
+    "fp16_arith": ("x.half() * y.half() + x.half()", "2"),
+    "to_e4m3": ("(x * 300).to(torch.float8_e4m3fn)", "1"), "to_e5m2": ("(x * 30000).to(torch.float8_e5m2)", "1"),
+    "to_int32": ("(x * 10).to(torch.int32)", "1"), "to_bool": ("(x > 0).float()", "1"),
+}
+
+OP_TEMPLATE = '''import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def forward(self, x, y):
+        return {expr}
+
+
+rows = 3
+cols = 5
+
+
+def get_inputs():
+    return [torch.randn(rows, cols), torch.randn(rows, cols)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def values(t):
+    t = t.detach()
+    if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2, torch.float16, torch.bfloat16):
+        t = t.float()
+    return " ".join(repr(float(v)) if isinstance(v, float) else str(int(v)) for v in t.reshape(-1).tolist())
+
+
+def shape(t):
+    return "x".join(str(d) for d in t.shape) if t.dim() else "scalar"
+
+
+def run(path, dims, seed):
+    scope = {"__name__": "keq_crosscheck", "__file__": path}
+    with open(path) as f:
+        code = compile(f.read(), path, "exec")
+    exec(code, scope)
+    for k, v in dims.items():
+        scope[k] = v
+    torch.manual_seed(seed)
+    created = {"in": [], "p": []}
+    real_randn, real_rand, real_randint = torch.randn, torch.rand, torch.randint
+
+    def wrap(fn):
+        def inner(*a, **kw):
+            t = fn(*a, **kw)
+            created[wrap.phase].append(t)
+            return t
+        return inner
+
+    wrap.phase = "p"
+    torch.randn, torch.rand, torch.randint = wrap(real_randn), wrap(real_rand), wrap(real_randint)
+    try:
+        init = scope["get_init_inputs"]() if "get_init_inputs" in scope else []
+        model = scope["Model"](*init)
+        wrap.phase = "in"
+        inputs = scope["get_inputs"]()
+    finally:
+        torch.randn, torch.rand, torch.randint = real_randn, real_rand, real_randint
+    params = list(model.parameters())
+    with torch.no_grad():
+        out = model(*inputs)
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    lines = [f"file {os.path.abspath(path)}", "dims " + ",".join(f"{k}={v}" for k, v in dims.items())]
+    lines += [f"input {shape(t)} : {values(t)}" for t in inputs if isinstance(t, torch.Tensor)]
+    lines += [f"param {shape(t)} : {values(t)}" for t in params]
+    lines += [f"output {str(t.dtype).replace('torch.', '')} {shape(t)} : {values(t)}" for t in outs]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    out_dir, examples = sys.argv[1], sys.argv[2]
+    os.makedirs(os.path.join(out_dir, "ops"), exist_ok=True)
+    jobs = []
+    for name in sorted(os.listdir(examples)):
+        ref = os.path.join(examples, name, "ref.py")
+        if not os.path.exists(ref):
+            continue
+        dims = {}
+        with open(os.path.join(examples, name, "expected")) as f:
+            for line in f:
+                if line.startswith("dims: "):
+                    dims = {k: int(v) for k, v in (kv.split("=") for kv in line[6:].strip().split(","))}
+        jobs.append((name, ref, dims))
+    for name, (expr, _) in OPS.items():
+        path = os.path.join(out_dir, "ops", name + ".py")
+        with open(path, "w") as f:
+            f.write(OP_TEMPLATE.format(expr=expr))
+        jobs.append(("op_" + name, path, {}))
+    for k, (name, path, dims) in enumerate(jobs):
+        with open(os.path.join(out_dir, name + ".case"), "w") as f:
+            f.write(run(path, dims, seed=1000 + k))
+    print(f"wrote {len(jobs)} cross-check cases to {out_dir}")
+
+
+if __name__ == "__main__":
+    main()

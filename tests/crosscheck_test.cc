@@ -1,0 +1,151 @@
+// Cross-check against PyTorch itself. tests/crosscheck/torch_outputs.py ran every example
+// reference and one snippet per op with torch 2.11 on the CPU and recorded inputs, parameters
+// and outputs; here keq runs the same files, evaluates its output terms at those inputs, and
+// compares, in IEEE semantics (fp32, what torch computes) and in real semantics (exact values,
+// rounded only where a narrow dtype is materialized). A semantics bug fails here.
+//
+// Run through tests/crosscheck/run.sh, which sets KEQ_CROSSCHECK_DIR.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "frontends/torch/program.h"
+
+namespace keq::torch {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Record {
+  std::string dtype;
+  std::vector<int64_t> shape;
+  std::vector<double> values;
+};
+struct Case {
+  std::string file;
+  std::vector<std::pair<std::string, int64_t>> dims;
+  std::vector<Record> inputs, params, outputs;
+};
+
+Record parse_record(std::istringstream& in, bool with_dtype) {
+  Record r;
+  if (with_dtype) in >> r.dtype;
+  std::string shape, colon;
+  in >> shape >> colon;
+  if (shape != "scalar") {
+    std::stringstream ss(shape);
+    for (std::string d; std::getline(ss, d, 'x');) r.shape.push_back(std::stoll(d));
+  }
+  for (std::string v; in >> v;) r.values.push_back(std::strtod(v.c_str(), nullptr));
+  return r;
+}
+
+Case read_case(const fs::path& p) {
+  Case c;
+  std::ifstream in(p);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream ls(line);
+    std::string kind;
+    ls >> kind;
+    if (kind == "file") {
+      ls >> c.file;
+    } else if (kind == "dims") {
+      std::string spec;
+      ls >> spec;
+      std::stringstream ss(spec);
+      for (std::string kv; std::getline(ss, kv, ',');)
+        if (!kv.empty()) c.dims.push_back({kv.substr(0, kv.find('=')), std::stoll(kv.substr(kv.find('=') + 1))});
+    } else if (kind == "input") {
+      c.inputs.push_back(parse_record(ls, false));
+    } else if (kind == "param") {
+      c.params.push_back(parse_record(ls, false));
+    } else if (kind == "output") {
+      c.outputs.push_back(parse_record(ls, true));
+    }
+  }
+  return c;
+}
+
+// A variable in3[1,2] or p0[4]: its value in the recorded tensors.
+double lookup(const Case& c, const std::string& name) {
+  bool input = name.rfind("in", 0) == 0;
+  size_t open = name.find('[');
+  size_t k = std::stoul(name.substr(input ? 2 : 1, open - (input ? 2 : 1)));
+  const auto& list = input ? c.inputs : c.params;
+  if (k >= list.size()) throw std::runtime_error("no recorded tensor for " + name);
+  const Record& r = list[k];
+  std::vector<int64_t> idx;
+  std::stringstream ss(name.substr(open + 1, name.size() - open - 2));
+  for (std::string d; std::getline(ss, d, ',');) idx.push_back(std::stoll(d));
+  int64_t flat = 0;
+  for (size_t d = 0; d < idx.size(); ++d) flat = flat * r.shape[d] + idx[d];
+  return r.values.at(flat);
+}
+
+// One step of the output's format, relative: narrow formats may round to the other side of a
+// tie when torch's fp32 intermediate differs from keq's in the last bit.
+double tolerance(const std::string& dtype) {
+  if (dtype == "float16") return 1e-3;
+  if (dtype == "bfloat16") return 8e-3;
+  if (dtype == "float8_e4m3fn") return 0.13;
+  if (dtype == "float8_e5m2") return 0.26;
+  return 1e-4;
+}
+
+bool close(double keq, double torch, double rtol) {
+  if (std::isnan(keq) || std::isnan(torch)) return std::isnan(keq) && std::isnan(torch);
+  if (std::isinf(keq) || std::isinf(torch)) return keq == torch;
+  return std::fabs(keq - torch) <= 1e-5 + rtol * std::fabs(torch);
+}
+
+TEST(TorchCrossCheck, KeqTermsComputeWhatTorchComputes) {
+  const char* dir = std::getenv("KEQ_CROSSCHECK_DIR");
+  if (!dir) GTEST_SKIP() << "KEQ_CROSSCHECK_DIR is not set: run tests/crosscheck/run.sh";
+  size_t cases = 0, elements = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".case") continue;
+    ++cases;
+    Case c = read_case(entry.path());
+    SCOPED_TRACE(entry.path().filename().string() + " (" + c.file + ")");
+    ir::TermStore store;
+    Program p = run_program(c.file, store, "Model", c.dims);
+    ASSERT_EQ(p.state.inputs.size(), c.inputs.size()) << "inputs";
+    ASSERT_EQ(p.state.parameters.size(), c.params.size()) << "parameters (matched by creation order)";
+    for (size_t k = 0; k < c.inputs.size(); ++k) ASSERT_EQ(p.state.inputs[k].shape, c.inputs[k].shape) << "input " << k;
+    for (size_t k = 0; k < c.params.size(); ++k) ASSERT_EQ(p.state.parameters[k].shape, c.params[k].shape) << "param " << k;
+    ASSERT_EQ(p.outputs.size(), c.outputs.size()) << "outputs";
+    for (size_t o = 0; o < c.outputs.size(); ++o) {
+      const Record& want = c.outputs[o];
+      const Tensor& got = *p.outputs[o];
+      ASSERT_EQ(got.shape, want.shape) << "output " << o << " shape";
+      ASSERT_EQ(std::string(python::dtype_name(got.dtype)), want.dtype) << "output " << o << " dtype";
+      for (size_t e = 0; e < got.elems.size(); ++e, ++elements) {
+        ir::TermId t = got.elems[e];
+        double ieee, real;
+        ir::IeeeValue iv = ir::evaluate_ieee(store, t, [&](const ir::Variable& v) {
+          return std::optional(ir::IeeeValue::of(v.type == ir::Type::F32 ? ir::Constant::of_float(lookup(c, v.name))
+                                                                          : ir::Constant::of_int(v.type, static_cast<int64_t>(lookup(c, v.name)))));
+        });
+        ir::RealValue rv = ir::evaluate_real(store, t, [&](const ir::Variable& v) {
+          return std::optional(ir::RealValue::of(v.type == ir::Type::F32 ? ir::Constant::of_float(lookup(c, v.name))
+                                                                          : ir::Constant::of_int(v.type, static_cast<int64_t>(lookup(c, v.name)))));
+        });
+        ieee = iv.type == ir::Type::F32 ? iv.f : static_cast<double>(iv.i);
+        real = rv.type == ir::Type::F32 ? rv.f.approx_double() : static_cast<double>(rv.i);
+        double rtol = tolerance(want.dtype);
+        EXPECT_TRUE(close(ieee, want.values[e], rtol))
+            << "output " << o << " element " << e << ": keq (ieee) " << ieee << ", torch " << want.values[e] << "\n  term: " << store.str(t, 300);
+        EXPECT_TRUE(close(real, want.values[e], rtol))
+            << "output " << o << " element " << e << ": keq (real) " << real << ", torch " << want.values[e] << "\n  term: " << store.str(t, 300);
+      }
+    }
+  }
+  EXPECT_GE(cases, 100u);
+  std::printf("cross-checked %zu cases, %zu output elements\n", cases, elements);
+}
+
+}  // namespace
+}  // namespace keq::torch
