@@ -20,7 +20,9 @@ class Model(nn.Module):
 
 batch_size = 1
 input_size = 1000
-layer_sizes = [400, 800]
+hidden1 = 400
+hidden2 = 800
+layer_sizes = [hidden1, hidden2]
 output_size = 500
 
 

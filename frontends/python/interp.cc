@@ -37,10 +37,14 @@ Ref Interp::module_value(const std::string& name, Span at) {
   return it->second;
 }
 
-std::shared_ptr<Env> Interp::run(const Tree& tree) {
+std::shared_ptr<Env> Interp::run(const Tree& tree, const absl::flat_hash_map<std::string, int64_t>& overrides,
+                                 std::vector<std::string>* applied) {
   tree_ = &tree;
+  overrides_ = overrides;
+  applied_ = applied;
   auto env = std::make_shared<Env>();
   env->parent = builtins_;
+  module_env_ = env.get();
   env->vars["__name__"] = string("keq");  // not "__main__": main blocks are skipped
   for (NodeId s : node(tree.root).kids) exec(s, env);
   return env;
@@ -375,7 +379,14 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
 void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
   const Node& t = node(target);
   switch (t.kind) {
-    case NodeKind::Name: env->vars[t.text] = std::move(v); return;
+    case NodeKind::Name:
+      if (env.get() == module_env_ && v->kind == K::Int)
+        if (auto it = overrides_.find(t.text); it != overrides_.end()) {
+          v = integer(it->second);
+          if (applied_) applied_->push_back(t.text);
+        }
+      env->vars[t.text] = std::move(v);
+      return;
     case NodeKind::Attribute: setattr(eval(t.kids[0], env), t.text, std::move(v), t.span); return;
     case NodeKind::Tuple: case NodeKind::List: {
       std::vector<Ref> items = to_sequence(v, t.span);

@@ -42,7 +42,10 @@ class Interp {
   Ref module_value(const std::string& name, Span at);
 
   // Runs a file's module level. `__name__` is not "__main__", so main blocks are skipped.
-  std::shared_ptr<Env> run(const Tree& tree);
+  // `overrides` replace module-level integer constants as they are assigned, so constants derived
+  // from them (hidden = 2 * dim) follow; the names that were applied are returned in `applied`.
+  std::shared_ptr<Env> run(const Tree& tree, const absl::flat_hash_map<std::string, int64_t>& overrides = {},
+                           std::vector<std::string>* applied = nullptr);
   Ref call(const Ref& f, CallArgs args);
   Ref getattr(const Ref& obj, const std::string& name, Span at);
   void setattr(const Ref& obj, const std::string& name, Ref v, Span at);
@@ -88,6 +91,9 @@ class Interp {
   absl::flat_hash_map<std::string, Ref> modules_;
   Ref return_value_;
   int depth_ = 0;
+  const Env* module_env_ = nullptr;
+  absl::flat_hash_map<std::string, int64_t> overrides_;
+  std::vector<std::string>* applied_ = nullptr;
 };
 
 }  // namespace keq::python

@@ -1,5 +1,7 @@
 #include "frontends/torch/program.h"
 
+#include <algorithm>
+
 namespace keq::torch {
 
 using python::CallArgs;
@@ -28,14 +30,13 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   python::Tree tree = python::parse_file(path);
   python::Interp in(store);
   install(in, p.state);
-  std::shared_ptr<python::Env> env = in.run(tree);
+  absl::flat_hash_map<std::string, int64_t> overrides(dims.begin(), dims.end());
+  std::vector<std::string> applied;
+  std::shared_ptr<python::Env> env = in.run(tree, overrides, &applied);
   python::Span file_start{1, 1, 1, 1};
-  for (const auto& [name, value] : dims) {
-    auto it = env->vars.find(name);
-    if (it == env->vars.end() || it->second->kind != K::Int)
+  for (const auto& [name, value] : dims)
+    if (std::find(applied.begin(), applied.end(), name) == applied.end())
       throw python::ProgramError(path + ": --dims: '" + name + "' is not a module-level integer constant");
-    it->second = python::integer(value);
-  }
   for (const auto& [name, v] : env->vars)
     if (v->kind == K::Int && name != "__name__") p.constants.push_back({name, v->i});
   std::sort(p.constants.begin(), p.constants.end());

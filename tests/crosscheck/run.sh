@@ -11,4 +11,4 @@ out="$build/crosscheck"
 rm -rf "$out"
 mkdir -p "$out"
 "$python" "$src/tests/crosscheck/torch_outputs.py" "$out" "$src/examples"
-KEQ_CROSSCHECK_DIR="$out" "$build/tests/crosscheck_test"
+KEQ_CROSSCHECK_DIR="$out" "$build/tests/crosscheck_test" --gtest_filter=*Cpu*

@@ -5,7 +5,11 @@ evaluates keq's output terms at these inputs, and compares. Inputs and parameter
 to keq's variables by creation order: keq names them in0, in1, ... (get_inputs) and p0, p1, ...
 (parameters, in the order the model creates them).
 
-usage: torch_outputs.py OUT_DIR EXAMPLES_DIR
+usage: torch_outputs.py OUT_DIR EXAMPLES_DIR [--device cuda]
+With --device cuda the model and inputs move to the GPU after the inputs are drawn on the CPU,
+so the recorded outputs are CUDA's numerics (tests/fixtures/gpu/ holds such a run).
+Paths in .case files are relative: examples/NAME/ref.py (to the source tree) or ops/NAME.py
+(to the .case file's folder).
 Writes OUT_DIR/<name>.case for every examples/<name>/ref.py, and generates one small reference
 per torch op under OUT_DIR/ops/ (with its .case), so that every supported op is checked alone.
 A .case file has one record a line:
@@ -14,6 +18,7 @@ with SHAPE as 2x3 (or "scalar") and values as Python reprs (inf, nan included).
 """
 import math
 import os
+import re
 import sys
 
 import torch
@@ -51,8 +56,8 @@ OPS = {
     "cat": ("torch.cat([x, y], dim=1)", "2"), "stack": ("torch.stack([x, y], dim=0)", "2"),
     "split": ("torch.split(x, 2, dim=1)[1]", "1"), "chunk": ("x.chunk(2, dim=0)[0]", "1"),
     "index": ("x[1:, ::2]", "1"), "index_none": ("x[None, :, 1]", "1"), "tril": ("torch.tril(x)", "1"),
-    "triu": ("torch.triu(x, diagonal=1)", "1"), "zeros_ones": ("x + torch.ones_like(x) * 2 + torch.zeros(x.shape[1])", "1"),
-    "full_arange": ("x + torch.arange(x.shape[1]) + torch.full((x.shape[1],), 0.25)", "1"),
+    "triu": ("torch.triu(x, diagonal=1)", "1"), "zeros_ones": ("x + torch.ones_like(x) * 2 + torch.zeros(x.shape[1], device=x.device)", "1"),
+    "full_arange": ("x + torch.arange(x.shape[1], device=x.device) + torch.full((x.shape[1],), 0.25, device=x.device)", "1"),
     "to_fp16": ("(x * 1000).to(torch.float16)", "1"), "to_bf16": ("(x * 3).to(torch.bfloat16)", "1"),
     "fp16_arith": ("x.half() * y.half() + x.half()", "2"),
     "to_e4m3": ("(x * 300).to(torch.float8_e4m3fn)", "1"), "to_e5m2": ("(x * 30000).to(torch.float8_e5m2)", "1"),
@@ -93,13 +98,15 @@ def shape(t):
     return "x".join(str(d) for d in t.shape) if t.dim() else "scalar"
 
 
-def run(path, dims, seed):
-    scope = {"__name__": "keq_crosscheck", "__file__": path}
+def run(path, shown_path, dims, seed, device):
+    # Module-level constants take the bound's values where they are assigned, as keq does, so
+    # constants derived from them follow.
     with open(path) as f:
-        code = compile(f.read(), path, "exec")
-    exec(code, scope)
+        source = f.read()
     for k, v in dims.items():
-        scope[k] = v
+        source = re.sub(rf"^{k}\s*=.*$", f"{k} = {v}", source, count=1, flags=re.M)
+    scope = {"__name__": "keq_crosscheck", "__file__": path}
+    exec(compile(source, path, "exec"), scope)
     torch.manual_seed(seed)
     created = {"in": [], "p": []}
     real_randn, real_rand, real_randint = torch.randn, torch.rand, torch.randint
@@ -122,9 +129,13 @@ def run(path, dims, seed):
         torch.randn, torch.rand, torch.randint = real_randn, real_rand, real_randint
     params = list(model.parameters())
     with torch.no_grad():
-        out = model(*inputs)
+        if device == "cuda":
+            model = model.cuda()
+            out = model(*[t.cuda() if isinstance(t, torch.Tensor) else t for t in inputs])
+        else:
+            out = model(*inputs)
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
-    lines = [f"file {os.path.abspath(path)}", "dims " + ",".join(f"{k}={v}" for k, v in dims.items())]
+    lines = [f"file {shown_path}", "dims " + ",".join(f"{k}={v}" for k, v in dims.items())]
     lines += [f"input {shape(t)} : {values(t)}" for t in inputs if isinstance(t, torch.Tensor)]
     lines += [f"param {shape(t)} : {values(t)}" for t in params]
     lines += [f"output {str(t.dtype).replace('torch.', '')} {shape(t)} : {values(t)}" for t in outs]
@@ -133,6 +144,7 @@ def run(path, dims, seed):
 
 def main():
     out_dir, examples = sys.argv[1], sys.argv[2]
+    device = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--device" else "cpu"
     os.makedirs(os.path.join(out_dir, "ops"), exist_ok=True)
     jobs = []
     for name in sorted(os.listdir(examples)):
@@ -144,16 +156,16 @@ def main():
             for line in f:
                 if line.startswith("dims: "):
                     dims = {k: int(v) for k, v in (kv.split("=") for kv in line[6:].strip().split(","))}
-        jobs.append((name, ref, dims))
+        jobs.append((name, ref, f"examples/{name}/ref.py", dims))
     for name, (expr, _) in OPS.items():
         path = os.path.join(out_dir, "ops", name + ".py")
         with open(path, "w") as f:
             f.write(OP_TEMPLATE.format(expr=expr))
-        jobs.append(("op_" + name, path, {}))
-    for k, (name, path, dims) in enumerate(jobs):
+        jobs.append(("op_" + name, path, f"ops/{name}.py", {}))
+    for k, (name, path, shown, dims) in enumerate(jobs):
         with open(os.path.join(out_dir, name + ".case"), "w") as f:
-            f.write(run(path, dims, seed=1000 + k))
-    print(f"wrote {len(jobs)} cross-check cases to {out_dir}")
+            f.write(run(path, shown, dims, seed=1000 + k, device=device))
+    print(f"wrote {len(jobs)} cross-check cases to {out_dir} ({device}, torch {torch.__version__})")
 
 
 if __name__ == "__main__":
