@@ -13,7 +13,7 @@ namespace keq::cli {
 namespace {
 
 const char* const kHelp = R"(usage: keq inspect FILE.py [--dims name=value,...] [--class NAME] [--element I,J,...]
-                    [--max-chars N]
+                    [--max-chars N] [--params initial|symbolic]
 
 Runs FILE.py as KernelBench does, symbolically and without Python: the module level,
 get_init_inputs(), Model(*init_inputs), get_inputs(), forward(*inputs). Prints the module-level
@@ -25,6 +25,9 @@ options:
   --class NAME     the model class (default Model; ModelNew for candidates)
   --element I,J    print this element of every output (repeatable)
   --max-chars N    cut terms after N characters (default 4000)
+  --params initial parameters with a deterministic initialization (LayerNorm's ones and zeros,
+                   nn.Parameter(torch.ones(n))) take that value; by default every parameter is
+                   symbolic, since trained weights can be anything
 
 exit codes: 0 ok, 3 unsupported construct (named with file:line:col), 4 error.
 )";
@@ -58,6 +61,7 @@ int inspect_command(const std::vector<std::string>& args) {
   std::vector<std::pair<std::string, int64_t>> dims;
   std::vector<std::vector<int64_t>> elements;
   size_t max_chars = 4000;
+  bool params_initial = false;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     auto value = [&]() -> std::string {
@@ -94,6 +98,13 @@ int inspect_command(const std::vector<std::string>& args) {
         return kExitError;
       }
       elements.push_back(idx);
+    } else if (a == "--params") {
+      std::string v = value();
+      if (v != "initial" && v != "symbolic") {
+        std::fprintf(stderr, "keq inspect: --params takes initial or symbolic\n");
+        return kExitError;
+      }
+      params_initial = v == "initial";
     } else if (a == "--max-chars") {
       max_chars = static_cast<size_t>(std::strtoull(value().c_str(), nullptr, 10));
     } else if (a.rfind("--", 0) == 0) {
@@ -113,7 +124,7 @@ int inspect_command(const std::vector<std::string>& args) {
   ir::TermStore store;
   torch::Program p;
   try {
-    p = torch::run_program(file, store, cls, dims);
+    p = torch::run_program(file, store, cls, dims, params_initial);
   } catch (const python::Unsupported& e) {
     std::printf("UNSUPPORTED: %s\n", e.what());
     return 3;

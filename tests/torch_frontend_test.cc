@@ -194,3 +194,33 @@ TEST(TorchFrontend, SoftmaxRowsSumToOneAndLinearIsXWtPlusB) {
 
 }  // namespace
 }  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+TEST(TorchFrontend, ParametersMatchByCreationOrderWithShapeChecks) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "tests/golden/params";
+  ir::TermStore s;
+  Program ref = run_program((dir / "ref.py").string(), s, "Model", {});
+  Program same = run_program((dir / "cand_same.py").string(), s, "ModelNew", {});
+  Program bad = run_program((dir / "cand_transposed.py").string(), s, "ModelNew", {});
+  EXPECT_EQ(parameter_mismatch(ref, same), std::nullopt);
+  auto why = parameter_mismatch(ref, bad);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("parameter 0: Model creates float32[4, 3] (nn.Linear.weight at"), std::string::npos) << *why;
+  EXPECT_NE(why->find("but ModelNew creates float32[3, 4] (nn.Parameter at"), std::string::npos) << *why;
+  // The same names, so the i-th parameters are the same variables.
+  EXPECT_EQ(ref.state.parameters[2].name, same.state.parameters[2].name);
+}
+
+TEST(TorchFrontend, ParamsInitialFixesDeterministicInitialization) {
+  fs::path ref = fs::path(KEQ_SOURCE_DIR) / "tests/golden/params/ref.py";
+  ir::TermStore s;
+  Program symbolic = run_program(ref.string(), s, "Model", {});
+  Program initial = run_program(ref.string(), s, "Model", {}, /*params_initial=*/true);
+  EXPECT_EQ(symbolic.state.parameters.size(), 4u);  // Linear weight, bias; LayerNorm weight, bias
+  EXPECT_EQ(initial.state.parameters.size(), 2u);   // LayerNorm's ones and zeros are fixed
+}
+
+}  // namespace
+}  // namespace keq::torch

@@ -23,8 +23,9 @@ void flatten_outputs(const Ref& v, std::vector<std::shared_ptr<Tensor>>& out, py
 }  // namespace
 
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const std::vector<std::pair<std::string, int64_t>>& dims) {
+                    const std::vector<std::pair<std::string, int64_t>>& dims, bool params_initial) {
   Program p;
+  p.state.params_initial = params_initial;
   p.file = path;
   p.class_name = class_name;
   python::Tree tree = python::parse_file(path);
@@ -63,6 +64,27 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   Ref out = in.call(model, fwd);
   flatten_outputs(out, p.outputs, in, file_start);
   return p;
+}
+
+std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand) {
+  auto describe = [](const Program& p, const SymbolicTensor& t) {
+    std::string shape;
+    for (size_t k = 0; k < t.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(t.shape[k]);
+    return std::string(python::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " + p.file + ":" +
+           std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
+  };
+  const auto &a = ref.state.parameters, &b = cand.state.parameters;
+  for (size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+    if (a[k].shape != b[k].shape || a[k].dtype != b[k].dtype)
+      return "parameter " + std::to_string(k) + ": " + ref.class_name + " creates " + describe(ref, a[k]) + " but " +
+             cand.class_name + " creates " + describe(cand, b[k]);
+  if (a.size() != b.size()) {
+    const Program& more = a.size() > b.size() ? ref : cand;
+    const auto& extra = more.state.parameters[std::min(a.size(), b.size())];
+    return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " + cand.class_name + " " +
+           std::to_string(b.size()) + "; the first unmatched is " + describe(more, extra);
+  }
+  return std::nullopt;
 }
 
 }  // namespace keq::torch

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct Program {
 // Throws python::Unsupported, python::ProgramError or ir::SyntaxError, each naming file:line.
 // `dims` overrides module-level integer constants (e.g. batch_size=2) before anything reads them.
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const std::vector<std::pair<std::string, int64_t>>& dims);
+                    const std::vector<std::pair<std::string, int64_t>>& dims, bool params_initial = false);
+
+// Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
+// alike, so their i-th parameters are equal): the same count, shapes and dtypes. Returns what
+// does not match, or nothing.
+std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand);
 
 }  // namespace keq::torch

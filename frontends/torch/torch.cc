@@ -1,5 +1,6 @@
 #include "frontends/torch/torch.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "frontends/torch/tensor_ops.h"
@@ -1010,6 +1011,10 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "data");
     if (x == st.last_symbolic_parameter) return a.pos[0];  // nn.Parameter(torch.randn(...))
+    bool deterministic = std::all_of(x->elems.begin(), x->elems.end(), [&](TermId e) {
+      return e != Tensor::kUninit && s.op(e) == Op::Const;
+    });
+    if (st.params_initial && deterministic) return a.pos[0];
     // Trained weights can be anything: the initial values are not the parameter's.
     return wrap(symbolic("nn.Parameter", x->shape, x->dtype, a.at, true));
   });
@@ -1022,8 +1027,13 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     (*attrs)["forward"] = python::builtin(name + ".forward", std::move(forward));
     na[name] = in.make_class(name, module_cls, attrs);
   };
+  // A module weight; `initial` is its deterministic initial value (1 or 0), if it has one.
   auto param = [this](Interp& i2, const Ref& self, const std::string& attr, const std::string& origin,
-                      std::vector<int64_t> shape, Span at) {
+                      std::vector<int64_t> shape, Span at, std::optional<double> initial = std::nullopt) {
+    if (st.params_initial && initial) {
+      i2.setattr(self, attr, wrap(filled(std::move(shape), DType::F32, *initial)), at);
+      return;
+    }
     i2.setattr(self, attr, wrap(symbolic(origin, std::move(shape), DType::F32, at, true)), at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
@@ -1053,9 +1063,9 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
       Ref eps = a.get(2, "eps");
       i2.setattr(self, "eps", eps ? eps : python::none(), a.at);
       bool affine = bool_arg(a, 3, "elementwise_affine", true);
-      if (affine) param(i2, self, "weight", origin + ".weight", shape, a.at);
+      if (affine) param(i2, self, "weight", origin + ".weight", shape, a.at, 1.0);
       else i2.setattr(self, "weight", python::none(), a.at);
-      if (affine && has_bias_default && bool_arg(a, 4, "bias", true)) param(i2, self, "bias", origin + ".bias", shape, a.at);
+      if (affine && has_bias_default && bool_arg(a, 4, "bias", true)) param(i2, self, "bias", origin + ".bias", shape, a.at, 0.0);
       else i2.setattr(self, "bias", python::none(), a.at);
       return python::none();
     };

@@ -39,6 +39,9 @@ struct TorchState {
   std::vector<SymbolicTensor> inputs;      // from torch.randn/rand/randint..., in creation order
   std::vector<SymbolicTensor> parameters;  // module weights, in creation order
   std::shared_ptr<Tensor> last_symbolic_parameter;  // so nn.Parameter(torch.randn(..)) is one
+  // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and
+  // zeros, nn.Parameter(torch.ones(n))) take those values instead of being symbolic.
+  bool params_initial = false;
 };
 
 // Registers torch, torch.nn, torch.nn.functional (and triton stubs) in the interpreter.

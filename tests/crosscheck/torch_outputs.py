@@ -62,6 +62,11 @@ OPS = {
     "fp16_arith": ("x.half() * y.half() + x.half()", "2"),
     "to_e4m3": ("(x * 300).to(torch.float8_e4m3fn)", "1"), "to_e5m2": ("(x * 30000).to(torch.float8_e5m2)", "1"),
     "to_int32": ("(x * 10).to(torch.int32)", "1"), "to_bool": ("(x > 0).float()", "1"),
+    "addmm": ("torch.addmm(x[:, :3], x, y.T[:, :3])", "2"), "mm": ("torch.mm(x, y.T)", "2"),
+    "exp2": ("torch.exp2(x)", "1"), "log2": ("torch.log2(torch.abs(x) + 1)", "1"), "trunc": ("torch.trunc(x * 3)", "1"),
+    "clip": ("torch.clip(x, -0.3, 0.3)", "1"), "erf": ("torch.erf(x)", "1"), "max_binary": ("torch.max(x, y)", "2"),
+    "swish_manual": ("x * torch.sigmoid(x)", "1"), "sub_scalar_rsub": ("1.5 - x * 2", "1"),
+    "squeeze_dim": ("x[:1].squeeze(0)", "1"), "empty_filled": ("torch.empty_like(x).fill_(0) if False else x.sum(dim=0, keepdim=True)", "1"),
 }
 
 OP_TEMPLATE = '''import torch

@@ -1,0 +1,20 @@
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def __init__(self, n, m):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(n, m))
+        self.bias = nn.Parameter(torch.empty(m))
+
+    def forward(self, x):
+        return x
+
+
+def get_inputs():
+    return [torch.randn(2, 3)]
+
+
+def get_init_inputs():
+    return [3, 4]
