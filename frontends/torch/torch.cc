@@ -956,6 +956,17 @@ void Torch::install_creation(const Ref& torch) {
       return ctx;
     });
   }
+  def("device", [this](Interp&, CallArgs& a) {
+    auto dev = std::make_shared<Value>();
+    dev->kind = K::Device;
+    dev->s = a.pos.empty() ? "cuda" : in.repr(a.pos[0]);
+    return Ref(dev);
+  });
+  // KernelBench runs on a GPU: torch.cuda.is_available() is True in the modelled world.
+  Ref cuda = module("torch.cuda");
+  (*cuda->attrs)["is_available"] = python::builtin("torch.cuda.is_available", [](Interp&, CallArgs&) { return python::boolean(true); });
+  (*cuda->attrs)["synchronize"] = python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
+  t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
   // torch.Tensor, for isinstance.
   t["Tensor"] = in.make_class("Tensor", nullptr, std::make_shared<Attrs>());
