@@ -219,7 +219,8 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
       std::vector<NfId> members;
       for (size_t k = 0; k < n.children.size(); ++k) {
         const Data& cd = g.data(n.children[k]);
-        // max(-inf, x) = x for every x, NaN too; min likewise with +inf.
+        // max(-inf, x) = x for every x that is not NaN (min likewise with +inf), and the other
+        // members have normal forms, so they are finite: dropping the -inf is exact.
         if (cd.constant && cd.constant->type == ir::Type::F32 &&
             cd.constant->f == (is_max ? -INFINITY : INFINITY))
           continue;

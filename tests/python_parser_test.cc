@@ -4,14 +4,12 @@
 // then read the diff.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "frontends/python/lexer.h"
 #include "frontends/python/python.h"
 #include "ir/sexp.h"
+#include "tests/golden.h"
 
 namespace keq::python {
 namespace {
@@ -21,37 +19,13 @@ const fs::path kDir = fs::path(KEQ_SOURCE_DIR) / "tests/golden/parser";
 
 std::string outcome(const fs::path& py) {
   try {
-    return parse_file(py.filename().string() == py.string() ? py.string() : py.string()).dump();
+    return parse_file(py.string()).dump();
   } catch (const ir::SyntaxError& e) {
-    // Name the file relative to the golden folder so expectations do not depend on the checkout.
-    std::string what = e.what();
-    std::string full = py.string();
-    if (what.rfind(full, 0) == 0) what = py.filename().string() + what.substr(full.size());
-    return "error: " + what + "\n";
+    return "error: " + test::relative_message(e.what(), py) + "\n";
   }
 }
 
-TEST(PythonParser, GoldenFiles) {
-  bool update = std::getenv("KEQ_UPDATE_GOLDEN") != nullptr;
-  size_t n = 0;
-  for (const auto& entry : fs::directory_iterator(kDir)) {
-    if (entry.path().extension() != ".py") continue;
-    ++n;
-    fs::path expected = entry.path();
-    expected.replace_extension(".expected");
-    std::string got = outcome(entry.path());
-    if (update) {
-      std::ofstream(expected) << got;
-      continue;
-    }
-    std::ifstream in(expected);
-    ASSERT_TRUE(in) << "missing " << expected << " (run with KEQ_UPDATE_GOLDEN=1)";
-    std::stringstream want;
-    want << in.rdbuf();
-    EXPECT_EQ(got, want.str()) << "for " << entry.path().filename();
-  }
-  EXPECT_GE(n, 10u);
-}
+TEST(PythonParser, GoldenFiles) { EXPECT_GE(test::check_goldens(kDir, outcome), 10u); }
 
 TEST(PythonParser, EveryNodeSpanLiesInsideItsParent) {
   for (const char* f : {"kernelbench_style.py", "statements.py", "expressions.py", "triton_kernel.py"}) {

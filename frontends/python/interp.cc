@@ -322,7 +322,11 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       auto body_env = std::make_shared<Env>();
       body_env->parent = env;
       exec_block(n.kids[2], body_env);
+      // Python: methods see the enclosing scope, not the class body's names.
+      for (auto& [name, v] : body_env->vars)
+        if (v->kind == K::Function && v->fn->closure == body_env) v->fn->closure = env;
       auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>(body_env->vars.begin(), body_env->vars.end());
+      body_env->vars.clear();
       Ref cls = make_class(n.text, base, attrs);
       if (!node(n.kids[0]).kids.empty()) unsupported(n.span, "class decorators");
       env->vars[n.text] = cls;

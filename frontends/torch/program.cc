@@ -63,6 +63,9 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   p.state.phase = TorchState::Phase::Forward;
   Ref out = in.call(model, fwd);
   flatten_outputs(out, p.outputs, in, file_start);
+  // Functions hold their module's Env and the Env holds them: clear it so the run's values are
+  // freed (the outputs are tensors, which hold no interpreter values).
+  env->vars.clear();
   return p;
 }
 

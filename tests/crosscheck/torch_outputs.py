@@ -69,6 +69,55 @@ OPS = {
     "squeeze_dim": ("x[:1].squeeze(0)", "1"), "empty_filled": ("torch.empty_like(x).fill_(0) if False else x.sum(dim=0, keepdim=True)", "1"),
 }
 
+# Layers with parameters: name: (layer constructor, input shape).
+MODULE_OPS = {
+    "conv1d": ("nn.Conv1d(3, 4, 3, stride=2, padding=1)", (2, 3, 9)),
+    "conv2d": ("nn.Conv2d(4, 6, 3, stride=2, padding=1)", (2, 4, 7, 8)),
+    "conv2d_dilated_groups": ("nn.Conv2d(4, 6, (3, 2), dilation=(2, 1), groups=2, bias=False)", (1, 4, 9, 6)),
+    "conv2d_same": ("nn.Conv2d(2, 3, 5, padding='same')", (1, 2, 6, 7)),
+    "conv3d": ("nn.Conv3d(2, 3, 2, stride=(1, 2, 1))", (1, 2, 4, 5, 3)),
+    "conv_transpose1d": ("nn.ConvTranspose1d(3, 2, 4, stride=2, padding=1)", (2, 3, 5)),
+    "conv_transpose2d": ("nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)", (1, 4, 3, 4)),
+    "conv_transpose2d_groups": ("nn.ConvTranspose2d(4, 6, 2, stride=3, groups=2, dilation=2)", (1, 4, 3, 3)),
+    "conv_transpose3d": ("nn.ConvTranspose3d(2, 2, 2, stride=2)", (1, 2, 2, 3, 2)),
+    "maxpool1d": ("nn.MaxPool1d(3, stride=2, padding=1)", (2, 3, 8)),
+    "maxpool2d": ("nn.MaxPool2d(2)", (1, 2, 5, 6)),
+    "maxpool2d_ceil_dilated": ("nn.MaxPool2d(3, stride=2, padding=1, dilation=2, ceil_mode=True)", (1, 2, 9, 8)),
+    "maxpool3d": ("nn.MaxPool3d(2, stride=1)", (1, 2, 3, 4, 3)),
+    "avgpool1d": ("nn.AvgPool1d(3, stride=2, padding=1)", (2, 3, 8)),
+    "avgpool2d_no_pad_count": ("nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False)", (1, 2, 7, 6)),
+    "avgpool2d_ceil": ("nn.AvgPool2d(2, stride=2, ceil_mode=True)", (1, 2, 5, 5)),
+    "avgpool3d_divisor": ("nn.AvgPool3d(2, divisor_override=3)", (1, 2, 4, 4, 2)),
+    "batchnorm1d": ("nn.BatchNorm1d(3)", (4, 3)),
+    "batchnorm2d": ("nn.BatchNorm2d(3)", (2, 3, 4, 5)),
+    "batchnorm2d_eval": ("nn.BatchNorm2d(3).eval()", (2, 3, 4, 5)),
+    "batchnorm3d": ("nn.BatchNorm3d(2, eps=1e-3)", (2, 2, 3, 2, 2)),
+    "groupnorm": ("nn.GroupNorm(2, 6)", (2, 6, 3, 4)),
+    "instancenorm2d": ("nn.InstanceNorm2d(3)", (2, 3, 4, 5)),
+    "instancenorm1d_affine": ("nn.InstanceNorm1d(3, affine=True)", (2, 3, 7)),
+}
+
+MODULE_TEMPLATE = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.m = {layer}
+
+    def forward(self, x):
+        return self.m(x)
+
+
+def get_inputs():
+    return [torch.randn({shape})]
+
+
+def get_init_inputs():
+    return []
+'''
+
 OP_TEMPLATE = '''import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -166,6 +215,11 @@ def main():
         path = os.path.join(out_dir, "ops", name + ".py")
         with open(path, "w") as f:
             f.write(OP_TEMPLATE.format(expr=expr))
+        jobs.append(("op_" + name, path, f"ops/{name}.py", {}))
+    for name, (layer, shape) in MODULE_OPS.items():
+        path = os.path.join(out_dir, "ops", name + ".py")
+        with open(path, "w") as f:
+            f.write(MODULE_TEMPLATE.format(layer=layer, shape=", ".join(map(str, shape))))
         jobs.append(("op_" + name, path, f"ops/{name}.py", {}))
     for k, (name, path, shown, dims) in enumerate(jobs):
         with open(os.path.join(out_dir, name + ".case"), "w") as f:

@@ -1,0 +1,24 @@
+// Convolutions and pooling over N spatial dimensions.
+#pragma once
+
+#include "frontends/torch/tensor_ops.h"
+
+namespace keq::torch::detail {
+
+struct ConvSpec {
+  std::vector<int64_t> stride, padding, dilation, output_padding;  // one per spatial dimension
+  int64_t groups = 1;
+  bool transposed = false;
+};
+// x: [N, C_in, spatial...]; w: [C_out, C_in/groups, k...] (transposed: [C_in, C_out/groups, k...]).
+TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias, const ConvSpec& c, Span at);
+
+struct PoolSpec {
+  std::vector<int64_t> kernel, stride, padding, dilation;
+  bool max = true, ceil_mode = false, count_include_pad = true;
+  int64_t divisor_override = 0;
+};
+// Pools the last kernel.size() dimensions.
+TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at);
+
+}  // namespace keq::torch::detail
