@@ -317,7 +317,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::ClassDef: {
       const auto& bases = node(n.kids[1]).kids;
       if (bases.size() > 1) unsupported(n.span, "a class with several base classes");
-      Ref base = bases.empty() ? nullptr : eval(bases[0], env);
+      Ref base = bases.empty() ? builtins_->vars.at("object") : eval(bases[0], env);  // class A: is class A(object):
       if (base && base->kind != K::Class) unsupported(n.span, "a base class that is not a class");
       auto body_env = std::make_shared<Env>();
       body_env->parent = env;
