@@ -112,7 +112,13 @@ size_t check_folder(const fs::path& dir) {
     c.file = (c.file.rfind("examples/", 0) == 0 ? fs::path(KEQ_SOURCE_DIR) : dir) / c.file;
     SCOPED_TRACE(entry.path().filename().string() + " (" + c.file + ")");
     ir::TermStore store;
-    Program p = run_program(c.file, store, "Model", c.dims);
+    Program p;
+    try {
+      p = run_program(c.file, store, "Model", c.dims);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+      continue;
+    }
     EXPECT_EQ(p.state.inputs.size(), c.inputs.size()) << "inputs";
     EXPECT_EQ(p.state.parameters.size(), c.params.size()) << "parameters (matched by creation order)";
     if (p.state.inputs.size() != c.inputs.size() || p.state.parameters.size() != c.params.size()) continue;

@@ -357,6 +357,10 @@ struct Torch {
     return r;
   }
   void install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls);
+  void install_more(const Ref& nn, const Ref& F, Ref module_cls);
+  TensorPtr along_dim(const TensorPtr& t, int64_t dim, const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
+    return along(t, dim, f);
+  }
 
   void define(const std::string& name, OpFn fn) { ops[name] = std::move(fn); }
   void install_ops();
@@ -970,6 +974,32 @@ void Torch::install_creation(const Ref& torch) {
     DType d = dtype_kw(a, v->kind == K::Float ? DType::F32 : v->kind == K::Bool ? DType::Bool : DType::I64);
     return wrap(filled(sizes(sz, 0), d, in.to_float(v, a.at)));
   });
+  def("tensor", [this](Interp&, CallArgs& a) {  // concrete data: nested lists of numbers
+    Ref data = a.get(0, "data");
+    if (!data) in.error(a.at, "torch.tensor needs data");
+    std::vector<int64_t> shape;
+    std::vector<Ref> flat;
+    bool any_float = false, all_bool = true;
+    std::function<void(const Ref&, size_t)> walk = [&](const Ref& v, size_t depth) {
+      if (v->kind == K::List || v->kind == K::Tuple) {
+        if (depth == shape.size()) shape.push_back(static_cast<int64_t>(v->items.size()));
+        else if (shape[depth] != static_cast<int64_t>(v->items.size())) in.error(a.at, "torch.tensor: ragged nested lists");
+        for (const Ref& x : v->items) walk(x, depth + 1);
+        return;
+      }
+      if (v->kind == K::Tensor) in.unsupported(a.at, "torch.tensor of tensors");
+      any_float = any_float || v->kind == K::Float;
+      all_bool = all_bool && v->kind == K::Bool;
+      flat.push_back(v);
+    };
+    walk(data, 0);
+    DType d = dtype_kw(a, any_float ? DType::F32 : all_bool && !flat.empty() ? DType::Bool : DType::I64);
+    auto r = std::make_shared<Tensor>();
+    r->shape = shape;
+    r->dtype = d;
+    for (const Ref& v : flat) r->elems.push_back(constant(s, d, in.to_float(v, a.at)));
+    return wrap(r);
+  });
   def("arange", [this](Interp&, CallArgs& a) {
     double lo = 0, hi, step = 1;
     bool any_float = false;
@@ -1231,6 +1261,7 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
           return x;
         });
   install_conv_pool_norm(nn, F, module_cls);
+  install_more(nn, F, module_cls);
 }
 
 void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) {
@@ -1416,6 +1447,482 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
   norm_layer("GroupNorm", true);
 }
 
+void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
+  auto& na = *nn->attrs;
+  auto& fa = *F->attrs;
+  auto expose = [&](const std::string& name) { fa[name] = python::builtin("F." + name, ops.at(name)); };
+  auto act = [&](const std::string& name, std::function<TermId(Torch&, TermId, CallArgs&)> f) {
+    define(name, [this, f, name](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      if (!python::is_float(x->dtype)) in.unsupported(a.at, name + " of an integer tensor");
+      return wrap(map1(in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
+    });
+    expose(name);
+  };
+  auto sel = [](Torch& t, TermId c, TermId a, TermId b) { return t.s.make(Op::Select, {c, a, b}); };
+  act("logsigmoid", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Log, {t.mk(Op::Sigmoid, {x})}); });
+  act("log1p", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), x})}); });
+  act("expm1", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)}); });
+  act("frac", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Sub, {x, t.mk(Op::Trunc, {x})}); });
+  act("sign", [sel](Torch& t, TermId x, CallArgs&) {
+    return sel(t, t.mk(Op::Gt, {x, t.fconst(0)}), t.fconst(1), sel(t, t.mk(Op::Lt, {x, t.fconst(0)}), t.fconst(-1), x));
+  });
+  act("hardshrink", [sel](Torch& t, TermId x, CallArgs& a) {
+    TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
+    TermId outside = t.mk(Op::Or, {t.mk(Op::Gt, {x, l}), t.mk(Op::Lt, {x, t.mk(Op::Neg, {l})})});
+    return sel(t, outside, x, t.fconst(0));
+  });
+  act("softshrink", [sel](Torch& t, TermId x, CallArgs& a) {
+    TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
+    return sel(t, t.mk(Op::Gt, {x, l}), t.mk(Op::Sub, {x, l}),
+               sel(t, t.mk(Op::Lt, {x, t.mk(Op::Neg, {l})}), t.mk(Op::Add, {x, l}), t.fconst(0)));
+  });
+  act("threshold", [sel](Torch& t, TermId x, CallArgs& a) {
+    TermId th = t.fconst(static_cast<float>(t.float_arg(a, 1, "threshold", 0))), v = t.fconst(static_cast<float>(t.float_arg(a, 2, "value", 0)));
+    return sel(t, t.mk(Op::Gt, {x, th}), x, v);
+  });
+  act("celu", [](Torch& t, TermId x, CallArgs& a) {
+    TermId alpha = t.fconst(static_cast<float>(t.float_arg(a, 1, "alpha", 1)));
+    TermId neg = t.mk(Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {t.mk(Op::Div, {x, alpha})}), t.fconst(1)})});
+    return t.mk(Op::Add, {t.mk(Op::Max, {x, t.fconst(0)}), t.mk(Op::Min, {t.fconst(0), neg})});
+  });
+  for (const char* n : {"sign", "frac", "log1p", "expm1"}) (*in.module_value("torch", {}).get()->attrs)[n] = python::builtin(std::string("torch.") + n, ops.at(n));
+  define("glu", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(-1), x->shape.size(), a.at);
+    return wrap(along(x, dim, [&](std::vector<TermId>& row) {
+      size_t h = row.size() / 2;
+      std::vector<TermId> out(row.size());
+      for (size_t k = 0; k < h; ++k) out[k] = mk(Op::Mul, {row[k], mk(Op::Sigmoid, {row[k + h]})});
+      for (size_t k = h; k < row.size(); ++k) out[k] = out[k - h];
+      return out;
+    }));
+  });
+  {  // glu halves the dimension: take the first half of the along() result
+    OpFn full = ops.at("glu");
+    define("glu", [this, full](Interp& i2, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(-1), x->shape.size(), a.at);
+      if (x->shape[dim] % 2) in.error(a.at, "glu: the dimension must be even");
+      Ref y = full(i2, a);
+      std::vector<Ref> index;
+      for (int64_t d = 0; d < dim; ++d) {
+        Ref all = std::make_shared<Value>();
+        all->kind = K::Slice;
+        all->items = {python::none(), python::none(), python::none()};
+        index.push_back(all);
+      }
+      Ref half = std::make_shared<Value>();
+      half->kind = K::Slice;
+      half->items = {python::integer(0), python::integer(x->shape[dim] / 2), python::none()};
+      index.push_back(half);
+      return subscript(y->tensor, python::tuple(index), a.at);
+    });
+    expose("glu");
+  }
+  // Scans.
+  auto scan = [&](const std::string& name, Op op) {
+    define(name, [this, op](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+      return wrap(along(x, dim, [&](std::vector<TermId>& row) {
+        std::vector<TermId> out;
+        for (size_t k = 0; k < row.size(); ++k) {
+          std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
+          out.push_back(prefix.size() == 1 ? prefix[0] : s.make(op, prefix));
+        }
+        return out;
+      }));
+    });
+  };
+  scan("cumsum", Op::Sum);
+  scan("cumprod", Op::Prod);
+  define("cummax", [this](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    Ref values = wrap(along(x, dim, [&](std::vector<TermId>& row) {
+      std::vector<TermId> out;
+      for (size_t k = 0; k < row.size(); ++k) {
+        std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
+        out.push_back(max_of(prefix));
+      }
+      return out;
+    }));
+    Ref indices = python::builtin("cummax.indices", [](Interp& i2, CallArgs& c) -> Ref {
+      i2.unsupported(c.at, "the indices of cummax are not modelled yet");
+    });
+    return python::tuple({values, indices});
+  });
+  define("flip", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::vector<int64_t> dims = sizes(a, 1, "dims");
+    TensorPtr cur = x;
+    for (int64_t d : dims) {
+      int64_t dim = norm_dim(in, d, x->shape.size(), a.at);
+      cur = along(cur, dim, [](std::vector<TermId>& row) { return std::vector<TermId>(row.rbegin(), row.rend()); });
+    }
+    return wrap(cur);
+  });
+  // Selection.
+  define("masked_fill", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), m = tensor_arg(a, 1, "mask");
+    TensorPtr v = as_tensor(in, a.get(2, "value"), a.at, x->dtype);
+    DType d = x->dtype, vd = v->dtype;
+    return wrap(map3(in, m, v, x, d, [&](TermId c, TermId val, TermId e) { return s.make(Op::Select, {c, convert(s, val, vd, d), e}); }, a.at));
+  });
+  define("diag", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t off = int_arg(a, 1, "diagonal").value_or(0);
+    auto r = std::make_shared<Tensor>();
+    r->dtype = x->dtype;
+    if (x->shape.size() == 1) {
+      int64_t n = x->shape[0] + std::llabs(off);
+      r->shape = {n, n};
+      r->elems.assign(n * n, constant(s, x->dtype, 0));
+      for (int64_t k = 0; k < x->shape[0]; ++k) r->elems[(k + std::max<int64_t>(0, -off)) * n + k + std::max<int64_t>(0, off)] = x->elems[k];
+      return wrap(r);
+    }
+    if (x->shape.size() != 2) in.error(a.at, "diag needs a vector or a matrix");
+    for (int64_t i = std::max<int64_t>(0, -off), j = std::max<int64_t>(0, off); i < x->shape[0] && j < x->shape[1]; ++i, ++j)
+      r->elems.push_back(x->elems[i * x->shape[1] + j]);
+    r->shape = {static_cast<int64_t>(r->elems.size())};
+    return wrap(r);
+  });
+  define("diagonal", [this](Interp& i2, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->shape.size() != 2 || (a.get(2, "dim1") && i2.to_int(a.get(2, "dim1"), a.at) != 0))
+      in.unsupported(a.at, "diagonal of anything but a matrix's own dimensions");
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {a.pos[0]};
+    if (Ref off = a.get(1, "offset")) c.pos.push_back(off);
+    return ops.at("diag")(i2, c);
+  });
+  define("gather", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), idx = tensor_arg(a, 2, "index");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    if (idx->shape.size() != x->shape.size()) in.error(a.at, "gather: index must have the input's rank");
+    auto r = std::make_shared<Tensor>();
+    r->shape = idx->shape;
+    r->dtype = x->dtype;
+    std::vector<int64_t> pos(idx->shape.size(), 0), xs = x->strides();
+    for (int64_t k = 0; k < idx->numel(); ++k) {
+      TermId e = idx->elems[k];
+      if (s.op(e) != Op::Const) in.unsupported(a.at, "gather with a symbolic index (data-dependent indexing)");
+      int64_t j = s.constant_of(e).i, flat = 0;
+      if (j < 0 || j >= x->shape[dim]) in.error(a.at, "gather: index out of range");
+      for (size_t d = 0; d < pos.size(); ++d) flat += (static_cast<int64_t>(d) == dim ? j : pos[d]) * xs[d];
+      r->elems.push_back(x->elems[flat]);
+      for (size_t d = pos.size(); d-- > 0;) {
+        if (++pos[d] < idx->shape[d]) break;
+        pos[d] = 0;
+      }
+    }
+    return wrap(r);
+  });
+  // einsum, the explicit and implicit forms without ellipsis.
+  define("einsum", [this](Interp& i2, CallArgs& a) -> Ref {
+    if (a.pos.empty() || a.pos[0]->kind != K::Str) in.error(a.at, "einsum needs an equation");
+    std::string eq;
+    for (char ch : a.pos[0]->s)
+      if (ch != ' ') eq += ch;
+    if (eq.find('.') != std::string::npos) in.unsupported(a.at, "einsum with ...");
+    std::vector<TensorPtr> xs;
+    std::vector<Ref> args(a.pos.begin() + 1, a.pos.end());
+    if (args.size() == 1 && (args[0]->kind == K::List || args[0]->kind == K::Tuple)) args = args[0]->items;
+    for (const Ref& v : args) xs.push_back(v->kind == K::Tensor ? v->tensor : nullptr);
+    size_t arrow = eq.find("->");
+    std::string lhs = eq.substr(0, arrow), out;
+    std::vector<std::string> terms;
+    for (size_t p = 0, q; p <= lhs.size(); p = q + 1) {
+      q = lhs.find(',', p);
+      if (q == std::string::npos) q = lhs.size();
+      terms.push_back(lhs.substr(p, q - p));
+    }
+    if (terms.size() != xs.size()) in.error(a.at, "einsum: " + std::to_string(terms.size()) + " operands in the equation, " + std::to_string(xs.size()) + " given");
+    absl::flat_hash_map<char, int64_t> size;
+    absl::flat_hash_map<char, int> count;
+    for (size_t t = 0; t < terms.size(); ++t) {
+      if (!xs[t] || terms[t].size() != xs[t]->shape.size()) in.error(a.at, "einsum: operand " + std::to_string(t) + " does not match '" + terms[t] + "'");
+      for (size_t d = 0; d < terms[t].size(); ++d) {
+        char l = terms[t][d];
+        if (size.contains(l) && size[l] != xs[t]->shape[d]) in.error(a.at, std::string("einsum: sizes differ for '") + l + "'");
+        size[l] = xs[t]->shape[d];
+        ++count[l];
+      }
+    }
+    if (arrow != std::string::npos) {
+      out = eq.substr(arrow + 2);
+    } else {
+      for (auto& [l, n] : count)
+        if (n == 1) out += l;
+      std::sort(out.begin(), out.end());
+    }
+    std::string contracted;
+    for (auto& [l, n] : size)
+      if (out.find(l) == std::string::npos) contracted += l;
+    std::sort(contracted.begin(), contracted.end());
+    std::vector<int64_t> oshape, cshape;
+    for (char l : out) oshape.push_back(size.at(l));
+    for (char l : contracted) cshape.push_back(size.at(l));
+    auto r = std::make_shared<Tensor>();
+    r->shape = oshape;
+    r->dtype = xs[0]->dtype;
+    absl::flat_hash_map<char, int64_t> at;
+    auto walk = [](const std::vector<int64_t>& shape, auto&& f) {
+      std::vector<int64_t> idx(shape.size(), 0);
+      int64_t n = 1;
+      for (int64_t d : shape) n *= d;
+      for (int64_t k = 0; k < n; ++k) {
+        f(idx);
+        for (size_t d = idx.size(); d-- > 0;) {
+          if (++idx[d] < shape[d]) break;
+          idx[d] = 0;
+        }
+      }
+    };
+    walk(oshape, [&](const std::vector<int64_t>& oi) {
+      for (size_t d = 0; d < out.size(); ++d) at[out[d]] = oi[d];
+      std::vector<TermId> products;
+      walk(cshape, [&](const std::vector<int64_t>& ci) {
+        for (size_t d = 0; d < contracted.size(); ++d) at[contracted[d]] = ci[d];
+        TermId prod = 0;
+        for (size_t t = 0; t < xs.size(); ++t) {
+          int64_t flat = 0;
+          for (size_t d = 0; d < terms[t].size(); ++d) flat = flat * xs[t]->shape[d] + at[terms[t][d]];
+          TermId e = xs[t]->elems[flat];
+          prod = t == 0 ? e : mk(Op::Mul, {prod, e});
+        }
+        products.push_back(prod);
+      });
+      r->elems.push_back(round_to(s, r->dtype, sum_of(products)));
+    });
+    (void)i2;
+    return wrap(r);
+  });
+  // scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale): softmax(q k^T * scale + mask) v.
+  fa["scaled_dot_product_attention"] = python::builtin("F.scaled_dot_product_attention", [this](Interp& i2, CallArgs& a) {
+    TensorPtr q = tensor_arg(a, 0, "query"), k = tensor_arg(a, 1, "key"), v = tensor_arg(a, 2, "value");
+    if (float_arg(a, 4, "dropout_p", 0) != 0) in.unsupported(a.at, "attention dropout is random");
+    std::vector<int64_t> perm;
+    for (size_t d = 0; d < k->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
+    std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+    double scale = float_arg(a, 6, "scale", 1.0 / std::sqrt(static_cast<double>(q->shape.back())));
+    Ref scores = binary("*", matmul(q, permuted(k, perm), a.at), python::floating(scale), a.at);
+    Ref mask = a.get(3, "attn_mask");
+    if (mask && mask->kind == K::Tensor) {
+      if (mask->tensor->dtype == DType::Bool) {
+        TensorPtr st = scores->tensor, m = mask->tensor;
+        TermId ninf = fconst(-INFINITY);
+        scores = wrap(map2(in, m, st, st->dtype, [&](TermId keep, TermId e) { return s.make(Op::Select, {keep, e, ninf}); }, a.at));
+      } else {
+        scores = binary("+", scores, mask, a.at);
+      }
+    }
+    if (bool_arg(a, 5, "is_causal", false)) {
+      TensorPtr st = std::make_shared<Tensor>(*scores->tensor);
+      int64_t L = st->shape[st->shape.size() - 2], S = st->shape.back();
+      for (int64_t i = 0; i < st->numel(); ++i)
+        if ((i % S) > ((i / S) % L)) st->elems[i] = fconst(-INFINITY);
+      scores = wrap(st);
+    }
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {scores, python::integer(-1)};
+    Ref p = ops.at("softmax")(i2, c);
+    return matmul(p->tensor, v, a.at);
+  });
+  // Losses, with reduction 'mean' (default), 'sum' or 'none'.
+  auto reduce_loss = [this](CallArgs& a, size_t at_pos, TensorPtr t, const std::string& dflt = "mean") -> Ref {
+    Ref r = a.get(at_pos, "reduction");
+    std::string mode = r && r->kind == K::Str ? r->s : dflt;
+    if (mode == "none") return wrap(t);
+    std::vector<TermId> all = t->elems;
+    TermId total = sum_of(all);
+    auto out = std::make_shared<Tensor>();
+    out->dtype = t->dtype;
+    if (mode == "sum") out->elems = {total};
+    else if (mode == "mean") out->elems = {mk(Op::Div, {total, fconst(static_cast<double>(all.size()))})};
+    else if (mode == "batchmean") out->elems = {mk(Op::Div, {total, fconst(static_cast<double>(t->shape.empty() ? 1 : t->shape[0]))})};
+    else in.error(a.at, "unknown reduction '" + mode + "'");
+    return wrap(out);
+  };
+  auto pointwise_loss = [&](const std::string& name, std::function<TermId(Torch&, TermId, CallArgs&)> f) {
+    fa[name] = python::builtin("F." + name, [this, f, reduce_loss](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+      TensorPtr d = map2(in, x, y, x->dtype, [&](TermId p, TermId q) { return f(*this, mk(Op::Sub, {p, q}), a); }, a.at);
+      return reduce_loss(a, 99, d);
+    });
+  };
+  pointwise_loss("mse_loss", [](Torch& t, TermId d, CallArgs&) { return t.mk(Op::Mul, {d, d}); });
+  pointwise_loss("l1_loss", [](Torch& t, TermId d, CallArgs&) { return t.mk(Op::Abs, {d}); });
+  pointwise_loss("smooth_l1_loss", [sel](Torch& t, TermId d, CallArgs& a) {
+    double beta = t.float_arg(a, 99, "beta", 1.0);
+    TermId ad = t.mk(Op::Abs, {d}), b = t.fconst(static_cast<float>(beta));
+    return sel(t, t.mk(Op::Lt, {ad, b}), t.mk(Op::Div, {t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}), b}),
+               t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), b})}));
+  });
+  pointwise_loss("huber_loss", [sel](Torch& t, TermId d, CallArgs& a) {
+    TermId ad = t.mk(Op::Abs, {d}), dl = t.fconst(static_cast<float>(t.float_arg(a, 99, "delta", 1.0)));
+    return sel(t, t.mk(Op::Lt, {ad, dl}), t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}),
+               t.mk(Op::Mul, {dl, t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), dl})})}));
+  });
+  fa["cross_entropy"] = python::builtin("F.cross_entropy", [this, reduce_loss](Interp& i2, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input"), target = tensor_arg(a, 1, "target");
+    if (x->shape.size() != 2 || target->shape.size() != 1 || python::is_float(target->dtype))
+      in.unsupported(a.at, "cross_entropy other than [N, C] logits with [N] class indices");
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {wrap(x), python::integer(1)};
+    TensorPtr lsm = ops.at("log_softmax")(i2, c)->tensor;
+    int64_t n = x->shape[0], classes = x->shape[1];
+    auto losses = std::make_shared<Tensor>();
+    losses->shape = {n};
+    losses->dtype = x->dtype;
+    for (int64_t i = 0; i < n; ++i) {
+      // The target is symbolic: pick its class by a sum of selects (targets lie in [0, C)).
+      std::vector<TermId> picks;
+      for (int64_t k = 0; k < classes; ++k)
+        picks.push_back(s.make(Op::Select, {mk(Op::Eq, {target->elems[i], s.constant(ir::Constant::of_int(term_type(target->dtype), k))}),
+                                            mk(Op::Neg, {lsm->elems[i * classes + k]}), fconst(0)}));
+      losses->elems.push_back(sum_of(picks));
+    }
+    return reduce_loss(a, 99, losses);
+  });
+  fa["kl_div"] = python::builtin("F.kl_div", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+    if (bool_arg(a, 99, "log_target", false)) in.unsupported(a.at, "kl_div with log_target");
+    TensorPtr d = map2(in, x, y, x->dtype, [&](TermId p, TermId q) {
+      return sel(*this, mk(Op::Gt, {q, fconst(0)}), mk(Op::Mul, {q, mk(Op::Sub, {mk(Op::Log, {q}), p})}), fconst(0));
+    }, a.at);
+    return reduce_loss(a, 99, d);
+  });
+  fa["hinge_embedding_loss"] = python::builtin("F.hinge_embedding_loss", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+    TermId margin = fconst(static_cast<float>(float_arg(a, 2, "margin", 1.0)));
+    TensorPtr d = map2(in, x, y, x->dtype, [&](TermId p, TermId q) {
+      TermId hinge = mk(Op::Max, {fconst(0), mk(Op::Sub, {margin, p})});
+      // torch: x where y == 1, max(0, margin - x) where y == -1 (and the sum for other y).
+      return mk(Op::Add, {sel(*this, mk(Op::Eq, {q, fconst(1)}), p, fconst(0)), sel(*this, mk(Op::Eq, {q, fconst(-1)}), hinge, fconst(0))});
+    }, a.at);
+    return reduce_loss(a, 99, d);
+  });
+  auto pair_norm = [this](const TensorPtr& a, const TensorPtr& b, double eps, Span at) {
+    // torch.pairwise_distance: ||a - b + eps||_2 over the last dimension.
+    TensorPtr diff = map2(in, a, b, a->dtype, [&](TermId p, TermId q) { return mk(Op::Add, {mk(Op::Sub, {p, q}), fconst(static_cast<float>(eps))}); }, at);
+    int64_t last = static_cast<int64_t>(diff->shape.size()) - 1;
+    return reduce(in, diff, {last}, false, diff->dtype, [&](std::vector<TermId>& v) {
+      std::vector<TermId> sq;
+      for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+      return mk(Op::Sqrt, {sum_of(sq)});
+    }, at);
+  };
+  fa["triplet_margin_loss"] = python::builtin("F.triplet_margin_loss", [this, reduce_loss, pair_norm](Interp&, CallArgs& a) -> Ref {
+    TensorPtr an = tensor_arg(a, 0, "anchor"), po = tensor_arg(a, 1, "positive"), ne = tensor_arg(a, 2, "negative");
+    if (float_arg(a, 4, "p", 2) != 2 || bool_arg(a, 6, "swap", false)) in.unsupported(a.at, "triplet_margin_loss with p != 2 or swap");
+    double eps = float_arg(a, 5, "eps", 1e-6);
+    TensorPtr dp = pair_norm(an, po, eps, a.at), dn = pair_norm(an, ne, eps, a.at);
+    TermId margin = fconst(static_cast<float>(float_arg(a, 3, "margin", 1.0)));
+    TensorPtr l = map2(in, dp, dn, dp->dtype, [&](TermId p, TermId q) { return mk(Op::Max, {mk(Op::Add, {mk(Op::Sub, {p, q}), margin}), fconst(0)}); }, a.at);
+    return reduce_loss(a, 99, l);
+  });
+  fa["cosine_similarity"] = python::builtin("F.cosine_similarity", [this](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "x1"), y = tensor_arg(a, 1, "x2");
+    int64_t dim = norm_dim(in, int_arg(a, 2, "dim").value_or(1), x->shape.size(), a.at);
+    TermId eps = fconst(static_cast<float>(float_arg(a, 3, "eps", 1e-8)));
+    auto reduce_dim = [&](const TensorPtr& t, const std::function<TermId(std::vector<TermId>&)>& f) { return reduce(in, t, {dim}, false, t->dtype, f, a.at); };
+    TensorPtr dot = reduce_dim(map2(in, x, y, x->dtype, [&](TermId p, TermId q) { return mk(Op::Mul, {p, q}); }, a.at), [&](std::vector<TermId>& v) { return sum_of(v); });
+    auto norm = [&](const TensorPtr& t) {
+      return reduce_dim(t, [&](std::vector<TermId>& v) {
+        std::vector<TermId> sq;
+        for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+        return mk(Op::Max, {mk(Op::Sqrt, {sum_of(sq)}), eps});
+      });
+    };
+    TensorPtr nx = norm(x), ny = norm(y);
+    TensorPtr den = map2(in, nx, ny, x->dtype, [&](TermId p, TermId q) { return mk(Op::Mul, {p, q}); }, a.at);
+    return wrap(map2(in, dot, den, x->dtype, [&](TermId p, TermId q) { return mk(Op::Div, {p, q}); }, a.at));
+  });
+  // Adaptive pooling: output i covers [floor(i*in/out), ceil((i+1)*in/out)).
+  for (int nd = 1; nd <= 3; ++nd)
+    for (bool is_max : {true, false}) {
+      std::string cls = std::string(is_max ? "AdaptiveMaxPool" : "AdaptiveAvgPool") + std::to_string(nd) + "d";
+      auto pool = [this, nd, is_max](const TensorPtr& x, const Ref& size_v, Span at) {
+        std::vector<int64_t> osize = tuple_arg(size_v, nd, 1, at);
+        size_t lead = x->shape.size() - nd;
+        std::vector<int64_t> isize(x->shape.begin() + static_cast<long>(lead), x->shape.end());
+        for (int d = 0; d < nd; ++d)
+          if (osize[d] <= 0) osize[d] = isize[d];  // None keeps the size
+        auto r = std::make_shared<Tensor>();
+        r->dtype = x->dtype;
+        r->shape.assign(x->shape.begin(), x->shape.begin() + static_cast<long>(lead));
+        r->shape.insert(r->shape.end(), osize.begin(), osize.end());
+        int64_t outer = 1, window = 1;
+        for (size_t d = 0; d < lead; ++d) outer *= x->shape[d];
+        for (int64_t v : isize) window *= v;
+        std::vector<int64_t> o(nd, 0);
+        int64_t per_outer = 1;
+        for (int64_t v : osize) per_outer *= v;
+        for (int64_t b = 0; b < outer; ++b)
+          for (int64_t k = 0; k < per_outer; ++k) {
+            int64_t rem = k;
+            for (int d = nd - 1; d >= 0; --d) o[d] = rem % osize[d], rem /= osize[d];
+            std::vector<int64_t> lo(nd), hi(nd);
+            for (int d = 0; d < nd; ++d) {
+              lo[d] = o[d] * isize[d] / osize[d];
+              hi[d] = ((o[d] + 1) * isize[d] + osize[d] - 1) / osize[d];
+            }
+            std::vector<TermId> members;
+            std::vector<int64_t> p(lo);
+            while (true) {
+              int64_t flat = 0;
+              for (int d = 0; d < nd; ++d) flat = flat * isize[d] + p[d];
+              members.push_back(x->elems[b * window + flat]);
+              int d = nd - 1;
+              for (; d >= 0; --d) {
+                if (++p[d] < hi[d]) break;
+                p[d] = lo[d];
+              }
+              if (d < 0) break;
+            }
+            TermId e = is_max ? max_of(members) : mk(Op::Div, {sum_of(members), fconst(static_cast<double>(members.size()))});
+            r->elems.push_back(round_to(s, x->dtype, e));
+          }
+        return r;
+      };
+      std::string fname = std::string(is_max ? "adaptive_max_pool" : "adaptive_avg_pool") + std::to_string(nd) + "d";
+      fa[fname] = python::builtin("F." + fname, [this, pool](Interp&, CallArgs& a) { return wrap(pool(tensor_arg(a, 0, "input"), a.get(1, "output_size"), a.at)); });
+      auto attrs = std::make_shared<Attrs>();
+      (*attrs)["__init__"] = python::builtin(cls + ".__init__", [](Interp& i2, CallArgs& a) {
+        i2.setattr(a.pos.at(0), "output_size", a.get(1, "output_size"), a.at);
+        return python::none();
+      });
+      (*attrs)["forward"] = python::builtin(cls + ".forward", [this, pool](Interp& i2, CallArgs& a) {
+        return wrap(pool(tensor_arg(a, 1, "input"), i2.getattr(a.pos.at(0), "output_size", a.at), a.at));
+      });
+      na[cls] = in.make_class(cls, module_cls, attrs);
+    }
+  for (auto [cls, op] : std::vector<std::pair<std::string, std::string>>{
+           {"LogSigmoid", "logsigmoid"}, {"Hardshrink", "hardshrink"}, {"Softshrink", "softshrink"}, {"CELU", "celu"}, {"GLU", "glu"}}) {
+    auto attrs = std::make_shared<Attrs>();
+    (*attrs)["__init__"] = python::builtin(cls + ".__init__", [](Interp& i2, CallArgs& a) {
+      i2.setattr(a.pos.at(0), "_args", python::tuple(std::vector<Ref>(a.pos.begin() + 1, a.pos.end())), a.at);
+      return python::none();
+    });
+    std::string o = op;
+    (*attrs)["forward"] = python::builtin(cls + ".forward", [this, o](Interp& i2, CallArgs& a) {
+      CallArgs c;
+      c.at = a.at;
+      c.pos = {a.pos.at(1)};
+      for (const Ref& v : i2.getattr(a.pos[0], "_args", a.at)->items) c.pos.push_back(v);
+      return ops.at(o)(i2, c);
+    });
+    na[cls] = in.make_class(cls, module_cls, attrs);
+  }
+  for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal", "gather", "einsum", "glu"})
+    (*in.module_value("torch", {}).get()->attrs)[n] = python::builtin(std::string("torch.") + n, ops.at(n));
+}
+
 }  // namespace
 
 void install(python::Interp& in, TorchState& state) {
@@ -1423,6 +1930,7 @@ void install(python::Interp& in, TorchState& state) {
   t->install_ops();
   Ref torch = t->module("torch"), nn = t->module("torch.nn"), F = t->module("torch.nn.functional");
   t->install_creation(torch);
+  in.register_module("torch", torch);  // install_nn's late ops add themselves to it
   t->install_nn(nn, F);
   (*torch->attrs)["nn"] = nn;
   (*nn->attrs)["functional"] = F;

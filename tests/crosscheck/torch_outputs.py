@@ -66,7 +66,26 @@ OPS = {
     "exp2": ("torch.exp2(x)", "1"), "log2": ("torch.log2(torch.abs(x) + 1)", "1"), "trunc": ("torch.trunc(x * 3)", "1"),
     "clip": ("torch.clip(x, -0.3, 0.3)", "1"), "erf": ("torch.erf(x)", "1"), "max_binary": ("torch.max(x, y)", "2"),
     "swish_manual": ("x * torch.sigmoid(x)", "1"), "sub_scalar_rsub": ("1.5 - x * 2", "1"),
-    "squeeze_dim": ("x[:1].squeeze(0)", "1"), "empty_filled": ("torch.empty_like(x).fill_(0) if False else x.sum(dim=0, keepdim=True)", "1"),
+    "squeeze_dim": ("x[:1].squeeze(0)", "1"),
+    "logsigmoid": ("F.logsigmoid(x)", "1"), "log1p": ("torch.log1p(torch.abs(x))", "1"), "expm1": ("torch.expm1(x)", "1"),
+    "frac": ("torch.frac(x * 3)", "1"), "sign": ("torch.sign(x)", "1"),
+    "hardshrink": ("F.hardshrink(x, lambd=0.4)", "1"), "softshrink": ("F.softshrink(x, 0.3)", "1"),
+    "threshold": ("F.threshold(x, 0.1, -2.0)", "1"), "celu": ("F.celu(x, alpha=0.5)", "1"), "glu": ("F.glu(torch.cat([x, y], 1), dim=1)", "2"),
+    "cumsum": ("torch.cumsum(x, dim=1)", "1"), "cumprod": ("x.cumprod(dim=0)", "1"), "cummax": ("torch.cummax(x, dim=1)[0]", "1"),
+    "flip_cumsum": ("torch.flip(torch.cumsum(torch.flip(x, [1]), 1), [1])", "1"),
+    "masked_fill": ("x.masked_fill(y > 0, -1.5)", "2"), "diag": ("torch.diag(x[:, :3])", "1"), "diag_vec": ("torch.diag(x[0], 1)", "1"),
+    "diagonal": ("torch.diagonal(x, 1)", "1"), "gather": ("torch.gather(x, 1, torch.tensor([[0, 4], [2, 2], [1, 0]], device=x.device))", "1"),
+    "einsum_mm": ("torch.einsum('ij,kj->ik', x, y)", "2"), "einsum_outer": ("torch.einsum('i,j->ij', x[0], y[1])", "2"),
+    "einsum_inner": ("torch.einsum('ij,ij', x, y)", "2"), "einsum_batch": ("torch.einsum('bij,bjk->bik', x.view(1, 3, 5), y.view(1, 5, 3))", "2"),
+    "sdpa": ("F.scaled_dot_product_attention(x.view(1, 3, 5), y.view(1, 3, 5), x.view(1, 3, 5) * 2)", "2"),
+    "sdpa_causal": ("F.scaled_dot_product_attention(x.view(1, 3, 5), y.view(1, 3, 5), y.view(1, 3, 5), is_causal=True)", "2"),
+    "mse_loss": ("F.mse_loss(x, y)", "2"), "l1_loss": ("F.l1_loss(x, y, reduction='sum')", "2"),
+    "smooth_l1_loss": ("F.smooth_l1_loss(x, y, beta=0.5)", "2"), "huber_loss": ("F.huber_loss(x, y, delta=0.7, reduction='none')", "2"),
+    "kl_div": ("F.kl_div(torch.log_softmax(x, 1), torch.softmax(y, 1), reduction='batchmean')", "2"),
+    "hinge_embedding_loss": ("F.hinge_embedding_loss(x, torch.sign(y))", "2"),
+    "triplet_margin_loss": ("F.triplet_margin_loss(x, y, x * 0.5 + 0.1)", "2"),
+    "cosine_similarity": ("F.cosine_similarity(x, y, dim=1)", "2"),
+    "cross_entropy": ("F.cross_entropy(x, torch.tensor([4, 0, 2], device=x.device))", "1"), "empty_filled": ("torch.empty_like(x).fill_(0) if False else x.sum(dim=0, keepdim=True)", "1"),
 }
 
 # Layers with parameters: name: (layer constructor, input shape).
@@ -95,6 +114,9 @@ MODULE_OPS = {
     "groupnorm": ("nn.GroupNorm(2, 6)", (2, 6, 3, 4)),
     "instancenorm2d": ("nn.InstanceNorm2d(3)", (2, 3, 4, 5)),
     "instancenorm1d_affine": ("nn.InstanceNorm1d(3, affine=True)", (2, 3, 7)),
+    "adaptive_avg_pool2d": ("nn.AdaptiveAvgPool2d((2, 3))", (1, 2, 5, 7)),
+    "adaptive_avg_pool1d_global": ("nn.AdaptiveAvgPool1d(1)", (2, 3, 7)),
+    "adaptive_max_pool3d": ("nn.AdaptiveMaxPool3d(2)", (1, 2, 3, 5, 4)),
 }
 
 MODULE_TEMPLATE = '''import torch
