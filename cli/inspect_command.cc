@@ -21,7 +21,8 @@ integer constants, the symbolic inputs and parameters (each element a variable: 
 p0[i,j]), the output shapes, and the term of output elements (default: the first and the last).
 
 options:
-  --dims a=1,b=2   set module-level integer constants first (KernelBench's sizes are large)
+  --dims a=1,b=2   set module-level integer constants first (KernelBench's sizes are large);
+                   a tuple constant takes 4x5 (input_shape=4x5)
   --class NAME     the model class (default Model; ModelNew for candidates)
   --element I,J    print this element of every output (repeatable)
   --max-chars N    cut terms after N characters (default 4000)
@@ -58,7 +59,7 @@ bool parse_ints(const std::string& text, char sep, std::vector<int64_t>& out) {
 
 int inspect_command(const std::vector<std::string>& args) {
   std::string file, cls = "Model";
-  std::vector<std::pair<std::string, int64_t>> dims;
+  torch::Dims dims;
   std::vector<std::vector<int64_t>> elements;
   size_t max_chars = 4000;
   bool params_initial = false;
@@ -82,11 +83,11 @@ int inspect_command(const std::vector<std::string>& args) {
         std::string kv = spec.substr(p, q - p);
         size_t eq = kv.find('=');
         std::vector<int64_t> v;
-        if (eq == std::string::npos || !parse_ints(kv.substr(eq + 1), ',', v) || v.size() != 1) {
-          std::fprintf(stderr, "keq inspect: --dims takes name=value,... (got '%s')\n", kv.c_str());
+        if (eq == std::string::npos || !parse_ints(kv.substr(eq + 1), 'x', v)) {
+          std::fprintf(stderr, "keq inspect: --dims takes name=value,... with 4x5 for a tuple (got '%s')\n", kv.c_str());
           return kExitError;
         }
-        dims.push_back({kv.substr(0, eq), v[0]});
+        dims.push_back({kv.substr(0, eq), v});
         p = q + 1;
       }
     } else if (a == "--class") {

@@ -27,7 +27,7 @@ struct Record {
 };
 struct Case {
   std::string file;
-  std::vector<std::pair<std::string, int64_t>> dims;
+  Dims dims;
   std::vector<Record> inputs, params, outputs;
 };
 
@@ -58,7 +58,7 @@ Case read_case(const fs::path& p) {
       ls >> spec;
       std::stringstream ss(spec);
       for (std::string kv; std::getline(ss, kv, ',');)
-        if (!kv.empty()) c.dims.push_back({kv.substr(0, kv.find('=')), std::stoll(kv.substr(kv.find('=') + 1))});
+        if (!kv.empty()) c.dims.push_back({kv.substr(0, kv.find('=')), {std::stoll(kv.substr(kv.find('=') + 1))}});
     } else if (kind == "input") {
       c.inputs.push_back(parse_record(ls, false));
     } else if (kind == "param") {

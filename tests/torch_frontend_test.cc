@@ -94,13 +94,13 @@ TEST(TorchFrontend, EveryExampleReferenceRuns) {
     fs::path ref = entry.path() / "ref.py";
     if (!fs::exists(ref)) continue;
     ++n;
-    std::vector<std::pair<std::string, int64_t>> dims;
+    Dims dims;
     std::ifstream in(entry.path() / "expected");
     for (std::string line; std::getline(in, line);) {
       if (line.rfind("dims: ", 0) != 0) continue;
       std::stringstream ss(line.substr(6));
       for (std::string kv; std::getline(ss, kv, ',');)
-        dims.push_back({kv.substr(0, kv.find('=')), std::stoll(kv.substr(kv.find('=') + 1))});
+        dims.push_back({kv.substr(0, kv.find('=')), {std::stoll(kv.substr(kv.find('=') + 1))}});
     }
     ir::TermStore store;
     try {
@@ -150,7 +150,7 @@ TEST(TorchFrontend, SoftmaxRowsSumToOneAndLinearIsXWtPlusB) {
   };
   {
     ir::TermStore s;
-    Program p = run_program((ex / "softmax_rows/ref.py").string(), s, "Model", {{"batch_size", 2}, {"dim", 5}});
+    Program p = run_program((ex / "softmax_rows/ref.py").string(), s, "Model", {{"batch_size", {2}}, {"dim", {5}}});
     ASSERT_EQ(p.outputs[0]->shape, (std::vector<int64_t>{2, 5}));
     double total = 0;
     for (int j = 0; j < 5; ++j) total += eval_at(s, p.outputs[0]->elems[5 + j], value);
@@ -159,7 +159,7 @@ TEST(TorchFrontend, SoftmaxRowsSumToOneAndLinearIsXWtPlusB) {
   {
     ir::TermStore s;
     Program p = run_program((ex / "matmul_relu/ref.py").string(), s, "Model",
-                            {{"batch_size", 2}, {"in_features", 3}, {"out_features", 4}});
+                            {{"batch_size", {2}}, {"in_features", {3}}, {"out_features", {4}}});
     ASSERT_EQ(p.outputs[0]->shape, (std::vector<int64_t>{2, 4}));
     ASSERT_EQ(p.state.parameters.size(), 2u);
     // out[1,2] = relu(sum_k x[1,k] * W[2,k] + b[2]); nn.Linear's weight is [out, in].

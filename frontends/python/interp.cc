@@ -37,7 +37,7 @@ Ref Interp::module_value(const std::string& name, Span at) {
   return it->second;
 }
 
-std::shared_ptr<Env> Interp::run(const Tree& tree, const absl::flat_hash_map<std::string, int64_t>& overrides,
+std::shared_ptr<Env> Interp::run(const Tree& tree, const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides,
                                  std::vector<std::string>* applied) {
   tree_ = &tree;
   overrides_ = overrides;
@@ -384,9 +384,19 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
   const Node& t = node(target);
   switch (t.kind) {
     case NodeKind::Name:
-      if (env.get() == module_env_ && v->kind == K::Int)
+      if (env.get() == module_env_)
         if (auto it = overrides_.find(t.text); it != overrides_.end()) {
-          v = integer(it->second);
+          bool int_tuple = v->kind == K::Tuple || v->kind == K::List;
+          for (const Ref& x : v->items) int_tuple = int_tuple && x->kind == K::Int;
+          if (v->kind == K::Int && it->second.size() == 1) {
+            v = integer(it->second[0]);
+          } else if (int_tuple) {
+            std::vector<Ref> items;
+            for (int64_t x : it->second) items.push_back(integer(x));
+            v = v->kind == K::Tuple ? tuple(items) : list(items);
+          } else {
+            error(t.span, "--dims: '" + t.text + "' is " + v->type_name() + ", not an integer constant or a tuple of them");
+          }
           if (applied_) applied_->push_back(t.text);
         }
       env->vars[t.text] = std::move(v);

@@ -42,9 +42,10 @@ class Interp {
   Ref module_value(const std::string& name, Span at);
 
   // Runs a file's module level. `__name__` is not "__main__", so main blocks are skipped.
-  // `overrides` replace module-level integer constants as they are assigned, so constants derived
-  // from them (hidden = 2 * dim) follow; the names that were applied are returned in `applied`.
-  std::shared_ptr<Env> run(const Tree& tree, const absl::flat_hash_map<std::string, int64_t>& overrides = {},
+  // `overrides` replace module-level integer constants (one value) and tuples of integers (their
+  // values) as they are assigned, so constants derived from them (hidden = 2 * dim) follow; the
+  // names that were applied are returned in `applied`.
+  std::shared_ptr<Env> run(const Tree& tree, const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides = {},
                            std::vector<std::string>* applied = nullptr);
   Ref call(const Ref& f, CallArgs args);
   Ref getattr(const Ref& obj, const std::string& name, Span at);
@@ -92,7 +93,7 @@ class Interp {
   Ref return_value_;
   int depth_ = 0;
   const Env* module_env_ = nullptr;
-  absl::flat_hash_map<std::string, int64_t> overrides_;
+  absl::flat_hash_map<std::string, std::vector<int64_t>> overrides_;
   std::vector<std::string>* applied_ = nullptr;
 };
 

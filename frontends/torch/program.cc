@@ -22,8 +22,8 @@ void flatten_outputs(const Ref& v, std::vector<std::shared_ptr<Tensor>>& out, py
 
 }  // namespace
 
-Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const std::vector<std::pair<std::string, int64_t>>& dims, bool params_initial) {
+Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
+                    bool params_initial) {
   Program p;
   p.state.params_initial = params_initial;
   p.file = path;
@@ -31,13 +31,13 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   python::Tree tree = python::parse_file(path);
   python::Interp in(store);
   install(in, p.state);
-  absl::flat_hash_map<std::string, int64_t> overrides(dims.begin(), dims.end());
+  absl::flat_hash_map<std::string, std::vector<int64_t>> overrides(dims.begin(), dims.end());
   std::vector<std::string> applied;
   std::shared_ptr<python::Env> env = in.run(tree, overrides, &applied);
   python::Span file_start{1, 1, 1, 1};
   for (const auto& [name, value] : dims)
     if (std::find(applied.begin(), applied.end(), name) == applied.end())
-      throw python::ProgramError(path + ": --dims: '" + name + "' is not a module-level integer constant");
+      throw python::ProgramError(path + ": --dims: '" + name + "' is not a module-level integer constant or tuple");
   for (const auto& [name, v] : env->vars)
     if (v->kind == K::Int && name != "__name__") p.constants.push_back({name, v->i});
   std::sort(p.constants.begin(), p.constants.end());

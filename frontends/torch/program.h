@@ -21,8 +21,11 @@ struct Program {
 
 // Throws python::Unsupported, python::ProgramError or ir::SyntaxError, each naming file:line.
 // `dims` overrides module-level integer constants (e.g. batch_size=2) before anything reads them.
-Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const std::vector<std::pair<std::string, int64_t>>& dims, bool params_initial = false);
+// A tuple of integers (input_shape = (32768,)) takes a list of values, written 4x5 on the command
+// line.
+using Dims = std::vector<std::pair<std::string, std::vector<int64_t>>>;
+Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
+                    bool params_initial = false);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same count, shapes and dtypes. Returns what

@@ -644,6 +644,19 @@ void Torch::install_ops() {
     return wrap(reshaped(x, shape));
   });
   define("contiguous", [this](Interp&, CallArgs& a) { return wrap(tensor_arg(a, 0, "input")); });
+  define("select", [this](Interp&, CallArgs& a) {  // x.select(dim, i) is x[..., i, ...]
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    std::vector<Ref> index;
+    for (int64_t d = 0; d < dim; ++d) {
+      Ref all = std::make_shared<Value>();
+      all->kind = K::Slice;
+      all->items = {python::none(), python::none(), python::none()};
+      index.push_back(all);
+    }
+    index.push_back(a.get(2, "index"));
+    return subscript(x, python::tuple(index), a.at);
+  });
   for (bool is_max : {true, false}) {
     define(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
@@ -1902,6 +1915,31 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
       });
       na[cls] = in.make_class(cls, module_cls, attrs);
     }
+  // Loss modules: constructor keywords become the functional form's keywords.
+  for (auto [cls, fn] : std::vector<std::pair<std::string, std::string>>{
+           {"MSELoss", "mse_loss"}, {"L1Loss", "l1_loss"}, {"SmoothL1Loss", "smooth_l1_loss"}, {"HuberLoss", "huber_loss"},
+           {"CrossEntropyLoss", "cross_entropy"}, {"KLDivLoss", "kl_div"}, {"HingeEmbeddingLoss", "hinge_embedding_loss"},
+           {"TripletMarginLoss", "triplet_margin_loss"}, {"CosineSimilarity", "cosine_similarity"}}) {
+    auto attrs = std::make_shared<Attrs>();
+    std::string c = cls;
+    (*attrs)["__init__"] = python::builtin(cls + ".__init__", [c](Interp& i2, CallArgs& a) {
+      if (a.pos.size() > 1) i2.unsupported(a.at, "positional arguments to nn." + c + " (use keywords)");
+      auto kw = std::make_shared<Value>();
+      kw->kind = K::Dict;
+      for (auto& [k, v] : a.kw) kw->dict.push_back({python::string(k), v});
+      i2.setattr(a.pos.at(0), "_kwargs", kw, a.at);
+      return python::none();
+    });
+    std::string f = fn;
+    (*attrs)["forward"] = python::builtin(cls + ".forward", [f](Interp& i2, CallArgs& a) {
+      CallArgs c2;
+      c2.at = a.at;
+      c2.pos.assign(a.pos.begin() + 1, a.pos.end());
+      for (auto& [k, v] : i2.getattr(a.pos.at(0), "_kwargs", a.at)->dict) c2.kw.push_back({k->s, v});
+      return i2.call(i2.getattr(i2.module_value("torch.nn.functional", a.at), f, a.at), c2);
+    });
+    na[cls] = in.make_class(cls, module_cls, attrs);
+  }
   for (auto [cls, op] : std::vector<std::pair<std::string, std::string>>{
            {"LogSigmoid", "logsigmoid"}, {"Hardshrink", "hardshrink"}, {"Softshrink", "softshrink"}, {"CELU", "celu"}, {"GLU", "glu"}}) {
     auto attrs = std::make_shared<Attrs>();

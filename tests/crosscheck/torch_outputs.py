@@ -85,10 +85,11 @@ OPS = {
     "hinge_embedding_loss": ("F.hinge_embedding_loss(x, torch.sign(y))", "2"),
     "triplet_margin_loss": ("F.triplet_margin_loss(x, y, x * 0.5 + 0.1)", "2"),
     "cosine_similarity": ("F.cosine_similarity(x, y, dim=1)", "2"),
-    "cross_entropy": ("F.cross_entropy(x, torch.tensor([4, 0, 2], device=x.device))", "1"), "empty_filled": ("torch.empty_like(x).fill_(0) if False else x.sum(dim=0, keepdim=True)", "1"),
+    "cross_entropy": ("F.cross_entropy(x, torch.tensor([4, 0, 2], device=x.device))", "1"),
+    "select": ("x.select(1, 2) + x.select(0, -1)[:3]", "1"), "empty_filled": ("torch.empty_like(x).fill_(0) if False else x.sum(dim=0, keepdim=True)", "1"),
 }
 
-# Layers with parameters: name: (layer constructor, input shape).
+# Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
     "conv1d": ("nn.Conv1d(3, 4, 3, stride=2, padding=1)", (2, 3, 9)),
     "conv2d": ("nn.Conv2d(4, 6, 3, stride=2, padding=1)", (2, 4, 7, 8)),
@@ -115,6 +116,8 @@ MODULE_OPS = {
     "instancenorm2d": ("nn.InstanceNorm2d(3)", (2, 3, 4, 5)),
     "instancenorm1d_affine": ("nn.InstanceNorm1d(3, affine=True)", (2, 3, 7)),
     "adaptive_avg_pool2d": ("nn.AdaptiveAvgPool2d((2, 3))", (1, 2, 5, 7)),
+    "mse_loss_module": ("nn.MSELoss(reduction='sum')", (2, 3), "x, torch.tanh(x)"),
+    "cosine_similarity_module": ("nn.CosineSimilarity(dim=0)", (3, 4), "x, torch.tanh(x)"),
     "adaptive_avg_pool1d_global": ("nn.AdaptiveAvgPool1d(1)", (2, 3, 7)),
     "adaptive_max_pool3d": ("nn.AdaptiveMaxPool3d(2)", (1, 2, 3, 5, 4)),
 }
@@ -129,7 +132,7 @@ class Model(nn.Module):
         self.m = {layer}
 
     def forward(self, x):
-        return self.m(x)
+        return self.m({args})
 
 
 def get_inputs():
@@ -238,10 +241,10 @@ def main():
         with open(path, "w") as f:
             f.write(OP_TEMPLATE.format(expr=expr))
         jobs.append(("op_" + name, path, f"ops/{name}.py", {}))
-    for name, (layer, shape) in MODULE_OPS.items():
+    for name, (layer, shape, *args) in MODULE_OPS.items():
         path = os.path.join(out_dir, "ops", name + ".py")
         with open(path, "w") as f:
-            f.write(MODULE_TEMPLATE.format(layer=layer, shape=", ".join(map(str, shape))))
+            f.write(MODULE_TEMPLATE.format(layer=layer, shape=", ".join(map(str, shape)), args=args[0] if args else "x"))
         jobs.append(("op_" + name, path, f"ops/{name}.py", {}))
     for k, (name, path, shown, dims) in enumerate(jobs):
         with open(os.path.join(out_dir, name + ".case"), "w") as f:
