@@ -54,4 +54,16 @@ printf '(prove (/ (* x 2) 2) x)\n' >"$tmp/issue.eg"
 check issue-example 0 "mul-div-cancel" "$keq" egraph "$tmp/issue.eg" --explain
 check rules-dir-override 1 "rules: 0 of 0 loaded apply" env KEQ_RULES_DIR="$tmp/none" "$keq" egraph "$tmp/issue.eg"
 
+# keq inspect and keq parse on the bundled references.
+ex="$src/examples"
+check inspect-ok 0 "out0: float32[2, 4]" "$keq" inspect "$ex/matmul_relu/ref.py" --dims batch_size=2,in_features=3,out_features=4
+check inspect-parameters 0 "p0: float32[4, 3] nn.Linear.weight" "$keq" inspect "$ex/matmul_relu/ref.py" --dims batch_size=2,in_features=3,out_features=4
+check inspect-element 0 "out0[1,3] = (max (+ (sum (* in0[1,0] p0[3,0])" "$keq" inspect "$ex/matmul_relu/ref.py" --dims batch_size=2,in_features=3,out_features=4 --element 1,3
+check inspect-input-range 0 "in [0, 1), from torch.rand" "$keq" inspect "$ex/where_mask/ref.py" --dims batch_size=1,dim=2
+check inspect-bad-dims 4 "'nope' is not a module-level integer constant" "$keq" inspect "$ex/matmul_relu/ref.py" --dims nope=3
+check inspect-unsupported 3 "dropout.py:11:16: nn.Dropout with p > 0" "$keq" inspect "$src/tests/golden/unsupported/dropout.py"
+check inspect-syntax-error 4 "error_colon.py:1:5: expected ':' after the if condition" "$keq" inspect "$src/tests/golden/parser/error_colon.py"
+check inspect-candidate-launch 3 "relu_launch.py:20:9: subscripting function (a Triton kernel launch?)" "$keq" inspect "$src/tests/golden/candidates/relu_launch.py" --class ModelNew
+check parse 0 "FunctionDef 'kernel'" "$keq" parse "$src/tests/golden/parser/triton_kernel.py"
+
 exit $fail
