@@ -9,21 +9,6 @@ namespace keq::torch::detail {
 
 namespace {
 
-// Iterates an N-d index box.
-template <class F>
-void for_box(const std::vector<int64_t>& extent, F f) {
-  std::vector<int64_t> idx(extent.size(), 0);
-  int64_t total = 1;
-  for (int64_t e : extent) total *= e;
-  for (int64_t k = 0; k < total; ++k) {
-    f(idx);
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < extent[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
-
 int64_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
   int64_t f = 0;
   for (size_t d = 0; d < shape.size(); ++d) f = f * shape[d] + idx[d];
@@ -61,10 +46,10 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t co = 0; co < cout; ++co) {
       int64_t g = co / cout_g;
-      for_box(osize, [&](const std::vector<int64_t>& o) {
+      for_each_index(osize, [&](const std::vector<int64_t>& o, int64_t) {
         terms.clear();
         for (int64_t ci = 0; ci < cin_g; ++ci)
-          for_box(ksize, [&](const std::vector<int64_t>& k) {
+          for_each_index(ksize, [&](const std::vector<int64_t>& k, int64_t) {
             // Forward: input position o*stride - pad + k*dil. Transposed: the input positions i
             // with i*stride - pad + k*dil == o.
             bool ok = true;
@@ -125,7 +110,7 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at) {
   std::vector<ir::TermId> members;
   std::vector<int64_t> xi(nd);
   for (int64_t b = 0; b < outer; ++b)
-    for_box(osize, [&](const std::vector<int64_t>& o) {
+    for_each_index(osize, [&](const std::vector<int64_t>& o, int64_t) {
       members.clear();
       int64_t padded_count = 1;  // the window clipped to input + padding, for count_include_pad
       for (size_t d = 0; d < nd; ++d) {
@@ -133,7 +118,7 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at) {
         int64_t hi = std::min(lo + (p.kernel[d] - 1) * p.dilation[d] + 1, isize[d] + p.padding[d]);
         padded_count *= (hi - lo + p.dilation[d] - 1) / p.dilation[d];
       }
-      for_box(p.kernel, [&](const std::vector<int64_t>& k) {
+      for_each_index(p.kernel, [&](const std::vector<int64_t>& k, int64_t) {
         for (size_t d = 0; d < nd; ++d) {
           xi[d] = o[d] * p.stride[d] - p.padding[d] + k[d] * p.dilation[d];
           if (xi[d] < 0 || xi[d] >= isize[d]) return;

@@ -109,21 +109,6 @@ void check_initialized(Interp& in, const Tensor& t, Span at) {
     if (e == Tensor::kUninit) in.error(at, "reads memory that nothing wrote (torch.empty)");
 }
 
-namespace {
-template <class F>
-void for_each_index(const std::vector<int64_t>& shape, F f) {
-  std::vector<int64_t> idx(shape.size(), 0);
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  for (int64_t k = 0; k < n; ++k) {
-    f(idx, k);
-    for (size_t d = shape.size(); d-- > 0;) {
-      if (++idx[d] < shape[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
-}  // namespace
 
 TensorPtr map1(Interp& in, const TensorPtr& a, DType out, const std::function<ir::TermId(ir::TermId)>& f, Span at) {
   check_initialized(in, *a, at);

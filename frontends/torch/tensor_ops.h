@@ -39,6 +39,21 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
 TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool keepdim, DType out,
                  const std::function<ir::TermId(std::vector<ir::TermId>&)>& f, Span at);
 int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at);
+
+// Calls f(index, flat) for every index of `shape`, in row-major order.
+template <class F>
+void for_each_index(const std::vector<int64_t>& shape, F&& f) {
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  for (int64_t k = 0; k < n; ++k) {
+    f(static_cast<const std::vector<int64_t>&>(idx), k);
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
 void check_initialized(Interp& in, const Tensor& t, Span at);
 
 }  // namespace keq::torch::detail

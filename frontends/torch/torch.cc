@@ -305,6 +305,24 @@ struct Torch {
     return wrap(map2(in, x, y, out, [&](TermId p, TermId q) { return mk(op, {convert(s, p, xd, out), convert(s, q, yd, out)}); }, at));
   }
   Ref concat(CallArgs& a, bool stack);
+  // The index (:, ..., :, last) that selects `last` along dim.
+  Ref index_along(int64_t dim, Ref last) {
+    std::vector<Ref> index;
+    for (int64_t d = 0; d < dim; ++d) {
+      Ref all = std::make_shared<Value>();
+      all->kind = K::Slice;
+      all->items = {python::none(), python::none(), python::none()};
+      index.push_back(all);
+    }
+    index.push_back(std::move(last));
+    return python::tuple(index);
+  }
+  Ref slice_value(int64_t lo, int64_t hi) {
+    Ref sl = std::make_shared<Value>();
+    sl->kind = K::Slice;
+    sl->items = {python::integer(lo), python::integer(hi), python::none()};
+    return sl;
+  }
   Ref subscript(const TensorPtr& t, const Ref& index, Span at);
   Ref tensor_attr(const Ref& self, const std::string& name, Span at);
 
@@ -647,15 +665,7 @@ void Torch::install_ops() {
   define("select", [this](Interp&, CallArgs& a) {  // x.select(dim, i) is x[..., i, ...]
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
-    std::vector<Ref> index;
-    for (int64_t d = 0; d < dim; ++d) {
-      Ref all = std::make_shared<Value>();
-      all->kind = K::Slice;
-      all->items = {python::none(), python::none(), python::none()};
-      index.push_back(all);
-    }
-    index.push_back(a.get(2, "index"));
-    return subscript(x, python::tuple(index), a.at);
+    return subscript(x, index_along(dim, a.get(2, "index")), a.at);
   });
   for (bool is_max : {true, false}) {
     define(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) {
@@ -687,18 +697,7 @@ void Torch::install_ops() {
       std::vector<Ref> out;
       int64_t lo = 0;
       for (int64_t len : parts) {
-        Ref sl = std::make_shared<Value>();
-        sl->kind = K::Slice;
-        sl->items = {python::integer(lo), python::integer(lo + len), python::none()};
-        std::vector<Ref> index;
-        for (int64_t d = 0; d < dim; ++d) {
-          Ref all = std::make_shared<Value>();
-          all->kind = K::Slice;
-          all->items = {python::none(), python::none(), python::none()};
-          index.push_back(all);
-        }
-        index.push_back(sl);
-        out.push_back(subscript(x, python::tuple(index), a.at));
+        out.push_back(subscript(x, index_along(dim, slice_value(lo, lo + len)), a.at));
         lo += len;
       }
       if (lo != n) in.error(a.at, "split sizes do not add up to the dimension");
@@ -1518,18 +1517,7 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
       int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(-1), x->shape.size(), a.at);
       if (x->shape[dim] % 2) in.error(a.at, "glu: the dimension must be even");
       Ref y = full(i2, a);
-      std::vector<Ref> index;
-      for (int64_t d = 0; d < dim; ++d) {
-        Ref all = std::make_shared<Value>();
-        all->kind = K::Slice;
-        all->items = {python::none(), python::none(), python::none()};
-        index.push_back(all);
-      }
-      Ref half = std::make_shared<Value>();
-      half->kind = K::Slice;
-      half->items = {python::integer(0), python::integer(x->shape[dim] / 2), python::none()};
-      index.push_back(half);
-      return subscript(y->tensor, python::tuple(index), a.at);
+      return subscript(y->tensor, index_along(dim, slice_value(0, x->shape[dim] / 2)), a.at);
     });
     expose("glu");
   }
@@ -1682,22 +1670,10 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     r->shape = oshape;
     r->dtype = xs[0]->dtype;
     absl::flat_hash_map<char, int64_t> at;
-    auto walk = [](const std::vector<int64_t>& shape, auto&& f) {
-      std::vector<int64_t> idx(shape.size(), 0);
-      int64_t n = 1;
-      for (int64_t d : shape) n *= d;
-      for (int64_t k = 0; k < n; ++k) {
-        f(idx);
-        for (size_t d = idx.size(); d-- > 0;) {
-          if (++idx[d] < shape[d]) break;
-          idx[d] = 0;
-        }
-      }
-    };
-    walk(oshape, [&](const std::vector<int64_t>& oi) {
+    for_each_index(oshape, [&](const std::vector<int64_t>& oi, int64_t) {
       for (size_t d = 0; d < out.size(); ++d) at[out[d]] = oi[d];
       std::vector<TermId> products;
-      walk(cshape, [&](const std::vector<int64_t>& ci) {
+      for_each_index(cshape, [&](const std::vector<int64_t>& ci, int64_t) {
         for (size_t d = 0; d < contracted.size(); ++d) at[contracted[d]] = ci[d];
         TermId prod = 0;
         for (size_t t = 0; t < xs.size(); ++t) {
