@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "cli/commands.h"
-#include "frontends/torch/program.h"
+#include "frontends/triton/program.h"
 #include "ir/sexp.h"
 
 namespace keq::cli {
@@ -185,6 +185,8 @@ int inspect_command(const std::vector<std::string>& args) {
                   e == python::Tensor::kUninit ? "<uninitialized>" : store.str(e, max_chars).c_str());
     }
   }
+  std::printf("memory findings: %zu\n", p.state.findings.size());
+  for (const auto& f : p.state.findings) std::printf("  %s\n", f.c_str());
   std::printf("terms: %zu\n", store.size());
   return 0;
 }

@@ -63,7 +63,8 @@ check inspect-input-range 0 "in [0, 1), from torch.rand" "$keq" inspect "$ex/whe
 check inspect-bad-dims 4 "'nope' is not a module-level integer constant" "$keq" inspect "$ex/matmul_relu/ref.py" --dims nope=3
 check inspect-unsupported 3 "dropout.py:11:16: nn.Dropout with p > 0" "$keq" inspect "$src/tests/golden/unsupported/dropout.py"
 check inspect-syntax-error 4 "error_colon.py:1:5: expected ':' after the if condition" "$keq" inspect "$src/tests/golden/parser/error_colon.py"
-check inspect-candidate-launch 3 "relu_launch.py:20:9: subscripting function (a Triton kernel launch?)" "$keq" inspect "$src/tests/golden/candidates/relu_launch.py" --class ModelNew
+check inspect-candidate-launch 0 "out0[0,0] = (maxnum in0[0,0] 0)" "$keq" inspect "$src/tests/golden/candidates/relu_launch.py" --class ModelNew
+check inspect-finding 0 "store out of bounds" "$keq" inspect "$src/tests/golden/candidates/off_by_one_mask.py" --class ModelNew
 check parse 0 "FunctionDef 'kernel'" "$keq" parse "$src/tests/golden/parser/triton_kernel.py"
 
 exit $fail

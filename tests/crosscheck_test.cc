@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "frontends/torch/program.h"
+#include "frontends/triton/program.h"
 
 namespace keq::torch {
 namespace {

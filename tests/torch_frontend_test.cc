@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "frontends/torch/program.h"
+#include "frontends/triton/program.h"
 #include "tests/golden.h"
 
 namespace keq::torch {
@@ -210,6 +210,41 @@ TEST(Interp, MethodsDoNotSeeClassBodyNames) {
   ir::TermStore s;
   const char* src = "scale = 3\nclass A:\n    scale = 5\n    def f(self):\n        return scale\nr = A().f()\n";
   EXPECT_EQ(run_snippet(src, "r", s)->i, 3);
+}
+
+}  // namespace
+}  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+std::string findings_of(const std::string& name) {
+  ir::TermStore s;
+  Program p = run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates" / name).string(), s, "ModelNew", {});
+  std::string all;
+  for (const auto& f : p.state.findings) all += f + "\n";
+  return all;
+}
+
+TEST(Triton, CorrectKernelHasNoFindingsAndComputesMaxnum) {
+  ir::TermStore s;
+  Program p = run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/relu_launch.py").string(), s, "ModelNew", {});
+  EXPECT_TRUE(p.state.findings.empty());
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[7]), "(maxnum in0[1,2] 0)");
+}
+
+TEST(Triton, MemoryFindingsNameTheLine) {
+  EXPECT_NE(findings_of("off_by_one_mask.py").find("off_by_one_mask.py:12:9: load out of bounds: lane 20 reads element 20 of a buffer of 20 (program (0, 0, 0))"),
+            std::string::npos) << findings_of("off_by_one_mask.py");
+  EXPECT_NE(findings_of("off_by_one_mask.py").find("off_by_one_mask.py:13:5: store out of bounds"), std::string::npos);
+  EXPECT_NE(findings_of("missing_mask.py").find("missing_mask.py:12:9: load out of bounds"), std::string::npos);
+  EXPECT_NE(findings_of("race_partial_sums.py").find("race_partial_sums.py:13:5: write-write race"), std::string::npos)
+      << findings_of("race_partial_sums.py");
+  EXPECT_NE(findings_of("masked_no_other.py").find("masked_no_other.py:10:9: masked lane without other= reaches an output"),
+            std::string::npos) << findings_of("masked_no_other.py");
+  EXPECT_NE(findings_of("grid_too_small.py").find("an output element that nothing wrote"), std::string::npos)
+      << findings_of("grid_too_small.py");
 }
 
 }  // namespace

@@ -664,6 +664,17 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
       if (equal(k, index)) return val;
     error(at, "key " + repr(index) + " not in dict");
   }
+  if (v->kind == K::Instance && v->s != "super") {  // obj[index] calls obj.__getitem__(index)
+    Ref getitem;
+    for (Ref c = v->cls; c && !getitem; c = c->cls)
+      if (auto it = c->attrs->find("__getitem__"); it != c->attrs->end()) getitem = it->second;
+    if (getitem) {
+      CallArgs args;
+      args.at = at;
+      args.pos = {v, index};
+      return call(getitem, args);
+    }
+  }
   if (v->kind == K::Function || v->kind == K::Builtin || v->kind == K::Instance) {
     // kernel[grid]: a Triton launch. Modelled by the Triton frontend (a later issue).
     unsupported(at, "subscripting " + v->type_name() + " (a Triton kernel launch?)");

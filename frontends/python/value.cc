@@ -43,6 +43,7 @@ std::string Value::type_name() const {
     case Kind::DType: return "dtype";
     case Kind::Device: return "device";
     case Kind::Range: return "range";
+    case Kind::Pointer: return "pointer";
   }
   return "?";
 }

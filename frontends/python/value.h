@@ -65,7 +65,8 @@ struct Function {
 struct Value {
   enum class Kind : uint8_t {
     None, Bool, Int, Float, Str, Tuple, List, Dict, Function, Builtin, Class, Instance, Module,
-    BoundMethod, Tensor, Slice, Ellipsis, DType, Device, Range
+    BoundMethod, Tensor, Slice, Ellipsis, DType, Device, Range,
+    Pointer  // a Triton pointer block: a buffer (tensor), a shape, an element offset per lane
   };
   Kind kind = Kind::None;
   bool b = false;
@@ -81,6 +82,7 @@ struct Value {
   Ref cls;                                           // Instance: its class; Class: its base
   std::shared_ptr<Tensor> tensor;                    // Tensor
   DType dtype = DType::F32;                          // DType
+  std::vector<int64_t> shape, offsets;               // Pointer: block shape, offsets into tensor
 
   std::string type_name() const;
 };

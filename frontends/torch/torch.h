@@ -42,6 +42,9 @@ struct TorchState {
   // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and
   // zeros, nn.Parameter(torch.ones(n))) take those values instead of being symbolic.
   bool params_initial = false;
+  // Memory findings from Triton launches (out-of-bounds lanes, races, undefined reads), each
+  // with file:line and the program instance.
+  std::vector<std::string> findings;
 };
 
 // Registers torch, torch.nn, torch.nn.functional (and triton stubs) in the interpreter.

@@ -1,6 +1,8 @@
-#include "frontends/torch/program.h"
+#include "frontends/triton/program.h"
+#include "frontends/triton/triton.h"
 
 #include <algorithm>
+#include <set>
 
 namespace keq::torch {
 
@@ -20,6 +22,34 @@ void flatten_outputs(const Ref& v, std::vector<std::shared_ptr<Tensor>>& out, py
   }
 }
 
+// A lane that nothing defined (a masked load without other=, an out-of-bounds read, memory that
+// nothing wrote) is a finding when it reaches an output.
+void report_undefined_outputs(const ir::TermStore& s, Program& p) {
+  absl::flat_hash_map<ir::TermId, bool> seen;
+  std::vector<ir::TermId> stack;
+  std::set<std::string> reported;
+  for (const auto& t : p.outputs)
+    for (ir::TermId e : t->elems) {
+      if (e == Tensor::kUninit) {
+        reported.insert("an output element that nothing wrote (torch.empty, never stored)");
+        continue;
+      }
+      stack.push_back(e);
+    }
+  while (!stack.empty()) {
+    ir::TermId t = stack.back();
+    stack.pop_back();
+    if (!seen.try_emplace(t, true).second) continue;
+    if (s.op(t) == ir::Op::Var && s.variable_of(t).name.rfind("undef@", 0) == 0) {
+      const std::string& n = s.variable_of(t).name;
+      size_t hash = n.find('#'), br = n.find('[');
+      reported.insert(n.substr(6, hash - 6) + ": " + n.substr(br + 1, n.size() - br - 2) + " reaches an output");
+    }
+    for (ir::TermId c : s.children(t)) stack.push_back(c);
+  }
+  for (const auto& r : reported) p.state.findings.push_back(r);
+}
+
 }  // namespace
 
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
@@ -31,6 +61,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   python::Tree tree = python::parse_file(path);
   python::Interp in(store);
   install(in, p.state);
+  triton::install(in, p.state);
   absl::flat_hash_map<std::string, std::vector<int64_t>> overrides(dims.begin(), dims.end());
   std::vector<std::string> applied;
   std::shared_ptr<python::Env> env = in.run(tree, overrides, &applied);
@@ -63,6 +94,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   p.state.phase = TorchState::Phase::Forward;
   Ref out = in.call(model, fwd);
   flatten_outputs(out, p.outputs, in, file_start);
+  report_undefined_outputs(store, p);
   // Functions hold their module's Env and the Env holds them: clear it so the run's values are
   // freed (the outputs are tensors, which hold no interpreter values).
   env->vars.clear();

@@ -1,5 +1,7 @@
 // Runs a KernelBench-style file as KernelBench does: the module level, get_init_inputs(),
-// Model(*init_inputs), get_inputs() (symbolic tensors), then forward(*inputs).
+// Model(*init_inputs), get_inputs() (symbolic tensors), then forward(*inputs), with torch's
+// semantics for host code and Triton's for the kernels it launches. It lives at the top of the
+// frontends (here, above torch and triton), in the keq::torch namespace where Program began.
 #pragma once
 
 #include <memory>

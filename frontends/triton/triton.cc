@@ -1,0 +1,490 @@
+#include "frontends/triton/triton.h"
+
+#include <absl/container/flat_hash_map.h>
+
+#include "frontends/torch/tensor_ops.h"
+
+namespace keq::triton {
+
+using namespace torch::detail;
+using python::CallArgs;
+using python::Ref;
+using python::Value;
+using K = Value::Kind;
+using ir::Op;
+using ir::TermId;
+
+namespace {
+
+using Attrs = absl::flat_hash_map<std::string, Ref>;
+
+// One launch: the program running now and who wrote which element (races are between programs
+// of one launch; launches are ordered).
+struct Launch {
+  int64_t pid[3] = {0, 0, 0}, grid[3] = {1, 1, 1};
+  absl::flat_hash_map<const Tensor*, std::vector<int64_t>> writer;  // program id per element, -1: none
+  int64_t program() const { return pid[0] + grid[0] * (pid[1] + grid[1] * pid[2]); }
+  std::string program_str() const {
+    return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " + std::to_string(pid[2]) + ")";
+  }
+};
+
+struct Triton {
+  Interp& in;
+  torch::TorchState& st;
+  ir::TermStore& s;
+  python::TensorHooks torch_hooks;  // what applies outside kernels
+  Launch* run = nullptr;
+  int64_t undef_count = 0;
+
+  Ref module(const std::string& name) {
+    auto m = std::make_shared<Value>();
+    m->kind = K::Module;
+    m->s = name;
+    m->attrs = std::make_shared<Attrs>();
+    return m;
+  }
+  Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
+  TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
+  void finding(Span at, const std::string& what) {
+    st.findings.push_back(in.where(at) + ": " + what + (run ? " (" + run->program_str() + ")" : ""));
+  }
+  bool is_const(TermId t) const { return s.op(t) == Op::Const; }
+  // Index arithmetic is concrete at a bound: integer and bool blocks fold as they are built.
+  TermId fold(TermId t) {
+    if (s.op(t) == Op::Const || s.op(t) == Op::Var) return t;
+    std::vector<ir::IeeeValue> args;
+    for (TermId c : s.children(t)) {
+      if (!is_const(c)) return t;
+      args.push_back(ir::IeeeValue::of(s.constant_of(c)));
+    }
+    if (s.type(t) == ir::Type::F32) return t;  // float values stay terms
+    try {
+      return s.constant(ir::eval_ieee(s.op(t), args).to_constant());
+    } catch (const ir::EvalError& e) {
+      in.error(Span{}, e.what);
+    }
+  }
+  int64_t const_int(TermId t, Span at, const std::string& what) {
+    if (!is_const(t)) in.unsupported(at, what + " that depends on loaded data (data-dependent indexing)");
+    return s.constant_of(t).i;
+  }
+
+  // ---- kernels and launches ----
+  Ref make_kernel(const Ref& fn) {
+    auto attrs = std::make_shared<Attrs>();
+    (*attrs)["fn"] = fn;
+    auto inst = std::make_shared<Value>();
+    inst->kind = K::Instance;
+    inst->cls = jit_class;
+    inst->attrs = attrs;
+    return inst;
+  }
+  Ref jit_class;
+
+  Ref launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
+    if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
+    Ref fn = (*kernel->attrs)["fn"];
+    // Constexprs and launch options come as keywords; an autotuned kernel adds its first config's.
+    Attrs meta;
+    for (auto& [k, v] : a.kw)
+      if (k != "num_warps" && k != "num_stages" && k != "num_ctas") meta[k] = v;
+    if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end() && !it->second->items.empty()) {
+      for (auto& [k, v] : it->second->items[0]->dict) meta[k->s] = v;
+      st.findings.push_back(in.where(a.at) + ": note: autotuned kernel checked with its first config only");
+    }
+    Ref g = grid;
+    if (g->kind == K::Function || g->kind == K::Builtin) {
+      auto d = std::make_shared<Value>();
+      d->kind = K::Dict;
+      for (auto& [k, v] : meta) d->dict.push_back({python::string(k), v});
+      CallArgs c;
+      c.at = a.at;
+      c.pos = {d};
+      g = in.call(g, c);
+    }
+    std::vector<Ref> dims = g->kind == K::Tuple || g->kind == K::List ? g->items : std::vector<Ref>{g};
+    if (dims.empty() || dims.size() > 3) in.error(a.at, "a grid has 1 to 3 dimensions");
+    Launch l;
+    for (size_t d = 0; d < dims.size(); ++d) l.grid[d] = in.to_int(dims[d], a.at);
+    CallArgs call;
+    call.at = a.at;
+    for (const Ref& v : a.pos) {
+      if (v->kind == K::Tensor) {
+        auto p = std::make_shared<Value>();
+        p->kind = K::Pointer;
+        p->tensor = v->tensor;
+        p->offsets = {0};
+        call.pos.push_back(p);
+      } else {
+        call.pos.push_back(v);
+      }
+    }
+    for (auto& [k, v] : meta) call.kw.push_back({k, v});
+    run = &l;
+    for (l.pid[2] = 0; l.pid[2] < l.grid[2]; ++l.pid[2])
+      for (l.pid[1] = 0; l.pid[1] < l.grid[1]; ++l.pid[1])
+        for (l.pid[0] = 0; l.pid[0] < l.grid[0]; ++l.pid[0]) {
+          CallArgs c = call;
+          in.call(fn, c);
+        }
+    run = nullptr;
+    return python::none();
+  }
+
+  // ---- block arithmetic, with Triton's semantics inside kernels ----
+  Ref pointer_offset(const Ref& p, const Ref& by, bool minus, Span at) {
+    TensorPtr off = as_tensor(in, by, at, DType::I32);
+    if (python::is_float(off->dtype)) in.error(at, "pointer offsets must be integers");
+    Tensor base;
+    base.shape = p->shape;
+    std::vector<int64_t> shape = broadcast_shapes(in, p->shape, off->shape, at);
+    auto r = std::make_shared<Value>();
+    r->kind = K::Pointer;
+    r->tensor = p->tensor;
+    r->shape = shape;
+    std::vector<int64_t> idx(shape.size(), 0);
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t o = const_int(off->elems[broadcast_index(*off, shape, idx)], at, "a pointer offset");
+      r->offsets.push_back(p->offsets[broadcast_index(base, shape, idx)] + (minus ? -o : o));
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return r;
+  }
+
+  Ref binary(const std::string& op, const Ref& a, const Ref& b, Span at) {
+    if (a->kind == K::Pointer && (op == "+" || op == "-")) return pointer_offset(a, b, op == "-", at);
+    if (b->kind == K::Pointer && op == "+") return pointer_offset(b, a, false, at);
+    if (a->kind == K::Pointer || b->kind == K::Pointer) in.unsupported(at, "pointer operator " + op);
+    DType out = promote(a, b, in, at);
+    TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
+    bool is_f = python::is_float(out);
+    Op o;
+    DType result = out;
+    if (op == "+") o = Op::Add;
+    else if (op == "-") o = Op::Sub;
+    else if (op == "*") o = Op::Mul;
+    else if (op == "/") o = Op::DivFull, result = is_f ? out : DType::F32;  // div.full.f32: approximate
+    else if (op == "//" && !is_f) o = Op::DivC;                           // C semantics in kernels
+    else if (op == "%") o = is_f ? Op::FMod : Op::ModC;
+    else if (op == "<") o = Op::Lt, result = DType::Bool;
+    else if (op == "<=") o = Op::Le, result = DType::Bool;
+    else if (op == ">") o = Op::Gt, result = DType::Bool;
+    else if (op == ">=") o = Op::Ge, result = DType::Bool;
+    else if (op == "==") o = Op::Eq, result = DType::Bool;
+    else if (op == "!=") o = Op::Ne, result = DType::Bool;
+    else if (op == "&") o = out == DType::Bool ? Op::And : Op::BitAnd;
+    else if (op == "|") o = out == DType::Bool ? Op::Or : Op::BitOr;
+    else if (op == "^" && out != DType::Bool) o = Op::BitXor;
+    else if (op == "<<" && !is_f) o = Op::Shl;
+    else if (op == ">>" && !is_f) o = Op::Shr;
+    else in.unsupported(at, "operator " + op + " in a kernel");
+    DType operand = o == Op::DivFull ? DType::F32 : out;
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map2(in, x, y, result, [&](TermId p, TermId q) {
+      return fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
+    }, at));
+  }
+
+  // A store converts to the buffer's dtype as Triton does: fp8 saturates (satfinite).
+  TermId to_dtype(TermId t, DType from, DType to) {
+    if (from == to) return t;
+    if (to == DType::E4M3) return s.make(Op::CastE4M3Sat, {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+    if (to == DType::E5M2) return s.make(Op::CastE5M2Sat, {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+    return fold(convert(s, t, from, to));
+  }
+
+  // ---- memory ----
+  std::vector<bool> mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    if (!mask || mask->kind == K::None) return std::vector<bool>(n, true);
+    if (mask->kind == K::Bool) return std::vector<bool>(n, mask->b);
+    if (mask->kind != K::Tensor) in.error(at, "a mask must be a boolean block");
+    TensorPtr m = mask->tensor;
+    std::vector<bool> lanes;
+    std::vector<int64_t> idx(shape.size(), 0);
+    for (int64_t k = 0; k < n; ++k) {
+      lanes.push_back(const_int(m->elems[broadcast_index(*m, shape, idx)], at, "a mask") != 0);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return lanes;
+  }
+  std::vector<int64_t>& writers(const TensorPtr& t) {
+    auto [it, fresh] = run->writer.try_emplace(t.get());
+    if (fresh) it->second.assign(t->elems.size(), -1);
+    return it->second;
+  }
+  TermId undefined(Span at, const std::string& why) {
+    // A lane with no defined value: if it reaches an output, that is a finding (checked after forward).
+    std::string name = "undef@" + in.where(at) + "#" + std::to_string(undef_count++) + "[" + why + "]";
+    return s.variable(name);
+  }
+  Ref load(CallArgs& a) {
+    Ref p = a.get(0, "pointer");
+    if (!p || p->kind != K::Pointer) in.unsupported(a.at, "tl.load of something that is not a pointer block (block pointers are not modelled yet)");
+    std::vector<bool> lanes = mask_lanes(a.get(1, "mask"), p->shape, a.at);
+    Ref other = a.get(2, "other");
+    const TensorPtr& buf = p->tensor;
+    auto r = std::make_shared<Tensor>();
+    r->shape = p->shape;
+    r->dtype = buf->dtype;
+    TensorPtr other_t = other && other->kind != K::None ? as_tensor(in, other, a.at, buf->dtype) : nullptr;
+    std::vector<int64_t>& w = writers(buf);
+    for (size_t k = 0; k < lanes.size(); ++k) {
+      if (!lanes[k]) {
+        r->elems.push_back(other_t ? convert(s, other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))], other_t->dtype, buf->dtype)
+                                   : undefined(a.at, "masked lane without other="));
+        continue;
+      }
+      int64_t off = p->offsets[k];
+      if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+        finding(a.at, "load out of bounds: lane " + std::to_string(k) + " reads element " + std::to_string(off) +
+                          " of a buffer of " + std::to_string(buf->elems.size()));
+        r->elems.push_back(undefined(a.at, "out-of-bounds lane"));
+        continue;
+      }
+      if (w[off] >= 0 && w[off] != run->program())
+        finding(a.at, "read-write race: element " + std::to_string(off) + " was stored by another program of this launch");
+      TermId e = buf->elems[off];
+      r->elems.push_back(e == Tensor::kUninit ? undefined(a.at, "uninitialized memory") : e);
+    }
+    return wrap(r);
+  }
+  Ref store(CallArgs& a) {
+    Ref p = a.get(0, "pointer");
+    if (!p || p->kind != K::Pointer) in.unsupported(a.at, "tl.store to something that is not a pointer block");
+    std::vector<bool> lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+    const TensorPtr& buf = p->tensor;
+    TensorPtr v = as_tensor(in, a.get(1, "value"), a.at, buf->dtype);
+    std::vector<int64_t>& w = writers(buf);
+    for (size_t k = 0; k < lanes.size(); ++k) {
+      if (!lanes[k]) continue;
+      int64_t off = p->offsets[k];
+      if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+        finding(a.at, "store out of bounds: lane " + std::to_string(k) + " writes element " + std::to_string(off) +
+                          " of a buffer of " + std::to_string(buf->elems.size()));
+        continue;
+      }
+      if (w[off] >= 0 && w[off] != run->program())
+        finding(a.at, "write-write race: element " + std::to_string(off) + " is stored by several programs of this launch");
+      w[off] = run->program();
+      TermId e = v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))];
+      buf->elems[off] = to_dtype(e, v->dtype, buf->dtype);
+    }
+    return python::none();
+  }
+  static std::vector<int64_t> unflatten(int64_t k, const std::vector<int64_t>& shape) {
+    std::vector<int64_t> idx(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+      idx[d] = k % shape[d];
+      k /= shape[d];
+    }
+    return idx;
+  }
+
+  void install_language(const Ref& tl, const Ref& triton);
+};
+
+void Triton::install_language(const Ref& tl, const Ref& triton) {
+  auto& t = *tl->attrs;
+  auto def = [&](const std::string& name, python::BuiltinFn fn) { t[name] = python::builtin("tl." + name, std::move(fn)); };
+  auto need_kernel = [this](CallArgs& a, const std::string& what) {
+    if (!run) in.error(a.at, what + " outside a kernel");
+  };
+  def("program_id", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.program_id");
+    int64_t axis = in.to_int(a.get(0, "axis"), a.at);
+    if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
+    return python::integer(run->pid[axis]);
+  });
+  def("num_programs", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.num_programs");
+    return python::integer(run->grid[in.to_int(a.get(0, "axis"), a.at)]);
+  });
+  def("arange", [this](Interp&, CallArgs& a) {
+    int64_t lo = in.to_int(a.get(0, "start"), a.at), hi = in.to_int(a.get(1, "end"), a.at);
+    auto r = std::make_shared<Tensor>();
+    r->dtype = DType::I32;
+    for (int64_t v = lo; v < hi; ++v) r->elems.push_back(s.constant(ir::Constant::of_int(ir::Type::I32, v)));
+    r->shape = {hi - lo};
+    return wrap(r);
+  });
+  auto dtype_of = [this](const Ref& d, Span at) {
+    if (!d || d->kind == K::None) return DType::F32;
+    if (d->kind != K::DType) in.error(at, "expected a tl dtype");
+    return d->dtype;
+  };
+  auto shape_of = [this](const Ref& v, Span at) {
+    std::vector<int64_t> shape;
+    for (const Ref& x : v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v}) shape.push_back(in.to_int(x, at));
+    return shape;
+  };
+  def("zeros", [this, dtype_of, shape_of](Interp&, CallArgs& a) {
+    auto r = std::make_shared<Tensor>();
+    r->shape = shape_of(a.get(0, "shape"), a.at);
+    r->dtype = dtype_of(a.get(1, "dtype"), a.at);
+    r->elems.assign(r->numel(), constant(s, r->dtype, 0));
+    return wrap(r);
+  });
+  def("full", [this, dtype_of, shape_of](Interp&, CallArgs& a) {
+    auto r = std::make_shared<Tensor>();
+    r->shape = shape_of(a.get(0, "shape"), a.at);
+    r->dtype = dtype_of(a.get(2, "dtype"), a.at);
+    r->elems.assign(r->numel(), constant(s, r->dtype, in.to_float(a.get(1, "value"), a.at)));
+    return wrap(r);
+  });
+  def("load", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.load");
+    return load(a);
+  });
+  def("store", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.store");
+    return store(a);
+  });
+  def("where", [this](Interp&, CallArgs& a) {
+    TensorPtr c = as_tensor(in, a.pos.at(0), a.at, DType::Bool);
+    DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
+    TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map3(in, c, x, y, out, [&](TermId p, TermId q, TermId r) {
+      return fold(s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)}));
+    }, a.at));
+  });
+  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{{"maximum", Op::MaxNum}, {"minimum", Op::MinNum}}) {
+    Op o = op;
+    def(name, [this, o](Interp&, CallArgs& a) {  // maxnum: the non-NaN operand wins (measured)
+      DType out = promote(a.pos.at(0), a.pos.at(1), in, a.at);
+      TensorPtr x = as_tensor(in, a.pos[0], a.at, out), y = as_tensor(in, a.pos[1], a.at, out);
+      DType xd = x->dtype, yd = y->dtype;
+      return wrap(map2(in, x, y, out, [&](TermId p, TermId q) { return fold(s.make(o, {convert(s, p, xd, out), convert(s, q, yd, out)})); }, a.at));
+    });
+  }
+  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{
+           {"exp", Op::Exp}, {"exp2", Op::Exp2}, {"log", Op::Log}, {"log2", Op::Log2}, {"sqrt", Op::SqrtApprox},
+           {"rsqrt", Op::Rsqrt}, {"abs", Op::Abs}, {"sigmoid", Op::Sigmoid}, {"floor", Op::Floor}, {"ceil", Op::Ceil}}) {
+    Op o = op;
+    std::string n = name;
+    def(n, [this, o, n](Interp&, CallArgs& a) {
+      TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
+      if (!python::is_float(x->dtype) && o != Op::Abs) in.unsupported(a.at, "tl." + n + " of integers");
+      return wrap(map1(in, x, x->dtype, [&](TermId e) { return fold(s.make(o, {e})); }, a.at));
+    });
+  }
+  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{{"sum", Op::Sum}, {"max", Op::TMax}, {"min", Op::TMin}}) {
+    Op o = op;
+    std::string n = name;
+    def(n, [this, o, n](Interp&, CallArgs& a) {
+      TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
+      Ref axis = a.get(1, "axis");
+      bool keep = a.get(SIZE_MAX, "keep_dims") && in.truthy(a.get(SIZE_MAX, "keep_dims"), a.at);
+      std::vector<int64_t> dims;
+      if (!axis || axis->kind == K::None)
+        for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
+      else
+        dims.push_back(norm_dim(in, in.to_int(axis, a.at), x->shape.size(), a.at));
+      return wrap(reduce(in, x, dims, keep, x->dtype, [&](std::vector<TermId>& v) {
+        return v.size() == 1 ? v[0] : fold(s.make(o, v));
+      }, a.at));
+    });
+  }
+  for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
+    def(same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  def("debug_barrier", [](Interp&, CallArgs&) { return python::none(); });
+  def("cdiv", [this](Interp&, CallArgs& a) {
+    int64_t x = in.to_int(a.pos.at(0), a.at), y = in.to_int(a.pos.at(1), a.at);
+    return python::integer((x + y - 1) / y);
+  });
+  for (auto [name, d] : std::vector<std::pair<std::string, DType>>{
+           {"float32", DType::F32}, {"float16", DType::F16}, {"bfloat16", DType::BF16}, {"float8e4nv", DType::E4M3},
+           {"float8e5", DType::E5M2}, {"int32", DType::I32}, {"int64", DType::I64}, {"int1", DType::Bool}})
+    t[name] = python::dtype_value(d);
+  t["constexpr"] = in.make_class("constexpr", nullptr, std::make_shared<Attrs>());
+  // triton.jit / autotune / Config
+  auto& tr = *triton->attrs;
+  auto jit_attrs = std::make_shared<Attrs>();
+  (*jit_attrs)["__getitem__"] = python::builtin("JITFunction.__getitem__", [this](Interp&, CallArgs& a) {
+    Ref kernel = a.pos.at(0), grid = a.pos.at(1);
+    return python::builtin("launch", [this, kernel, grid](Interp&, CallArgs& c) { return launch(kernel, grid, c); });
+  });
+  (*jit_attrs)["__call__"] = python::builtin("JITFunction.__call__", [this](Interp&, CallArgs& a) {
+    if (!run) in.error(a.at, "a @triton.jit function is called only from a kernel (launch it with kernel[grid](...))");
+    Ref fn = (*a.pos.at(0)->attrs)["fn"];
+    a.pos.erase(a.pos.begin());
+    return in.call(fn, a);
+  });
+  jit_class = in.make_class("JITFunction", nullptr, jit_attrs);
+  tr["jit"] = python::builtin("triton.jit", [this](Interp&, CallArgs& a) {
+    if (a.pos.empty()) {  // @triton.jit(...) with options: a decorator
+      return python::builtin("triton.jit", [this](Interp&, CallArgs& b) { return make_kernel(b.pos.at(0)); });
+    }
+    return make_kernel(a.pos[0]);
+  });
+  tr["Config"] = python::builtin("triton.Config", [this](Interp&, CallArgs& a) {
+    Ref d = a.get(0, "kwargs");
+    if (!d || d->kind != K::Dict) in.error(a.at, "triton.Config needs a dict of constexprs");
+    return d;
+  });
+  tr["autotune"] = python::builtin("triton.autotune", [](Interp&, CallArgs& a) {
+    Ref configs = a.get(0, "configs");
+    return python::builtin("triton.autotune", [configs](Interp& i2, CallArgs& b) {
+      Ref k = b.pos.at(0);
+      if (k->kind != K::Instance) i2.error(b.at, "@triton.autotune goes above @triton.jit");
+      (*k->attrs)["configs"] = configs ? configs : python::list({});
+      return k;
+    });
+  });
+  tr["heuristics"] = python::builtin("triton.heuristics", [this](Interp&, CallArgs& a) -> Ref {
+    in.unsupported(a.at, "@triton.heuristics");
+  });
+}
+
+}  // namespace
+
+void install(python::Interp& in, torch::TorchState& state) {
+  auto t = std::make_shared<Triton>(Triton{in, state, in.store(), in.hooks(), nullptr, 0, nullptr});
+  Ref triton = t->module("triton"), tl = t->module("triton.language");
+  // Keep what the torch frontend put on `triton` (cdiv, next_power_of_2), replace the rest.
+  Ref old = in.module_value("triton", {});
+  for (auto& [k, v] : *old->attrs) (*triton->attrs)[k] = v;
+  (*triton->attrs)["language"] = tl;
+  t->install_language(tl, triton);
+  in.register_module("triton", triton);
+  in.register_module("triton.language", tl);
+  python::TensorHooks& h = in.hooks();
+  h.binop = [t](Interp& i2, const std::string& op, const Ref& a, const Ref& b, Span at) {
+    if (t->run || a->kind == K::Pointer || b->kind == K::Pointer) return t->binary(op, a, b, at);
+    return t->torch_hooks.binop(i2, op, a, b, at);
+  };
+  h.unop = [t](Interp& i2, const std::string& op, const Ref& a, Span at) -> Ref {
+    if (!t->run) return t->torch_hooks.unop(i2, op, a, at);
+    if (op == "-") return t->binary("-", python::integer(0), a, at);
+    if (op == "+") return a;
+    if (op == "~" && a->kind == K::Tensor && a->tensor->dtype == DType::Bool)
+      return t->wrap(map1(i2, a->tensor, DType::Bool, [&](TermId e) { return t->fold(t->mk(Op::Not, {e})); }, at));
+    i2.unsupported(at, "operator " + op + " in a kernel");
+  };
+  h.getattr = [t](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
+    if (t->run && name == "to") {  // x.to(tl.float16): Triton's casts (fp8 saturates)
+      Ref self = v;
+      return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
+        Ref d = a.get(0, "dtype");
+        if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
+        if (a.get(SIZE_MAX, "bitcast") && i3.truthy(a.get(SIZE_MAX, "bitcast"), a.at)) i3.unsupported(a.at, ".to(..., bitcast=True)");
+        DType from = self->tensor->dtype, to = d->dtype;
+        return t->wrap(map1(i3, self->tensor, to, [&](TermId e) { return t->to_dtype(e, from, to); }, a.at));
+      });
+    }
+    return t->torch_hooks.getattr(i2, v, name, at);
+  };
+}
+
+}  // namespace keq::triton
