@@ -12,7 +12,7 @@ namespace keq::cli {
 
 namespace {
 
-const char* const kHelp = R"(usage: keq inspect FILE.py [--dims name=value,...] [--class NAME] [--element I,J,...]
+const char* const kHelp = R"(usage: keq inspect FILE.py [--ref REF.py] [--dims name=value,...] [--class NAME] [--element I,J,...]
                     [--max-chars N] [--params initial|symbolic]
 
 Runs FILE.py as KernelBench does, symbolically and without Python: the module level,
@@ -23,7 +23,9 @@ p0[i,j]), the output shapes, and the term of output elements (default: the first
 options:
   --dims a=1,b=2   set module-level integer constants first (KernelBench's sizes are large);
                    a tuple constant takes 4x5 (input_shape=4x5)
-  --class NAME     the model class (default Model; ModelNew for candidates)
+  --class NAME     the model class (default Model; ModelNew with --ref)
+  --ref REF.py     FILE is a candidate: REF.py's sizes (--dims apply to it), get_init_inputs() and
+                   get_inputs() give its arguments; its own constants stay as written
   --element I,J    print this element of every output (repeatable)
   --max-chars N    cut terms after N characters (default 4000)
   --params initial parameters with a deterministic initialization (LayerNorm's ones and zeros,
@@ -63,6 +65,7 @@ int inspect_command(const std::vector<std::string>& args) {
   std::vector<std::vector<int64_t>> elements;
   size_t max_chars = 4000;
   bool params_initial = false;
+  std::string ref;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     auto value = [&]() -> std::string {
@@ -90,6 +93,9 @@ int inspect_command(const std::vector<std::string>& args) {
         dims.push_back({kv.substr(0, eq), v});
         p = q + 1;
       }
+    } else if (a == "--ref") {
+      ref = value();
+      if (cls == "Model") cls = "ModelNew";
     } else if (a == "--class") {
       cls = value();
     } else if (a == "--element") {
@@ -125,7 +131,8 @@ int inspect_command(const std::vector<std::string>& args) {
   ir::TermStore store;
   torch::Program p;
   try {
-    p = torch::run_program(file, store, cls, dims, params_initial);
+    p = ref.empty() ? torch::run_program(file, store, cls, dims, params_initial)
+                    : torch::run_candidate(file, ref, store, dims, params_initial, cls);
   } catch (const python::Unsupported& e) {
     std::printf("UNSUPPORTED: %s\n", e.what());
     return 3;

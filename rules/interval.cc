@@ -26,6 +26,21 @@ Interval make(double lo, double hi, bool nan) {
   return {down(lo), up(hi), nan};
 }
 
+// Endpoint sums and products rounded outward only when the double result is inexact, so that
+// 0 + 0 stays 0 (and a strict lower bound at 0 survives).
+double add_down(double a, double b) {
+  double s = a + b;
+  if (!std::isfinite(s)) return s;
+  double bb = s - a, err = (a - (s - bb)) + (b - bb);
+  return err < 0 ? std::nextafter(s, -kInf) : s;
+}
+double add_up(double a, double b) {
+  double s = a + b;
+  if (!std::isfinite(s)) return s;
+  double bb = s - a, err = (a - (s - bb)) + (b - bb);
+  return err > 0 ? std::nextafter(s, kInf) : s;
+}
+
 // Monotone non-decreasing f on [lo, hi].
 template <class F>
 Interval monotone(const Interval& a, F f, bool nan_extra = false) {
@@ -34,15 +49,28 @@ Interval monotone(const Interval& a, F f, bool nan_extra = false) {
 }
 
 Interval add(const Interval& a, const Interval& b) {
-  bool nan = a.nan || b.nan || (a.hi == kInf && b.lo == -kInf) || (a.lo == -kInf && b.hi == kInf);
+  bool nan = a.nan || b.nan || (a.can_be_pos_inf() && b.can_be_neg_inf()) || (a.can_be_neg_inf() && b.can_be_pos_inf());
   if (a.empty_range() || b.empty_range()) return {kInf, -kInf, nan};
-  return make(a.lo + b.lo, a.hi + b.hi, nan);
+  Interval r{add_down(a.lo, b.lo), add_up(a.hi, b.hi), nan};
+  if (std::isnan(r.lo)) r.lo = -kInf;  // -inf + inf at the ends: no bound
+  if (std::isnan(r.hi)) r.hi = kInf;
+  r.never_inf = a.never_inf && b.never_inf;
+  r.lo_strict = (a.lo_strict || b.lo_strict) && std::isfinite(r.lo) && r.lo == a.lo + b.lo;
+  return r;
 }
-Interval neg(const Interval& a) { return {-a.hi, -a.lo, a.nan}; }
+Interval neg(const Interval& a) { return {-a.hi, -a.lo, a.nan, a.never_inf}; }
 
 Interval mul(const Interval& a, const Interval& b) {
-  bool inf_a = std::isinf(a.lo) || std::isinf(a.hi), inf_b = std::isinf(b.lo) || std::isinf(b.hi);
+  bool inf_a = a.can_be_pos_inf() || a.can_be_neg_inf(), inf_b = b.can_be_pos_inf() || b.can_be_neg_inf();
   bool nan = a.nan || b.nan || (a.contains_zero() && inf_b) || (b.contains_zero() && inf_a);
+  if (!a.empty_range() && !b.empty_range() && a.positive() && b.positive()) {
+    // Two positive factors: the product's lower bound keeps its strictness.
+    double lo = a.lo * b.lo;
+    Interval r{std::isfinite(lo) && std::fma(a.lo, b.lo, -lo) < 0 ? std::nextafter(lo, -kInf) : lo, up(a.hi * b.hi), nan,
+               a.never_inf && b.never_inf, std::isfinite(lo)};
+    if (std::isnan(r.hi)) r.hi = kInf;
+    return r;
+  }
   if (a.empty_range() || b.empty_range()) return {kInf, -kInf, nan};
   double lo = kInf, hi = -kInf;
   for (double x : {a.lo, a.hi})
@@ -51,17 +79,26 @@ Interval mul(const Interval& a, const Interval& b) {
       if (std::isnan(p)) p = 0;  // 0 * inf: the limit from the finite side
       lo = std::min(lo, p), hi = std::max(hi, p);
     }
-  return make(lo, hi, nan);
+  Interval r = make(lo, hi, nan);
+  r.never_inf = a.never_inf && b.never_inf;
+  return r;
 }
 
 Interval recip(const Interval& a) {
   if (a.empty_range()) return {kInf, -kInf, a.nan};
+  if (a.nonzero() && a.never_inf) {  // 1/x of a finite x that is never 0: finite, same sign
+    Interval r = a.lo >= 0 ? Interval{0, a.lo > 0 ? up(1 / a.lo) : kInf, a.nan, true, true}
+                           : Interval{a.hi < 0 ? down(1 / a.hi) : -kInf, 0, a.nan, true, false};
+    if (a.lo >= 0 && std::isfinite(a.hi) && a.hi > 0) r.lo = down(1 / a.hi), r.lo_strict = r.lo == 0;
+    return r;
+  }
   if (a.contains_zero()) return {-kInf, kInf, a.nan};
   return make(1 / a.hi, 1 / a.lo, a.nan);
 }
 
 Interval div(const Interval& a, const Interval& b) {
   Interval r = mul(a, recip(b));
+  r.never_inf = a.never_inf && b.never_inf && b.nonzero();
   // 0/0 and inf/inf are NaN; mul(a, recip(b)) already covers inf * 0 and 0 * inf.
   if (b.contains_zero() && a.contains_zero()) r.nan = true;
   return r;
@@ -100,6 +137,20 @@ Interval cast(const Interval& a, ir::FloatFormat f, ir::Overflow o) {
   return {lo, hi, nan};
 }
 
+Interval abs_or_round(Op op, const Interval& x) {
+  switch (op) {
+    case Op::Abs: {
+      if (x.empty_range()) return x;
+      double lo = x.contains_zero() ? 0 : std::min(std::fabs(x.lo), std::fabs(x.hi));
+      return {lo, std::max(std::fabs(x.lo), std::fabs(x.hi)), x.nan};
+    }
+    case Op::Floor: return monotone(x, [](double v) { return std::floor(v); });
+    case Op::Ceil: return monotone(x, [](double v) { return std::ceil(v); });
+    case Op::Round: return monotone(x, [](double v) { return std::nearbyint(v); });
+    default: return monotone(x, [](double v) { return std::trunc(v); });
+  }
+}
+
 Interval real_interval(Op op, std::span<const Interval> a) {
   const Interval bool01{0, 1, false};
   switch (op) {
@@ -108,16 +159,15 @@ Interval real_interval(Op op, std::span<const Interval> a) {
     case Op::Mul: return mul(a[0], a[1]);
     case Op::Div: case Op::DivFull: return div(a[0], a[1]);
     case Op::Neg: return neg(a[0]);
-    case Op::Abs: {
-      const Interval& x = a[0];
-      if (x.empty_range()) return x;
-      double lo = x.contains_zero() ? 0 : std::min(std::fabs(x.lo), std::fabs(x.hi));
-      return {lo, std::max(std::fabs(x.lo), std::fabs(x.hi)), x.nan};
-    }
     case Op::Fma: return add(mul(a[0], a[1]), a[2]);
     case Op::Sum: {
       Interval r = a[0];
       for (size_t k = 1; k < a.size(); ++k) r = add(r, a[k]);
+      return r;
+    }
+    case Op::Abs: case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: {
+      Interval r = abs_or_round(op, a[0]);
+      r.never_inf = a[0].never_inf;
       return r;
     }
     case Op::Prod: {
@@ -130,15 +180,27 @@ Interval real_interval(Op op, std::span<const Interval> a) {
       bool is_max = op == Op::Max || op == Op::AMax || op == Op::MaxNum || op == Op::TMax;
       bool prop = op == Op::Max || op == Op::AMax || op == Op::Min || op == Op::AMin;
       Interval r = a[0];
+      bool never_inf = true;
+      for (const Interval& x : a) never_inf = never_inf && x.never_inf;
       for (size_t k = 1; k < a.size(); ++k)
         r = is_max ? maxmin<true>(r, a[k], prop) : maxmin<false>(r, a[k], prop);
+      r.never_inf = never_inf;
+      r.lo_strict = false;
       return r;
     }
     case Op::Clamp:
       return maxmin<false>(maxmin<true>(a[0], a[1], true), a[2], true);
-    case Op::Select: return join(a[1], a[2]);
-    case Op::Exp: return clip(monotone(a[0], [](double x) { return std::exp(x); }), 0, kInf);
-    case Op::Exp2: return clip(monotone(a[0], [](double x) { return std::exp2(x); }), 0, kInf);
+    case Op::Select: {
+      Interval r = join(a[1], a[2]);
+      r.never_inf = a[1].never_inf && a[2].never_inf;
+      return r;
+    }
+    case Op::Exp: case Op::Exp2: {
+      Interval r = clip(monotone(a[0], op == Op::Exp ? [](double x) { return std::exp(x); } : [](double x) { return std::exp2(x); }), 0, kInf);
+      // Over the reals, exp of a finite value is finite and > 0 (doubles overflow; reals do not).
+      if (a[0].never_inf) r.never_inf = true, r.lo_strict = r.lo == 0 ? true : r.lo_strict;
+      return r;
+    }
     case Op::Log: case Op::Log2: {
       bool nan = a[0].nan || a[0].lo < 0;
       Interval x = clip(a[0], 0, kInf);
@@ -159,10 +221,7 @@ Interval real_interval(Op op, std::span<const Interval> a) {
     case Op::Erf: return clip(monotone(a[0], [](double x) { return std::erf(x); }), -1, 1);
     case Op::Sigmoid:
       return clip(monotone(a[0], [](double x) { return 1 / (1 + std::exp(-x)); }), 0, 1);
-    case Op::Floor: return monotone(a[0], [](double x) { return std::floor(x); });
-    case Op::Ceil: return monotone(a[0], [](double x) { return std::ceil(x); });
-    case Op::Round: return monotone(a[0], [](double x) { return std::nearbyint(x); });
-    case Op::Trunc: return monotone(a[0], [](double x) { return std::trunc(x); });
+
     case Op::CastF16: return cast(a[0], ir::FloatFormat::F16, ir::Overflow::Inf);
     case Op::CastBF16: return cast(a[0], ir::FloatFormat::BF16, ir::Overflow::Inf);
     case Op::CastE4M3: return cast(a[0], ir::FloatFormat::E4M3FN, ir::Overflow::NaN);
@@ -180,10 +239,13 @@ Interval real_interval(Op op, std::span<const Interval> a) {
 
 bool Interval::meet(const Interval& o) {
   Interval before = *this;
+  if (o.lo > lo || (o.lo == lo && o.lo_strict)) lo_strict = o.lo_strict || (o.lo == lo && lo_strict);
   lo = std::max(lo, o.lo);
   hi = std::min(hi, o.hi);
   nan = nan && o.nan;
-  return lo != before.lo || hi != before.hi || nan != before.nan;
+  never_inf = never_inf || o.never_inf;
+  return lo != before.lo || hi != before.hi || nan != before.nan || never_inf != before.never_inf ||
+         lo_strict != before.lo_strict;
 }
 
 std::string Interval::str() const {
@@ -209,6 +271,8 @@ Interval interval_square(const Interval& x, ir::Semantics sem) {
 Interval interval_of(Op op, std::span<const Interval> args, ir::Semantics sem) {
   Interval r = real_interval(op, args);
   if (sem == ir::Semantics::Real || r.empty_range()) return r;
+  r.never_inf = false;  // fp32 overflows; bounds decide
+  r.lo_strict = false;
   // IEEE: fp32 results round (and approximations err by up to ~15 ulps, SEMANTICS-FACTS.md),
   // and anything past FLT_MAX may become inf. Widen relatively, then to the fp32 grid.
   auto widen = [](double x, double dir) {

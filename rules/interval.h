@@ -15,21 +15,29 @@ struct Interval {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   double lo = -kInf, hi = kInf;  // the non-NaN values lie in [lo, hi] (empty when lo > hi)
   bool nan = true;               // NaN is possible
+  // Over the reals values can be finite yet unbounded (every finite input, exp of it): with
+  // never_inf, lo = -inf and hi = inf mean "unbounded", not "possibly infinite".
+  bool never_inf = false;
+  bool lo_strict = false;  // values are > lo, not only >= (exp(x) > 0)
 
   static Interval top() { return {}; }
   static Interval point(double v) {
-    if (std::isnan(v)) return {kInf, -kInf, true};
-    return {v, v, false};
+    if (std::isnan(v)) return {kInf, -kInf, true, true};
+    return {v, v, false, std::isfinite(v)};
   }
+  // Every finite value (over the reals: the finite values of an input dtype are unbounded there).
+  static Interval any_finite() { return {-kInf, kInf, false, true}; }
   bool empty_range() const { return lo > hi; }
-  bool finite() const { return !nan && std::isfinite(lo) && std::isfinite(hi); }
+  bool can_be_pos_inf() const { return hi == kInf && !never_inf; }
+  bool can_be_neg_inf() const { return lo == -kInf && !never_inf; }
+  bool finite() const { return !nan && (never_inf || (std::isfinite(lo) && std::isfinite(hi))); }
   bool not_nan() const { return !nan; }
-  bool nonzero() const { return !nan && (lo > 0 || hi < 0); }
-  bool positive() const { return !nan && lo > 0; }
+  bool nonzero() const { return !nan && (lo > 0 || hi < 0 || (lo == 0 && lo_strict)); }
+  bool positive() const { return !nan && (lo > 0 || (lo == 0 && lo_strict)); }
   bool negative() const { return !nan && hi < 0; }
   bool nonneg() const { return !nan && lo >= 0; }
   bool nonpos() const { return !nan && hi <= 0; }
-  bool contains_zero() const { return lo <= 0 && hi >= 0; }
+  bool contains_zero() const { return (lo < 0 || (lo == 0 && !lo_strict)) && hi >= 0; }
   // Intersection: both enclose the same class. Returns true when this one got tighter.
   bool meet(const Interval& o);
   std::string str() const;

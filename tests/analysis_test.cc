@@ -72,7 +72,29 @@ struct TermGen {
 
 bool contains(const Interval& r, double v) {
   if (std::isnan(v)) return r.nan;
+  if (std::isinf(v) && r.never_inf) return false;
+  if (r.lo_strict && v == r.lo) return false;
   return r.lo <= v && v <= r.hi;
+}
+
+TEST(Intervals, FiniteUnboundedInputsStayFiniteOverTheReals) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, ir::Semantics::Real));
+  g.lang().set_domain(store.payload(store.variable("x")), Interval::any_finite());
+  g.lang().set_domain(store.payload(store.variable("y")), Interval::any_finite());
+  auto fact = [&](const std::string& t) {
+    return g.data(add_term(g, ir::read_term(store, ir::parse_sexprs(t, "t").at(0)))).range;
+  };
+  EXPECT_TRUE(fact("(exp (- x y))").finite());
+  EXPECT_TRUE(fact("(exp (- x y))").positive());
+  EXPECT_TRUE(fact("(+ (exp x) (exp y))").positive());
+  EXPECT_TRUE(fact("(/ (exp x) (+ (exp x) (exp y)))").finite());
+  EXPECT_TRUE(fact("(* x y)").finite());
+  EXPECT_FALSE(fact("(/ x y)").finite());  // y may be 0
+  EXPECT_FALSE(fact("(exp (/ 1 y))").finite());
+  Graph ieee(KeqLanguage(&store, ir::Semantics::Ieee));
+  ieee.lang().set_domain(store.payload(store.variable("x")), Interval::any_finite());
+  EXPECT_FALSE(ieee.data(add_term(ieee, ir::read_term(store, ir::parse_sexprs("(exp x)", "t").at(0)))).range.finite());  // fp32 overflows
 }
 
 TEST(Intervals, EncloseEveryEvaluation) {
@@ -84,9 +106,12 @@ TEST(Intervals, EncloseEveryEvaluation) {
       TermGen gen{store, rng};
       ir::TermId t = gen.gen(4);
       Graph g(KeqLanguage(&store, sem));
+      bool finite_x = trial % 2 == 0;
+      if (finite_x) g.lang().set_domain(store.payload(store.variable("x")), Interval::any_finite());
       Interval r = g.data(add_term(g, t)).range;
       for (double x : specials)
         for (double y : {2.0, -0.5, double(NAN), double(INFINITY)}) {
+          if (finite_x && !std::isfinite(x)) continue;  // outside x's domain
           auto env_val = [&](const ir::Variable& v) { return v.name == "x" ? x : y; };
           if (sem == ir::Semantics::Real) {
             ir::RealValue v;

@@ -141,7 +141,7 @@ bool Interp::equal(const Ref& a, const Ref& b) const {
 // ---- operators ---------------------------------------------------------------------------
 
 Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
-  if (a->kind == K::Tensor || b->kind == K::Tensor) {
+  if (a->kind == K::Tensor || b->kind == K::Tensor || a->kind == K::Pointer || b->kind == K::Pointer) {
     if (!hooks_.binop) unsupported(at, "tensor operator " + op);
     return hooks_.binop(*this, op, a, b, at);
   }

@@ -52,52 +52,97 @@ void report_undefined_outputs(const ir::TermStore& s, Program& p) {
 
 }  // namespace
 
-Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
-                    bool params_initial) {
-  Program p;
-  p.state.params_initial = params_initial;
-  p.file = path;
-  p.class_name = class_name;
-  python::Tree tree = python::parse_file(path);
-  python::Interp in(store);
-  install(in, p.state);
-  triton::install(in, p.state);
-  absl::flat_hash_map<std::string, std::vector<int64_t>> overrides(dims.begin(), dims.end());
-  std::vector<std::string> applied;
-  std::shared_ptr<python::Env> env = in.run(tree, overrides, &applied);
-  python::Span file_start{1, 1, 1, 1};
-  for (const auto& [name, value] : dims)
-    if (std::find(applied.begin(), applied.end(), name) == applied.end())
-      throw python::ProgramError(path + ": --dims: '" + name + "' is not a module-level integer constant or tuple");
-  for (const auto& [name, v] : env->vars)
-    if (v->kind == K::Int && name != "__name__") p.constants.push_back({name, v->i});
-  std::sort(p.constants.begin(), p.constants.end());
-  auto function = [&](const std::string& name) -> Ref {
+namespace {
+
+struct Session {  // one file's interpreter and its module scope
+  python::Tree tree;
+  python::Interp in;
+  std::shared_ptr<python::Env> env;
+  Session(const std::string& path, ir::TermStore& store, TorchState& state, const Dims& dims, bool check_dims)
+      : tree(python::parse_file(path)), in(store) {
+    install(in, state);
+    triton::install(in, state);
+    absl::flat_hash_map<std::string, std::vector<int64_t>> overrides(dims.begin(), dims.end());
+    std::vector<std::string> applied;
+    env = in.run(tree, overrides, &applied);
+    if (check_dims)
+      for (const auto& [name, value] : dims)
+        if (std::find(applied.begin(), applied.end(), name) == applied.end())
+          throw python::ProgramError(path + ": --dims: '" + name + "' is not a module-level integer constant or tuple");
+  }
+  ~Session() { env->vars.clear(); }  // functions hold the scope and it holds them: free both
+  Ref function(const std::string& path, const std::string& name) {
     Ref f = env->lookup(name);
     if (!f) throw python::ProgramError(path + ": no " + name + " defined");
     return f;
-  };
-  CallArgs none_args;
-  none_args.at = file_start;
-  Ref init = env->lookup("get_init_inputs") ? in.call(function("get_init_inputs"), none_args) : python::list({});
+  }
+};
+
+const python::Span kFileStart{1, 1, 1, 1};
+
+std::vector<Ref> call_list(python::Interp& in, const Ref& f) {
+  CallArgs none;
+  none.at = kFileStart;
+  return in.to_sequence(in.call(f, none), kFileStart);
+}
+
+void forward_and_collect(Session& s, TorchState& state, const std::string& path, const std::string& class_name,
+                         const std::vector<Ref>& init, const std::vector<Ref>& inputs, Program& p, ir::TermStore& store) {
   CallArgs init_args;
-  init_args.at = file_start;
-  init_args.pos = in.to_sequence(init, file_start);
-  p.state.phase = TorchState::Phase::Init;
-  Ref model = in.call(function(class_name), init_args);
-  p.state.phase = TorchState::Phase::Inputs;
-  Ref inputs = in.call(function("get_inputs"), none_args);
+  init_args.at = kFileStart;
+  init_args.pos = init;
+  state.phase = TorchState::Phase::Init;
+  Ref model = s.in.call(s.function(path, class_name), init_args);
   CallArgs fwd;
-  fwd.at = file_start;
-  fwd.pos = in.to_sequence(inputs, file_start);
-  p.forward_args = fwd.pos;
-  p.state.phase = TorchState::Phase::Forward;
-  Ref out = in.call(model, fwd);
-  flatten_outputs(out, p.outputs, in, file_start);
+  fwd.at = kFileStart;
+  fwd.pos = inputs;
+  p.forward_args = inputs;
+  state.phase = TorchState::Phase::Forward;
+  flatten_outputs(s.in.call(model, fwd), p.outputs, s.in, kFileStart);
   report_undefined_outputs(store, p);
-  // Functions hold their module's Env and the Env holds them: clear it so the run's values are
-  // freed (the outputs are tensors, which hold no interpreter values).
-  env->vars.clear();
+}
+
+void record_constants(const Session& s, Program& p) {
+  for (const auto& [name, v] : s.env->vars)
+    if (v->kind == K::Int && name != "__name__") p.constants.push_back({name, v->i});
+  std::sort(p.constants.begin(), p.constants.end());
+}
+
+}  // namespace
+
+Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
+                    bool params_initial) {
+  Program p;
+  p.file = path;
+  p.class_name = class_name;
+  p.state.params_initial = params_initial;
+  Session s(path, store, p.state, dims, true);
+  record_constants(s, p);
+  std::vector<Ref> init = s.env->lookup("get_init_inputs") ? call_list(s.in, s.function(path, "get_init_inputs")) : std::vector<Ref>{};
+  // randn names parameters while a model is built and inputs in get_inputs: by phase, whatever
+  // the order of the calls.
+  p.state.phase = TorchState::Phase::Inputs;
+  std::vector<Ref> inputs = call_list(s.in, s.function(path, "get_inputs"));
+  forward_and_collect(s, p.state, path, class_name, init, inputs, p, store);
+  return p;
+}
+
+Program run_candidate(const std::string& cand_path, const std::string& ref_path, ir::TermStore& store,
+                      const Dims& dims, bool params_initial, const std::string& class_name) {
+  // The reference supplies sizes and inputs.
+  TorchState ref_state;
+  Session ref(ref_path, store, ref_state, dims, true);
+  std::vector<Ref> init = ref.env->lookup("get_init_inputs") ? call_list(ref.in, ref.function(ref_path, "get_init_inputs")) : std::vector<Ref>{};
+  ref_state.phase = TorchState::Phase::Inputs;
+  std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
+  Program p;
+  p.file = cand_path;
+  p.class_name = class_name;
+  p.state.params_initial = params_initial;
+  p.state.inputs = ref_state.inputs;
+  Session cand(cand_path, store, p.state, {}, false);  // the candidate's constants stay as written
+  record_constants(ref, p);
+  forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store);
   return p;
 }
 

@@ -29,6 +29,14 @@ using Dims = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
                     bool params_initial = false);
 
+// Runs a candidate against its reference, as KernelBench does: the reference's module level
+// (with `dims`), get_init_inputs() and get_inputs() give the arguments; the candidate's module
+// level runs as written (its own constants are never rewritten: a width hard-coded there is a bug
+// to find), then ModelNew(*init_inputs) and forward(*inputs). The inputs are the reference's
+// variables, so both programs' terms range over the same inputs.
+Program run_candidate(const std::string& cand_path, const std::string& ref_path, ir::TermStore& store,
+                      const Dims& dims, bool params_initial = false, const std::string& class_name = "ModelNew");
+
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same count, shapes and dtypes. Returns what
 // does not match, or nothing.
