@@ -12,7 +12,8 @@ namespace keq::cli {
 
 namespace {
 
-const char* const kHelp = R"(usage: keq inspect FILE.py [--ref REF.py] [--dims name=value,...] [--class NAME] [--element I,J,...]
+const char* const kHelp =
+    R"(usage: keq inspect FILE.py [--ref REF.py] [--dims name=value,...] [--class NAME] [--element I,J,...]
                     [--max-chars N] [--params initial|symbolic]
 
 Runs FILE.py as KernelBench does, symbolically and without Python: the module level,
@@ -87,7 +88,9 @@ int inspect_command(const std::vector<std::string>& args) {
         size_t eq = kv.find('=');
         std::vector<int64_t> v;
         if (eq == std::string::npos || !parse_ints(kv.substr(eq + 1), 'x', v)) {
-          std::fprintf(stderr, "keq inspect: --dims takes name=value,... with 4x5 for a tuple (got '%s')\n", kv.c_str());
+          std::fprintf(stderr,
+                       "keq inspect: --dims takes name=value,... with 4x5 for a tuple (got '%s')\n",
+                       kv.c_str());
           return kExitError;
         }
         dims.push_back({kv.substr(0, eq), v});
@@ -144,22 +147,28 @@ int inspect_command(const std::vector<std::string>& args) {
     return kExitError;
   }
   std::printf("file: %s (class %s)\nconstants:", file.c_str(), cls.c_str());
-  for (const auto& [n, v] : p.constants) std::printf(" %s=%lld", n.c_str(), static_cast<long long>(v));
+  for (const auto& [n, v] : p.constants)
+    std::printf(" %s=%lld", n.c_str(), static_cast<long long>(v));
   std::printf("\ninputs:\n");
   for (const auto& t : p.state.inputs) {
-    std::string range = std::isinf(t.lo) ? "any finite value"
-                                          : "[" + ir::Constant::of_float(t.lo).str() + ", " + ir::Constant::of_float(t.hi).str() + (t.hi_open ? ")" : "]");
-    std::printf("  %s: %s%s in %s, from %s at %s:%u:%u\n", t.name.c_str(), std::string(python::dtype_name(t.dtype)).c_str(),
-                shape_str(t.shape).c_str(), range.c_str(), t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
+    std::string range = std::isinf(t.lo)
+                            ? "any finite value"
+                            : "[" + ir::Constant::of_float(t.lo).str() + ", " +
+                                  ir::Constant::of_float(t.hi).str() + (t.hi_open ? ")" : "]");
+    std::printf("  %s: %s%s in %s, from %s at %s:%u:%u\n", t.name.c_str(),
+                std::string(python::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str(),
+                range.c_str(), t.origin.c_str(), p.inputs_file.c_str(), t.at.line, t.at.col);
   }
   std::printf("parameters:\n");
   for (const auto& t : p.state.parameters)
-    std::printf("  %s: %s%s %s at %s:%u:%u\n", t.name.c_str(), std::string(python::dtype_name(t.dtype)).c_str(),
-                shape_str(t.shape).c_str(), t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
+    std::printf("  %s: %s%s %s at %s:%u:%u\n", t.name.c_str(),
+                std::string(python::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str(),
+                t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
   std::printf("outputs:\n");
   for (size_t k = 0; k < p.outputs.size(); ++k) {
     const auto& t = *p.outputs[k];
-    std::printf("  out%zu: %s%s\n", k, std::string(python::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str());
+    std::printf("  out%zu: %s%s\n", k, std::string(python::dtype_name(t.dtype)).c_str(),
+                shape_str(t.shape).c_str());
   }
   for (size_t k = 0; k < p.outputs.size(); ++k) {
     const auto& t = *p.outputs[k];
@@ -172,7 +181,8 @@ int inspect_command(const std::vector<std::string>& args) {
     }
     for (const auto& idx : picks) {
       if (idx.size() != t.shape.size()) {
-        std::fprintf(stderr, "keq inspect: --element has %zu indices; out%zu has rank %zu\n", idx.size(), k, t.shape.size());
+        std::fprintf(stderr, "keq inspect: --element has %zu indices; out%zu has rank %zu\n",
+                     idx.size(), k, t.shape.size());
         return kExitError;
       }
       int64_t flat = 0;
@@ -182,14 +192,16 @@ int inspect_command(const std::vector<std::string>& args) {
         flat = flat * t.shape[d] + idx[d];
       }
       if (!ok) {
-        std::fprintf(stderr, "keq inspect: element out of range for out%zu%s\n", k, shape_str(t.shape).c_str());
+        std::fprintf(stderr, "keq inspect: element out of range for out%zu%s\n", k,
+                     shape_str(t.shape).c_str());
         return kExitError;
       }
       std::string where;
       for (size_t d = 0; d < idx.size(); ++d) where += (d ? "," : "") + std::to_string(idx[d]);
       ir::TermId e = t.elems[flat];
-      std::printf("out%zu[%s] = %s\n", k, where.c_str(),
-                  e == python::Tensor::kUninit ? "<uninitialized>" : store.str(e, max_chars).c_str());
+      std::printf(
+          "out%zu[%s] = %s\n", k, where.c_str(),
+          e == python::Tensor::kUninit ? "<uninitialized>" : store.str(e, max_chars).c_str());
     }
   }
   std::printf("memory findings: %zu\n", p.state.findings.size());

@@ -34,7 +34,8 @@ std::pair<size_t, size_t> egraph_stage(const std::string& example) {
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples" / example;
   ir::TermStore store;
   torch::Program ref = torch::run_program((dir / "ref.py").string(), store, "Model", dims_of(dir));
-  torch::Program cand = torch::run_candidate((dir / "cand.py").string(), (dir / "ref.py").string(), store, dims_of(dir));
+  torch::Program cand = torch::run_candidate((dir / "cand.py").string(), (dir / "ref.py").string(),
+                                             store, dims_of(dir));
   EXPECT_TRUE(cand.state.findings.empty()) << cand.state.findings.front();
   EXPECT_EQ(torch::parameter_mismatch(ref, cand), std::nullopt);
   Graph g(rules::KeqLanguage(&store, ir::Semantics::Real));
@@ -42,13 +43,15 @@ std::pair<size_t, size_t> egraph_stage(const std::string& example) {
   for (ir::TermId id = 0; id < store.size(); ++id)
     if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32)
       g.lang().set_domain(store.payload(id), rules::Interval::any_finite());
-  auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()), ir::Semantics::Real);
+  auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()),
+                                 ir::Semantics::Real);
   std::vector<std::pair<egraph::EClassId, egraph::EClassId>> pairs;
   rules::TermAdder adder(g);
   EXPECT_EQ(ref.outputs.size(), cand.outputs.size());
   for (size_t o = 0; o < std::min(ref.outputs.size(), cand.outputs.size()); ++o) {
     EXPECT_EQ(ref.outputs[o]->shape, cand.outputs[o]->shape);
-    for (size_t e = 0; e < std::min(ref.outputs[o]->elems.size(), cand.outputs[o]->elems.size()); ++e)
+    for (size_t e = 0; e < std::min(ref.outputs[o]->elems.size(), cand.outputs[o]->elems.size());
+         ++e)
       pairs.push_back({adder.add(ref.outputs[o]->elems[e]), adder.add(cand.outputs[o]->elems[e])});
   }
   egraph::Runner<rules::KeqLanguage>({12, 200000, 20.0}).run(g, rws, [&](Graph& eg) {
@@ -74,6 +77,19 @@ TEST(EndToEnd, ClampThenFp16CastIsProved) {
 
 TEST(EndToEnd, GeluThroughSigmoidIsProved) {
   auto [proved, total] = egraph_stage("gelu_tanh_scale");
+  EXPECT_EQ(proved, total);
+}
+
+TEST(EndToEnd, TiledDotWithMaskedTailsIsProved) {
+  // 16x16x16 tiles over a 2x3 by 3x4 product: the masked lanes add (* 0 0) terms.
+  auto [proved, total] = egraph_stage("matmul_relu");
+  EXPECT_EQ(total, 8u);
+  EXPECT_EQ(proved, total);
+}
+
+TEST(EndToEnd, AtomicSplitRowSumIsProved) {
+  auto [proved, total] = egraph_stage("row_sum_split");
+  EXPECT_EQ(total, 2u);
   EXPECT_EQ(proved, total);
 }
 

@@ -57,12 +57,17 @@ TEST(Interp, PythonArithmeticIsPythons) {
 }
 
 TEST(Interp, FunctionsBindArgumentsAsPythonDoes) {
-  EXPECT_EQ(int_of("def f(a, b=2, *args, c=3, **kw):\n    return a + b + len(args) * 10 + c * 100 + len(kw) * 1000\n"
+  EXPECT_EQ(int_of("def f(a, b=2, *args, c=3, **kw):\n    return a + b + len(args) * 10 + c * 100 "
+                   "+ len(kw) * 1000\n"
                    "r = f(1, 5, 7, 8, c=4, z=1)"),
             1 + 5 + 20 + 400 + 1000);
-  EXPECT_EQ(int_of("def outer(n):\n    def inner(k):\n        return n * k\n    return inner\nr = outer(6)(7)"), 42);
+  EXPECT_EQ(int_of("def outer(n):\n    def inner(k):\n        return n * k\n    return inner\nr = "
+                   "outer(6)(7)"),
+            42);
   EXPECT_EQ(int_of("g = lambda meta: meta['BLOCK'] * 2\nr = g({'BLOCK': 64})"), 128);
-  EXPECT_EQ(int_of("r = 0\nfor i in range(10):\n    if i == 5:\n        break\n    if i % 2:\n        continue\n    r += i"), 6);
+  EXPECT_EQ(int_of("r = 0\nfor i in range(10):\n    if i == 5:\n        break\n    if i % 2:\n     "
+                   "   continue\n    r += i"),
+            6);
 }
 
 TEST(Interp, ClassesInheritAndCallSuper) {
@@ -128,14 +133,19 @@ std::string outcome(const fs::path& file) {
 }
 
 TEST(TorchFrontend, UnsupportedAndErrorsNameTheirLine) {
-  EXPECT_GE(test::check_goldens(fs::path(KEQ_SOURCE_DIR) / "tests/golden/unsupported", outcome), 6u);
+  EXPECT_GE(test::check_goldens(fs::path(KEQ_SOURCE_DIR) / "tests/golden/unsupported", outcome),
+            6u);
 }
 
 // The terms compute what torch computes, checked by hand on small cases.
-double eval_at(const ir::TermStore& s, ir::TermId t, const std::function<double(const std::string&)>& value) {
-  return ir::evaluate_real(s, t, [&](const ir::Variable& v) {
-           return std::optional(ir::RealValue::of(ir::Constant::of_float(value(v.name))));
-         }).f.approx_double();
+double eval_at(const ir::TermStore& s, ir::TermId t,
+               const std::function<double(const std::string&)>& value) {
+  return ir::evaluate_real(
+             s, t,
+             [&](const ir::Variable& v) {
+               return std::optional(ir::RealValue::of(ir::Constant::of_float(value(v.name))));
+             })
+      .f.approx_double();
 }
 
 TEST(TorchFrontend, SoftmaxRowsSumToOneAndLinearIsXWtPlusB) {
@@ -150,7 +160,8 @@ TEST(TorchFrontend, SoftmaxRowsSumToOneAndLinearIsXWtPlusB) {
   };
   {
     ir::TermStore s;
-    Program p = run_program((ex / "softmax_rows/ref.py").string(), s, "Model", {{"batch_size", {2}}, {"dim", {5}}});
+    Program p = run_program((ex / "softmax_rows/ref.py").string(), s, "Model",
+                            {{"batch_size", {2}}, {"dim", {5}}});
     ASSERT_EQ(p.outputs[0]->shape, (std::vector<int64_t>{2, 5}));
     double total = 0;
     for (int j = 0; j < 5; ++j) total += eval_at(s, p.outputs[0]->elems[5 + j], value);
@@ -164,7 +175,8 @@ TEST(TorchFrontend, SoftmaxRowsSumToOneAndLinearIsXWtPlusB) {
     ASSERT_EQ(p.state.parameters.size(), 2u);
     // out[1,2] = relu(sum_k x[1,k] * W[2,k] + b[2]); nn.Linear's weight is [out, in].
     double want = value("p1[2]");
-    for (int k = 0; k < 3; ++k) want += value("in0[1," + std::to_string(k) + "]") * value("p0[2," + std::to_string(k) + "]");
+    for (int k = 0; k < 3; ++k)
+      want += value("in0[1," + std::to_string(k) + "]") * value("p0[2," + std::to_string(k) + "]");
     EXPECT_NEAR(eval_at(s, p.outputs[0]->elems[1 * 4 + 2], value), std::max(want, 0.0), 1e-9);
   }
 }
@@ -184,8 +196,11 @@ TEST(TorchFrontend, ParametersMatchByCreationOrderWithShapeChecks) {
   EXPECT_EQ(parameter_mismatch(ref, same), std::nullopt);
   auto why = parameter_mismatch(ref, bad);
   ASSERT_TRUE(why);
-  EXPECT_NE(why->find("parameter 0: Model creates float32[4, 3] (nn.Linear.weight at"), std::string::npos) << *why;
-  EXPECT_NE(why->find("but ModelNew creates float32[3, 4] (nn.Parameter at"), std::string::npos) << *why;
+  EXPECT_NE(why->find("parameter 0: Model creates float32[4, 3] (nn.Linear.weight at"),
+            std::string::npos)
+      << *why;
+  EXPECT_NE(why->find("but ModelNew creates float32[3, 4] (nn.Parameter at"), std::string::npos)
+      << *why;
   // The same names, so the i-th parameters are the same variables.
   EXPECT_EQ(ref.state.parameters[2].name, same.state.parameters[2].name);
 }
@@ -208,7 +223,8 @@ namespace {
 TEST(Interp, MethodsDoNotSeeClassBodyNames) {
   // As in Python: `scale` in the class body is not visible inside the method.
   ir::TermStore s;
-  const char* src = "scale = 3\nclass A:\n    scale = 5\n    def f(self):\n        return scale\nr = A().f()\n";
+  const char* src =
+      "scale = 3\nclass A:\n    scale = 5\n    def f(self):\n        return scale\nr = A().f()\n";
   EXPECT_EQ(run_snippet(src, "r", s)->i, 3);
 }
 
@@ -220,7 +236,8 @@ namespace {
 
 std::string findings_of(const std::string& name) {
   ir::TermStore s;
-  Program p = run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates" / name).string(), s, "ModelNew", {});
+  Program p = run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates" / name).string(), s,
+                          "ModelNew", {});
   std::string all;
   for (const auto& f : p.state.findings) all += f + "\n";
   return all;
@@ -228,23 +245,52 @@ std::string findings_of(const std::string& name) {
 
 TEST(Triton, CorrectKernelHasNoFindingsAndComputesMaxnum) {
   ir::TermStore s;
-  Program p = run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/relu_launch.py").string(), s, "ModelNew", {});
+  Program p =
+      run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/relu_launch.py").string(), s,
+                  "ModelNew", {});
   EXPECT_TRUE(p.state.findings.empty());
   ASSERT_EQ(p.outputs.size(), 1u);
   EXPECT_EQ(s.str(p.outputs[0]->elems[7]), "(maxnum in0[1,2] 0)");
 }
 
 TEST(Triton, MemoryFindingsNameTheLine) {
-  EXPECT_NE(findings_of("off_by_one_mask.py").find("off_by_one_mask.py:12:9: load out of bounds: lane 20 reads element 20 of a buffer of 20 (program (0, 0, 0))"),
-            std::string::npos) << findings_of("off_by_one_mask.py");
-  EXPECT_NE(findings_of("off_by_one_mask.py").find("off_by_one_mask.py:13:5: store out of bounds"), std::string::npos);
-  EXPECT_NE(findings_of("missing_mask.py").find("missing_mask.py:12:9: load out of bounds"), std::string::npos);
-  EXPECT_NE(findings_of("race_partial_sums.py").find("race_partial_sums.py:13:5: write-write race"), std::string::npos)
+  EXPECT_NE(findings_of("off_by_one_mask.py")
+                .find("off_by_one_mask.py:12:9: load out of bounds: lane 20 reads element 20 of a "
+                      "buffer of 20 (program (0, 0, 0))"),
+            std::string::npos)
+      << findings_of("off_by_one_mask.py");
+  EXPECT_NE(findings_of("off_by_one_mask.py").find("off_by_one_mask.py:13:5: store out of bounds"),
+            std::string::npos);
+  EXPECT_NE(findings_of("missing_mask.py").find("missing_mask.py:12:9: load out of bounds"),
+            std::string::npos);
+  EXPECT_NE(findings_of("race_partial_sums.py").find("race_partial_sums.py:13:5: write-write race"),
+            std::string::npos)
       << findings_of("race_partial_sums.py");
-  EXPECT_NE(findings_of("masked_no_other.py").find("masked_no_other.py:10:9: masked lane without other= reaches an output"),
-            std::string::npos) << findings_of("masked_no_other.py");
-  EXPECT_NE(findings_of("grid_too_small.py").find("an output element that nothing wrote"), std::string::npos)
+  EXPECT_NE(findings_of("masked_no_other.py")
+                .find("masked_no_other.py:10:9: masked lane without other= reaches an output"),
+            std::string::npos)
+      << findings_of("masked_no_other.py");
+  EXPECT_NE(findings_of("grid_too_small.py").find("an output element that nothing wrote"),
+            std::string::npos)
       << findings_of("grid_too_small.py");
+}
+
+TEST(Triton, DotOnFp32WithoutIeeePrecisionNotesTf32) {
+  EXPECT_NE(findings_of("dot_default_tf32.py")
+                .find("dot_default_tf32.py:11:9: note: tl.dot on fp32 rounds its inputs to TF32"),
+            std::string::npos)
+      << findings_of("dot_default_tf32.py");
+}
+
+TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
+  ir::TermStore s;
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/row_sum_split";
+  Program p = run_candidate((dir / "cand.py").string(), (dir / "ref.py").string(), s,
+                            {{"rows", {1}}, {"cols", {6}}});
+  EXPECT_TRUE(p.state.findings.empty()) << p.state.findings.front();
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
+            "(sum 0 (sum in0[0,0] in0[0,1] in0[0,2] in0[0,3]) (sum in0[0,4] in0[0,5] 0 0))");
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 #include "frontends/triton/program.h"
-#include "frontends/triton/triton.h"
 
 #include <algorithm>
 #include <set>
+
+#include "frontends/triton/triton.h"
 
 namespace keq::torch {
 
@@ -12,7 +13,8 @@ using K = Value::Kind;
 
 namespace {
 
-void flatten_outputs(const Ref& v, std::vector<std::shared_ptr<Tensor>>& out, python::Interp& in, python::Span at) {
+void flatten_outputs(const Ref& v, std::vector<std::shared_ptr<Tensor>>& out, python::Interp& in,
+                     python::Span at) {
   if (v->kind == K::Tensor) {
     out.push_back(v->tensor);
   } else if (v->kind == K::Tuple || v->kind == K::List) {
@@ -43,7 +45,8 @@ void report_undefined_outputs(const ir::TermStore& s, Program& p) {
     if (s.op(t) == ir::Op::Var && s.variable_of(t).name.rfind("undef@", 0) == 0) {
       const std::string& n = s.variable_of(t).name;
       size_t hash = n.find('#'), br = n.find('[');
-      reported.insert(n.substr(6, hash - 6) + ": " + n.substr(br + 1, n.size() - br - 2) + " reaches an output");
+      reported.insert(n.substr(6, hash - 6) + ": " + n.substr(br + 1, n.size() - br - 2) +
+                      " reaches an output");
     }
     for (ir::TermId c : s.children(t)) stack.push_back(c);
   }
@@ -58,7 +61,8 @@ struct Session {  // one file's interpreter and its module scope
   python::Tree tree;
   python::Interp in;
   std::shared_ptr<python::Env> env;
-  Session(const std::string& path, ir::TermStore& store, TorchState& state, const Dims& dims, bool check_dims)
+  Session(const std::string& path, ir::TermStore& store, TorchState& state, const Dims& dims,
+          bool check_dims)
       : tree(python::parse_file(path)), in(store) {
     install(in, state);
     triton::install(in, state);
@@ -68,7 +72,8 @@ struct Session {  // one file's interpreter and its module scope
     if (check_dims)
       for (const auto& [name, value] : dims)
         if (std::find(applied.begin(), applied.end(), name) == applied.end())
-          throw python::ProgramError(path + ": --dims: '" + name + "' is not a module-level integer constant or tuple");
+          throw python::ProgramError(path + ": --dims: '" + name +
+                                     "' is not a module-level integer constant or tuple");
   }
   ~Session() { env->vars.clear(); }  // functions hold the scope and it holds them: free both
   Ref function(const std::string& path, const std::string& name) {
@@ -86,8 +91,9 @@ std::vector<Ref> call_list(python::Interp& in, const Ref& f) {
   return in.to_sequence(in.call(f, none), kFileStart);
 }
 
-void forward_and_collect(Session& s, TorchState& state, const std::string& path, const std::string& class_name,
-                         const std::vector<Ref>& init, const std::vector<Ref>& inputs, Program& p, ir::TermStore& store) {
+void forward_and_collect(Session& s, TorchState& state, const std::string& path,
+                         const std::string& class_name, const std::vector<Ref>& init,
+                         const std::vector<Ref>& inputs, Program& p, ir::TermStore& store) {
   CallArgs init_args;
   init_args.at = kFileStart;
   init_args.pos = init;
@@ -110,15 +116,17 @@ void record_constants(const Session& s, Program& p) {
 
 }  // namespace
 
-Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
-                    bool params_initial) {
+Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
+                    const Dims& dims, bool params_initial) {
   Program p;
-  p.file = path;
+  p.file = p.inputs_file = path;
   p.class_name = class_name;
   p.state.params_initial = params_initial;
   Session s(path, store, p.state, dims, true);
   record_constants(s, p);
-  std::vector<Ref> init = s.env->lookup("get_init_inputs") ? call_list(s.in, s.function(path, "get_init_inputs")) : std::vector<Ref>{};
+  std::vector<Ref> init = s.env->lookup("get_init_inputs")
+                              ? call_list(s.in, s.function(path, "get_init_inputs"))
+                              : std::vector<Ref>{};
   // randn names parameters while a model is built and inputs in get_inputs: by phase, whatever
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
@@ -127,16 +135,20 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   return p;
 }
 
-Program run_candidate(const std::string& cand_path, const std::string& ref_path, ir::TermStore& store,
-                      const Dims& dims, bool params_initial, const std::string& class_name) {
+Program run_candidate(const std::string& cand_path, const std::string& ref_path,
+                      ir::TermStore& store, const Dims& dims, bool params_initial,
+                      const std::string& class_name) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
-  std::vector<Ref> init = ref.env->lookup("get_init_inputs") ? call_list(ref.in, ref.function(ref_path, "get_init_inputs")) : std::vector<Ref>{};
+  std::vector<Ref> init = ref.env->lookup("get_init_inputs")
+                              ? call_list(ref.in, ref.function(ref_path, "get_init_inputs"))
+                              : std::vector<Ref>{};
   ref_state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
   Program p;
   p.file = cand_path;
+  p.inputs_file = ref_path;
   p.class_name = class_name;
   p.state.params_initial = params_initial;
   p.state.inputs = ref_state.inputs;
@@ -149,20 +161,22 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
 std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand) {
   auto describe = [](const Program& p, const SymbolicTensor& t) {
     std::string shape;
-    for (size_t k = 0; k < t.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(t.shape[k]);
-    return std::string(python::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " + p.file + ":" +
-           std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
+    for (size_t k = 0; k < t.shape.size(); ++k)
+      shape += (k ? ", " : "") + std::to_string(t.shape[k]);
+    return std::string(python::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " +
+           p.file + ":" + std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
   };
   const auto &a = ref.state.parameters, &b = cand.state.parameters;
   for (size_t k = 0; k < std::min(a.size(), b.size()); ++k)
     if (a[k].shape != b[k].shape || a[k].dtype != b[k].dtype)
-      return "parameter " + std::to_string(k) + ": " + ref.class_name + " creates " + describe(ref, a[k]) + " but " +
-             cand.class_name + " creates " + describe(cand, b[k]);
+      return "parameter " + std::to_string(k) + ": " + ref.class_name + " creates " +
+             describe(ref, a[k]) + " but " + cand.class_name + " creates " + describe(cand, b[k]);
   if (a.size() != b.size()) {
     const Program& more = a.size() > b.size() ? ref : cand;
     const auto& extra = more.state.parameters[std::min(a.size(), b.size())];
-    return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " + cand.class_name + " " +
-           std::to_string(b.size()) + "; the first unmatched is " + describe(more, extra);
+    return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " +
+           cand.class_name + " " + std::to_string(b.size()) + "; the first unmatched is " +
+           describe(more, extra);
   }
   return std::nullopt;
 }

@@ -15,10 +15,11 @@ namespace keq::torch {
 
 struct Program {
   std::string file, class_name;
+  std::string inputs_file;  // where get_inputs lives: the reference, for a candidate
   TorchState state;
   std::vector<std::pair<std::string, int64_t>> constants;  // module-level ints, as used
   std::vector<Ref> forward_args;                           // what forward received
-  std::vector<std::shared_ptr<Tensor>> outputs;             // forward's tensors, flattened
+  std::vector<std::shared_ptr<Tensor>> outputs;            // forward's tensors, flattened
 };
 
 // Throws python::Unsupported, python::ProgramError or ir::SyntaxError, each naming file:line.
@@ -26,16 +27,17 @@ struct Program {
 // A tuple of integers (input_shape = (32768,)) takes a list of values, written 4x5 on the command
 // line.
 using Dims = std::vector<std::pair<std::string, std::vector<int64_t>>>;
-Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name, const Dims& dims,
-                    bool params_initial = false);
+Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
+                    const Dims& dims, bool params_initial = false);
 
 // Runs a candidate against its reference, as KernelBench does: the reference's module level
 // (with `dims`), get_init_inputs() and get_inputs() give the arguments; the candidate's module
 // level runs as written (its own constants are never rewritten: a width hard-coded there is a bug
 // to find), then ModelNew(*init_inputs) and forward(*inputs). The inputs are the reference's
 // variables, so both programs' terms range over the same inputs.
-Program run_candidate(const std::string& cand_path, const std::string& ref_path, ir::TermStore& store,
-                      const Dims& dims, bool params_initial = false, const std::string& class_name = "ModelNew");
+Program run_candidate(const std::string& cand_path, const std::string& ref_path,
+                      ir::TermStore& store, const Dims& dims, bool params_initial = false,
+                      const std::string& class_name = "ModelNew");
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same count, shapes and dtypes. Returns what

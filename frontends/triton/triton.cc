@@ -22,10 +22,12 @@ using Attrs = absl::flat_hash_map<std::string, Ref>;
 // of one launch; launches are ordered).
 struct Launch {
   int64_t pid[3] = {0, 0, 0}, grid[3] = {1, 1, 1};
-  absl::flat_hash_map<const Tensor*, std::vector<int64_t>> writer;  // program id per element, -1: none
+  absl::flat_hash_map<const Tensor*, std::vector<int64_t>>
+      writer;  // program id per element, -1: none
   int64_t program() const { return pid[0] + grid[0] * (pid[1] + grid[1] * pid[2]); }
   std::string program_str() const {
-    return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " + std::to_string(pid[2]) + ")";
+    return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " +
+           std::to_string(pid[2]) + ")";
   }
 };
 
@@ -47,7 +49,8 @@ struct Triton {
   Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
   TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
   void finding(Span at, const std::string& what) {
-    st.findings.push_back(in.where(at) + ": " + what + (run ? " (" + run->program_str() + ")" : ""));
+    st.findings.push_back(in.where(at) + ": " + what +
+                          (run ? " (" + run->program_str() + ")" : ""));
   }
   bool is_const(TermId t) const { return s.op(t) == Op::Const; }
   // Index arithmetic is concrete at a bound: integer and bool blocks fold as they are built.
@@ -66,7 +69,8 @@ struct Triton {
     }
   }
   int64_t const_int(TermId t, Span at, const std::string& what) {
-    if (!is_const(t)) in.unsupported(at, what + " that depends on loaded data (data-dependent indexing)");
+    if (!is_const(t))
+      in.unsupported(at, what + " that depends on loaded data (data-dependent indexing)");
     return s.constant_of(t).i;
   }
 
@@ -89,9 +93,11 @@ struct Triton {
     Attrs meta;
     for (auto& [k, v] : a.kw)
       if (k != "num_warps" && k != "num_stages" && k != "num_ctas") meta[k] = v;
-    if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end() && !it->second->items.empty()) {
+    if (auto it = kernel->attrs->find("configs");
+        it != kernel->attrs->end() && !it->second->items.empty()) {
       for (auto& [k, v] : it->second->items[0]->dict) meta[k->s] = v;
-      st.findings.push_back(in.where(a.at) + ": note: autotuned kernel checked with its first config only");
+      st.findings.push_back(in.where(a.at) +
+                            ": note: autotuned kernel checked with its first config only");
     }
     Ref g = grid;
     if (g->kind == K::Function || g->kind == K::Builtin) {
@@ -103,7 +109,8 @@ struct Triton {
       c.pos = {d};
       g = in.call(g, c);
     }
-    std::vector<Ref> dims = g->kind == K::Tuple || g->kind == K::List ? g->items : std::vector<Ref>{g};
+    std::vector<Ref> dims =
+        g->kind == K::Tuple || g->kind == K::List ? g->items : std::vector<Ref>{g};
     if (dims.empty() || dims.size() > 3) in.error(a.at, "a grid has 1 to 3 dimensions");
     Launch l;
     for (size_t d = 0; d < dims.size(); ++d) l.grid[d] = in.to_int(dims[d], a.at);
@@ -158,44 +165,71 @@ struct Triton {
   }
 
   Ref binary(const std::string& op, const Ref& a, const Ref& b, Span at) {
-    if (a->kind == K::Pointer && (op == "+" || op == "-")) return pointer_offset(a, b, op == "-", at);
+    if (a->kind == K::Pointer && (op == "+" || op == "-"))
+      return pointer_offset(a, b, op == "-", at);
     if (b->kind == K::Pointer && op == "+") return pointer_offset(b, a, false, at);
-    if (a->kind == K::Pointer || b->kind == K::Pointer) in.unsupported(at, "pointer operator " + op);
+    if (a->kind == K::Pointer || b->kind == K::Pointer)
+      in.unsupported(at, "pointer operator " + op);
     DType out = promote(a, b, in, at);
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
     bool is_f = python::is_float(out);
     Op o;
     DType result = out;
-    if (op == "+") o = Op::Add;
-    else if (op == "-") o = Op::Sub;
-    else if (op == "*") o = Op::Mul;
-    else if (op == "/") o = Op::DivFull, result = is_f ? out : DType::F32;  // div.full.f32: approximate
-    else if (op == "//" && !is_f) o = Op::DivC;                           // C semantics in kernels
-    else if (op == "%") o = is_f ? Op::FMod : Op::ModC;
-    else if (op == "<") o = Op::Lt, result = DType::Bool;
-    else if (op == "<=") o = Op::Le, result = DType::Bool;
-    else if (op == ">") o = Op::Gt, result = DType::Bool;
-    else if (op == ">=") o = Op::Ge, result = DType::Bool;
-    else if (op == "==") o = Op::Eq, result = DType::Bool;
-    else if (op == "!=") o = Op::Ne, result = DType::Bool;
-    else if (op == "&") o = out == DType::Bool ? Op::And : Op::BitAnd;
-    else if (op == "|") o = out == DType::Bool ? Op::Or : Op::BitOr;
-    else if (op == "^" && out != DType::Bool) o = Op::BitXor;
-    else if (op == "<<" && !is_f) o = Op::Shl;
-    else if (op == ">>" && !is_f) o = Op::Shr;
-    else in.unsupported(at, "operator " + op + " in a kernel");
+    if (op == "+")
+      o = Op::Add;
+    else if (op == "-")
+      o = Op::Sub;
+    else if (op == "*")
+      o = Op::Mul;
+    else if (op == "/")
+      o = Op::DivFull, result = is_f ? out : DType::F32;  // div.full.f32: approximate
+    else if (op == "//" && !is_f)
+      o = Op::DivC;  // C semantics in kernels
+    else if (op == "%")
+      o = is_f ? Op::FMod : Op::ModC;
+    else if (op == "<")
+      o = Op::Lt, result = DType::Bool;
+    else if (op == "<=")
+      o = Op::Le, result = DType::Bool;
+    else if (op == ">")
+      o = Op::Gt, result = DType::Bool;
+    else if (op == ">=")
+      o = Op::Ge, result = DType::Bool;
+    else if (op == "==")
+      o = Op::Eq, result = DType::Bool;
+    else if (op == "!=")
+      o = Op::Ne, result = DType::Bool;
+    else if (op == "&")
+      o = out == DType::Bool ? Op::And : Op::BitAnd;
+    else if (op == "|")
+      o = out == DType::Bool ? Op::Or : Op::BitOr;
+    else if (op == "^" && out != DType::Bool)
+      o = Op::BitXor;
+    else if (op == "<<" && !is_f)
+      o = Op::Shl;
+    else if (op == ">>" && !is_f)
+      o = Op::Shr;
+    else
+      in.unsupported(at, "operator " + op + " in a kernel");
     DType operand = o == Op::DivFull ? DType::F32 : out;
     DType xd = x->dtype, yd = y->dtype;
-    return wrap(map2(in, x, y, result, [&](TermId p, TermId q) {
-      return fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
-    }, at));
+    return wrap(map2(
+        in, x, y, result,
+        [&](TermId p, TermId q) {
+          return fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
+        },
+        at));
   }
 
   // A store converts to the buffer's dtype as Triton does: fp8 saturates (satfinite).
   TermId to_dtype(TermId t, DType from, DType to) {
     if (from == to) return t;
-    if (to == DType::E4M3) return s.make(Op::CastE4M3Sat, {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
-    if (to == DType::E5M2) return s.make(Op::CastE5M2Sat, {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+    if (to == DType::E4M3)
+      return s.make(Op::CastE4M3Sat,
+                    {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+    if (to == DType::E5M2)
+      return s.make(Op::CastE5M2Sat,
+                    {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
     return fold(convert(s, t, from, to));
   }
 
@@ -224,36 +258,49 @@ struct Triton {
     return it->second;
   }
   TermId undefined(Span at, const std::string& why) {
-    // A lane with no defined value: if it reaches an output, that is a finding (checked after forward).
-    std::string name = "undef@" + in.where(at) + "#" + std::to_string(undef_count++) + "[" + why + "]";
+    // A lane with no defined value: if it reaches an output, that is a finding (checked after
+    // forward).
+    std::string name =
+        "undef@" + in.where(at) + "#" + std::to_string(undef_count++) + "[" + why + "]";
     return s.variable(name);
   }
   Ref load(CallArgs& a) {
     Ref p = a.get(0, "pointer");
-    if (!p || p->kind != K::Pointer) in.unsupported(a.at, "tl.load of something that is not a pointer block (block pointers are not modelled yet)");
+    if (!p || p->kind != K::Pointer)
+      in.unsupported(
+          a.at,
+          "tl.load of something that is not a pointer block (block pointers are not modelled yet)");
     std::vector<bool> lanes = mask_lanes(a.get(1, "mask"), p->shape, a.at);
     Ref other = a.get(2, "other");
     const TensorPtr& buf = p->tensor;
     auto r = std::make_shared<Tensor>();
     r->shape = p->shape;
     r->dtype = buf->dtype;
-    TensorPtr other_t = other && other->kind != K::None ? as_tensor(in, other, a.at, buf->dtype) : nullptr;
+    TensorPtr other_t =
+        other && other->kind != K::None ? as_tensor(in, other, a.at, buf->dtype) : nullptr;
     std::vector<int64_t>& w = writers(buf);
     for (size_t k = 0; k < lanes.size(); ++k) {
       if (!lanes[k]) {
-        r->elems.push_back(other_t ? convert(s, other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))], other_t->dtype, buf->dtype)
-                                   : undefined(a.at, "masked lane without other="));
+        r->elems.push_back(
+            other_t
+                ? convert(
+                      s,
+                      other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))],
+                      other_t->dtype, buf->dtype)
+                : undefined(a.at, "masked lane without other="));
         continue;
       }
       int64_t off = p->offsets[k];
       if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
-        finding(a.at, "load out of bounds: lane " + std::to_string(k) + " reads element " + std::to_string(off) +
-                          " of a buffer of " + std::to_string(buf->elems.size()));
+        finding(a.at, "load out of bounds: lane " + std::to_string(k) + " reads element " +
+                          std::to_string(off) + " of a buffer of " +
+                          std::to_string(buf->elems.size()));
         r->elems.push_back(undefined(a.at, "out-of-bounds lane"));
         continue;
       }
       if (w[off] >= 0 && w[off] != run->program())
-        finding(a.at, "read-write race: element " + std::to_string(off) + " was stored by another program of this launch");
+        finding(a.at, "read-write race: element " + std::to_string(off) +
+                          " was stored by another program of this launch");
       TermId e = buf->elems[off];
       r->elems.push_back(e == Tensor::kUninit ? undefined(a.at, "uninitialized memory") : e);
     }
@@ -261,7 +308,8 @@ struct Triton {
   }
   Ref store(CallArgs& a) {
     Ref p = a.get(0, "pointer");
-    if (!p || p->kind != K::Pointer) in.unsupported(a.at, "tl.store to something that is not a pointer block");
+    if (!p || p->kind != K::Pointer)
+      in.unsupported(a.at, "tl.store to something that is not a pointer block");
     std::vector<bool> lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
     const TensorPtr& buf = p->tensor;
     TensorPtr v = as_tensor(in, a.get(1, "value"), a.at, buf->dtype);
@@ -270,12 +318,14 @@ struct Triton {
       if (!lanes[k]) continue;
       int64_t off = p->offsets[k];
       if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
-        finding(a.at, "store out of bounds: lane " + std::to_string(k) + " writes element " + std::to_string(off) +
-                          " of a buffer of " + std::to_string(buf->elems.size()));
+        finding(a.at, "store out of bounds: lane " + std::to_string(k) + " writes element " +
+                          std::to_string(off) + " of a buffer of " +
+                          std::to_string(buf->elems.size()));
         continue;
       }
       if (w[off] >= 0 && w[off] != run->program())
-        finding(a.at, "write-write race: element " + std::to_string(off) + " is stored by several programs of this launch");
+        finding(a.at, "write-write race: element " + std::to_string(off) +
+                          " is stored by several programs of this launch");
       w[off] = run->program();
       TermId e = v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))];
       buf->elems[off] = to_dtype(e, v->dtype, buf->dtype);
@@ -296,7 +346,9 @@ struct Triton {
 
 void Triton::install_language(const Ref& tl, const Ref& triton) {
   auto& t = *tl->attrs;
-  auto def = [&](const std::string& name, python::BuiltinFn fn) { t[name] = python::builtin("tl." + name, std::move(fn)); };
+  auto def = [&](const std::string& name, python::BuiltinFn fn) {
+    t[name] = python::builtin("tl." + name, std::move(fn));
+  };
   auto need_kernel = [this](CallArgs& a, const std::string& what) {
     if (!run) in.error(a.at, what + " outside a kernel");
   };
@@ -314,7 +366,8 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     int64_t lo = in.to_int(a.get(0, "start"), a.at), hi = in.to_int(a.get(1, "end"), a.at);
     auto r = std::make_shared<Tensor>();
     r->dtype = DType::I32;
-    for (int64_t v = lo; v < hi; ++v) r->elems.push_back(s.constant(ir::Constant::of_int(ir::Type::I32, v)));
+    for (int64_t v = lo; v < hi; ++v)
+      r->elems.push_back(s.constant(ir::Constant::of_int(ir::Type::I32, v)));
     r->shape = {hi - lo};
     return wrap(r);
   });
@@ -325,7 +378,8 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   };
   auto shape_of = [this](const Ref& v, Span at) {
     std::vector<int64_t> shape;
-    for (const Ref& x : v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v}) shape.push_back(in.to_int(x, at));
+    for (const Ref& x : v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v})
+      shape.push_back(in.to_int(x, at));
     return shape;
   };
   def("zeros", [this, dtype_of, shape_of](Interp&, CallArgs& a) {
@@ -355,31 +409,50 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
     TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
     DType xd = x->dtype, yd = y->dtype;
-    return wrap(map3(in, c, x, y, out, [&](TermId p, TermId q, TermId r) {
-      return fold(s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)}));
-    }, a.at));
+    return wrap(map3(
+        in, c, x, y, out,
+        [&](TermId p, TermId q, TermId r) {
+          return fold(s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)}));
+        },
+        a.at));
   });
-  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{{"maximum", Op::MaxNum}, {"minimum", Op::MinNum}}) {
+  for (auto [name, op] :
+       std::vector<std::pair<std::string, Op>>{{"maximum", Op::MaxNum}, {"minimum", Op::MinNum}}) {
     Op o = op;
     def(name, [this, o](Interp&, CallArgs& a) {  // maxnum: the non-NaN operand wins (measured)
       DType out = promote(a.pos.at(0), a.pos.at(1), in, a.at);
       TensorPtr x = as_tensor(in, a.pos[0], a.at, out), y = as_tensor(in, a.pos[1], a.at, out);
       DType xd = x->dtype, yd = y->dtype;
-      return wrap(map2(in, x, y, out, [&](TermId p, TermId q) { return fold(s.make(o, {convert(s, p, xd, out), convert(s, q, yd, out)})); }, a.at));
+      return wrap(map2(
+          in, x, y, out,
+          [&](TermId p, TermId q) {
+            return fold(s.make(o, {convert(s, p, xd, out), convert(s, q, yd, out)}));
+          },
+          a.at));
     });
   }
-  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{
-           {"exp", Op::Exp}, {"exp2", Op::Exp2}, {"log", Op::Log}, {"log2", Op::Log2}, {"sqrt", Op::SqrtApprox},
-           {"rsqrt", Op::Rsqrt}, {"abs", Op::Abs}, {"sigmoid", Op::Sigmoid}, {"floor", Op::Floor}, {"ceil", Op::Ceil}}) {
+  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{{"exp", Op::Exp},
+                                                                 {"exp2", Op::Exp2},
+                                                                 {"log", Op::Log},
+                                                                 {"log2", Op::Log2},
+                                                                 {"sqrt", Op::SqrtApprox},
+                                                                 {"rsqrt", Op::Rsqrt},
+                                                                 {"abs", Op::Abs},
+                                                                 {"sigmoid", Op::Sigmoid},
+                                                                 {"floor", Op::Floor},
+                                                                 {"ceil", Op::Ceil}}) {
     Op o = op;
     std::string n = name;
     def(n, [this, o, n](Interp&, CallArgs& a) {
       TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
-      if (!python::is_float(x->dtype) && o != Op::Abs) in.unsupported(a.at, "tl." + n + " of integers");
-      return wrap(map1(in, x, x->dtype, [&](TermId e) { return fold(s.make(o, {e})); }, a.at));
+      if (!python::is_float(x->dtype) && o != Op::Abs)
+        in.unsupported(a.at, "tl." + n + " of integers");
+      return wrap(map1(
+          in, x, x->dtype, [&](TermId e) { return fold(s.make(o, {e})); }, a.at));
     });
   }
-  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{{"sum", Op::Sum}, {"max", Op::TMax}, {"min", Op::TMin}}) {
+  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{
+           {"sum", Op::Sum}, {"max", Op::TMax}, {"min", Op::TMin}}) {
     Op o = op;
     std::string n = name;
     def(n, [this, o, n](Interp&, CallArgs& a) {
@@ -391,9 +464,158 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
         for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
       else
         dims.push_back(norm_dim(in, in.to_int(axis, a.at), x->shape.size(), a.at));
-      return wrap(reduce(in, x, dims, keep, x->dtype, [&](std::vector<TermId>& v) {
-        return v.size() == 1 ? v[0] : fold(s.make(o, v));
-      }, a.at));
+      return wrap(reduce(
+          in, x, dims, keep, x->dtype,
+          [&](std::vector<TermId>& v) { return v.size() == 1 ? v[0] : fold(s.make(o, v)); }, a.at));
+    });
+  }
+  def("zeros_like", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
+    auto r = std::make_shared<Tensor>(*x);
+    r->elems.assign(x->numel(), constant(s, x->dtype, 0));
+    return wrap(r);
+  });
+  def("dot", [this](Interp&, CallArgs& a) {
+    // [M, K] x [K, N]; the accumulation order of the hardware is unspecified, so the sum is n-ary.
+    // fp32 inputs use TF32 by default (inputs rounded to 10 mantissa bits). keq models the exact
+    // product, so the default is recorded as a note: equal over the reals, not bit for bit.
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
+    if (x->shape.size() != 2 || y->shape.size() != 2 || x->shape[1] != y->shape[0])
+      in.error(a.at, "tl.dot needs [M, K] and [K, N] blocks");
+    Ref precision = a.get(3, "input_precision"), tf32 = a.get(4, "allow_tf32");
+    bool ieee = (precision && precision->kind == K::Str && precision->s == "ieee") ||
+                (tf32 && tf32->kind == K::Bool && !tf32->b);
+    if (!ieee && (x->dtype == DType::F32 || y->dtype == DType::F32))
+      st.findings.push_back(
+          in.where(a.at) +
+          ": note: tl.dot on fp32 rounds its inputs to TF32; keq models the exact "
+          "product (pass input_precision=\"ieee\" for fp32 products)");
+    Ref acc = a.get(2, "acc");
+    int64_t m = x->shape[0], k = x->shape[1], n = y->shape[1];
+    auto r = std::make_shared<Tensor>();
+    r->shape = {m, n};
+    r->dtype = DType::F32;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        std::vector<TermId> terms;
+        for (int64_t q = 0; q < k; ++q)
+          terms.push_back(mk(Op::Mul, {convert(s, x->elems[i * k + q], x->dtype, DType::F32),
+                                       convert(s, y->elems[q * n + j], y->dtype, DType::F32)}));
+        TermId sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
+        if (acc && acc->kind == K::Tensor) sum = mk(Op::Add, {acc->tensor->elems[i * n + j], sum});
+        r->elems.push_back(sum);
+      }
+    return wrap(r);
+  });
+  def("trans", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    if (x->shape.size() != 2) in.unsupported(a.at, "tl.trans of a block that is not 2-d");
+    auto r = std::make_shared<Tensor>();
+    r->shape = {x->shape[1], x->shape[0]};
+    r->dtype = x->dtype;
+    for (int64_t j = 0; j < x->shape[1]; ++j)
+      for (int64_t i = 0; i < x->shape[0]; ++i) r->elems.push_back(x->elems[i * x->shape[1] + j]);
+    return wrap(r);
+  });
+  def("reshape", [this, shape_of](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    auto r = std::make_shared<Tensor>(*x);
+    r->shape = shape_of(a.get(1, "shape"), a.at);
+    if (r->numel() != x->numel()) in.error(a.at, "tl.reshape changes the number of elements");
+    return wrap(r);
+  });
+  def("expand_dims", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    int64_t d = in.to_int(a.get(1, "axis"), a.at);
+    if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
+    auto r = std::make_shared<Tensor>(*x);
+    r->shape.insert(r->shape.begin() + d, 1);
+    return wrap(r);
+  });
+  def("broadcast_to", [this, shape_of](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    auto zero = std::make_shared<Tensor>();
+    zero->shape = shape_of(a.get(1, "shape"), a.at);
+    zero->dtype = x->dtype;
+    zero->elems.assign(zero->numel(), constant(s, x->dtype, 0));
+    return wrap(map2(
+        in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
+  });
+  def("cumsum", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    int64_t axis =
+        norm_dim(in, in.to_int(a.get(1, "axis") ? a.get(1, "axis") : python::integer(0), a.at),
+                 x->shape.size(), a.at);
+    if (axis != static_cast<int64_t>(x->shape.size()) - 1)
+      in.unsupported(a.at, "tl.cumsum along an axis other than the last");
+    auto r = std::make_shared<Tensor>(*x);
+    int64_t len = x->shape.back();
+    for (int64_t off = 0; off < x->numel(); off += len)
+      for (int64_t k = 0; k < len; ++k) {
+        std::vector<TermId> prefix(x->elems.begin() + off, x->elems.begin() + off + k + 1);
+        r->elems[off + k] = prefix.size() == 1 ? prefix[0] : fold(s.make(Op::Sum, prefix));
+      }
+    return wrap(r);
+  });
+  auto atomic = [this, need_kernel](const std::string& name, Op op) {
+    return [this, need_kernel, name, op](Interp&, CallArgs& a) {
+      need_kernel(a, "tl." + name);
+      // Atomics from several programs commute: the element accumulates every value (no race).
+      Ref p = a.get(0, "pointer");
+      if (!p || p->kind != K::Pointer)
+        in.unsupported(a.at, "tl." + name + " to something that is not a pointer block");
+      std::vector<bool> lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+      const TensorPtr& buf = p->tensor;
+      TensorPtr v = as_tensor(in, a.get(1, "val"), a.at, buf->dtype);
+      for (size_t k = 0; k < lanes.size(); ++k) {
+        if (!lanes[k]) continue;
+        int64_t off = p->offsets[k];
+        if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+          finding(a.at, name + " out of bounds: lane " + std::to_string(k) + " element " +
+                            std::to_string(off));
+          continue;
+        }
+        TermId val = to_dtype(v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))],
+                              v->dtype, buf->dtype);
+        TermId old = buf->elems[off];
+        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
+        // Flatten sums so partial sums from many programs stay one n-ary sum.
+        std::vector<TermId> parts;
+        if (op == Op::Sum && s.op(old) == Op::Sum)
+          parts.assign(s.children(old).begin(), s.children(old).end());
+        else
+          parts.push_back(old);
+        parts.push_back(val);
+        buf->elems[off] = s.make(op, parts);
+      }
+      return python::none();
+    };
+  };
+  def("atomic_add", atomic("atomic_add", Op::Sum));
+  def("atomic_max", atomic("atomic_max", Op::TMax));
+  def("atomic_min", atomic("atomic_min", Op::TMin));
+  for (bool is_max : {true, false}) {
+    def(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+      int64_t axis = norm_dim(in, in.to_int(a.get(1, "axis"), a.at), x->shape.size(), a.at);
+      // Triton's argmax over maxnum: NaN lanes lose; ties take the first index.
+      return wrap(reduce(
+          in, x, {axis}, false, DType::I32,
+          [&](std::vector<TermId>& v) {
+            TermId best = v[0], idx = s.constant(ir::Constant::of_int(ir::Type::I32, 0));
+            for (size_t k = 1; k < v.size(); ++k) {
+              TermId better = mk(is_max ? Op::Gt : Op::Lt, {v[k], best});
+              TermId nan_best = mk(Op::And, {mk(Op::Ne, {best, best}), mk(Op::Eq, {v[k], v[k]})});
+              TermId take = mk(Op::Or, {better, nan_best});
+              best = s.make(Op::Select, {take, v[k], best});
+              idx = s.make(
+                  Op::Select,
+                  {take, s.constant(ir::Constant::of_int(ir::Type::I32, static_cast<int64_t>(k))),
+                   idx});
+            }
+            return idx;
+          },
+          a.at));
     });
   }
   for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
@@ -403,20 +625,31 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     int64_t x = in.to_int(a.pos.at(0), a.at), y = in.to_int(a.pos.at(1), a.at);
     return python::integer((x + y - 1) / y);
   });
-  for (auto [name, d] : std::vector<std::pair<std::string, DType>>{
-           {"float32", DType::F32}, {"float16", DType::F16}, {"bfloat16", DType::BF16}, {"float8e4nv", DType::E4M3},
-           {"float8e5", DType::E5M2}, {"int32", DType::I32}, {"int64", DType::I64}, {"int1", DType::Bool}})
+  for (auto [name, d] : std::vector<std::pair<std::string, DType>>{{"float32", DType::F32},
+                                                                   {"float16", DType::F16},
+                                                                   {"bfloat16", DType::BF16},
+                                                                   {"float8e4nv", DType::E4M3},
+                                                                   {"float8e5", DType::E5M2},
+                                                                   {"int32", DType::I32},
+                                                                   {"int64", DType::I64},
+                                                                   {"int1", DType::Bool}})
     t[name] = python::dtype_value(d);
   t["constexpr"] = in.make_class("constexpr", nullptr, std::make_shared<Attrs>());
   // triton.jit / autotune / Config
   auto& tr = *triton->attrs;
   auto jit_attrs = std::make_shared<Attrs>();
-  (*jit_attrs)["__getitem__"] = python::builtin("JITFunction.__getitem__", [this](Interp&, CallArgs& a) {
-    Ref kernel = a.pos.at(0), grid = a.pos.at(1);
-    return python::builtin("launch", [this, kernel, grid](Interp&, CallArgs& c) { return launch(kernel, grid, c); });
-  });
+  (*jit_attrs)["__getitem__"] =
+      python::builtin("JITFunction.__getitem__", [this](Interp&, CallArgs& a) {
+        Ref kernel = a.pos.at(0), grid = a.pos.at(1);
+        return python::builtin("launch", [this, kernel, grid](Interp&, CallArgs& c) {
+          return launch(kernel, grid, c);
+        });
+      });
   (*jit_attrs)["__call__"] = python::builtin("JITFunction.__call__", [this](Interp&, CallArgs& a) {
-    if (!run) in.error(a.at, "a @triton.jit function is called only from a kernel (launch it with kernel[grid](...))");
+    if (!run)
+      in.error(
+          a.at,
+          "a @triton.jit function is called only from a kernel (launch it with kernel[grid](...))");
     Ref fn = (*a.pos.at(0)->attrs)["fn"];
     a.pos.erase(a.pos.begin());
     return in.call(fn, a);
@@ -424,7 +657,8 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   jit_class = in.make_class("JITFunction", nullptr, jit_attrs);
   tr["jit"] = python::builtin("triton.jit", [this](Interp&, CallArgs& a) {
     if (a.pos.empty()) {  // @triton.jit(...) with options: a decorator
-      return python::builtin("triton.jit", [this](Interp&, CallArgs& b) { return make_kernel(b.pos.at(0)); });
+      return python::builtin("triton.jit",
+                             [this](Interp&, CallArgs& b) { return make_kernel(b.pos.at(0)); });
     }
     return make_kernel(a.pos[0]);
   });
@@ -469,7 +703,8 @@ void install(python::Interp& in, torch::TorchState& state) {
     if (op == "-") return t->binary("-", python::integer(0), a, at);
     if (op == "+") return a;
     if (op == "~" && a->kind == K::Tensor && a->tensor->dtype == DType::Bool)
-      return t->wrap(map1(i2, a->tensor, DType::Bool, [&](TermId e) { return t->fold(t->mk(Op::Not, {e})); }, at));
+      return t->wrap(map1(
+          i2, a->tensor, DType::Bool, [&](TermId e) { return t->fold(t->mk(Op::Not, {e})); }, at));
     i2.unsupported(at, "operator " + op + " in a kernel");
   };
   h.getattr = [t](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
@@ -478,9 +713,11 @@ void install(python::Interp& in, torch::TorchState& state) {
       return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
         Ref d = a.get(0, "dtype");
         if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
-        if (a.get(SIZE_MAX, "bitcast") && i3.truthy(a.get(SIZE_MAX, "bitcast"), a.at)) i3.unsupported(a.at, ".to(..., bitcast=True)");
+        if (a.get(SIZE_MAX, "bitcast") && i3.truthy(a.get(SIZE_MAX, "bitcast"), a.at))
+          i3.unsupported(a.at, ".to(..., bitcast=True)");
         DType from = self->tensor->dtype, to = d->dtype;
-        return t->wrap(map1(i3, self->tensor, to, [&](TermId e) { return t->to_dtype(e, from, to); }, a.at));
+        return t->wrap(map1(
+            i3, self->tensor, to, [&](TermId e) { return t->to_dtype(e, from, to); }, a.at));
       });
     }
     return t->torch_hooks.getattr(i2, v, name, at);
