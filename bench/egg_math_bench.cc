@@ -44,7 +44,8 @@ int print_table(int runs) {
     for (int k = 0; k < runs; ++k) {
       auto t0 = std::chrono::steady_clock::now();
       res = run_workload(w, rules(), rws);
-      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(ms.begin(), ms.end());
     std::printf("| %s | %s | %s | %zu | %zu | %zu | %.3f |\n", w.name.c_str(),

@@ -26,9 +26,24 @@ using egraph::EGraph;
 using egraph::ENode;
 using egraph::OpCode;
 
-enum MathOp : OpCode { kNum, kSym, kAdd, kSub, kMul, kDiv, kPow, kD, kI, kLn, kSqrt, kSin, kCos, kMathOps };
-inline constexpr const char* kMathNames[] = {"num", "sym", "+", "-", "*", "/", "pow",
-                                             "d", "i", "ln", "sqrt", "sin", "cos"};
+enum MathOp : OpCode {
+  kNum,
+  kSym,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kD,
+  kI,
+  kLn,
+  kSqrt,
+  kSin,
+  kCos,
+  kMathOps
+};
+inline constexpr const char* kMathNames[] = {"num", "sym", "+",  "-",    "*",   "/",  "pow",
+                                             "d",   "i",   "ln", "sqrt", "sin", "cos"};
 inline constexpr int kMathArity[] = {0, 0, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1};
 
 // Constants and symbols, shared by the rules and every e-graph built from them.
@@ -78,10 +93,14 @@ class MathLang {
     auto a = g.data(n.children[0]).constant, b = g.data(n.children[1]).constant;
     if (!a || !b) return {};
     switch (n.op) {
-      case kAdd: return {*a + *b};
-      case kSub: return {*a - *b};
-      case kMul: return {*a * *b};
-      default: return *b == 0 ? Data{} : Data{*a / *b};  // never fold a division by zero
+      case kAdd:
+        return {*a + *b};
+      case kSub:
+        return {*a - *b};
+      case kMul:
+        return {*a * *b};
+      default:
+        return *b == 0 ? Data{} : Data{*a / *b};  // never fold a division by zero
     }
   }
   template <class G>

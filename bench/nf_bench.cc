@@ -34,7 +34,8 @@ Result prove_all(const Build& build, bool nf, double time_limit = 60) {
   g.lang().set_normal_forms(nf);
   for (const auto& [name, bound] : fam.domains())
     g.lang().set_domain(store.payload(store.variable(name)), {-bound, bound, false});
-  auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()), ir::Semantics::Real);
+  auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()),
+                                 ir::Semantics::Real);
   std::vector<std::pair<egraph::EClassId, egraph::EClassId>> ids;
   rules::TermAdder adder(g);
   for (const auto& p : pairs) ids.push_back({adder.add(p.cand), adder.add(p.ref)});
@@ -59,13 +60,13 @@ struct Case {
 
 std::vector<Case> cases() {
   return {
-      {"tiled_matmul_64x64x64_bk16", [](bench::NfFamilies& f) { return f.tiled_matmul(64, 64, 64, 16); }},
+      {"tiled_matmul_64x64x64_bk16",
+       [](bench::NfFamilies& f) { return f.tiled_matmul(64, 64, 64, 16); }},
       {"online_softmax_row1000_block256",
        [](bench::NfFamilies& f) { return f.online_softmax_row(1000, 256); }},
       {"layernorm_two_pass_w300_block128",
        [](bench::NfFamilies& f) { return f.layernorm_row(300, 128); }},
-      {"rmsnorm_w300_block128",
-       [](bench::NfFamilies& f) { return f.rmsnorm_row(300, 128); }},
+      {"rmsnorm_w300_block128", [](bench::NfFamilies& f) { return f.rmsnorm_row(300, 128); }},
       {"atomic_row_sum_w5000_block1024",
        [](bench::NfFamilies& f) { return std::vector{f.atomic_row_sum(5000, 1024)}; }},
       {"log_softmax_row1000_block256",
@@ -85,20 +86,25 @@ void BM_Pair(benchmark::State& state, Build build, bool nf) {
 int curve() {
   std::printf("| family | size | pairs | proved | seconds |\n|---|---|---|---|---|\n");
   for (int k : {64, 128, 256, 512, 1024, 2048}) {
-    Result r = prove_all([&](bench::NfFamilies& f) { return std::vector{f.tiled_dot(k, 16)}; }, true);
-    std::printf("| tiled dot, K (BLOCK_K 16) | %d | %zu | %zu | %.4f |\n", k, r.total, r.proved, r.seconds);
+    Result r =
+        prove_all([&](bench::NfFamilies& f) { return std::vector{f.tiled_dot(k, 16)}; }, true);
+    std::printf("| tiled dot, K (BLOCK_K 16) | %d | %zu | %zu | %.4f |\n", k, r.total, r.proved,
+                r.seconds);
   }
   for (int m : {8, 16, 32, 64}) {
     Result r = prove_all([&](bench::NfFamilies& f) { return f.tiled_matmul(m, m, m, 16); }, true);
-    std::printf("| tiled matmul, M=N=K (BLOCK_K 16) | %d | %zu | %zu | %.4f |\n", m, r.total, r.proved, r.seconds);
+    std::printf("| tiled matmul, M=N=K (BLOCK_K 16) | %d | %zu | %zu | %.4f |\n", m, r.total,
+                r.proved, r.seconds);
   }
   for (int n : {125, 250, 500, 1000, 2000}) {
     Result r = prove_all([&](bench::NfFamilies& f) { return f.online_softmax_row(n, 256); }, true);
-    std::printf("| online softmax row (BLOCK 256), all outputs | %d | %zu | %zu | %.4f |\n", n, r.total, r.proved, r.seconds);
+    std::printf("| online softmax row (BLOCK 256), all outputs | %d | %zu | %zu | %.4f |\n", n,
+                r.total, r.proved, r.seconds);
   }
   for (int n : {75, 150, 300, 600}) {
     Result r = prove_all([&](bench::NfFamilies& f) { return f.layernorm_row(n, 128); }, true);
-    std::printf("| two-pass layernorm (BLOCK 128), all outputs | %d | %zu | %zu | %.4f |\n", n, r.total, r.proved, r.seconds);
+    std::printf("| two-pass layernorm (BLOCK 128), all outputs | %d | %zu | %zu | %.4f |\n", n,
+                r.total, r.proved, r.seconds);
   }
   return 0;
 }
@@ -110,9 +116,11 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[k], "--curve") == 0) return curve();
   for (const Case& c : cases()) {
     benchmark::RegisterBenchmark((std::string(c.name) + "/nf").c_str(), BM_Pair, c.build, true)
-        ->Unit(benchmark::kMillisecond)->Iterations(1);
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1);
     benchmark::RegisterBenchmark((std::string(c.name) + "/no_nf").c_str(), BM_Pair, c.build, false)
-        ->Unit(benchmark::kMillisecond)->Iterations(1);
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -4,10 +4,10 @@
 // reproduce the bug patterns. Used by tests/normal_form_test.cc and nf_bench.cc.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <string>
 #include <vector>
-
-#include <absl/container/flat_hash_map.h>
 
 #include "ir/ir.h"
 
@@ -55,8 +55,7 @@ class NfFamilies {
       for (int j = 0; j < n; ++j) {
         Pair p;
         std::vector<ir::TermId> flat;
-        for (int q = 0; q < k; ++q)
-          flat.push_back(mul(var2("a", i, q, p), var2("b", q, j, p)));
+        for (int q = 0; q < k; ++q) flat.push_back(mul(var2("a", i, q, p), var2("b", q, j, p)));
         ir::TermId acc = c(0);
         for (int t = 0; t < k; t += bk) {
           std::vector<ir::TermId> lanes;
@@ -94,7 +93,8 @@ class NfFamilies {
     ir::TermId m = c(-INFINITY), l = c(0);
     for (int t = 0; t < n; t += block) {
       std::vector<ir::TermId> lanes;
-      for (int k = t; k < t + block; ++k) lanes.push_back(k < n ? x[k] : c(masked_zero ? 0 : -INFINITY));
+      for (int k = t; k < t + block; ++k)
+        lanes.push_back(k < n ? x[k] : c(masked_zero ? 0 : -INFINITY));
       ir::TermId m_new = s_.make(ir::Op::MaxNum, {m, s_.make(ir::Op::TMax, lanes)});
       std::vector<ir::TermId> e;
       for (ir::TermId v : lanes) e.push_back(exp(sub(v, m_new)));
@@ -103,7 +103,8 @@ class NfFamilies {
     }
     std::vector<ir::TermId> ref = torch_softmax(x);
     std::vector<Pair> out;
-    for (int i = 0; i < n; ++i) out.push_back({s_.make(ir::Op::Div, {exp(sub(x[i], m)), l}), ref[i]});
+    for (int i = 0; i < n; ++i)
+      out.push_back({s_.make(ir::Op::Div, {exp(sub(x[i], m)), l}), ref[i]});
     return out;
   }
   Pair online_softmax(int n, int block, int i = 0, bool masked_zero = false) {
@@ -121,7 +122,8 @@ class NfFamilies {
       for (int lane = 0; lane < block; ++lane) {
         ir::TermId v = t + lane < n ? x[t + lane] : c(-INFINITY);
         ir::TermId m_new = s_.make(ir::Op::MaxNum, {m[lane], v});
-        l[lane] = s_.make(ir::Op::Add, {mul(l[lane], exp(sub(m[lane], m_new))), exp(sub(v, m_new))});
+        l[lane] =
+            s_.make(ir::Op::Add, {mul(l[lane], exp(sub(m[lane], m_new))), exp(sub(v, m_new))});
         m[lane] = m_new;
       }
     ir::TermId gm = s_.make(ir::Op::TMax, m);
@@ -139,7 +141,9 @@ class NfFamilies {
     for (int k = 0; k < n; ++k) x.push_back(var("x", k, unused, 100));
     std::vector<ir::TermId> maxes, sums;
     for (int t = 0; t < n; t += block)
-      maxes.push_back(s_.make(ir::Op::TMax, std::vector<ir::TermId>(x.begin() + t, x.begin() + std::min(n, t + block))));
+      maxes.push_back(
+          s_.make(ir::Op::TMax,
+                  std::vector<ir::TermId>(x.begin() + t, x.begin() + std::min(n, t + block))));
     ir::TermId m = maxes.size() == 1 ? maxes[0] : s_.make(ir::Op::TMax, maxes);
     for (int t = 0; t < n; t += block) {
       std::vector<ir::TermId> e;
@@ -152,7 +156,8 @@ class NfFamilies {
     for (ir::TermId v : x) e.push_back(exp(sub(v, rm)));
     ir::TermId ref_log = s_.make(ir::Op::Log, {sum(e)});
     std::vector<Pair> out;
-    for (int i = 0; i < n; ++i) out.push_back({sub(sub(x[i], m), log_total), sub(sub(x[i], rm), ref_log)});
+    for (int i = 0; i < n; ++i)
+      out.push_back({sub(sub(x[i], m), log_total), sub(sub(x[i], rm), ref_log)});
     return out;
   }
   Pair log_softmax(int n, int block, int i = 0) { return log_softmax_row(n, block)[i]; }
@@ -178,21 +183,30 @@ class NfFamilies {
       return acc;
     };
     ir::TermId mean = s_.make(ir::Op::Div, {blocked_sum([&](int k) { return x[k]; }), c(n)});
-    ir::TermId var_c = s_.make(ir::Op::Div, {blocked_sum([&](int k) { ir::TermId d = sub(x[k], mean); return mul(d, d); }),
+    ir::TermId var_c = s_.make(ir::Op::Div, {blocked_sum([&](int k) {
+                                               ir::TermId d = sub(x[k], mean);
+                                               return mul(d, d);
+                                             }),
                                              c(unbiased ? n - 1 : n)});
     ir::TermId rstd = s_.make(ir::Op::Rsqrt, {s_.make(ir::Op::Add, {var_c, eps})});
     ir::TermId rmean = s_.make(ir::Op::Div, {sum(x), c(n)});
     std::vector<ir::TermId> sq;
-    for (ir::TermId v : x) { ir::TermId d = sub(v, rmean); sq.push_back(mul(d, d)); }
+    for (ir::TermId v : x) {
+      ir::TermId d = sub(v, rmean);
+      sq.push_back(mul(d, d));
+    }
     ir::TermId rvar = s_.make(ir::Op::Div, {sum(sq), c(n)});
     ir::TermId den = s_.make(ir::Op::Sqrt, {s_.make(ir::Op::Add, {rvar, eps})});
     std::vector<Pair> out;
     for (int i = 0; i < n; ++i)
-      out.push_back({s_.make(ir::Op::Add, {mul(mul(sub(x[i], mean), rstd), w[i]), b[i]}),
-                     s_.make(ir::Op::Add, {mul(s_.make(ir::Op::Div, {sub(x[i], rmean), den}), w[i]), b[i]})});
+      out.push_back(
+          {s_.make(ir::Op::Add, {mul(mul(sub(x[i], mean), rstd), w[i]), b[i]}),
+           s_.make(ir::Op::Add, {mul(s_.make(ir::Op::Div, {sub(x[i], rmean), den}), w[i]), b[i]})});
     return out;
   }
-  Pair layernorm(int n, int block, int i = 0, bool unbiased = false) { return layernorm_row(n, block, unbiased)[i]; }
+  Pair layernorm(int n, int block, int i = 0, bool unbiased = false) {
+    return layernorm_row(n, block, unbiased)[i];
+  }
 
   // RMSNorm: x * rsqrt(mean(x^2) + eps) * w, blocked sum of squares, against torch's.
   std::vector<Pair> rmsnorm_row(int n, int block) {
@@ -208,12 +222,15 @@ class NfFamilies {
       for (int k = t; k < t + block; ++k) lanes.push_back(k < n ? mul(x[k], x[k]) : c(0));
       acc = s_.make(ir::Op::Add, {acc, sum(lanes)});
     }
-    ir::TermId rstd = s_.make(ir::Op::Rsqrt, {s_.make(ir::Op::Add, {s_.make(ir::Op::Div, {acc, c(n)}), eps})});
+    ir::TermId rstd =
+        s_.make(ir::Op::Rsqrt, {s_.make(ir::Op::Add, {s_.make(ir::Op::Div, {acc, c(n)}), eps})});
     std::vector<ir::TermId> sq;
     for (ir::TermId v : x) sq.push_back(s_.make(ir::Op::Pow, {v, c(2)}));
-    ir::TermId rrstd = s_.make(ir::Op::Rsqrt, {s_.make(ir::Op::Add, {s_.make(ir::Op::Div, {sum(sq), c(n)}), eps})});
+    ir::TermId rrstd = s_.make(
+        ir::Op::Rsqrt, {s_.make(ir::Op::Add, {s_.make(ir::Op::Div, {sum(sq), c(n)}), eps})});
     std::vector<Pair> out;
-    for (int i = 0; i < n; ++i) out.push_back({mul(mul(x[i], rstd), w[i]), mul(mul(x[i], rrstd), w[i])});
+    for (int i = 0; i < n; ++i)
+      out.push_back({mul(mul(x[i], rstd), w[i]), mul(mul(x[i], rrstd), w[i])});
     return out;
   }
   Pair rmsnorm(int n, int block, int i = 0) { return rmsnorm_row(n, block)[i]; }
@@ -249,7 +266,9 @@ class NfFamilies {
   ir::TermId mul(ir::TermId a, ir::TermId b) { return s_.make(ir::Op::Mul, {a, b}); }
   ir::TermId sub(ir::TermId a, ir::TermId b) { return s_.make(ir::Op::Sub, {a, b}); }
   ir::TermId exp(ir::TermId a) { return s_.make(ir::Op::Exp, {a}); }
-  ir::TermId sum(const std::vector<ir::TermId>& v) { return v.size() == 1 ? v[0] : s_.make(ir::Op::Sum, v); }
+  ir::TermId sum(const std::vector<ir::TermId>& v) {
+    return v.size() == 1 ? v[0] : s_.make(ir::Op::Sum, v);
+  }
   std::vector<ir::TermId> torch_softmax(const std::vector<ir::TermId>& x) {
     ir::TermId m = s_.make(ir::Op::AMax, x);
     std::vector<ir::TermId> e;

@@ -91,7 +91,8 @@ std::optional<Options> parse_args(const std::vector<std::string>& args, std::str
     const std::string& a = args[k];
     if (a == "--rules") {
       size_t before = o.extra_rules.size();
-      while (k + 1 < args.size() && args[k + 1].rfind("--", 0) != 0) o.extra_rules.push_back(args[++k]);
+      while (k + 1 < args.size() && args[k + 1].rfind("--", 0) != 0)
+        o.extra_rules.push_back(args[++k]);
       if (o.extra_rules.size() == before) {
         *err = "--rules needs at least one file";
         return std::nullopt;
@@ -148,7 +149,8 @@ void read_declare(const ir::SExpr& f, absl::flat_hash_map<std::string, ir::Type>
       range.nan = false;
       constrained = true;
     } else if (key.is_atom(":range") && k + 2 < f.items.size()) {
-      auto lo = ir::parse_constant(f.items[k + 1].atom), hi = ir::parse_constant(f.items[k + 2].atom);
+      auto lo = ir::parse_constant(f.items[k + 1].atom),
+           hi = ir::parse_constant(f.items[k + 2].atom);
       if (!lo || !hi || lo->type != ir::Type::F32 || hi->type != ir::Type::F32 || lo->f > hi->f)
         throw ir::SyntaxError(key.pos, ":range needs two numbers LO <= HI");
       range.lo = lo->f, range.hi = hi->f, range.nan = false;
@@ -169,7 +171,8 @@ Input read_input(const std::string& file, ir::TermStore& store) {
       read_declare(f, types, in);
     } else if (f.is_list() && !f.items.empty() && f.items[0].is_atom("prove")) {
       if (f.items.size() != 3) throw ir::SyntaxError(f.pos, "expected (prove A B)");
-      ir::TermId a = ir::read_term(store, f.items[1], types), b = ir::read_term(store, f.items[2], types);
+      ir::TermId a = ir::read_term(store, f.items[1], types),
+                 b = ir::read_term(store, f.items[2], types);
       if (store.type(a) != store.type(b))
         throw ir::SyntaxError(f.pos, "the two sides have different types");
       in.goals.push_back({a, b, f.str(), f.pos});
@@ -215,13 +218,15 @@ int run(const Options& o, bool explain) {
     return true;
   };
   egraph::Runner<KeqLanguage> runner(o.limits);
-  egraph::RunReport rep = runner.run(g, rws, goal_ids.empty() ? nullptr : egraph::Runner<KeqLanguage>::Hook(all_proved));
+  egraph::RunReport rep = runner.run(
+      g, rws, goal_ids.empty() ? nullptr : egraph::Runner<KeqLanguage>::Hook(all_proved));
 
   if (rep.stop == egraph::StopReason::Canary) {
     if (!explain) return -1;  // rerun with explanations to name every rule involved
     std::printf("CANARY: %s\n", rep.canary.c_str());
     auto [ca, cb] = g.lang().canary_nodes();
-    egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
+    egraph::Explainer<KeqLanguage> ex(
+        g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
     if (ca != egraph::kNoClass && cb != egraph::kNoClass && g.find(ca) == g.find(cb)) {
       std::printf("how the two constants became equal:\n%s", ex.explain(ca, cb).str().c_str());
     }
@@ -230,13 +235,16 @@ int run(const Options& o, bool explain) {
   }
 
   egraph::Extractor<KeqLanguage, egraph::AstSize> extractor(g, egraph::AstSize{});
-  auto best = [&](egraph::EClassId c) { return store.str(rules::to_term(store, extractor.extract(c))); };
+  auto best = [&](egraph::EClassId c) {
+    return store.str(rules::to_term(store, extractor.extract(c)));
+  };
   std::printf("semantics: %s; rules: %zu of %zu loaded apply\n",
               std::string(ir::semantics_name(o.semantics)).c_str(), rws.size(), all.size());
   for (size_t k = 0; k < in.terms.size(); ++k)
     std::printf("term %s\n  best: %s\n", store.str(in.terms[k]).c_str(), best(term_ids[k]).c_str());
   size_t proved = 0;
-  egraph::Explainer<KeqLanguage> ex(g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
+  egraph::Explainer<KeqLanguage> ex(
+      g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
   for (size_t k = 0; k < in.goals.size(); ++k) {
     auto [a, b] = goal_ids[k];
     bool ok = g.find(a) == g.find(b);

@@ -8,7 +8,8 @@
 
 namespace {
 
-const char* const kHelp = R"(keq: formal equivalence checking of GPU kernels against PyTorch references
+const char* const kHelp =
+    R"(keq: formal equivalence checking of GPU kernels against PyTorch references
 
 usage: keq COMMAND [ARGS...]
 

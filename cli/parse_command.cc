@@ -9,10 +9,11 @@ namespace keq::cli {
 
 int parse_command(const std::vector<std::string>& args) {
   if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
-    std::fputs("usage: keq parse FILE.py\n\nPrints the AST keq reads from FILE.py, one node a line "
-               "with its span (line:col-line:col).\nSyntax errors name file:line:col and what was "
-               "expected. Nothing is run.\n",
-               args.size() == 1 ? stdout : stderr);
+    std::fputs(
+        "usage: keq parse FILE.py\n\nPrints the AST keq reads from FILE.py, one node a line "
+        "with its span (line:col-line:col).\nSyntax errors name file:line:col and what was "
+        "expected. Nothing is run.\n",
+        args.size() == 1 ? stdout : stderr);
     return args.size() == 1 ? 0 : kExitError;
   }
   try {

@@ -102,7 +102,8 @@ class EGraph {
     }
     return ids.back();
   }
-  std::optional<EClassId> lookup(OpCode op, uint32_t payload, std::span<const EClassId> kids) const {
+  std::optional<EClassId> lookup(OpCode op, uint32_t payload,
+                                 std::span<const EClassId> kids) const {
     auto hit = memo_.find(ENode{op, payload, kids});
     if (!hit) return std::nullopt;
     return find(*hit);

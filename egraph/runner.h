@@ -25,12 +25,18 @@ struct RunnerLimits {
 enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, Goal, Canary };
 inline const char* stop_reason_name(StopReason r) {
   switch (r) {
-    case StopReason::Saturated: return "saturated";
-    case StopReason::IterationLimit: return "iteration limit";
-    case StopReason::NodeLimit: return "node limit";
-    case StopReason::TimeLimit: return "time limit";
-    case StopReason::Goal: return "goal proved";
-    case StopReason::Canary: return "canary: distinct constants merged";
+    case StopReason::Saturated:
+      return "saturated";
+    case StopReason::IterationLimit:
+      return "iteration limit";
+    case StopReason::NodeLimit:
+      return "node limit";
+    case StopReason::TimeLimit:
+      return "time limit";
+    case StopReason::Goal:
+      return "goal proved";
+    case StopReason::Canary:
+      return "canary: distinct constants merged";
   }
   return "?";
 }
@@ -143,7 +149,8 @@ class Runner {
       rep.iterations.push_back(st);
       // Saturated: no rule changed anything. A new node merged by the analysis (a folded
       // constant) is a change too, though no rule's union did anything: it can enable matches.
-      bool unchanged = st.applied == 0 && g.memo_size() == memo_before && g.num_classes() == classes_before;
+      bool unchanged =
+          st.applied == 0 && g.memo_size() == memo_before && g.num_classes() == classes_before;
       if (!stop && unchanged && (sched_ == SchedulerKind::Simple || backoff.can_stop(it)))
         stop = StopReason::Saturated;
       if (!stop) stop = check_limits(g, rep, elapsed());  // egg checks again after each iteration

@@ -71,7 +71,9 @@ class HashCons {
   struct Eq {
     using is_transparent = void;
     const Owner* owner;
-    bool operator()(uint32_t a, uint32_t b) const { return a == b || owner->view(a) == owner->view(b); }
+    bool operator()(uint32_t a, uint32_t b) const {
+      return a == b || owner->view(a) == owner->view(b);
+    }
     bool operator()(uint32_t a, const NodeView& b) const { return owner->view(a) == b; }
     bool operator()(const NodeView& a, uint32_t b) const { return a == owner->view(b); }
   };

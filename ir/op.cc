@@ -21,9 +21,15 @@ int64_t wrap(Type t, uint64_t v) {
   if (t == Type::I32) return static_cast<int32_t>(static_cast<uint32_t>(v));
   return static_cast<int64_t>(v);
 }
-IeeeValue fval(float f) { return IeeeValue{Type::F32, f, 0}; }
-IeeeValue ival(Type t, int64_t i) { return IeeeValue{t, 0, i}; }
-IeeeValue bval(bool b) { return IeeeValue{Type::Bool, 0, b}; }
+IeeeValue fval(float f) {
+  return IeeeValue{Type::F32, f, 0};
+}
+IeeeValue ival(Type t, int64_t i) {
+  return IeeeValue{t, 0, i};
+}
+IeeeValue bval(bool b) {
+  return IeeeValue{Type::Bool, 0, b};
+}
 void set_int(RealValue& out, Type t, int64_t i) {
   out.type = t;
   out.i = i;
@@ -66,13 +72,24 @@ int64_t int_binop(Op op, Type t, int64_t a, int64_t b) {
       throw EvalError{"integer division overflow"};
   };
   switch (op) {
-    case Op::Add: return wrap(t, ua + ub);
-    case Op::Sub: return wrap(t, ua - ub);
-    case Op::Mul: return wrap(t, ua * ub);
-    case Op::Max: case Op::MaxNum: return std::max(a, b);
-    case Op::Min: case Op::MinNum: return std::min(a, b);
-    case Op::DivC: need_divisor(); return a / b;
-    case Op::ModC: need_divisor(); return a % b;
+    case Op::Add:
+      return wrap(t, ua + ub);
+    case Op::Sub:
+      return wrap(t, ua - ub);
+    case Op::Mul:
+      return wrap(t, ua * ub);
+    case Op::Max:
+    case Op::MaxNum:
+      return std::max(a, b);
+    case Op::Min:
+    case Op::MinNum:
+      return std::min(a, b);
+    case Op::DivC:
+      need_divisor();
+      return a / b;
+    case Op::ModC:
+      need_divisor();
+      return a % b;
     case Op::FloorDiv: {
       need_divisor();
       int64_t q = a / b;
@@ -83,26 +100,38 @@ int64_t int_binop(Op op, Type t, int64_t a, int64_t b) {
       int64_t r = a % b;
       return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
     }
-    case Op::Shl: case Op::Shr: case Op::LShr:
+    case Op::Shl:
+    case Op::Shr:
+    case Op::LShr:
       if (b < 0 || b >= width) throw EvalError{"shift amount out of range"};
       if (op == Op::Shl) return wrap(t, ua << b);
       if (op == Op::Shr) return a >> b;
       return wrap(t, (t == Type::I32 ? (ua & 0xffffffffu) : ua) >> b);
-    case Op::BitAnd: return a & b;
-    case Op::BitOr: return a | b;
-    case Op::BitXor: return a ^ b;
-    default: throw EvalError{std::string("no integer form of ") + std::string(op_name(op))};
+    case Op::BitAnd:
+      return a & b;
+    case Op::BitOr:
+      return a | b;
+    case Op::BitXor:
+      return a ^ b;
+    default:
+      throw EvalError{std::string("no integer form of ") + std::string(op_name(op))};
   }
 }
 
 bool int_compare(Op op, int64_t a, int64_t b) {
   switch (op) {
-    case Op::Lt: return a < b;
-    case Op::Le: return a <= b;
-    case Op::Gt: return a > b;
-    case Op::Ge: return a >= b;
-    case Op::Eq: return a == b;
-    default: return a != b;
+    case Op::Lt:
+      return a < b;
+    case Op::Le:
+      return a <= b;
+    case Op::Gt:
+      return a > b;
+    case Op::Ge:
+      return a >= b;
+    case Op::Eq:
+      return a == b;
+    default:
+      return a != b;
   }
 }
 
@@ -111,7 +140,8 @@ int64_t saturate_to_int(Type t, mpfr_srcptr x) {  // trunc toward zero, saturate
   const int64_t lo = t == Type::I32 ? INT32_MIN : INT64_MIN;
   const int64_t hi = t == Type::I32 ? INT32_MAX : INT64_MAX;
   if (mpfr_cmp_si(x, lo) <= 0) return lo;
-  if (t == Type::I32 ? mpfr_cmp_si(x, hi) >= 0 : mpfr_cmp_d(x, 9223372036854775807.0) >= 0) return hi;
+  if (t == Type::I32 ? mpfr_cmp_si(x, hi) >= 0 : mpfr_cmp_d(x, 9223372036854775807.0) >= 0)
+    return hi;
   return mpfr_get_si(x, MPFR_RNDZ);
 }
 
@@ -210,12 +240,24 @@ void real_compare(RArgs a, RealValue& out) {
   } else {
     mpfr_srcptr x = a[0]->f.get(), y = a[1]->f.get();
     switch (kOp) {
-      case Op::Lt: r = mpfr_less_p(x, y); break;
-      case Op::Le: r = mpfr_lessequal_p(x, y); break;
-      case Op::Gt: r = mpfr_greater_p(x, y); break;
-      case Op::Ge: r = mpfr_greaterequal_p(x, y); break;
-      case Op::Eq: r = mpfr_equal_p(x, y); break;
-      default: r = !mpfr_equal_p(x, y); break;
+      case Op::Lt:
+        r = mpfr_less_p(x, y);
+        break;
+      case Op::Le:
+        r = mpfr_lessequal_p(x, y);
+        break;
+      case Op::Gt:
+        r = mpfr_greater_p(x, y);
+        break;
+      case Op::Ge:
+        r = mpfr_greaterequal_p(x, y);
+        break;
+      case Op::Eq:
+        r = mpfr_equal_p(x, y);
+        break;
+      default:
+        r = !mpfr_equal_p(x, y);
+        break;
     }
   }
   set_int(out, Type::Bool, r);
@@ -225,22 +267,42 @@ IeeeValue ieee_compare(IArgs a) {
   if (a[0].type != Type::F32) return bval(int_compare(kOp, a[0].i, a[1].i));
   float x = a[0].f, y = a[1].f;
   switch (kOp) {
-    case Op::Lt: return bval(x < y);
-    case Op::Le: return bval(x <= y);
-    case Op::Gt: return bval(x > y);
-    case Op::Ge: return bval(x >= y);
-    case Op::Eq: return bval(x == y);
-    default: return bval(x != y);
+    case Op::Lt:
+      return bval(x < y);
+    case Op::Le:
+      return bval(x <= y);
+    case Op::Gt:
+      return bval(x > y);
+    case Op::Ge:
+      return bval(x >= y);
+    case Op::Eq:
+      return bval(x == y);
+    default:
+      return bval(x != y);
   }
 }
 
-int mpfr_neg_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) { return mpfr_neg(o, x, r); }
-int mpfr_abs_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) { return mpfr_abs(o, x, r); }
-int mpfr_recip_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) { return mpfr_ui_div(o, 1, x, r); }
-int mpfr_round_even(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) { return mpfr_rint(o, x, MPFR_RNDN); }
-int mpfr_floor_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) { return mpfr_floor(o, x); }
-int mpfr_ceil_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) { return mpfr_ceil(o, x); }
-int mpfr_trunc_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) { return mpfr_trunc(o, x); }
+int mpfr_neg_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) {
+  return mpfr_neg(o, x, r);
+}
+int mpfr_abs_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) {
+  return mpfr_abs(o, x, r);
+}
+int mpfr_recip_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) {
+  return mpfr_ui_div(o, 1, x, r);
+}
+int mpfr_round_even(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_rint(o, x, MPFR_RNDN);
+}
+int mpfr_floor_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_floor(o, x);
+}
+int mpfr_ceil_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_ceil(o, x);
+}
+int mpfr_trunc_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_trunc(o, x);
+}
 int mpfr_sigmoid(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) {
   Real t;
   mpfr_neg(t.get(), x, r);
@@ -256,9 +318,15 @@ int mpfr_remainder_torch(mpfr_ptr o, mpfr_srcptr a, mpfr_srcptr b, mpfr_rnd_t r)
   return mpfr_set(o, m.get(), r);
 }
 
-float f_add(float a, float b) { return a + b; }
-float f_sub(float a, float b) { return a - b; }
-float f_mul(float a, float b) { return a * b; }
+float f_add(float a, float b) {
+  return a + b;
+}
+float f_sub(float a, float b) {
+  return a - b;
+}
+float f_mul(float a, float b) {
+  return a * b;
+}
 
 // ---- the table ------------------------------------------------------------------------------
 
@@ -274,8 +342,12 @@ struct Row {
   Type cast_result = Type::F32;
 };
 
-IeeeValue leaf_ieee(IArgs) { throw EvalError{"a leaf has no operands to evaluate"}; }
-void leaf_real(RArgs, RealValue&) { throw EvalError{"a leaf has no operands to evaluate"}; }
+IeeeValue leaf_ieee(IArgs) {
+  throw EvalError{"a leaf has no operands to evaluate"};
+}
+void leaf_real(RArgs, RealValue&) {
+  throw EvalError{"a leaf has no operands to evaluate"};
+}
 
 #define IEEE(...) [](IArgs a) -> IeeeValue { __VA_ARGS__ }
 #define REAL(...) [](RArgs a, RealValue& out) { __VA_ARGS__ }
@@ -294,50 +366,68 @@ const Row kRows[] = {
     {Op::Div, 2, false, Signature::SameFloat, true, false, IEEE(return fval(a[0].f / a[1].f);),
      real_float2<mpfr_div>},
     // Triton's fp32 `/` (div.full.f32, up to 2 ulp): exact division over the reals.
-    {Op::DivFull, 2, false, Signature::SameFloat, false, false, VIA_REAL(Div), real_float2<mpfr_div>},
+    {Op::DivFull, 2, false, Signature::SameFloat, false, false, VIA_REAL(Div),
+     real_float2<mpfr_div>},
     {Op::Neg, 1, false, Signature::SameNum, true, false,
      IEEE(if (a[0].type == Type::F32) return fval(-a[0].f);
           return ival(a[0].type, int_binop(Op::Sub, a[0].type, 0, a[0].i));),
-     REAL(if (a[0]->type != Type::F32) return set_int(out, a[0]->type, wrap(a[0]->type, -static_cast<uint64_t>(a[0]->i)));
+     REAL(if (a[0]->type != Type::F32) return set_int(
+              out, a[0]->type, wrap(a[0]->type, -static_cast<uint64_t>(a[0]->i)));
           real_unary<mpfr_neg_fn>(a, out);)},
     {Op::Abs, 1, false, Signature::SameNum, true, false,
-     IEEE(if (a[0].type == Type::F32) return fval(std::fabs(a[0].f));
-          return ival(a[0].type, wrap(a[0].type, a[0].i < 0 ? -static_cast<uint64_t>(a[0].i) : a[0].i));),
-     REAL(if (a[0]->type != Type::F32) return set_int(out, a[0]->type, wrap(a[0]->type, a[0]->i < 0 ? -static_cast<uint64_t>(a[0]->i) : a[0]->i));
+     IEEE(if (a[0].type == Type::F32) return fval(std::fabs(a[0].f)); return ival(
+              a[0].type, wrap(a[0].type, a[0].i < 0 ? -static_cast<uint64_t>(a[0].i) : a[0].i));),
+     REAL(if (a[0]->type != Type::F32) return set_int(
+              out, a[0]->type,
+              wrap(a[0]->type, a[0]->i < 0 ? -static_cast<uint64_t>(a[0]->i) : a[0]->i));
           real_unary<mpfr_abs_fn>(a, out);)},
-    {Op::Fma, 3, false, Signature::SameFloat, true, false, IEEE(return fval(std::fma(a[0].f, a[1].f, a[2].f));),
+    {Op::Fma, 3, false, Signature::SameFloat, true, false,
+     IEEE(return fval(std::fma(a[0].f, a[1].f, a[2].f));),
      REAL(mpfr_fma(set_float(out), a[0]->f.get(), a[1]->f.get(), a[2]->f.get(), MPFR_RNDN);)},
     {Op::Max, 2, false, Signature::SameNum, true, true,
-     IEEE(return ieee_num2(Op::Max, a, maxmin<true, true>);), real_num2<real_maxmin_fn<true, true>, Op::Max>},
+     IEEE(return ieee_num2(Op::Max, a, maxmin<true, true>);),
+     real_num2<real_maxmin_fn<true, true>, Op::Max>},
     {Op::Min, 2, false, Signature::SameNum, true, true,
-     IEEE(return ieee_num2(Op::Min, a, maxmin<false, true>);), real_num2<real_maxmin_fn<false, true>, Op::Min>},
+     IEEE(return ieee_num2(Op::Min, a, maxmin<false, true>);),
+     real_num2<real_maxmin_fn<false, true>, Op::Min>},
     {Op::MaxNum, 2, false, Signature::SameNum, true, true,
-     IEEE(return ieee_num2(Op::MaxNum, a, maxmin<true, false>);), real_num2<real_maxmin_fn<true, false>, Op::MaxNum>},
+     IEEE(return ieee_num2(Op::MaxNum, a, maxmin<true, false>);),
+     real_num2<real_maxmin_fn<true, false>, Op::MaxNum>},
     {Op::MinNum, 2, false, Signature::SameNum, true, true,
-     IEEE(return ieee_num2(Op::MinNum, a, maxmin<false, false>);), real_num2<real_maxmin_fn<false, false>, Op::MinNum>},
-    // Reductions. IEEE evaluation folds left to right; the prover treats their order as unspecified.
+     IEEE(return ieee_num2(Op::MinNum, a, maxmin<false, false>);),
+     real_num2<real_maxmin_fn<false, false>, Op::MinNum>},
+    // Reductions. IEEE evaluation folds left to right; the prover treats their order as
+    // unspecified.
     {Op::Sum, 1, true, Signature::SameNum, false, true, IEEE(return ieee_fold(Op::Add, a, f_add);),
      real_fold<mpfr_add, Op::Add>},
     {Op::Prod, 1, true, Signature::SameNum, false, true, IEEE(return ieee_fold(Op::Mul, a, f_mul);),
      real_fold<mpfr_mul, Op::Mul>},
-    {Op::AMax, 1, true, Signature::SameNum, true, true, IEEE(return ieee_fold(Op::Max, a, maxmin<true, true>);),
+    {Op::AMax, 1, true, Signature::SameNum, true, true,
+     IEEE(return ieee_fold(Op::Max, a, maxmin<true, true>);),
      real_fold<real_maxmin_fn<true, true>, Op::Max>},
-    {Op::AMin, 1, true, Signature::SameNum, true, true, IEEE(return ieee_fold(Op::Min, a, maxmin<false, true>);),
+    {Op::AMin, 1, true, Signature::SameNum, true, true,
+     IEEE(return ieee_fold(Op::Min, a, maxmin<false, true>);),
      real_fold<real_maxmin_fn<false, true>, Op::Min>},
-    {Op::TMax, 1, true, Signature::SameNum, true, true, IEEE(return ieee_fold(Op::MaxNum, a, maxmin<true, false>);),
+    {Op::TMax, 1, true, Signature::SameNum, true, true,
+     IEEE(return ieee_fold(Op::MaxNum, a, maxmin<true, false>);),
      real_fold<real_maxmin_fn<true, false>, Op::MaxNum>},
-    {Op::TMin, 1, true, Signature::SameNum, true, true, IEEE(return ieee_fold(Op::MinNum, a, maxmin<false, false>);),
+    {Op::TMin, 1, true, Signature::SameNum, true, true,
+     IEEE(return ieee_fold(Op::MinNum, a, maxmin<false, false>);),
      real_fold<real_maxmin_fn<false, false>, Op::MinNum>},
     {Op::DivC, 2, false, Signature::SameInt, true, false,
-     IEEE(return ival(a[0].type, int_binop(Op::DivC, a[0].type, a[0].i, a[1].i));), real_int2<Op::DivC>},
+     IEEE(return ival(a[0].type, int_binop(Op::DivC, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::DivC>},
     {Op::ModC, 2, false, Signature::SameInt, true, false,
-     IEEE(return ival(a[0].type, int_binop(Op::ModC, a[0].type, a[0].i, a[1].i));), real_int2<Op::ModC>},
+     IEEE(return ival(a[0].type, int_binop(Op::ModC, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::ModC>},
     {Op::FloorDiv, 2, false, Signature::SameInt, true, false,
-     IEEE(return ival(a[0].type, int_binop(Op::FloorDiv, a[0].type, a[0].i, a[1].i));), real_int2<Op::FloorDiv>},
+     IEEE(return ival(a[0].type, int_binop(Op::FloorDiv, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::FloorDiv>},
     {Op::ModPy, 2, false, Signature::SameInt, true, false,
-     IEEE(return ival(a[0].type, int_binop(Op::ModPy, a[0].type, a[0].i, a[1].i));), real_int2<Op::ModPy>},
-    {Op::FMod, 2, false, Signature::SameFloat, true, false, IEEE(return fval(std::fmod(a[0].f, a[1].f));),
-     real_float2<mpfr_fmod>},
+     IEEE(return ival(a[0].type, int_binop(Op::ModPy, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::ModPy>},
+    {Op::FMod, 2, false, Signature::SameFloat, true, false,
+     IEEE(return fval(std::fmod(a[0].f, a[1].f));), real_float2<mpfr_fmod>},
     {Op::Remainder, 2, false, Signature::SameFloat, true, false,
      IEEE(float m = std::fmod(a[0].f, a[1].f);
           if (m != 0 && !std::isnan(m) && ((m < 0) != (a[1].f < 0))) m += a[1].f; return fval(m);),
@@ -349,9 +439,10 @@ const Row kRows[] = {
     {Op::Eq, 2, false, Signature::Compare, true, true, ieee_compare<Op::Eq>, real_compare<Op::Eq>},
     {Op::Ne, 2, false, Signature::Compare, true, true, ieee_compare<Op::Ne>, real_compare<Op::Ne>},
     {Op::Select, 3, false, Signature::Select, true, false, IEEE(return a[0].i ? a[1] : a[2];),
-     REAL(const RealValue& p = a[0]->i ? *a[1] : *a[2]; out.type = p.type; out.i = p.i; out.f = p.f;)},
+     REAL(const RealValue& p = a[0]->i ? *a[1] : *a[2]; out.type = p.type; out.i = p.i;
+          out.f = p.f;)},
     {Op::And, 2, false, Signature::Logic, true, true, IEEE(return bval(a[0].i && a[1].i);),
-     REAL(set_int(out, Type::Bool, a[0]->i && a[1]->i);)},
+     REAL(set_int(out, Type::Bool, a[0]->i&& a[1]->i);)},
     {Op::Or, 2, false, Signature::Logic, true, true, IEEE(return bval(a[0].i || a[1].i);),
      REAL(set_int(out, Type::Bool, a[0]->i || a[1]->i);)},
     {Op::Not, 1, false, Signature::Logic, true, false, IEEE(return bval(!a[0].i);),
@@ -360,28 +451,42 @@ const Row kRows[] = {
     {Op::Exp2, 1, false, Signature::SameFloat, false, false, VIA_REAL(Exp2), real_unary<mpfr_exp2>},
     {Op::Log, 1, false, Signature::SameFloat, false, false, VIA_REAL(Log), real_unary<mpfr_log>},
     {Op::Log2, 1, false, Signature::SameFloat, false, false, VIA_REAL(Log2), real_unary<mpfr_log2>},
-    {Op::Sqrt, 1, false, Signature::SameFloat, true, false, UNARY_F(std::sqrt(x)), real_unary<mpfr_sqrt>},
-    {Op::SqrtApprox, 1, false, Signature::SameFloat, false, false, VIA_REAL(Sqrt), real_unary<mpfr_sqrt>},
-    {Op::Rsqrt, 1, false, Signature::SameFloat, false, false, VIA_REAL(Rsqrt), real_unary<mpfr_rec_sqrt>},
-    {Op::Recip, 1, false, Signature::SameFloat, true, false, UNARY_F(1.0f / x), real_unary<mpfr_recip_fn>},
+    {Op::Sqrt, 1, false, Signature::SameFloat, true, false, UNARY_F(std::sqrt(x)),
+     real_unary<mpfr_sqrt>},
+    {Op::SqrtApprox, 1, false, Signature::SameFloat, false, false, VIA_REAL(Sqrt),
+     real_unary<mpfr_sqrt>},
+    {Op::Rsqrt, 1, false, Signature::SameFloat, false, false, VIA_REAL(Rsqrt),
+     real_unary<mpfr_rec_sqrt>},
+    {Op::Recip, 1, false, Signature::SameFloat, true, false, UNARY_F(1.0f / x),
+     real_unary<mpfr_recip_fn>},
     {Op::Pow, 2, false, Signature::SameFloat, false, false, VIA_REAL(Pow), real_float2<mpfr_pow>},
     {Op::Tanh, 1, false, Signature::SameFloat, false, false, VIA_REAL(Tanh), real_unary<mpfr_tanh>},
     {Op::Erf, 1, false, Signature::SameFloat, false, false, VIA_REAL(Erf), real_unary<mpfr_erf>},
-    {Op::Sigmoid, 1, false, Signature::SameFloat, false, false, VIA_REAL(Sigmoid), real_unary<mpfr_sigmoid>},
-    {Op::Floor, 1, false, Signature::SameFloat, true, false, UNARY_F(std::floor(x)), real_unary<mpfr_floor_fn>},
-    {Op::Ceil, 1, false, Signature::SameFloat, true, false, UNARY_F(std::ceil(x)), real_unary<mpfr_ceil_fn>},
-    {Op::Round, 1, false, Signature::SameFloat, true, false, UNARY_F(std::nearbyint(x)), real_unary<mpfr_round_even>},
-    {Op::Trunc, 1, false, Signature::SameFloat, true, false, UNARY_F(std::trunc(x)), real_unary<mpfr_trunc_fn>},
+    {Op::Sigmoid, 1, false, Signature::SameFloat, false, false, VIA_REAL(Sigmoid),
+     real_unary<mpfr_sigmoid>},
+    {Op::Floor, 1, false, Signature::SameFloat, true, false, UNARY_F(std::floor(x)),
+     real_unary<mpfr_floor_fn>},
+    {Op::Ceil, 1, false, Signature::SameFloat, true, false, UNARY_F(std::ceil(x)),
+     real_unary<mpfr_ceil_fn>},
+    {Op::Round, 1, false, Signature::SameFloat, true, false, UNARY_F(std::nearbyint(x)),
+     real_unary<mpfr_round_even>},
+    {Op::Trunc, 1, false, Signature::SameFloat, true, false, UNARY_F(std::trunc(x)),
+     real_unary<mpfr_trunc_fn>},
     // torch.clamp: min(max(x, lo), hi), NaN in any operand propagates.
     {Op::Clamp, 3, false, Signature::SameNum, true, false,
-     IEEE(IeeeValue lo[2] = {a[0], a[1]}; IeeeValue hi[2] = {ieee_num2(Op::Max, lo, maxmin<true, true>), a[2]};
+     IEEE(IeeeValue lo[2] = {a[0], a[1]};
+          IeeeValue hi[2] = {ieee_num2(Op::Max, lo, maxmin<true, true>), a[2]};
           return ieee_num2(Op::Min, hi, maxmin<false, true>);),
-     REAL(RealValue m; const RealValue* lo[2] = {a[0], a[1]}; real_num2<real_maxmin_fn<true, true>, Op::Max>(lo, m);
-          const RealValue* hi[2] = {&m, a[2]}; real_num2<real_maxmin_fn<false, true>, Op::Min>(hi, out);)},
+     REAL(RealValue m; const RealValue* lo[2] = {a[0], a[1]};
+          real_num2<real_maxmin_fn<true, true>, Op::Max>(lo, m);
+          const RealValue* hi[2] = {&m, a[2]};
+          real_num2<real_maxmin_fn<false, true>, Op::Min>(hi, out);)},
     {Op::CastF32, 1, false, Signature::CastTo, true, false,
      IEEE(if (a[0].type == Type::F32) return a[0]; return fval(static_cast<float>(a[0].i));),
-     REAL(if (a[0]->type == Type::F32) { mpfr_set(set_float(out), a[0]->f.get(), MPFR_RNDN); return; }
-          mpfr_set_si(set_float(out), a[0]->i, MPFR_RNDN);)},
+     REAL(if (a[0]->type == Type::F32) {
+       mpfr_set(set_float(out), a[0]->f.get(), MPFR_RNDN);
+       return;
+     } mpfr_set_si(set_float(out), a[0]->i, MPFR_RNDN);)},
     {Op::CastF16, 1, false, Signature::CastTo, true, false,
      IEEE(return ieee_cast(Op::CastF16, a, FloatFormat::F16, Overflow::Inf);),
      REAL(real_cast(a, out, FloatFormat::F16, Overflow::Inf);)},
@@ -402,53 +507,68 @@ const Row kRows[] = {
      REAL(real_cast(a, out, FloatFormat::E5M2, Overflow::Saturate);)},
     {Op::CastI32, 1, false, Signature::CastTo, true, false,
      IEEE(if (a[0].type != Type::F32) return ival(Type::I32, wrap(Type::I32, a[0].i));
-          Real r(static_cast<double>(a[0].f)); return ival(Type::I32, saturate_to_int(Type::I32, r.get()));),
+          Real r(static_cast<double>(a[0].f));
+          return ival(Type::I32, saturate_to_int(Type::I32, r.get()));),
      REAL(if (a[0]->type != Type::F32) return set_int(out, Type::I32, wrap(Type::I32, a[0]->i));
           set_int(out, Type::I32, saturate_to_int(Type::I32, a[0]->f.get()));),
      Type::I32},
     {Op::CastI64, 1, false, Signature::CastTo, true, false,
      IEEE(if (a[0].type != Type::F32) return ival(Type::I64, a[0].i);
-          Real r(static_cast<double>(a[0].f)); return ival(Type::I64, saturate_to_int(Type::I64, r.get()));),
+          Real r(static_cast<double>(a[0].f));
+          return ival(Type::I64, saturate_to_int(Type::I64, r.get()));),
      REAL(if (a[0]->type != Type::F32) return set_int(out, Type::I64, a[0]->i);
           set_int(out, Type::I64, saturate_to_int(Type::I64, a[0]->f.get()));),
      Type::I64},
     {Op::CastBool, 1, false, Signature::CastTo, true, false,
      IEEE(return bval(a[0].type == Type::F32 ? a[0].f != 0 : a[0].i != 0);),
-     REAL(set_int(out, Type::Bool, a[0]->type == Type::F32 ? !mpfr_zero_p(a[0]->f.get()) : a[0]->i != 0);),
+     REAL(set_int(out, Type::Bool,
+                  a[0]->type == Type::F32 ? !mpfr_zero_p(a[0]->f.get()) : a[0]->i != 0);),
      Type::Bool},
     {Op::BitcastI32, 1, false, Signature::BitcastF2I, true, false,
-     IEEE(uint32_t b; std::memcpy(&b, &a[0].f, 4); return ival(Type::I32, static_cast<int32_t>(b));),
+     IEEE(uint32_t b; std::memcpy(&b, &a[0].f, 4);
+          return ival(Type::I32, static_cast<int32_t>(b));),
      // A real is materialized as fp32 before its bits exist.
      REAL(float f = mpfr_get_flt(a[0]->f.get(), MPFR_RNDN); uint32_t b; std::memcpy(&b, &f, 4);
           set_int(out, Type::I32, static_cast<int32_t>(b));)},
     {Op::BitcastF32, 1, false, Signature::BitcastI2F, true, false,
-     IEEE(uint32_t b = static_cast<uint32_t>(a[0].i); float f; std::memcpy(&f, &b, 4); return fval(f);),
+     IEEE(uint32_t b = static_cast<uint32_t>(a[0].i); float f; std::memcpy(&f, &b, 4);
+          return fval(f);),
      REAL(uint32_t b = static_cast<uint32_t>(a[0]->i); float f; std::memcpy(&f, &b, 4);
           mpfr_set_d(set_float(out), f, MPFR_RNDN);)},
     {Op::Shl, 2, false, Signature::SameInt, true, false,
-     IEEE(return ival(a[0].type, int_binop(Op::Shl, a[0].type, a[0].i, a[1].i));), real_int2<Op::Shl>},
+     IEEE(return ival(a[0].type, int_binop(Op::Shl, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::Shl>},
     {Op::Shr, 2, false, Signature::SameInt, true, false,
-     IEEE(return ival(a[0].type, int_binop(Op::Shr, a[0].type, a[0].i, a[1].i));), real_int2<Op::Shr>},
+     IEEE(return ival(a[0].type, int_binop(Op::Shr, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::Shr>},
     {Op::LShr, 2, false, Signature::SameInt, true, false,
-     IEEE(return ival(a[0].type, int_binop(Op::LShr, a[0].type, a[0].i, a[1].i));), real_int2<Op::LShr>},
+     IEEE(return ival(a[0].type, int_binop(Op::LShr, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::LShr>},
     {Op::BitAnd, 2, false, Signature::SameInt, true, true,
-     IEEE(return ival(a[0].type, int_binop(Op::BitAnd, a[0].type, a[0].i, a[1].i));), real_int2<Op::BitAnd>},
+     IEEE(return ival(a[0].type, int_binop(Op::BitAnd, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::BitAnd>},
     {Op::BitOr, 2, false, Signature::SameInt, true, true,
-     IEEE(return ival(a[0].type, int_binop(Op::BitOr, a[0].type, a[0].i, a[1].i));), real_int2<Op::BitOr>},
+     IEEE(return ival(a[0].type, int_binop(Op::BitOr, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::BitOr>},
     {Op::BitXor, 2, false, Signature::SameInt, true, true,
-     IEEE(return ival(a[0].type, int_binop(Op::BitXor, a[0].type, a[0].i, a[1].i));), real_int2<Op::BitXor>},
+     IEEE(return ival(a[0].type, int_binop(Op::BitXor, a[0].type, a[0].i, a[1].i));),
+     real_int2<Op::BitXor>},
     // frexp: x = mant * 2^exp with |mant| in [0.5, 1); zero, inf and NaN give (x, 0).
     {Op::FrexpMant, 1, false, Signature::SameFloat, true, false,
-     IEEE(int e; float m = std::frexp(a[0].f, &e); if (!std::isfinite(a[0].f)) m = a[0].f; return fval(m);),
-     REAL(mpfr_ptr o = set_float(out); mpfr_srcptr x = a[0]->f.get();
-          if (!mpfr_regular_p(x)) { mpfr_set(o, x, MPFR_RNDN); return; }
-          mpfr_exp_t e; mpfr_frexp(&e, o, x, MPFR_RNDN);)},
+     IEEE(int e; float m = std::frexp(a[0].f, &e); if (!std::isfinite(a[0].f)) m = a[0].f;
+          return fval(m);),
+     REAL(mpfr_ptr o = set_float(out); mpfr_srcptr x = a[0]->f.get(); if (!mpfr_regular_p(x)) {
+       mpfr_set(o, x, MPFR_RNDN);
+       return;
+     } mpfr_exp_t e;
+          mpfr_frexp(&e, o, x, MPFR_RNDN);)},
     {Op::FrexpExp, 1, false, Signature::FrexpExp, true, false,
      IEEE(int e = 0; if (std::isfinite(a[0].f)) std::frexp(a[0].f, &e); return ival(Type::I32, e);),
      REAL(mpfr_srcptr x = a[0]->f.get(); int64_t e = mpfr_regular_p(x) ? mpfr_get_exp(x) : 0;
           set_int(out, Type::I32, e);)},
     {Op::Ldexp, 2, false, Signature::Ldexp, true, false,
-     IEEE(return fval(std::ldexp(a[0].f, static_cast<int>(std::clamp<int64_t>(a[1].i, -100000, 100000))));),
+     IEEE(return fval(std::ldexp(a[0].f,
+                                 static_cast<int>(std::clamp<int64_t>(a[1].i, -100000, 100000))));),
      REAL(mpfr_mul_2si(set_float(out), a[0]->f.get(), a[1]->i, MPFR_RNDN);)},
 };
 
@@ -472,8 +592,8 @@ struct Table {
       int k = static_cast<int>(r.op);
       seen[k] = true;
       Type cast = r.cast_result;
-      info[k] = OpInfo{r.op, kNames[k], r.arity, r.variadic, r.sig, cast, r.ieee_exact, r.commutative,
-                       r.ieee, r.real};
+      info[k] = OpInfo{r.op, kNames[k],    r.arity,       r.variadic, r.sig,
+                       cast, r.ieee_exact, r.commutative, r.ieee,     r.real};
       by_name[kNames[k]] = r.op;
     }
     for (int k = 0; k < kOpCount; ++k)
@@ -488,7 +608,9 @@ const Table& table() {
 
 }  // namespace
 
-const OpInfo& op_info(Op op) { return table().info[static_cast<int>(op)]; }
+const OpInfo& op_info(Op op) {
+  return table().info[static_cast<int>(op)];
+}
 
 std::optional<Op> op_by_name(std::string_view name) {
   auto it = table().by_name.find(name);
@@ -512,7 +634,8 @@ TypeResult result_type(Op op, std::span<const Type> ts) {
     return true;
   };
   switch (info.sig) {
-    case Signature::Leaf: return fail("is a leaf");
+    case Signature::Leaf:
+      return fail("is a leaf");
     case Signature::SameNum:
       if (ts[0] == Type::Bool || !all_same(0)) return fail("operands must share one numeric type");
       return {ts[0], {}};
@@ -533,7 +656,8 @@ TypeResult result_type(Op op, std::span<const Type> ts) {
     case Signature::Select:
       if (ts[0] != Type::Bool || ts[1] != ts[2]) return fail("expects (bool, T, T)");
       return {ts[1], {}};
-    case Signature::CastTo: return {info.cast_result, {}};
+    case Signature::CastTo:
+      return {info.cast_result, {}};
     case Signature::BitcastF2I:
       if (ts[0] != Type::F32) return fail("operand must be f32");
       return {Type::I32, {}};
@@ -559,16 +683,31 @@ bool real_eval_exact(Op op) {
       return true;  // casts, comparisons, logic, integer ops, bitcasts, frexp, ldexp, select
   }
   switch (op) {
-    case Op::Neg: case Op::Abs: case Op::Max: case Op::Min: case Op::MaxNum: case Op::MinNum:
-    case Op::AMax: case Op::AMin: case Op::TMax: case Op::TMin: case Op::Clamp:
-    case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: case Op::FrexpMant:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Max:
+    case Op::Min:
+    case Op::MaxNum:
+    case Op::MinNum:
+    case Op::AMax:
+    case Op::AMin:
+    case Op::TMax:
+    case Op::TMin:
+    case Op::Clamp:
+    case Op::Floor:
+    case Op::Ceil:
+    case Op::Round:
+    case Op::Trunc:
+    case Op::FrexpMant:
       return true;
     default:
       return false;
   }
 }
 
-IeeeValue eval_ieee(Op op, std::span<const IeeeValue> args) { return op_info(op).ieee(args); }
+IeeeValue eval_ieee(Op op, std::span<const IeeeValue> args) {
+  return op_info(op).ieee(args);
+}
 void eval_real(Op op, std::span<const RealValue* const> args, RealValue& out) {
   op_info(op).real(args, out);
   // Real semantics has one zero: without this, recip(neg 0) and recip(0) would differ.

@@ -75,7 +75,8 @@ class Reader {
       char d = text_[i_];
       if (d == '[') ++depth;
       if (d == ']') --depth;
-      if (depth <= 0 && (isspace(static_cast<unsigned char>(d)) || d == '(' || d == ')' || d == ';'))
+      if (depth <= 0 &&
+          (isspace(static_cast<unsigned char>(d)) || d == '(' || d == ')' || d == ';'))
         break;
       if (d != ' ') e.atom += d;
       advance();

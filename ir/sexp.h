@@ -30,8 +30,8 @@ class SyntaxError : public std::runtime_error {
 struct SExpr {
   enum class Kind { Atom, List };
   Kind kind = Kind::Atom;
-  std::string atom;           // for atoms
-  std::vector<SExpr> items;   // for lists
+  std::string atom;          // for atoms
+  std::vector<SExpr> items;  // for lists
   SourcePos pos;
 
   bool is_atom() const { return kind == Kind::Atom; }

@@ -52,9 +52,12 @@ TermId TermStore::make(Op op, std::span<const TermId> children) {
 
 std::string TermStore::str(TermId t) const {
   switch (op(t)) {
-    case Op::Const: return constant_of(t).str();
-    case Op::Var: return variable_of(t).name;
-    default: break;
+    case Op::Const:
+      return constant_of(t).str();
+    case Op::Var:
+      return variable_of(t).name;
+    default:
+      break;
   }
   std::string s = "(";
   s.append(op_name(op(t)));
@@ -71,9 +74,14 @@ std::string TermStore::str(TermId root, size_t max_chars) const {
   auto rec = [&](auto& self, TermId t) -> void {
     if (out.size() > max_chars) return;
     switch (op(t)) {
-      case Op::Const: out += constant_of(t).str(); return;
-      case Op::Var: out += variable_of(t).name; return;
-      default: break;
+      case Op::Const:
+        out += constant_of(t).str();
+        return;
+      case Op::Var:
+        out += variable_of(t).name;
+        return;
+      default:
+        break;
     }
     out += '(';
     out.append(op_name(op(t)));
@@ -138,7 +146,8 @@ TermId read_term(TermStore& store, const SExpr& e,
     std::string name = e.atom;
     Type t = Type::F32;
     if (auto it = var_types.find(name); it != var_types.end()) t = it->second;
-    if (auto colon = name.rfind(':'); colon != std::string::npos && name.find('[') == std::string::npos) {
+    if (auto colon = name.rfind(':');
+        colon != std::string::npos && name.find('[') == std::string::npos) {
       auto tt = type_by_name(name.substr(colon + 1));
       if (!tt) throw SyntaxError(e.pos, "unknown type in '" + name + "'");
       t = *tt;
@@ -158,7 +167,8 @@ TermId read_term(TermStore& store, const SExpr& e,
   auto op = op_by_name(head.atom);
   if (!op) throw SyntaxError(head.pos, "unknown op '" + head.atom + "'");
   std::vector<TermId> kids;
-  for (size_t k = 1; k < e.items.size(); ++k) kids.push_back(read_term(store, e.items[k], var_types));
+  for (size_t k = 1; k < e.items.size(); ++k)
+    kids.push_back(read_term(store, e.items[k], var_types));
   try {
     return store.make(*op, kids);
   } catch (const std::invalid_argument& err) {

@@ -9,10 +9,14 @@ namespace keq::ir {
 
 std::string_view type_name(Type t) {
   switch (t) {
-    case Type::F32: return "f32";
-    case Type::I32: return "i32";
-    case Type::I64: return "i64";
-    case Type::Bool: return "bool";
+    case Type::F32:
+      return "f32";
+    case Type::I32:
+      return "i32";
+    case Type::I64:
+      return "i64";
+    case Type::Bool:
+      return "bool";
   }
   return "?";
 }
@@ -23,7 +27,9 @@ std::optional<Type> type_by_name(std::string_view s) {
   return std::nullopt;
 }
 
-std::string_view semantics_name(Semantics s) { return s == Semantics::Real ? "real" : "ieee"; }
+std::string_view semantics_name(Semantics s) {
+  return s == Semantics::Real ? "real" : "ieee";
+}
 std::optional<Semantics> semantics_by_name(std::string_view s) {
   if (s == "real") return Semantics::Real;
   if (s == "ieee") return Semantics::Ieee;
@@ -51,10 +57,14 @@ uint64_t Constant::key_bits() const {
 
 std::string Constant::str() const {
   switch (type) {
-    case Type::Bool: return i ? "true" : "false";
-    case Type::I32: return std::to_string(i) + ":i32";
-    case Type::I64: return std::to_string(i) + ":i64";
-    case Type::F32: break;
+    case Type::Bool:
+      return i ? "true" : "false";
+    case Type::I32:
+      return std::to_string(i) + ":i32";
+    case Type::I64:
+      return std::to_string(i) + ":i64";
+    case Type::F32:
+      break;
   }
   if (std::isnan(f)) return "nan";
   if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
@@ -102,9 +112,12 @@ double round_to_format(mpfr_srcptr x, FloatFormat f, Overflow o) {
   double inf = std::numeric_limits<double>::infinity();
   auto overflow = [&]() -> double {
     switch (o) {
-      case Overflow::Inf: return sign * inf;
-      case Overflow::NaN: return std::numeric_limits<double>::quiet_NaN();
-      case Overflow::Saturate: return sign * fi.max_finite;
+      case Overflow::Inf:
+        return sign * inf;
+      case Overflow::NaN:
+        return std::numeric_limits<double>::quiet_NaN();
+      case Overflow::Saturate:
+        return sign * fi.max_finite;
     }
     return 0;
   };

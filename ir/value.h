@@ -18,7 +18,9 @@ namespace keq::ir {
 enum class Type : uint8_t { F32, I32, I64, Bool };
 std::string_view type_name(Type t);
 std::optional<Type> type_by_name(std::string_view s);
-inline bool is_int(Type t) { return t == Type::I32 || t == Type::I64; }
+inline bool is_int(Type t) {
+  return t == Type::I32 || t == Type::I64;
+}
 
 enum class Semantics : uint8_t { Real, Ieee };
 std::string_view semantics_name(Semantics s);

@@ -49,7 +49,8 @@ Interval monotone(const Interval& a, F f, bool nan_extra = false) {
 }
 
 Interval add(const Interval& a, const Interval& b) {
-  bool nan = a.nan || b.nan || (a.can_be_pos_inf() && b.can_be_neg_inf()) || (a.can_be_neg_inf() && b.can_be_pos_inf());
+  bool nan = a.nan || b.nan || (a.can_be_pos_inf() && b.can_be_neg_inf()) ||
+             (a.can_be_neg_inf() && b.can_be_pos_inf());
   if (a.empty_range() || b.empty_range()) return {kInf, -kInf, nan};
   Interval r{add_down(a.lo, b.lo), add_up(a.hi, b.hi), nan};
   if (std::isnan(r.lo)) r.lo = -kInf;  // -inf + inf at the ends: no bound
@@ -58,16 +59,19 @@ Interval add(const Interval& a, const Interval& b) {
   r.lo_strict = (a.lo_strict || b.lo_strict) && std::isfinite(r.lo) && r.lo == a.lo + b.lo;
   return r;
 }
-Interval neg(const Interval& a) { return {-a.hi, -a.lo, a.nan, a.never_inf}; }
+Interval neg(const Interval& a) {
+  return {-a.hi, -a.lo, a.nan, a.never_inf};
+}
 
 Interval mul(const Interval& a, const Interval& b) {
-  bool inf_a = a.can_be_pos_inf() || a.can_be_neg_inf(), inf_b = b.can_be_pos_inf() || b.can_be_neg_inf();
+  bool inf_a = a.can_be_pos_inf() || a.can_be_neg_inf(),
+       inf_b = b.can_be_pos_inf() || b.can_be_neg_inf();
   bool nan = a.nan || b.nan || (a.contains_zero() && inf_b) || (b.contains_zero() && inf_a);
   if (!a.empty_range() && !b.empty_range() && a.positive() && b.positive()) {
     // Two positive factors: the product's lower bound keeps its strictness.
     double lo = a.lo * b.lo;
-    Interval r{std::isfinite(lo) && std::fma(a.lo, b.lo, -lo) < 0 ? std::nextafter(lo, -kInf) : lo, up(a.hi * b.hi), nan,
-               a.never_inf && b.never_inf, std::isfinite(lo)};
+    Interval r{std::isfinite(lo) && std::fma(a.lo, b.lo, -lo) < 0 ? std::nextafter(lo, -kInf) : lo,
+               up(a.hi * b.hi), nan, a.never_inf && b.never_inf, std::isfinite(lo)};
     if (std::isnan(r.hi)) r.hi = kInf;
     return r;
   }
@@ -89,7 +93,8 @@ Interval recip(const Interval& a) {
   if (a.nonzero() && a.never_inf) {  // 1/x of a finite x that is never 0: finite, same sign
     Interval r = a.lo >= 0 ? Interval{0, a.lo > 0 ? up(1 / a.lo) : kInf, a.nan, true, true}
                            : Interval{a.hi < 0 ? down(1 / a.hi) : -kInf, 0, a.nan, true, false};
-    if (a.lo >= 0 && std::isfinite(a.hi) && a.hi > 0) r.lo = down(1 / a.hi), r.lo_strict = r.lo == 0;
+    if (a.lo >= 0 && std::isfinite(a.hi) && a.hi > 0)
+      r.lo = down(1 / a.hi), r.lo_strict = r.lo == 0;
     return r;
   }
   if (a.contains_zero()) return {-kInf, kInf, a.nan};
@@ -108,8 +113,7 @@ template <bool kMax>
 Interval maxmin(const Interval& a, const Interval& b, bool propagate_nan) {
   bool nan = propagate_nan ? (a.nan || b.nan) : (a.nan && b.nan);
   // maxnum with a NaN operand returns the other operand: the join encloses every case.
-  if (!propagate_nan && (a.nan || b.nan))
-    return {std::min(a.lo, b.lo), std::max(a.hi, b.hi), nan};
+  if (!propagate_nan && (a.nan || b.nan)) return {std::min(a.lo, b.lo), std::max(a.hi, b.hi), nan};
   if (a.empty_range()) return {b.lo, b.hi, nan};
   if (b.empty_range()) return {a.lo, a.hi, nan};
   if (kMax) return {std::max(a.lo, b.lo), std::max(a.hi, b.hi), nan};
@@ -144,28 +148,43 @@ Interval abs_or_round(Op op, const Interval& x) {
       double lo = x.contains_zero() ? 0 : std::min(std::fabs(x.lo), std::fabs(x.hi));
       return {lo, std::max(std::fabs(x.lo), std::fabs(x.hi)), x.nan};
     }
-    case Op::Floor: return monotone(x, [](double v) { return std::floor(v); });
-    case Op::Ceil: return monotone(x, [](double v) { return std::ceil(v); });
-    case Op::Round: return monotone(x, [](double v) { return std::nearbyint(v); });
-    default: return monotone(x, [](double v) { return std::trunc(v); });
+    case Op::Floor:
+      return monotone(x, [](double v) { return std::floor(v); });
+    case Op::Ceil:
+      return monotone(x, [](double v) { return std::ceil(v); });
+    case Op::Round:
+      return monotone(x, [](double v) { return std::nearbyint(v); });
+    default:
+      return monotone(x, [](double v) { return std::trunc(v); });
   }
 }
 
 Interval real_interval(Op op, std::span<const Interval> a) {
   const Interval bool01{0, 1, false};
   switch (op) {
-    case Op::Add: return add(a[0], a[1]);
-    case Op::Sub: return add(a[0], neg(a[1]));
-    case Op::Mul: return mul(a[0], a[1]);
-    case Op::Div: case Op::DivFull: return div(a[0], a[1]);
-    case Op::Neg: return neg(a[0]);
-    case Op::Fma: return add(mul(a[0], a[1]), a[2]);
+    case Op::Add:
+      return add(a[0], a[1]);
+    case Op::Sub:
+      return add(a[0], neg(a[1]));
+    case Op::Mul:
+      return mul(a[0], a[1]);
+    case Op::Div:
+    case Op::DivFull:
+      return div(a[0], a[1]);
+    case Op::Neg:
+      return neg(a[0]);
+    case Op::Fma:
+      return add(mul(a[0], a[1]), a[2]);
     case Op::Sum: {
       Interval r = a[0];
       for (size_t k = 1; k < a.size(); ++k) r = add(r, a[k]);
       return r;
     }
-    case Op::Abs: case Op::Floor: case Op::Ceil: case Op::Round: case Op::Trunc: {
+    case Op::Abs:
+    case Op::Floor:
+    case Op::Ceil:
+    case Op::Round:
+    case Op::Trunc: {
       Interval r = abs_or_round(op, a[0]);
       r.never_inf = a[0].never_inf;
       return r;
@@ -175,8 +194,14 @@ Interval real_interval(Op op, std::span<const Interval> a) {
       for (size_t k = 1; k < a.size(); ++k) r = mul(r, a[k]);
       return r;
     }
-    case Op::Max: case Op::AMax: case Op::MaxNum: case Op::TMax:
-    case Op::Min: case Op::AMin: case Op::MinNum: case Op::TMin: {
+    case Op::Max:
+    case Op::AMax:
+    case Op::MaxNum:
+    case Op::TMax:
+    case Op::Min:
+    case Op::AMin:
+    case Op::MinNum:
+    case Op::TMin: {
       bool is_max = op == Op::Max || op == Op::AMax || op == Op::MaxNum || op == Op::TMax;
       bool prop = op == Op::Max || op == Op::AMax || op == Op::Min || op == Op::AMin;
       Interval r = a[0];
@@ -195,43 +220,72 @@ Interval real_interval(Op op, std::span<const Interval> a) {
       r.never_inf = a[1].never_inf && a[2].never_inf;
       return r;
     }
-    case Op::Exp: case Op::Exp2: {
-      Interval r = clip(monotone(a[0], op == Op::Exp ? [](double x) { return std::exp(x); } : [](double x) { return std::exp2(x); }), 0, kInf);
+    case Op::Exp:
+    case Op::Exp2: {
+      Interval r = clip(monotone(
+                            a[0], op == Op::Exp ? [](double x) { return std::exp(x); }
+                                                : [](double x) { return std::exp2(x); }),
+                        0, kInf);
       // Over the reals, exp of a finite value is finite and > 0 (doubles overflow; reals do not).
       if (a[0].never_inf) r.never_inf = true, r.lo_strict = r.lo == 0 ? true : r.lo_strict;
       return r;
     }
-    case Op::Log: case Op::Log2: {
+    case Op::Log:
+    case Op::Log2: {
       bool nan = a[0].nan || a[0].lo < 0;
       Interval x = clip(a[0], 0, kInf);
-      auto f = op == Op::Log ? [](double v) { return std::log(v); } : [](double v) { return std::log2(v); };
+      auto f = op == Op::Log ? [](double v) { return std::log(v); }
+                             : [](double v) { return std::log2(v); };
       return monotone(x, f, nan);
     }
-    case Op::Sqrt: case Op::SqrtApprox: {
+    case Op::Sqrt:
+    case Op::SqrtApprox: {
       bool nan = a[0].nan || a[0].lo < 0;
-      return clip(monotone(clip(a[0], 0, kInf), [](double v) { return std::sqrt(v); }, nan), 0, kInf);
+      return clip(monotone(
+                      clip(a[0], 0, kInf), [](double v) { return std::sqrt(v); }, nan),
+                  0, kInf);
     }
     case Op::Rsqrt: {
       bool nan = a[0].nan || a[0].lo < 0;
-      Interval s = clip(monotone(clip(a[0], 0, kInf), [](double v) { return std::sqrt(v); }, nan), 0, kInf);
+      Interval s = clip(monotone(
+                            clip(a[0], 0, kInf), [](double v) { return std::sqrt(v); }, nan),
+                        0, kInf);
       return clip(recip(s), 0, kInf);
     }
-    case Op::Recip: return recip(a[0]);
-    case Op::Tanh: return clip(monotone(a[0], [](double x) { return std::tanh(x); }), -1, 1);
-    case Op::Erf: return clip(monotone(a[0], [](double x) { return std::erf(x); }), -1, 1);
+    case Op::Recip:
+      return recip(a[0]);
+    case Op::Tanh:
+      return clip(monotone(a[0], [](double x) { return std::tanh(x); }), -1, 1);
+    case Op::Erf:
+      return clip(monotone(a[0], [](double x) { return std::erf(x); }), -1, 1);
     case Op::Sigmoid:
       return clip(monotone(a[0], [](double x) { return 1 / (1 + std::exp(-x)); }), 0, 1);
 
-    case Op::CastF16: return cast(a[0], ir::FloatFormat::F16, ir::Overflow::Inf);
-    case Op::CastBF16: return cast(a[0], ir::FloatFormat::BF16, ir::Overflow::Inf);
-    case Op::CastE4M3: return cast(a[0], ir::FloatFormat::E4M3FN, ir::Overflow::NaN);
-    case Op::CastE4M3Sat: return cast(a[0], ir::FloatFormat::E4M3FN, ir::Overflow::Saturate);
-    case Op::CastE5M2: return cast(a[0], ir::FloatFormat::E5M2, ir::Overflow::Inf);
-    case Op::CastE5M2Sat: return cast(a[0], ir::FloatFormat::E5M2, ir::Overflow::Saturate);
-    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
-    case Op::And: case Op::Or: case Op::Not: case Op::CastBool:
+    case Op::CastF16:
+      return cast(a[0], ir::FloatFormat::F16, ir::Overflow::Inf);
+    case Op::CastBF16:
+      return cast(a[0], ir::FloatFormat::BF16, ir::Overflow::Inf);
+    case Op::CastE4M3:
+      return cast(a[0], ir::FloatFormat::E4M3FN, ir::Overflow::NaN);
+    case Op::CastE4M3Sat:
+      return cast(a[0], ir::FloatFormat::E4M3FN, ir::Overflow::Saturate);
+    case Op::CastE5M2:
+      return cast(a[0], ir::FloatFormat::E5M2, ir::Overflow::Inf);
+    case Op::CastE5M2Sat:
+      return cast(a[0], ir::FloatFormat::E5M2, ir::Overflow::Saturate);
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+    case Op::Eq:
+    case Op::Ne:
+    case Op::And:
+    case Op::Or:
+    case Op::Not:
+    case Op::CastBool:
       return bool01;
-    default: return Interval::top();  // sound: anything
+    default:
+      return Interval::top();  // sound: anything
   }
 }
 
@@ -239,7 +293,8 @@ Interval real_interval(Op op, std::span<const Interval> a) {
 
 bool Interval::meet(const Interval& o) {
   Interval before = *this;
-  if (o.lo > lo || (o.lo == lo && o.lo_strict)) lo_strict = o.lo_strict || (o.lo == lo && lo_strict);
+  if (o.lo > lo || (o.lo == lo && o.lo_strict))
+    lo_strict = o.lo_strict || (o.lo == lo && lo_strict);
   lo = std::max(lo, o.lo);
   hi = std::min(hi, o.hi);
   nan = nan && o.nan;
@@ -249,8 +304,9 @@ bool Interval::meet(const Interval& o) {
 }
 
 std::string Interval::str() const {
-  std::string s = empty_range() ? "{}" : "[" + ir::Constant::of_float(lo).str() + ", " +
-                                             ir::Constant::of_float(hi).str() + "]";
+  std::string s = empty_range() ? "{}"
+                                : "[" + ir::Constant::of_float(lo).str() + ", " +
+                                      ir::Constant::of_float(hi).str() + "]";
   return nan ? s + " or NaN" : s;
 }
 
@@ -281,8 +337,8 @@ Interval interval_of(Op op, std::span<const Interval> args, ir::Semantics sem) {
     if (std::fabs(w) > FLT_MAX) return dir * kInf;
     return w;
   };
-  bool exact_bool = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge ||
-                    op == Op::Eq || op == Op::Ne || op == Op::CastBool;
+  bool exact_bool = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
+                    op == Op::Ne || op == Op::CastBool;
   if (exact_bool) return r;
   r.lo = widen(r.lo, -1);
   r.hi = widen(r.hi, 1);

@@ -8,9 +8,12 @@ using ir::Op;
 
 std::string KeqLanguage::node_str(OpCode op, uint32_t payload) const {
   switch (static_cast<Op>(op)) {
-    case Op::Const: return store_->constant_at(payload).str();
-    case Op::Var: return store_->variable_at(payload).name;
-    default: return std::string(ir::op_name(static_cast<Op>(op)));
+    case Op::Const:
+      return store_->constant_at(payload).str();
+    case Op::Var:
+      return store_->variable_at(payload).name;
+    default:
+      return std::string(ir::op_name(static_cast<Op>(op)));
   }
 }
 
@@ -36,7 +39,8 @@ std::optional<ir::Constant> fold(Op op, std::span<const ir::Constant> args, ir::
     ir::eval_real(op, ptrs, out);
     if (mpfr_overflow_p() || mpfr_underflow_p()) return std::nullopt;
     // 1 + 1e-300 rounds to 1 even at 256 bits: only unrounded results fold.
-    if (out.type == ir::Type::F32 && mpfr_inexflag_p() && !ir::real_eval_exact(op)) return std::nullopt;
+    if (out.type == ir::Type::F32 && mpfr_inexflag_p() && !ir::real_eval_exact(op))
+      return std::nullopt;
     return out.to_constant();
   } catch (const ir::EvalError&) {
     return std::nullopt;  // division by zero and the like stay unfolded
@@ -61,8 +65,9 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
     d.constant = c;
     d.type = c.type;
     d.const_source = node;
-    d.range = c.type == ir::Type::Bool || ir::is_int(c.type) ? Interval::point(static_cast<double>(c.i))
-                                                             : Interval::point(c.f);
+    d.range = c.type == ir::Type::Bool || ir::is_int(c.type)
+                  ? Interval::point(static_cast<double>(c.i))
+                  : Interval::point(c.f);
     return d;
   }
   if (op == Op::Var) {
@@ -88,7 +93,8 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
   d.range = interval_of(op, ranges, sem_);
   // A range that is one infinity, without NaN, is that constant: -inf - m for a finite m, as a
   // masked -inf lane computes, is -inf, and exp of it folds to 0.
-  if (d.type == ir::Type::F32 && !d.range.nan && d.range.lo == d.range.hi && std::isinf(d.range.lo)) {
+  if (d.type == ir::Type::F32 && !d.range.nan && d.range.lo == d.range.hi &&
+      std::isinf(d.range.lo)) {
     d.constant = ir::Constant::of_float(d.range.lo);
     d.const_source = node;
   }
@@ -110,9 +116,9 @@ egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from
     // Both forms are right. A class atom is the weakest form; otherwise the newer form wins
     // (a re-made node sees its children's latest forms), a bounded number of times. The form
     // not kept is still registered, so classes with it merge into this one.
-    bool adopt = into.nf == kNoNf ||
-                 (!nfs_->is_class_atom(from.nf) &&
-                  (nfs_->is_class_atom(into.nf) || into.nf_changes < kMaxNfChanges));
+    bool adopt =
+        into.nf == kNoNf || (!nfs_->is_class_atom(from.nf) &&
+                             (nfs_->is_class_atom(into.nf) || into.nf_changes < kMaxNfChanges));
     nf_pending_.push_back({adopt ? into.nf : from.nf, cls});
     if (adopt) {
       into.nf = from.nf;
@@ -124,7 +130,8 @@ egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from
   }
   if (into.constant && from.constant && !ir::same_value(*into.constant, *from.constant, sem_)) {
     if (!canary_) {
-      canary_ = "merged distinct constants " + into.constant->str() + " and " + from.constant->str();
+      canary_ =
+          "merged distinct constants " + into.constant->str() + " and " + from.constant->str();
       canary_nodes_ = {into.const_source, from.const_source};
     }
   } else if (!into.constant && from.constant) {
@@ -183,38 +190,59 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
       double v = store_->constant_at(n.payload).f;
       return std::isfinite(v) ? nfs_->constant(mpq_class(v)) : kNoNf;
     }
-    case Op::Add: r = nfs_->add(kid(0), kid(1)); break;
-    case Op::Sub: r = nfs_->sub(kid(0), kid(1)); break;
-    case Op::Neg: r = nfs_->neg(kid(0)); break;
+    case Op::Add:
+      r = nfs_->add(kid(0), kid(1));
+      break;
+    case Op::Sub:
+      r = nfs_->sub(kid(0), kid(1));
+      break;
+    case Op::Neg:
+      r = nfs_->neg(kid(0));
+      break;
     case Op::Sum: {
       std::vector<NfId> parts;
       for (size_t k = 0; k < n.children.size(); ++k) parts.push_back(kid(k));
       r = nfs_->sum(parts);
       break;
     }
-    case Op::Mul: r = nfs_->mul(kid(0), kid(1)); break;
+    case Op::Mul:
+      r = nfs_->mul(kid(0), kid(1));
+      break;
     case Op::Prod:
       r = kid(0);
       for (size_t k = 1; k < n.children.size(); ++k) r = nfs_->mul(r, kid(k));
       break;
-    case Op::Fma: r = nfs_->add(nfs_->mul(kid(0), kid(1)), kid(2)); break;
-    case Op::Div: case Op::DivFull:  // a / b = a * b^-1 for b finite and never 0
-      if (kid_range(1).nonzero() && kid_range(1).finite()) r = nfs_->mul(kid(0), nfs_->recip(kid(1)));
+    case Op::Fma:
+      r = nfs_->add(nfs_->mul(kid(0), kid(1)), kid(2));
+      break;
+    case Op::Div:
+    case Op::DivFull:  // a / b = a * b^-1 for b finite and never 0
+      if (kid_range(1).nonzero() && kid_range(1).finite())
+        r = nfs_->mul(kid(0), nfs_->recip(kid(1)));
       break;
     case Op::Recip:
       if (kid_range(0).nonzero() && kid_range(0).finite()) r = nfs_->recip(kid(0));
       break;
-    case Op::Exp: r = nfs_->exp(kid(0)); break;
+    case Op::Exp:
+      r = nfs_->exp(kid(0));
+      break;
     case Op::Pow: {  // x^k for a small natural k is a product; others stay atoms
       const Data& e = g.data(n.children[1]);
-      if (e.constant && e.constant->f >= 1 && e.constant->f <= 4 && e.constant->f == std::floor(e.constant->f)) {
+      if (e.constant && e.constant->f >= 1 && e.constant->f <= 4 &&
+          e.constant->f == std::floor(e.constant->f)) {
         r = kid(0);
         for (int k = 1; k < static_cast<int>(e.constant->f); ++k) r = nfs_->mul(r, kid(0));
       }
       break;
     }
-    case Op::Max: case Op::MaxNum: case Op::AMax: case Op::TMax:
-    case Op::Min: case Op::MinNum: case Op::AMin: case Op::TMin: {
+    case Op::Max:
+    case Op::MaxNum:
+    case Op::AMax:
+    case Op::TMax:
+    case Op::Min:
+    case Op::MinNum:
+    case Op::AMin:
+    case Op::TMin: {
       bool is_max = op == Op::Max || op == Op::MaxNum || op == Op::AMax || op == Op::TMax;
       std::vector<NfId> members;
       for (size_t k = 0; k < n.children.size(); ++k) {
@@ -229,7 +257,8 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
       r = nfs_->extremum(members, is_max);
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return r != kNoNf ? r : fallback();
 }

@@ -108,7 +108,9 @@ class TermAdder {
   absl::flat_hash_map<ir::TermId, EClassId> done_;
 };
 // Adds one term; returns its class.
-inline EClassId add_term(KeqLanguage::Graph& g, ir::TermId t) { return TermAdder(g).add(t); }
+inline EClassId add_term(KeqLanguage::Graph& g, ir::TermId t) {
+  return TermAdder(g).add(t);
+}
 // Converts an extracted term back into the TermStore.
 ir::TermId to_term(ir::TermStore& store, const egraph::RecExpr& e);
 

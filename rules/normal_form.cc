@@ -95,7 +95,9 @@ NfId NormalForms::constant(const mpq_class& c) {
   return single(intern_coeff(c), 0, kZeroNf);
 }
 
-NfId NormalForms::class_atom(uint32_t cls) { return atom_poly(intern_atom({AtomKind::Class, cls})); }
+NfId NormalForms::class_atom(uint32_t cls) {
+  return atom_poly(intern_atom({AtomKind::Class, cls}));
+}
 
 bool NormalForms::is_class_atom(NfId a) const {
   const auto& p = polys_[a];
@@ -158,8 +160,9 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
   for (const Term& x : ta)
     for (const Term& y : tb) {
       NfId e = add(x.expo, y.expo);  // exp(a) * exp(b) = exp(a + b)
-      uint32_t coeff = x.coeff == one_ ? y.coeff : y.coeff == one_ ? x.coeff
-                                                  : intern_coeff(coeffs_[x.coeff] * coeffs_[y.coeff]);
+      uint32_t coeff = x.coeff == one_   ? y.coeff
+                       : y.coeff == one_ ? x.coeff
+                                         : intern_coeff(coeffs_[x.coeff] * coeffs_[y.coeff]);
       out.push_back({coeff, mono_product(x.mono, y.mono), e});
     }
   return intern_poly(std::move(out));
@@ -194,8 +197,9 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
     if (m == kNoNf) return kNoNf;
     const auto& p = polys_[m];
     // A member that is itself a max of the same kind contributes its members: max is flat.
-    if (p.size() == 1 && p[0].coeff == one_ && p[0].expo == kZeroNf && monos_[p[0].mono].size() == 1 &&
-        monos_[p[0].mono][0].second == 1 && atoms_[monos_[p[0].mono][0].first].kind == kind) {
+    if (p.size() == 1 && p[0].coeff == one_ && p[0].expo == kZeroNf &&
+        monos_[p[0].mono].size() == 1 && monos_[p[0].mono][0].second == 1 &&
+        atoms_[monos_[p[0].mono][0].first].kind == kind) {
       const auto& inner = lists_[atoms_[monos_[p[0].mono][0].first].payload];
       flat.insert(flat.end(), inner.begin(), inner.end());
     } else {
@@ -211,14 +215,19 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
   return atom_poly(intern_atom({kind, it->second}));
 }
 
-std::string NormalForms::term_str(const Term& t, const std::function<std::string(uint32_t)>& name) const {
+std::string NormalForms::term_str(const Term& t,
+                                  const std::function<std::string(uint32_t)>& name) const {
   std::string s = coeffs_[t.coeff].get_str();
   for (auto [atom, pow] : monos_[t.mono]) {
     const Atom& a = atoms_[atom];
     std::string an;
     switch (a.kind) {
-      case AtomKind::Class: an = name(a.payload); break;
-      case AtomKind::Inverse: an = "inv(" + str(a.payload, name) + ")"; break;
+      case AtomKind::Class:
+        an = name(a.payload);
+        break;
+      case AtomKind::Inverse:
+        an = "inv(" + str(a.payload, name) + ")";
+        break;
       case AtomKind::Max:
       case AtomKind::Min: {
         an = a.kind == AtomKind::Max ? "max{" : "min{";

@@ -72,7 +72,9 @@ class NormalForms {
   NfId mul_uncached(NfId a, NfId b);
   uint32_t intern_atom(Atom a);
   NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
-  NfId single(uint32_t coeff, uint32_t mono, NfId expo) { return intern_poly({{coeff, mono, expo}}); }
+  NfId single(uint32_t coeff, uint32_t mono, NfId expo) {
+    return intern_poly({{coeff, mono, expo}});
+  }
   NfId atom_poly(uint32_t atom) { return single(one_, intern_mono({{atom, 1}}), kZeroNf); }
   std::string term_str(const Term& t, const std::function<std::string(uint32_t)>& name) const;
 
@@ -83,7 +85,9 @@ class NormalForms {
     size_t operator()(const mpq_class& q) const;
   };
   struct CoeffEq {
-    bool operator()(const mpq_class& a, const mpq_class& b) const { return mpq_equal(a.get_mpq_t(), b.get_mpq_t()); }
+    bool operator()(const mpq_class& a, const mpq_class& b) const {
+      return mpq_equal(a.get_mpq_t(), b.get_mpq_t());
+    }
   };
   uint32_t zero_ = 0;
   std::vector<mpq_class> coeffs_;

@@ -117,7 +117,8 @@ class RuleParser {
     const std::string& opname = e.items[0].atom;
     auto op = lang_.op_named(opname, e.items.size() - 1);
     if (!op) {
-      if (!lang_.op_exists(opname)) throw SyntaxError(e.items[0].pos, "unknown op '" + opname + "'");
+      if (!lang_.op_exists(opname))
+        throw SyntaxError(e.items[0].pos, "unknown op '" + opname + "'");
       throw SyntaxError(e.pos, "op '" + opname + "' does not take " +
                                    std::to_string(e.items.size() - 1) + " operands");
     }
@@ -127,7 +128,8 @@ class RuleParser {
   }
 
   typename Rewrite<L>::Condition condition(const SExpr& c, const Pattern& lhs) {
-    if (c.items.empty() || !c.items[0].is_atom()) throw SyntaxError(c.pos, "expected (NAME ?var...)");
+    if (c.items.empty() || !c.items[0].is_atom())
+      throw SyntaxError(c.pos, "expected (NAME ?var...)");
     std::vector<uint32_t> vars;
     for (size_t k = 1; k < c.items.size(); ++k) {
       const SExpr& a = c.items[k];

@@ -59,11 +59,11 @@ struct TermGen {
   ir::TermId gen(int depth) {
     static const char* leaves[] = {"x", "y", "0", "1", "-2.5", "inf", "1e30"};
     if (depth == 0 || rng() % 4 == 0) return read(leaves[rng() % 7]);
-    static const ir::Op unary[] = {ir::Op::Neg, ir::Op::Abs, ir::Op::Exp, ir::Op::Log, ir::Op::Sqrt,
-                                   ir::Op::Recip, ir::Op::Tanh, ir::Op::Sigmoid, ir::Op::CastF16,
-                                   ir::Op::Floor, ir::Op::Rsqrt, ir::Op::CastE4M3};
-    static const ir::Op binary[] = {ir::Op::Add, ir::Op::Sub, ir::Op::Mul, ir::Op::Div, ir::Op::Max,
-                                    ir::Op::MinNum, ir::Op::MaxNum, ir::Op::Min};
+    static const ir::Op unary[] = {ir::Op::Neg,     ir::Op::Abs,   ir::Op::Exp,   ir::Op::Log,
+                                   ir::Op::Sqrt,    ir::Op::Recip, ir::Op::Tanh,  ir::Op::Sigmoid,
+                                   ir::Op::CastF16, ir::Op::Floor, ir::Op::Rsqrt, ir::Op::CastE4M3};
+    static const ir::Op binary[] = {ir::Op::Add, ir::Op::Sub,    ir::Op::Mul,    ir::Op::Div,
+                                    ir::Op::Max, ir::Op::MinNum, ir::Op::MaxNum, ir::Op::Min};
     if (rng() % 2) return store.make(unary[rng() % 12], {gen(depth - 1)});
     return store.make(binary[rng() % 8], {gen(depth - 1), gen(depth - 1)});
   }
@@ -94,7 +94,9 @@ TEST(Intervals, FiniteUnboundedInputsStayFiniteOverTheReals) {
   EXPECT_FALSE(fact("(exp (/ 1 y))").finite());
   Graph ieee(KeqLanguage(&store, ir::Semantics::Ieee));
   ieee.lang().set_domain(store.payload(store.variable("x")), Interval::any_finite());
-  EXPECT_FALSE(ieee.data(add_term(ieee, ir::read_term(store, ir::parse_sexprs("(exp x)", "t").at(0)))).range.finite());  // fp32 overflows
+  EXPECT_FALSE(
+      ieee.data(add_term(ieee, ir::read_term(store, ir::parse_sexprs("(exp x)", "t").at(0))))
+          .range.finite());  // fp32 overflows
 }
 
 TEST(Intervals, EncloseEveryEvaluation) {

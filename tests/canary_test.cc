@@ -24,7 +24,10 @@ struct RuleGraph {
 };
 
 TEST(Canary, UnsoundRuleStopsTheRunAndIsNamed) {
-  RuleGraph s("(rule plus-one-is-id (+ ?a 1) ?a :holds real)\n(rule mul-comm (* ?a ?b) (* ?b ?a) :holds ieee)", false);
+  RuleGraph s(
+      "(rule plus-one-is-id (+ ?a 1) ?a :holds real)\n(rule mul-comm (* ?a ?b) (* ?b ?a) :holds "
+      "ieee)",
+      false);
   s.add("(* (+ 0 1) y)");  // 0 + 1 folds to 1, and the bad rule says it equals 0
   egraph::RunReport rep = egraph::Runner<KeqLanguage>().run(*s.g, s.rws);
   EXPECT_EQ(rep.stop, egraph::StopReason::Canary);
@@ -33,7 +36,9 @@ TEST(Canary, UnsoundRuleStopsTheRunAndIsNamed) {
 }
 
 TEST(Canary, ExplanationNamesEveryRuleInvolved) {
-  RuleGraph s("(rule double (* ?a 2) (+ ?a ?a) :holds ieee)\n(rule bad-half (+ ?a ?a) ?a :holds real)", true);
+  RuleGraph s(
+      "(rule double (* ?a 2) (+ ?a ?a) :holds ieee)\n(rule bad-half (+ ?a ?a) ?a :holds real)",
+      true);
   s.add("(* 3 2)");  // 6 = 3 + 3 = 3
   egraph::RunReport rep = egraph::Runner<KeqLanguage>().run(*s.g, s.rws);
   ASSERT_EQ(rep.stop, egraph::StopReason::Canary);

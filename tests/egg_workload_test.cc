@@ -1,8 +1,8 @@
 // egg's math workload on keq's engine: every goal egg proves is proved, math_fail is not, and
 // math_associate_adds ends with exactly 127 classes (every nonempty subset of seven constants).
-#include <gtest/gtest.h>
-
 #include "bench/egg_workload.h"
+
+#include <gtest/gtest.h>
 
 namespace keq::bench {
 namespace {
@@ -12,7 +12,9 @@ const MathRules& rules() {
   return r;
 }
 
-TEST(EggWorkload, RuleFileHasEggsThirtySixRules) { EXPECT_EQ(rules().all.size(), 36u); }
+TEST(EggWorkload, RuleFileHasEggsThirtySixRules) {
+  EXPECT_EQ(rules().all.size(), 36u);
+}
 
 TEST(EggWorkload, GoalsProvedAsEggProvesThem) {
   for (const Workload& w : egg_workloads()) {

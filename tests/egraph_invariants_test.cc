@@ -21,7 +21,8 @@ struct Built {
 
 // Naive congruence closure over the ids `add` returned: union the given pairs, then merge
 // nodes with equal ops and equivalent children until nothing changes.
-std::vector<int> brute_force_classes(const Built& b, const std::vector<std::pair<EClassId, EClassId>>& unions,
+std::vector<int> brute_force_classes(const Built& b,
+                                     const std::vector<std::pair<EClassId, EClassId>>& unions,
                                      size_t n) {
   std::vector<int> cls(n);
   for (size_t k = 0; k < n; ++k) cls[k] = static_cast<int>(k);

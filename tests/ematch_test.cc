@@ -25,7 +25,8 @@ bool represents(const Graph& g, const Pattern& p, uint32_t node, EClassId c,
   bool found = false;
   g.for_each_node(c, [&](EClassId n) {
     egraph::ENode e = g.view(n);
-    if (found || e.op != pn.op || e.payload != pn.payload || e.children.size() != pn.children.size())
+    if (found || e.op != pn.op || e.payload != pn.payload ||
+        e.children.size() != pn.children.size())
       return;
     bool all = true;
     for (size_t k = 0; k < pn.children.size() && all; ++k)

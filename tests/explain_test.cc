@@ -20,7 +20,8 @@ struct Proof {
 Proof prove(ir::TermStore& store, const std::string& a, const std::string& b,
             const std::vector<std::pair<std::string, Interval>>& domains = {}) {
   Graph g(KeqLanguage(&store, ir::Semantics::Real), /*explanations=*/true);
-  for (const auto& [name, range] : domains) g.lang().set_domain(store.payload(store.variable(name)), range);
+  for (const auto& [name, range] : domains)
+    g.lang().set_domain(store.payload(store.variable(name)), range);
   auto rws = rewrites_for(load_rules(g.lang(), default_rule_files()), ir::Semantics::Real);
   egraph::EClassId ia = add_term(g, ir::read_term(store, ir::parse_sexprs(a, "a").at(0)));
   egraph::EClassId ib = add_term(g, ir::read_term(store, ir::parse_sexprs(b, "b").at(0)));
@@ -32,7 +33,8 @@ Proof prove(ir::TermStore& store, const std::string& a, const std::string& b,
   if (p.proved) {
     egraph::Explainer<KeqLanguage> ex(g, [&](const egraph::Justification& j, egraph::EClassId) {
       if (j.kind == egraph::Justification::Kind::Rule) return rws[j.index].name;
-      return std::string(j.kind == egraph::Justification::Kind::Analysis ? "constant-fold" : "congruence");
+      return std::string(j.kind == egraph::Justification::Kind::Analysis ? "constant-fold"
+                                                                         : "congruence");
     });
     p.explanation = ex.explain(ia, ib);
   }
@@ -42,7 +44,8 @@ Proof prove(ir::TermStore& store, const std::string& a, const std::string& b,
 // Every term of the chain has the start's value at random points inside the domains.
 void expect_chain_sound(ir::TermStore& store, const egraph::Explanation& e, double lo, double hi) {
   std::vector<ir::TermId> terms{ir::read_term(store, ir::parse_sexprs(e.start, "s").at(0))};
-  for (const auto& l : e.lines) terms.push_back(ir::read_term(store, ir::parse_sexprs(l.term, "s").at(0)));
+  for (const auto& l : e.lines)
+    terms.push_back(ir::read_term(store, ir::parse_sexprs(l.term, "s").at(0)));
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> dist(lo, hi);
   for (int trial = 0; trial < 20; ++trial) {
@@ -99,7 +102,8 @@ TEST(Explain, CongruenceStepsShowWhereTheyApply) {
   g.union_classes(a, b, {egraph::Justification::Kind::Rule, 0});
   g.rebuild();
   ASSERT_EQ(g.find(ga), g.find(gb));
-  egraph::Explainer<TinyLang> ex(g, [](const egraph::Justification&, egraph::EClassId) { return std::string("r0"); });
+  egraph::Explainer<TinyLang> ex(
+      g, [](const egraph::Justification&, egraph::EClassId) { return std::string("r0"); });
   egraph::Explanation e = ex.explain(ga, gb);
   ASSERT_EQ(e.lines.size(), 1u);
   EXPECT_EQ(e.start, "(g a0)");

@@ -14,8 +14,9 @@
 namespace keq::test {
 
 // Returns how many .py files the folder holds.
-inline size_t check_goldens(const std::filesystem::path& dir,
-                            const std::function<std::string(const std::filesystem::path&)>& outcome) {
+inline size_t check_goldens(
+    const std::filesystem::path& dir,
+    const std::function<std::string(const std::filesystem::path&)>& outcome) {
   bool update = std::getenv("KEQ_UPDATE_GOLDEN") != nullptr;
   size_t n = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -41,7 +42,8 @@ inline size_t check_goldens(const std::filesystem::path& dir,
 // not depend on where the tree is checked out.
 inline std::string relative_message(std::string what, const std::filesystem::path& file) {
   std::string full = file.string();
-  if (size_t at = what.find(full); at != std::string::npos) what.replace(at, full.size(), file.filename().string());
+  if (size_t at = what.find(full); at != std::string::npos)
+    what.replace(at, full.size(), file.filename().string());
   return what;
 }
 

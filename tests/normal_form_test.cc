@@ -18,8 +18,8 @@ struct Outcome {
   size_t iterations = 0;
 };
 
-Outcome check(ir::TermStore& store, const bench::NfFamilies& fam, const Pair& p, bool normal_forms = true,
-              size_t iters = 12, bool finite_inputs = true) {
+Outcome check(ir::TermStore& store, const bench::NfFamilies& fam, const Pair& p,
+              bool normal_forms = true, size_t iters = 12, bool finite_inputs = true) {
   Graph g(KeqLanguage(&store, ir::Semantics::Real));
   g.lang().set_normal_forms(normal_forms);
   if (finite_inputs)
@@ -67,7 +67,8 @@ TEST(NormalForm, SoftmaxWhoseMaskedLanesLoadZeroIsNotProved) {
 
 TEST(NormalForm, PerLaneOnlineSoftmaxBelowBlockWidthIsNotProved) {
   ir::TermStore s;
-  bench::NfFamilies fam(s);  // lanes 3..7 never see data: their max stays -inf, exp(-inf - -inf) is NaN
+  bench::NfFamilies fam(
+      s);  // lanes 3..7 never see data: their max stays -inf, exp(-inf - -inf) is NaN
   EXPECT_FALSE(check(s, fam, fam.per_lane_online_softmax(3, 8)).proved);
 }
 
@@ -165,14 +166,23 @@ ir::TermId random_term(ir::TermStore& s, std::mt19937& rng, int depth) {
   if (depth == 0 || rng() % 5 == 0)
     return ir::read_term(s, ir::parse_sexprs(leaves[rng() % 6], "t").at(0));
   switch (rng() % 9) {
-    case 0: return s.make(ir::Op::Add, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
-    case 1: return s.make(ir::Op::Sub, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
-    case 2: return s.make(ir::Op::Mul, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
-    case 3: return s.make(ir::Op::Div, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
-    case 4: return s.make(ir::Op::Exp, {random_term(s, rng, depth - 1)});
-    case 5: return s.make(ir::Op::Max, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
-    case 6: return s.make(ir::Op::MinNum, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
-    case 7: return s.make(ir::Op::Neg, {random_term(s, rng, depth - 1)});
+    case 0:
+      return s.make(ir::Op::Add, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
+    case 1:
+      return s.make(ir::Op::Sub, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
+    case 2:
+      return s.make(ir::Op::Mul, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
+    case 3:
+      return s.make(ir::Op::Div, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
+    case 4:
+      return s.make(ir::Op::Exp, {random_term(s, rng, depth - 1)});
+    case 5:
+      return s.make(ir::Op::Max, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
+    case 6:
+      return s.make(ir::Op::MinNum,
+                    {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1)});
+    case 7:
+      return s.make(ir::Op::Neg, {random_term(s, rng, depth - 1)});
     default:
       return s.make(ir::Op::Sum, {random_term(s, rng, depth - 1), random_term(s, rng, depth - 1),
                                   random_term(s, rng, depth - 1)});
@@ -197,21 +207,25 @@ TEST(NormalForm, MergesAreSoundOnRandomTerms) {
     std::uniform_real_distribution<double> dist(-2, 2);
     for (size_t i = 0; i < terms.size(); ++i)
       for (size_t j = i + 1; j < terms.size(); ++j) {
-        if (terms[i].first == terms[j].first || g.find(terms[i].second) != g.find(terms[j].second)) continue;
+        if (terms[i].first == terms[j].first || g.find(terms[i].second) != g.find(terms[j].second))
+          continue;
         ++merged_pairs;
         for (int trial = 0; trial < 4; ++trial) {
           double xv = static_cast<float>(dist(rng)), yv = static_cast<float>(dist(rng));
           auto env = [&](const ir::Variable& v) {
-            return std::optional(ir::RealValue::of(ir::Constant::of_float(v.name == "x" ? xv : yv)));
+            return std::optional(
+                ir::RealValue::of(ir::Constant::of_float(v.name == "x" ? xv : yv)));
           };
           double a = ir::evaluate_real(s, terms[i].first, env).f.approx_double();
           double b = ir::evaluate_real(s, terms[j].first, env).f.approx_double();
           if (std::isnan(a) || std::isnan(b)) {
-            ASSERT_TRUE(std::isnan(a) && std::isnan(b)) << s.str(terms[i].first) << " vs " << s.str(terms[j].first);
+            ASSERT_TRUE(std::isnan(a) && std::isnan(b))
+                << s.str(terms[i].first) << " vs " << s.str(terms[j].first);
             continue;
           }
           ASSERT_NEAR(a, b, 1e-9 * (1 + std::fabs(a)))
-              << s.str(terms[i].first) << " vs " << s.str(terms[j].first) << " at x=" << xv << " y=" << yv;
+              << s.str(terms[i].first) << " vs " << s.str(terms[j].first) << " at x=" << xv
+              << " y=" << yv;
         }
       }
   }

@@ -25,14 +25,20 @@ std::string outcome(const fs::path& py) {
   }
 }
 
-TEST(PythonParser, GoldenFiles) { EXPECT_GE(test::check_goldens(kDir, outcome), 10u); }
+TEST(PythonParser, GoldenFiles) {
+  EXPECT_GE(test::check_goldens(kDir, outcome), 10u);
+}
 
 TEST(PythonParser, EveryNodeSpanLiesInsideItsParent) {
-  for (const char* f : {"kernelbench_style.py", "statements.py", "expressions.py", "triton_kernel.py"}) {
+  for (const char* f :
+       {"kernelbench_style.py", "statements.py", "expressions.py", "triton_kernel.py"}) {
     Tree t = parse_file((kDir / f).string());
     auto inside = [](const Span& in, const Span& out) {
-      auto before = [](uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) { return l1 < l2 || (l1 == l2 && c1 <= c2); };
-      return before(out.line, out.col, in.line, in.col) && before(in.end_line, in.end_col, out.end_line, out.end_col);
+      auto before = [](uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) {
+        return l1 < l2 || (l1 == l2 && c1 <= c2);
+      };
+      return before(out.line, out.col, in.line, in.col) &&
+             before(in.end_line, in.end_col, out.end_line, out.end_col);
     };
     for (const Node& n : t.nodes)
       for (NodeId k : n.kids) {
@@ -40,8 +46,8 @@ TEST(PythonParser, EveryNodeSpanLiesInsideItsParent) {
         const Node& c = t.at(k);
         if (n.kind == NodeKind::FStr || c.kind == NodeKind::Block) continue;  // see ast.h
         EXPECT_TRUE(inside(c.span, n.span))
-            << f << ": " << kind_name(c.kind) << " @" << c.span.line << ":" << c.span.col << " outside "
-            << kind_name(n.kind) << " @" << n.span.line << ":" << n.span.col;
+            << f << ": " << kind_name(c.kind) << " @" << c.span.line << ":" << c.span.col
+            << " outside " << kind_name(n.kind) << " @" << n.span.line << ":" << n.span.col;
       }
   }
 }
@@ -51,11 +57,20 @@ TEST(PythonLexer, IndentationAndContinuations) {
     std::string s;
     for (const Token& t : tokenize(src, "t.py")) {
       switch (t.kind) {
-        case TokKind::Indent: s += "> "; break;
-        case TokKind::Dedent: s += "< "; break;
-        case TokKind::Newline: s += "; "; break;
-        case TokKind::End: s += "$"; break;
-        default: s += t.text + " ";
+        case TokKind::Indent:
+          s += "> ";
+          break;
+        case TokKind::Dedent:
+          s += "< ";
+          break;
+        case TokKind::Newline:
+          s += "; ";
+          break;
+        case TokKind::End:
+          s += "$";
+          break;
+        default:
+          s += t.text + " ";
       }
     }
     return s;

@@ -47,20 +47,26 @@ TEST(RuleFile, ErrorsNameFileLineAndColumn) {
             "negative, nonneg, nonpos, const, le)");
   EXPECT_EQ(error_of("\n(rule r (+ ?a 0) ?b :holds real)"),
             "t.rules:2:18: variable ?b on the right is not bound on the left");
-  EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a)"), "t.rules:1:1: rule 'r' must say :holds real or :holds ieee");
-  EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :holds exact)"), "t.rules:1:28: expected real or ieee after :holds");
+  EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a)"),
+            "t.rules:1:1: rule 'r' must say :holds real or :holds ieee");
+  EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :holds exact)"),
+            "t.rules:1:28: expected real or ieee after :holds");
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :holds real)\n(rule r (* ?a 1) ?a :holds real)"),
             "t.rules:2:7: duplicate rule name 'r'");
-  EXPECT_EQ(error_of("(rule r (exp ?a ?b) ?a :holds real)"), "t.rules:1:9: op 'exp' does not take 2 operands");
-  EXPECT_EQ(error_of("(rule r (+ ?a x) ?a :holds real)"), "t.rules:1:15: 'x' is not a constant or symbol");
+  EXPECT_EQ(error_of("(rule r (exp ?a ?b) ?a :holds real)"),
+            "t.rules:1:9: op 'exp' does not take 2 operands");
+  EXPECT_EQ(error_of("(rule r (+ ?a x) ?a :holds real)"),
+            "t.rules:1:15: 'x' is not a constant or symbol");
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :if (finite ?z) :holds real)"),
             "t.rules:1:33: condition operand must be a variable of the left side");
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :if (finite ?a ?a) :holds real)"),
             "t.rules:1:26: condition finite takes 1 variable(s)");
-  EXPECT_EQ(error_of("(rewrite r (+ ?a 0) ?a)"), "t.rules:1:1: expected (rule NAME LHS RHS ... :holds real|ieee)");
+  EXPECT_EQ(error_of("(rewrite r (+ ?a 0) ?a)"),
+            "t.rules:1:1: expected (rule NAME LHS RHS ... :holds real|ieee)");
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :holds real :speed fast)"),
             "t.rules:1:33: expected :if or :holds, got ':speed'");
-  EXPECT_EQ(error_of("(rule r (+ ?a 0))"), "t.rules:1:1: rule needs a name, a left and a right side");
+  EXPECT_EQ(error_of("(rule r (+ ?a 0))"),
+            "t.rules:1:1: rule needs a name, a left and a right side");
 }
 
 TEST(RuleFile, MissingFileIsAnError) {
@@ -73,7 +79,8 @@ TEST(RuleFile, SeedRuleSetsLoad) {
   ir::TermStore store;
   KeqLanguage lang(&store, ir::Semantics::Real);
   auto files = default_rule_files();
-  ASSERT_GE(files.size(), 3u) << "expected algebra, explog and select rule sets in " << default_rules_dir();
+  ASSERT_GE(files.size(), 3u) << "expected algebra, explog and select rule sets in "
+                              << default_rules_dir();
   auto rs = load_rules(lang, files);
   EXPECT_GT(rs.size(), 60u);
   size_t ieee = rewrites_for(rs, ir::Semantics::Ieee).size();

@@ -13,11 +13,12 @@ namespace {
 
 using Graph = KeqLanguage::Graph;
 
-const double kSpecials[] = {0,    -0.0, 1,     -1,     2,     0.5,    -3.25,     7,      1e-30,
-                            -1e-30, 1e30, 3.4e38, -3.4e38, INFINITY, -INFINITY, NAN, 1.5, 100};
+const double kSpecials[] = {0,      -0.0, 1,      -1,      2,        0.5,       -3.25, 7,   1e-30,
+                            -1e-30, 1e30, 3.4e38, -3.4e38, INFINITY, -INFINITY, NAN,   1.5, 100};
 
 // Builds the closed term of pattern p with the variables replaced by constants.
-ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p, const std::vector<ir::TermId>& vals) {
+ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
+                       const std::vector<ir::TermId>& vals) {
   std::vector<ir::TermId> ids(p.nodes.size());
   for (size_t k = 0; k < p.nodes.size(); ++k) {
     const auto& n = p.nodes[k];
@@ -95,8 +96,8 @@ TEST(RulesSound, EverySeedRuleHoldsWhereItsConditionsHold) {
         if ((*types)[v] == ir::Type::Bool) {
           consts[v] = ir::Constant::of_bool(rng() % 2);
         } else {
-          double x = rng() % 3 ? kSpecials[rng() % std::size(kSpecials)]
-                               : static_cast<float>(normal(rng));
+          double x =
+              rng() % 3 ? kSpecials[rng() % std::size(kSpecials)] : static_cast<float>(normal(rng));
           if (v > 0 && rng() % 4 == 0) x = consts[rng() % v].f;  // equal operands, for (- ?a ?a)
           consts[v] = ir::Constant::of_float(x);
         }
@@ -123,7 +124,8 @@ TEST(RulesSound, EverySeedRuleHoldsWhereItsConditionsHold) {
           } catch (const ir::EvalError&) {
             continue;  // beyond the evaluator's range (exp(3.4e38)): no verdict at this point
           }
-          ASSERT_TRUE(real_equal(*a, *b)) << "real: lhs " << a->str() << " rhs " << b->str() << " at" << at;
+          ASSERT_TRUE(real_equal(*a, *b))
+              << "real: lhs " << a->str() << " rhs " << b->str() << " at" << at;
         } else {
           auto none = [](const ir::Variable&) { return std::optional<ir::IeeeValue>(); };
           ir::Constant a = ir::evaluate_ieee(store, lhs, none).to_constant();

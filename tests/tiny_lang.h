@@ -17,9 +17,13 @@ struct TinyLang {
     return op == kG ? "g" : "f";
   }
   template <class G>
-  Data make(G&, egraph::EClassId, egraph::ENode) const { return {}; }
+  Data make(G&, egraph::EClassId, egraph::ENode) const {
+    return {};
+  }
   template <class G>
-  egraph::DidMerge merge(G&, egraph::EClassId, Data&, Data&) { return {}; }
+  egraph::DidMerge merge(G&, egraph::EClassId, Data&, Data&) {
+    return {};
+  }
   template <class G>
   void modify(G&, egraph::EClassId) {}
 };

@@ -84,7 +84,8 @@ void Interp::install_builtins() {
     }
     return floating(in.to_float(x, a.at));
   });
-  def("bool", [](Interp& in, CallArgs& a) { return boolean(in.truthy(one_arg(in, a, "bool"), a.at)); });
+  def("bool",
+      [](Interp& in, CallArgs& a) { return boolean(in.truthy(one_arg(in, a, "bool"), a.at)); });
   def("str", [](Interp& in, CallArgs& a) { return string(in.repr(one_arg(in, a, "str"))); });
   def("print", [](Interp&, CallArgs&) { return none(); });  // output is not part of the model
   def("abs", [](Interp& in, CallArgs& a) -> Ref {
@@ -105,8 +106,12 @@ void Interp::install_builtins() {
     if (a.pos.size() != 1) in.unsupported(a.at, "round() with ndigits");
     return integer(static_cast<int64_t>(std::nearbyint(in.to_float(a.pos[0], a.at))));
   });
-  def("list", [](Interp& in, CallArgs& a) { return a.pos.empty() ? list({}) : list(in.to_sequence(a.pos[0], a.at)); });
-  def("tuple", [](Interp& in, CallArgs& a) { return a.pos.empty() ? tuple({}) : tuple(in.to_sequence(a.pos[0], a.at)); });
+  def("list", [](Interp& in, CallArgs& a) {
+    return a.pos.empty() ? list({}) : list(in.to_sequence(a.pos[0], a.at));
+  });
+  def("tuple", [](Interp& in, CallArgs& a) {
+    return a.pos.empty() ? tuple({}) : tuple(in.to_sequence(a.pos[0], a.at));
+  });
   def("zip", [](Interp& in, CallArgs& a) {
     std::vector<std::vector<Ref>> seqs;
     size_t n = SIZE_MAX;
@@ -125,7 +130,8 @@ void Interp::install_builtins() {
   def("enumerate", [](Interp& in, CallArgs& a) {
     int64_t start = a.get(1, "start") ? in.to_int(a.get(1, "start"), a.at) : 0;
     std::vector<Ref> out;
-    for (const Ref& x : in.to_sequence(a.pos.at(0), a.at)) out.push_back(tuple({integer(start++), x}));
+    for (const Ref& x : in.to_sequence(a.pos.at(0), a.at))
+      out.push_back(tuple({integer(start++), x}));
     return list(out);
   });
   def("reversed", [](Interp& in, CallArgs& a) {
@@ -145,7 +151,8 @@ void Interp::install_builtins() {
   });
   def("isinstance", [](Interp& in, CallArgs& a) -> Ref {
     if (a.pos.size() != 2) in.error(a.at, "isinstance() takes two arguments");
-    std::vector<Ref> classes = a.pos[1]->kind == K::Tuple ? a.pos[1]->items : std::vector<Ref>{a.pos[1]};
+    std::vector<Ref> classes =
+        a.pos[1]->kind == K::Tuple ? a.pos[1]->items : std::vector<Ref>{a.pos[1]};
     for (const Ref& c : classes) {
       const Ref& x = a.pos[0];
       if (c->kind == K::Builtin) {
@@ -162,7 +169,8 @@ void Interp::install_builtins() {
     return boolean(false);
   });
   def("getattr", [](Interp& in, CallArgs& a) -> Ref {
-    if (a.pos.size() < 2 || a.pos[1]->kind != K::Str) in.error(a.at, "getattr(obj, name[, default])");
+    if (a.pos.size() < 2 || a.pos[1]->kind != K::Str)
+      in.error(a.at, "getattr(obj, name[, default])");
     if (a.pos.size() == 3) {
       try {
         return in.getattr(a.pos[0], a.pos[1]->s, a.at);
@@ -205,9 +213,11 @@ void Interp::install_builtins() {
   auto base_attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
   (*base_attrs)["__init__"] = builtin("object.__init__", [](Interp&, CallArgs&) { return none(); });
   b["object"] = make_class("object", nullptr, base_attrs);
-  for (const char* e : {"Exception", "ValueError", "TypeError", "RuntimeError", "NotImplementedError", "AssertionError"}) {
+  for (const char* e : {"Exception", "ValueError", "TypeError", "RuntimeError",
+                        "NotImplementedError", "AssertionError"}) {
     auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
-    (*attrs)["__init__"] = builtin(std::string(e) + ".__init__", [](Interp&, CallArgs&) { return none(); });
+    (*attrs)["__init__"] =
+        builtin(std::string(e) + ".__init__", [](Interp&, CallArgs&) { return none(); });
     b[e] = make_class(e, nullptr, attrs);
   }
   // math
@@ -221,18 +231,25 @@ void Interp::install_builtins() {
   m["inf"] = floating(INFINITY);
   m["nan"] = floating(NAN);
   auto unary = [&](const std::string& name, double (*f)(double)) {
-    m[name] = builtin("math." + name, [f, name](Interp& in, CallArgs& a) { return floating(f(in.to_float(one_arg(in, a, name), a.at))); });
+    m[name] = builtin("math." + name, [f, name](Interp& in, CallArgs& a) {
+      return floating(f(in.to_float(one_arg(in, a, name), a.at)));
+    });
   };
   unary("sqrt", std::sqrt);
   unary("exp", std::exp);
   unary("log", std::log);
   unary("tanh", std::tanh);
   unary("erf", std::erf);
-  m["ceil"] = builtin("math.ceil", [](Interp& in, CallArgs& a) { return integer(static_cast<int64_t>(std::ceil(in.to_float(one_arg(in, a, "ceil"), a.at)))); });
-  m["floor"] = builtin("math.floor", [](Interp& in, CallArgs& a) { return integer(static_cast<int64_t>(std::floor(in.to_float(one_arg(in, a, "floor"), a.at)))); });
+  m["ceil"] = builtin("math.ceil", [](Interp& in, CallArgs& a) {
+    return integer(static_cast<int64_t>(std::ceil(in.to_float(one_arg(in, a, "ceil"), a.at))));
+  });
+  m["floor"] = builtin("math.floor", [](Interp& in, CallArgs& a) {
+    return integer(static_cast<int64_t>(std::floor(in.to_float(one_arg(in, a, "floor"), a.at))));
+  });
   m["prod"] = builtin("math.prod", [](Interp& in, CallArgs& a) {
     Ref acc = integer(1);
-    for (const Ref& x : in.to_sequence(one_arg(in, a, "prod"), a.at)) acc = in.binop("*", acc, x, a.at);
+    for (const Ref& x : in.to_sequence(one_arg(in, a, "prod"), a.at))
+      acc = in.binop("*", acc, x, a.at);
     return acc;
   });
   register_module("math", math);

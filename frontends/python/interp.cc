@@ -18,18 +18,29 @@ int64_t pymod(int64_t a, int64_t b) {
   int64_t r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
-bool is_number(const Ref& v) { return v->kind == K::Int || v->kind == K::Float || v->kind == K::Bool; }
+bool is_number(const Ref& v) {
+  return v->kind == K::Int || v->kind == K::Float || v->kind == K::Bool;
+}
 }  // namespace
 
-Interp::Interp(ir::TermStore& store) : store_(store) { install_builtins(); }
+Interp::Interp(ir::TermStore& store) : store_(store) {
+  install_builtins();
+}
 
 std::string Interp::where(Span at) const {
-  return (tree_ ? tree_->file : std::string("?")) + ":" + std::to_string(at.line) + ":" + std::to_string(at.col);
+  return (tree_ ? tree_->file : std::string("?")) + ":" + std::to_string(at.line) + ":" +
+         std::to_string(at.col);
 }
-void Interp::unsupported(Span at, const std::string& what) const { throw Unsupported(where(at) + ": " + what); }
-void Interp::error(Span at, const std::string& what) const { throw ProgramError(where(at) + ": " + what); }
+void Interp::unsupported(Span at, const std::string& what) const {
+  throw Unsupported(where(at) + ": " + what);
+}
+void Interp::error(Span at, const std::string& what) const {
+  throw ProgramError(where(at) + ": " + what);
+}
 
-void Interp::register_module(const std::string& name, Ref module) { modules_[name] = std::move(module); }
+void Interp::register_module(const std::string& name, Ref module) {
+  modules_[name] = std::move(module);
+}
 
 Ref Interp::module_value(const std::string& name, Span at) {
   auto it = modules_.find(name);
@@ -37,8 +48,9 @@ Ref Interp::module_value(const std::string& name, Span at) {
   return it->second;
 }
 
-std::shared_ptr<Env> Interp::run(const Tree& tree, const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides,
-                                 std::vector<std::string>* applied) {
+std::shared_ptr<Env> Interp::run(
+    const Tree& tree, const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides,
+    std::vector<std::string>* applied) {
   tree_ = &tree;
   overrides_ = overrides;
   applied_ = applied;
@@ -54,16 +66,25 @@ std::shared_ptr<Env> Interp::run(const Tree& tree, const absl::flat_hash_map<std
 
 bool Interp::truthy(const Ref& v, Span at) {
   switch (v->kind) {
-    case K::None: return false;
-    case K::Bool: return v->b;
-    case K::Int: return v->i != 0;
-    case K::Float: return v->f != 0;
-    case K::Str: return !v->s.empty();
-    case K::Tuple: case K::List: return !v->items.empty();
-    case K::Dict: return !v->dict.empty();
+    case K::None:
+      return false;
+    case K::Bool:
+      return v->b;
+    case K::Int:
+      return v->i != 0;
+    case K::Float:
+      return v->f != 0;
+    case K::Str:
+      return !v->s.empty();
+    case K::Tuple:
+    case K::List:
+      return !v->items.empty();
+    case K::Dict:
+      return !v->dict.empty();
     case K::Tensor:
       unsupported(at, "control flow on a tensor's value (data-dependent branching)");
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -80,7 +101,9 @@ double Interp::to_float(const Ref& v, Span at) {
 
 std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
   switch (v->kind) {
-    case K::Tuple: case K::List: return v->items;
+    case K::Tuple:
+    case K::List:
+      return v->items;
     case K::Dict: {
       std::vector<Ref> keys;
       for (auto& [k, _] : v->dict) keys.push_back(k);
@@ -91,19 +114,27 @@ std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
       for (char c : v->s) chars.push_back(string(std::string(1, c)));
       return chars;
     }
-    case K::Tensor: unsupported(at, "iterating over a tensor");
-    default: error(at, "'" + v->type_name() + "' object is not iterable");
+    case K::Tensor:
+      unsupported(at, "iterating over a tensor");
+    default:
+      error(at, "'" + v->type_name() + "' object is not iterable");
   }
 }
 
 std::string Interp::repr(const Ref& v) const {
   switch (v->kind) {
-    case K::None: return "None";
-    case K::Bool: return v->b ? "True" : "False";
-    case K::Int: return std::to_string(v->i);
-    case K::Float: return ir::Constant::of_float(v->f).str();
-    case K::Str: return v->s;
-    case K::Tuple: case K::List: {
+    case K::None:
+      return "None";
+    case K::Bool:
+      return v->b ? "True" : "False";
+    case K::Int:
+      return std::to_string(v->i);
+    case K::Float:
+      return ir::Constant::of_float(v->f).str();
+    case K::Str:
+      return v->s;
+    case K::Tuple:
+    case K::List: {
       std::string s = v->kind == K::Tuple ? "(" : "[";
       for (size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k]);
       if (v->kind == K::Tuple && v->items.size() == 1) s += ",";
@@ -111,10 +142,12 @@ std::string Interp::repr(const Ref& v) const {
     }
     case K::Tensor: {
       std::string s = "Tensor(shape=[";
-      for (size_t k = 0; k < v->tensor->shape.size(); ++k) s += (k ? ", " : "") + std::to_string(v->tensor->shape[k]);
+      for (size_t k = 0; k < v->tensor->shape.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(v->tensor->shape[k]);
       return s + "], dtype=" + std::string(dtype_name(v->tensor->dtype)) + ")";
     }
-    default: return "<" + v->type_name() + ">";
+    default:
+      return "<" + v->type_name() + ">";
   }
 }
 
@@ -126,22 +159,28 @@ bool Interp::equal(const Ref& a, const Ref& b) const {
   }
   if (a->kind != b->kind) return false;
   switch (a->kind) {
-    case K::None: return true;
-    case K::Str: return a->s == b->s;
-    case K::Tuple: case K::List:
+    case K::None:
+      return true;
+    case K::Str:
+      return a->s == b->s;
+    case K::Tuple:
+    case K::List:
       if (a->items.size() != b->items.size()) return false;
       for (size_t k = 0; k < a->items.size(); ++k)
         if (!equal(a->items[k], b->items[k])) return false;
       return true;
-    case K::DType: return a->dtype == b->dtype;
-    default: return a == b;
+    case K::DType:
+      return a->dtype == b->dtype;
+    default:
+      return a == b;
   }
 }
 
 // ---- operators ---------------------------------------------------------------------------
 
 Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
-  if (a->kind == K::Tensor || b->kind == K::Tensor || a->kind == K::Pointer || b->kind == K::Pointer) {
+  if (a->kind == K::Tensor || b->kind == K::Tensor || a->kind == K::Pointer ||
+      b->kind == K::Pointer) {
     if (!hooks_.binop) unsupported(at, "tensor operator " + op);
     return hooks_.binop(*this, op, a, b, at);
   }
@@ -215,7 +254,8 @@ bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at)
   }
   if (is_number(a) && is_number(b)) {
     double x = to_float(a, at), y = to_float(b, at);
-    if (a->kind != K::Float && b->kind != K::Float) x = static_cast<double>(a->i), y = static_cast<double>(b->i);
+    if (a->kind != K::Float && b->kind != K::Float)
+      x = static_cast<double>(a->i), y = static_cast<double>(b->i);
     if (op == "<") return x < y;
     if (op == "<=") return x <= y;
     if (op == ">") return x > y;
@@ -241,7 +281,9 @@ Interp::Flow Interp::exec_block(NodeId block, const std::shared_ptr<Env>& env) {
 Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
   const Node& n = node(s);
   switch (n.kind) {
-    case NodeKind::ExprStmt: eval(n.kids[0], env); return Flow::Normal;
+    case NodeKind::ExprStmt:
+      eval(n.kids[0], env);
+      return Flow::Normal;
     case NodeKind::Assign: {
       Ref v = eval(n.kids.back(), env);
       for (size_t k = 0; k + 1 < n.kids.size(); ++k) assign(n.kids[k], v, env);
@@ -261,7 +303,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::If: {
       if (truthy(eval(n.kids[0], env), node(n.kids[0]).span)) return exec_block(n.kids[1], env);
       if (n.kids[2] == kNoNode) return Flow::Normal;
-      return node(n.kids[2]).kind == NodeKind::If ? exec(n.kids[2], env) : exec_block(n.kids[2], env);
+      return node(n.kids[2]).kind == NodeKind::If ? exec(n.kids[2], env)
+                                                  : exec_block(n.kids[2], env);
     }
     case NodeKind::For: {
       std::vector<Ref> seq = to_sequence(eval(n.kids[1], env), node(n.kids[1]).span);
@@ -276,22 +319,29 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::While: {
       int64_t trips = 0;
       while (truthy(eval(n.kids[0], env), n.span)) {
-        if (++trips > kMaxLoopTrips) unsupported(n.span, "a while loop that ran over 10,000,000 trips");
+        if (++trips > kMaxLoopTrips)
+          unsupported(n.span, "a while loop that ran over 10,000,000 trips");
         Flow f = exec_block(n.kids[1], env);
         if (f == Flow::Break) return Flow::Normal;
         if (f == Flow::Return) return f;
       }
       return n.kids[2] == kNoNode ? Flow::Normal : exec_block(n.kids[2], env);
     }
-    case NodeKind::Break: return Flow::Break;
-    case NodeKind::Continue: return Flow::Continue;
-    case NodeKind::Pass: return Flow::Normal;
+    case NodeKind::Break:
+      return Flow::Break;
+    case NodeKind::Continue:
+      return Flow::Continue;
+    case NodeKind::Pass:
+      return Flow::Normal;
     case NodeKind::Assert:
       if (!truthy(eval(n.kids[0], env), n.span))
-        error(n.span, "assertion failed" + (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))));
+        error(n.span,
+              "assertion failed" +
+                  (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))));
       return Flow::Normal;
     case NodeKind::Raise:
-      error(n.span, "the program raises " + (n.kids[0] == kNoNode ? std::string("an exception") : repr(eval(n.kids[0], env))));
+      error(n.span, "the program raises " + (n.kids[0] == kNoNode ? std::string("an exception")
+                                                                  : repr(eval(n.kids[0], env))));
     case NodeKind::FunctionDef: {
       auto fn = std::make_shared<Function>();
       fn->name = n.text;
@@ -317,7 +367,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::ClassDef: {
       const auto& bases = node(n.kids[1]).kids;
       if (bases.size() > 1) unsupported(n.span, "a class with several base classes");
-      Ref base = bases.empty() ? builtins_->vars.at("object") : eval(bases[0], env);  // class A: is class A(object):
+      Ref base = bases.empty() ? builtins_->vars.at("object")
+                               : eval(bases[0], env);  // class A: is class A(object):
       if (base && base->kind != K::Class) unsupported(n.span, "a base class that is not a class");
       auto body_env = std::make_shared<Env>();
       body_env->parent = env;
@@ -325,7 +376,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       // Python: methods see the enclosing scope, not the class body's names.
       for (auto& [name, v] : body_env->vars)
         if (v->kind == K::Function && v->fn->closure == body_env) v->fn->closure = env;
-      auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>(body_env->vars.begin(), body_env->vars.end());
+      auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>(body_env->vars.begin(),
+                                                                           body_env->vars.end());
       body_env->vars.clear();
       Ref cls = make_class(n.text, base, attrs);
       if (!node(n.kids[0]).kids.empty()) unsupported(n.span, "class decorators");
@@ -354,7 +406,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
           continue;
         }
         Ref v = modules_.count(n.text + "." + alias.text) ? modules_[n.text + "." + alias.text]
-                                                           : getattr(m, alias.text, alias.span);
+                                                          : getattr(m, alias.text, alias.span);
         env->vars[alias.text2.empty() ? alias.text : alias.text2] = v;
       }
       return Flow::Normal;
@@ -364,7 +416,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
         const Node& item = node(n.kids[k]);
         Ref ctx = eval(item.kids[0], env);
         if (ctx->kind != K::Module || ctx->s.rfind("context:", 0) != 0)
-          unsupported(item.span, "a with statement over " + ctx->type_name() + " (only torch.no_grad() and kin are modelled)");
+          unsupported(item.span, "a with statement over " + ctx->type_name() +
+                                     " (only torch.no_grad() and kin are modelled)");
         if (item.kids[1] != kNoNode) assign(item.kids[1], none(), env);
       }
       return exec_block(n.kids.back(), env);
@@ -395,21 +448,26 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
             for (int64_t x : it->second) items.push_back(integer(x));
             v = v->kind == K::Tuple ? tuple(items) : list(items);
           } else {
-            error(t.span, "--dims: '" + t.text + "' is " + v->type_name() + ", not an integer constant or a tuple of them");
+            error(t.span, "--dims: '" + t.text + "' is " + v->type_name() +
+                              ", not an integer constant or a tuple of them");
           }
           if (applied_) applied_->push_back(t.text);
         }
       env->vars[t.text] = std::move(v);
       return;
-    case NodeKind::Attribute: setattr(eval(t.kids[0], env), t.text, std::move(v), t.span); return;
-    case NodeKind::Tuple: case NodeKind::List: {
+    case NodeKind::Attribute:
+      setattr(eval(t.kids[0], env), t.text, std::move(v), t.span);
+      return;
+    case NodeKind::Tuple:
+    case NodeKind::List: {
       std::vector<Ref> items = to_sequence(v, t.span);
       size_t star = t.kids.size();
       for (size_t k = 0; k < t.kids.size(); ++k)
         if (node(t.kids[k]).kind == NodeKind::Starred) star = k;
       if (star == t.kids.size()) {
         if (items.size() != t.kids.size())
-          error(t.span, "cannot unpack " + std::to_string(items.size()) + " values into " + std::to_string(t.kids.size()));
+          error(t.span, "cannot unpack " + std::to_string(items.size()) + " values into " +
+                            std::to_string(t.kids.size()));
         for (size_t k = 0; k < items.size(); ++k) assign(t.kids[k], items[k], env);
         return;
       }
@@ -417,7 +475,8 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
       if (items.size() < star + after) error(t.span, "not enough values to unpack");
       for (size_t k = 0; k < star; ++k) assign(t.kids[k], items[k], env);
       assign(node(t.kids[star]).kids[0], list({items.begin() + star, items.end() - after}), env);
-      for (size_t k = 0; k < after; ++k) assign(t.kids[star + 1 + k], items[items.size() - after + k], env);
+      for (size_t k = 0; k < after; ++k)
+        assign(t.kids[star + 1 + k], items[items.size() - after + k], env);
       return;
     }
     case NodeKind::Subscript: {
@@ -425,7 +484,8 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
       Ref idx = eval(t.kids[1], env);
       if (obj->kind == K::List && idx->kind == K::Int) {
         int64_t i = idx->i < 0 ? idx->i + static_cast<int64_t>(obj->items.size()) : idx->i;
-        if (i < 0 || i >= static_cast<int64_t>(obj->items.size())) error(t.span, "list assignment index out of range");
+        if (i < 0 || i >= static_cast<int64_t>(obj->items.size()))
+          error(t.span, "list assignment index out of range");
         obj->items[i] = std::move(v);
         return;
       }
@@ -438,9 +498,11 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
         obj->dict.push_back({idx, std::move(v)});
         return;
       }
-      unsupported(t.span, "item assignment into " + obj->type_name() + " (in-place tensor writes are not modelled yet)");
+      unsupported(t.span, "item assignment into " + obj->type_name() +
+                              " (in-place tensor writes are not modelled yet)");
     }
-    default: unsupported(t.span, "assignment to " + std::string(kind_name(t.kind)));
+    default:
+      unsupported(t.span, "assignment to " + std::string(kind_name(t.kind)));
   }
 }
 
@@ -460,7 +522,8 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         if (c != '_') digits += c;
       int base = 10;
       std::string body = digits;
-      if (digits.size() > 1 && digits[0] == '0' && std::isalpha(static_cast<unsigned char>(digits[1]))) {
+      if (digits.size() > 1 && digits[0] == '0' &&
+          std::isalpha(static_cast<unsigned char>(digits[1]))) {
         char b = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
         base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
         body = digits.substr(2);
@@ -476,21 +539,28 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         if (c != '_') digits += c;
       return floating(std::strtod(digits.c_str(), nullptr));
     }
-    case NodeKind::Str: return string(n.text);
+    case NodeKind::Str:
+      return string(n.text);
     case NodeKind::FStr: {
-      for (NodeId k : n.kids) eval(k, env);  // evaluated for their errors; the text stays a template
+      for (NodeId k : n.kids)
+        eval(k, env);  // evaluated for their errors; the text stays a template
       return string(n.text);
     }
-    case NodeKind::Bytes: unsupported(n.span, "bytes literals");
-    case NodeKind::True: return boolean(true);
-    case NodeKind::False: return boolean(false);
-    case NodeKind::None: return none();
+    case NodeKind::Bytes:
+      unsupported(n.span, "bytes literals");
+    case NodeKind::True:
+      return boolean(true);
+    case NodeKind::False:
+      return boolean(false);
+    case NodeKind::None:
+      return none();
     case NodeKind::Ellipsis: {
       auto v = std::make_shared<Value>();
       v->kind = K::Ellipsis;
       return v;
     }
-    case NodeKind::BinOp: return binop(n.text, eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+    case NodeKind::BinOp:
+      return binop(n.text, eval(n.kids[0], env), eval(n.kids[1], env), n.span);
     case NodeKind::UnaryOp: {
       Ref x = eval(n.kids[0], env);
       if (n.text == "not") return boolean(!truthy(x, n.span));
@@ -531,16 +601,20 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       }
       return boolean(true);
     }
-    case NodeKind::Call: return eval_call(e, env);
-    case NodeKind::Attribute: return getattr(eval(n.kids[0], env), n.text, n.span);
-    case NodeKind::Subscript: return eval_subscript(eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+    case NodeKind::Call:
+      return eval_call(e, env);
+    case NodeKind::Attribute:
+      return getattr(eval(n.kids[0], env), n.text, n.span);
+    case NodeKind::Subscript:
+      return eval_subscript(eval(n.kids[0], env), eval(n.kids[1], env), n.span);
     case NodeKind::Slice: {
       auto v = std::make_shared<Value>();
       v->kind = K::Slice;
       for (NodeId k : n.kids) v->items.push_back(k == kNoNode ? none() : eval(k, env));
       return v;
     }
-    case NodeKind::Tuple: case NodeKind::List: {
+    case NodeKind::Tuple:
+    case NodeKind::List: {
       std::vector<Ref> items;
       for (NodeId k : n.kids) {
         if (node(k).kind == NodeKind::Starred) {
@@ -573,7 +647,8 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       fn->def = e;
       fn->closure = env;
       for (size_t k = 0; k + 1 < n.kids.size(); ++k)
-        fn->defaults.push_back(node(n.kids[k]).kids[1] == kNoNode ? nullptr : eval(node(n.kids[k]).kids[1], env));
+        fn->defaults.push_back(
+            node(n.kids[k]).kids[1] == kNoNode ? nullptr : eval(node(n.kids[k]).kids[1], env));
       auto v = std::make_shared<Value>();
       v->kind = K::Function;
       v->s = "<lambda>";
@@ -582,8 +657,11 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     }
     case NodeKind::IfExp:
       return truthy(eval(n.kids[1], env), n.span) ? eval(n.kids[0], env) : eval(n.kids[2], env);
-    case NodeKind::ListComp: case NodeKind::GenExp: return comprehension(e, env);
-    default: unsupported(n.span, "the expression " + std::string(kind_name(n.kind)));
+    case NodeKind::ListComp:
+    case NodeKind::GenExp:
+      return comprehension(e, env);
+    default:
+      unsupported(n.span, "the expression " + std::string(kind_name(n.kind)));
   }
 }
 
@@ -648,7 +726,9 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
       return v->items[i];
     }
     if (index->kind == K::Slice) {
-      auto get = [&](int k, int64_t dflt) { return index->items[k]->kind == K::None ? dflt : to_int(index->items[k], at); };
+      auto get = [&](int k, int64_t dflt) {
+        return index->items[k]->kind == K::None ? dflt : to_int(index->items[k], at);
+      };
       int64_t step = get(2, 1);
       if (step != 1) unsupported(at, "slices with a step over lists");
       int64_t lo = get(0, 0), hi = get(1, n);
@@ -686,8 +766,10 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
 
 Ref Interp::call(const Ref& f, CallArgs args) {
   switch (f->kind) {
-    case K::Builtin: return f->builtin(*this, args);
-    case K::Function: return call_function(f, args, nullptr, nullptr);
+    case K::Builtin:
+      return f->builtin(*this, args);
+    case K::Function:
+      return call_function(f, args, nullptr, nullptr);
     case K::BoundMethod: {
       const Ref& self = f->items[0];
       const Ref& fn = f->items[1];
@@ -695,12 +777,14 @@ Ref Interp::call(const Ref& f, CallArgs args) {
       if (fn->kind == K::Builtin) return fn->builtin(*this, args);
       return call_function(fn, args, self, f->items.size() > 2 ? f->items[2] : nullptr);
     }
-    case K::Class: return instantiate(f, std::move(args));
+    case K::Class:
+      return instantiate(f, std::move(args));
     case K::Instance: {
       Ref m = getattr(f, "__call__", args.at);
       return call(m, std::move(args));
     }
-    default: error(args.at, "'" + f->type_name() + "' object is not callable");
+    default:
+      error(args.at, "'" + f->type_name() + "' object is not callable");
   }
 }
 
@@ -744,12 +828,15 @@ Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const R
       bound[k] = true;
     }
   }
-  if (next < args.pos.size()) error(args.at, fn.name + "() takes " + std::to_string(next) + " positional arguments but " + std::to_string(args.pos.size()) + " were given");
+  if (next < args.pos.size())
+    error(args.at, fn.name + "() takes " + std::to_string(next) + " positional arguments but " +
+                       std::to_string(args.pos.size()) + " were given");
   for (auto& [name, v] : args.kw) {
     bool placed = false;
     for (size_t k = 0; k < params.size() && !placed; ++k)
       if (node(params[k]).text == name && node(params[k]).flags == 0) {
-        if (bound[k]) error(args.at, fn.name + "() got multiple values for argument '" + name + "'");
+        if (bound[k])
+          error(args.at, fn.name + "() got multiple values for argument '" + name + "'");
         env->vars[name] = v;
         bound[k] = placed = true;
       }
@@ -759,7 +846,8 @@ Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const R
   }
   for (size_t k = 0; k < params.size(); ++k) {
     if (bound[k]) continue;
-    if (!fn.defaults[k]) error(args.at, fn.name + "() missing required argument '" + node(params[k]).text + "'");
+    if (!fn.defaults[k])
+      error(args.at, fn.name + "() missing required argument '" + node(params[k]).text + "'");
     env->vars[node(params[k]).text] = fn.defaults[k];
   }
   if (self) method_stack_.push_back({owner, self});
@@ -814,7 +902,8 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
   };
   auto from_classes = [&](Ref start, const Ref& self) -> Ref {
     for (Ref c = std::move(start); c; c = c->cls)
-      if (auto it = c->attrs->find(name); it != c->attrs->end()) return self ? bind(self, it->second, c) : it->second;
+      if (auto it = c->attrs->find(name); it != c->attrs->end())
+        return self ? bind(self, it->second, c) : it->second;
     return nullptr;
   };
   switch (obj->kind) {
@@ -866,13 +955,15 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     case K::DType:
       if (name == "is_floating_point") return boolean(is_float(obj->dtype));
       break;
-    default: break;
+    default:
+      break;
   }
   unsupported(at, "attribute '" + name + "' of " + obj->type_name());
 }
 
 void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
-  if (obj->kind != K::Instance || obj->s == "super") unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
+  if (obj->kind != K::Instance || obj->s == "super")
+    unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
   if (!obj->attrs->contains(name)) obj->attr_order.push_back(name);
   (*obj->attrs)[name] = std::move(v);
 }

@@ -45,13 +45,16 @@ class Interp {
   // `overrides` replace module-level integer constants (one value) and tuples of integers (their
   // values) as they are assigned, so constants derived from them (hidden = 2 * dim) follow; the
   // names that were applied are returned in `applied`.
-  std::shared_ptr<Env> run(const Tree& tree, const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides = {},
-                           std::vector<std::string>* applied = nullptr);
+  std::shared_ptr<Env> run(
+      const Tree& tree,
+      const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides = {},
+      std::vector<std::string>* applied = nullptr);
   Ref call(const Ref& f, CallArgs args);
   Ref getattr(const Ref& obj, const std::string& name, Span at);
   void setattr(const Ref& obj, const std::string& name, Ref v, Span at);
   // A class that modules (nn.Module and its kin) are instances of, recognised by `super()`.
-  Ref make_class(const std::string& name, Ref base, std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs);
+  Ref make_class(const std::string& name, Ref base,
+                 std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs);
   Ref instantiate(const Ref& cls, CallArgs args);
   bool is_instance_of(const Ref& v, const std::string& class_name) const;
 

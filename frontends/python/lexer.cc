@@ -8,15 +8,19 @@
 namespace keq::python {
 namespace {
 
-bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
-bool is_name_char(char c) { return is_name_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
+bool is_name_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
+}
+bool is_name_char(char c) {
+  return is_name_start(c) || std::isdigit(static_cast<unsigned char>(c));
+}
 
 // Three-, two- and one-character operators and delimiters, longest first.
 constexpr std::string_view kOps[] = {
-    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-    "+=",  "-=",  "*=",  "/=",  "%=",  "&=", "|=", "^=", "@=", "+",  "-",  "*",  "/",  "%",  "@",
-    "<",   ">",   "=",   "&",   "|",   "^",  "~",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",
-    ".",   ";"};
+    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=",
+    ">=",  "==",  "!=",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+    "+",   "-",   "*",   "/",   "%",   "@",  "<",  ">",  "=",  "&",  "|",  "^",
+    "~",   "(",   ")",   "[",   "]",   "{",  "}",  ",",  ":",  ".",  ";"};
 
 class Lexer {
  public:
@@ -44,10 +48,12 @@ class Lexer {
         Span at = here();
         advance();
         if (i_ < s_.size() && s_[i_] == '\r') advance();
-        if (i_ >= s_.size() || s_[i_] != '\n') fail(at, "a backslash continues a line only at its end");
+        if (i_ >= s_.size() || s_[i_] != '\n')
+          fail(at, "a backslash continues a line only at its end");
         advance();  // the next line continues this one: no NEWLINE, no indentation
       } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-                 (c == '.' && i_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))) {
+                 (c == '.' && i_ + 1 < s_.size() &&
+                  std::isdigit(static_cast<unsigned char>(s_[i_ + 1])))) {
         number();
       } else if (is_name_start(c)) {
         name_or_string();
@@ -59,7 +65,8 @@ class Lexer {
     }
     Span end = here();
     if (depth_ > 0) fail(open_.back(), std::string("unclosed '") + s_[open_pos_.back()] + "'");
-    if (!toks_.empty() && toks_.back().kind != TokKind::Newline && toks_.back().kind != TokKind::Dedent)
+    if (!toks_.empty() && toks_.back().kind != TokKind::Newline &&
+        toks_.back().kind != TokKind::Dedent)
       push(TokKind::Newline, "\n", end, 0);
     while (indents_.size() > 1) {
       indents_.pop_back();
@@ -81,7 +88,8 @@ class Lexer {
     ++i_;
   }
   [[noreturn]] void fail(const Span& at, const std::string& what) const {
-    throw ir::SyntaxError(ir::SourcePos{file_, static_cast<int>(at.line), static_cast<int>(at.col)}, what);
+    throw ir::SyntaxError(ir::SourcePos{file_, static_cast<int>(at.line), static_cast<int>(at.col)},
+                          what);
   }
   void push(TokKind k, std::string text, Span start, size_t width) {
     start.end_line = line_;
@@ -137,7 +145,8 @@ class Lexer {
         digits(dec);
       }
     }
-    if (i_ < s_.size() && (s_[i_] == 'j' || s_[i_] == 'J')) fail(at, "complex literals are not supported");
+    if (i_ < s_.size() && (s_[i_] == 'j' || s_[i_] == 'J'))
+      fail(at, "complex literals are not supported");
     if (i_ < s_.size() && is_name_char(s_[i_])) fail(at, "malformed number");
     std::string text(s_.substr(b, i_ - b));
     push(TokKind::Number, text, at, text.size());
@@ -172,13 +181,15 @@ class Lexer {
     bool raw_mode = prefix.find('r') != std::string::npos;
     std::string value, raw;
     while (true) {
-      if (i_ >= s_.size()) fail(at, triple ? "unterminated triple-quoted string" : "unterminated string");
+      if (i_ >= s_.size())
+        fail(at, triple ? "unterminated triple-quoted string" : "unterminated string");
       char c = s_[i_];
       if (c == q && (!triple || (i_ + 2 < s_.size() && s_[i_ + 1] == q && s_[i_ + 2] == q))) {
         for (size_t k = 0; k < quote_len; ++k) advance();
         break;
       }
-      if (c == '\n' && !triple) fail(at, "unterminated string: expected a closing quote on this line");
+      if (c == '\n' && !triple)
+        fail(at, "unterminated string: expected a closing quote on this line");
       if (c == '\\' && i_ + 1 < s_.size()) {
         raw += c;
         advance();
@@ -191,21 +202,38 @@ class Lexer {
           continue;
         }
         switch (e) {
-          case 'n': value += '\n'; break;
-          case 't': value += '\t'; break;
-          case 'r': value += '\r'; break;
-          case '0': value += '\0'; break;
-          case '\\': value += '\\'; break;
-          case '\'': value += '\''; break;
-          case '"': value += '"'; break;
-          case '\n': break;  // line continuation inside a string
+          case 'n':
+            value += '\n';
+            break;
+          case 't':
+            value += '\t';
+            break;
+          case 'r':
+            value += '\r';
+            break;
+          case '0':
+            value += '\0';
+            break;
+          case '\\':
+            value += '\\';
+            break;
+          case '\'':
+            value += '\'';
+            break;
+          case '"':
+            value += '"';
+            break;
+          case '\n':
+            break;  // line continuation inside a string
           case 'x': {
             std::string hex;
             for (int k = 0; k < 2 && i_ < s_.size(); ++k) hex += s_[i_], raw += s_[i_], advance();
             value += static_cast<char>(std::stoi(hex, nullptr, 16));
             break;
           }
-          default: value += '\\', value += e; break;  // unknown escapes stay as written
+          default:
+            value += '\\', value += e;
+            break;  // unknown escapes stay as written
         }
         continue;
       }
@@ -231,8 +259,8 @@ class Lexer {
         if (depth_ == 0) fail(at, "unmatched '" + std::string(o) + "'");
         char want = s_[open_pos_.back()] == '(' ? ')' : s_[open_pos_.back()] == '[' ? ']' : '}';
         if (o[0] != want)
-          fail(at, "closing '" + std::string(o) + "' does not match '" + s_[open_pos_.back()] + "' at line " +
-                       std::to_string(open_.back().line));
+          fail(at, "closing '" + std::string(o) + "' does not match '" + s_[open_pos_.back()] +
+                       "' at line " + std::to_string(open_.back().line));
         --depth_;
         open_.pop_back();
         open_pos_.pop_back();
@@ -257,6 +285,8 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> tokenize(std::string_view src, const std::string& file) { return Lexer(src, file).run(); }
+std::vector<Token> tokenize(std::string_view src, const std::string& file) {
+  return Lexer(src, file).run();
+}
 
 }  // namespace keq::python

@@ -44,11 +44,10 @@ std::string Tree::dump() const {
 namespace {
 
 constexpr std::string_view kKeywords[] = {
-    "False", "None",   "True",    "and",      "as",   "assert", "async",  "await",
-    "break", "class",  "continue", "def",     "del",  "elif",   "else",   "except",
-    "finally", "for",  "from",    "global",   "if",   "import", "in",     "is",
-    "lambda", "nonlocal", "not",  "or",       "pass", "raise",  "return", "try",
-    "while", "with",   "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 bool is_keyword(std::string_view s) {
   for (auto k : kKeywords)
@@ -75,7 +74,9 @@ class Parser {
 
  private:
   // ---- tokens ----
-  const Token& peek(size_t ahead = 0) const { return toks_[std::min(pos_ + ahead, toks_.size() - 1)]; }
+  const Token& peek(size_t ahead = 0) const {
+    return toks_[std::min(pos_ + ahead, toks_.size() - 1)];
+  }
   bool at_op(std::string_view o) const { return peek().kind == TokKind::Op && peek().text == o; }
   bool at_kw(std::string_view k) const { return peek().kind == TokKind::Name && peek().text == k; }
   const Token& take() {
@@ -94,23 +95,31 @@ class Parser {
   }
   static std::string describe(const Token& t) {
     switch (t.kind) {
-      case TokKind::Newline: return "end of line";
-      case TokKind::Indent: return "an indent";
-      case TokKind::Dedent: return "a dedent";
-      case TokKind::End: return "end of file";
-      case TokKind::String: return "a string";
-      default: return "'" + t.text + "'";
+      case TokKind::Newline:
+        return "end of line";
+      case TokKind::Indent:
+        return "an indent";
+      case TokKind::Dedent:
+        return "a dedent";
+      case TokKind::End:
+        return "end of file";
+      case TokKind::String:
+        return "a string";
+      default:
+        return "'" + t.text + "'";
     }
   }
   [[noreturn]] void fail(const std::string& expected) const {
     const Token& t = peek();
-    throw ir::SyntaxError(ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
-                          "expected " + expected + ", got " + describe(t));
+    throw ir::SyntaxError(
+        ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
+        "expected " + expected + ", got " + describe(t));
   }
   [[noreturn]] void unsupported(const std::string& what) const {
     const Token& t = peek();
-    throw ir::SyntaxError(ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
-                          "unsupported syntax: " + what);
+    throw ir::SyntaxError(
+        ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
+        "unsupported syntax: " + what);
   }
   void expect_op(std::string_view o, const std::string& context) {
     if (!accept_op(o)) fail("'" + std::string(o) + "'" + (context.empty() ? "" : " " + context));
@@ -152,8 +161,9 @@ class Parser {
   }
   [[noreturn]] void unsupported_indent() const {
     const Token& t = peek();
-    throw ir::SyntaxError(ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
-                          "unexpected indent");
+    throw ir::SyntaxError(
+        ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
+        "unexpected indent");
   }
 
   void simple_statements(NodeId into) {
@@ -170,7 +180,9 @@ class Parser {
     Span s = t.span;
     if (t.kind == TokKind::Name) {
       if (t.text == "pass" || t.text == "break" || t.text == "continue") {
-        NodeKind k = t.text == "pass" ? NodeKind::Pass : t.text == "break" ? NodeKind::Break : NodeKind::Continue;
+        NodeKind k = t.text == "pass"    ? NodeKind::Pass
+                     : t.text == "break" ? NodeKind::Break
+                                         : NodeKind::Continue;
         take();
         return finish(make(k, s));
       }
@@ -215,8 +227,8 @@ class Parser {
       while (accept_op("=")) kid(a, testlist_star());
       return finish(a);
     }
-    static constexpr std::string_view kAug[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=",
-                                                ">>=", "<<=", "&=", "|=", "^=", "@="};
+    static constexpr std::string_view kAug[] = {
+        "+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "|=", "^=", "@="};
     for (auto o : kAug) {
       if (!at_op(o)) continue;
       take();
@@ -396,7 +408,9 @@ class Parser {
       } else {
         p = make(NodeKind::Param, s, expect_name("a parameter name"));
       }
-      kid(p, annotations && t_.nodes[p].flags != 3 && t_.nodes[p].flags != 4 && accept_op(":") ? test() : kNoNode);
+      kid(p, annotations && t_.nodes[p].flags != 3 && t_.nodes[p].flags != 4 && accept_op(":")
+                 ? test()
+                 : kNoNode);
       kid(p, accept_op("=") ? test() : kNoNode);
       kid(into, finish(p));
       if (!accept_op(",")) break;
@@ -443,7 +457,8 @@ class Parser {
       t_.nodes[f].text2 = "finally";
       kid(n, f);
     }
-    if (t_.nodes[n].kids.size() == 2 && t_.nodes[n].kids[1] == kNoNode) fail("'except' or 'finally'");
+    if (t_.nodes[n].kids.size() == 2 && t_.nodes[n].kids[1] == kNoNode)
+      fail("'except' or 'finally'");
     return close(n);
   }
 
@@ -528,8 +543,8 @@ class Parser {
     NodeId n = kNoNode;
     while (true) {
       std::string op;
-      if (peek().kind == TokKind::Op && (at_op("<") || at_op(">") || at_op("==") || at_op(">=") ||
-                                         at_op("<=") || at_op("!="))) {
+      if (peek().kind == TokKind::Op &&
+          (at_op("<") || at_op(">") || at_op("==") || at_op(">=") || at_op("<=") || at_op("!="))) {
         op = take().text;
       } else if (at_kw("in")) {
         take(), op = "in";
@@ -629,8 +644,8 @@ class Parser {
         NodeId n = make(NodeKind::DoubleStarred, s);
         kid(n, test());
         kid(c, finish(n));
-      } else if (peek().kind == TokKind::Name && peek(1).kind == TokKind::Op && peek(1).text == "=" &&
-                 !is_keyword(peek().text)) {
+      } else if (peek().kind == TokKind::Name && peek(1).kind == TokKind::Op &&
+                 peek(1).text == "=" && !is_keyword(peek().text)) {
         NodeId n = make(NodeKind::Keyword, s, take().text);
         take();  // =
         kid(n, test());
@@ -687,19 +702,25 @@ class Parser {
                         !(t.text.size() > 1 && (t.text[1] == 'x' || t.text[1] == 'X'));
         return finish(make(is_float ? NodeKind::Float : NodeKind::Int, s, t.text));
       }
-      case TokKind::String: return strings();
+      case TokKind::String:
+        return strings();
       case TokKind::Name: {
         if (t.text == "None" || t.text == "True" || t.text == "False") {
           take();
-          return finish(make(t.text == "None" ? NodeKind::None : t.text == "True" ? NodeKind::True : NodeKind::False, s));
+          return finish(make(t.text == "None"   ? NodeKind::None
+                             : t.text == "True" ? NodeKind::True
+                                                : NodeKind::False,
+                             s));
         }
         if (t.text == "yield") unsupported("yield");
         if (is_keyword(t.text)) fail("an expression");
         take();
         return finish(make(NodeKind::Name, s, t.text));
       }
-      case TokKind::Op: break;
-      default: fail("an expression");
+      case TokKind::Op:
+        break;
+      default:
+        fail("an expression");
     }
     if (accept_op("...")) return finish(make(NodeKind::Ellipsis, s));
     if (accept_op("(")) {
@@ -797,7 +818,10 @@ class Parser {
       value += t.text;
       raw += f ? t.raw : t.text;
     }
-    NodeId n = make(fstring ? NodeKind::FStr : bytes ? NodeKind::Bytes : NodeKind::Str, s, fstring ? raw : value);
+    NodeId n = make(fstring ? NodeKind::FStr
+                    : bytes ? NodeKind::Bytes
+                            : NodeKind::Str,
+                    s, fstring ? raw : value);
     t_.nodes[n].kids = parts;
     return finish(n);
   }

@@ -3,11 +3,14 @@
 namespace keq::python {
 
 std::string_view dtype_name(DType d) {
-  static constexpr std::string_view kNames[] = {"float32", "float16", "bfloat16", "float8_e4m3fn",
-                                                "float8_e5m2", "int32", "int64", "bool"};
+  static constexpr std::string_view kNames[] = {
+      "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "int32", "int64", "bool"};
   return kNames[static_cast<int>(d)];
 }
-bool is_float(DType d) { return d == DType::F32 || d == DType::F16 || d == DType::BF16 || d == DType::E4M3 || d == DType::E5M2; }
+bool is_float(DType d) {
+  return d == DType::F32 || d == DType::F16 || d == DType::BF16 || d == DType::E4M3 ||
+         d == DType::E5M2;
+}
 
 Ref CallArgs::get(size_t i, const std::string& name) const {
   if (i < pos.size()) return pos[i];
@@ -23,27 +26,48 @@ bool CallArgs::has(const std::string& name) const {
 
 std::string Value::type_name() const {
   switch (kind) {
-    case Kind::None: return "NoneType";
-    case Kind::Bool: return "bool";
-    case Kind::Int: return "int";
-    case Kind::Float: return "float";
-    case Kind::Str: return "str";
-    case Kind::Tuple: return "tuple";
-    case Kind::List: return "list";
-    case Kind::Dict: return "dict";
-    case Kind::Function: return "function";
-    case Kind::Builtin: return "builtin " + s;
-    case Kind::Class: return "class " + s;
-    case Kind::Instance: return cls ? cls->s : "object";
-    case Kind::Module: return "module " + s;
-    case Kind::BoundMethod: return "method";
-    case Kind::Tensor: return "Tensor";
-    case Kind::Slice: return "slice";
-    case Kind::Ellipsis: return "ellipsis";
-    case Kind::DType: return "dtype";
-    case Kind::Device: return "device";
-    case Kind::Range: return "range";
-    case Kind::Pointer: return "pointer";
+    case Kind::None:
+      return "NoneType";
+    case Kind::Bool:
+      return "bool";
+    case Kind::Int:
+      return "int";
+    case Kind::Float:
+      return "float";
+    case Kind::Str:
+      return "str";
+    case Kind::Tuple:
+      return "tuple";
+    case Kind::List:
+      return "list";
+    case Kind::Dict:
+      return "dict";
+    case Kind::Function:
+      return "function";
+    case Kind::Builtin:
+      return "builtin " + s;
+    case Kind::Class:
+      return "class " + s;
+    case Kind::Instance:
+      return cls ? cls->s : "object";
+    case Kind::Module:
+      return "module " + s;
+    case Kind::BoundMethod:
+      return "method";
+    case Kind::Tensor:
+      return "Tensor";
+    case Kind::Slice:
+      return "slice";
+    case Kind::Ellipsis:
+      return "ellipsis";
+    case Kind::DType:
+      return "dtype";
+    case Kind::Device:
+      return "device";
+    case Kind::Range:
+      return "range";
+    case Kind::Pointer:
+      return "pointer";
   }
   return "?";
 }

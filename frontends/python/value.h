@@ -48,7 +48,8 @@ struct CallArgs {
   std::vector<Ref> pos;
   std::vector<std::pair<std::string, Ref>> kw;
   Span at;
-  Ref get(size_t i, const std::string& name) const;  // positional i, or keyword name; null if neither
+  Ref get(size_t i,
+          const std::string& name) const;  // positional i, or keyword name; null if neither
   bool has(const std::string& name) const;
 };
 
@@ -57,32 +58,50 @@ using BuiltinFn = std::function<Ref(Interp&, CallArgs&)>;
 struct Function {
   std::string name;
   const Tree* tree;
-  NodeId def;  // FunctionDef or Lambda
+  NodeId def;                 // FunctionDef or Lambda
   std::vector<Ref> defaults;  // one per Param (null: none)
   std::shared_ptr<Env> closure;
 };
 
 struct Value {
   enum class Kind : uint8_t {
-    None, Bool, Int, Float, Str, Tuple, List, Dict, Function, Builtin, Class, Instance, Module,
-    BoundMethod, Tensor, Slice, Ellipsis, DType, Device, Range,
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    Tuple,
+    List,
+    Dict,
+    Function,
+    Builtin,
+    Class,
+    Instance,
+    Module,
+    BoundMethod,
+    Tensor,
+    Slice,
+    Ellipsis,
+    DType,
+    Device,
+    Range,
     Pointer  // a Triton pointer block: a buffer (tensor), a shape, an element offset per lane
   };
   Kind kind = Kind::None;
   bool b = false;
   int64_t i = 0;
   double f = 0;
-  std::string s;                                     // Str; names of modules, classes, builtins
-  std::vector<Ref> items;                            // Tuple, List; Slice (start, stop, step); BoundMethod (self, fn)
-  std::vector<std::pair<Ref, Ref>> dict;             // Dict (insertion order)
-  std::shared_ptr<Function> fn;                      // Function
-  BuiltinFn builtin;                                 // Builtin
+  std::string s;           // Str; names of modules, classes, builtins
+  std::vector<Ref> items;  // Tuple, List; Slice (start, stop, step); BoundMethod (self, fn)
+  std::vector<std::pair<Ref, Ref>> dict;                         // Dict (insertion order)
+  std::shared_ptr<Function> fn;                                  // Function
+  BuiltinFn builtin;                                             // Builtin
   std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs;  // Class, Instance, Module
-  std::vector<std::string> attr_order;               // Instance: attributes in assignment order
-  Ref cls;                                           // Instance: its class; Class: its base
-  std::shared_ptr<Tensor> tensor;                    // Tensor
-  DType dtype = DType::F32;                          // DType
-  std::vector<int64_t> shape, offsets;               // Pointer: block shape, offsets into tensor
+  std::vector<std::string> attr_order;  // Instance: attributes in assignment order
+  Ref cls;                              // Instance: its class; Class: its base
+  std::shared_ptr<Tensor> tensor;       // Tensor
+  DType dtype = DType::F32;             // DType
+  std::vector<int64_t> shape, offsets;  // Pointer: block shape, offsets into tensor
 
   std::string type_name() const;
 };

@@ -17,23 +17,29 @@ int64_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>
 
 }  // namespace
 
-TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias, const ConvSpec& c, Span at) {
+TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias,
+                      const ConvSpec& c, Span at) {
   ir::TermStore& s = in.store();
   size_t nd = c.stride.size();
   if (x->shape.size() != nd + 2 || w->shape.size() != nd + 2)
-    in.error(at, "convolution: expected input [N, C, spatial...] and weight of rank " + std::to_string(nd + 2));
+    in.error(at, "convolution: expected input [N, C, spatial...] and weight of rank " +
+                     std::to_string(nd + 2));
   int64_t batch = x->shape[0], cin = x->shape[1];
   int64_t cout = c.transposed ? w->shape[1] * c.groups : w->shape[0];
   int64_t cin_g = cin / c.groups, cout_g = cout / c.groups;
-  if (cin % c.groups || cout % c.groups) in.error(at, "convolution: channels are not divisible by groups");
+  if (cin % c.groups || cout % c.groups)
+    in.error(at, "convolution: channels are not divisible by groups");
   if ((c.transposed ? w->shape[0] : w->shape[1] * c.groups) != cin)
-    in.error(at, "convolution: weight expects " + std::to_string(c.transposed ? w->shape[0] : w->shape[1] * c.groups) +
+    in.error(at, "convolution: weight expects " +
+                     std::to_string(c.transposed ? w->shape[0] : w->shape[1] * c.groups) +
                      " input channels, got " + std::to_string(cin));
-  std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end()), isize(x->shape.begin() + 2, x->shape.end()), osize(nd);
+  std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end()),
+      isize(x->shape.begin() + 2, x->shape.end()), osize(nd);
   for (size_t d = 0; d < nd; ++d) {
     int64_t span = c.dilation[d] * (ksize[d] - 1) + 1;
-    osize[d] = c.transposed ? (isize[d] - 1) * c.stride[d] - 2 * c.padding[d] + span + c.output_padding[d]
-                            : (isize[d] + 2 * c.padding[d] - span) / c.stride[d] + 1;
+    osize[d] = c.transposed
+                   ? (isize[d] - 1) * c.stride[d] - 2 * c.padding[d] + span + c.output_padding[d]
+                   : (isize[d] + 2 * c.padding[d] - span) / c.stride[d] + 1;
     if (osize[d] <= 0) in.error(at, "convolution: the output would be empty");
   }
   auto r = std::make_shared<Tensor>();
@@ -74,9 +80,12 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
               wi[1] = ci;
             }
             std::copy(k.begin(), k.end(), wi.begin() + 2);
-            terms.push_back(s.make(ir::Op::Mul, {x->elems[flat_index(x->shape, xi)], w->elems[flat_index(w->shape, wi)]}));
+            terms.push_back(s.make(ir::Op::Mul, {x->elems[flat_index(x->shape, xi)],
+                                                 w->elems[flat_index(w->shape, wi)]}));
           });
-        ir::TermId acc = terms.empty() ? constant(s, x->dtype, 0) : terms.size() == 1 ? terms[0] : s.make(ir::Op::Sum, terms);
+        ir::TermId acc = terms.empty()       ? constant(s, x->dtype, 0)
+                         : terms.size() == 1 ? terms[0]
+                                             : s.make(ir::Op::Sum, terms);
         if (bias) acc = s.make(ir::Op::Add, {acc, bias->elems[co]});
         r->elems.push_back(round_to(s, x->dtype, acc));
       });
@@ -130,10 +139,12 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at) {
       if (p.max) {
         out = members.size() == 1 ? members[0] : s.make(ir::Op::AMax, members);
       } else {
-        int64_t count = p.divisor_override ? p.divisor_override
-                        : p.count_include_pad ? padded_count : static_cast<int64_t>(members.size());
+        int64_t count = p.divisor_override    ? p.divisor_override
+                        : p.count_include_pad ? padded_count
+                                              : static_cast<int64_t>(members.size());
         ir::TermId sum = members.size() == 1 ? members[0] : s.make(ir::Op::Sum, members);
-        out = s.make(ir::Op::Div, {sum, s.constant(ir::Constant::of_float(static_cast<double>(count)))});
+        out = s.make(ir::Op::Div,
+                     {sum, s.constant(ir::Constant::of_float(static_cast<double>(count)))});
       }
       r->elems.push_back(round_to(s, x->dtype, out));
     });

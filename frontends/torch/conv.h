@@ -11,7 +11,8 @@ struct ConvSpec {
   bool transposed = false;
 };
 // x: [N, C_in, spatial...]; w: [C_out, C_in/groups, k...] (transposed: [C_in, C_out/groups, k...]).
-TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias, const ConvSpec& c, Span at);
+TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias,
+                      const ConvSpec& c, Span at);
 
 struct PoolSpec {
   std::vector<int64_t> kernel, stride, padding, dilation;

@@ -9,28 +9,42 @@ using K = Value::Kind;
 
 ir::Type term_type(DType d) {
   switch (d) {
-    case DType::I32: return ir::Type::I32;
-    case DType::I64: return ir::Type::I64;
-    case DType::Bool: return ir::Type::Bool;
-    default: return ir::Type::F32;
+    case DType::I32:
+      return ir::Type::I32;
+    case DType::I64:
+      return ir::Type::I64;
+    case DType::Bool:
+      return ir::Type::Bool;
+    default:
+      return ir::Type::F32;
   }
 }
 
 ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t) {
-  auto once = [&](ir::Op op) { return s.op(t) == op ? t : s.make(op, {t}); };  // rounding is idempotent
+  auto once = [&](ir::Op op) {
+    return s.op(t) == op ? t : s.make(op, {t});
+  };  // rounding is idempotent
   switch (d) {
-    case DType::F16: return once(ir::Op::CastF16);
-    case DType::BF16: return once(ir::Op::CastBF16);
-    case DType::E4M3: return once(ir::Op::CastE4M3);
-    case DType::E5M2: return once(ir::Op::CastE5M2);
-    default: return t;
+    case DType::F16:
+      return once(ir::Op::CastF16);
+    case DType::BF16:
+      return once(ir::Op::CastBF16);
+    case DType::E4M3:
+      return once(ir::Op::CastE4M3);
+    case DType::E5M2:
+      return once(ir::Op::CastE5M2);
+    default:
+      return t;
   }
 }
 
 ir::TermId constant(ir::TermStore& s, DType d, double v) {
   switch (d) {
-    case DType::I32: case DType::I64: return s.constant(ir::Constant::of_int(term_type(d), static_cast<int64_t>(v)));
-    case DType::Bool: return s.constant(ir::Constant::of_bool(v != 0));
+    case DType::I32:
+    case DType::I64:
+      return s.constant(ir::Constant::of_int(term_type(d), static_cast<int64_t>(v)));
+    case DType::Bool:
+      return s.constant(ir::Constant::of_bool(v != 0));
     default:
       // A Python float meets an fp32 tensor as its fp32 value.
       return round_to(s, d, s.constant(ir::Constant::of_float(static_cast<float>(v))));
@@ -63,38 +77,45 @@ TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {
 
 DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
   auto kind_of = [](DType d) { return python::is_float(d) ? 2 : d == DType::Bool ? 0 : 1; };
-  auto scalar_kind = [](const Ref& v) { return v->kind == K::Float ? 2 : v->kind == K::Bool ? 0 : 1; };
+  auto scalar_kind = [](const Ref& v) {
+    return v->kind == K::Float ? 2 : v->kind == K::Bool ? 0 : 1;
+  };
   if (a->kind == K::Tensor && b->kind == K::Tensor) {
     DType x = a->tensor->dtype, y = b->tensor->dtype;
     if (x == y) return x;
     if (kind_of(x) != kind_of(y)) return kind_of(x) > kind_of(y) ? x : y;
     if (kind_of(x) == 2) {
       if (x == DType::F32 || y == DType::F32) return DType::F32;
-      in.unsupported(at, "mixing " + std::string(python::dtype_name(x)) + " and " + std::string(python::dtype_name(y)));
+      in.unsupported(at, "mixing " + std::string(python::dtype_name(x)) + " and " +
+                             std::string(python::dtype_name(y)));
     }
     return x == DType::I64 || y == DType::I64 ? DType::I64 : DType::I32;
   }
   const Ref& t = a->kind == K::Tensor ? a : b;
   const Ref& s = a->kind == K::Tensor ? b : a;
   // A Python scalar never widens a tensor of its own kind; a float scalar makes ints float32.
-  if (scalar_kind(s) > kind_of(t->tensor->dtype)) return scalar_kind(s) == 2 ? DType::F32 : DType::I64;
+  if (scalar_kind(s) > kind_of(t->tensor->dtype))
+    return scalar_kind(s) == 2 ? DType::F32 : DType::I64;
   return t->tensor->dtype;
 }
 
-std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a, const std::vector<int64_t>& b, Span at) {
+std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a,
+                                      const std::vector<int64_t>& b, Span at) {
   size_t n = std::max(a.size(), b.size());
   std::vector<int64_t> out(n);
   for (size_t k = 0; k < n; ++k) {
     int64_t x = k < n - a.size() ? 1 : a[k - (n - a.size())];
     int64_t y = k < n - b.size() ? 1 : b[k - (n - b.size())];
     if (x != y && x != 1 && y != 1)
-      in.error(at, "shapes do not broadcast: size " + std::to_string(x) + " against " + std::to_string(y) + " at dimension " + std::to_string(k));
+      in.error(at, "shapes do not broadcast: size " + std::to_string(x) + " against " +
+                       std::to_string(y) + " at dimension " + std::to_string(k));
     out[k] = x == 1 ? y : x;
   }
   return out;
 }
 
-int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape, const std::vector<int64_t>& idx) {
+int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape,
+                        const std::vector<int64_t>& idx) {
   size_t off = out_shape.size() - t.shape.size();
   int64_t flat = 0, stride = 1;
   for (size_t k = t.shape.size(); k-- > 0;) {
@@ -109,8 +130,8 @@ void check_initialized(Interp& in, const Tensor& t, Span at) {
     if (e == Tensor::kUninit) in.error(at, "reads memory that nothing wrote (torch.empty)");
 }
 
-
-TensorPtr map1(Interp& in, const TensorPtr& a, DType out, const std::function<ir::TermId(ir::TermId)>& f, Span at) {
+TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
+               const std::function<ir::TermId(ir::TermId)>& f, Span at) {
   check_initialized(in, *a, at);
   auto r = std::make_shared<Tensor>();
   r->shape = a->shape;
@@ -129,7 +150,9 @@ TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
   r->dtype = out;
   r->elems.resize(r->numel());
   for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
-    r->elems[k] = round_to(in.store(), out, f(a->elems[broadcast_index(*a, r->shape, idx)], b->elems[broadcast_index(*b, r->shape, idx)]));
+    r->elems[k] = round_to(in.store(), out,
+                           f(a->elems[broadcast_index(*a, r->shape, idx)],
+                             b->elems[broadcast_index(*b, r->shape, idx)]));
   });
   return r;
 }
@@ -141,15 +164,18 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
   r->dtype = out;
   r->elems.resize(r->numel());
   for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
-    r->elems[k] = round_to(in.store(), out, f(a->elems[broadcast_index(*a, r->shape, idx)], b->elems[broadcast_index(*b, r->shape, idx)],
-                                              c->elems[broadcast_index(*c, r->shape, idx)]));
+    r->elems[k] = round_to(in.store(), out,
+                           f(a->elems[broadcast_index(*a, r->shape, idx)],
+                             b->elems[broadcast_index(*b, r->shape, idx)],
+                             c->elems[broadcast_index(*c, r->shape, idx)]));
   });
   return r;
 }
 
 int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at) {
   int64_t r = static_cast<int64_t>(rank);
-  if (d < -std::max<int64_t>(r, 1) || d >= std::max<int64_t>(r, 1)) in.error(at, "dimension " + std::to_string(d) + " out of range for rank " + std::to_string(r));
+  if (d < -std::max<int64_t>(r, 1) || d >= std::max<int64_t>(r, 1))
+    in.error(at, "dimension " + std::to_string(d) + " out of range for rank " + std::to_string(r));
   return d < 0 ? d + r : d;
 }
 

@@ -26,11 +26,14 @@ ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to);
 // A tensor for a value: tensors as they are, Python numbers as 0-d tensors of `like`'s kind.
 TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like = DType::F32);
 DType promote(const Ref& a, const Ref& b, Interp& in, Span at);
-std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a, const std::vector<int64_t>& b, Span at);
+std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a,
+                                      const std::vector<int64_t>& b, Span at);
 // Flat index into t of an output index under broadcasting.
-int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape, const std::vector<int64_t>& idx);
+int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape,
+                        const std::vector<int64_t>& idx);
 
-TensorPtr map1(Interp& in, const TensorPtr& a, DType out, const std::function<ir::TermId(ir::TermId)>& f, Span at);
+TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
+               const std::function<ir::TermId(ir::TermId)>& f, Span at);
 TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
                const std::function<ir::TermId(ir::TermId, ir::TermId)>& f, Span at);
 TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorPtr& c, DType out,

@@ -40,7 +40,8 @@ struct Torch {
   TensorPtr tensor_arg(CallArgs& a, size_t i, const std::string& name) {
     Ref v = a.get(i, name);
     if (!v) in.error(a.at, "missing tensor argument '" + name + "'");
-    if (v->kind != K::Tensor) in.error(a.at, "argument '" + name + "' must be a tensor, got " + v->type_name());
+    if (v->kind != K::Tensor)
+      in.error(a.at, "argument '" + name + "' must be a tensor, got " + v->type_name());
     return v->tensor;
   }
   std::optional<int64_t> int_arg(CallArgs& a, size_t i, const std::string& name) {
@@ -61,7 +62,8 @@ struct Torch {
   // A size given as f(2, 3), f((2, 3)) or f(size=(2, 3)), from positional index `from`.
   std::vector<int64_t> sizes(CallArgs& a, size_t from, const std::string& kw = "size") {
     std::vector<Ref> items;
-    if (a.pos.size() == from + 1 && (a.pos[from]->kind == K::Tuple || a.pos[from]->kind == K::List)) {
+    if (a.pos.size() == from + 1 &&
+        (a.pos[from]->kind == K::Tuple || a.pos[from]->kind == K::List)) {
       items = a.pos[from]->items;
     } else if (a.pos.size() > from) {
       items.assign(a.pos.begin() + static_cast<long>(from), a.pos.end());
@@ -86,8 +88,10 @@ struct Torch {
       for (size_t d = 0; d < t.shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
       return dims;
     }
-    std::vector<Ref> items = v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v};
-    for (const Ref& x : items) dims.push_back(norm_dim(in, in.to_int(x, a.at), t.shape.size(), a.at));
+    std::vector<Ref> items =
+        v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v};
+    for (const Ref& x : items)
+      dims.push_back(norm_dim(in, in.to_int(x, a.at), t.shape.size(), a.at));
     return dims;
   }
   Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
@@ -95,12 +99,14 @@ struct Torch {
   TermId fconst(double v) { return s.constant(ir::Constant::of_float(v)); }
 
   // ---- symbolic tensors ----
-  TensorPtr symbolic(const std::string& origin, std::vector<int64_t> shape, DType dtype, Span at, bool parameter,
-                     double lo = -INFINITY, double hi = INFINITY, bool hi_open = false) {
+  TensorPtr symbolic(const std::string& origin, std::vector<int64_t> shape, DType dtype, Span at,
+                     bool parameter, double lo = -INFINITY, double hi = INFINITY,
+                     bool hi_open = false) {
     if (st.phase == TorchState::Phase::Forward)
       in.unsupported(at, origin + " inside forward: random values are not modelled");
     auto& list = parameter || st.phase == TorchState::Phase::Init ? st.parameters : st.inputs;
-    std::string name = (parameter || st.phase == TorchState::Phase::Init ? "p" : "in") + std::to_string(list.size());
+    std::string name = (parameter || st.phase == TorchState::Phase::Init ? "p" : "in") +
+                       std::to_string(list.size());
     list.push_back({name, origin, shape, dtype, at, lo, hi, hi_open});
     auto t = std::make_shared<Tensor>();
     t->shape = std::move(shape);
@@ -131,35 +137,58 @@ struct Torch {
   // ---- building blocks ----
   Ref elementwise(CallArgs& a, Op op, const std::string& name) {
     TensorPtr x = tensor_arg(a, 0, "input");
-    if (!python::is_float(x->dtype) && op != Op::Abs && op != Op::Neg) in.unsupported(a.at, name + " of an integer tensor");
-    return wrap(map1(in, x, x->dtype, [&](TermId e) { return mk(op, {e}); }, a.at));
+    if (!python::is_float(x->dtype) && op != Op::Abs && op != Op::Neg)
+      in.unsupported(a.at, name + " of an integer tensor");
+    return wrap(map1(
+        in, x, x->dtype, [&](TermId e) { return mk(op, {e}); }, a.at));
   }
   Ref binary(const std::string& opname, const Ref& a, const Ref& b, Span at) {
     DType out = promote(a, b, in, at);
-    bool cmp = opname == "<" || opname == "<=" || opname == ">" || opname == ">=" || opname == "==" || opname == "!=";
+    bool cmp = opname == "<" || opname == "<=" || opname == ">" || opname == ">=" ||
+               opname == "==" || opname == "!=";
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
     DType compute = out;
     if (cmp) out = DType::Bool;
     if (opname == "/" && !python::is_float(compute)) compute = out = DType::F32;
     auto cast = [&](TermId e, DType from) { return convert(s, e, from, compute); };
     Op op;
-    if (opname == "+") op = Op::Add;
-    else if (opname == "-") op = Op::Sub;
-    else if (opname == "*") op = Op::Mul;
-    else if (opname == "/") op = Op::Div;
-    else if (opname == "<") op = Op::Lt;
-    else if (opname == "<=") op = Op::Le;
-    else if (opname == ">") op = Op::Gt;
-    else if (opname == ">=") op = Op::Ge;
-    else if (opname == "==") op = Op::Eq;
-    else if (opname == "!=") op = Op::Ne;
-    else if (opname == "**") op = Op::Pow;
-    else if (opname == "@") return matmul(x, y, at);
-    else if (opname == "&" && compute == DType::Bool) op = Op::And;
-    else if (opname == "|" && compute == DType::Bool) op = Op::Or;
-    else in.unsupported(at, "tensor operator " + opname);
+    if (opname == "+")
+      op = Op::Add;
+    else if (opname == "-")
+      op = Op::Sub;
+    else if (opname == "*")
+      op = Op::Mul;
+    else if (opname == "/")
+      op = Op::Div;
+    else if (opname == "<")
+      op = Op::Lt;
+    else if (opname == "<=")
+      op = Op::Le;
+    else if (opname == ">")
+      op = Op::Gt;
+    else if (opname == ">=")
+      op = Op::Ge;
+    else if (opname == "==")
+      op = Op::Eq;
+    else if (opname == "!=")
+      op = Op::Ne;
+    else if (opname == "**")
+      op = Op::Pow;
+    else if (opname == "@")
+      return matmul(x, y, at);
+    else if (opname == "&" && compute == DType::Bool)
+      op = Op::And;
+    else if (opname == "|" && compute == DType::Bool)
+      op = Op::Or;
+    else
+      in.unsupported(at, "tensor operator " + opname);
     DType xd = x->dtype, yd = y->dtype;
-    return wrap(map2(in, x, y, out, [&](TermId p, TermId q) { return mk(op, {cast(p, xd), cast(q, yd)}); }, at));
+    return wrap(map2(
+        in, x, y, out,
+        [&](TermId p, TermId q) {
+          return mk(op, {cast(p, xd), cast(q, yd)});
+        },
+        at));
   }
   Ref matmul(const TensorPtr& a, const TensorPtr& b, Span at) {
     if (a->shape.size() < 1 || b->shape.size() < 1) in.error(at, "matmul of a 0-d tensor");
@@ -167,9 +196,13 @@ struct Torch {
     bool vec_a = a->shape.size() == 1, vec_b = b->shape.size() == 1;
     if (vec_a) x = reshaped(a, {1, a->shape[0]});
     if (vec_b) y = reshaped(b, {b->shape[0], 1});
-    int64_t m = x->shape[x->shape.size() - 2], k = x->shape.back(), k2 = y->shape[y->shape.size() - 2], n = y->shape.back();
-    if (k != k2) in.error(at, "matmul shapes do not match: inner sizes " + std::to_string(k) + " and " + std::to_string(k2));
-    std::vector<int64_t> bx(x->shape.begin(), x->shape.end() - 2), by(y->shape.begin(), y->shape.end() - 2);
+    int64_t m = x->shape[x->shape.size() - 2], k = x->shape.back(),
+            k2 = y->shape[y->shape.size() - 2], n = y->shape.back();
+    if (k != k2)
+      in.error(at, "matmul shapes do not match: inner sizes " + std::to_string(k) + " and " +
+                       std::to_string(k2));
+    std::vector<int64_t> bx(x->shape.begin(), x->shape.end() - 2),
+        by(y->shape.begin(), y->shape.end() - 2);
     std::vector<int64_t> batch = broadcast_shapes(in, bx, by, at);
     DType out = x->dtype == y->dtype ? x->dtype : DType::F32;
     auto r = std::make_shared<Tensor>();
@@ -183,12 +216,15 @@ struct Torch {
     bx_t.shape = bx, by_t.shape = by;
     std::vector<int64_t> bidx(batch.size(), 0);
     for (int64_t bi = 0; bi < nb; ++bi) {
-      int64_t ox = broadcast_index(bx_t, batch, bidx) * m * k, oy = broadcast_index(by_t, batch, bidx) * k * n;
+      int64_t ox = broadcast_index(bx_t, batch, bidx) * m * k,
+              oy = broadcast_index(by_t, batch, bidx) * k * n;
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
           std::vector<TermId> terms;
-          for (int64_t q = 0; q < k; ++q) terms.push_back(mk(Op::Mul, {x->elems[ox + i * k + q], y->elems[oy + q * n + j]}));
-          r->elems.push_back(round_to(s, out, terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms)));
+          for (int64_t q = 0; q < k; ++q)
+            terms.push_back(mk(Op::Mul, {x->elems[ox + i * k + q], y->elems[oy + q * n + j]}));
+          r->elems.push_back(
+              round_to(s, out, terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms)));
         }
       for (size_t d = bidx.size(); d-- > 0;) {
         if (++bidx[d] < batch[d]) break;
@@ -234,7 +270,9 @@ struct Torch {
       TermId nan_first = mk(Op::And, {mk(Op::Ne, {x, x}), mk(Op::Eq, {best, best})});
       TermId take = mk(Op::Or, {better, nan_first});
       best = s.make(Op::Select, {take, x, best});
-      idx = s.make(Op::Select, {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))), idx});
+      idx = s.make(
+          Op::Select,
+          {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))), idx});
     }
     return idx;
   }
@@ -242,7 +280,8 @@ struct Torch {
   TermId max_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMax, v); }
   TermId min_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMin, v); }
   // Applies f to each slice along dim (softmax and friends), returning the same shape.
-  TensorPtr along(const TensorPtr& t, int64_t dim, const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
+  TensorPtr along(const TensorPtr& t, int64_t dim,
+                  const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
     TensorPtr p = t;
     int64_t last = static_cast<int64_t>(t->shape.size()) - 1;
     std::vector<int64_t> perm;
@@ -266,13 +305,15 @@ struct Torch {
     std::vector<TermId> out;
     TermId log_total = log ? mk(Op::Log, {total}) : 0;
     for (size_t k = 0; k < row.size(); ++k)
-      out.push_back(log ? mk(Op::Sub, {mk(Op::Sub, {row[k], m}), log_total}) : mk(Op::Div, {e[k], total}));
+      out.push_back(log ? mk(Op::Sub, {mk(Op::Sub, {row[k], m}), log_total})
+                        : mk(Op::Div, {e[k], total}));
     return out;
   }
-  TensorPtr layer_norm(const TensorPtr& x, const std::vector<int64_t>& shape, const TensorPtr& w, const TensorPtr& b,
-                       double eps, Span at) {
+  TensorPtr layer_norm(const TensorPtr& x, const std::vector<int64_t>& shape, const TensorPtr& w,
+                       const TensorPtr& b, double eps, Span at) {
     size_t n = shape.size();
-    if (n > x->shape.size() || !std::equal(shape.begin(), shape.end(), x->shape.end() - static_cast<long>(n)))
+    if (n > x->shape.size() ||
+        !std::equal(shape.begin(), shape.end(), x->shape.end() - static_cast<long>(n)))
       in.error(at, "layer_norm: normalized_shape does not match the input's last dimensions");
     int64_t len = 1;
     for (int64_t d : shape) len *= d;
@@ -302,7 +343,12 @@ struct Torch {
     DType out = promote(a, b, in, at);
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
     DType xd = x->dtype, yd = y->dtype;
-    return wrap(map2(in, x, y, out, [&](TermId p, TermId q) { return mk(op, {convert(s, p, xd, out), convert(s, q, yd, out)}); }, at));
+    return wrap(map2(
+        in, x, y, out,
+        [&](TermId p, TermId q) {
+          return mk(op, {convert(s, p, xd, out), convert(s, q, yd, out)});
+        },
+        at));
   }
   Ref concat(CallArgs& a, bool stack);
   // The index (:, ..., :, last) that selects `last` along dim.
@@ -339,15 +385,18 @@ struct Torch {
   }
   // Normalizes x over the elements that share key(n, c, spatial index), then applies the
   // per-channel affine (batch, group and instance norms differ only in the key).
-  TensorPtr group_normalize(const TensorPtr& x, const std::function<int64_t(int64_t n, int64_t c)>& key, int64_t groups,
+  TensorPtr group_normalize(const TensorPtr& x,
+                            const std::function<int64_t(int64_t n, int64_t c)>& key, int64_t groups,
                             double eps, const TensorPtr& w, const TensorPtr& b, Span at) {
     if (x->shape.size() < 2) in.error(at, "normalization needs [N, C, ...]");
     check_initialized(in, *x, at);
-    int64_t n_batch = x->shape[0], channels = x->shape[1], spatial = x->numel() / (n_batch * channels);
+    int64_t n_batch = x->shape[0], channels = x->shape[1],
+            spatial = x->numel() / (n_batch * channels);
     std::vector<std::vector<TermId>> members(groups);
     for (int64_t n = 0; n < n_batch; ++n)
       for (int64_t c = 0; c < channels; ++c)
-        for (int64_t k = 0; k < spatial; ++k) members[key(n, c)].push_back(x->elems[(n * channels + c) * spatial + k]);
+        for (int64_t k = 0; k < spatial; ++k)
+          members[key(n, c)].push_back(x->elems[(n * channels + c) * spatial + k]);
     std::vector<TermId> mean(groups), den(groups);
     TermId e = fconst(static_cast<float>(eps));
     for (int64_t g = 0; g < groups; ++g) {
@@ -358,7 +407,8 @@ struct Torch {
         TermId d = mk(Op::Sub, {v, mean[g]});
         sq.push_back(mk(Op::Mul, {d, d}));
       }
-      den[g] = mk(Op::Sqrt, {mk(Op::Add, {mk(Op::Div, {sum_of(sq), count}), e})});  // biased variance
+      den[g] =
+          mk(Op::Sqrt, {mk(Op::Add, {mk(Op::Div, {sum_of(sq), count}), e})});  // biased variance
     }
     auto r = std::make_shared<Tensor>(*x);
     for (int64_t n = 0; n < n_batch; ++n)
@@ -376,7 +426,8 @@ struct Torch {
   }
   void install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls);
   void install_more(const Ref& nn, const Ref& F, Ref module_cls);
-  TensorPtr along_dim(const TensorPtr& t, int64_t dim, const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
+  TensorPtr along_dim(const TensorPtr& t, int64_t dim,
+                      const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
     return along(t, dim, f);
   }
 
@@ -395,10 +446,10 @@ namespace {
 void Torch::install_ops() {
   // Elementwise math.
   const std::pair<const char*, Op> unary[] = {
-      {"exp", Op::Exp}, {"log", Op::Log}, {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"abs", Op::Abs},
-      {"neg", Op::Neg}, {"tanh", Op::Tanh}, {"sigmoid", Op::Sigmoid}, {"erf", Op::Erf}, {"floor", Op::Floor},
-      {"ceil", Op::Ceil}, {"round", Op::Round}, {"reciprocal", Op::Recip}, {"exp2", Op::Exp2}, {"log2", Op::Log2},
-      {"trunc", Op::Trunc}};
+      {"exp", Op::Exp},          {"log", Op::Log},     {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt},
+      {"abs", Op::Abs},          {"neg", Op::Neg},     {"tanh", Op::Tanh}, {"sigmoid", Op::Sigmoid},
+      {"erf", Op::Erf},          {"floor", Op::Floor}, {"ceil", Op::Ceil}, {"round", Op::Round},
+      {"reciprocal", Op::Recip}, {"exp2", Op::Exp2},   {"log2", Op::Log2}, {"trunc", Op::Trunc}};
   for (auto [name, op] : unary) {
     Op o = op;
     std::string n = name;
@@ -408,24 +459,36 @@ void Torch::install_ops() {
     define(name, [this, f, name](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       if (!python::is_float(x->dtype)) in.unsupported(a.at, name + " of an integer tensor");
-      return wrap(map1(in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
+      return wrap(map1(
+          in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
     });
   };
   act("relu", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Max, {x, t.fconst(0)}); });
-  act("relu6", [](Torch& t, TermId x, CallArgs&) { return t.s.make(Op::Clamp, {x, t.fconst(0), t.fconst(6)}); });
-  act("silu", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Mul, {x, t.mk(Op::Sigmoid, {x})}); });
+  act("relu6", [](Torch& t, TermId x, CallArgs&) {
+    return t.s.make(Op::Clamp, {x, t.fconst(0), t.fconst(6)});
+  });
+  act("silu", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Mul, {x, t.mk(Op::Sigmoid, {x})});
+  });
   act("gelu", [](Torch& t, TermId x, CallArgs& a) {
     Ref approx = a.get(SIZE_MAX, "approximate");
-    if (approx && approx->kind == K::Str && approx->s == "tanh") {  // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3)))
+    if (approx && approx->kind == K::Str &&
+        approx->s == "tanh") {  // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3)))
       // torch's kernels use the fp32 constants kBeta = sqrt(2/pi) and 0.044715.
       TermId c = t.fconst(static_cast<float>(std::sqrt(2.0 / M_PI)));
-      TermId inner = t.mk(Op::Mul, {c, t.mk(Op::Add, {x, t.mk(Op::Mul, {t.fconst(static_cast<float>(0.044715)), t.mk(Op::Mul, {x, t.mk(Op::Mul, {x, x})})})})});
-      return t.mk(Op::Mul, {t.mk(Op::Mul, {t.fconst(0.5), x}), t.mk(Op::Add, {t.fconst(1), t.mk(Op::Tanh, {inner})})});
+      TermId inner =
+          t.mk(Op::Mul,
+               {c, t.mk(Op::Add, {x, t.mk(Op::Mul, {t.fconst(static_cast<float>(0.044715)),
+                                                    t.mk(Op::Mul, {x, t.mk(Op::Mul, {x, x})})})})});
+      return t.mk(Op::Mul, {t.mk(Op::Mul, {t.fconst(0.5), x}),
+                            t.mk(Op::Add, {t.fconst(1), t.mk(Op::Tanh, {inner})})});
     }
-    if (approx && !(approx->kind == K::Str && approx->s == "none")) t.in.error(a.at, "gelu: approximate must be 'none' or 'tanh'");
+    if (approx && !(approx->kind == K::Str && approx->s == "none"))
+      t.in.error(a.at, "gelu: approximate must be 'none' or 'tanh'");
     // torch: x * 0.5 * (1 + erf(x * kAlpha)) with kAlpha = M_SQRT1_2 as an fp32 constant.
     TermId scaled = t.mk(Op::Mul, {x, t.fconst(static_cast<float>(M_SQRT1_2))});
-    return t.mk(Op::Mul, {t.mk(Op::Mul, {x, t.fconst(0.5)}), t.mk(Op::Add, {t.fconst(1), t.mk(Op::Erf, {scaled})})});
+    return t.mk(Op::Mul, {t.mk(Op::Mul, {x, t.fconst(0.5)}),
+                          t.mk(Op::Add, {t.fconst(1), t.mk(Op::Erf, {scaled})})});
   });
   act("leaky_relu", [](Torch& t, TermId x, CallArgs& a) {
     TermId slope = t.fconst(static_cast<float>(t.float_arg(a, 1, "negative_slope", 0.01)));
@@ -434,8 +497,10 @@ void Torch::install_ops() {
   act("softplus", [](Torch& t, TermId x, CallArgs& a) {  // torch: x where beta*x > threshold
     double beta = t.float_arg(a, 1, "beta", 1), threshold = t.float_arg(a, 2, "threshold", 20);
     TermId bx = t.mk(Op::Mul, {x, t.fconst(static_cast<float>(beta))});
-    TermId soft = t.mk(Op::Div, {t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {bx})})}), t.fconst(static_cast<float>(beta))});
-    return t.s.make(Op::Select, {t.mk(Op::Gt, {bx, t.fconst(static_cast<float>(threshold))}), x, soft});
+    TermId soft = t.mk(Op::Div, {t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {bx})})}),
+                                 t.fconst(static_cast<float>(beta))});
+    return t.s.make(Op::Select,
+                    {t.mk(Op::Gt, {bx, t.fconst(static_cast<float>(threshold))}), x, soft});
   });
   act("mish", [](Torch& t, TermId x, CallArgs&) {
     TermId bx = x, soft = t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {x})})});
@@ -458,10 +523,14 @@ void Torch::install_ops() {
                                 t.fconst(static_cast<float>(t.float_arg(a, 2, "max_val", 1)))});
   });
   act("hardsigmoid", [](Torch& t, TermId x, CallArgs&) {
-    return t.mk(Op::Div, {t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}), t.fconst(0), t.fconst(6)}), t.fconst(6)});
+    return t.mk(Op::Div,
+                {t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}), t.fconst(0), t.fconst(6)}),
+                 t.fconst(6)});
   });
   act("hardswish", [](Torch& t, TermId x, CallArgs&) {
-    return t.mk(Op::Div, {t.mk(Op::Mul, {x, t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}), t.fconst(0), t.fconst(6)})}), t.fconst(6)});
+    return t.mk(Op::Div, {t.mk(Op::Mul, {x, t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}),
+                                                                 t.fconst(0), t.fconst(6)})}),
+                          t.fconst(6)});
   });
   act("softsign", [](Torch& t, TermId x, CallArgs&) {
     return t.mk(Op::Div, {x, t.mk(Op::Add, {t.fconst(1), t.mk(Op::Abs, {x})})});
@@ -469,80 +538,113 @@ void Torch::install_ops() {
   define("clamp", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     Ref lo = a.get(1, "min"), hi = a.get(2, "max");
-    if ((!lo || lo->kind == K::None) && (!hi || hi->kind == K::None)) in.error(a.at, "clamp needs min or max");
+    if ((!lo || lo->kind == K::None) && (!hi || hi->kind == K::None))
+      in.error(a.at, "clamp needs min or max");
     Ref cur = wrap(x);
     if (lo && lo->kind != K::None) cur = binary_max(cur, lo, a.at, Op::Max);
     if (hi && hi->kind != K::None) cur = binary_max(cur, hi, a.at, Op::Min);
     return cur;
   });
   ops["clip"] = ops["clamp"];
-  define("maximum", [this](Interp&, CallArgs& a) { return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Max); });
-  define("minimum", [this](Interp&, CallArgs& a) { return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Min); });
+  define("maximum", [this](Interp&, CallArgs& a) {
+    return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Max);
+  });
+  define("minimum", [this](Interp&, CallArgs& a) {
+    return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Min);
+  });
   define("where", [this](Interp&, CallArgs& a) {
     TensorPtr c = tensor_arg(a, 0, "condition");
     if (c->dtype != DType::Bool) in.error(a.at, "where: condition must be bool");
     DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
     TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
     DType xd = x->dtype, yd = y->dtype;
-    return wrap(map3(in, c, x, y, out, [&](TermId p, TermId q, TermId r) {
-      return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
-    }, a.at));
+    return wrap(map3(
+        in, c, x, y, out,
+        [&](TermId p, TermId q, TermId r) {
+          return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
+        },
+        a.at));
   });
-  define("pow", [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });
-  define("add", [this](Interp&, CallArgs& a) { return binary("+", a.pos.at(0), a.pos.at(1), a.at); });
-  define("sub", [this](Interp&, CallArgs& a) { return binary("-", a.pos.at(0), a.pos.at(1), a.at); });
-  define("mul", [this](Interp&, CallArgs& a) { return binary("*", a.pos.at(0), a.pos.at(1), a.at); });
-  define("div", [this](Interp&, CallArgs& a) { return binary("/", a.pos.at(0), a.pos.at(1), a.at); });
+  define("pow",
+         [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });
+  define("add",
+         [this](Interp&, CallArgs& a) { return binary("+", a.pos.at(0), a.pos.at(1), a.at); });
+  define("sub",
+         [this](Interp&, CallArgs& a) { return binary("-", a.pos.at(0), a.pos.at(1), a.at); });
+  define("mul",
+         [this](Interp&, CallArgs& a) { return binary("*", a.pos.at(0), a.pos.at(1), a.at); });
+  define("div",
+         [this](Interp&, CallArgs& a) { return binary("/", a.pos.at(0), a.pos.at(1), a.at); });
   // Matrix products.
-  define("matmul", [this](Interp&, CallArgs& a) { return matmul(tensor_arg(a, 0, "input"), tensor_arg(a, 1, "other"), a.at); });
+  define("matmul", [this](Interp&, CallArgs& a) {
+    return matmul(tensor_arg(a, 0, "input"), tensor_arg(a, 1, "other"), a.at);
+  });
   ops["mm"] = ops["bmm"] = ops["matmul"];
   define("addmm", [this](Interp&, CallArgs& a) {
     Ref prod = matmul(tensor_arg(a, 1, "mat1"), tensor_arg(a, 2, "mat2"), a.at);
     return binary("+", a.pos.at(0), prod, a.at);
   });
   // Reductions.
-  auto reduction = [&](const std::string& name, std::function<TermId(Torch&, std::vector<TermId>&)> f, bool mean) {
+  auto reduction = [&](const std::string& name,
+                       std::function<TermId(Torch&, std::vector<TermId>&)> f, bool mean) {
     define(name, [this, f, mean](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       bool all;
       std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
       bool keep = bool_arg(a, 2, "keepdim", false);
       DType out = dtype_kw(a, mean && !python::is_float(x->dtype) ? DType::F32 : x->dtype);
-      return wrap(reduce(in, x, dims, keep, out, [&](std::vector<TermId>& v) {
-        TermId r = f(*this, v);
-        return mean ? mk(Op::Div, {r, fconst(static_cast<double>(v.size()))}) : r;
-      }, a.at));
+      return wrap(reduce(
+          in, x, dims, keep, out,
+          [&](std::vector<TermId>& v) {
+            TermId r = f(*this, v);
+            return mean ? mk(Op::Div, {r, fconst(static_cast<double>(v.size()))}) : r;
+          },
+          a.at));
     });
   };
-  reduction("sum", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, false);
-  reduction("mean", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, true);
-  reduction("amax", [](Torch& t, std::vector<TermId>& v) { return t.max_of(v); }, false);
-  reduction("amin", [](Torch& t, std::vector<TermId>& v) { return t.min_of(v); }, false);
-  reduction("prod", [](Torch& t, std::vector<TermId>& v) { return v.size() == 1 ? v[0] : t.s.make(Op::Prod, v); }, false);
-  reduction("logsumexp", [](Torch& t, std::vector<TermId>& v) {
-    TermId m = t.max_of(v);
-    std::vector<TermId> e;
-    for (TermId x : v) e.push_back(t.mk(Op::Exp, {t.mk(Op::Sub, {x, m})}));
-    return t.mk(Op::Add, {m, t.mk(Op::Log, {t.sum_of(e)})});
-  }, false);
+  reduction(
+      "sum", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, false);
+  reduction(
+      "mean", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, true);
+  reduction(
+      "amax", [](Torch& t, std::vector<TermId>& v) { return t.max_of(v); }, false);
+  reduction(
+      "amin", [](Torch& t, std::vector<TermId>& v) { return t.min_of(v); }, false);
+  reduction(
+      "prod",
+      [](Torch& t, std::vector<TermId>& v) { return v.size() == 1 ? v[0] : t.s.make(Op::Prod, v); },
+      false);
+  reduction(
+      "logsumexp",
+      [](Torch& t, std::vector<TermId>& v) {
+        TermId m = t.max_of(v);
+        std::vector<TermId> e;
+        for (TermId x : v) e.push_back(t.mk(Op::Exp, {t.mk(Op::Sub, {x, m})}));
+        return t.mk(Op::Add, {m, t.mk(Op::Log, {t.sum_of(e)})});
+      },
+      false);
   for (const char* name : {"max", "min"}) {
     bool is_max = std::string(name) == "max";
     define(name, [this, is_max, name](Interp&, CallArgs& a) -> Ref {
       TensorPtr x = tensor_arg(a, 0, "input");
       Ref d = a.get(1, "dim");
-      if (d && d->kind == K::Tensor) return binary_max(a.pos[0], d, a.at, is_max ? Op::Max : Op::Min);
+      if (d && d->kind == K::Tensor)
+        return binary_max(a.pos[0], d, a.at, is_max ? Op::Max : Op::Min);
       if (!d || d->kind == K::None) {
         bool all;
-        return wrap(reduce(in, x, dims_arg(a, SIZE_MAX, *x, &all), false, x->dtype,
-                           [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
+        return wrap(reduce(
+            in, x, dims_arg(a, SIZE_MAX, *x, &all), false, x->dtype,
+            [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
       }
       // With a dim: (values, indices). Indices of ties and NaN follow torch's rules, which are
       // not modelled: only the values are available.
       int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
-      Ref values = wrap(reduce(in, x, {dim}, bool_arg(a, 2, "keepdim", false), x->dtype,
-                               [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
-      Ref indices = wrap(reduce(in, x, {dim}, bool_arg(a, 2, "keepdim", false), DType::I64,
-                                [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
+      Ref values = wrap(reduce(
+          in, x, {dim}, bool_arg(a, 2, "keepdim", false), x->dtype,
+          [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
+      Ref indices = wrap(reduce(
+          in, x, {dim}, bool_arg(a, 2, "keepdim", false), DType::I64,
+          [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
       return python::tuple({values, indices});
     });
   }
@@ -553,18 +655,23 @@ void Torch::install_ops() {
       std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
       double correction = 1;
       if (Ref u = a.get(2, "unbiased"); u && u->kind == K::Bool) correction = u->b ? 1 : 0;
-      if (Ref c = a.get(SIZE_MAX, "correction"); c && c->kind != K::None) correction = in.to_float(c, a.at);
+      if (Ref c = a.get(SIZE_MAX, "correction"); c && c->kind != K::None)
+        correction = in.to_float(c, a.at);
       bool keep = bool_arg(a, 3, "keepdim", false);
-      return wrap(reduce(in, x, dims, keep, x->dtype, [&](std::vector<TermId>& v) {
-        TermId mean = mk(Op::Div, {sum_of(v), fconst(static_cast<double>(v.size()))});
-        std::vector<TermId> sq;
-        for (TermId e : v) {
-          TermId d = mk(Op::Sub, {e, mean});
-          sq.push_back(mk(Op::Mul, {d, d}));
-        }
-        TermId var = mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(v.size()) - correction)});
-        return sqrt ? mk(Op::Sqrt, {var}) : var;
-      }, a.at));
+      return wrap(reduce(
+          in, x, dims, keep, x->dtype,
+          [&](std::vector<TermId>& v) {
+            TermId mean = mk(Op::Div, {sum_of(v), fconst(static_cast<double>(v.size()))});
+            std::vector<TermId> sq;
+            for (TermId e : v) {
+              TermId d = mk(Op::Sub, {e, mean});
+              sq.push_back(mk(Op::Mul, {d, d}));
+            }
+            TermId var =
+                mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(v.size()) - correction)});
+            return sqrt ? mk(Op::Sqrt, {var}) : var;
+          },
+          a.at));
     });
   };
   variance("var", false);
@@ -574,11 +681,14 @@ void Torch::install_ops() {
     if (float_arg(a, 1, "p", 2) != 2) in.unsupported(a.at, "norm with p other than 2");
     bool all;
     std::vector<int64_t> dims = dims_arg(a, 2, *x, &all);
-    return wrap(reduce(in, x, dims, bool_arg(a, 3, "keepdim", false), x->dtype, [&](std::vector<TermId>& v) {
-      std::vector<TermId> sq;
-      for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
-      return mk(Op::Sqrt, {sum_of(sq)});
-    }, a.at));
+    return wrap(reduce(
+        in, x, dims, bool_arg(a, 3, "keepdim", false), x->dtype,
+        [&](std::vector<TermId>& v) {
+          std::vector<TermId> sq;
+          for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+          return mk(Op::Sqrt, {sum_of(sq)});
+        },
+        a.at));
   });
   for (bool log : {false, true}) {
     define(log ? "log_softmax" : "softmax", [this, log](Interp&, CallArgs& a) {
@@ -605,7 +715,8 @@ void Torch::install_ops() {
     if (infer >= 0) shape[infer] = known ? x->numel() / known : 0;
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
-    if (n != x->numel()) in.error(a.at, "shape does not match the " + std::to_string(x->numel()) + " elements");
+    if (n != x->numel())
+      in.error(a.at, "shape does not match the " + std::to_string(x->numel()) + " elements");
     return wrap(reshaped(x, shape));
   });
   ops["view"] = ops["reshape"];
@@ -656,7 +767,8 @@ void Torch::install_ops() {
     std::optional<int64_t> d = int_arg(a, 1, "dim");
     std::vector<int64_t> shape;
     for (size_t k = 0; k < x->shape.size(); ++k) {
-      bool drop = x->shape[k] == 1 && (!d || norm_dim(in, *d, x->shape.size(), a.at) == static_cast<int64_t>(k));
+      bool drop = x->shape[k] == 1 &&
+                  (!d || norm_dim(in, *d, x->shape.size(), a.at) == static_cast<int64_t>(k));
       if (!drop) shape.push_back(x->shape[k]);
     }
     return wrap(reshaped(x, shape));
@@ -674,8 +786,9 @@ void Torch::install_ops() {
       bool flat = !d || d->kind == K::None;
       TensorPtr src = flat ? reshaped(x, {x->numel()}) : x;
       int64_t dim = flat ? 0 : norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
-      return wrap(reduce(in, src, {dim}, !flat && bool_arg(a, 2, "keepdim", false), DType::I64,
-                         [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
+      return wrap(reduce(
+          in, src, {dim}, !flat && bool_arg(a, 2, "keepdim", false), DType::I64,
+          [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
     });
   }
   for (bool by_count : {false, true}) {
@@ -737,9 +850,11 @@ Ref Torch::concat(CallArgs& a, bool stack) {
   std::vector<int64_t> shape = ts[0]->shape;
   shape[dim] = 0;
   for (const TensorPtr& t : ts) {
-    if (t->shape.size() != shape.size() || t->dtype != ts[0]->dtype) in.error(a.at, "cat/stack: tensors differ in rank or dtype");
+    if (t->shape.size() != shape.size() || t->dtype != ts[0]->dtype)
+      in.error(a.at, "cat/stack: tensors differ in rank or dtype");
     for (size_t d = 0; d < shape.size(); ++d)
-      if (static_cast<int64_t>(d) != dim && t->shape[d] != ts[0]->shape[d]) in.error(a.at, "cat/stack: sizes differ");
+      if (static_cast<int64_t>(d) != dim && t->shape[d] != ts[0]->shape[d])
+        in.error(a.at, "cat/stack: sizes differ");
     shape[dim] += t->shape[dim];
   }
   auto r = std::make_shared<Tensor>();
@@ -751,7 +866,8 @@ Ref Torch::concat(CallArgs& a, bool stack) {
   for (int64_t o = 0; o < outer; ++o)
     for (const TensorPtr& t : ts) {
       int64_t chunk = t->shape[dim] * inner;
-      r->elems.insert(r->elems.end(), t->elems.begin() + o * chunk, t->elems.begin() + (o + 1) * chunk);
+      r->elems.insert(r->elems.end(), t->elems.begin() + o * chunk,
+                      t->elems.begin() + (o + 1) * chunk);
     }
   return wrap(r);
 }
@@ -763,7 +879,8 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
   size_t consumed = 0;
   for (const Ref& i : idx)
     if (i->kind != K::None && i->kind != K::Ellipsis) ++consumed;
-  if (consumed > t->shape.size()) in.error(at, "too many indices for a tensor of rank " + std::to_string(t->shape.size()));
+  if (consumed > t->shape.size())
+    in.error(at, "too many indices for a tensor of rank " + std::to_string(t->shape.size()));
   // Per source dimension: the selected positions; per output dimension: where it comes from.
   std::vector<std::vector<int64_t>> pick(t->shape.size());
   std::vector<int64_t> out_shape;
@@ -782,11 +899,16 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
       }
     } else if (i->kind == K::Int || i->kind == K::Bool) {
       int64_t p = i->i < 0 ? i->i + t->shape[d] : i->i;
-      if (p < 0 || p >= t->shape[d]) in.error(at, "index " + std::to_string(i->i) + " is out of bounds for size " + std::to_string(t->shape[d]));
+      if (p < 0 || p >= t->shape[d])
+        in.error(at, "index " + std::to_string(i->i) + " is out of bounds for size " +
+                         std::to_string(t->shape[d]));
       pick[d++] = {p};
     } else if (i->kind == K::Slice) {
       int64_t n = t->shape[d];
-      auto get = [&](int k) -> std::optional<int64_t> { return i->items[k]->kind == K::None ? std::nullopt : std::optional(in.to_int(i->items[k], at)); };
+      auto get = [&](int k) -> std::optional<int64_t> {
+        return i->items[k]->kind == K::None ? std::nullopt
+                                            : std::optional(in.to_int(i->items[k], at));
+      };
       int64_t step = get(2).value_or(1);
       if (step <= 0) in.unsupported(at, "slices with a step that is not positive");
       int64_t lo = get(0).value_or(0), hi = get(1).value_or(n);
@@ -859,20 +981,27 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "size")
     return self_fn([this](Interp&, CallArgs& a) -> Ref {
       const TensorPtr& x = a.pos[0]->tensor;
-      if (a.pos.size() > 1) return python::integer(x->shape[norm_dim(in, in.to_int(a.pos[1], a.at), x->shape.size(), a.at)]);
+      if (a.pos.size() > 1)
+        return python::integer(
+            x->shape[norm_dim(in, in.to_int(a.pos[1], a.at), x->shape.size(), a.at)]);
       std::vector<Ref> dims;
       for (int64_t d : x->shape) dims.push_back(python::integer(d));
       return python::tuple(dims);
     });
-  if (name == "dim") return self_fn([](Interp&, CallArgs& a) { return python::integer(static_cast<int64_t>(a.pos[0]->tensor->shape.size())); });
-  if (name == "numel") return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
+  if (name == "dim")
+    return self_fn([](Interp&, CallArgs& a) {
+      return python::integer(static_cast<int64_t>(a.pos[0]->tensor->shape.size()));
+    });
+  if (name == "numel")
+    return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
   if (name == "cuda" || name == "cpu" || name == "detach" || name == "clone")
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
   auto cast_to = [&](DType d) {
     return self_fn([this, d](Interp&, CallArgs& a) {
       TensorPtr x = a.pos[0]->tensor;
       DType from = x->dtype;
-      return wrap(map1(in, x, d, [&](TermId e) { return convert(s, e, from, d); }, a.at));
+      return wrap(map1(
+          in, x, d, [&](TermId e) { return convert(s, e, from, d); }, a.at));
     });
   };
   if (name == "float") return cast_to(DType::F32);
@@ -890,7 +1019,8 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       if (!target) return a.pos[0];  // .to(device)
       TensorPtr x = a.pos[0]->tensor;
       DType from = x->dtype, to = target->dtype;
-      return wrap(map1(in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
+      return wrap(map1(
+          in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
     });
   if (name == "expand")
     return self_fn([this](Interp&, CallArgs& a) {
@@ -900,7 +1030,8 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       for (size_t d = 0; d < x->shape.size(); ++d)
         if (shape[d + off] == -1) shape[d + off] = x->shape[d];
       TensorPtr zero = filled(shape, x->dtype, 0);
-      return wrap(map2(in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
+      return wrap(map2(
+          in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
     });
   if (name == "repeat")
     return self_fn([this](Interp&, CallArgs& a) {
@@ -938,16 +1069,20 @@ using BuiltinFn = python::BuiltinFn;
 
 void Torch::install_creation(const Ref& torch) {
   auto& t = *torch->attrs;
-  auto def = [&](const std::string& name, BuiltinFn fn) { t[name] = python::builtin("torch." + name, std::move(fn)); };
-  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32, DType::I64, DType::Bool})
+  auto def = [&](const std::string& name, BuiltinFn fn) {
+    t[name] = python::builtin("torch." + name, std::move(fn));
+  };
+  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32,
+                  DType::I64, DType::Bool})
     t[std::string(python::dtype_name(d))] = python::dtype_value(d);
-  t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"], t["long"] = t["int64"];
+  t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"],
+  t["long"] = t["int64"];
   for (const char* name : {"randn", "rand"}) {
     std::string n = name;
     bool unit = n == "rand";  // rand: [0, 1); randn: any finite value
     def(n, [this, n, unit](Interp&, CallArgs& a) {
-      return wrap(symbolic("torch." + n, sizes(a, 0), dtype_kw(a, DType::F32), a.at, false, unit ? 0 : -INFINITY,
-                           unit ? 1 : INFINITY, unit));
+      return wrap(symbolic("torch." + n, sizes(a, 0), dtype_kw(a, DType::F32), a.at, false,
+                           unit ? 0 : -INFINITY, unit ? 1 : INFINITY, unit));
     });
     def(n + "_like", [this, n](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
@@ -965,13 +1100,17 @@ void Torch::install_creation(const Ref& torch) {
     int64_t lo = a.pos.size() >= 3 ? in.to_int(a.pos[0], a.at) : 0;
     int64_t hi = in.to_int(a.pos.size() >= 3 ? a.pos[1] : a.pos.at(0), a.at);
     if (lo >= hi) in.error(a.at, "randint: low must be below high");
-    return wrap(symbolic("torch.randint", sizes(sz, 0), dtype_kw(a, DType::I64), a.at, false, static_cast<double>(lo),
-                         static_cast<double>(hi), true));
+    return wrap(symbolic("torch.randint", sizes(sz, 0), dtype_kw(a, DType::I64), a.at, false,
+                         static_cast<double>(lo), static_cast<double>(hi), true));
   });
   for (const char* name : {"zeros", "ones", "empty"}) {
     std::string n = name;
-    std::optional<double> v = n == "zeros" ? std::optional(0.0) : n == "ones" ? std::optional(1.0) : std::nullopt;
-    def(n, [this, v](Interp&, CallArgs& a) { return wrap(filled(sizes(a, 0), dtype_kw(a, DType::F32), v)); });
+    std::optional<double> v = n == "zeros"  ? std::optional(0.0)
+                              : n == "ones" ? std::optional(1.0)
+                                            : std::nullopt;
+    def(n, [this, v](Interp&, CallArgs& a) {
+      return wrap(filled(sizes(a, 0), dtype_kw(a, DType::F32), v));
+    });
     def(n + "_like", [this, v](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       return wrap(filled(x->shape, dtype_kw(a, x->dtype), v));
@@ -983,7 +1122,9 @@ void Torch::install_creation(const Ref& torch) {
     CallArgs sz;
     sz.pos = {a.pos.at(0)};
     sz.at = a.at;
-    DType d = dtype_kw(a, v->kind == K::Float ? DType::F32 : v->kind == K::Bool ? DType::Bool : DType::I64);
+    DType d = dtype_kw(a, v->kind == K::Float  ? DType::F32
+                          : v->kind == K::Bool ? DType::Bool
+                                               : DType::I64);
     return wrap(filled(sizes(sz, 0), d, in.to_float(v, a.at)));
   });
   def("tensor", [this](Interp&, CallArgs& a) {  // concrete data: nested lists of numbers
@@ -994,8 +1135,10 @@ void Torch::install_creation(const Ref& torch) {
     bool any_float = false, all_bool = true;
     std::function<void(const Ref&, size_t)> walk = [&](const Ref& v, size_t depth) {
       if (v->kind == K::List || v->kind == K::Tuple) {
-        if (depth == shape.size()) shape.push_back(static_cast<int64_t>(v->items.size()));
-        else if (shape[depth] != static_cast<int64_t>(v->items.size())) in.error(a.at, "torch.tensor: ragged nested lists");
+        if (depth == shape.size())
+          shape.push_back(static_cast<int64_t>(v->items.size()));
+        else if (shape[depth] != static_cast<int64_t>(v->items.size()))
+          in.error(a.at, "torch.tensor: ragged nested lists");
         for (const Ref& x : v->items) walk(x, depth + 1);
         return;
       }
@@ -1005,7 +1148,9 @@ void Torch::install_creation(const Ref& torch) {
       flat.push_back(v);
     };
     walk(data, 0);
-    DType d = dtype_kw(a, any_float ? DType::F32 : all_bool && !flat.empty() ? DType::Bool : DType::I64);
+    DType d = dtype_kw(a, any_float                   ? DType::F32
+                          : all_bool && !flat.empty() ? DType::Bool
+                                                      : DType::I64);
     auto r = std::make_shared<Tensor>();
     r->shape = shape;
     r->dtype = d;
@@ -1016,13 +1161,16 @@ void Torch::install_creation(const Ref& torch) {
     double lo = 0, hi, step = 1;
     bool any_float = false;
     for (const Ref& p : a.pos) any_float = any_float || p->kind == K::Float;
-    if (a.pos.size() == 1) hi = in.to_float(a.pos[0], a.at);
-    else lo = in.to_float(a.pos.at(0), a.at), hi = in.to_float(a.pos.at(1), a.at);
+    if (a.pos.size() == 1)
+      hi = in.to_float(a.pos[0], a.at);
+    else
+      lo = in.to_float(a.pos.at(0), a.at), hi = in.to_float(a.pos.at(1), a.at);
     if (a.pos.size() > 2) step = in.to_float(a.pos[2], a.at);
     DType d = dtype_kw(a, any_float ? DType::F32 : DType::I64);
     auto r = std::make_shared<Tensor>();
     r->dtype = d;
-    for (double v = lo; step > 0 ? v < hi : v > hi; v += step) r->elems.push_back(constant(s, d, v));
+    for (double v = lo; step > 0 ? v < hi : v > hi; v += step)
+      r->elems.push_back(constant(s, d, v));
     r->shape = {static_cast<int64_t>(r->elems.size())};
     return wrap(r);
   });
@@ -1057,8 +1205,10 @@ void Torch::install_creation(const Ref& torch) {
   });
   // KernelBench runs on a GPU: torch.cuda.is_available() is True in the modelled world.
   Ref cuda = module("torch.cuda");
-  (*cuda->attrs)["is_available"] = python::builtin("torch.cuda.is_available", [](Interp&, CallArgs&) { return python::boolean(true); });
-  (*cuda->attrs)["synchronize"] = python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
+  (*cuda->attrs)["is_available"] = python::builtin(
+      "torch.cuda.is_available", [](Interp&, CallArgs&) { return python::boolean(true); });
+  (*cuda->attrs)["synchronize"] =
+      python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
   // torch.Tensor, for isinstance.
@@ -1067,8 +1217,9 @@ void Torch::install_creation(const Ref& torch) {
 
 void Torch::install_nn(const Ref& nn, const Ref& F) {
   auto& fa = *F->attrs;
-  for (const char* name : {"relu", "relu6", "gelu", "sigmoid", "tanh", "silu", "softmax", "log_softmax", "leaky_relu",
-                           "softplus", "elu", "selu", "hardtanh", "hardsigmoid", "hardswish", "mish", "softsign"})
+  for (const char* name :
+       {"relu", "relu6", "gelu", "sigmoid", "tanh", "silu", "softmax", "log_softmax", "leaky_relu",
+        "softplus", "elu", "selu", "hardtanh", "hardsigmoid", "hardswish", "mish", "softsign"})
     fa[name] = python::builtin(std::string("F.") + name, ops.at(name));
   fa["linear"] = python::builtin("F.linear", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input"), w = tensor_arg(a, 1, "weight");
@@ -1083,7 +1234,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     sz.at = a.at;
     Ref w = a.get(2, "weight"), b = a.get(3, "bias");
     return wrap(layer_norm(x, sizes(sz, 0), w && w->kind == K::Tensor ? w->tensor : nullptr,
-                           b && b->kind == K::Tensor ? b->tensor : nullptr, float_arg(a, 4, "eps", 1e-5), a.at));
+                           b && b->kind == K::Tensor ? b->tensor : nullptr,
+                           float_arg(a, 4, "eps", 1e-5), a.at));
   });
   fa["dropout"] = python::builtin("F.dropout", [this](Interp&, CallArgs& a) -> Ref {
     double p = float_arg(a, 1, "p", 0.5);
@@ -1105,7 +1257,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     return i2.call(i2.getattr(self, "forward", a.at), a);
   });
   for (const char* same : {"cuda", "cpu", "to", "float", "train", "requires_grad_"})
-    (*module_attrs)[same] = python::builtin(std::string("Module.") + same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+    (*module_attrs)[same] = python::builtin(std::string("Module.") + same,
+                                            [](Interp&, CallArgs& a) { return a.pos.at(0); });
   (*module_attrs)["eval"] = python::builtin("Module.eval", [](Interp& i2, CallArgs& a) {
     i2.setattr(a.pos.at(0), "training", python::boolean(false), a.at);
     return a.pos.at(0);
@@ -1124,16 +1277,18 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   });
   auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {
     auto attrs = std::make_shared<Attrs>();
-    (*attrs)["__init__"] = python::builtin(name + ".__init__", [init, this](Interp& i2, CallArgs& a) {
-      i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
-      return init(i2, a);
-    });
+    (*attrs)["__init__"] =
+        python::builtin(name + ".__init__", [init, this](Interp& i2, CallArgs& a) {
+          i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
+          return init(i2, a);
+        });
     (*attrs)["forward"] = python::builtin(name + ".forward", std::move(forward));
     na[name] = in.make_class(name, module_cls, attrs);
   };
   // A module weight; `initial` is its deterministic initial value (1 or 0), if it has one.
-  auto param = [this](Interp& i2, const Ref& self, const std::string& attr, const std::string& origin,
-                      std::vector<int64_t> shape, Span at, std::optional<double> initial = std::nullopt) {
+  auto param = [this](Interp& i2, const Ref& self, const std::string& attr,
+                      const std::string& origin, std::vector<int64_t> shape, Span at,
+                      std::optional<double> initial = std::nullopt) {
     if (st.params_initial && initial) {
       i2.setattr(self, attr, wrap(filled(std::move(shape), DType::F32, *initial)), at);
       return;
@@ -1141,20 +1296,24 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     i2.setattr(self, attr, wrap(symbolic(origin, std::move(shape), DType::F32, at, true)), at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
-  layer("Linear",
-        [this, param](Interp& i2, CallArgs& a) {
-          int64_t fin = i2.to_int(a.get(1, "in_features"), a.at), fout = i2.to_int(a.get(2, "out_features"), a.at);
-          param(i2, a.pos[0], "weight", "nn.Linear.weight", {fout, fin}, a.at);
-          if (bool_arg(a, 3, "bias", true)) param(i2, a.pos[0], "bias", "nn.Linear.bias", {fout}, a.at);
-          else i2.setattr(a.pos[0], "bias", python::none(), a.at);
-          return python::none();
-        },
-        [this, x_of](Interp& i2, CallArgs& a) {
-          Ref self = a.pos.at(0);
-          Ref y = matmul(x_of(a), permuted(i2.getattr(self, "weight", a.at)->tensor, {1, 0}), a.at);
-          Ref b = i2.getattr(self, "bias", a.at);
-          return b->kind == K::None ? y : binary("+", y, b, a.at);
-        });
+  layer(
+      "Linear",
+      [this, param](Interp& i2, CallArgs& a) {
+        int64_t fin = i2.to_int(a.get(1, "in_features"), a.at),
+                fout = i2.to_int(a.get(2, "out_features"), a.at);
+        param(i2, a.pos[0], "weight", "nn.Linear.weight", {fout, fin}, a.at);
+        if (bool_arg(a, 3, "bias", true))
+          param(i2, a.pos[0], "bias", "nn.Linear.bias", {fout}, a.at);
+        else
+          i2.setattr(a.pos[0], "bias", python::none(), a.at);
+        return python::none();
+      },
+      [this, x_of](Interp& i2, CallArgs& a) {
+        Ref self = a.pos.at(0);
+        Ref y = matmul(x_of(a), permuted(i2.getattr(self, "weight", a.at)->tensor, {1, 0}), a.at);
+        Ref b = i2.getattr(self, "bias", a.at);
+        return b->kind == K::None ? y : binary("+", y, b, a.at);
+      });
   auto norm_init = [this, param](const std::string& origin, bool has_bias_default) {
     return [this, param, origin, has_bias_default](Interp& i2, CallArgs& a) {
       Ref shape_v = a.get(1, "normalized_shape");
@@ -1167,10 +1326,14 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
       Ref eps = a.get(2, "eps");
       i2.setattr(self, "eps", eps ? eps : python::none(), a.at);
       bool affine = bool_arg(a, 3, "elementwise_affine", true);
-      if (affine) param(i2, self, "weight", origin + ".weight", shape, a.at, 1.0);
-      else i2.setattr(self, "weight", python::none(), a.at);
-      if (affine && has_bias_default && bool_arg(a, 4, "bias", true)) param(i2, self, "bias", origin + ".bias", shape, a.at, 0.0);
-      else i2.setattr(self, "bias", python::none(), a.at);
+      if (affine)
+        param(i2, self, "weight", origin + ".weight", shape, a.at, 1.0);
+      else
+        i2.setattr(self, "weight", python::none(), a.at);
+      if (affine && has_bias_default && bool_arg(a, 4, "bias", true))
+        param(i2, self, "bias", origin + ".bias", shape, a.at, 0.0);
+      else
+        i2.setattr(self, "bias", python::none(), a.at);
       return python::none();
     };
   };
@@ -1179,8 +1342,10 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     CallArgs sz;
     sz.pos = {i2.getattr(self, "normalized_shape", a.at)};
     sz.at = a.at;
-    Ref w = i2.getattr(self, "weight", a.at), b = i2.getattr(self, "bias", a.at), eps = i2.getattr(self, "eps", a.at);
-    return wrap(layer_norm(x_of(a), sizes(sz, 0), w->kind == K::Tensor ? w->tensor : nullptr, b->kind == K::Tensor ? b->tensor : nullptr,
+    Ref w = i2.getattr(self, "weight", a.at), b = i2.getattr(self, "bias", a.at),
+        eps = i2.getattr(self, "eps", a.at);
+    return wrap(layer_norm(x_of(a), sizes(sz, 0), w->kind == K::Tensor ? w->tensor : nullptr,
+                           b->kind == K::Tensor ? b->tensor : nullptr,
                            eps->kind == K::None ? 1e-5 : i2.to_float(eps, a.at), a.at));
   });
   layer("RMSNorm", norm_init("nn.RMSNorm", false), [this, x_of](Interp& i2, CallArgs& a) {
@@ -1198,8 +1363,11 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     auto r = std::make_shared<Tensor>(*x);
     for (int64_t off = 0; off < x->numel(); off += len) {
       std::vector<TermId> sq;
-      for (int64_t k = 0; k < len; ++k) sq.push_back(mk(Op::Mul, {x->elems[off + k], x->elems[off + k]}));
-      TermId rstd = mk(Op::Rsqrt, {mk(Op::Add, {mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(len))}), fconst(static_cast<float>(eps))})});
+      for (int64_t k = 0; k < len; ++k)
+        sq.push_back(mk(Op::Mul, {x->elems[off + k], x->elems[off + k]}));
+      TermId rstd =
+          mk(Op::Rsqrt, {mk(Op::Add, {mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(len))}),
+                                      fconst(static_cast<float>(eps))})});
       for (int64_t k = 0; k < len; ++k) {
         TermId y = mk(Op::Mul, {x->elems[off + k], rstd});
         if (w->kind == K::Tensor) y = mk(Op::Mul, {y, w->tensor->elems[k]});
@@ -1209,22 +1377,24 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     return wrap(r);
   });
   // Stateless layers forward to the functional op with their constructor's arguments.
-  auto functional_layer = [&](const std::string& name, const std::string& op, std::vector<std::string> params) {
-    layer(name,
-          [params](Interp& i2, CallArgs& a) {
-            for (size_t k = 0; k < params.size(); ++k)
-              if (Ref v = a.get(k + 1, params[k])) i2.setattr(a.pos[0], params[k], v, a.at);
-            return python::none();
-          },
-          [this, op, params](Interp& i2, CallArgs& a) {
-            Ref self = a.pos.at(0);
-            CallArgs c;
-            c.at = a.at;
-            c.pos = {a.pos.at(1)};
-            for (const std::string& p : params)
-              if (self->attrs->contains(p)) c.kw.push_back({p, (*self->attrs)[p]});
-            return ops.at(op)(i2, c);
-          });
+  auto functional_layer = [&](const std::string& name, const std::string& op,
+                              std::vector<std::string> params) {
+    layer(
+        name,
+        [params](Interp& i2, CallArgs& a) {
+          for (size_t k = 0; k < params.size(); ++k)
+            if (Ref v = a.get(k + 1, params[k])) i2.setattr(a.pos[0], params[k], v, a.at);
+          return python::none();
+        },
+        [this, op, params](Interp& i2, CallArgs& a) {
+          Ref self = a.pos.at(0);
+          CallArgs c;
+          c.at = a.at;
+          c.pos = {a.pos.at(1)};
+          for (const std::string& p : params)
+            if (self->attrs->contains(p)) c.kw.push_back({p, (*self->attrs)[p]});
+          return ops.at(op)(i2, c);
+        });
   };
   functional_layer("ReLU", "relu", {});
   functional_layer("ReLU6", "relu6", {});
@@ -1244,34 +1414,39 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   functional_layer("Hardtanh", "hardtanh", {"min_val", "max_val"});
   functional_layer("Softplus", "softplus", {"beta", "threshold"});
   functional_layer("Flatten", "flatten", {"start_dim", "end_dim"});
-  layer("Identity", [](Interp&, CallArgs&) { return python::none(); }, [](Interp&, CallArgs& a) { return a.pos.at(1); });
-  layer("Dropout",
-        [](Interp& i2, CallArgs& a) {
-          i2.setattr(a.pos[0], "p", a.get(1, "p") ? a.get(1, "p") : python::floating(0.5), a.at);
-          return python::none();
-        },
-        [](Interp& i2, CallArgs& a) -> Ref {
-          Ref self = a.pos.at(0);
-          if (i2.to_float(i2.getattr(self, "p", a.at), a.at) != 0 && i2.truthy(i2.getattr(self, "training", a.at), a.at))
-            i2.unsupported(a.at, "nn.Dropout with p > 0 in training mode is random");
-          return a.pos.at(1);
-        });
-  layer("Sequential",
-        [](Interp& i2, CallArgs& a) {
-          std::vector<Ref> mods(a.pos.begin() + 1, a.pos.end());
-          i2.setattr(a.pos[0], "_modules_list", python::list(mods), a.at);
-          return python::none();
-        },
-        [](Interp& i2, CallArgs& a) {
-          Ref x = a.pos.at(1);
-          for (const Ref& m : i2.getattr(a.pos[0], "_modules_list", a.at)->items) {
-            CallArgs c;
-            c.at = a.at;
-            c.pos = {x};
-            x = i2.call(m, c);
-          }
-          return x;
-        });
+  layer(
+      "Identity", [](Interp&, CallArgs&) { return python::none(); },
+      [](Interp&, CallArgs& a) { return a.pos.at(1); });
+  layer(
+      "Dropout",
+      [](Interp& i2, CallArgs& a) {
+        i2.setattr(a.pos[0], "p", a.get(1, "p") ? a.get(1, "p") : python::floating(0.5), a.at);
+        return python::none();
+      },
+      [](Interp& i2, CallArgs& a) -> Ref {
+        Ref self = a.pos.at(0);
+        if (i2.to_float(i2.getattr(self, "p", a.at), a.at) != 0 &&
+            i2.truthy(i2.getattr(self, "training", a.at), a.at))
+          i2.unsupported(a.at, "nn.Dropout with p > 0 in training mode is random");
+        return a.pos.at(1);
+      });
+  layer(
+      "Sequential",
+      [](Interp& i2, CallArgs& a) {
+        std::vector<Ref> mods(a.pos.begin() + 1, a.pos.end());
+        i2.setattr(a.pos[0], "_modules_list", python::list(mods), a.at);
+        return python::none();
+      },
+      [](Interp& i2, CallArgs& a) {
+        Ref x = a.pos.at(1);
+        for (const Ref& m : i2.getattr(a.pos[0], "_modules_list", a.at)->items) {
+          CallArgs c;
+          c.at = a.at;
+          c.pos = {x};
+          x = i2.call(m, c);
+        }
+        return x;
+      });
   install_conv_pool_norm(nn, F, module_cls);
   install_more(nn, F, module_cls);
 }
@@ -1279,13 +1454,17 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
 void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) {
   auto& na = *nn->attrs;
   auto& fa = *F->attrs;
-  auto optional_tensor = [](const Ref& v) { return v && v->kind == K::Tensor ? v->tensor : TensorPtr(); };
+  auto optional_tensor = [](const Ref& v) {
+    return v && v->kind == K::Tensor ? v->tensor : TensorPtr();
+  };
   // ---- convolutions ----
   for (int nd = 1; nd <= 3; ++nd)
     for (bool transposed : {false, true}) {
       std::string suffix = std::to_string(nd) + "d";
-      auto spec_from = [this, nd, transposed](CallArgs& a, const Ref& stride, const Ref& padding, const Ref& dilation,
-                                              const Ref& groups, const Ref& output_padding, const std::vector<int64_t>& ksize) {
+      auto spec_from = [this, nd, transposed](CallArgs& a, const Ref& stride, const Ref& padding,
+                                              const Ref& dilation, const Ref& groups,
+                                              const Ref& output_padding,
+                                              const std::vector<int64_t>& ksize) {
         ConvSpec c;
         c.transposed = transposed;
         c.stride = tuple_arg(stride, nd, 1, a.at);
@@ -1298,7 +1477,8 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           } else if (padding->s == "same" && !transposed) {
             for (int d = 0; d < nd; ++d) {
               int64_t total = c.dilation[d] * (ksize[d] - 1);
-              if (c.stride[d] != 1 || total % 2) in.unsupported(a.at, "padding='same' that is not symmetric");
+              if (c.stride[d] != 1 || total % 2)
+                in.unsupported(a.at, "padding='same' that is not symmetric");
               c.padding.push_back(total / 2);
             }
           } else {
@@ -1310,53 +1490,74 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
         return c;
       };
       std::string fname = transposed ? "conv_transpose" + suffix : "conv" + suffix;
-      fa[fname] = python::builtin("F." + fname, [this, spec_from, transposed, optional_tensor](Interp&, CallArgs& a) {
+      fa[fname] = python::builtin("F." + fname, [this, spec_from, transposed, optional_tensor](
+                                                    Interp&, CallArgs& a) {
         TensorPtr x = tensor_arg(a, 0, "input"), w = tensor_arg(a, 1, "weight");
         std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end());
         // F.conv: (input, weight, bias, stride, padding, dilation, groups);
-        // F.conv_transpose: (input, weight, bias, stride, padding, output_padding, groups, dilation).
-        ConvSpec c = transposed
-                         ? spec_from(a, a.get(3, "stride"), a.get(4, "padding"), a.get(7, "dilation"), a.get(6, "groups"), a.get(5, "output_padding"), ksize)
-                         : spec_from(a, a.get(3, "stride"), a.get(4, "padding"), a.get(5, "dilation"), a.get(6, "groups"), nullptr, ksize);
+        // F.conv_transpose: (input, weight, bias, stride, padding, output_padding, groups,
+        // dilation).
+        ConvSpec c =
+            transposed ? spec_from(a, a.get(3, "stride"), a.get(4, "padding"), a.get(7, "dilation"),
+                                   a.get(6, "groups"), a.get(5, "output_padding"), ksize)
+                       : spec_from(a, a.get(3, "stride"), a.get(4, "padding"), a.get(5, "dilation"),
+                                   a.get(6, "groups"), nullptr, ksize);
         return wrap(convolution(in, x, w, optional_tensor(a.get(2, "bias")), c, a.at));
       });
       std::string cls = transposed ? "ConvTranspose" + suffix : "Conv" + suffix;
       auto attrs = std::make_shared<Attrs>();
-      (*attrs)["__init__"] = python::builtin(cls + ".__init__", [this, nd, transposed, cls](Interp& i2, CallArgs& a) {
+      (*attrs)["__init__"] = python::builtin(cls + ".__init__", [this, nd, transposed, cls](
+                                                                    Interp& i2, CallArgs& a) {
         Ref self = a.pos.at(0);
         i2.setattr(self, "training", python::boolean(true), a.at);
-        int64_t cin = i2.to_int(a.get(1, "in_channels"), a.at), cout = i2.to_int(a.get(2, "out_channels"), a.at);
+        int64_t cin = i2.to_int(a.get(1, "in_channels"), a.at),
+                cout = i2.to_int(a.get(2, "out_channels"), a.at);
         std::vector<int64_t> k = tuple_arg(a.get(3, "kernel_size"), nd, 1, a.at);
-        // Positions count self: Conv(self, in, out, kernel, stride, padding, dilation, groups, bias);
-        // ConvTranspose(self, in, out, kernel, stride, padding, output_padding, groups, bias, dilation).
+        // Positions count self: Conv(self, in, out, kernel, stride, padding, dilation, groups,
+        // bias); ConvTranspose(self, in, out, kernel, stride, padding, output_padding, groups,
+        // bias, dilation).
         Ref groups = a.get(7, "groups");
         int64_t g = groups && groups->kind != K::None ? i2.to_int(groups, a.at) : 1;
-        std::vector<int64_t> wshape = transposed ? std::vector<int64_t>{cin, cout / g} : std::vector<int64_t>{cout, cin / g};
+        std::vector<int64_t> wshape =
+            transposed ? std::vector<int64_t>{cin, cout / g} : std::vector<int64_t>{cout, cin / g};
         wshape.insert(wshape.end(), k.begin(), k.end());
-        i2.setattr(self, "weight", wrap(symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true)), a.at);
+        i2.setattr(self, "weight",
+                   wrap(symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true)), a.at);
         bool has_bias = bool_arg(a, 8, "bias", true);
-        i2.setattr(self, "bias", has_bias ? wrap(symbolic("nn." + cls + ".bias", {cout}, DType::F32, a.at, true)) : python::none(), a.at);
+        i2.setattr(self, "bias",
+                   has_bias ? wrap(symbolic("nn." + cls + ".bias", {cout}, DType::F32, a.at, true))
+                            : python::none(),
+                   a.at);
         for (auto [name, idx] : std::vector<std::pair<const char*, size_t>>{
-                 {"stride", 4}, {"padding", 5}, {"dilation", transposed ? 9u : 6u}, {"groups", 7}, {"output_padding", transposed ? 6u : SIZE_MAX}})
+                 {"stride", 4},
+                 {"padding", 5},
+                 {"dilation", transposed ? 9u : 6u},
+                 {"groups", 7},
+                 {"output_padding", transposed ? 6u : SIZE_MAX}})
           i2.setattr(self, name, a.get(idx, name) ? a.get(idx, name) : python::none(), a.at);
         return python::none();
       });
-      (*attrs)["forward"] = python::builtin(cls + ".forward", [this, spec_from, optional_tensor](Interp& i2, CallArgs& a) {
-        Ref self = a.pos.at(0);
-        TensorPtr w = i2.getattr(self, "weight", a.at)->tensor;
-        std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end());
-        ConvSpec c = spec_from(a, i2.getattr(self, "stride", a.at), i2.getattr(self, "padding", a.at), i2.getattr(self, "dilation", a.at),
-                               i2.getattr(self, "groups", a.at), i2.getattr(self, "output_padding", a.at), ksize);
-        return wrap(convolution(in, tensor_arg(a, 1, "input"), w, optional_tensor(i2.getattr(self, "bias", a.at)), c, a.at));
-      });
+      (*attrs)["forward"] = python::builtin(
+          cls + ".forward", [this, spec_from, optional_tensor](Interp& i2, CallArgs& a) {
+            Ref self = a.pos.at(0);
+            TensorPtr w = i2.getattr(self, "weight", a.at)->tensor;
+            std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end());
+            ConvSpec c =
+                spec_from(a, i2.getattr(self, "stride", a.at), i2.getattr(self, "padding", a.at),
+                          i2.getattr(self, "dilation", a.at), i2.getattr(self, "groups", a.at),
+                          i2.getattr(self, "output_padding", a.at), ksize);
+            return wrap(convolution(in, tensor_arg(a, 1, "input"), w,
+                                    optional_tensor(i2.getattr(self, "bias", a.at)), c, a.at));
+          });
       na[cls] = in.make_class(cls, module_cls, attrs);
     }
   // ---- pooling ----
   for (int nd = 1; nd <= 3; ++nd)
     for (bool is_max : {true, false}) {
       std::string cls = std::string(is_max ? "MaxPool" : "AvgPool") + std::to_string(nd) + "d";
-      auto spec_from = [this, nd, is_max](CallArgs& a, const Ref& kernel, const Ref& stride, const Ref& padding,
-                                          const Ref& fourth, const Ref& ceil, const Ref& fifth) {
+      auto spec_from = [this, nd, is_max](CallArgs& a, const Ref& kernel, const Ref& stride,
+                                          const Ref& padding, const Ref& fourth, const Ref& ceil,
+                                          const Ref& fifth) {
         // Max: (kernel, stride, padding, dilation, return_indices, ceil_mode);
         // Avg: (kernel, stride, padding, ceil_mode, count_include_pad, divisor_override).
         PoolSpec p;
@@ -1371,26 +1572,37 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           p.divisor_override = fifth && fifth->kind != K::None ? in.to_int(fifth, a.at) : 0;
         }
         for (int d = 0; d < nd; ++d)
-          if (p.padding[d] * 2 > p.kernel[d]) in.error(a.at, "pad should be at most half of the kernel size");
+          if (p.padding[d] * 2 > p.kernel[d])
+            in.error(a.at, "pad should be at most half of the kernel size");
         return p;
       };
       std::string fname = std::string(is_max ? "max_pool" : "avg_pool") + std::to_string(nd) + "d";
       fa[fname] = python::builtin("F." + fname, [this, spec_from, is_max](Interp& i2, CallArgs& a) {
         if (is_max && a.get(5, "return_indices") && i2.truthy(a.get(5, "return_indices"), a.at))
           i2.unsupported(a.at, "max pooling indices");
-        PoolSpec p = is_max ? spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"), a.get(4, "dilation"), a.get(6, "ceil_mode"), nullptr)
-                            : spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"), a.get(5, "count_include_pad"), a.get(4, "ceil_mode"), a.get(6, "divisor_override"));
+        PoolSpec p =
+            is_max ? spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
+                               a.get(4, "dilation"), a.get(6, "ceil_mode"), nullptr)
+                   : spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
+                               a.get(5, "count_include_pad"), a.get(4, "ceil_mode"),
+                               a.get(6, "divisor_override"));
         return wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at));
       });
       auto attrs = std::make_shared<Attrs>();
-      std::vector<std::string> names = is_max ? std::vector<std::string>{"kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode"}
-                                              : std::vector<std::string>{"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"};
+      std::vector<std::string> names =
+          is_max ? std::vector<std::string>{"kernel_size", "stride",         "padding",
+                                            "dilation",    "return_indices", "ceil_mode"}
+                 : std::vector<std::string>{"kernel_size",       "stride",
+                                            "padding",           "ceil_mode",
+                                            "count_include_pad", "divisor_override"};
       (*attrs)["__init__"] = python::builtin(cls + ".__init__", [names](Interp& i2, CallArgs& a) {
         for (size_t k = 0; k < names.size(); ++k)
-          i2.setattr(a.pos.at(0), names[k], a.get(k + 1, names[k]) ? a.get(k + 1, names[k]) : python::none(), a.at);
+          i2.setattr(a.pos.at(0), names[k],
+                     a.get(k + 1, names[k]) ? a.get(k + 1, names[k]) : python::none(), a.at);
         return python::none();
       });
-      (*attrs)["forward"] = python::builtin(cls + ".forward", [this, fname, names](Interp& i2, CallArgs& a) {
+      (*attrs)["forward"] = python::builtin(cls + ".forward", [this, fname, names](Interp& i2,
+                                                                                   CallArgs& a) {
         Ref self = a.pos.at(0);
         CallArgs c;
         c.at = a.at;
@@ -1404,26 +1616,36 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
   // ---- normalization layers ----
   auto norm_layer = [&](const std::string& cls, bool group) {
     auto attrs = std::make_shared<Attrs>();
-    (*attrs)["__init__"] = python::builtin(cls + ".__init__", [this, cls, group](Interp& i2, CallArgs& a) {
-      Ref self = a.pos.at(0);
-      i2.setattr(self, "training", python::boolean(true), a.at);
-      // GroupNorm(num_groups, num_channels, eps, affine); the others (num_features, eps, momentum, affine).
-      int64_t channels = i2.to_int(a.get(group ? 2 : 1, group ? "num_channels" : "num_features"), a.at);
-      if (group) i2.setattr(self, "num_groups", a.get(1, "num_groups"), a.at);
-      Ref eps = a.get(group ? 3 : 2, "eps");
-      i2.setattr(self, "eps", eps ? eps : python::floating(1e-5), a.at);
-      bool instance = cls.rfind("InstanceNorm", 0) == 0;
-      bool affine = bool_arg(a, group ? 4 : 4, "affine", !instance);
-      for (const char* n : {"weight", "bias"})
-        i2.setattr(self, n, affine ? wrap(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true)) : python::none(), a.at);
-      if (instance && bool_arg(a, 5, "track_running_stats", false)) in.unsupported(a.at, "InstanceNorm with running statistics");
-      return python::none();
-    });
-    (*attrs)["forward"] = python::builtin(cls + ".forward", [this, cls, group, optional_tensor](Interp& i2, CallArgs& a) {
+    (*attrs)["__init__"] =
+        python::builtin(cls + ".__init__", [this, cls, group](Interp& i2, CallArgs& a) {
+          Ref self = a.pos.at(0);
+          i2.setattr(self, "training", python::boolean(true), a.at);
+          // GroupNorm(num_groups, num_channels, eps, affine); the others (num_features, eps,
+          // momentum, affine).
+          int64_t channels =
+              i2.to_int(a.get(group ? 2 : 1, group ? "num_channels" : "num_features"), a.at);
+          if (group) i2.setattr(self, "num_groups", a.get(1, "num_groups"), a.at);
+          Ref eps = a.get(group ? 3 : 2, "eps");
+          i2.setattr(self, "eps", eps ? eps : python::floating(1e-5), a.at);
+          bool instance = cls.rfind("InstanceNorm", 0) == 0;
+          bool affine = bool_arg(a, group ? 4 : 4, "affine", !instance);
+          for (const char* n : {"weight", "bias"})
+            i2.setattr(
+                self, n,
+                affine ? wrap(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true))
+                       : python::none(),
+                a.at);
+          if (instance && bool_arg(a, 5, "track_running_stats", false))
+            in.unsupported(a.at, "InstanceNorm with running statistics");
+          return python::none();
+        });
+    (*attrs)["forward"] = python::builtin(cls + ".forward", [this, cls, group, optional_tensor](
+                                                                Interp& i2, CallArgs& a) {
       Ref self = a.pos.at(0);
       TensorPtr x = tensor_arg(a, 1, "input");
       double eps = i2.to_float(i2.getattr(self, "eps", a.at), a.at);
-      TensorPtr w = optional_tensor(i2.getattr(self, "weight", a.at)), b = optional_tensor(i2.getattr(self, "bias", a.at));
+      TensorPtr w = optional_tensor(i2.getattr(self, "weight", a.at)),
+                b = optional_tensor(i2.getattr(self, "bias", a.at));
       int64_t channels = x->shape.size() > 1 ? x->shape[1] : 0;
       if (cls.rfind("BatchNorm", 0) == 0) {
         if (!i2.truthy(i2.getattr(self, "training", a.at), a.at)) {
@@ -1442,19 +1664,25 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           }
           return wrap(r);
         }
-        return wrap(group_normalize(x, [](int64_t, int64_t c) { return c; }, channels, eps, w, b, a.at));
+        return wrap(group_normalize(
+            x, [](int64_t, int64_t c) { return c; }, channels, eps, w, b, a.at));
       }
       if (group) {
         int64_t groups = i2.to_int(i2.getattr(self, "num_groups", a.at), a.at);
         if (channels % groups) i2.error(a.at, "GroupNorm: channels not divisible by groups");
         int64_t per = channels / groups;
-        return wrap(group_normalize(x, [groups, per](int64_t n, int64_t c) { return n * groups + c / per; }, x->shape[0] * groups, eps, w, b, a.at));
+        return wrap(group_normalize(
+            x, [groups, per](int64_t n, int64_t c) { return n * groups + c / per; },
+            x->shape[0] * groups, eps, w, b, a.at));
       }
-      return wrap(group_normalize(x, [channels](int64_t n, int64_t c) { return n * channels + c; }, x->shape[0] * channels, eps, w, b, a.at));
+      return wrap(group_normalize(
+          x, [channels](int64_t n, int64_t c) { return n * channels + c; }, x->shape[0] * channels,
+          eps, w, b, a.at));
     });
     na[cls] = in.make_class(cls, module_cls, attrs);
   };
-  for (const char* cls : {"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"})
+  for (const char* cls : {"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
+                          "InstanceNorm2d", "InstanceNorm3d"})
     norm_layer(cls, false);
   norm_layer("GroupNorm", true);
 }
@@ -1462,22 +1690,33 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
 void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   auto& na = *nn->attrs;
   auto& fa = *F->attrs;
-  auto expose = [&](const std::string& name) { fa[name] = python::builtin("F." + name, ops.at(name)); };
+  auto expose = [&](const std::string& name) {
+    fa[name] = python::builtin("F." + name, ops.at(name));
+  };
   auto act = [&](const std::string& name, std::function<TermId(Torch&, TermId, CallArgs&)> f) {
     define(name, [this, f, name](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       if (!python::is_float(x->dtype)) in.unsupported(a.at, name + " of an integer tensor");
-      return wrap(map1(in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
+      return wrap(map1(
+          in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
     });
     expose(name);
   };
   auto sel = [](Torch& t, TermId c, TermId a, TermId b) { return t.s.make(Op::Select, {c, a, b}); };
-  act("logsigmoid", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Log, {t.mk(Op::Sigmoid, {x})}); });
-  act("log1p", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), x})}); });
-  act("expm1", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)}); });
-  act("frac", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Sub, {x, t.mk(Op::Trunc, {x})}); });
+  act("logsigmoid",
+      [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Log, {t.mk(Op::Sigmoid, {x})}); });
+  act("log1p", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), x})});
+  });
+  act("expm1", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)});
+  });
+  act("frac", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Sub, {x, t.mk(Op::Trunc, {x})});
+  });
   act("sign", [sel](Torch& t, TermId x, CallArgs&) {
-    return sel(t, t.mk(Op::Gt, {x, t.fconst(0)}), t.fconst(1), sel(t, t.mk(Op::Lt, {x, t.fconst(0)}), t.fconst(-1), x));
+    return sel(t, t.mk(Op::Gt, {x, t.fconst(0)}), t.fconst(1),
+               sel(t, t.mk(Op::Lt, {x, t.fconst(0)}), t.fconst(-1), x));
   });
   act("hardshrink", [sel](Torch& t, TermId x, CallArgs& a) {
     TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
@@ -1490,15 +1729,19 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
                sel(t, t.mk(Op::Lt, {x, t.mk(Op::Neg, {l})}), t.mk(Op::Add, {x, l}), t.fconst(0)));
   });
   act("threshold", [sel](Torch& t, TermId x, CallArgs& a) {
-    TermId th = t.fconst(static_cast<float>(t.float_arg(a, 1, "threshold", 0))), v = t.fconst(static_cast<float>(t.float_arg(a, 2, "value", 0)));
+    TermId th = t.fconst(static_cast<float>(t.float_arg(a, 1, "threshold", 0))),
+           v = t.fconst(static_cast<float>(t.float_arg(a, 2, "value", 0)));
     return sel(t, t.mk(Op::Gt, {x, th}), x, v);
   });
   act("celu", [](Torch& t, TermId x, CallArgs& a) {
     TermId alpha = t.fconst(static_cast<float>(t.float_arg(a, 1, "alpha", 1)));
-    TermId neg = t.mk(Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {t.mk(Op::Div, {x, alpha})}), t.fconst(1)})});
+    TermId neg = t.mk(
+        Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {t.mk(Op::Div, {x, alpha})}), t.fconst(1)})});
     return t.mk(Op::Add, {t.mk(Op::Max, {x, t.fconst(0)}), t.mk(Op::Min, {t.fconst(0), neg})});
   });
-  for (const char* n : {"sign", "frac", "log1p", "expm1"}) (*in.module_value("torch", {}).get()->attrs)[n] = python::builtin(std::string("torch.") + n, ops.at(n));
+  for (const char* n : {"sign", "frac", "log1p", "expm1"})
+    (*in.module_value("torch", {}).get()->attrs)[n] =
+        python::builtin(std::string("torch.") + n, ops.at(n));
   define("glu", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(-1), x->shape.size(), a.at);
@@ -1560,7 +1803,9 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     TensorPtr cur = x;
     for (int64_t d : dims) {
       int64_t dim = norm_dim(in, d, x->shape.size(), a.at);
-      cur = along(cur, dim, [](std::vector<TermId>& row) { return std::vector<TermId>(row.rbegin(), row.rend()); });
+      cur = along(cur, dim, [](std::vector<TermId>& row) {
+        return std::vector<TermId>(row.rbegin(), row.rend());
+      });
     }
     return wrap(cur);
   });
@@ -1569,7 +1814,12 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     TensorPtr x = tensor_arg(a, 0, "input"), m = tensor_arg(a, 1, "mask");
     TensorPtr v = as_tensor(in, a.get(2, "value"), a.at, x->dtype);
     DType d = x->dtype, vd = v->dtype;
-    return wrap(map3(in, m, v, x, d, [&](TermId c, TermId val, TermId e) { return s.make(Op::Select, {c, convert(s, val, vd, d), e}); }, a.at));
+    return wrap(map3(
+        in, m, v, x, d,
+        [&](TermId c, TermId val, TermId e) {
+          return s.make(Op::Select, {c, convert(s, val, vd, d), e});
+        },
+        a.at));
   });
   define("diag", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
@@ -1580,11 +1830,14 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
       int64_t n = x->shape[0] + std::llabs(off);
       r->shape = {n, n};
       r->elems.assign(n * n, constant(s, x->dtype, 0));
-      for (int64_t k = 0; k < x->shape[0]; ++k) r->elems[(k + std::max<int64_t>(0, -off)) * n + k + std::max<int64_t>(0, off)] = x->elems[k];
+      for (int64_t k = 0; k < x->shape[0]; ++k)
+        r->elems[(k + std::max<int64_t>(0, -off)) * n + k + std::max<int64_t>(0, off)] =
+            x->elems[k];
       return wrap(r);
     }
     if (x->shape.size() != 2) in.error(a.at, "diag needs a vector or a matrix");
-    for (int64_t i = std::max<int64_t>(0, -off), j = std::max<int64_t>(0, off); i < x->shape[0] && j < x->shape[1]; ++i, ++j)
+    for (int64_t i = std::max<int64_t>(0, -off), j = std::max<int64_t>(0, off);
+         i < x->shape[0] && j < x->shape[1]; ++i, ++j)
       r->elems.push_back(x->elems[i * x->shape[1] + j]);
     r->shape = {static_cast<int64_t>(r->elems.size())};
     return wrap(r);
@@ -1602,17 +1855,20 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   define("gather", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input"), idx = tensor_arg(a, 2, "index");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
-    if (idx->shape.size() != x->shape.size()) in.error(a.at, "gather: index must have the input's rank");
+    if (idx->shape.size() != x->shape.size())
+      in.error(a.at, "gather: index must have the input's rank");
     auto r = std::make_shared<Tensor>();
     r->shape = idx->shape;
     r->dtype = x->dtype;
     std::vector<int64_t> pos(idx->shape.size(), 0), xs = x->strides();
     for (int64_t k = 0; k < idx->numel(); ++k) {
       TermId e = idx->elems[k];
-      if (s.op(e) != Op::Const) in.unsupported(a.at, "gather with a symbolic index (data-dependent indexing)");
+      if (s.op(e) != Op::Const)
+        in.unsupported(a.at, "gather with a symbolic index (data-dependent indexing)");
       int64_t j = s.constant_of(e).i, flat = 0;
       if (j < 0 || j >= x->shape[dim]) in.error(a.at, "gather: index out of range");
-      for (size_t d = 0; d < pos.size(); ++d) flat += (static_cast<int64_t>(d) == dim ? j : pos[d]) * xs[d];
+      for (size_t d = 0; d < pos.size(); ++d)
+        flat += (static_cast<int64_t>(d) == dim ? j : pos[d]) * xs[d];
       r->elems.push_back(x->elems[flat]);
       for (size_t d = pos.size(); d-- > 0;) {
         if (++pos[d] < idx->shape[d]) break;
@@ -1630,7 +1886,8 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     if (eq.find('.') != std::string::npos) in.unsupported(a.at, "einsum with ...");
     std::vector<TensorPtr> xs;
     std::vector<Ref> args(a.pos.begin() + 1, a.pos.end());
-    if (args.size() == 1 && (args[0]->kind == K::List || args[0]->kind == K::Tuple)) args = args[0]->items;
+    if (args.size() == 1 && (args[0]->kind == K::List || args[0]->kind == K::Tuple))
+      args = args[0]->items;
     for (const Ref& v : args) xs.push_back(v->kind == K::Tensor ? v->tensor : nullptr);
     size_t arrow = eq.find("->");
     std::string lhs = eq.substr(0, arrow), out;
@@ -1640,14 +1897,19 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
       if (q == std::string::npos) q = lhs.size();
       terms.push_back(lhs.substr(p, q - p));
     }
-    if (terms.size() != xs.size()) in.error(a.at, "einsum: " + std::to_string(terms.size()) + " operands in the equation, " + std::to_string(xs.size()) + " given");
+    if (terms.size() != xs.size())
+      in.error(a.at, "einsum: " + std::to_string(terms.size()) + " operands in the equation, " +
+                         std::to_string(xs.size()) + " given");
     absl::flat_hash_map<char, int64_t> size;
     absl::flat_hash_map<char, int> count;
     for (size_t t = 0; t < terms.size(); ++t) {
-      if (!xs[t] || terms[t].size() != xs[t]->shape.size()) in.error(a.at, "einsum: operand " + std::to_string(t) + " does not match '" + terms[t] + "'");
+      if (!xs[t] || terms[t].size() != xs[t]->shape.size())
+        in.error(a.at,
+                 "einsum: operand " + std::to_string(t) + " does not match '" + terms[t] + "'");
       for (size_t d = 0; d < terms[t].size(); ++d) {
         char l = terms[t][d];
-        if (size.contains(l) && size[l] != xs[t]->shape[d]) in.error(a.at, std::string("einsum: sizes differ for '") + l + "'");
+        if (size.contains(l) && size[l] != xs[t]->shape[d])
+          in.error(a.at, std::string("einsum: sizes differ for '") + l + "'");
         size[l] = xs[t]->shape[d];
         ++count[l];
       }
@@ -1678,7 +1940,8 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
         TermId prod = 0;
         for (size_t t = 0; t < xs.size(); ++t) {
           int64_t flat = 0;
-          for (size_t d = 0; d < terms[t].size(); ++d) flat = flat * xs[t]->shape[d] + at[terms[t][d]];
+          for (size_t d = 0; d < terms[t].size(); ++d)
+            flat = flat * xs[t]->shape[d] + at[terms[t][d]];
           TermId e = xs[t]->elems[flat];
           prod = t == 0 ? e : mk(Op::Mul, {prod, e});
         }
@@ -1689,40 +1952,51 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     (void)i2;
     return wrap(r);
   });
-  // scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale): softmax(q k^T * scale + mask) v.
-  fa["scaled_dot_product_attention"] = python::builtin("F.scaled_dot_product_attention", [this](Interp& i2, CallArgs& a) {
-    TensorPtr q = tensor_arg(a, 0, "query"), k = tensor_arg(a, 1, "key"), v = tensor_arg(a, 2, "value");
-    if (float_arg(a, 4, "dropout_p", 0) != 0) in.unsupported(a.at, "attention dropout is random");
-    std::vector<int64_t> perm;
-    for (size_t d = 0; d < k->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
-    std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
-    double scale = float_arg(a, 6, "scale", 1.0 / std::sqrt(static_cast<double>(q->shape.back())));
-    Ref scores = binary("*", matmul(q, permuted(k, perm), a.at), python::floating(scale), a.at);
-    Ref mask = a.get(3, "attn_mask");
-    if (mask && mask->kind == K::Tensor) {
-      if (mask->tensor->dtype == DType::Bool) {
-        TensorPtr st = scores->tensor, m = mask->tensor;
-        TermId ninf = fconst(-INFINITY);
-        scores = wrap(map2(in, m, st, st->dtype, [&](TermId keep, TermId e) { return s.make(Op::Select, {keep, e, ninf}); }, a.at));
-      } else {
-        scores = binary("+", scores, mask, a.at);
-      }
-    }
-    if (bool_arg(a, 5, "is_causal", false)) {
-      TensorPtr st = std::make_shared<Tensor>(*scores->tensor);
-      int64_t L = st->shape[st->shape.size() - 2], S = st->shape.back();
-      for (int64_t i = 0; i < st->numel(); ++i)
-        if ((i % S) > ((i / S) % L)) st->elems[i] = fconst(-INFINITY);
-      scores = wrap(st);
-    }
-    CallArgs c;
-    c.at = a.at;
-    c.pos = {scores, python::integer(-1)};
-    Ref p = ops.at("softmax")(i2, c);
-    return matmul(p->tensor, v, a.at);
-  });
+  // scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale): softmax(q k^T *
+  // scale + mask) v.
+  fa["scaled_dot_product_attention"] =
+      python::builtin("F.scaled_dot_product_attention", [this](Interp& i2, CallArgs& a) {
+        TensorPtr q = tensor_arg(a, 0, "query"), k = tensor_arg(a, 1, "key"),
+                  v = tensor_arg(a, 2, "value");
+        if (float_arg(a, 4, "dropout_p", 0) != 0)
+          in.unsupported(a.at, "attention dropout is random");
+        std::vector<int64_t> perm;
+        for (size_t d = 0; d < k->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
+        std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+        double scale =
+            float_arg(a, 6, "scale", 1.0 / std::sqrt(static_cast<double>(q->shape.back())));
+        Ref scores = binary("*", matmul(q, permuted(k, perm), a.at), python::floating(scale), a.at);
+        Ref mask = a.get(3, "attn_mask");
+        if (mask && mask->kind == K::Tensor) {
+          if (mask->tensor->dtype == DType::Bool) {
+            TensorPtr st = scores->tensor, m = mask->tensor;
+            TermId ninf = fconst(-INFINITY);
+            scores = wrap(map2(
+                in, m, st, st->dtype,
+                [&](TermId keep, TermId e) {
+                  return s.make(Op::Select, {keep, e, ninf});
+                },
+                a.at));
+          } else {
+            scores = binary("+", scores, mask, a.at);
+          }
+        }
+        if (bool_arg(a, 5, "is_causal", false)) {
+          TensorPtr st = std::make_shared<Tensor>(*scores->tensor);
+          int64_t L = st->shape[st->shape.size() - 2], S = st->shape.back();
+          for (int64_t i = 0; i < st->numel(); ++i)
+            if ((i % S) > ((i / S) % L)) st->elems[i] = fconst(-INFINITY);
+          scores = wrap(st);
+        }
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {scores, python::integer(-1)};
+        Ref p = ops.at("softmax")(i2, c);
+        return matmul(p->tensor, v, a.at);
+      });
   // Losses, with reduction 'mean' (default), 'sum' or 'none'.
-  auto reduce_loss = [this](CallArgs& a, size_t at_pos, TensorPtr t, const std::string& dflt = "mean") -> Ref {
+  auto reduce_loss = [this](CallArgs& a, size_t at_pos, TensorPtr t,
+                            const std::string& dflt = "mean") -> Ref {
     Ref r = a.get(at_pos, "reduction");
     std::string mode = r && r->kind == K::Str ? r->s : dflt;
     if (mode == "none") return wrap(t);
@@ -1730,16 +2004,27 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     TermId total = sum_of(all);
     auto out = std::make_shared<Tensor>();
     out->dtype = t->dtype;
-    if (mode == "sum") out->elems = {total};
-    else if (mode == "mean") out->elems = {mk(Op::Div, {total, fconst(static_cast<double>(all.size()))})};
-    else if (mode == "batchmean") out->elems = {mk(Op::Div, {total, fconst(static_cast<double>(t->shape.empty() ? 1 : t->shape[0]))})};
-    else in.error(a.at, "unknown reduction '" + mode + "'");
+    if (mode == "sum")
+      out->elems = {total};
+    else if (mode == "mean")
+      out->elems = {mk(Op::Div, {total, fconst(static_cast<double>(all.size()))})};
+    else if (mode == "batchmean")
+      out->elems = {
+          mk(Op::Div, {total, fconst(static_cast<double>(t->shape.empty() ? 1 : t->shape[0]))})};
+    else
+      in.error(a.at, "unknown reduction '" + mode + "'");
     return wrap(out);
   };
-  auto pointwise_loss = [&](const std::string& name, std::function<TermId(Torch&, TermId, CallArgs&)> f) {
+  auto pointwise_loss = [&](const std::string& name,
+                            std::function<TermId(Torch&, TermId, CallArgs&)> f) {
     fa[name] = python::builtin("F." + name, [this, f, reduce_loss](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
-      TensorPtr d = map2(in, x, y, x->dtype, [&](TermId p, TermId q) { return f(*this, mk(Op::Sub, {p, q}), a); }, a.at);
+      TensorPtr d = map2(
+          in, x, y, x->dtype,
+          [&](TermId p, TermId q) {
+            return f(*this, mk(Op::Sub, {p, q}), a);
+          },
+          a.at);
       return reduce_loss(a, 99, d);
     });
   };
@@ -1748,94 +2033,145 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   pointwise_loss("smooth_l1_loss", [sel](Torch& t, TermId d, CallArgs& a) {
     double beta = t.float_arg(a, 99, "beta", 1.0);
     TermId ad = t.mk(Op::Abs, {d}), b = t.fconst(static_cast<float>(beta));
-    return sel(t, t.mk(Op::Lt, {ad, b}), t.mk(Op::Div, {t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}), b}),
+    return sel(t, t.mk(Op::Lt, {ad, b}),
+               t.mk(Op::Div, {t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}), b}),
                t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), b})}));
   });
   pointwise_loss("huber_loss", [sel](Torch& t, TermId d, CallArgs& a) {
-    TermId ad = t.mk(Op::Abs, {d}), dl = t.fconst(static_cast<float>(t.float_arg(a, 99, "delta", 1.0)));
+    TermId ad = t.mk(Op::Abs, {d}),
+           dl = t.fconst(static_cast<float>(t.float_arg(a, 99, "delta", 1.0)));
     return sel(t, t.mk(Op::Lt, {ad, dl}), t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}),
                t.mk(Op::Mul, {dl, t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), dl})})}));
   });
-  fa["cross_entropy"] = python::builtin("F.cross_entropy", [this, reduce_loss](Interp& i2, CallArgs& a) -> Ref {
-    TensorPtr x = tensor_arg(a, 0, "input"), target = tensor_arg(a, 1, "target");
-    if (x->shape.size() != 2 || target->shape.size() != 1 || python::is_float(target->dtype))
-      in.unsupported(a.at, "cross_entropy other than [N, C] logits with [N] class indices");
-    CallArgs c;
-    c.at = a.at;
-    c.pos = {wrap(x), python::integer(1)};
-    TensorPtr lsm = ops.at("log_softmax")(i2, c)->tensor;
-    int64_t n = x->shape[0], classes = x->shape[1];
-    auto losses = std::make_shared<Tensor>();
-    losses->shape = {n};
-    losses->dtype = x->dtype;
-    for (int64_t i = 0; i < n; ++i) {
-      // The target is symbolic: pick its class by a sum of selects (targets lie in [0, C)).
-      std::vector<TermId> picks;
-      for (int64_t k = 0; k < classes; ++k)
-        picks.push_back(s.make(Op::Select, {mk(Op::Eq, {target->elems[i], s.constant(ir::Constant::of_int(term_type(target->dtype), k))}),
-                                            mk(Op::Neg, {lsm->elems[i * classes + k]}), fconst(0)}));
-      losses->elems.push_back(sum_of(picks));
-    }
-    return reduce_loss(a, 99, losses);
-  });
+  fa["cross_entropy"] =
+      python::builtin("F.cross_entropy", [this, reduce_loss](Interp& i2, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "input"), target = tensor_arg(a, 1, "target");
+        if (x->shape.size() != 2 || target->shape.size() != 1 || python::is_float(target->dtype))
+          in.unsupported(a.at, "cross_entropy other than [N, C] logits with [N] class indices");
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {wrap(x), python::integer(1)};
+        TensorPtr lsm = ops.at("log_softmax")(i2, c)->tensor;
+        int64_t n = x->shape[0], classes = x->shape[1];
+        auto losses = std::make_shared<Tensor>();
+        losses->shape = {n};
+        losses->dtype = x->dtype;
+        for (int64_t i = 0; i < n; ++i) {
+          // The target is symbolic: pick its class by a sum of selects (targets lie in [0, C)).
+          std::vector<TermId> picks;
+          for (int64_t k = 0; k < classes; ++k)
+            picks.push_back(s.make(
+                Op::Select, {mk(Op::Eq, {target->elems[i], s.constant(ir::Constant::of_int(
+                                                               term_type(target->dtype), k))}),
+                             mk(Op::Neg, {lsm->elems[i * classes + k]}), fconst(0)}));
+          losses->elems.push_back(sum_of(picks));
+        }
+        return reduce_loss(a, 99, losses);
+      });
   fa["kl_div"] = python::builtin("F.kl_div", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
     if (bool_arg(a, 99, "log_target", false)) in.unsupported(a.at, "kl_div with log_target");
-    TensorPtr d = map2(in, x, y, x->dtype, [&](TermId p, TermId q) {
-      return sel(*this, mk(Op::Gt, {q, fconst(0)}), mk(Op::Mul, {q, mk(Op::Sub, {mk(Op::Log, {q}), p})}), fconst(0));
-    }, a.at);
+    TensorPtr d = map2(
+        in, x, y, x->dtype,
+        [&](TermId p, TermId q) {
+          return sel(*this, mk(Op::Gt, {q, fconst(0)}),
+                     mk(Op::Mul, {q, mk(Op::Sub, {mk(Op::Log, {q}), p})}), fconst(0));
+        },
+        a.at);
     return reduce_loss(a, 99, d);
   });
-  fa["hinge_embedding_loss"] = python::builtin("F.hinge_embedding_loss", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
-    TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
-    TermId margin = fconst(static_cast<float>(float_arg(a, 2, "margin", 1.0)));
-    TensorPtr d = map2(in, x, y, x->dtype, [&](TermId p, TermId q) {
-      TermId hinge = mk(Op::Max, {fconst(0), mk(Op::Sub, {margin, p})});
-      // torch: x where y == 1, max(0, margin - x) where y == -1 (and the sum for other y).
-      return mk(Op::Add, {sel(*this, mk(Op::Eq, {q, fconst(1)}), p, fconst(0)), sel(*this, mk(Op::Eq, {q, fconst(-1)}), hinge, fconst(0))});
-    }, a.at);
-    return reduce_loss(a, 99, d);
-  });
+  fa["hinge_embedding_loss"] = python::builtin(
+      "F.hinge_embedding_loss", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+        TermId margin = fconst(static_cast<float>(float_arg(a, 2, "margin", 1.0)));
+        TensorPtr d = map2(
+            in, x, y, x->dtype,
+            [&](TermId p, TermId q) {
+              TermId hinge = mk(Op::Max, {fconst(0), mk(Op::Sub, {margin, p})});
+              // torch: x where y == 1, max(0, margin - x) where y == -1 (and the sum for other y).
+              return mk(Op::Add, {sel(*this, mk(Op::Eq, {q, fconst(1)}), p, fconst(0)),
+                                  sel(*this, mk(Op::Eq, {q, fconst(-1)}), hinge, fconst(0))});
+            },
+            a.at);
+        return reduce_loss(a, 99, d);
+      });
   auto pair_norm = [this](const TensorPtr& a, const TensorPtr& b, double eps, Span at) {
     // torch.pairwise_distance: ||a - b + eps||_2 over the last dimension.
-    TensorPtr diff = map2(in, a, b, a->dtype, [&](TermId p, TermId q) { return mk(Op::Add, {mk(Op::Sub, {p, q}), fconst(static_cast<float>(eps))}); }, at);
+    TensorPtr diff = map2(
+        in, a, b, a->dtype,
+        [&](TermId p, TermId q) {
+          return mk(Op::Add, {mk(Op::Sub, {p, q}), fconst(static_cast<float>(eps))});
+        },
+        at);
     int64_t last = static_cast<int64_t>(diff->shape.size()) - 1;
-    return reduce(in, diff, {last}, false, diff->dtype, [&](std::vector<TermId>& v) {
-      std::vector<TermId> sq;
-      for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
-      return mk(Op::Sqrt, {sum_of(sq)});
-    }, at);
+    return reduce(
+        in, diff, {last}, false, diff->dtype,
+        [&](std::vector<TermId>& v) {
+          std::vector<TermId> sq;
+          for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+          return mk(Op::Sqrt, {sum_of(sq)});
+        },
+        at);
   };
-  fa["triplet_margin_loss"] = python::builtin("F.triplet_margin_loss", [this, reduce_loss, pair_norm](Interp&, CallArgs& a) -> Ref {
-    TensorPtr an = tensor_arg(a, 0, "anchor"), po = tensor_arg(a, 1, "positive"), ne = tensor_arg(a, 2, "negative");
-    if (float_arg(a, 4, "p", 2) != 2 || bool_arg(a, 6, "swap", false)) in.unsupported(a.at, "triplet_margin_loss with p != 2 or swap");
-    double eps = float_arg(a, 5, "eps", 1e-6);
-    TensorPtr dp = pair_norm(an, po, eps, a.at), dn = pair_norm(an, ne, eps, a.at);
-    TermId margin = fconst(static_cast<float>(float_arg(a, 3, "margin", 1.0)));
-    TensorPtr l = map2(in, dp, dn, dp->dtype, [&](TermId p, TermId q) { return mk(Op::Max, {mk(Op::Add, {mk(Op::Sub, {p, q}), margin}), fconst(0)}); }, a.at);
-    return reduce_loss(a, 99, l);
-  });
-  fa["cosine_similarity"] = python::builtin("F.cosine_similarity", [this](Interp&, CallArgs& a) -> Ref {
-    TensorPtr x = tensor_arg(a, 0, "x1"), y = tensor_arg(a, 1, "x2");
-    int64_t dim = norm_dim(in, int_arg(a, 2, "dim").value_or(1), x->shape.size(), a.at);
-    TermId eps = fconst(static_cast<float>(float_arg(a, 3, "eps", 1e-8)));
-    auto reduce_dim = [&](const TensorPtr& t, const std::function<TermId(std::vector<TermId>&)>& f) { return reduce(in, t, {dim}, false, t->dtype, f, a.at); };
-    TensorPtr dot = reduce_dim(map2(in, x, y, x->dtype, [&](TermId p, TermId q) { return mk(Op::Mul, {p, q}); }, a.at), [&](std::vector<TermId>& v) { return sum_of(v); });
-    auto norm = [&](const TensorPtr& t) {
-      return reduce_dim(t, [&](std::vector<TermId>& v) {
-        std::vector<TermId> sq;
-        for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
-        return mk(Op::Max, {mk(Op::Sqrt, {sum_of(sq)}), eps});
+  fa["triplet_margin_loss"] = python::builtin(
+      "F.triplet_margin_loss", [this, reduce_loss, pair_norm](Interp&, CallArgs& a) -> Ref {
+        TensorPtr an = tensor_arg(a, 0, "anchor"), po = tensor_arg(a, 1, "positive"),
+                  ne = tensor_arg(a, 2, "negative");
+        if (float_arg(a, 4, "p", 2) != 2 || bool_arg(a, 6, "swap", false))
+          in.unsupported(a.at, "triplet_margin_loss with p != 2 or swap");
+        double eps = float_arg(a, 5, "eps", 1e-6);
+        TensorPtr dp = pair_norm(an, po, eps, a.at), dn = pair_norm(an, ne, eps, a.at);
+        TermId margin = fconst(static_cast<float>(float_arg(a, 3, "margin", 1.0)));
+        TensorPtr l = map2(
+            in, dp, dn, dp->dtype,
+            [&](TermId p, TermId q) {
+              return mk(Op::Max, {mk(Op::Add, {mk(Op::Sub, {p, q}), margin}), fconst(0)});
+            },
+            a.at);
+        return reduce_loss(a, 99, l);
       });
-    };
-    TensorPtr nx = norm(x), ny = norm(y);
-    TensorPtr den = map2(in, nx, ny, x->dtype, [&](TermId p, TermId q) { return mk(Op::Mul, {p, q}); }, a.at);
-    return wrap(map2(in, dot, den, x->dtype, [&](TermId p, TermId q) { return mk(Op::Div, {p, q}); }, a.at));
-  });
+  fa["cosine_similarity"] =
+      python::builtin("F.cosine_similarity", [this](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "x1"), y = tensor_arg(a, 1, "x2");
+        int64_t dim = norm_dim(in, int_arg(a, 2, "dim").value_or(1), x->shape.size(), a.at);
+        TermId eps = fconst(static_cast<float>(float_arg(a, 3, "eps", 1e-8)));
+        auto reduce_dim = [&](const TensorPtr& t,
+                              const std::function<TermId(std::vector<TermId>&)>& f) {
+          return reduce(in, t, {dim}, false, t->dtype, f, a.at);
+        };
+        TensorPtr dot = reduce_dim(map2(
+                                       in, x, y, x->dtype,
+                                       [&](TermId p, TermId q) {
+                                         return mk(Op::Mul, {p, q});
+                                       },
+                                       a.at),
+                                   [&](std::vector<TermId>& v) { return sum_of(v); });
+        auto norm = [&](const TensorPtr& t) {
+          return reduce_dim(t, [&](std::vector<TermId>& v) {
+            std::vector<TermId> sq;
+            for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+            return mk(Op::Max, {mk(Op::Sqrt, {sum_of(sq)}), eps});
+          });
+        };
+        TensorPtr nx = norm(x), ny = norm(y);
+        TensorPtr den = map2(
+            in, nx, ny, x->dtype,
+            [&](TermId p, TermId q) {
+              return mk(Op::Mul, {p, q});
+            },
+            a.at);
+        return wrap(map2(
+            in, dot, den, x->dtype,
+            [&](TermId p, TermId q) {
+              return mk(Op::Div, {p, q});
+            },
+            a.at));
+      });
   // Adaptive pooling: output i covers [floor(i*in/out), ceil((i+1)*in/out)).
   for (int nd = 1; nd <= 3; ++nd)
     for (bool is_max : {true, false}) {
-      std::string cls = std::string(is_max ? "AdaptiveMaxPool" : "AdaptiveAvgPool") + std::to_string(nd) + "d";
+      std::string cls =
+          std::string(is_max ? "AdaptiveMaxPool" : "AdaptiveAvgPool") + std::to_string(nd) + "d";
       auto pool = [this, nd, is_max](const TensorPtr& x, const Ref& size_v, Span at) {
         std::vector<int64_t> osize = tuple_arg(size_v, nd, 1, at);
         size_t lead = x->shape.size() - nd;
@@ -1874,32 +2210,46 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
               }
               if (d < 0) break;
             }
-            TermId e = is_max ? max_of(members) : mk(Op::Div, {sum_of(members), fconst(static_cast<double>(members.size()))});
+            TermId e = is_max ? max_of(members)
+                              : mk(Op::Div,
+                                   {sum_of(members), fconst(static_cast<double>(members.size()))});
             r->elems.push_back(round_to(s, x->dtype, e));
           }
         return r;
       };
-      std::string fname = std::string(is_max ? "adaptive_max_pool" : "adaptive_avg_pool") + std::to_string(nd) + "d";
-      fa[fname] = python::builtin("F." + fname, [this, pool](Interp&, CallArgs& a) { return wrap(pool(tensor_arg(a, 0, "input"), a.get(1, "output_size"), a.at)); });
+      std::string fname = std::string(is_max ? "adaptive_max_pool" : "adaptive_avg_pool") +
+                          std::to_string(nd) + "d";
+      fa[fname] = python::builtin("F." + fname, [this, pool](Interp&, CallArgs& a) {
+        return wrap(pool(tensor_arg(a, 0, "input"), a.get(1, "output_size"), a.at));
+      });
       auto attrs = std::make_shared<Attrs>();
       (*attrs)["__init__"] = python::builtin(cls + ".__init__", [](Interp& i2, CallArgs& a) {
         i2.setattr(a.pos.at(0), "output_size", a.get(1, "output_size"), a.at);
         return python::none();
       });
-      (*attrs)["forward"] = python::builtin(cls + ".forward", [this, pool](Interp& i2, CallArgs& a) {
-        return wrap(pool(tensor_arg(a, 1, "input"), i2.getattr(a.pos.at(0), "output_size", a.at), a.at));
-      });
+      (*attrs)["forward"] =
+          python::builtin(cls + ".forward", [this, pool](Interp& i2, CallArgs& a) {
+            return wrap(pool(tensor_arg(a, 1, "input"),
+                             i2.getattr(a.pos.at(0), "output_size", a.at), a.at));
+          });
       na[cls] = in.make_class(cls, module_cls, attrs);
     }
   // Loss modules: constructor keywords become the functional form's keywords.
   for (auto [cls, fn] : std::vector<std::pair<std::string, std::string>>{
-           {"MSELoss", "mse_loss"}, {"L1Loss", "l1_loss"}, {"SmoothL1Loss", "smooth_l1_loss"}, {"HuberLoss", "huber_loss"},
-           {"CrossEntropyLoss", "cross_entropy"}, {"KLDivLoss", "kl_div"}, {"HingeEmbeddingLoss", "hinge_embedding_loss"},
-           {"TripletMarginLoss", "triplet_margin_loss"}, {"CosineSimilarity", "cosine_similarity"}}) {
+           {"MSELoss", "mse_loss"},
+           {"L1Loss", "l1_loss"},
+           {"SmoothL1Loss", "smooth_l1_loss"},
+           {"HuberLoss", "huber_loss"},
+           {"CrossEntropyLoss", "cross_entropy"},
+           {"KLDivLoss", "kl_div"},
+           {"HingeEmbeddingLoss", "hinge_embedding_loss"},
+           {"TripletMarginLoss", "triplet_margin_loss"},
+           {"CosineSimilarity", "cosine_similarity"}}) {
     auto attrs = std::make_shared<Attrs>();
     std::string c = cls;
     (*attrs)["__init__"] = python::builtin(cls + ".__init__", [c](Interp& i2, CallArgs& a) {
-      if (a.pos.size() > 1) i2.unsupported(a.at, "positional arguments to nn." + c + " (use keywords)");
+      if (a.pos.size() > 1)
+        i2.unsupported(a.at, "positional arguments to nn." + c + " (use keywords)");
       auto kw = std::make_shared<Value>();
       kw->kind = K::Dict;
       for (auto& [k, v] : a.kw) kw->dict.push_back({python::string(k), v});
@@ -1911,16 +2261,22 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
       CallArgs c2;
       c2.at = a.at;
       c2.pos.assign(a.pos.begin() + 1, a.pos.end());
-      for (auto& [k, v] : i2.getattr(a.pos.at(0), "_kwargs", a.at)->dict) c2.kw.push_back({k->s, v});
+      for (auto& [k, v] : i2.getattr(a.pos.at(0), "_kwargs", a.at)->dict)
+        c2.kw.push_back({k->s, v});
       return i2.call(i2.getattr(i2.module_value("torch.nn.functional", a.at), f, a.at), c2);
     });
     na[cls] = in.make_class(cls, module_cls, attrs);
   }
-  for (auto [cls, op] : std::vector<std::pair<std::string, std::string>>{
-           {"LogSigmoid", "logsigmoid"}, {"Hardshrink", "hardshrink"}, {"Softshrink", "softshrink"}, {"CELU", "celu"}, {"GLU", "glu"}}) {
+  for (auto [cls, op] :
+       std::vector<std::pair<std::string, std::string>>{{"LogSigmoid", "logsigmoid"},
+                                                        {"Hardshrink", "hardshrink"},
+                                                        {"Softshrink", "softshrink"},
+                                                        {"CELU", "celu"},
+                                                        {"GLU", "glu"}}) {
     auto attrs = std::make_shared<Attrs>();
     (*attrs)["__init__"] = python::builtin(cls + ".__init__", [](Interp& i2, CallArgs& a) {
-      i2.setattr(a.pos.at(0), "_args", python::tuple(std::vector<Ref>(a.pos.begin() + 1, a.pos.end())), a.at);
+      i2.setattr(a.pos.at(0), "_args",
+                 python::tuple(std::vector<Ref>(a.pos.begin() + 1, a.pos.end())), a.at);
       return python::none();
     });
     std::string o = op;
@@ -1933,8 +2289,10 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     });
     na[cls] = in.make_class(cls, module_cls, attrs);
   }
-  for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal", "gather", "einsum", "glu"})
-    (*in.module_value("torch", {}).get()->attrs)[n] = python::builtin(std::string("torch.") + n, ops.at(n));
+  for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",
+                        "gather", "einsum", "glu"})
+    (*in.module_value("torch", {}).get()->attrs)[n] =
+        python::builtin(std::string("torch.") + n, ops.at(n));
 }
 
 }  // namespace
@@ -1953,26 +2311,32 @@ void install(python::Interp& in, TorchState& state) {
   in.register_module("torch.nn.functional", F);
   // Triton: decorators keep the function; launching a kernel is the Triton frontend's (later).
   Ref triton = t->module("triton"), tl = t->module("triton.language");
-  auto pass_through = python::builtin("triton.jit", [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  auto pass_through =
+      python::builtin("triton.jit", [](Interp&, CallArgs& a) { return a.pos.at(0); });
   (*triton->attrs)["jit"] = pass_through;
   for (const char* deco : {"autotune", "heuristics"})
-    (*triton->attrs)[deco] = python::builtin(std::string("triton.") + deco, [pass_through](Interp&, CallArgs&) { return pass_through; });
-  (*triton->attrs)["Config"] = python::builtin("triton.Config", [](Interp&, CallArgs&) { return python::none(); });
+    (*triton->attrs)[deco] = python::builtin(
+        std::string("triton.") + deco, [pass_through](Interp&, CallArgs&) { return pass_through; });
+  (*triton->attrs)["Config"] =
+      python::builtin("triton.Config", [](Interp&, CallArgs&) { return python::none(); });
   (*triton->attrs)["cdiv"] = python::builtin("triton.cdiv", [](Interp& i2, CallArgs& a) {
     int64_t x = i2.to_int(a.pos.at(0), a.at), y = i2.to_int(a.pos.at(1), a.at);
     return python::integer((x + y - 1) / y);
   });
-  (*triton->attrs)["next_power_of_2"] = python::builtin("triton.next_power_of_2", [](Interp& i2, CallArgs& a) {
-    int64_t x = i2.to_int(a.pos.at(0), a.at), p = 1;
-    while (p < x) p <<= 1;
-    return python::integer(p);
-  });
+  (*triton->attrs)["next_power_of_2"] =
+      python::builtin("triton.next_power_of_2", [](Interp& i2, CallArgs& a) {
+        int64_t x = i2.to_int(a.pos.at(0), a.at), p = 1;
+        while (p < x) p <<= 1;
+        return python::integer(p);
+      });
   (*triton->attrs)["language"] = tl;
   (*tl->attrs)["constexpr"] = in.make_class("constexpr", nullptr, std::make_shared<Attrs>());
   in.register_module("triton", triton);
   in.register_module("triton.language", tl);
   // The hooks own the Torch object.
-  in.hooks().binop = [t](Interp&, const std::string& op, const Ref& a, const Ref& b, Span at) { return t->binary(op, a, b, at); };
+  in.hooks().binop = [t](Interp&, const std::string& op, const Ref& a, const Ref& b, Span at) {
+    return t->binary(op, a, b, at);
+  };
   in.hooks().unop = [t](Interp& i2, const std::string& op, const Ref& a, Span at) -> Ref {
     if (op == "-") {
       CallArgs c;
@@ -1983,8 +2347,12 @@ void install(python::Interp& in, TorchState& state) {
     if (op == "+") return a;
     i2.unsupported(at, "tensor operator " + op);
   };
-  in.hooks().getattr = [t](Interp&, const Ref& v, const std::string& name, Span at) { return t->tensor_attr(v, name, at); };
-  in.hooks().subscript = [t](Interp&, const Ref& v, const Ref& index, Span at) { return t->subscript(v->tensor, index, at); };
+  in.hooks().getattr = [t](Interp&, const Ref& v, const std::string& name, Span at) {
+    return t->tensor_attr(v, name, at);
+  };
+  in.hooks().subscript = [t](Interp&, const Ref& v, const Ref& index, Span at) {
+    return t->subscript(v->tensor, index, at);
+  };
 }
 
 }  // namespace keq::torch

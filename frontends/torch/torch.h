@@ -21,8 +21,8 @@ using python::Tensor;
 
 // Where a symbolic tensor came from, for reports and (later) input domains.
 struct SymbolicTensor {
-  std::string name;     // the variables are name[i,j,...]
-  std::string origin;   // "torch.randn" or "nn.Linear.weight" ...
+  std::string name;    // the variables are name[i,j,...]
+  std::string origin;  // "torch.randn" or "nn.Linear.weight" ...
   std::vector<int64_t> shape;
   DType dtype;
   python::Span at;
