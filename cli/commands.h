@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "frontends/triton/program.h"
+
 namespace keq::cli {
 
 // Exit codes shared by every command (DESIGN.md).
@@ -14,6 +16,9 @@ inline constexpr int kExitError = 4;
 int egraph_command(const std::vector<std::string>& args);
 int parse_command(const std::vector<std::string>& args);
 int inspect_command(const std::vector<std::string>& args);
+int verify_command(const std::vector<std::string>& args);
+// Parses name=value,... (a tuple value as 4x5) into dims; returns an error message or "".
+std::string parse_dims(const std::string& spec, torch::Dims& dims);
 extern const char* const kEgraphHelp;
 
 }  // namespace keq::cli

@@ -60,6 +60,21 @@ bool parse_ints(const std::string& text, char sep, std::vector<int64_t>& out) {
 
 }  // namespace
 
+std::string parse_dims(const std::string& spec, torch::Dims& dims) {
+  for (size_t p = 0; p < spec.size();) {
+    size_t q = spec.find(',', p);
+    if (q == std::string::npos) q = spec.size();
+    std::string kv = spec.substr(p, q - p);
+    size_t eq = kv.find('=');
+    std::vector<int64_t> v;
+    if (eq == std::string::npos || !parse_ints(kv.substr(eq + 1), 'x', v))
+      return "--dims takes name=value,... with 4x5 for a tuple (got '" + kv + "')";
+    dims.push_back({kv.substr(0, eq), v});
+    p = q + 1;
+  }
+  return "";
+}
+
 int inspect_command(const std::vector<std::string>& args) {
   std::string file, cls = "Model";
   torch::Dims dims;
@@ -80,21 +95,10 @@ int inspect_command(const std::vector<std::string>& args) {
       std::fputs(kHelp, stdout);
       return 0;
     } else if (a == "--dims") {
-      std::string spec = value();
-      for (size_t p = 0; p < spec.size();) {
-        size_t q = spec.find(',', p);
-        if (q == std::string::npos) q = spec.size();
-        std::string kv = spec.substr(p, q - p);
-        size_t eq = kv.find('=');
-        std::vector<int64_t> v;
-        if (eq == std::string::npos || !parse_ints(kv.substr(eq + 1), 'x', v)) {
-          std::fprintf(stderr,
-                       "keq inspect: --dims takes name=value,... with 4x5 for a tuple (got '%s')\n",
-                       kv.c_str());
-          return kExitError;
-        }
-        dims.push_back({kv.substr(0, eq), v});
-        p = q + 1;
+      std::string err = parse_dims(value(), dims);
+      if (!err.empty()) {
+        std::fprintf(stderr, "keq inspect: %s\n", err.c_str());
+        return kExitError;
       }
     } else if (a == "--ref") {
       ref = value();

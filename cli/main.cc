@@ -15,15 +15,16 @@ usage: keq COMMAND [ARGS...]
 
 commands:
   egraph FILE   saturate terms from FILE with the rewrite rules and check (prove A B) goals
+  verify REF CAND  prove CAND.py's ModelNew equal to REF.py's Model, or show a counterexample
   inspect FILE  run a KernelBench-style reference symbolically: inputs, parameters, outputs, terms
   parse FILE    print the Python AST keq reads from FILE, with spans (frontend debugging)
   help          this text; `keq egraph --help` for a command's options
 
-Not yet available in this build: verify, rules check, rules validate, bench; inspect does not
-yet launch Triton kernels
-(see the project's issues). keq never runs Python: it reads models and kernels as source.
+Not yet available in this build: rules check, rules validate, bench; verify has no Z3 stage
+yet (see the project's issues). keq never runs Python: it reads models and kernels as source.
 
-exit codes: 0 proved/equivalent/ok, 1 not proved, 3 unsupported construct, 4 error
+exit codes: 0 proved/equivalent/ok, 1 not proved/not equivalent, 2 unknown, 3 unsupported
+construct, 4 error
 )";
 
 }  // namespace
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "egraph") return keq::cli::egraph_command(args);
   if (cmd == "parse") return keq::cli::parse_command(args);
+  if (cmd == "verify") return keq::cli::verify_command(args);
   if (cmd == "inspect") return keq::cli::inspect_command(args);
   std::fprintf(stderr, "keq: unknown command '%s' (try keq --help)\n", cmd.c_str());
   return keq::cli::kExitError;

@@ -112,9 +112,12 @@ bool close(double keq, double torch, double rtol) {
 // Candidates Triton 3.6's interpreter (TRITON_INTERPRET=1) cannot run on the CPU; the GPU
 // fixtures cover them. Anything else the framework could not run fails the test.
 const std::set<std::string> kInterpreterCannotRun = {
-    "cand_softmax_rows.case",  // a scalar running max (m = -inf, then tl.maximum): 0-d array error
-    "cand_matmul_relu.case",  // range(0, K, BLOCK_K) over a runtime int: __index__ sees a 1-element
-                              // array
+    // a scalar running max (m = -inf, then tl.maximum): 0-d array error
+    "cand_softmax_rows.case",
+    "cand_softmax_rows_tail_zero.case",
+    // range(0, K, BLOCK_K) over a runtime int: __index__ sees a 1-element array
+    "cand_matmul_relu.case",
+    "cand_matmul_relu_bias_before_dot.case",
 };
 
 // Checks every .case of a folder; returns the number of cases.

@@ -1,0 +1,480 @@
+#include "verify/verify.h"
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/hash/hash.h>
+#include <mpfr.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "rules/rules.h"
+
+namespace keq::verify {
+
+using ir::TermId;
+using torch::Program;
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Equivalent:
+      return "EQUIVALENT";
+    case Verdict::NotEquivalent:
+      return "NOT_EQUIVALENT";
+    case Verdict::Unknown:
+      return "UNKNOWN";
+    case Verdict::Unsupported:
+      return "UNSUPPORTED";
+    case Verdict::Error:
+      return "ERROR";
+  }
+  return "?";
+}
+
+int exit_code(Verdict v) {
+  return static_cast<int>(v);
+}
+
+Verdict combine(Verdict a, Verdict b) {
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::NotEquivalent:
+        return 4;
+      case Verdict::Error:
+        return 3;
+      case Verdict::Unsupported:
+        return 2;
+      case Verdict::Unknown:
+        return 1;
+      case Verdict::Equivalent:
+        return 0;
+    }
+    return 0;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+namespace {
+
+// Where an input variable's values come from: its tensor's dtype and get_inputs() range.
+struct Domain {
+  double lo = -INFINITY, hi = INFINITY;
+  bool hi_open = false;
+  python::DType dtype = python::DType::F32;
+};
+
+using Domains = absl::flat_hash_map<std::string, Domain>;  // by tensor name (in0, p3)
+
+Domains domains_of(const Program& ref, const Program& cand) {
+  Domains d;
+  for (const auto* p : {&ref, &cand}) {
+    for (const auto& t : p->state.inputs) d[t.name] = {t.lo, t.hi, t.hi_open, t.dtype};
+    for (const auto& t : p->state.parameters) d[t.name] = {-INFINITY, INFINITY, false, t.dtype};
+  }
+  return d;
+}
+
+std::string tensor_of(const std::string& var) {
+  return var.substr(0, var.find('['));
+}
+
+// A canonical encoding of the pair (ref, cand) up to renaming of variables: the DAG in visit
+// order, variables numbered by first occurrence and tagged with their domain, so two pairs with
+// equal keys are equivalent together or not at all.
+class PairKey {
+ public:
+  PairKey(const ir::TermStore& s, const Domains& d) : s_(s), d_(d) {}
+  std::vector<uint64_t> operator()(TermId a, TermId b) {
+    key_.clear(), seen_.clear(), vars_.clear();
+    key_.push_back(visit(a));
+    key_.push_back(visit(b));
+    return key_;
+  }
+
+ private:
+  uint64_t visit(TermId t) {
+    if (auto it = seen_.find(t); it != seen_.end()) return it->second;
+    std::vector<uint64_t> kids;
+    for (TermId c : s_.children(t)) kids.push_back(visit(c));
+    uint64_t payload = s_.payload(t);
+    if (s_.op(t) == ir::Op::Var) {
+      const std::string& name = s_.variable_of(t).name;
+      auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
+      auto dom = d_.find(tensor_of(name));
+      uint64_t tag = dom == d_.end() ? absl::HashOf(name)
+                                     : absl::HashOf(dom->second.lo, dom->second.hi,
+                                                    dom->second.hi_open, int(dom->second.dtype));
+      payload = absl::HashOf(it->second, tag);
+    }
+    key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
+    key_.push_back(payload);
+    key_.push_back(kids.size());
+    key_.insert(key_.end(), kids.begin(), kids.end());
+    uint64_t id = seen_.size();
+    seen_[t] = id;
+    return id;
+  }
+  const ir::TermStore& s_;
+  const Domains& d_;
+  std::vector<uint64_t> key_;
+  absl::flat_hash_map<TermId, uint64_t> seen_;
+  absl::flat_hash_map<uint32_t, uint64_t> vars_;
+};
+
+struct Pair {
+  TermId ref, cand;
+  size_t output, element;
+};
+
+void collect(const ir::TermStore& s, TermId t, absl::flat_hash_map<TermId, bool>& seen,
+             std::vector<TermId>& vars, std::vector<double>& consts) {
+  if (!seen.try_emplace(t, true).second) return;
+  if (s.op(t) == ir::Op::Var) vars.push_back(t);
+  if (s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32 && std::isfinite(s.constant_of(t).f))
+    consts.push_back(s.constant_of(t).f);
+  for (TermId c : s.children(t)) collect(s, c, seen, vars, consts);
+}
+
+// Real semantics equality: the same extended real; NaN equals NaN, +0 equals -0.
+// A difference counts only when it is far above MPFR's 256-bit working precision, so rounding
+// inside the evaluator can never be mistaken for a bug.
+std::optional<std::string> real_difference(const ir::RealValue& a, const ir::RealValue& b) {
+  if (a.type != ir::Type::F32 || b.type != ir::Type::F32) {
+    if (a.i == b.i) return std::nullopt;
+    return std::to_string(b.i - a.i);
+  }
+  mpfr_srcptr x = a.f.get(), y = b.f.get();
+  if (mpfr_nan_p(x) && mpfr_nan_p(y)) return std::nullopt;
+  if (mpfr_nan_p(x) || mpfr_nan_p(y)) return std::string("NaN on one side only");
+  if (mpfr_equal_p(x, y)) return std::nullopt;
+  if (mpfr_inf_p(x) || mpfr_inf_p(y)) return std::string("inf");
+  ir::Real d, m;
+  mpfr_sub(d.get(), x, y, MPFR_RNDN);
+  mpfr_abs(d.get(), d.get(), MPFR_RNDN);
+  mpfr_set(m.get(), mpfr_cmpabs(x, y) >= 0 ? x : y, MPFR_RNDN);
+  mpfr_abs(m.get(), m.get(), MPFR_RNDN);
+  mpfr_mul_2si(m.get(), m.get(), -200, MPFR_RNDN);
+  if (mpfr_cmp(d.get(), m.get()) <= 0) return std::nullopt;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", d.approx_double());
+  return std::string(buf);
+}
+
+// Values a variable can take, rounded into its dtype so the counterexample is a real input.
+double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
+  bool narrow = d.dtype == python::DType::F16 || d.dtype == python::DType::BF16 ||
+                d.dtype == python::DType::E4M3 || d.dtype == python::DType::E5M2;
+  bool integral = d.dtype == python::DType::I32 || d.dtype == python::DType::I64 ||
+                  d.dtype == python::DType::Bool;
+  if (integral) v = std::nearbyint(v);
+  if (narrow) {  // few mantissa bits: every format keq knows holds these
+    int e = 0;
+    double m = std::frexp(v, &e);
+    v = std::ldexp(std::nearbyint(m * 8) / 8, std::clamp(e, -6, 8));
+  }
+  v = static_cast<double>(static_cast<float>(v));
+  bool inside = v >= d.lo && (d.hi_open ? v < d.hi : v <= d.hi) && std::isfinite(v);
+  if (inside) return v;
+  if (!std::isfinite(d.lo) || !std::isfinite(d.hi)) return 0;
+  double u = std::uniform_real_distribution<double>(d.lo, d.hi)(rng);
+  if (integral) u = std::floor(u);
+  u = static_cast<double>(static_cast<float>(u));
+  return (d.hi_open ? u < d.hi : u <= d.hi) && u >= d.lo ? u : d.lo;
+}
+
+using Point = absl::flat_hash_map<TermId, double>;  // variable term -> value
+
+class Witness {
+ public:
+  Witness(const ir::TermStore& s, const Domains& d, uint64_t seed) : s_(s), d_(d), rng_(seed) {}
+
+  ir::RealValue eval(TermId t, const Point& p) const {
+    return ir::evaluate_real(s_, t, [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
+      TermId id = const_cast<ir::TermStore&>(s_).variable(v.name, v.type);
+      auto it = p.find(id);
+      if (it == p.end()) return std::nullopt;
+      return ir::RealValue::of(
+          v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
+                                  : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second)));
+    });
+  }
+  // The difference at p, when both sides evaluate and differ.
+  std::optional<std::string> differs(const Pair& pr, const Point& p) const {
+    try {
+      return real_difference(eval(pr.ref, p), eval(pr.cand, p));
+    } catch (const ir::EvalError&) {
+      return std::nullopt;  // out of MPFR's trusted range: no evidence either way
+    }
+  }
+
+  std::optional<Point> search(const Pair& pr, size_t points, std::string& how, size_t& tried) {
+    absl::flat_hash_map<TermId, bool> seen;
+    std::vector<TermId> vars;
+    std::vector<double> consts;
+    collect(s_, pr.ref, seen, vars, consts);
+    collect(s_, pr.cand, seen, vars, consts);
+    std::vector<double> pool = {0,    1,     -1,  0.5,  -0.5, 2,     -2, 3,
+                                1e-3, -1e-3, 100, -100, 1e4,  65504, 448};
+    for (double c : consts)
+      for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
+    std::normal_distribution<double> normal;
+    for (size_t k = 0; k < points; ++k, ++tried) {
+      Point p;
+      bool guided = k < points / 2;
+      for (TermId v : vars) {
+        double x = guided ? pool[rng_() % pool.size()]
+                          : normal(rng_) * std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
+        p[v] = into_domain(x, domain(v), rng_);
+      }
+      if (differs(pr, p)) {
+        how = guided ? "witness search (constant-guided point)" : "witness search (random point)";
+        return minimize(pr, p);
+      }
+    }
+    return std::nullopt;
+  }
+
+  const Domain& domain(TermId v) const {
+    static const Domain any;
+    auto it = d_.find(tensor_of(s_.variable_of(v).name));
+    return it == d_.end() ? any : it->second;
+  }
+
+ private:
+  // Zero out, then shorten, each value while the difference stays.
+  Point minimize(const Pair& pr, Point p) {
+    for (auto& [v, x] : p) {
+      double keep = x;
+      for (double cand : {0.0, std::round(x), std::round(x * 1000) / 1000}) {
+        double y = into_domain(cand, domain(v), rng_);
+        if (y == keep) break;
+        x = y;
+        if (differs(pr, p)) break;
+        x = keep;
+      }
+    }
+    return p;
+  }
+  const ir::TermStore& s_;
+  const Domains& d_;
+  std::mt19937_64 rng_;
+};
+
+std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    idx[k] = static_cast<int64_t>(e) % shape[k];
+    e /= static_cast<size_t>(shape[k]);
+  }
+  return idx;
+}
+
+std::string value_str(const ir::RealValue& v) {
+  if (v.type != ir::Type::F32) return std::to_string(v.i);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v.f.approx_double());
+  return buf;
+}
+
+std::string dims_str(const torch::Dims& dims) {
+  std::string r;
+  for (const auto& [n, v] : dims) {
+    r += (r.empty() ? "" : ",") + n + "=";
+    for (size_t k = 0; k < v.size(); ++k) r += (k ? "x" : "") + std::to_string(v[k]);
+  }
+  return r.empty() ? "the sizes as written" : r;
+}
+
+bool is_note(const std::string& f) {
+  return f.find(": note: ") != std::string::npos;
+}
+
+// Shapes, dtypes and findings: verdicts that need no proof.
+std::optional<Report> structural(const Program& ref, const Program& cand, Report r) {
+  for (const auto& f : cand.state.findings) (is_note(f) ? r.notes : r.findings).push_back(f);
+  auto shape = [](const python::Tensor& t) {
+    std::string s = std::string(python::dtype_name(t.dtype)) + "[";
+    for (size_t k = 0; k < t.shape.size(); ++k) s += (k ? ", " : "") + std::to_string(t.shape[k]);
+    return s + "]";
+  };
+  if (ref.outputs.size() != cand.outputs.size()) {
+    r.verdict = Verdict::NotEquivalent;
+    r.reason = "the reference returns " + std::to_string(ref.outputs.size()) +
+               " tensors, the candidate " + std::to_string(cand.outputs.size());
+    return r;
+  }
+  for (size_t o = 0; o < ref.outputs.size(); ++o)
+    if (ref.outputs[o]->shape != cand.outputs[o]->shape ||
+        ref.outputs[o]->dtype != cand.outputs[o]->dtype) {
+      r.verdict = Verdict::NotEquivalent;
+      r.reason = "output " + std::to_string(o) + ": the reference gives " + shape(*ref.outputs[o]) +
+                 ", the candidate " + shape(*cand.outputs[o]);
+      return r;
+    }
+  if (!r.findings.empty()) {
+    r.verdict = Verdict::NotEquivalent;
+    r.reason = "the candidate's kernels access memory wrongly (findings below)";
+    return r;
+  }
+  if (auto m = torch::parameter_mismatch(ref, cand)) {
+    r.verdict = Verdict::Unknown;
+    r.reason = "parameters are matched by creation order and these differ: " + *m;
+    return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Report verify(const std::string& ref_path, const std::string& cand_path, const Options& opt) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  Report r;
+  r.bound = dims_str(opt.dims);
+  ir::TermStore store;
+  Program ref, cand;
+  try {
+    ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial);
+    cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial);
+  } catch (const python::Unsupported& e) {
+    r.verdict = Verdict::Unsupported, r.reason = e.what();
+    return r;
+  } catch (const python::ProgramError& e) {
+    r.verdict = Verdict::Error, r.reason = e.what();
+    return r;
+  } catch (const ir::SyntaxError& e) {
+    r.verdict = Verdict::Error, r.reason = e.what();
+    return r;
+  }
+  if (auto s = structural(ref, cand, r)) return *s;
+  for (const auto& f : cand.state.findings) r.notes.push_back(f);
+
+  // Pair dedup.
+  Domains domains = domains_of(ref, cand);
+  PairKey key(store, domains);
+  absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
+  std::vector<Pair> pairs;
+  for (size_t o = 0; o < ref.outputs.size(); ++o)
+    for (size_t e = 0; e < ref.outputs[o]->elems.size(); ++e) {
+      ++r.stats.pairs;
+      Pair p{ref.outputs[o]->elems[e], cand.outputs[o]->elems[e], o, e};
+      if (p.ref == p.cand) continue;  // the same term: equal by construction
+      if (first.try_emplace(key(p.ref, p.cand), pairs.size()).second) pairs.push_back(p);
+    }
+  r.stats.deduped = pairs.size();
+
+  // E-graph stage.
+  std::vector<bool> proved(pairs.size(), false);
+  if (opt.use_egraph && !pairs.empty()) {
+    using Graph = rules::KeqLanguage::Graph;
+    Graph g(rules::KeqLanguage(&store, ir::Semantics::Real));
+    for (TermId id = 0; id < store.size(); ++id)
+      if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
+        auto d = domains.find(tensor_of(store.variable_of(id).name));
+        rules::Interval iv = rules::Interval::any_finite();
+        if (d != domains.end() && std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
+          iv = {d->second.lo, d->second.hi, false, true};
+        g.lang().set_domain(store.payload(id), iv);
+      }
+    auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()),
+                                   ir::Semantics::Real);
+    rules::TermAdder adder(g);
+    std::vector<std::pair<egraph::EClassId, egraph::EClassId>> roots;
+    for (const Pair& p : pairs) roots.push_back({adder.add(p.ref), adder.add(p.cand)});
+    auto rep = egraph::Runner<rules::KeqLanguage>({30, 500000, opt.timeout_s / 2})
+                   .run(g, rws, [&](Graph& eg) {
+                     for (auto [a, b] : roots)
+                       if (eg.find(a) != eg.find(b)) return false;
+                     return true;
+                   });
+    for (size_t k = 0; k < pairs.size(); ++k)
+      proved[k] = g.find(roots[k].first) == g.find(roots[k].second);
+    r.stats.egraph_iterations = rep.iterations.size();
+    r.stats.egraph_nodes = g.memo_size();
+    r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
+  }
+  for (bool b : proved) r.stats.egraph_proved += b;
+
+  // Witness search on the residue, with replay in real semantics.
+  Witness w(store, domains, opt.seed);
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    if (proved[k]) continue;
+    if (elapsed() > opt.timeout_s) break;
+    std::string how;
+    auto point = w.search(pairs[k], opt.witness_points, how, r.stats.witness_points);
+    if (!point) continue;
+    ++r.stats.witness_refuted;
+    const Pair& p = pairs[k];
+    Counterexample c;
+    c.output = p.output;
+    c.index = unravel(p.element, ref.outputs[p.output]->shape);
+    std::vector<std::pair<std::string, std::string>> vals;
+    for (auto [v, x] : *point) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.9g", x);
+      c.inputs.push_back({store.variable_of(v).name, buf});
+    }
+    std::sort(c.inputs.begin(), c.inputs.end());
+    ir::RealValue a = w.eval(p.ref, *point), b = w.eval(p.cand, *point);
+    c.ref_value = value_str(a), c.cand_value = value_str(b);
+    c.difference = real_difference(a, b).value_or("?");
+    c.found_by = how;
+    r.counterexample = c;
+    r.verdict = Verdict::NotEquivalent;
+    r.reason = "a counterexample that replay confirms";
+    break;
+  }
+  r.stats.unknown = pairs.size() - r.stats.egraph_proved - r.stats.witness_refuted;
+  r.stats.seconds = elapsed();
+  if (r.counterexample) return r;
+  if (r.stats.unknown == 0) {
+    r.verdict = Verdict::Equivalent;
+    r.reason = "every output element proved by the e-graph";
+  } else {
+    r.verdict = Verdict::Unknown;
+    r.reason = std::to_string(r.stats.unknown) +
+               " output pairs neither proved by the e-graph nor refuted by the witness search "
+               "(the Z3 stage is not built yet)";
+  }
+  return r;
+}
+
+std::string to_text(const Report& r) {
+  std::string t = std::string(verdict_name(r.verdict)) + ": " + r.reason + "\n";
+  t += "semantics: real; bound: " + r.bound + "\n";
+  if (const auto& c = r.counterexample) {
+    std::string idx;
+    for (size_t k = 0; k < c->index.size(); ++k)
+      idx += (k ? "," : "") + std::to_string(c->index[k]);
+    t += "counterexample (" + c->found_by + "):\n  output " + std::to_string(c->output) + "[" +
+         idx + "]\n";
+    for (const auto& [n, v] : c->inputs) t += "  " + n + " = " + v + "\n";
+    t += "  (every other input and parameter: any value)\n";
+    t += "  reference: " + c->ref_value + "\n  candidate: " + c->cand_value +
+         "\n  difference: " + c->difference + "\n";
+  }
+  if (!r.findings.empty()) {
+    t += "memory findings:\n";
+    // Findings repeat per lane and program; the first few name every line that matters.
+    for (size_t k = 0; k < std::min<size_t>(r.findings.size(), 10); ++k)
+      t += "  " + r.findings[k] + "\n";
+    if (r.findings.size() > 10)
+      t += "  ... and " + std::to_string(r.findings.size() - 10) + " more\n";
+  }
+  for (const auto& n : r.notes) t += "note: " + n + "\n";
+  const Stats& s = r.stats;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "stats: %zu output pairs, %zu after dedup; e-graph proved %zu (%zu iterations, "
+                "%zu nodes, stopped: %s); witness search refuted %zu (%zu points); %zu unknown; "
+                "%.3f s\n",
+                s.pairs, s.deduped, s.egraph_proved, s.egraph_iterations, s.egraph_nodes,
+                s.egraph_stop.empty() ? "not run" : s.egraph_stop.c_str(), s.witness_refuted,
+                s.witness_points, s.unknown, s.seconds);
+  return t + buf;
+}
+
+}  // namespace keq::verify

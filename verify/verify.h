@@ -1,0 +1,63 @@
+// keq verify's pipeline for one configuration: frontends, shape check, findings, pair dedup, the
+// e-graph stage, the witness search with replay, and the verdict.
+//
+// Not built yet (issue 5): the Z3 stage, ieee semantics, the default bound, --json, --explain.
+// Without Z3, a pair that the e-graph does not prove and the witness search does not refute is
+// UNKNOWN, with that reason.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontends/triton/program.h"
+
+namespace keq::verify {
+
+enum class Verdict { Equivalent, NotEquivalent, Unknown, Unsupported, Error };
+const char* verdict_name(Verdict v);  // EQUIVALENT, NOT_EQUIVALENT, ...
+int exit_code(Verdict v);             // 0, 1, 2, 3, 4
+// DESIGN.md: any NOT_EQUIVALENT wins, otherwise any UNKNOWN (UNSUPPORTED and ERROR rank above
+// UNKNOWN, since nothing was checked).
+Verdict combine(Verdict a, Verdict b);
+
+struct Options {
+  torch::Dims dims;
+  bool params_initial = false;
+  bool use_egraph = true;
+  double timeout_s = 60;  // for this configuration
+  uint64_t seed = 1;
+  size_t witness_points = 200;  // per unproved pair
+};
+
+struct Counterexample {
+  size_t output = 0;
+  std::vector<int64_t> index;
+  std::vector<std::pair<std::string, std::string>> inputs;  // the variables that matter
+  std::string ref_value, cand_value, difference;
+  std::string found_by;  // "witness search (constant-guided)", ...
+};
+
+struct Stats {
+  size_t pairs = 0, deduped = 0, egraph_proved = 0, witness_refuted = 0, unknown = 0;
+  size_t egraph_nodes = 0, egraph_iterations = 0;
+  std::string egraph_stop;
+  size_t witness_points = 0;
+  double seconds = 0;
+};
+
+struct Report {
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;  // why, in one line
+  std::string bound;   // the configuration checked
+  std::optional<Counterexample> counterexample;
+  std::vector<std::string> findings;  // memory findings, file:line first
+  std::vector<std::string> notes;     // assumptions the verdict depends on
+  Stats stats;
+};
+
+Report verify(const std::string& ref_path, const std::string& cand_path, const Options& options);
+std::string to_text(const Report& r);
+
+}  // namespace keq::verify
