@@ -23,8 +23,10 @@ Semantics: real (DESIGN.md): fp32 arithmetic exact, rounding only into narrow dt
 
 options:
   --dims a=1,b=2    one configuration (module-level integer constants of REF.py; a tuple takes
-                    4x5); repeat for several. Required: the default bound is not built yet
-  --timeout S       seconds per configuration (default 60)
+                    4x5); repeat for several. Required: the default bound is not built yet.
+                    --dims '' checks the sizes as written (KernelBench's are often too large)
+  --timeout S       seconds per configuration for the e-graph and witness stages (default 60);
+                    the symbolic execution of the two files is not bounded
   --params initial  parameters with a deterministic initialization take that value
   --no-egraph       skip the e-graph stage (to measure its value)
   --no-smt          answer from the e-graph and the witness search alone. This build has no Z3

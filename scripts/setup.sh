@@ -8,3 +8,6 @@ cmake --build build -j"$(nproc)" --target keq
 echo
 echo "== build/keq egraph examples/egraph/basics.eg --explain"
 build/keq egraph examples/egraph/basics.eg --explain
+echo
+echo "== build/keq verify examples/softmax_rows/ref.py examples/softmax_rows/cand.py --dims batch_size=2,dim=5"
+build/keq verify examples/softmax_rows/ref.py examples/softmax_rows/cand.py --dims batch_size=2,dim=5

@@ -67,4 +67,16 @@ check inspect-candidate-launch 0 "out0[0,0] = (maxnum in0[0,0] 0)" "$keq" inspec
 check inspect-finding 0 "store out of bounds" "$keq" inspect "$src/tests/golden/candidates/off_by_one_mask.py" --class ModelNew
 check parse 0 "FunctionDef 'kernel'" "$keq" parse "$src/tests/golden/parser/triton_kernel.py"
 
+# keq verify: one check per verdict and exit code.
+check verify-help 0 "usage: keq verify REF.py CAND.py" "$keq" verify --help
+check verify-equivalent 0 "EQUIVALENT: every output element proved" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5
+check verify-counterexample 1 "reference: 65504" "$keq" verify "$ex/fp16_cast_noclamp/ref.py" "$ex/fp16_cast_noclamp/cand.py" --dims batch_size=2,dim=3
+check verify-finding 1 "cand.py:16:5: write-write race" "$keq" verify "$ex/row_sum_split_store_race/ref.py" "$ex/row_sum_split_store_race/cand.py" --dims rows=2,cols=10
+check verify-no-egraph-unknown 2 "UNKNOWN: 5 output pairs neither proved" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --no-egraph
+check verify-unsupported 3 "UNSUPPORTED: $src/tests/golden/unsupported/dropout.py:11:16: nn.Dropout with p > 0" "$keq" verify "$src/tests/golden/unsupported/dropout.py" "$ex/softmax_rows/cand.py" --dims ""
+check verify-needs-dims 4 "give at least one --dims" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py"
+check verify-missing-file 4 "ERROR: " "$keq" verify /no/ref.py "$ex/softmax_rows/cand.py" --dims batch_size=2
+check verify-not-built 4 "not yet built option --json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2 --json out.json
+check verify-two-configs 1 "overall: NOT_EQUIVALENT" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
+
 exit $fail

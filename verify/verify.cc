@@ -400,9 +400,10 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
 
   // Witness search on the residue, with replay in real semantics.
   Witness w(store, domains, opt.seed);
+  bool timed_out = false;
   for (size_t k = 0; k < pairs.size(); ++k) {
     if (proved[k]) continue;
-    if (elapsed() > opt.timeout_s) break;
+    if ((timed_out = elapsed() > opt.timeout_s)) break;
     std::string how;
     auto point = w.search(pairs[k], opt.witness_points, how, r.stats.witness_points);
     if (!point) continue;
@@ -436,8 +437,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   } else {
     r.verdict = Verdict::Unknown;
     r.reason = std::to_string(r.stats.unknown) +
-               " output pairs neither proved by the e-graph nor refuted by the witness search "
-               "(the Z3 stage is not built yet)";
+               " output pairs neither proved by the e-graph nor refuted by the witness search " +
+               (timed_out ? "before the timeout" : "(the Z3 stage is not built yet)");
   }
   return r;
 }
@@ -465,6 +466,7 @@ std::string to_text(const Report& r) {
       t += "  ... and " + std::to_string(r.findings.size() - 10) + " more\n";
   }
   for (const auto& n : r.notes) t += "note: " + n + "\n";
+  if (r.verdict == Verdict::Unsupported || r.verdict == Verdict::Error) return t;  // nothing ran
   const Stats& s = r.stats;
   char buf[512];
   std::snprintf(buf, sizeof buf,

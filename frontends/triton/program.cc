@@ -30,14 +30,21 @@ void report_undefined_outputs(const ir::TermStore& s, Program& p) {
   absl::flat_hash_map<ir::TermId, bool> seen;
   std::vector<ir::TermId> stack;
   std::set<std::string> reported;
-  for (const auto& t : p.outputs)
-    for (ir::TermId e : t->elems) {
-      if (e == Tensor::kUninit) {
-        reported.insert("an output element that nothing wrote (torch.empty, never stored)");
-        continue;
-      }
-      stack.push_back(e);
+  for (size_t o = 0; o < p.outputs.size(); ++o) {
+    size_t unwritten = 0, first = 0;
+    for (size_t k = 0; k < p.outputs[o]->elems.size(); ++k) {
+      ir::TermId e = p.outputs[o]->elems[k];
+      if (e != Tensor::kUninit)
+        stack.push_back(e);
+      else if (unwritten++ == 0)
+        first = k;
     }
+    if (unwritten)  // the first one names the place: a mask tail, a grid too small
+      reported.insert("output " + std::to_string(o) + ": " + std::to_string(unwritten) +
+                      " elements that nothing wrote (torch.empty, never stored), the first at "
+                      "flat index " +
+                      std::to_string(first));
+  }
   while (!stack.empty()) {
     ir::TermId t = stack.back();
     stack.pop_back();
