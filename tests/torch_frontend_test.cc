@@ -270,8 +270,10 @@ TEST(Triton, MemoryFindingsNameTheLine) {
                 .find("masked_no_other.py:10:9: masked lane without other= reaches an output"),
             std::string::npos)
       << findings_of("masked_no_other.py");
-  EXPECT_NE(findings_of("grid_too_small.py").find("elements that nothing wrote (torch.empty, never stored), the first at flat index"),
-            std::string::npos)
+  EXPECT_NE(
+      findings_of("grid_too_small.py")
+          .find("elements that nothing wrote (torch.empty, never stored), the first at flat index"),
+      std::string::npos)
       << findings_of("grid_too_small.py");
 }
 
@@ -291,6 +293,23 @@ TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
   ASSERT_EQ(p.outputs.size(), 1u);
   EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
             "(sum 0 (sum in0[0,0] in0[0,1] in0[0,2] in0[0,3]) (sum in0[0,4] in0[0,5] 0 0))");
+}
+
+}  // namespace
+}  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+TEST(TorchModules, NormEpsAttributesAreTorchDefaults) {
+  // A candidate reads self.ln.eps to pass to its kernel: torch stores 1e-5, RMSNorm None.
+  ir::TermStore s;
+  const char* src =
+      "import torch.nn as nn\nln = nn.LayerNorm(4)\nrms = nn.RMSNorm(4)\nr = ln.eps\nq = rms.eps\n";
+  Ref eps = run_snippet(src, "r", s);
+  ASSERT_EQ(eps->kind, K::Float);
+  EXPECT_EQ(eps->f, 1e-5);
+  EXPECT_EQ(run_snippet(src, "q", s)->kind, K::None);
 }
 
 }  // namespace

@@ -219,7 +219,8 @@ class Witness {
     for (double c : consts)
       for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
     std::normal_distribution<double> normal;
-    for (size_t k = 0; k < points; ++k, ++tried) {
+    for (size_t k = 0; k < points; ++k) {
+      ++tried;
       Point p;
       bool guided = k < points / 2;
       for (TermId v : vars) {
@@ -471,11 +472,13 @@ std::string to_text(const Report& r) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "stats: %zu output pairs, %zu after dedup; e-graph proved %zu (%zu iterations, "
-                "%zu nodes, stopped: %s); witness search refuted %zu (%zu points); %zu unknown; "
+                "%zu nodes, stopped: %s); witness search refuted %zu (%zu points); %zu %s; "
                 "%.3f s\n",
                 s.pairs, s.deduped, s.egraph_proved, s.egraph_iterations, s.egraph_nodes,
                 s.egraph_stop.empty() ? "not run" : s.egraph_stop.c_str(), s.witness_refuted,
-                s.witness_points, s.unknown, s.seconds);
+                s.witness_points, s.unknown,
+                r.counterexample ? "left unchecked after the counterexample" : "unknown",
+                s.seconds);
   return t + buf;
 }
 

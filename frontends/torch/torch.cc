@@ -1323,8 +1323,14 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
       std::vector<int64_t> shape = sizes(sz, 0);
       Ref self = a.pos[0];
       i2.setattr(self, "normalized_shape", shape_v, a.at);
+      // As torch stores it: LayerNorm's eps defaults to 1e-5, RMSNorm's to None.
       Ref eps = a.get(2, "eps");
-      i2.setattr(self, "eps", eps ? eps : python::none(), a.at);
+      bool layer_norm = origin == "nn.LayerNorm";
+      i2.setattr(self, "eps",
+                 eps          ? eps
+                 : layer_norm ? python::floating(1e-5)
+                              : python::none(),
+                 a.at);
       bool affine = bool_arg(a, 3, "elementwise_affine", true);
       if (affine)
         param(i2, self, "weight", origin + ".weight", shape, a.at, 1.0);

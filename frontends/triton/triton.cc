@@ -439,6 +439,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
                                                                  {"rsqrt", Op::Rsqrt},
                                                                  {"abs", Op::Abs},
                                                                  {"sigmoid", Op::Sigmoid},
+                                                                 {"erf", Op::Erf},
                                                                  {"floor", Op::Floor},
                                                                  {"ceil", Op::Ceil}}) {
     Op o = op;
