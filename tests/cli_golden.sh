@@ -74,7 +74,7 @@ check verify-counterexample 1 "reference: 65504" "$keq" verify "$ex/fp16_cast_no
 check verify-finding 1 "cand.py:16:5: write-write race" "$keq" verify "$ex/row_sum_split_store_race/ref.py" "$ex/row_sum_split_store_race/cand.py" --dims rows=2,cols=10
 check verify-no-egraph-unknown 2 "UNKNOWN: 5 output pairs neither proved" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --no-egraph
 check verify-unsupported 3 "UNSUPPORTED: $src/tests/golden/unsupported/dropout.py:11:16: nn.Dropout with p > 0" "$keq" verify "$src/tests/golden/unsupported/dropout.py" "$ex/softmax_rows/cand.py" --dims ""
-check verify-needs-dims 4 "give at least one --dims" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py"
+check verify-default-bound 1 "bound: batch_size=5,features=6,dim1=7 (default bound)" "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py"
 check verify-missing-file 4 "ERROR: " "$keq" verify /no/ref.py "$ex/softmax_rows/cand.py" --dims batch_size=2
 check verify-not-built 4 "not yet built option --json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2 --json out.json
 check verify-two-configs 1 "overall: NOT_EQUIVALENT" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5

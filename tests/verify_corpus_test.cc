@@ -83,6 +83,31 @@ TEST(VerifyCorpus, EveryPairGetsItsExpectedVerdict) {
   std::printf("verified %zu corpus pairs\n", checked);
 }
 
+// Without --dims, keq verify runs two default configurations; they must reach the same verdicts.
+TEST(VerifyCorpus, DefaultBoundReachesTheExpectedVerdicts) {
+  for (const fs::path& dir : corpus()) {
+    Verdict all = Verdict::Equivalent;
+    std::string reports;
+    for (int64_t first : {2, 5}) {
+      Options opt;
+      opt.dims = default_dims((dir / "ref.py").string(), first);
+      opt.default_bound = true;
+      Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+      all = combine(all, r.verdict);
+      reports += to_text(r);
+    }
+    EXPECT_EQ(lower_name(all), read_expected(dir).verdict) << dir.filename() << "\n" << reports;
+  }
+}
+
+TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
+  fs::path ex = fs::path(KEQ_SOURCE_DIR) / "examples";
+  torch::Dims d = default_dims((ex / "matmul_relu/ref.py").string(), 2);
+  ASSERT_EQ(d.size(), 2u);  // out_features is only in get_init_inputs: it stays as written
+  EXPECT_EQ(d[0], (std::pair<std::string, std::vector<int64_t>>{"batch_size", {2}}));
+  EXPECT_EQ(d[1], (std::pair<std::string, std::vector<int64_t>>{"in_features", {3}}));
+}
+
 // Source mutations of the kind that make real bugs: a constant, an operator, a mask, other=.
 std::vector<std::pair<std::string, std::string>> mutations_of(const std::string& src) {
   const std::vector<std::pair<std::string, std::string>> edits = {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <random>
 
+#include "frontends/python/python.h"
 #include "rules/rules.h"
 
 namespace keq::verify {
@@ -334,7 +335,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   Report r;
-  r.bound = dims_str(opt.dims);
+  r.bound = dims_str(opt.dims) + (opt.default_bound ? " (default bound)" : "");
   ir::TermStore store;
   Program ref, cand;
   try {
@@ -442,6 +443,43 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
                (timed_out ? "before the timeout" : "(the Z3 stage is not built yet)");
   }
   return r;
+}
+
+torch::Dims default_dims(const std::string& ref_path, int64_t first) {
+  python::Tree tree = python::parse_file(ref_path);
+  absl::flat_hash_map<std::string, size_t> arity;  // module-level int (1) or tuple of ints (n)
+  python::NodeId get_inputs = python::kNoNode;
+  for (python::NodeId id : tree.at(tree.root).kids) {
+    const python::Node& n = tree.at(id);
+    if (n.kind == python::NodeKind::FunctionDef && n.text == "get_inputs") get_inputs = id;
+    if (n.kind != python::NodeKind::Assign || n.kids.size() != 2) continue;
+    const python::Node &target = tree.at(n.kids[0]), &value = tree.at(n.kids[1]);
+    if (target.kind != python::NodeKind::Name) continue;
+    if (value.kind == python::NodeKind::Int) arity[target.text] = 1;
+    bool int_tuple = value.kind == python::NodeKind::Tuple && !value.kids.empty();
+    for (python::NodeId k : value.kids) int_tuple &= tree.at(k).kind == python::NodeKind::Int;
+    if (int_tuple) arity[target.text] = value.kids.size();
+  }
+  torch::Dims dims;
+  if (get_inputs == python::kNoNode) return dims;
+  std::vector<python::NodeId> stack = {get_inputs};
+  std::vector<std::string> names;  // in source order
+  while (!stack.empty()) {
+    const python::Node& n = tree.at(stack.back());
+    stack.pop_back();
+    if (n.kind == python::NodeKind::Name && arity.contains(n.text) &&
+        std::find(names.begin(), names.end(), n.text) == names.end())
+      names.push_back(n.text);
+    for (auto k = n.kids.rbegin(); k != n.kids.rend(); ++k)
+      if (*k != python::kNoNode) stack.push_back(*k);
+  }
+  int64_t next = first;
+  for (const std::string& name : names) {
+    std::vector<int64_t> v;
+    for (size_t k = 0; k < arity[name]; ++k) v.push_back(next++);
+    dims.push_back({name, v});
+  }
+  return dims;
 }
 
 std::string to_text(const Report& r) {

@@ -1,7 +1,8 @@
 // keq verify's pipeline for one configuration: frontends, shape check, findings, pair dedup, the
 // e-graph stage, the witness search with replay, and the verdict.
 //
-// Not built yet (issue 5): the Z3 stage, ieee semantics, the default bound, --json, --explain.
+// Not built yet (issue 5): the Z3 stage, ieee semantics, the block-aware part of the default
+// bound, --json, --explain.
 // Without Z3, a pair that the e-graph does not prove and the witness search does not refute is
 // UNKNOWN, with that reason.
 #pragma once
@@ -24,6 +25,7 @@ Verdict combine(Verdict a, Verdict b);
 
 struct Options {
   torch::Dims dims;
+  bool default_bound = false;  // dims came from default_dims (the report says so)
   bool params_initial = false;
   bool use_egraph = true;
   double timeout_s = 60;  // for this configuration
@@ -58,6 +60,13 @@ struct Report {
 };
 
 Report verify(const std::string& ref_path, const std::string& cand_path, const Options& options);
+
+// The default bound's configurations: the module-level integer constants (and tuples of them)
+// that get_inputs() names are the dimensions; each gets a distinct small size, counting up from
+// `first` (2, 3, 4, ...), so a transposed stride shows. Constants only get_init_inputs() names
+// (kernel_size, out_features) stay as written. Empty when get_inputs names none.
+// Throws ir::SyntaxError when the file cannot be read.
+torch::Dims default_dims(const std::string& ref_path, int64_t first);
 std::string to_text(const Report& r);
 
 }  // namespace keq::verify
