@@ -20,59 +20,63 @@ struct Span {
   uint32_t end_line = 0, end_col = 0;  // 1-based, exclusive end column
 };
 
-#define KEQ_PY_NODES(X)                                                                          \
-  /* expressions */                                                                              \
-  X(Name)  /* text: identifier */                                                                \
-  X(Int)   /* text: literal as written */                                                        \
-  X(Float) /* text: literal as written */                                                        \
-  X(Str)   /* text: decoded value (adjacent literals joined) */                                  \
-  X(FStr)  /* text: the raw template; kids: the expressions inside {} */                         \
-  X(Bytes) /* text: decoded value */                                                             \
-  X(True)                                                                                        \
-  X(False) X(None) X(Ellipsis) X(BinOp) /* text: operator; kids: left, right */                  \
-      X(UnaryOp)                        /* text: - + ~ not; kids: operand */                     \
-      X(BoolOp)                         /* text: and | or; kids: operands (2 or more) */         \
-      X(Compare)       /* text: operators joined by ',' (e.g. "<,<="); kids: left, rights... */  \
-      X(Call)          /* kids: function, arguments (exprs, Starred, Keyword, DoubleStarred) */  \
-      X(Keyword)       /* text: name; kids: value */                                             \
-      X(Starred)       /* kids: value (*x) */                                                    \
-      X(DoubleStarred) /* kids: value (**x) */                                                   \
-      X(Attribute)     /* text: attribute; kids: value */                                        \
-      X(Subscript)     /* kids: value, index (an expr, Slice, or Tuple of them) */               \
-      X(Slice)         /* kids: lower, upper, step (each optional) */                            \
-      X(Tuple) X(List) X(Set) /* kids: elements */                                               \
-      X(Dict)                 /* kids: key0, value0, key1, ... (key kNoNode for **mapping) */    \
-      X(Lambda)               /* kids: Param..., body */                                         \
-      X(IfExp)                /* kids: body, test, orelse */                                     \
-      X(ListComp) X(SetComp) X(GenExp) /* kids: element, Comprehension... */                     \
-      X(DictComp)                      /* kids: key, value, Comprehension... */                  \
-      X(Comprehension) /* kids: target, iterable, conditions... */ /* statements */              \
-      X(Module)                                                    /* kids: statements */        \
-      X(Block)     /* kids: statements; text2: "else" / "finally" where it is one */             \
-      X(ExprStmt)  /* kids: expr */                                                              \
-      X(Assign)    /* kids: targets..., value */                                                 \
-      X(AugAssign) /* text: operator without '='; kids: target, value */                         \
-      X(AnnAssign) /* kids: target, annotation, value (optional) */                              \
-      X(Return)    /* kids: value (optional) */                                                  \
-      X(If)        /* kids: test, body, orelse (Block, If for elif, or kNoNode) */               \
-      X(For)       /* kids: target, iterable, body, orelse (optional) */                         \
-      X(While)     /* kids: test, body, orelse (optional) */                                     \
-      X(Break) X(Continue) X(Pass) X(Assert) /* kids: test, message (optional) */                \
-      X(Raise)                               /* kids: exception (optional), cause (optional) */  \
-      X(Del)                                 /* kids: targets */                                 \
-      X(Global) X(Nonlocal)                  /* text: names joined by ',' */                     \
-      X(FunctionDef)   /* text: name; kids: decorators (Block of exprs), params (Block), returns \
-                          (optional), body */                                                    \
-      X(Param)         /* text: name; flags: 0 plain, 1 *args, 2 **kwargs, 3 bare '*', 4 '/';    \
-                          kids: annotation, default (each optional) */                           \
-      X(ClassDef)      /* text: name; kids: decorators (Block), bases (Block), body */           \
-      X(Import)        /* kids: Alias... */                                                      \
-      X(ImportFrom)    /* text: module (leading dots kept); kids: Alias... ('*' as a name) */    \
-      X(Alias)         /* text: dotted name; text2: as-name or empty */                          \
-      X(With)          /* kids: WithItem..., body */                                             \
-      X(WithItem)      /* kids: context, target (optional) */                                    \
-      X(Try)           /* kids: body, ExceptHandler..., else Block?, finally Block? */           \
-      X(ExceptHandler) /* text: bound name or empty; kids: type (optional), body */
+// clang-format off
+#define KEQ_PY_NODES(X)                                                                        \
+  /* expressions */                                                                           \
+  X(Name)          /* text: identifier */                                                     \
+  X(Int)           /* text: literal as written */                                             \
+  X(Float)         /* text: literal as written */                                             \
+  X(Str)           /* text: decoded value (adjacent literals joined) */                       \
+  X(FStr)          /* text: the raw template; kids: the expressions inside {} */              \
+  X(Bytes)         /* text: decoded value */                                                  \
+  X(True) X(False) X(None) X(Ellipsis)                                                        \
+  X(BinOp)         /* text: operator; kids: left, right */                                    \
+  X(UnaryOp)       /* text: - + ~ not; kids: operand */                                       \
+  X(BoolOp)        /* text: and | or; kids: operands (2 or more) */                           \
+  X(Compare)       /* text: operators joined by ',' (e.g. "<,<="); kids: left, rights... */   \
+  X(Call)          /* kids: function, arguments (exprs, Starred, Keyword, DoubleStarred) */   \
+  X(Keyword)       /* text: name; kids: value */                                              \
+  X(Starred)       /* kids: value (*x) */                                                     \
+  X(DoubleStarred) /* kids: value (**x) */                                                    \
+  X(Attribute)     /* text: attribute; kids: value */                                         \
+  X(Subscript)     /* kids: value, index (an expr, Slice, or Tuple of them) */                \
+  X(Slice)         /* kids: lower, upper, step (each optional) */                             \
+  X(Tuple) X(List) X(Set) /* kids: elements */                                                \
+  X(Dict)          /* kids: key0, value0, key1, ... (key kNoNode for **mapping) */            \
+  X(Lambda)        /* kids: Param..., body */                                                 \
+  X(IfExp)         /* kids: body, test, orelse */                                             \
+  X(ListComp) X(SetComp) X(GenExp) /* kids: element, Comprehension... */                      \
+  X(DictComp)      /* kids: key, value, Comprehension... */                                   \
+  X(Comprehension) /* kids: target, iterable, conditions... */                                \
+  /* statements */                                                                            \
+  X(Module)        /* kids: statements */                                                     \
+  X(Block)         /* kids: statements; text2: "else" / "finally" where it is one */         \
+  X(ExprStmt)      /* kids: expr */                                                           \
+  X(Assign)        /* kids: targets..., value */                                              \
+  X(AugAssign)     /* text: operator without '='; kids: target, value */                      \
+  X(AnnAssign)     /* kids: target, annotation, value (optional) */                           \
+  X(Return)        /* kids: value (optional) */                                               \
+  X(If)            /* kids: test, body, orelse (Block, If for elif, or kNoNode) */            \
+  X(For)           /* kids: target, iterable, body, orelse (optional) */                      \
+  X(While)         /* kids: test, body, orelse (optional) */                                  \
+  X(Break) X(Continue) X(Pass)                                                                \
+  X(Assert)        /* kids: test, message (optional) */                                       \
+  X(Raise)         /* kids: exception (optional), cause (optional) */                         \
+  X(Del)           /* kids: targets */                                                        \
+  X(Global) X(Nonlocal) /* text: names joined by ',' */                                       \
+  X(FunctionDef)   /* text: name; kids: decorators (Block of exprs), params (Block), returns  \
+                      (optional), body */                                                     \
+  X(Param)         /* text: name; flags: 0 plain, 1 *args, 2 **kwargs, 3 bare '*', 4 '/';    \
+                      kids: annotation, default (each optional) */                            \
+  X(ClassDef)      /* text: name; kids: decorators (Block), bases (Block), body */            \
+  X(Import)        /* kids: Alias... */                                                       \
+  X(ImportFrom)    /* text: module (leading dots kept); kids: Alias... ('*' as a name) */     \
+  X(Alias)         /* text: dotted name; text2: as-name or empty */                           \
+  X(With)          /* kids: WithItem..., body */                                              \
+  X(WithItem)      /* kids: context, target (optional) */                                     \
+  X(Try)           /* kids: body, ExceptHandler..., else Block?, finally Block? */            \
+  X(ExceptHandler) /* text: bound name or empty; kids: type (optional), body */
+// clang-format on
 
 enum class NodeKind : uint8_t {
 #define KEQ_PY_ENUM(k) k,
