@@ -2,7 +2,7 @@
 // e-graph stage, the witness search with replay, and the verdict.
 //
 // Not built yet (issue 5): the Z3 stage, ieee semantics, the block-aware part of the default
-// bound, --json, --explain.
+// bound, --explain.
 // Without Z3, a pair that the e-graph does not prove and the witness search does not refute is
 // UNKNOWN, with that reason.
 #pragma once
@@ -68,5 +68,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
 // Throws ir::SyntaxError when the file cannot be read.
 torch::Dims default_dims(const std::string& ref_path, int64_t first);
 std::string to_text(const Report& r);
+// The reports of one run as JSON in the schema of verify/keq.proto (message VerifyRun).
+std::string to_json(const std::string& ref_path, const std::string& cand_path,
+                    const std::vector<Report>& reports, Verdict overall);
 
 }  // namespace keq::verify

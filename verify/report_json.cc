@@ -1,0 +1,79 @@
+// Reports as protobuf messages (verify/keq.proto), printed with protobuf's JSON printer.
+#include <google/protobuf/util/json_util.h>
+
+#include "keq.pb.h"  // generated from verify/keq.proto into the build folder
+#include "verify/verify.h"
+
+namespace keq::verify {
+
+namespace {
+
+report::Verdict to_proto(Verdict v) {
+  switch (v) {
+    case Verdict::Equivalent:
+      return report::EQUIVALENT;
+    case Verdict::NotEquivalent:
+      return report::NOT_EQUIVALENT;
+    case Verdict::Unknown:
+      return report::UNKNOWN;
+    case Verdict::Unsupported:
+      return report::UNSUPPORTED;
+    case Verdict::Error:
+      return report::ERROR;
+  }
+  return report::VERDICT_UNSPECIFIED;
+}
+
+void fill(const Report& r, report::Configuration& c) {
+  c.set_verdict(to_proto(r.verdict));
+  c.set_reason(r.reason);
+  c.set_semantics("real");
+  c.set_bound(r.bound);
+  if (const auto& x = r.counterexample) {
+    report::Counterexample* pc = c.mutable_counterexample();
+    pc->set_output(static_cast<uint32_t>(x->output));
+    for (int64_t i : x->index) pc->add_index(static_cast<int32_t>(i));
+    for (const auto& [name, value] : x->inputs) {
+      report::InputValue* iv = pc->add_inputs();
+      iv->set_name(name);
+      iv->set_value(value);
+    }
+    pc->set_reference_value(x->ref_value);
+    pc->set_candidate_value(x->cand_value);
+    pc->set_difference(x->difference);
+    pc->set_found_by(x->found_by);
+  }
+  for (const auto& f : r.findings) c.add_findings(f);
+  for (const auto& n : r.notes) c.add_notes(n);
+  report::Stats* s = c.mutable_stats();
+  s->set_pairs(static_cast<uint32_t>(r.stats.pairs));
+  s->set_deduped_pairs(static_cast<uint32_t>(r.stats.deduped));
+  s->set_egraph_proved(static_cast<uint32_t>(r.stats.egraph_proved));
+  s->set_egraph_iterations(static_cast<uint32_t>(r.stats.egraph_iterations));
+  s->set_egraph_nodes(static_cast<uint32_t>(r.stats.egraph_nodes));
+  s->set_egraph_stop(r.stats.egraph_stop);
+  s->set_witness_refuted(static_cast<uint32_t>(r.stats.witness_refuted));
+  s->set_witness_points(static_cast<uint32_t>(r.stats.witness_points));
+  s->set_unknown(static_cast<uint32_t>(r.stats.unknown));
+  s->set_seconds(r.stats.seconds);
+}
+
+}  // namespace
+
+std::string to_json(const std::string& ref_path, const std::string& cand_path,
+                    const std::vector<Report>& reports, Verdict overall) {
+  report::VerifyRun run;
+  run.set_reference(ref_path);
+  run.set_candidate(cand_path);
+  run.set_verdict(to_proto(overall));
+  for (const Report& r : reports) fill(r, *run.add_configurations());
+  google::protobuf::util::JsonPrintOptions opt;
+  opt.add_whitespace = true;
+  opt.always_print_primitive_fields = true;
+  std::string out;
+  auto status = google::protobuf::util::MessageToJsonString(run, &out, opt);
+  if (!status.ok()) throw std::runtime_error("JSON printing failed: " + status.ToString());
+  return out;
+}
+
+}  // namespace keq::verify
