@@ -18,8 +18,11 @@ const char* const kHelp =
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
 run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
-findings, pair dedup, the e-graph (real-semantics rules and normal forms), then a witness search
-whose counterexamples are replayed at 256-bit precision before they are reported.
+findings, pair dedup, the e-graph (real-semantics rules and normal forms), a witness search, then
+Z3 on what is left (an exact encoding of a finite fragment: arithmetic, comparisons, select,
+max/min, exp/log/sqrt/tanh/sigmoid/erf through uninterpreted functions with true facts; division,
+log and sqrt only where Z3 proves their arguments in range). Every counterexample is replayed at
+256-bit precision before it is reported.
 
 Semantics: real (DESIGN.md): fp32 arithmetic exact, rounding only into narrow dtypes.
 
@@ -34,12 +37,12 @@ options:
                     the symbolic execution of the two files is not bounded
   --params initial  parameters with a deterministic initialization take that value
   --no-egraph       skip the e-graph stage (to measure its value)
-  --no-smt          answer from the e-graph and the witness search alone. This build has no Z3
-                    stage yet, so this is also the default behaviour
+  --no-smt          answer from the e-graph and the witness search alone (the fast pre-filter
+                    for generation loops): what they leave is UNKNOWN
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 
-Not built yet (see the issues): the Z3 stage, --semantics ieee, --explain, --jobs,
+Not built yet (see the issues): Z3 model refinement, --semantics ieee, --explain, --jobs,
 --nonfinite-inputs, the block-aware default bound and the coverage table.
 
 exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
@@ -95,7 +98,7 @@ int verify_command(const std::vector<std::string>& args) {
     } else if (a == "--no-egraph") {
       opt.use_egraph = false;
     } else if (a == "--no-smt") {
-      // The default in this build (no Z3 stage yet).
+      opt.use_smt = false;
     } else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
                    "keq verify: unknown or not yet built option %s (see keq verify --help)\n",

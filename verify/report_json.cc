@@ -56,6 +56,10 @@ void fill(const Report& r, report::Configuration& c) {
   s->set_witness_points(static_cast<uint32_t>(r.stats.witness_points));
   s->set_unknown(static_cast<uint32_t>(r.stats.unknown));
   s->set_seconds(r.stats.seconds);
+  s->set_smt_queries(static_cast<uint32_t>(r.stats.smt_queries));
+  s->set_smt_proved(static_cast<uint32_t>(r.stats.smt_proved));
+  s->set_smt_refuted(static_cast<uint32_t>(r.stats.smt_refuted));
+  s->set_smt_seconds(r.stats.smt_seconds);
 }
 
 }  // namespace

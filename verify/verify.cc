@@ -11,6 +11,7 @@
 
 #include "frontends/python/python.h"
 #include "rules/rules.h"
+#include "smt/smt.h"
 
 namespace keq::verify {
 
@@ -329,6 +330,47 @@ std::optional<Report> structural(const Program& ref, const Program& cand, Report
 
 }  // namespace
 
+// Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
+// when its point, rounded to the inputs' dtypes, replays as a difference.
+template <typename Elapsed, typename Refute>
+void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
+               const std::vector<size_t>& open, Witness& w, const Options& opt, Elapsed& elapsed,
+               Report& r, std::string& reason, Refute& refute) {
+  auto range = [&](TermId v) {
+    const Domain& d = w.domain(v);
+    return smt::VarRange{d.lo, d.hi, d.hi_open};
+  };
+  for (size_t n = 0; n < open.size(); ++n) {
+    double left = opt.timeout_s - elapsed();
+    if (left <= 0) {
+      reason = reason.empty() ? "timeout" : reason;
+      return;
+    }
+    unsigned ms = static_cast<unsigned>(1000 * left / static_cast<double>(open.size() - n));
+    auto t0 = std::chrono::steady_clock::now();
+    smt::Result res = smt::check_equal(store, pairs[open[n]].ref, pairs[open[n]].cand, range, ms);
+    r.stats.smt_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++r.stats.smt_queries;
+    if (res.outcome == smt::Outcome::Proved) {
+      ++r.stats.smt_proved;
+      continue;
+    }
+    if (res.outcome == smt::Outcome::Model) {
+      Point p;
+      std::mt19937_64 rng(opt.seed);
+      for (auto [v, x] : res.model) p[v] = into_domain(x, w.domain(v), rng);
+      if (w.differs(pairs[open[n]], p)) {
+        ++r.stats.smt_refuted;
+        refute(pairs[open[n]], p, "Z3 model, replayed");
+        return;
+      }
+      res.reason = "a Z3 model that did not replay once rounded to the input dtypes";
+    }
+    if (reason.empty()) reason = res.reason;
+  }
+}
+
 Report verify(const std::string& ref_path, const std::string& cand_path, const Options& opt) {
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -400,47 +442,56 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   }
   for (bool b : proved) r.stats.egraph_proved += b;
 
-  // Witness search on the residue, with replay in real semantics.
+  // Witness search on the residue, then Z3; every counterexample is replayed in real semantics.
   Witness w(store, domains, opt.seed);
-  bool timed_out = false;
-  for (size_t k = 0; k < pairs.size(); ++k) {
-    if (proved[k]) continue;
-    if ((timed_out = elapsed() > opt.timeout_s)) break;
-    std::string how;
-    auto point = w.search(pairs[k], opt.witness_points, how, r.stats.witness_points);
-    if (!point) continue;
-    ++r.stats.witness_refuted;
-    const Pair& p = pairs[k];
+  auto refute = [&](const Pair& p, const Point& point, const std::string& how) {
     Counterexample c;
     c.output = p.output;
     c.index = unravel(p.element, ref.outputs[p.output]->shape);
-    std::vector<std::pair<std::string, std::string>> vals;
-    for (auto [v, x] : *point) {
+    for (auto [v, x] : point) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.9g", x);
       c.inputs.push_back({store.variable_of(v).name, buf});
     }
     std::sort(c.inputs.begin(), c.inputs.end());
-    ir::RealValue a = w.eval(p.ref, *point), b = w.eval(p.cand, *point);
+    ir::RealValue a = w.eval(p.ref, point), b = w.eval(p.cand, point);
     c.ref_value = value_str(a), c.cand_value = value_str(b);
     c.difference = real_difference(a, b).value_or("?");
     c.found_by = how;
     r.counterexample = c;
     r.verdict = Verdict::NotEquivalent;
     r.reason = "a counterexample that replay confirms";
-    break;
+  };
+  bool timed_out = false;
+  std::vector<size_t> open;
+  for (size_t k = 0; k < pairs.size() && !r.counterexample; ++k) {
+    if (proved[k]) continue;
+    if ((timed_out = elapsed() > opt.timeout_s)) break;
+    std::string how;
+    if (auto point = w.search(pairs[k], opt.witness_points, how, r.stats.witness_points)) {
+      ++r.stats.witness_refuted;
+      refute(pairs[k], *point, how);
+    } else {
+      open.push_back(k);
+    }
   }
-  r.stats.unknown = pairs.size() - r.stats.egraph_proved - r.stats.witness_refuted;
+  std::string smt_reason;
+  if (opt.use_smt && !r.counterexample && !timed_out)
+    smt_stage(store, pairs, open, w, opt, elapsed, r, smt_reason, refute);
+  r.stats.unknown = pairs.size() - r.stats.egraph_proved - r.stats.witness_refuted -
+                    r.stats.smt_proved - r.stats.smt_refuted;
   r.stats.seconds = elapsed();
   if (r.counterexample) return r;
   if (r.stats.unknown == 0) {
     r.verdict = Verdict::Equivalent;
-    r.reason = "every output element proved by the e-graph";
+    r.reason = r.stats.smt_proved ? "every output element proved (e-graph and Z3)"
+                                  : "every output element proved by the e-graph";
   } else {
     r.verdict = Verdict::Unknown;
-    r.reason = std::to_string(r.stats.unknown) +
-               " output pairs neither proved by the e-graph nor refuted by the witness search " +
-               (timed_out ? "before the timeout" : "(the Z3 stage is not built yet)");
+    r.reason = std::to_string(r.stats.unknown) + " output pairs neither proved nor refuted" +
+               (elapsed() > opt.timeout_s ? " before the timeout"
+                : !opt.use_smt            ? " by the e-graph and the witness search (--no-smt)"
+                                          : "; first reason: " + smt_reason);
   }
   return r;
 }
@@ -510,12 +561,14 @@ std::string to_text(const Report& r) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "stats: %zu output pairs, %zu after dedup; e-graph proved %zu (%zu iterations, "
-                "%zu nodes, stopped: %s); witness search refuted %zu (%zu points); %zu %s; "
+                "%zu nodes, stopped: %s); witness search refuted %zu (%zu points); Z3 proved %zu, "
+                "refuted %zu (%zu queries, "
+                "%.3f s); %zu %s; "
                 "%.3f s\n",
                 s.pairs, s.deduped, s.egraph_proved, s.egraph_iterations, s.egraph_nodes,
                 s.egraph_stop.empty() ? "not run" : s.egraph_stop.c_str(), s.witness_refuted,
-                s.witness_points, s.unknown,
-                r.counterexample ? "left unchecked after the counterexample" : "unknown",
+                s.witness_points, s.smt_proved, s.smt_refuted, s.smt_queries, s.smt_seconds,
+                s.unknown, r.counterexample ? "left unchecked after the counterexample" : "unknown",
                 s.seconds);
   return t + buf;
 }

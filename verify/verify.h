@@ -1,10 +1,8 @@
 // keq verify's pipeline for one configuration: frontends, shape check, findings, pair dedup, the
 // e-graph stage, the witness search with replay, and the verdict.
 //
-// Not built yet (issue 5): the Z3 stage, ieee semantics, the block-aware part of the default
+// Not built yet (issue 5): ieee semantics, Z3 model refinement, the block-aware part of the default
 // bound, --explain.
-// Without Z3, a pair that the e-graph does not prove and the witness search does not refute is
-// UNKNOWN, with that reason.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +26,7 @@ struct Options {
   bool default_bound = false;  // dims came from default_dims (the report says so)
   bool params_initial = false;
   bool use_egraph = true;
+  bool use_smt = true;    // --no-smt: the e-graph and the witness search alone
   double timeout_s = 60;  // for this configuration
   uint64_t seed = 1;
   size_t witness_points = 200;  // per unproved pair
@@ -43,6 +42,8 @@ struct Counterexample {
 
 struct Stats {
   size_t pairs = 0, deduped = 0, egraph_proved = 0, witness_refuted = 0, unknown = 0;
+  size_t smt_queries = 0, smt_proved = 0, smt_refuted = 0;
+  double smt_seconds = 0;
   size_t egraph_nodes = 0, egraph_iterations = 0;
   std::string egraph_stop;
   size_t witness_points = 0;

@@ -1,0 +1,279 @@
+#include "smt/smt.h"
+
+#include <gmpxx.h>
+#include <z3++.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace keq::smt {
+
+namespace {
+
+using ir::Op;
+using ir::TermId;
+
+struct NotInFragment {
+  std::string what;
+};
+
+class Encoder {
+ public:
+  Encoder(z3::context& c, const ir::TermStore& s, const std::function<VarRange(TermId)>& range)
+      : c_(c),
+        s_(s),
+        range_(range),
+        facts_(c),
+        conditions_(c),
+        exp_(fn("exp")),
+        log_(fn("log")),
+        erf_(fn("erf")),
+        exp2_(fn("exp2")),
+        log2_(fn("log2")) {}
+
+  z3::expr encode(TermId t) {
+    if (auto it = memo_.find(t); it != memo_.end()) return it->second;
+    z3::expr e = build(t);
+    memo_.emplace(t, e);
+    return e;
+  }
+  const z3::expr_vector& facts() const { return facts_; }            // true of the functions
+  const z3::expr_vector& conditions() const { return conditions_; }  // must hold for all inputs
+  const absl::flat_hash_map<TermId, z3::expr>& vars() const { return vars_; }
+
+ private:
+  z3::func_decl fn(const char* name) { return c_.function(name, c_.real_sort(), c_.real_sort()); }
+  z3::expr fresh(const char* prefix) {
+    return c_.real_const((prefix + std::to_string(n_++)).c_str());
+  }
+
+  z3::expr constant(const ir::Constant& k) {
+    if (k.type == ir::Type::Bool) return c_.bool_val(k.i != 0);
+    if (ir::is_int(k.type)) return c_.int_val(static_cast<int64_t>(k.i));
+    if (!std::isfinite(k.f)) throw NotInFragment{"non-finite constants"};
+    int e = 0;  // a double is m * 2^e exactly, m an integer: an exact rational for Z3
+    mpz_class m(std::ldexp(std::frexp(k.f, &e), 53)), p = 1;
+    e -= 53;
+    mpz_mul_2exp(p.get_mpz_t(), p.get_mpz_t(), static_cast<mp_bitcnt_t>(std::abs(e)));
+    std::string text = e >= 0 ? mpz_class(m * p).get_str() : m.get_str() + "/" + p.get_str();
+    return c_.real_val(text.c_str());
+  }
+
+  z3::expr variable(TermId t) {
+    const ir::Variable& v = s_.variable_of(t);
+    z3::expr x = v.type == ir::Type::Bool ? c_.bool_const(v.name.c_str())
+                 : ir::is_int(v.type)     ? c_.int_const(v.name.c_str())
+                                          : c_.real_const(v.name.c_str());
+    if (v.type != ir::Type::Bool) {
+      VarRange r = range_(t);
+      auto bound = [&](double b) {
+        return ir::is_int(v.type) ? c_.int_val(static_cast<int64_t>(std::ceil(b)))
+                                  : constant(ir::Constant::of_float(b));
+      };
+      if (std::isfinite(r.lo)) facts_.push_back(x >= bound(r.lo));
+      if (std::isfinite(r.hi)) {
+        z3::expr hi = bound(r.hi);
+        facts_.push_back(r.hi_open ? x < hi : x <= hi);
+      }
+    }
+    vars_.emplace(t, x);
+    return x;
+  }
+
+  // x / y as the q with q * y = x, once y != 0 is proved: Z3's own x/0 is some arbitrary value.
+  z3::expr quotient(const z3::expr& x, const z3::expr& y) {
+    conditions_.push_back(y != 0);
+    z3::expr q = fresh("q");
+    facts_.push_back(z3::implies(y != 0, q * y == x));
+    return q;
+  }
+
+  z3::expr exp(const z3::expr& x) {
+    z3::expr e = exp_(x);
+    facts_.push_back(e > 0);
+    return e;
+  }
+
+  z3::expr fold(std::span<const TermId> kids,
+                const std::function<z3::expr(z3::expr, z3::expr)>& f) {
+    z3::expr acc = encode(kids[0]);
+    for (size_t k = 1; k < kids.size(); ++k) acc = f(acc, encode(kids[k]));
+    return acc;
+  }
+
+  z3::expr build(TermId t) {
+    auto kids = s_.children(t);
+    auto k = [&](size_t i) { return encode(kids[i]); };
+    auto max = [](z3::expr a, z3::expr b) { return z3::ite(a >= b, a, b); };
+    auto min = [](z3::expr a, z3::expr b) { return z3::ite(a <= b, a, b); };
+    switch (s_.op(t)) {
+      case Op::Const:
+        return constant(s_.constant_of(t));
+      case Op::Var:
+        return variable(t);
+      case Op::Add:
+        return k(0) + k(1);
+      case Op::Sub:
+        return k(0) - k(1);
+      case Op::Mul:
+        return k(0) * k(1);
+      case Op::Neg:
+        return -k(0);
+      case Op::Fma:
+        return k(0) * k(1) + k(2);
+      case Op::Abs:
+        return z3::ite(k(0) >= 0, k(0), -k(0));
+      case Op::Div:
+      case Op::DivFull:
+        return quotient(k(0), k(1));
+      case Op::Recip:
+        return quotient(c_.real_val(1), k(0));
+      case Op::Max:
+      case Op::MaxNum:
+        return max(k(0), k(1));
+      case Op::Min:
+      case Op::MinNum:
+        return min(k(0), k(1));
+      case Op::Clamp:
+        return min(max(k(0), k(1)), k(2));  // torch.clamp: max first, then min
+      case Op::Sum:
+        return fold(kids, [](z3::expr a, z3::expr b) { return a + b; });
+      case Op::Prod:
+        return fold(kids, [](z3::expr a, z3::expr b) { return a * b; });
+      case Op::AMax:
+      case Op::TMax:
+        return fold(kids, max);
+      case Op::AMin:
+      case Op::TMin:
+        return fold(kids, min);
+      case Op::Lt:
+        return k(0) < k(1);
+      case Op::Le:
+        return k(0) <= k(1);
+      case Op::Gt:
+        return k(0) > k(1);
+      case Op::Ge:
+        return k(0) >= k(1);
+      case Op::Eq:
+        return k(0) == k(1);
+      case Op::Ne:
+        return k(0) != k(1);
+      case Op::Select:
+        return z3::ite(k(0), k(1), k(2));
+      case Op::And:
+        return k(0) && k(1);
+      case Op::Or:
+        return k(0) || k(1);
+      case Op::Not:
+        return !k(0);
+      case Op::Exp:
+        return exp(k(0));
+      case Op::Exp2: {
+        z3::expr e = exp2_(k(0));
+        facts_.push_back(e > 0);
+        return e;
+      }
+      case Op::Log: {
+        z3::expr y = k(0), l = log_(y);
+        conditions_.push_back(y > 0);
+        facts_.push_back(z3::implies(y > 0, exp(l) == y));
+        return l;
+      }
+      case Op::Log2: {
+        conditions_.push_back(k(0) > 0);
+        return log2_(k(0));
+      }
+      case Op::Sqrt:
+      case Op::SqrtApprox: {
+        z3::expr y = k(0), r = fresh("sqrt");
+        conditions_.push_back(y >= 0);
+        facts_.push_back(z3::implies(y >= 0, r >= 0 && r * r == y));
+        return r;
+      }
+      case Op::Rsqrt: {
+        z3::expr y = k(0), r = fresh("rsqrt");
+        conditions_.push_back(y > 0);
+        facts_.push_back(z3::implies(y > 0, r > 0 && r * r * y == 1));
+        return r;
+      }
+      case Op::Sigmoid:
+        return quotient(c_.real_val(1), 1 + exp(-k(0)));
+      case Op::Tanh: {
+        z3::expr e = exp(2 * k(0));
+        return quotient(e - 1, e + 1);
+      }
+      case Op::Erf: {
+        z3::expr e = erf_(k(0));
+        facts_.push_back(e > -1 && e < 1);
+        return e;
+      }
+      default:
+        throw NotInFragment{"op " + std::string(ir::op_name(s_.op(t)))};
+    }
+  }
+
+  z3::context& c_;
+  const ir::TermStore& s_;
+  const std::function<VarRange(TermId)>& range_;
+  z3::expr_vector facts_, conditions_;
+  z3::func_decl exp_, log_, erf_, exp2_, log2_;
+  absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
+  int n_ = 0;
+};
+
+double value_of(const z3::expr& v) {
+  std::string s = v.is_bool() ? (v.is_true() ? "1" : "0") : v.get_decimal_string(30);
+  if (!s.empty() && s.back() == '?') s.pop_back();  // an algebraic number, rounded
+  return std::strtod(s.c_str(), nullptr);
+}
+
+}  // namespace
+
+Result check_equal(const ir::TermStore& store, TermId a, TermId b,
+                   const std::function<VarRange(TermId)>& range, unsigned timeout_ms) {
+  z3::context c;
+  Result r;
+  try {
+    Encoder enc(c, store, range);
+    z3::expr ea = enc.encode(a), eb = enc.encode(b);
+    z3::params p(c);
+    p.set("timeout", timeout_ms);
+    // Side conditions first: each must hold for every input, or nothing is proved.
+    for (const z3::expr& cond : enc.conditions()) {
+      z3::solver s(c);
+      s.set(p);
+      s.add(enc.facts());
+      s.add(!cond);
+      if (s.check() != z3::unsat) {
+        r.reason = "Z3 could not show that a divisor, log or sqrt argument stays in its domain";
+        return r;
+      }
+    }
+    z3::solver s(c);
+    s.set(p);
+    s.add(enc.facts());
+    s.add(ea != eb);
+    switch (s.check()) {
+      case z3::unsat:
+        r.outcome = Outcome::Proved;
+        return r;
+      case z3::sat: {
+        z3::model m = s.get_model();
+        for (const auto& [t, x] : enc.vars()) r.model[t] = value_of(m.eval(x, true));
+        r.outcome = Outcome::Model;
+        return r;
+      }
+      case z3::unknown:
+        r.reason = "Z3: " + s.reason_unknown();
+        return r;
+    }
+  } catch (const NotInFragment& e) {
+    r.outcome = Outcome::Unsupported;
+    r.reason = "the Z3 encoding does not cover " + e.what;
+  } catch (const z3::exception& e) {
+    r.reason = std::string("Z3: ") + e.msg();
+  }
+  return r;
+}
+
+}  // namespace keq::smt

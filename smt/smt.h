@@ -1,0 +1,37 @@
+// Z3 on what the e-graph and the witness search leave: real semantics, one query per pair.
+//
+// The encoding is exact over a finite fragment. Inputs are finite reals in their ranges; every
+// op keeps values finite (division, log, sqrt, rsqrt and recip only with side conditions that Z3
+// must first prove for all inputs); exp, log, erf, exp2, log2 are uninterpreted functions with
+// true facts about them (exp > 0, exp(log y) = y, -1 < erf < 1); sigmoid and tanh are defined
+// through exp. So unsat is a proof; sat gives a model that the caller must replay. Anything
+// outside the fragment (casts, integer division, -inf constants, pow) is Unsupported.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <functional>
+#include <string>
+
+#include "ir/ir.h"
+
+namespace keq::smt {
+
+enum class Outcome { Proved, Model, Unknown, Unsupported };
+
+struct VarRange {
+  double lo = -INFINITY, hi = INFINITY;
+  bool hi_open = false;
+};
+
+struct Result {
+  Outcome outcome = Outcome::Unknown;
+  std::string reason;                             // for Unknown and Unsupported
+  absl::flat_hash_map<ir::TermId, double> model;  // variable term -> value, for Model
+};
+
+// Is a == b for every input? `range` gives each variable's range.
+Result check_equal(const ir::TermStore& store, ir::TermId a, ir::TermId b,
+                   const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms);
+
+}  // namespace keq::smt
