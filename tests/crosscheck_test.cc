@@ -115,9 +115,11 @@ const std::set<std::string> kInterpreterCannotRun = {
     // a scalar running max (m = -inf, then tl.maximum): 0-d array error
     "cand_softmax_rows.case",
     "cand_softmax_rows_tail_zero.case",
+    "cand_softmax_rows_block8.case",
     // range(0, K, BLOCK_K) over a runtime int: __index__ sees a 1-element array
     "cand_matmul_relu.case",
     "cand_matmul_relu_bias_before_dot.case",
+    "cand_matmul_relu_small_k_tiles.case",
 };
 
 // Checks every .case of a folder; returns the number of cases.
