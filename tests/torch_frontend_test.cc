@@ -284,6 +284,20 @@ TEST(Triton, DotOnFp32WithoutIeeePrecisionNotesTf32) {
       << findings_of("dot_default_tf32.py");
 }
 
+TEST(Triton, DotWithKBelow16IsRejectedAsTritonDoes) {
+  ir::TermStore s;
+  try {
+    run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/dot_small_k.py").string(), s,
+                "ModelNew", {});
+    ADD_FAILURE() << "no error";
+  } catch (const python::ProgramError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "dot_small_k.py:11:9: tl.dot with K = 8: Triton requires K >= 16"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
   ir::TermStore s;
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/row_sum_split";

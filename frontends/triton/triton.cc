@@ -483,6 +483,10 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
     if (x->shape.size() != 2 || y->shape.size() != 2 || x->shape[1] != y->shape[0])
       in.error(a.at, "tl.dot needs [M, K] and [K, N] blocks");
+    if (x->shape[1] < 16)  // measured: Triton 3.6 rejects it when compiling for the H200
+      in.error(a.at, "tl.dot with K = " + std::to_string(x->shape[1]) +
+                         ": Triton requires K >= 16 (\"Input shapes should have M >= 1, N >= 1 and "
+                         "K >= 16\")");
     Ref precision = a.get(3, "input_precision"), tf32 = a.get(4, "allow_tf32");
     bool ieee = (precision && precision->kind == K::Str && precision->s == "ieee") ||
                 (tf32 && tf32->kind == K::Bool && !tf32->b);

@@ -1,4 +1,4 @@
-# Not a bug: K tiles of 2, so several loop trips accumulate.
+# Not a bug: the same kernel at in_features=20, so two K tiles of 16 accumulate (the second masked).
 import torch
 import torch.nn as nn
 import triton
@@ -39,5 +39,5 @@ class ModelNew(nn.Module):
         y = torch.empty((M, N), device=x.device, dtype=torch.float32)
         grid = (triton.cdiv(M, 16), triton.cdiv(N, 16))
         linear_relu_kernel[grid](x, self.linear.weight, self.linear.bias, y, M, N, K,
-                                 BLOCK_M=16, BLOCK_N=16, BLOCK_K=2)
+                                 BLOCK_M=16, BLOCK_N=16, BLOCK_K=16)
         return y
