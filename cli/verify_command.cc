@@ -138,6 +138,7 @@ int verify_command(const std::vector<std::string>& args) {
       return kExitError;
     }
   }
+  for (const auto& w : verify::coverage_warnings(reports)) std::printf("coverage: %s\n", w.c_str());
   if (configs.size() != 1) std::printf("overall: %s\n", verify::verdict_name(all));
   if (!json_path.empty()) {
     std::ofstream out(json_path);

@@ -80,6 +80,7 @@ check verify-default-bound 1 "bound: batch_size=5,features=6,dim1=7 (default bou
 check verify-missing-file 4 "ERROR: " "$keq" verify /no/ref.py "$ex/softmax_rows/cand.py" --dims batch_size=2
 check verify-not-built 4 "not yet built option --explain" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2 --explain
 check verify-two-configs 1 "overall: NOT_EQUIVALENT" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
+check verify-coverage-warning 0 "layernorm/cand.py:12:9: mask never false: no masked-off (tail) lane" "$keq" verify "$ex/layernorm/ref.py" "$ex/layernorm/cand.py" --dims batch_size=2,features=3,dim1=4
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

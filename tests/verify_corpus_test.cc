@@ -100,6 +100,18 @@ TEST(VerifyCorpus, DefaultBoundReachesTheExpectedVerdicts) {
   }
 }
 
+TEST(VerifyCorpus, CoverageWarnsOnlyWhenNoConfigurationRanATail) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/layernorm";
+  auto run = [&](int64_t dim1) {
+    Options opt;
+    opt.dims = {{"batch_size", {1}}, {"features", {2}}, {"dim1", {dim1}}};
+    return verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  };
+  Report no_tail = run(4), tail = run(3);
+  EXPECT_EQ(coverage_warnings({no_tail}).size(), 4u);  // x, w, b loads and the store
+  EXPECT_TRUE(coverage_warnings({no_tail, tail}).empty());
+}
+
 TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   fs::path ex = fs::path(KEQ_SOURCE_DIR) / "examples";
   torch::Dims d = default_dims((ex / "matmul_relu/ref.py").string(), 2);

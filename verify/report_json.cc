@@ -45,6 +45,7 @@ void fill(const Report& r, report::Configuration& c) {
   }
   for (const auto& f : r.findings) c.add_findings(f);
   for (const auto& n : r.notes) c.add_notes(n);
+  for (const auto& w : r.coverage) c.add_coverage(w);
   report::Stats* s = c.mutable_stats();
   s->set_pairs(static_cast<uint32_t>(r.stats.pairs));
   s->set_deduped_pairs(static_cast<uint32_t>(r.stats.deduped));

@@ -393,6 +393,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     r.verdict = Verdict::Error, r.reason = e.what();
     return r;
   }
+  r.masks = cand.state.mask_coverage;
+  r.coverage = coverage_warnings({r});
   if (auto s = structural(ref, cand, r)) return *s;
   for (const auto& f : cand.state.findings) r.notes.push_back(f);
 
@@ -494,6 +496,22 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
                                           : "; first reason: " + smt_reason);
   }
   return r;
+}
+
+std::vector<std::string> coverage_warnings(const std::vector<Report>& reports) {
+  std::map<std::string, torch::TorchState::MaskCoverage> all;
+  for (const Report& r : reports)
+    for (const auto& [where, seen] : r.masks) {
+      all[where].on |= seen.on;
+      all[where].off |= seen.off;
+    }
+  std::vector<std::string> out;
+  for (const auto& [where, seen] : all)
+    if (!seen.on || !seen.off)
+      out.push_back(where + ": mask " + (seen.on ? "never false" : "never true") + ": " +
+                    (seen.on ? "no masked-off (tail) lane" : "no lane") +
+                    " of this access was checked at this bound");
+  return out;
 }
 
 torch::Dims default_dims(const std::string& ref_path, int64_t first) {

@@ -57,6 +57,8 @@ struct Report {
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
   std::vector<std::string> notes;     // assumptions the verdict depends on
+  std::vector<std::string> coverage;  // masks whose true or false lanes never ran at this bound
+  std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
   Stats stats;
 };
 
@@ -69,6 +71,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
 // Throws ir::SyntaxError when the file cannot be read.
 torch::Dims default_dims(const std::string& ref_path, int64_t first);
 std::string to_text(const Report& r);
+// Masks whose true or false lanes ran in none of the configurations: what the bound missed.
+std::vector<std::string> coverage_warnings(const std::vector<Report>& reports);
 // The reports of one run as JSON in the schema of verify/keq.proto (message VerifyRun).
 std::string to_json(const std::string& ref_path, const std::string& cand_path,
                     const std::vector<Report>& reports, Verdict overall);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct TorchState {
   // Memory findings from Triton launches (out-of-bounds lanes, races, undefined reads), each
   // with file:line and the program instance.
   std::vector<std::string> findings;
+  // For every masked load, store or atomic (by file:line:col): whether lanes with the mask true
+  // and with it false ran. A mask never false at the bound means its tail was never checked.
+  struct MaskCoverage {
+    bool on = false, off = false;
+  };
+  std::map<std::string, MaskCoverage> mask_coverage;
 };
 
 // Registers torch, torch.nn, torch.nn.functional (and triton stubs) in the interpreter.

@@ -242,9 +242,11 @@ struct Triton {
     if (mask->kind != K::Tensor) in.error(at, "a mask must be a boolean block");
     TensorPtr m = mask->tensor;
     std::vector<bool> lanes;
+    auto& seen = st.mask_coverage[in.where(at)];
     std::vector<int64_t> idx(shape.size(), 0);
     for (int64_t k = 0; k < n; ++k) {
       lanes.push_back(const_int(m->elems[broadcast_index(*m, shape, idx)], at, "a mask") != 0);
+      (lanes.back() ? seen.on : seen.off) = true;
       for (size_t d = idx.size(); d-- > 0;) {
         if (++idx[d] < shape[d]) break;
         idx[d] = 0;
