@@ -66,7 +66,12 @@ bool same_value(const Constant& a, const Constant& b, Semantics s);
 class Real {
  public:
   static constexpr mpfr_prec_t kPrecision = 256;
-  Real() { mpfr_init2(v_, kPrecision), mpfr_set_zero(v_, 1); }
+  // The precision new Reals get; replay raises it to tell real differences from rounding.
+  static mpfr_prec_t& working_precision() {
+    static thread_local mpfr_prec_t p = kPrecision;
+    return p;
+  }
+  Real() { mpfr_init2(v_, working_precision()), mpfr_set_zero(v_, 1); }
   explicit Real(double d) : Real() { mpfr_set_d(v_, d, MPFR_RNDN); }
   Real(const Real& o) : Real() { mpfr_set(v_, o.v_, MPFR_RNDN); }
   Real& operator=(const Real& o) {

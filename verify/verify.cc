@@ -163,6 +163,16 @@ std::optional<std::string> real_difference(const ir::RealValue& a, const ir::Rea
   return std::string(buf);
 }
 
+// Two replays of one difference agree: the same kind (NaN, inf) or magnitudes within 2^-10.
+bool same_difference(const std::string& low, const std::string& high) {
+  char* end_l = nullptr;
+  char* end_h = nullptr;
+  double l = std::strtod(low.c_str(), &end_l), h = std::strtod(high.c_str(), &end_h);
+  if (*end_l || *end_h || low.empty() || high.empty()) return low == high;
+  if (std::isinf(l) || std::isinf(h)) return l == h;
+  return std::fabs(l - h) <= std::ldexp(std::fabs(h), -10);
+}
+
 // Values a variable can take, rounded into its dtype so the counterexample is a real input.
 double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
   bool narrow = d.dtype == python::DType::F16 || d.dtype == python::DType::BF16 ||
@@ -201,11 +211,22 @@ class Witness {
                                   : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second)));
     });
   }
-  // The difference at p, when both sides evaluate and differ.
+  // The difference at p, when both sides evaluate and differ. Replayed at 256 and at 2048 bits:
+  // a real difference is the same at both, while rounding noise (a cancellation such as
+  // 100 - (100 + 7e-44)) shrinks by 2^-1792. Only a difference both agree on counts.
   std::optional<std::string> differs(const Pair& pr, const Point& p) const {
     try {
-      return real_difference(eval(pr.ref, p), eval(pr.cand, p));
+      auto low = real_difference(eval(pr.ref, p), eval(pr.cand, p));
+      if (!low) return std::nullopt;
+      mpfr_prec_t saved = ir::Real::working_precision();
+      ir::Real::working_precision() = 2048;
+      ir::RealValue a = eval(pr.ref, p), b = eval(pr.cand, p);
+      ir::Real::working_precision() = saved;
+      auto high = real_difference(a, b);
+      if (!high || !same_difference(*low, *high)) return std::nullopt;
+      return high;
     } catch (const ir::EvalError&) {
+      ir::Real::working_precision() = ir::Real::kPrecision;
       return std::nullopt;  // out of MPFR's trusted range: no evidence either way
     }
   }
