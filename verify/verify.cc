@@ -4,6 +4,7 @@
 #include <absl/hash/hash.h>
 #include <mpfr.h>
 
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -99,18 +100,26 @@ class PairKey {
     if (auto it = seen_.find(t); it != seen_.end()) return it->second;
     std::vector<uint64_t> kids;
     for (TermId c : s_.children(t)) kids.push_back(visit(c));
-    uint64_t payload = s_.payload(t);
+    std::vector<uint64_t> payload = {s_.payload(t)};
     if (s_.op(t) == ir::Op::Var) {
-      const std::string& name = s_.variable_of(t).name;
-      auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
-      auto dom = d_.find(tensor_of(name));
-      uint64_t tag = dom == d_.end() ? absl::HashOf(name)
-                                     : absl::HashOf(dom->second.lo, dom->second.hi,
-                                                    dom->second.hi_open, int(dom->second.dtype));
-      payload = absl::HashOf(it->second, tag);
+      // Renamed only within one input or parameter domain, exactly (no hashing): the index of
+      // first occurrence plus the domain's bits. A variable outside every domain keeps its name.
+      auto dom = d_.find(tensor_of(s_.variable_of(t).name));
+      if (dom != d_.end()) {
+        auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
+        const Domain& d = dom->second;
+        payload = {1,
+                   it->second,
+                   std::bit_cast<uint64_t>(d.lo),
+                   std::bit_cast<uint64_t>(d.hi),
+                   uint64_t{d.hi_open},
+                   static_cast<uint64_t>(d.dtype)};
+      } else {
+        payload = {0, s_.payload(t)};
+      }
     }
     key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
-    key_.push_back(payload);
+    key_.insert(key_.end(), payload.begin(), payload.end());
     key_.push_back(kids.size());
     key_.insert(key_.end(), kids.begin(), kids.end());
     uint64_t id = seen_.size();
