@@ -71,6 +71,19 @@ class Real {
     static thread_local mpfr_prec_t p = kPrecision;
     return p;
   }
+  // Raises the working precision for a scope (exceptions included).
+  class PrecisionScope {
+   public:
+    explicit PrecisionScope(mpfr_prec_t p) : saved_(working_precision()) {
+      working_precision() = p;
+    }
+    ~PrecisionScope() { working_precision() = saved_; }
+    PrecisionScope(const PrecisionScope&) = delete;
+    PrecisionScope& operator=(const PrecisionScope&) = delete;
+
+   private:
+    mpfr_prec_t saved_;
+  };
   Real() { mpfr_init2(v_, working_precision()), mpfr_set_zero(v_, 1); }
   explicit Real(double d) : Real() { mpfr_set_d(v_, d, MPFR_RNDN); }
   Real(const Real& o) : Real() { mpfr_set(v_, o.v_, MPFR_RNDN); }

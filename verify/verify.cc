@@ -90,8 +90,11 @@ class PairKey {
   PairKey(const ir::TermStore& s, const Domains& d) : s_(s), d_(d) {}
   std::vector<uint64_t> operator()(TermId a, TermId b) {
     key_.clear(), seen_.clear(), vars_.clear();
-    key_.push_back(visit(a));
-    key_.push_back(visit(b));
+    uint64_t root_a = visit(a), root_b = visit(b);
+    // The node count first, the roots last: records and roots can never be read across.
+    key_.insert(key_.begin(), seen_.size());
+    key_.push_back(root_a);
+    key_.push_back(root_b);
     return key_;
   }
 
@@ -227,15 +230,11 @@ class Witness {
     try {
       auto low = real_difference(eval(pr.ref, p), eval(pr.cand, p));
       if (!low) return std::nullopt;
-      mpfr_prec_t saved = ir::Real::working_precision();
-      ir::Real::working_precision() = 2048;
-      ir::RealValue a = eval(pr.ref, p), b = eval(pr.cand, p);
-      ir::Real::working_precision() = saved;
-      auto high = real_difference(a, b);
+      ir::Real::PrecisionScope high_precision(2048);
+      auto high = real_difference(eval(pr.ref, p), eval(pr.cand, p));
       if (!high || !same_difference(*low, *high)) return std::nullopt;
       return high;
     } catch (const ir::EvalError&) {
-      ir::Real::working_precision() = ir::Real::kPrecision;
       return std::nullopt;  // out of MPFR's trusted range: no evidence either way
     }
   }
@@ -275,19 +274,28 @@ class Witness {
   }
 
  private:
-  // Zero out, then shorten, each value while the difference stays.
-  Point minimize(const Pair& pr, Point p) {
+  // Zero out, then shorten, each value while the difference stays: each step checked at the
+  // working precision only, the result replayed in full, the confirmed point kept otherwise.
+  Point minimize(const Pair& pr, const Point& confirmed) {
+    Point p = confirmed;
+    auto still_differs = [&] {
+      try {
+        return real_difference(eval(pr.ref, p), eval(pr.cand, p)).has_value();
+      } catch (const ir::EvalError&) {
+        return false;
+      }
+    };
     for (auto& [v, x] : p) {
       double keep = x;
       for (double cand : {0.0, std::round(x), std::round(x * 1000) / 1000}) {
         double y = into_domain(cand, domain(v), rng_);
         if (y == keep) break;
         x = y;
-        if (differs(pr, p)) break;
+        if (still_differs()) break;
         x = keep;
       }
     }
-    return p;
+    return differs(pr, p) ? p : confirmed;
   }
   const ir::TermStore& s_;
   const Domains& d_;
@@ -442,6 +450,42 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     }
   r.stats.deduped = pairs.size();
 
+  // Every counterexample, from the witness search or from Z3, is replayed in real semantics.
+  Witness w(store, domains, opt.seed);
+  auto refute = [&](const Pair& p, const Point& point, const std::string& how) {
+    Counterexample c;
+    c.output = p.output;
+    c.index = unravel(p.element, ref.outputs[p.output]->shape);
+    for (auto [v, x] : point) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.9g", x);
+      c.inputs.push_back({store.variable_of(v).name, buf});
+    }
+    std::sort(c.inputs.begin(), c.inputs.end());
+    ir::RealValue a = w.eval(p.ref, point), b = w.eval(p.cand, point);
+    c.ref_value = value_str(a), c.cand_value = value_str(b);
+    c.difference = real_difference(a, b).value_or("?");
+    c.found_by = how;
+    r.counterexample = c;
+    r.verdict = Verdict::NotEquivalent;
+    r.reason = "a counterexample that replay confirms";
+  };
+  // A short probe before the e-graph: a wrong candidate usually differs at one of a few points,
+  // and then the e-graph need not saturate at all.
+  constexpr size_t kProbePoints = 8;
+  for (size_t k = 0; k < pairs.size() && !r.counterexample && elapsed() < opt.timeout_s; ++k) {
+    std::string how;
+    if (auto point = w.search(pairs[k], kProbePoints, how, r.stats.witness_points)) {
+      ++r.stats.witness_refuted;
+      refute(pairs[k], *point, how);
+    }
+  }
+  if (r.counterexample) {
+    r.stats.unknown = pairs.size() - r.stats.witness_refuted;
+    r.stats.seconds = elapsed();
+    return r;
+  }
+
   // E-graph stage.
   std::vector<bool> proved(pairs.size(), false);
   if (opt.use_egraph && !pairs.empty()) {
@@ -449,9 +493,11 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     Graph g(rules::KeqLanguage(&store, ir::Semantics::Real));
     for (TermId id = 0; id < store.size(); ++id)
       if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
+        // Inputs and parameters are finite values of their range; anything else stays unknown.
         auto d = domains.find(tensor_of(store.variable_of(id).name));
+        if (d == domains.end()) continue;
         rules::Interval iv = rules::Interval::any_finite();
-        if (d != domains.end() && std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
+        if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
           iv = {d->second.lo, d->second.hi, false, true};
         g.lang().set_domain(store.payload(id), iv);
       }
@@ -474,26 +520,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   }
   for (bool b : proved) r.stats.egraph_proved += b;
 
-  // Witness search on the residue, then Z3; every counterexample is replayed in real semantics.
-  Witness w(store, domains, opt.seed);
-  auto refute = [&](const Pair& p, const Point& point, const std::string& how) {
-    Counterexample c;
-    c.output = p.output;
-    c.index = unravel(p.element, ref.outputs[p.output]->shape);
-    for (auto [v, x] : point) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.9g", x);
-      c.inputs.push_back({store.variable_of(v).name, buf});
-    }
-    std::sort(c.inputs.begin(), c.inputs.end());
-    ir::RealValue a = w.eval(p.ref, point), b = w.eval(p.cand, point);
-    c.ref_value = value_str(a), c.cand_value = value_str(b);
-    c.difference = real_difference(a, b).value_or("?");
-    c.found_by = how;
-    r.counterexample = c;
-    r.verdict = Verdict::NotEquivalent;
-    r.reason = "a counterexample that replay confirms";
-  };
+  // The witness search on the residue, then Z3.
   bool timed_out = false;
   std::vector<size_t> open;
   for (size_t k = 0; k < pairs.size() && !r.counterexample; ++k) {
