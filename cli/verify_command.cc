@@ -14,6 +14,7 @@ namespace {
 const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
+                  [--autotune-config K]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -30,20 +31,26 @@ options:
   --dims a=1,b=2    one configuration (module-level integer constants of REF.py; a tuple takes
                     4x5); repeat for several; --dims '' checks the sizes as written.
                     Default: two configurations in which every constant get_inputs() names
-                    gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...); constants only
-                    get_init_inputs() names stay as written. Not yet: sizes around each
-                    kernel's BLOCK (give those with --dims)
+                    gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...), then one per
+                    constant at BLOCK + 1 (the largest block size the kernels used; the others
+                    small), where mask tails and second loop trips start; skipped where the
+                    sizes multiply past 32768. Constants only get_init_inputs() names stay as
+                    written.
   --timeout S       seconds per configuration for the e-graph and witness stages (default 60);
                     the symbolic execution of the two files is not bounded
   --params initial  parameters with a deterministic initialization take that value
   --no-egraph       skip the e-graph stage (to measure its value)
   --no-smt          answer from the e-graph and the witness search alone (the fast pre-filter
                     for generation loops): what they leave is UNKNOWN
+  --autotune-config K
+                    check only config K (from 1) of each @triton.autotune kernel; by default
+                    every config is checked, each as a configuration of its own (a kernel with
+                    fewer configs runs its last)
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 
 Not built yet (see the issues): Z3 model refinement, --semantics ieee, --explain, --jobs,
---nonfinite-inputs, the block-aware default bound and the coverage table.
+--nonfinite-inputs.
 
 exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
 2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
@@ -91,6 +98,16 @@ int verify_command(const std::vector<std::string>& args) {
         return kExitError;
       }
       opt.params_initial = v == "initial";
+    } else if (a == "--autotune-config") {
+      std::string v = value();
+      char* end = nullptr;
+      long k = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || k < 1) {
+        std::fprintf(stderr, "keq verify: --autotune-config takes a config number from 1\n");
+        return kExitError;
+      }
+      opt.autotune_config = static_cast<size_t>(k - 1);
+      opt.every_autotune_config = false;
     } else if (a == "--seed") {
       opt.seed = std::strtoull(value().c_str(), nullptr, 10);
     } else if (a == "--json") {
@@ -114,32 +131,28 @@ int verify_command(const std::vector<std::string>& args) {
   }
   verify::Verdict all = verify::Verdict::Equivalent;
   std::vector<verify::Report> reports;
-  auto run = [&](const torch::Dims& d, bool last_try) {
-    opt.dims = d;
-    verify::Report r = verify::verify(files[0], files[1], opt);
-    if (r.verdict == verify::Verdict::Error && !last_try) return false;
-    std::fputs(verify::to_text(r).c_str(), stdout);
-    all = verify::combine(all, r.verdict);
-    reports.push_back(r);
-    return true;
+  auto print = [&](const std::vector<verify::Report>& rs) {
+    for (const verify::Report& r : rs) {
+      std::fputs(verify::to_text(r).c_str(), stdout);
+      all = verify::combine(all, r.verdict);
+      reports.push_back(r);
+    }
   };
   if (!configs.empty()) {
-    for (const auto& d : configs) run(d, true);
+    for (const auto& d : configs) {
+      opt.dims = d;
+      print(verify::verify_every_autotune_config(files[0], files[1], opt));
+    }
   } else {
-    // The default bound: two configurations of distinct small sizes. Sizes a model rejects
-    // (a kernel wider than the input) are raised until it accepts them.
-    opt.default_bound = true;
     try {
-      for (int64_t first : {2, 5})
-        for (int64_t shift = 0; shift <= 8; shift += 4)
-          if (run(verify::default_dims(files[0], first + shift), shift == 8)) break;
+      print(verify::verify_default_bound(files[0], files[1], opt));
     } catch (const ir::SyntaxError& e) {
       std::printf("ERROR: %s\n", e.what());
       return kExitError;
     }
   }
   for (const auto& w : verify::coverage_warnings(reports)) std::printf("coverage: %s\n", w.c_str());
-  if (configs.size() != 1) std::printf("overall: %s\n", verify::verdict_name(all));
+  if (reports.size() != 1) std::printf("overall: %s\n", verify::verdict_name(all));
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     out << verify::to_json(files[0], files[1], reports, all);

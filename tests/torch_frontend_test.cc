@@ -309,6 +309,73 @@ TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
             "(sum 0 (sum in0[0,0] in0[0,1] in0[0,2] in0[0,3]) (sum in0[0,4] in0[0,5] 0 0))");
 }
 
+Program golden_candidate(const std::string& name, ir::TermStore& s) {
+  return run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates" / name).string(), s,
+                     "ModelNew", {});
+}
+
+std::string unsupported_of(const std::string& name) {
+  ir::TermStore s;
+  try {
+    golden_candidate(name, s);
+  } catch (const python::Unsupported& e) {
+    return e.what();
+  }
+  return "(supported)";
+}
+
+TEST(Triton, HeuristicsComputeConstexprsFromTheArguments) {
+  ir::TermStore s;
+  Program p = golden_candidate("heuristics_even.py", s);  // 6 elements: EVEN with 2, not with 4
+  ASSERT_EQ(p.outputs.size(), 2u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[5]), "(* in0[1,2] 2)");
+  EXPECT_EQ(s.str(p.outputs[1]->elems[5]), "(* in0[1,2] 3)");
+}
+
+TEST(Triton, DataDependentIfGuardsItsStoresWithSelect) {
+  ir::TermStore s;
+  Program p = golden_candidate("if_conditional_store.py", s);
+  EXPECT_TRUE(p.state.findings.empty());
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
+            "(select (> (sum in0[0,0] in0[0,1] in0[0,2] 0) 0) in0[0,0] 0)");
+  // Over memory nothing wrote, the untaken branch would leave it undefined: not modelled.
+  EXPECT_NE(unsupported_of("if_conditional_store_uninit.py")
+                .find("if_conditional_store_uninit.py:13:9: a store out of bounds, to memory "
+                      "nothing wrote, or racing under a condition that depends on loaded data"),
+            std::string::npos)
+      << unsupported_of("if_conditional_store_uninit.py");
+}
+
+TEST(Triton, NonContiguousViewsAreRefusedAtLaunch) {
+  EXPECT_NE(unsupported_of("strided_launch.py")
+                .find("strided_launch.py:17:9: a tensor whose torch layout is not contiguous"),
+            std::string::npos)
+      << unsupported_of("strided_launch.py");
+  ir::TermStore s;
+  Program p = golden_candidate("strided_launch_contiguous.py", s);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[1]), "in0[1,0]");  // x.t()[0, 1]
+}
+
+TEST(Triton, BlockPointerBoundaryCheckPadsWithNan) {
+  ir::TermStore s;
+  Program p = golden_candidate("block_ptr_nan_padding.py", s);
+  EXPECT_TRUE(p.state.findings.empty());
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "in0[0,1]");
+  EXPECT_EQ(s.str(p.outputs[0]->elems[5]), "in0[1,2]");
+  EXPECT_EQ(s.str(p.outputs[0]->elems[7]), "nan");  // column 4 of a 3-column parent
+  EXPECT_EQ(p.state.mask_coverage.size(), 2u);      // the load and the store, checked lanes
+}
+
+TEST(Triton, WhileLoopsRunAndRecordTheirTrips) {
+  ir::TermStore s;
+  Program p = golden_candidate("while_loop_sum.py", s);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
+            "(sum (+ (+ 0 in0[0,0]) in0[0,2]) (+ (+ 0 in0[0,1]) 0))");
+  ASSERT_EQ(p.state.loop_trips.size(), 1u);
+  EXPECT_EQ(p.state.loop_trips.begin()->second, 4u);  // several trips
+  EXPECT_EQ(p.state.block_sizes, (std::set<int64_t>{2}));
+}
+
 }  // namespace
 }  // namespace keq::torch
 

@@ -420,7 +420,10 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   Program ref, cand;
   try {
     ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial);
-    cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial);
+    cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
+                                "ModelNew", opt.autotune_config);
+    r.autotune_configs = cand.state.autotune_configs;
+    for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
   } catch (const python::Unsupported& e) {
     r.verdict = Verdict::Unsupported, r.reason = e.what();
     return r;
@@ -432,6 +435,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     return r;
   }
   r.masks = cand.state.mask_coverage;
+  r.loops = cand.state.loop_trips;
+  r.blocks = cand.state.block_sizes;
   r.coverage = coverage_warnings({r});
   if (auto s = structural(ref, cand, r)) return *s;
   for (const auto& f : cand.state.findings) r.notes.push_back(f);
@@ -564,12 +569,20 @@ std::vector<std::string> coverage_warnings(const std::vector<Report>& reports) {
       all[where].on |= seen.on;
       all[where].off |= seen.off;
     }
+  std::map<std::string, unsigned> loops;
+  for (const Report& r : reports)
+    for (const auto& [where, bits] : r.loops) loops[where] |= bits;
   std::vector<std::string> out;
   for (const auto& [where, seen] : all)
     if (!seen.on || !seen.off)
       out.push_back(where + ": mask " + (seen.on ? "never false" : "never true") + ": " +
                     (seen.on ? "no masked-off (tail) lane" : "no lane") +
                     " of this access was checked at this bound");
+  for (const auto& [where, bits] : loops)
+    if (!(bits & 4u))
+      out.push_back(where +
+                    ": loop never ran more than one trip: what it carries from one trip "
+                    "to the next was not checked at this bound");
   return out;
 }
 
@@ -608,6 +621,57 @@ torch::Dims default_dims(const std::string& ref_path, int64_t first) {
     dims.push_back({name, v});
   }
   return dims;
+}
+
+std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
+                                                 const std::string& cand_path, Options opt) {
+  if (!opt.every_autotune_config) return {verify(ref_path, cand_path, opt)};
+  opt.autotune_config = 0;
+  std::vector<Report> reports{verify(ref_path, cand_path, opt)};
+  for (size_t c = 1; c < reports[0].autotune_configs; ++c) {
+    opt.autotune_config = c;
+    reports.push_back(verify(ref_path, cand_path, opt));
+  }
+  return reports;
+}
+
+std::vector<Report> verify_default_bound(const std::string& ref_path, const std::string& cand_path,
+                                         Options opt) {
+  opt.default_bound = true;
+  std::vector<Report> all;
+  std::set<int64_t> blocks;
+  auto run = [&](const torch::Dims& dims, const std::string& why = "") {
+    opt.dims = dims;
+    std::vector<Report> rs = verify_every_autotune_config(ref_path, cand_path, opt);
+    for (Report& r : rs) {
+      blocks.insert(r.blocks.begin(), r.blocks.end());
+      if (!why.empty())
+        r.bound.replace(r.bound.find(" (default bound)"), 16, " (default bound, " + why + ")");
+    }
+    all.insert(all.end(), rs.begin(), rs.end());
+  };
+  for (int64_t first : {2, 5})
+    for (int64_t shift = 0; shift <= 8; shift += 4) {
+      opt.dims = default_dims(ref_path, first + shift);
+      if (shift < 8 && verify(ref_path, cand_path, opt).verdict == Verdict::Error) continue;
+      run(opt.dims);
+      break;
+    }
+  if (blocks.empty()) return all;
+  // Past the largest block B (blocks are powers of two): B + 1 leaves a one-lane tail and makes
+  // a second trip for every block size in use.
+  int64_t past = *blocks.rbegin() + 1;
+  torch::Dims base = default_dims(ref_path, 2);
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j) {
+      torch::Dims dims = base;
+      dims[d].second[j] = past;
+      int64_t product = 1;
+      for (const auto& [name, v] : dims)
+        for (int64_t x : v) product *= x;
+      if (product <= 32768) run(dims, base[d].first + " past BLOCK " + std::to_string(past - 1));
+    }
+  return all;
 }
 
 std::string to_text(const Report& r) {

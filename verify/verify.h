@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,9 @@ struct Options {
   bool use_smt = true;    // --no-smt: the e-graph and the witness search alone
   double timeout_s = 60;  // for this configuration
   uint64_t seed = 1;
-  size_t witness_points = 200;  // per unproved pair
+  size_t witness_points = 200;        // per unproved pair
+  size_t autotune_config = 0;         // which config autotuned kernels run (0-based)
+  bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
 };
 
 struct Counterexample {
@@ -52,17 +56,33 @@ struct Stats {
 
 struct Report {
   Verdict verdict = Verdict::Unknown;
-  std::string reason;  // why, in one line
-  std::string bound;   // the configuration checked
+  std::string reason;           // why, in one line
+  std::string bound;            // the configuration checked (sizes, and autotune configs used)
+  size_t autotune_configs = 0;  // the most configs any autotuned kernel has (0: none autotuned)
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
   std::vector<std::string> notes;     // assumptions the verdict depends on
   std::vector<std::string> coverage;  // masks whose true or false lanes never ran at this bound
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
+  std::map<std::string, unsigned> loops;  // trip counts that ran, by file:line:col
+  std::set<int64_t> blocks;               // the block sizes the kernels' launches used
   Stats stats;
 };
 
 Report verify(const std::string& ref_path, const std::string& cand_path, const Options& options);
+// verify() for options.autotune_config = 0, then for every further config of the candidate's
+// autotuned kernels (the autotuner may pick any): one report each. With every_autotune_config
+// off, verify() for options.autotune_config alone.
+std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
+                                                 const std::string& cand_path, Options options);
+
+// keq verify's default bound, all of it: two configurations of distinct small sizes
+// (default_dims from 2 and from 5; sizes a model rejects are raised and retried), then, for the
+// largest block size any launch used, each dimension in turn at BLOCK + 1 with the others small,
+// where a mask tail and a second loop trip start (skipped when the sizes multiply past 32768).
+// Every autotune config of each. Throws ir::SyntaxError when REF cannot be read.
+std::vector<Report> verify_default_bound(const std::string& ref_path, const std::string& cand_path,
+                                         Options options);
 
 // The default bound's configurations: the module-level integer constants (and tuples of them)
 // that get_inputs() names are the dimensions; each gets a distinct small size, counting up from

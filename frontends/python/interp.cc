@@ -82,7 +82,11 @@ bool Interp::truthy(const Ref& v, Span at) {
     case K::Dict:
       return !v->dict.empty();
     case K::Tensor:
-      unsupported(at, "control flow on a tensor's value (data-dependent branching)");
+      if (hooks_.truth)
+        if (int t = hooks_.truth(*this, v, at); t >= 0) return t == 1;
+      unsupported(at,
+                  "control flow on a tensor's value (data-dependent branching; only `if` "
+                  "inside a kernel merges both branches)");
     default:
       return true;
   }
@@ -278,6 +282,36 @@ Interp::Flow Interp::exec_block(NodeId block, const std::shared_ptr<Env>& env) {
   return Flow::Normal;
 }
 
+Interp::Flow Interp::exec_else(const Node& n, const std::shared_ptr<Env>& env) {
+  if (n.kids[2] == kNoNode) return Flow::Normal;
+  return node(n.kids[2]).kind == NodeKind::If ? exec(n.kids[2], env) : exec_block(n.kids[2], env);
+}
+
+// Both branches run from the same variables; what they leave different is merged with the
+// tensor library's select. Leaving the block early cannot be merged that way.
+Interp::Flow Interp::symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env) {
+  Span at = node(n.kids[0]).span;
+  auto before = env->vars;
+  hooks_.enter_branch(*this, cond, false, at);
+  Flow taken = exec_block(n.kids[1], env);
+  hooks_.leave_branch();
+  auto then_vars = std::move(env->vars);
+  env->vars = std::move(before);
+  hooks_.enter_branch(*this, cond, true, at);
+  Flow other = exec_else(n, env);
+  hooks_.leave_branch();
+  if (taken != Flow::Normal || other != Flow::Normal)
+    unsupported(at, "return, break or continue under a condition that depends on loaded data");
+  for (auto& [name, a] : then_vars) {
+    auto it = env->vars.find(name);
+    if (it == env->vars.end() || it->second == a) continue;
+    it->second = hooks_.select(*this, cond, a, it->second, at);
+  }
+  // A name only one branch defined is not defined after the `if` (Triton rejects its use).
+  absl::erase_if(env->vars, [&](const auto& kv) { return !then_vars.contains(kv.first); });
+  return Flow::Normal;
+}
+
 Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
   const Node& n = node(s);
   switch (n.kind) {
@@ -301,30 +335,43 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       return_value_ = n.kids[0] == kNoNode ? none() : eval(n.kids[0], env);
       return Flow::Return;
     case NodeKind::If: {
-      if (truthy(eval(n.kids[0], env), node(n.kids[0]).span)) return exec_block(n.kids[1], env);
-      if (n.kids[2] == kNoNode) return Flow::Normal;
-      return node(n.kids[2]).kind == NodeKind::If ? exec(n.kids[2], env)
-                                                  : exec_block(n.kids[2], env);
+      Ref c = eval(n.kids[0], env);
+      Span at = node(n.kids[0]).span;
+      if (c->kind == K::Tensor && hooks_.truth && hooks_.select && hooks_.truth(*this, c, at) < 0)
+        return symbolic_if(n, c, env);
+      if (truthy(c, at)) return exec_block(n.kids[1], env);
+      return exec_else(n, env);
     }
     case NodeKind::For: {
       std::vector<Ref> seq = to_sequence(eval(n.kids[1], env), node(n.kids[1]).span);
+      size_t trips = 0;
       for (const Ref& x : seq) {
         assign(n.kids[0], x, env);
+        ++trips;
         Flow f = exec_block(n.kids[2], env);
-        if (f == Flow::Break) return Flow::Normal;
-        if (f == Flow::Return) return f;
+        if (f == Flow::Break || f == Flow::Return) {
+          if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, trips);
+          return f == Flow::Break ? Flow::Normal : f;
+        }
       }
+      if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, trips);
       return n.kids[3] == kNoNode ? Flow::Normal : exec_block(n.kids[3], env);
     }
     case NodeKind::While: {
       int64_t trips = 0;
+      auto ran = [&] {
+        if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, static_cast<size_t>(trips));
+      };
       while (truthy(eval(n.kids[0], env), n.span)) {
         if (++trips > kMaxLoopTrips)
           unsupported(n.span, "a while loop that ran over 10,000,000 trips");
         Flow f = exec_block(n.kids[1], env);
-        if (f == Flow::Break) return Flow::Normal;
-        if (f == Flow::Return) return f;
+        if (f == Flow::Break || f == Flow::Return) {
+          ran();
+          return f == Flow::Break ? Flow::Normal : f;
+        }
       }
+      ran();
       return n.kids[2] == kNoNode ? Flow::Normal : exec_block(n.kids[2], env);
     }
     case NodeKind::Break:
@@ -786,6 +833,20 @@ Ref Interp::call(const Ref& f, CallArgs args) {
     default:
       error(args.at, "'" + f->type_name() + "' object is not callable");
   }
+}
+
+std::vector<std::string> Interp::parameter_names(const Ref& f) const {
+  std::vector<std::string> names;
+  if (f->kind != K::Function) return names;
+  const Node& def = f->fn->tree->at(f->fn->def);
+  std::vector<NodeId> params;
+  if (def.kind == NodeKind::FunctionDef)
+    params = f->fn->tree->at(def.kids[1]).kids;
+  else
+    params.assign(def.kids.begin(), def.kids.end() - 1);
+  for (NodeId p : params)
+    if (f->fn->tree->at(p).flags == 0) names.push_back(f->fn->tree->at(p).text);
+  return names;
 }
 
 Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner) {

@@ -29,6 +29,17 @@ struct TensorHooks {
   std::function<Ref(Interp&, const std::string& op, const Ref& a, Span at)> unop;
   std::function<Ref(Interp&, const Ref& t, const std::string& name, Span at)> getattr;
   std::function<Ref(Interp&, const Ref& t, const Ref& index, Span at)> subscript;
+  // Control flow on a tensor (a Triton scalar): 1 or 0 when its value is known at this bound,
+  // -1 when it depends on loaded data. Unset: every tensor condition is unsupported.
+  std::function<int(Interp&, const Ref& cond, Span at)> truth;
+  // An `if` on a data-dependent condition runs both branches: `enter_branch` brackets each (the
+  // condition, negated for the else branch) so effects can be guarded, and `select` merges each
+  // variable the branches left different.
+  std::function<void(Interp&, const Ref& cond, bool negated, Span at)> enter_branch;
+  std::function<void()> leave_branch;
+  std::function<Ref(Interp&, const Ref& cond, const Ref& a, const Ref& b, Span at)> select;
+  // A `for` or `while` loop finished after `trips` trips (for loop coverage).
+  std::function<void(Interp&, Span loop, size_t trips)> loop_ran;
 };
 
 class Interp {
@@ -50,6 +61,8 @@ class Interp {
       const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides = {},
       std::vector<std::string>* applied = nullptr);
   Ref call(const Ref& f, CallArgs args);
+  // A Python function's parameter names, in order (what @triton.heuristics' `args` are keyed by).
+  std::vector<std::string> parameter_names(const Ref& f) const;
   Ref getattr(const Ref& obj, const std::string& name, Span at);
   void setattr(const Ref& obj, const std::string& name, Ref v, Span at);
   // A class that modules (nn.Module and its kin) are instances of, recognised by `super()`.
@@ -78,6 +91,8 @@ class Interp {
   enum class Flow { Normal, Return, Break, Continue };
   Flow exec_block(NodeId block, const std::shared_ptr<Env>& env);
   Flow exec(NodeId s, const std::shared_ptr<Env>& env);
+  Flow exec_else(const Node& n, const std::shared_ptr<Env>& env);
+  Flow symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env);
   Ref eval(NodeId e, const std::shared_ptr<Env>& env);
   void assign(NodeId target, Ref v, const std::shared_ptr<Env>& env);
   bool compare(const std::string& op, const Ref& a, const Ref& b, Span at);

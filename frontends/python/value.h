@@ -31,6 +31,10 @@ struct Tensor {
   DType dtype = DType::F32;
   std::vector<ir::TermId> elems;  // kUninit where nothing was written (torch.empty)
   static constexpr ir::TermId kUninit = UINT32_MAX;
+  // torch's layout would not be contiguous (a permute, transpose, expand or slice view, or an
+  // op on one, which keeps its strides): the elements here are still in logical order, but a
+  // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
+  bool strided = false;
   int64_t numel() const {
     int64_t n = 1;
     for (int64_t d : shape) n *= d;

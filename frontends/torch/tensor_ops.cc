@@ -136,6 +136,7 @@ TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
   auto r = std::make_shared<Tensor>();
   r->shape = a->shape;
   r->dtype = out;
+  r->strided = a->strided;  // torch's elementwise ops keep their input's strides
   r->elems.reserve(a->elems.size());
   for (ir::TermId e : a->elems) r->elems.push_back(round_to(in.store(), out, f(e)));
   return r;
@@ -148,6 +149,7 @@ TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
   auto r = std::make_shared<Tensor>();
   r->shape = broadcast_shapes(in, a->shape, b->shape, at);
   r->dtype = out;
+  r->strided = a->strided || b->strided;
   r->elems.resize(r->numel());
   for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
     r->elems[k] = round_to(in.store(), out,
@@ -162,6 +164,7 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
   auto r = std::make_shared<Tensor>();
   r->shape = broadcast_shapes(in, broadcast_shapes(in, a->shape, b->shape, at), c->shape, at);
   r->dtype = out;
+  r->strided = a->strided || b->strided || c->strided;
   r->elems.resize(r->numel());
   for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
     r->elems[k] = round_to(in.store(), out,
@@ -204,6 +207,7 @@ TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool
   auto r = std::make_shared<Tensor>();
   r->shape = out_shape;
   r->dtype = out;
+  r->strided = a->strided && out_shape.size() > 1;  // reductions may keep a permuted layout
   for (auto& m : members) {
     if (m.empty()) in.unsupported(at, "a reduction over an empty dimension");
     r->elems.push_back(round_to(in.store(), out, f(m)));

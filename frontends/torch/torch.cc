@@ -248,6 +248,14 @@ struct Torch {
     auto r = std::make_shared<Tensor>();
     r->dtype = t->dtype;
     for (int64_t p : perm) r->shape.push_back(t->shape[p]);
+    // Contiguous still when the dimensions longer than 1 keep their order.
+    int64_t last = -1;
+    r->strided = t->strided;
+    for (int64_t p : perm)
+      if (t->shape[p] > 1) {
+        if (p < last) r->strided = true;
+        last = p;
+      }
     std::vector<int64_t> st = t->strides();
     std::vector<int64_t> idx(r->shape.size(), 0);
     for (int64_t k = 0; k < t->numel(); ++k) {
@@ -773,7 +781,27 @@ void Torch::install_ops() {
     }
     return wrap(reshaped(x, shape));
   });
-  define("contiguous", [this](Interp&, CallArgs& a) { return wrap(tensor_arg(a, 0, "input")); });
+  define("contiguous", [this](Interp&, CallArgs& a) {
+    auto r = std::make_shared<Tensor>(*tensor_arg(a, 0, "input"));
+    r->strided = false;
+    return wrap(r);
+  });
+  define("is_contiguous", [this](Interp&, CallArgs& a) {
+    return python::boolean(!tensor_arg(a, 0, "input")->strided);
+  });
+  define("stride", [this](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->strided)
+      in.unsupported(a.at,
+                     "stride() of a view whose torch layout is not contiguous (keq models "
+                     "contiguous layouts; call .contiguous() first)");
+    std::vector<int64_t> st = x->strides();
+    if (Ref d = a.get(1, "dim"); d && d->kind != K::None)
+      return python::integer(st[norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at)]);
+    std::vector<Ref> items;
+    for (int64_t v : st) items.push_back(python::integer(v));
+    return python::tuple(items);
+  });
   define("select", [this](Interp&, CallArgs& a) {  // x.select(dim, i) is x[..., i, ...]
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
@@ -874,6 +902,21 @@ Ref Torch::concat(CallArgs& a, bool stack) {
 
 // Basic indexing: ints, slices (any step), None and one Ellipsis. Tensor indices are advanced
 // indexing, which is not modelled.
+// A view picks one contiguous run of memory when, from the last dimension back, every dimension
+// is whole, then one is a step-1 range, and every one before it picks a single position.
+static bool contiguous_picks(const std::vector<std::vector<int64_t>>& pick,
+                             const std::vector<int64_t>& shape) {
+  size_t d = pick.size();
+  while (d > 0 && static_cast<int64_t>(pick[d - 1].size()) == shape[d - 1]) --d;
+  if (d == 0) return true;
+  const auto& p = pick[d - 1];
+  for (size_t k = 1; k < p.size(); ++k)
+    if (p[k] != p[k - 1] + 1) return false;
+  for (size_t q = 0; q + 1 < d; ++q)
+    if (pick[q].size() > 1) return false;
+  return true;
+}
+
 Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
   std::vector<Ref> idx = index->kind == K::Tuple ? index->items : std::vector<Ref>{index};
   size_t consumed = 0;
@@ -933,6 +976,7 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
   auto r = std::make_shared<Tensor>();
   r->shape = out_shape;
   r->dtype = t->dtype;
+  r->strided = t->strided || !contiguous_picks(pick, t->shape);
   std::vector<int64_t> strides = t->strides();
   // Walk every combination of picks (source dims in order).
   std::vector<size_t> pos(t->shape.size(), 0);
@@ -1030,8 +1074,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       for (size_t d = 0; d < x->shape.size(); ++d)
         if (shape[d + off] == -1) shape[d + off] = x->shape[d];
       TensorPtr zero = filled(shape, x->dtype, 0);
-      return wrap(map2(
-          in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
+      TensorPtr r = map2(
+          in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at);
+      r->strided |= r->numel() != x->numel();  // broadcast dimensions have stride 0
+      return wrap(r);
     });
   if (name == "repeat")
     return self_fn([this](Interp&, CallArgs& a) {
@@ -1086,7 +1132,9 @@ void Torch::install_creation(const Ref& torch) {
     });
     def(n + "_like", [this, n](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
-      return wrap(symbolic("torch." + n + "_like", x->shape, dtype_kw(a, x->dtype), a.at, false));
+      TensorPtr r = symbolic("torch." + n + "_like", x->shape, dtype_kw(a, x->dtype), a.at, false);
+      r->strided = x->strided;  // *_like keeps the input's strides (preserve_format)
+      return wrap(r);
     });
   }
   def("randint", [this](Interp&, CallArgs& a) {
@@ -1113,7 +1161,9 @@ void Torch::install_creation(const Ref& torch) {
     });
     def(n + "_like", [this, v](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
-      return wrap(filled(x->shape, dtype_kw(a, x->dtype), v));
+      TensorPtr r = filled(x->shape, dtype_kw(a, x->dtype), v);
+      r->strided = x->strided;  // *_like keeps the input's strides (preserve_format)
+      return wrap(r);
     });
   }
   def("full", [this](Interp&, CallArgs& a) {

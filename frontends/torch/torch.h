@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,18 @@ struct TorchState {
     bool on = false, off = false;
   };
   std::map<std::string, MaskCoverage> mask_coverage;
+  // For every loop in a kernel (by file:line:col): which trip counts ran, as bits: 1 for none,
+  // 2 for one, 4 for several. A loop that never ran twice never checked its carried values.
+  std::map<std::string, unsigned> loop_trips;
+  // The block sizes the launches used (power-of-two constexprs and *BLOCK* arguments): the
+  // default bound adds sizes just past them, where tails and second trips start.
+  std::set<int64_t> block_sizes;
+  // @triton.autotune: which config every autotuned kernel runs (index k, or its last config when
+  // it has fewer), and what the launches found: the most configs of any kernel, and the configs
+  // used, described for the report.
+  size_t autotune_choice = 0;
+  size_t autotune_configs = 0;
+  std::vector<std::string> autotune_used;
 };
 
 // Registers torch, torch.nn, torch.nn.functional (and triton stubs) in the interpreter.

@@ -144,7 +144,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial,
-                      const std::string& class_name) {
+                      const std::string& class_name, size_t autotune_config) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
@@ -159,6 +159,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   p.class_name = class_name;
   p.state.params_initial = params_initial;
   p.state.inputs = ref_state.inputs;
+  p.state.autotune_choice = autotune_config;
   Session cand(cand_path, store, p.state, {}, false);  // the candidate's constants stay as written
   record_constants(ref, p);
   forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store);

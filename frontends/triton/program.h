@@ -37,7 +37,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 // variables, so both programs' terms range over the same inputs.
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial = false,
-                      const std::string& class_name = "ModelNew");
+                      const std::string& class_name = "ModelNew", size_t autotune_config = 0);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same count, shapes and dtypes. Returns what

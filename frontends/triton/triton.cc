@@ -38,6 +38,9 @@ struct Triton {
   python::TensorHooks torch_hooks;  // what applies outside kernels
   Launch* run = nullptr;
   int64_t undef_count = 0;
+  // The conditions of the data-dependent `if`s being run (each a bool term, negated in else):
+  // effects under them are guarded or, where guarding is not modelled, UNSUPPORTED.
+  std::vector<TermId> path;
 
   Ref module(const std::string& name) {
     auto m = std::make_shared<Value>();
@@ -74,6 +77,28 @@ struct Triton {
     return s.constant_of(t).i;
   }
 
+  // A scalar block as a bool term (`if x:` on a number means x != 0).
+  TermId condition_term(const Ref& c, Span at) {
+    if (c->kind != K::Tensor || c->tensor->numel() != 1)
+      in.error(at, "a condition in a kernel must be a scalar, not a block");
+    TermId e = c->tensor->elems[0];
+    if (c->tensor->dtype == DType::Bool) return e;
+    return fold(mk(Op::Ne, {e, constant(s, c->tensor->dtype, 0)}));
+  }
+  TermId path_guard() {
+    TermId g = path[0];
+    for (size_t k = 1; k < path.size(); ++k) g = mk(Op::And, {g, path[k]});
+    return g;
+  }
+  void need_unconditional(Span at, const std::string& what) {
+    if (!path.empty()) in.unsupported(at, what + " under a condition that depends on loaded data");
+  }
+  // Writers: a program id, -1 for none, and -(id + 2) for a store under a data-dependent
+  // condition (it may not happen, so it neither proves nor excludes a race: UNSUPPORTED).
+  static bool conditional_other(int64_t w, int64_t program) {
+    return w <= -2 && -(w + 2) != program;
+  }
+
   // ---- kernels and launches ----
   Ref make_kernel(const Ref& fn) {
     auto attrs = std::make_shared<Attrs>();
@@ -89,16 +114,14 @@ struct Triton {
   Ref launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
     if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
     Ref fn = (*kernel->attrs)["fn"];
-    // Constexprs and launch options come as keywords; an autotuned kernel adds its first config's.
+    // Constexprs and launch options come as keywords; an autotuned kernel adds its config's.
     Attrs meta;
     for (auto& [k, v] : a.kw)
       if (k != "num_warps" && k != "num_stages" && k != "num_ctas") meta[k] = v;
-    if (auto it = kernel->attrs->find("configs");
-        it != kernel->attrs->end() && !it->second->items.empty()) {
-      for (auto& [k, v] : it->second->items[0]->dict) meta[k->s] = v;
-      st.findings.push_back(in.where(a.at) +
-                            ": note: autotuned kernel checked with its first config only");
-    }
+    if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end())
+      apply_config(fn, it->second->items, a.at, meta);
+    if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
+      apply_heuristics(fn, it->second, a, meta);
     Ref g = grid;
     if (g->kind == K::Function || g->kind == K::Builtin) {
       auto d = std::make_shared<Value>();
@@ -114,9 +137,15 @@ struct Triton {
     if (dims.empty() || dims.size() > 3) in.error(a.at, "a grid has 1 to 3 dimensions");
     Launch l;
     for (size_t d = 0; d < dims.size(); ++d) l.grid[d] = in.to_int(dims[d], a.at);
+    record_block_sizes(fn, a.pos, meta);
     CallArgs call;
     call.at = a.at;
     for (const Ref& v : a.pos) {
+      if (v->kind == K::Tensor && v->tensor->strided)
+        in.unsupported(a.at,
+                       "a tensor whose torch layout is not contiguous (a permute, transpose, "
+                       "expand or slice view) passed to a kernel: keq models contiguous "
+                       "buffers only; pass .contiguous()");
       if (v->kind == K::Tensor) {
         auto p = std::make_shared<Value>();
         p->kind = K::Pointer;
@@ -137,6 +166,58 @@ struct Triton {
         }
     run = nullptr;
     return python::none();
+  }
+
+  void record_block_sizes(const Ref& fn, const std::vector<Ref>& pos, const Attrs& meta) {
+    auto block_like = [](const Ref& v) {
+      return v->kind == K::Int && v->i >= 2 && (v->i & (v->i - 1)) == 0;
+    };
+    for (const auto& [k, v] : meta)
+      if (block_like(v)) st.block_sizes.insert(v->i);
+    std::vector<std::string> names = in.parameter_names(fn);
+    for (size_t k = 0; k < pos.size() && k < names.size(); ++k)
+      if (names[k].find("BLOCK") != std::string::npos && block_like(pos[k]))
+        st.block_sizes.insert(pos[k]->i);
+  }
+
+  // The autotuner may pick any config, so each is a configuration of its own (verify runs them
+  // all); this launch runs the one chosen in the state.
+  void apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta) {
+    if (configs.empty()) in.error(at, "@triton.autotune with no configs");
+    size_t k = std::min(st.autotune_choice, configs.size() - 1);
+    st.autotune_configs = std::max(st.autotune_configs, configs.size());
+    const Ref& cfg = configs[k];
+    std::string desc;
+    for (auto& [key, v] : (*cfg->attrs)["kwargs"]->dict) {
+      meta[key->s] = v;
+      desc += (desc.empty() ? "" : ", ") + key->s + "=" + in.repr(v);
+    }
+    for (const char* opt : {"num_warps", "num_stages"})
+      if (auto o = cfg->attrs->find(opt); o != cfg->attrs->end() && o->second->kind != K::None)
+        desc += std::string(", ") + opt + "=" + in.repr(o->second);
+    desc = fn->s + " config " + std::to_string(k + 1) + " of " + std::to_string(configs.size()) +
+           " (" + desc + ")";
+    if (std::find(st.autotune_used.begin(), st.autotune_used.end(), desc) == st.autotune_used.end())
+      st.autotune_used.push_back(desc);
+  }
+
+  // @triton.heuristics({"NAME": lambda args: ...}): each value is computed at launch from the
+  // kernel's arguments by name (constexprs from the config included), in the dict's order.
+  void apply_heuristics(const Ref& fn, const Ref& rules, CallArgs& a, Attrs& meta) {
+    std::vector<std::string> names = in.parameter_names(fn);
+    auto args = std::make_shared<Value>();
+    args->kind = K::Dict;
+    for (size_t k = 0; k < a.pos.size() && k < names.size(); ++k)
+      args->dict.push_back({python::string(names[k]), a.pos[k]});
+    for (auto& [k, v] : meta) args->dict.push_back({python::string(k), v});
+    for (auto& [key, rule] : rules->dict) {
+      CallArgs c;
+      c.at = a.at;
+      c.pos = {args};
+      Ref v = in.call(rule, c);
+      meta[key->s] = v;
+      args->dict.push_back({key, v});
+    }
   }
 
   // ---- block arithmetic, with Triton's semantics inside kernels ----
@@ -268,18 +349,21 @@ struct Triton {
   }
   Ref load(CallArgs& a) {
     Ref p = a.get(0, "pointer");
+    if (p && is_block_ptr(p)) return load_block_ptr(p, a);
     if (!p || p->kind != K::Pointer)
-      in.unsupported(
-          a.at,
-          "tl.load of something that is not a pointer block (block pointers are not modelled yet)");
+      in.unsupported(a.at, "tl.load of something that is not a pointer block");
     std::vector<bool> lanes = mask_lanes(a.get(1, "mask"), p->shape, a.at);
     Ref other = a.get(2, "other");
+    TensorPtr other_t =
+        other && other->kind != K::None ? as_tensor(in, other, a.at, p->tensor->dtype) : nullptr;
+    return load_lanes(p, lanes, other_t, a.at);
+  }
+  // Lanes off the mask take `other` (undefined without it); the rest read memory.
+  Ref load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t, Span at) {
     const TensorPtr& buf = p->tensor;
     auto r = std::make_shared<Tensor>();
     r->shape = p->shape;
     r->dtype = buf->dtype;
-    TensorPtr other_t =
-        other && other->kind != K::None ? as_tensor(in, other, a.at, buf->dtype) : nullptr;
     std::vector<int64_t>& w = writers(buf);
     for (size_t k = 0; k < lanes.size(); ++k) {
       if (!lanes[k]) {
@@ -289,37 +373,63 @@ struct Triton {
                       s,
                       other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))],
                       other_t->dtype, buf->dtype)
-                : undefined(a.at, "masked lane without other="));
+                : undefined(at, "masked lane without other="));
         continue;
       }
       int64_t off = p->offsets[k];
-      if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
-        finding(a.at, "load out of bounds: lane " + std::to_string(k) + " reads element " +
-                          std::to_string(off) + " of a buffer of " +
-                          std::to_string(buf->elems.size()));
-        r->elems.push_back(undefined(a.at, "out-of-bounds lane"));
+      bool oob = off < 0 || off >= static_cast<int64_t>(buf->elems.size());
+      if (oob || (w[off] >= 0 && w[off] != run->program()))
+        need_unconditional(at, "a load out of bounds or racing with another program");
+      if (!oob && conditional_other(w[off], run->program()))
+        in.unsupported(at,
+                       "a load of an element another program stores under a condition "
+                       "that depends on loaded data");
+      if (oob) {
+        finding(at, "load out of bounds: lane " + std::to_string(k) + " reads element " +
+                        std::to_string(off) + " of a buffer of " +
+                        std::to_string(buf->elems.size()));
+        r->elems.push_back(undefined(at, "out-of-bounds lane"));
         continue;
       }
       if (w[off] >= 0 && w[off] != run->program())
-        finding(a.at, "read-write race: element " + std::to_string(off) +
-                          " was stored by another program of this launch");
+        finding(at, "read-write race: element " + std::to_string(off) +
+                        " was stored by another program of this launch");
       TermId e = buf->elems[off];
-      r->elems.push_back(e == Tensor::kUninit ? undefined(a.at, "uninitialized memory") : e);
+      r->elems.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
     }
     return wrap(r);
   }
   Ref store(CallArgs& a) {
     Ref p = a.get(0, "pointer");
-    if (!p || p->kind != K::Pointer)
-      in.unsupported(a.at, "tl.store to something that is not a pointer block");
-    std::vector<bool> lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+    std::vector<bool> lanes;
+    if (p && is_block_ptr(p)) {
+      p = block_lanes(p, a.get(3, "boundary_check"), a.at, lanes);
+    } else {
+      if (!p || p->kind != K::Pointer)
+        in.unsupported(a.at, "tl.store to something that is not a pointer block");
+      lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+    }
     const TensorPtr& buf = p->tensor;
     TensorPtr v = as_tensor(in, a.get(1, "value"), a.at, buf->dtype);
     std::vector<int64_t>& w = writers(buf);
     for (size_t k = 0; k < lanes.size(); ++k) {
       if (!lanes[k]) continue;
       int64_t off = p->offsets[k];
-      if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+      bool oob = off < 0 || off >= static_cast<int64_t>(buf->elems.size());
+      if (!oob && conditional_other(w[off], run->program()))
+        in.unsupported(a.at,
+                       "a store to an element another program stores under a condition "
+                       "that depends on loaded data");
+      TermId e = v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))];
+      if (!path.empty()) {  // the store happens only where the conditions hold
+        if (oob || buf->elems[off] == Tensor::kUninit || (w[off] >= 0 && w[off] != run->program()))
+          need_unconditional(a.at, "a store out of bounds, to memory nothing wrote, or racing");
+        w[off] = -(run->program() + 2);
+        buf->elems[off] =
+            s.make(Op::Select, {path_guard(), to_dtype(e, v->dtype, buf->dtype), buf->elems[off]});
+        continue;
+      }
+      if (oob) {
         finding(a.at, "store out of bounds: lane " + std::to_string(k) + " writes element " +
                           std::to_string(off) + " of a buffer of " +
                           std::to_string(buf->elems.size()));
@@ -329,11 +439,104 @@ struct Triton {
         finding(a.at, "write-write race: element " + std::to_string(off) +
                           " is stored by several programs of this launch");
       w[off] = run->program();
-      TermId e = v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))];
       buf->elems[off] = to_dtype(e, v->dtype, buf->dtype);
     }
     return python::none();
   }
+  // ---- block pointers: tl.make_block_ptr(base, shape, strides, offsets, block_shape, order) ----
+  Ref block_ptr_class;
+  bool is_block_ptr(const Ref& v) const {
+    return v->kind == K::Instance && v->cls == block_ptr_class;
+  }
+  int64_t int_of(const Ref& v, Span at) {
+    if (v->kind == K::Tensor && v->tensor->numel() == 1)
+      return const_int(v->tensor->elems[0], at, "a block pointer's shape, stride or offset");
+    return in.to_int(v, at);
+  }
+  std::vector<int64_t> ints_of(const Ref& v, Span at) {
+    std::vector<int64_t> out;
+    for (const Ref& x : in.to_sequence(v, at)) out.push_back(int_of(x, at));
+    return out;
+  }
+  Ref make_block_ptr(const Ref& base, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                     std::vector<int64_t> offsets, std::vector<int64_t> block, Span at) {
+    if (!base || base->kind != K::Pointer || base->offsets.size() != 1)
+      in.error(at, "tl.make_block_ptr needs a scalar pointer as base");
+    size_t n = shape.size();
+    if (strides.size() != n || offsets.size() != n || block.size() != n)
+      in.error(at, "tl.make_block_ptr: shape, strides, offsets and block_shape differ in rank");
+    auto attrs = std::make_shared<Attrs>();
+    auto ints = [](const std::vector<int64_t>& v) {
+      std::vector<Ref> items;
+      for (int64_t x : v) items.push_back(python::integer(x));
+      return python::tuple(items);
+    };
+    (*attrs)["base"] = base;
+    (*attrs)["shape"] = ints(shape);
+    (*attrs)["strides"] = ints(strides);
+    (*attrs)["offsets"] = ints(offsets);
+    (*attrs)["block_shape"] = ints(block);
+    auto v = std::make_shared<Value>();
+    v->kind = K::Instance;
+    v->cls = block_ptr_class;
+    v->attrs = attrs;
+    return v;
+  }
+  // The pointer block a block pointer addresses, and which lanes the boundary check keeps: a
+  // lane outside the parent shape in a checked dimension is not accessed. Unchecked dimensions
+  // address memory as the strides say (out of the buffer: a finding at the access).
+  Ref block_lanes(const Ref& bp, const Ref& check, Span at, std::vector<bool>& lanes) {
+    auto field = [&](const char* f) { return ints_of((*bp->attrs)[f], at); };
+    std::vector<int64_t> shape = field("shape"), strides = field("strides"),
+                         offsets = field("offsets"), block = field("block_shape");
+    std::vector<bool> checked(shape.size(), false);
+    if (check && check->kind != K::None)
+      for (int64_t d : ints_of(check, at)) {
+        if (d < 0 || d >= static_cast<int64_t>(shape.size()))
+          in.error(at, "boundary_check names dimension " + std::to_string(d));
+        checked[d] = true;
+      }
+    const Ref& base = (*bp->attrs)["base"];
+    auto p = std::make_shared<Value>();
+    p->kind = K::Pointer;
+    p->tensor = base->tensor;
+    p->shape = block;
+    int64_t n = 1;
+    for (int64_t b : block) n *= b;
+    auto& seen = st.mask_coverage[in.where(at)];
+    for (int64_t k = 0; k < n; ++k) {
+      std::vector<int64_t> idx = unflatten(k, block);
+      int64_t off = base->offsets[0];
+      bool inside = true;
+      for (size_t d = 0; d < block.size(); ++d) {
+        int64_t c = offsets[d] + idx[d];
+        off += c * strides[d];
+        if (checked[d] && (c < 0 || c >= shape[d])) inside = false;
+      }
+      p->offsets.push_back(off);
+      lanes.push_back(inside);
+      (inside ? seen.on : seen.off) = true;
+    }
+    return p;
+  }
+  Ref load_block_ptr(const Ref& bp, CallArgs& a) {
+    if (a.get(1, "mask") || a.get(2, "other"))
+      in.error(a.at, "tl.load of a block pointer takes boundary_check=, not mask= or other=");
+    std::vector<bool> lanes;
+    Ref p = block_lanes(bp, a.get(3, "boundary_check"), a.at, lanes);
+    Ref pad = a.get(4, "padding_option");
+    std::string option = pad && pad->kind == K::Str ? pad->s : "";
+    TensorPtr other_t;  // "": lanes off the boundary are undefined
+    if (option == "zero" || option == "nan") {
+      other_t = std::make_shared<Tensor>();
+      other_t->dtype = p->tensor->dtype;
+      other_t->elems = {constant(s, other_t->dtype, option == "zero" ? 0.0 : std::nan(""))};
+    } else if (!option.empty()) {
+      in.error(a.at, "padding_option is \"\", \"zero\" or \"nan\"");
+    }
+    return load_lanes(p, lanes, other_t, a.at);
+  }
+
   static std::vector<int64_t> unflatten(int64_t k, const std::vector<int64_t>& shape) {
     std::vector<int64_t> idx(shape.size());
     for (size_t d = shape.size(); d-- > 0;) {
@@ -567,6 +770,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   auto atomic = [this, need_kernel](const std::string& name, Op op) {
     return [this, need_kernel, name, op](Interp&, CallArgs& a) {
       need_kernel(a, "tl." + name);
+      need_unconditional(a.at, "tl." + name);
       // Atomics from several programs commute: the element accumulates every value (no race).
       Ref p = a.get(0, "pointer");
       if (!p || p->kind != K::Pointer)
@@ -627,6 +831,24 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   }
   for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
     def(same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  block_ptr_class = in.make_class("block_ptr", nullptr, std::make_shared<Attrs>());
+  def("make_block_ptr", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.make_block_ptr");
+    return make_block_ptr(a.get(0, "base"), ints_of(a.get(1, "shape"), a.at),
+                          ints_of(a.get(2, "strides"), a.at), ints_of(a.get(3, "offsets"), a.at),
+                          ints_of(a.get(4, "block_shape"), a.at), a.at);
+  });
+  def("advance", [this](Interp&, CallArgs& a) {
+    Ref bp = a.get(0, "base");
+    if (!bp || !is_block_ptr(bp)) in.error(a.at, "tl.advance needs a block pointer");
+    std::vector<int64_t> offsets = ints_of((*bp->attrs)["offsets"], a.at),
+                         by = ints_of(a.get(1, "offsets"), a.at);
+    if (by.size() != offsets.size()) in.error(a.at, "tl.advance: offsets differ in rank");
+    for (size_t d = 0; d < by.size(); ++d) offsets[d] += by[d];
+    return make_block_ptr((*bp->attrs)["base"], ints_of((*bp->attrs)["shape"], a.at),
+                          ints_of((*bp->attrs)["strides"], a.at), offsets,
+                          ints_of((*bp->attrs)["block_shape"], a.at), a.at);
+  });
   def("debug_barrier", [](Interp&, CallArgs&) { return python::none(); });
   def("cdiv", [this](Interp&, CallArgs& a) {
     int64_t x = in.to_int(a.pos.at(0), a.at), y = in.to_int(a.pos.at(1), a.at);
@@ -669,29 +891,58 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     }
     return make_kernel(a.pos[0]);
   });
-  tr["Config"] = python::builtin("triton.Config", [this](Interp&, CallArgs& a) {
+  auto config_class = in.make_class("Config", nullptr, std::make_shared<Attrs>());
+  tr["Config"] = python::builtin("triton.Config", [this, config_class](Interp&, CallArgs& a) {
     Ref d = a.get(0, "kwargs");
     if (!d || d->kind != K::Dict) in.error(a.at, "triton.Config needs a dict of constexprs");
-    return d;
+    if (a.get(SIZE_MAX, "pre_hook")) in.unsupported(a.at, "triton.Config(pre_hook=...)");
+    auto cfg = std::make_shared<Value>();
+    cfg->kind = K::Instance;
+    cfg->cls = config_class;
+    cfg->attrs = std::make_shared<Attrs>();
+    (*cfg->attrs)["kwargs"] = d;
+    Ref warps = a.get(1, "num_warps"), stages = a.get(2, "num_stages");
+    (*cfg->attrs)["num_warps"] = warps ? warps : python::none();
+    (*cfg->attrs)["num_stages"] = stages ? stages : python::none();
+    return cfg;
   });
-  tr["autotune"] = python::builtin("triton.autotune", [](Interp&, CallArgs& a) {
+  tr["autotune"] = python::builtin("triton.autotune", [this](Interp&, CallArgs& a) {
+    // The autotuner's benchmarking runs (and the hooks that reset or restore memory around
+    // them) leave effects keq does not model.
+    for (const char* hook : {"reset_to_zero", "restore_value", "pre_hook", "post_hook"})
+      if (a.get(SIZE_MAX, hook))
+        in.unsupported(a.at, std::string("@triton.autotune(") + hook + "=...)");
     Ref configs = a.get(0, "configs");
     return python::builtin("triton.autotune", [configs](Interp& i2, CallArgs& b) {
       Ref k = b.pos.at(0);
       if (k->kind != K::Instance) i2.error(b.at, "@triton.autotune goes above @triton.jit");
-      (*k->attrs)["configs"] = configs ? configs : python::list({});
+      if (!configs || (configs->kind != K::List && configs->kind != K::Tuple))
+        i2.error(b.at, "@triton.autotune needs configs=[triton.Config(...), ...]");
+      for (const Ref& c : configs->items)
+        if (!i2.is_instance_of(c, "Config"))
+          i2.error(b.at, "configs holds something not a triton.Config");
+      (*k->attrs)["configs"] = configs;
       return k;
     });
   });
-  tr["heuristics"] = python::builtin("triton.heuristics", [this](Interp&, CallArgs& a) -> Ref {
-    in.unsupported(a.at, "@triton.heuristics");
+  tr["heuristics"] = python::builtin("triton.heuristics", [this](Interp&, CallArgs& a) {
+    Ref rules = a.get(0, "values");
+    if (!rules || rules->kind != K::Dict)
+      in.error(a.at, "@triton.heuristics takes a dict of name: lambda args: value");
+    return python::builtin("triton.heuristics", [rules](Interp& i2, CallArgs& b) {
+      Ref k = b.pos.at(0);
+      if (k->kind != K::Instance) i2.error(b.at, "@triton.heuristics goes above @triton.jit");
+      (*k->attrs)["heuristics"] = rules;
+      return k;
+    });
   });
 }
 
 }  // namespace
 
 void install(python::Interp& in, torch::TorchState& state) {
-  auto t = std::make_shared<Triton>(Triton{in, state, in.store(), in.hooks(), nullptr, 0, nullptr});
+  auto t = std::make_shared<Triton>(
+      Triton{in, state, in.store(), in.hooks(), nullptr, 0, {}, nullptr, nullptr});
   Ref triton = t->module("triton"), tl = t->module("triton.language");
   // Keep what the torch frontend put on `triton` (cdiv, next_power_of_2), replace the rest.
   Ref old = in.module_value("triton", {});
@@ -713,6 +964,47 @@ void install(python::Interp& in, torch::TorchState& state) {
       return t->wrap(map1(
           i2, a->tensor, DType::Bool, [&](TermId e) { return t->fold(t->mk(Op::Not, {e})); }, at));
     i2.unsupported(at, "operator " + op + " in a kernel");
+  };
+  h.loop_ran = [t](Interp& i2, Span at, size_t trips) {
+    if (t->run) t->st.loop_trips[i2.where(at)] |= trips == 0 ? 1u : trips == 1 ? 2u : 4u;
+  };
+  h.truth = [t](Interp& i2, const Ref& c, Span at) -> int {
+    const TensorPtr& x = c->tensor;
+    if (x->numel() != 1)
+      i2.error(at, "the truth value of a block of " + std::to_string(x->numel()) +
+                       " elements is ambiguous");
+    TermId e = x->elems[0];
+    if (t->is_const(e)) {
+      const ir::Constant& k = t->s.constant_of(e);
+      return k.type == ir::Type::F32 ? k.f != 0 : k.i != 0;
+    }
+    if (!t->run) i2.unsupported(at, "control flow on a tensor's value (data-dependent branching)");
+    return -1;
+  };
+  h.enter_branch = [t](Interp&, const Ref& c, bool negated, Span at) {
+    TermId g = t->condition_term(c, at);
+    t->path.push_back(negated ? t->fold(t->mk(Op::Not, {g})) : g);
+  };
+  h.leave_branch = [t]() { t->path.pop_back(); };
+  h.select = [t](Interp& i2, const Ref& c, const Ref& a, const Ref& b, Span at) -> Ref {
+    auto numeric = [](const Ref& v) {
+      return v->kind == K::Tensor || v->kind == K::Int || v->kind == K::Float || v->kind == K::Bool;
+    };
+    if (!numeric(a) || !numeric(b))
+      i2.unsupported(at, "a " + a->type_name() +
+                             " that differs between the branches of an `if` "
+                             "on loaded data");
+    TermId g = t->condition_term(c, at);
+    DType out = promote(a, b, i2, at);
+    TensorPtr x = as_tensor(i2, a, at, out), y = as_tensor(i2, b, at, out);
+    DType xd = x->dtype, yd = y->dtype;
+    return t->wrap(map2(
+        i2, x, y, out,
+        [&](TermId p, TermId q) {
+          return t->fold(
+              t->mk(Op::Select, {g, convert(t->s, p, xd, out), convert(t->s, q, yd, out)}));
+        },
+        at));
   };
   h.getattr = [t](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
     if (t->run && name == "to") {  // x.to(tl.float16): Triton's casts (fp8 saturates)
