@@ -20,6 +20,10 @@ Runs FILE.py as KernelBench does, symbolically and without Python: the module le
 get_init_inputs(), Model(*init_inputs), get_inputs(), forward(*inputs). Prints the module-level
 integer constants, the symbolic inputs and parameters (each element a variable: in0[i,j],
 p0[i,j]), the output shapes, and the term of output elements (default: the first and the last).
+For Triton kernels: every launch (kernel, grid, constexprs; autotuned kernels run their first
+config here), the memory findings (out-of-bounds lanes, races between programs, intra-program
+hazards, undefined lanes reaching an output), the mask coverage of every masked access and the
+trip counts of every loop in a kernel.
 
 options:
   --dims a=1,b=2   set module-level integer constants first (KernelBench's sizes are large);
@@ -208,8 +212,28 @@ int inspect_command(const std::vector<std::string>& args) {
           e == python::Tensor::kUninit ? "<uninitialized>" : store.str(e, max_chars).c_str());
     }
   }
+  std::printf("launches: %zu\n", p.state.launches.size());
+  for (const auto& l : p.state.launches) std::printf("  %s\n", l.c_str());
+  for (const auto& c : p.state.autotune_used)
+    std::printf("  autotune: %s (keq verify checks every config)\n", c.c_str());
   std::printf("memory findings: %zu\n", p.state.findings.size());
   for (const auto& f : p.state.findings) std::printf("  %s\n", f.c_str());
+  // What this bound exercised: a mask never false never checked its tail, a loop that never
+  // ran twice never checked what it carries.
+  std::printf("mask coverage: %zu masked accesses\n", p.state.mask_coverage.size());
+  for (const auto& [where, seen] : p.state.mask_coverage)
+    std::printf("  %s: %s\n", where.c_str(),
+                seen.on && seen.off ? "true and false lanes"
+                : seen.on           ? "only true lanes (no masked-off tail at this bound)"
+                                    : "only false lanes (no lane accessed at this bound)");
+  std::printf("loops: %zu in kernels\n", p.state.loop_trips.size());
+  for (const auto& [where, bits] : p.state.loop_trips) {
+    std::string trips;
+    for (auto [bit, name] : {std::pair{1u, "0"}, {2u, "1"}, {4u, "several"}})
+      if (bits & bit) trips += (trips.empty() ? "" : ", ") + std::string(name);
+    std::printf("  %s: ran %s trip(s)%s\n", where.c_str(), trips.c_str(),
+                bits & 4u ? "" : " (never twice: what it carries was not checked)");
+  }
   std::printf("terms: %zu\n", store.size());
   return 0;
 }

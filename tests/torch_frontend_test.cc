@@ -376,6 +376,39 @@ TEST(Triton, WhileLoopsRunAndRecordTheirTrips) {
   EXPECT_EQ(p.state.block_sizes, (std::set<int64_t>{2}));
 }
 
+TEST(Triton, LibdeviceMathAndBitcastsBuildTheirOps) {
+  ir::TermStore s;
+  Program p = golden_candidate("math_libdevice_bitcast.py", s);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
+            "(+ (+ (+ (tanh in0[0]) (exp in0[0])) (bitcast.f32 (band (bitcast.i32 in0[0]) "
+            "2147483647:i32))) (sqrt in0[0]))");
+}
+
+TEST(Triton, ExchangesBetweenProgramsAreOrderDependent) {
+  EXPECT_NE(findings_of("xchg_programs.py")
+                .find("xchg_programs.py:11:11: order-dependent atomic_xchg: element 0 is "
+                      "exchanged by several programs with different values"),
+            std::string::npos)
+      << findings_of("xchg_programs.py");
+  EXPECT_NE(unsupported_of("xchg_programs_same_value.py")
+                .find("xchg_programs_same_value.py:11:11: tl.atomic_xchg of one element by "
+                      "several programs"),
+            std::string::npos);
+  ir::TermStore s;
+  Program p = golden_candidate("cas_one_program.py", s);  // one program: sequential semantics
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(select (== in0[0] 0) 5 in0[0])");
+  EXPECT_EQ(s.str(p.outputs[1]->elems[0]), "in0[0]");
+}
+
+TEST(Triton, ReadingAnotherLanesStoreNeedsABarrier) {
+  EXPECT_NE(findings_of("intra_program_hazard.py")
+                .find("intra_program_hazard.py:14:28: intra-program hazard: lane 0 reads element "
+                      "1, which another lane of this program stored with no tl.debug_barrier"),
+            std::string::npos)
+      << findings_of("intra_program_hazard.py");
+  EXPECT_EQ(findings_of("intra_program_barrier.py"), "");
+}
+
 }  // namespace
 }  // namespace keq::torch
 

@@ -59,6 +59,8 @@ struct TorchState {
   // The block sizes the launches used (power-of-two constexprs and *BLOCK* arguments): the
   // default bound adds sizes just past them, where tails and second trips start.
   std::set<int64_t> block_sizes;
+  // Every kernel launch, in order: file:line:col, the kernel, its grid and constexprs.
+  std::vector<std::string> launches;
   // @triton.autotune: which config every autotuned kernel runs (index k, or its last config when
   // it has fewer), and what the launches found: the most configs of any kernel, and the configs
   // used, described for the report.

@@ -24,6 +24,14 @@ struct Launch {
   int64_t pid[3] = {0, 0, 0}, grid[3] = {1, 1, 1};
   absl::flat_hash_map<const Tensor*, std::vector<int64_t>>
       writer;  // program id per element, -1: none
+  // Within the running program, since its last tl.debug_barrier: which lane of which block
+  // shape stored each element. Another lane reading it back may be another thread, and nothing
+  // orders global memory between a program's threads but a barrier.
+  struct LaneMark {
+    std::vector<int64_t> shape;
+    int64_t lane;
+  };
+  absl::flat_hash_map<std::pair<const Tensor*, int64_t>, LaneMark> stored_lane;
   int64_t program() const { return pid[0] + grid[0] * (pid[1] + grid[1] * pid[2]); }
   std::string program_str() const {
     return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " +
@@ -138,6 +146,12 @@ struct Triton {
     Launch l;
     for (size_t d = 0; d < dims.size(); ++d) l.grid[d] = in.to_int(dims[d], a.at);
     record_block_sizes(fn, a.pos, meta);
+    std::string consts;
+    for (const auto& [k, v] : std::map<std::string, Ref>(meta.begin(), meta.end()))
+      consts += (consts.empty() ? "" : ", ") + k + "=" + in.repr(v);
+    st.launches.push_back(in.where(a.at) + ": " + fn->s + " grid (" + std::to_string(l.grid[0]) +
+                          ", " + std::to_string(l.grid[1]) + ", " + std::to_string(l.grid[2]) +
+                          ")" + (consts.empty() ? "" : " with " + consts));
     CallArgs call;
     call.at = a.at;
     for (const Ref& v : a.pos) {
@@ -161,6 +175,7 @@ struct Triton {
     for (l.pid[2] = 0; l.pid[2] < l.grid[2]; ++l.pid[2])
       for (l.pid[1] = 0; l.pid[1] < l.grid[1]; ++l.pid[1])
         for (l.pid[0] = 0; l.pid[0] < l.grid[0]; ++l.pid[0]) {
+          l.stored_lane.clear();
           CallArgs c = call;
           in.call(fn, c);
         }
@@ -394,6 +409,13 @@ struct Triton {
       if (w[off] >= 0 && w[off] != run->program())
         finding(at, "read-write race: element " + std::to_string(off) +
                         " was stored by another program of this launch");
+      if (auto m = run->stored_lane.find({buf.get(), off});
+          m != run->stored_lane.end() &&
+          (m->second.shape != p->shape || m->second.lane != int64_t(k)))
+        finding(at, "intra-program hazard: lane " + std::to_string(k) + " reads element " +
+                        std::to_string(off) +
+                        ", which another lane of this program stored with "
+                        "no tl.debug_barrier between");
       TermId e = buf->elems[off];
       r->elems.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
     }
@@ -439,6 +461,7 @@ struct Triton {
         finding(a.at, "write-write race: element " + std::to_string(off) +
                           " is stored by several programs of this launch");
       w[off] = run->program();
+      run->stored_lane[{buf.get(), off}] = {p->shape, static_cast<int64_t>(k)};
       buf->elems[off] = to_dtype(e, v->dtype, buf->dtype);
     }
     return python::none();
@@ -636,27 +659,79 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           a.at));
     });
   }
-  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{{"exp", Op::Exp},
-                                                                 {"exp2", Op::Exp2},
-                                                                 {"log", Op::Log},
-                                                                 {"log2", Op::Log2},
-                                                                 {"sqrt", Op::SqrtApprox},
-                                                                 {"rsqrt", Op::Rsqrt},
-                                                                 {"abs", Op::Abs},
-                                                                 {"sigmoid", Op::Sigmoid},
-                                                                 {"erf", Op::Erf},
-                                                                 {"floor", Op::Floor},
-                                                                 {"ceil", Op::Ceil}}) {
-    Op o = op;
-    std::string n = name;
-    def(n, [this, o, n](Interp&, CallArgs& a) {
-      TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
-      if (!python::is_float(x->dtype) && o != Op::Abs)
-        in.unsupported(a.at, "tl." + n + " of integers");
-      return wrap(map1(
-          in, x, x->dtype, [&](TermId e) { return fold(s.make(o, {e})); }, a.at));
+  // tl.*, tl.math.* and libdevice share one table: tl.sqrt is approximate (sqrt.approx.f32),
+  // sqrt_rn and libdevice's sqrt are correctly rounded; libdevice's rint rounds half to even.
+  auto math = [this](const std::string& where, Op o, size_t arity) {
+    return python::builtin(where, [this, where, o, arity](Interp&, CallArgs& a) {
+      std::vector<TensorPtr> xs;
+      DType out = DType::F32;
+      for (size_t k = 0; k < arity; ++k) {
+        xs.push_back(as_tensor(in, a.pos.at(k), a.at, DType::F32));
+        if (python::is_float(xs[k]->dtype)) out = xs[k]->dtype;
+      }
+      if (!python::is_float(out) && o != Op::Abs) in.unsupported(a.at, where + " of integers");
+      auto op = [&](std::initializer_list<TermId> kids) {
+        std::vector<TermId> v;
+        size_t k = 0;
+        for (TermId e : kids) v.push_back(convert(s, e, xs[k++]->dtype, out));
+        return fold(s.make(o, v));
+      };
+      if (arity == 1)
+        return wrap(map1(
+            in, xs[0], out, [&](TermId e) { return op({e}); }, a.at));
+      if (arity == 2)
+        return wrap(map2(
+            in, xs[0], xs[1], out,
+            [&](TermId p, TermId q) {
+              return op({p, q});
+            },
+            a.at));
+      return wrap(map3(
+          in, xs[0], xs[1], xs[2], out,
+          [&](TermId p, TermId q, TermId r) {
+            return op({p, q, r});
+          },
+          a.at));
     });
+  };
+  struct MathFn {
+    const char* name;
+    Op op;
+    size_t arity;
+  };
+  const std::vector<MathFn> tl_math = {
+      {"exp", Op::Exp, 1},     {"exp2", Op::Exp2, 1},       {"log", Op::Log, 1},
+      {"log2", Op::Log2, 1},   {"sqrt", Op::SqrtApprox, 1}, {"sqrt_rn", Op::Sqrt, 1},
+      {"rsqrt", Op::Rsqrt, 1}, {"abs", Op::Abs, 1},         {"sigmoid", Op::Sigmoid, 1},
+      {"erf", Op::Erf, 1},     {"floor", Op::Floor, 1},     {"ceil", Op::Ceil, 1},
+      {"fma", Op::Fma, 3},     {"div_rn", Op::Div, 2}};
+  auto math_module = module("triton.language.math");
+  for (const MathFn& f : tl_math) {
+    t[f.name] = math("tl." + std::string(f.name), f.op, f.arity);
+    (*math_module->attrs)[f.name] = math("tl.math." + std::string(f.name), f.op, f.arity);
   }
+  const std::vector<MathFn> libdevice_fns = {
+      {"exp", Op::Exp, 1},     {"exp2", Op::Exp2, 1},  {"log", Op::Log, 1},
+      {"log2", Op::Log2, 1},   {"sqrt", Op::Sqrt, 1},  {"rsqrt", Op::Rsqrt, 1},
+      {"fabs", Op::Abs, 1},    {"abs", Op::Abs, 1},    {"erf", Op::Erf, 1},
+      {"floor", Op::Floor, 1}, {"ceil", Op::Ceil, 1},  {"trunc", Op::Trunc, 1},
+      {"rint", Op::Round, 1},  {"tanh", Op::Tanh, 1},  {"pow", Op::Pow, 2},
+      {"fma", Op::Fma, 3},     {"div_rn", Op::Div, 2}, {"fmod", Op::FMod, 2},
+      {"fmax", Op::MaxNum, 2}, {"fmin", Op::MinNum, 2}};
+  auto libdevice = module("triton.language.extra.libdevice");
+  for (const MathFn& f : libdevice_fns)
+    (*libdevice->attrs)[f.name] = math("libdevice." + std::string(f.name), f.op, f.arity);
+  auto extra = module("triton.language.extra"), cuda = module("triton.language.extra.cuda");
+  (*extra->attrs)["libdevice"] = libdevice;
+  (*extra->attrs)["cuda"] = cuda;
+  (*cuda->attrs)["libdevice"] = libdevice;
+  t["math"] = math_module;
+  t["extra"] = extra;
+  in.register_module("triton.language.math", math_module);
+  in.register_module("triton.language.extra", extra);
+  in.register_module("triton.language.extra.cuda", cuda);
+  in.register_module("triton.language.extra.libdevice", libdevice);
+  in.register_module("triton.language.extra.cuda.libdevice", libdevice);
   for (auto [name, op] : std::vector<std::pair<std::string, Op>>{
            {"sum", Op::Sum}, {"max", Op::TMax}, {"min", Op::TMin}}) {
     Op o = op;
@@ -802,6 +877,65 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
       return python::none();
     };
   };
+  // atomic_xchg and atomic_cas return the old values. Between programs their order decides
+  // the result: xchg of different values from several programs is a finding; of equal values
+  // the memory agrees but the old values each program gets do not, and cas between programs
+  // (locks, claims) depends on the schedule: both UNSUPPORTED.
+  auto exchange = [this, need_kernel](bool cas) {
+    return [this, need_kernel, cas](Interp&, CallArgs& a) {
+      std::string name = cas ? "tl.atomic_cas" : "tl.atomic_xchg";
+      need_kernel(a, name);
+      need_unconditional(a.at, name);
+      Ref p = a.get(0, "pointer");
+      if (!p || p->kind != K::Pointer)
+        in.unsupported(a.at, name + " to something that is not a pointer block");
+      const TensorPtr& buf = p->tensor;
+      TensorPtr cmp = cas ? as_tensor(in, a.get(1, "cmp"), a.at, buf->dtype) : nullptr;
+      TensorPtr v = as_tensor(in, a.get(cas ? 2 : 1, "val"), a.at, buf->dtype);
+      std::vector<bool> lanes = mask_lanes(cas ? nullptr : a.get(2, "mask"), p->shape, a.at);
+      std::vector<int64_t>& w = writers(buf);
+      auto r = std::make_shared<Tensor>();
+      r->shape = p->shape;
+      r->dtype = buf->dtype;
+      for (size_t k = 0; k < lanes.size(); ++k) {
+        int64_t off = p->offsets[k];
+        if (!lanes[k] || off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+          if (lanes[k])
+            finding(a.at, name.substr(3) + " out of bounds: lane " + std::to_string(k) +
+                              " element " + std::to_string(off));
+          r->elems.push_back(undefined(a.at, "masked lane of an atomic"));
+          continue;
+        }
+        std::vector<int64_t> idx = unflatten(k, p->shape);
+        TermId val = to_dtype(v->elems[broadcast_index(*v, p->shape, idx)], v->dtype, buf->dtype);
+        TermId old = buf->elems[off];
+        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
+        bool other = w[off] >= 0 && w[off] != run->program();
+        if (other && cas)
+          in.unsupported(a.at,
+                         "tl.atomic_cas on an element another program of the launch wrote "
+                         "(a lock or claim: its outcome depends on the schedule)");
+        if (other && val == old)  // memory ends the same, but who gets which old value does not
+          in.unsupported(a.at,
+                         "tl.atomic_xchg of one element by several programs (the values "
+                         "they get back depend on the schedule)");
+        if (other)
+          finding(a.at, "order-dependent atomic_xchg: element " + std::to_string(off) +
+                            " is exchanged by several programs with different values");
+        r->elems.push_back(other ? undefined(a.at, "order-dependent atomic_xchg result") : old);
+        if (cas) {
+          TermId c =
+              to_dtype(cmp->elems[broadcast_index(*cmp, p->shape, idx)], cmp->dtype, buf->dtype);
+          val = fold(mk(Op::Select, {mk(Op::Eq, {old, c}), val, old}));
+        }
+        w[off] = run->program();
+        buf->elems[off] = val;
+      }
+      return wrap(r);
+    };
+  };
+  def("atomic_xchg", exchange(false));
+  def("atomic_cas", exchange(true));
   def("atomic_add", atomic("atomic_add", Op::Sum));
   def("atomic_max", atomic("atomic_max", Op::TMax));
   def("atomic_min", atomic("atomic_min", Op::TMin));
@@ -849,7 +983,11 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
                           ints_of((*bp->attrs)["strides"], a.at), offsets,
                           ints_of((*bp->attrs)["block_shape"], a.at), a.at);
   });
-  def("debug_barrier", [](Interp&, CallArgs&) { return python::none(); });
+  def("debug_barrier", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.debug_barrier");
+    run->stored_lane.clear();  // the program's threads meet: earlier stores are visible
+    return python::none();
+  });
   def("cdiv", [this](Interp&, CallArgs& a) {
     int64_t x = in.to_int(a.pos.at(0), a.at), y = in.to_int(a.pos.at(1), a.at);
     return python::integer((x + y - 1) / y);
@@ -1012,9 +1150,18 @@ void install(python::Interp& in, torch::TorchState& state) {
       return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
         Ref d = a.get(0, "dtype");
         if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
-        if (a.get(SIZE_MAX, "bitcast") && i3.truthy(a.get(SIZE_MAX, "bitcast"), a.at))
-          i3.unsupported(a.at, ".to(..., bitcast=True)");
         DType from = self->tensor->dtype, to = d->dtype;
+        if (a.get(SIZE_MAX, "bitcast") && i3.truthy(a.get(SIZE_MAX, "bitcast"), a.at)) {
+          Op op = from == DType::F32 && to == DType::I32   ? Op::BitcastI32
+                  : from == DType::I32 && to == DType::F32 ? Op::BitcastF32
+                                                           : Op::Const;
+          if (op == Op::Const)
+            i3.unsupported(a.at, ".to(bitcast=True) from " + std::string(python::dtype_name(from)) +
+                                     " to " + std::string(python::dtype_name(to)) +
+                                     " (fp32 <-> int32 only)");
+          return t->wrap(map1(
+              i3, self->tensor, to, [&](TermId e) { return t->fold(t->mk(op, {e})); }, a.at));
+        }
         return t->wrap(map1(
             i3, self->tensor, to, [&](TermId e) { return t->to_dtype(e, from, to); }, a.at));
       });
