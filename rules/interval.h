@@ -37,6 +37,10 @@ struct Interval {
   bool negative() const { return !nan && hi < 0; }
   bool nonneg() const { return !nan && lo >= 0; }
   bool nonpos() const { return !nan && hi <= 0; }
+  // Inside a narrow format's finite range, where a saturating cast rounds as the plain one.
+  bool within(double max) const { return !nan && lo >= -max && hi <= max; }
+  bool within_e4m3() const { return within(448); }
+  bool within_e5m2() const { return within(57344); }
   bool contains_zero() const { return (lo < 0 || (lo == 0 && !lo_strict)) && hi >= 0; }
   // Intersection: both enclose the same class. Returns true when this one got tighter.
   bool meet(const Interval& o);

@@ -289,10 +289,11 @@ struct Fact {
   bool (Interval::*test)() const;
 };
 constexpr Fact kFacts[] = {
-    {"finite", &Interval::finite},     {"not-nan", &Interval::not_nan},
-    {"nonzero", &Interval::nonzero},   {"positive", &Interval::positive},
-    {"negative", &Interval::negative}, {"nonneg", &Interval::nonneg},
-    {"nonpos", &Interval::nonpos},
+    {"finite", &Interval::finite},          {"not-nan", &Interval::not_nan},
+    {"nonzero", &Interval::nonzero},        {"positive", &Interval::positive},
+    {"negative", &Interval::negative},      {"nonneg", &Interval::nonneg},
+    {"nonpos", &Interval::nonpos},          {"e4m3-range", &Interval::within_e4m3},
+    {"e5m2-range", &Interval::within_e5m2},
 };
 
 }  // namespace

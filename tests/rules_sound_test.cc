@@ -13,8 +13,10 @@ namespace {
 
 using Graph = KeqLanguage::Graph;
 
-const double kSpecials[] = {0,      -0.0, 1,      -1,      2,        0.5,       -3.25, 7,   1e-30,
-                            -1e-30, 1e30, 3.4e38, -3.4e38, INFINITY, -INFINITY, NAN,   1.5, 100};
+const double kSpecials[] = {0, -0.0, 1, -1, 2, 0.5, -3.25, 7, 1e-30, -1e-30, 1e30, 3.4e38, -3.4e38,
+                            INFINITY, -INFINITY, NAN, 1.5, 100,
+                            // the edges of the fp8 formats (saturation, rounding past max)
+                            448, -448, 464, 465, 57344, -61440};
 
 // Builds the closed term of pattern p with the variables replaced by constants.
 ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
