@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 #include "cli/commands.h"
 #include "ir/sexp.h"
@@ -14,7 +15,7 @@ namespace {
 const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
-                  [--autotune-config K]
+                  [--autotune-config K] [--jobs N]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -23,7 +24,9 @@ findings, pair dedup, the e-graph (real-semantics rules and normal forms), a wit
 Z3 on what is left (an exact encoding of a finite fragment: arithmetic, comparisons, select,
 max/min, exp/log/sqrt/tanh/sigmoid/erf through uninterpreted functions with true facts; division,
 log and sqrt only where Z3 proves their arguments in range). Every counterexample is replayed at
-256-bit precision before it is reported.
+256-bit precision before it is reported. A Z3 model that leans on values of exp, exp2, log2 or
+erf the real functions do not take is refined (the true values at its points are added) and Z3
+is asked again, up to 8 times.
 
 Semantics: real (DESIGN.md): fp32 arithmetic exact, rounding only into narrow dtypes.
 
@@ -46,11 +49,12 @@ options:
                     check only config K (from 1) of each @triton.autotune kernel; by default
                     every config is checked, each as a configuration of its own (a kernel with
                     fewer configs runs its last)
+  --jobs N          Z3 queries run at once, each in its own Z3 context (default: the machine's
+                    hardware threads); the verdict does not depend on N
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 
-Not built yet (see the issues): Z3 model refinement, --semantics ieee, --explain, --jobs,
---nonfinite-inputs.
+Not built yet (see the issues): --semantics ieee, --explain, --nonfinite-inputs.
 
 exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
 2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
@@ -63,6 +67,7 @@ int verify_command(const std::vector<std::string>& args) {
   std::vector<torch::Dims> configs;
   std::string json_path;
   verify::Options opt;
+  opt.jobs = std::max(1u, std::thread::hardware_concurrency());
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
     auto value = [&]() -> std::string {
@@ -108,6 +113,15 @@ int verify_command(const std::vector<std::string>& args) {
       }
       opt.autotune_config = static_cast<size_t>(k - 1);
       opt.every_autotune_config = false;
+    } else if (a == "--jobs") {
+      std::string v = value();
+      char* end = nullptr;
+      long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1) {
+        std::fprintf(stderr, "keq verify: --jobs takes a positive number\n");
+        return kExitError;
+      }
+      opt.jobs = static_cast<size_t>(n);
     } else if (a == "--seed") {
       opt.seed = std::strtoull(value().c_str(), nullptr, 10);
     } else if (a == "--json") {

@@ -40,6 +40,13 @@ class Encoder {
   const z3::expr_vector& facts() const { return facts_; }            // true of the functions
   const z3::expr_vector& conditions() const { return conditions_; }  // must hold for all inputs
   const absl::flat_hash_map<TermId, z3::expr>& vars() const { return vars_; }
+  // Each application of an uninterpreted function, with the MPFR function it stands for (all
+  // increasing), for model refinement.
+  struct Application {
+    int (*real)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+    z3::expr arg, value;
+  };
+  const std::vector<Application>& applications() const { return apps_; }
 
  private:
   z3::func_decl fn(const char* name) { return c_.function(name, c_.real_sort(), c_.real_sort()); }
@@ -88,8 +95,14 @@ class Encoder {
     return q;
   }
 
+  z3::expr apply(z3::func_decl& f, int (*real)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t),
+                 const z3::expr& x) {
+    z3::expr e = f(x);
+    apps_.push_back({real, x, e});
+    return e;
+  }
   z3::expr exp(const z3::expr& x) {
-    z3::expr e = exp_(x);
+    z3::expr e = apply(exp_, mpfr_exp, x);
     facts_.push_back(e > 0);
     return e;
   }
@@ -169,7 +182,7 @@ class Encoder {
       case Op::Exp:
         return exp(k(0));
       case Op::Exp2: {
-        z3::expr e = exp2_(k(0));
+        z3::expr e = apply(exp2_, mpfr_exp2, k(0));
         facts_.push_back(e > 0);
         return e;
       }
@@ -181,7 +194,7 @@ class Encoder {
       }
       case Op::Log2: {
         conditions_.push_back(k(0) > 0);
-        return log2_(k(0));
+        return apply(log2_, mpfr_log2, k(0));
       }
       case Op::Sqrt:
       case Op::SqrtApprox: {
@@ -203,7 +216,7 @@ class Encoder {
         return quotient(e - 1, e + 1);
       }
       case Op::Erf: {
-        z3::expr e = erf_(k(0));
+        z3::expr e = apply(erf_, mpfr_erf, k(0));
         facts_.push_back(e > -1 && e < 1);
         return e;
       }
@@ -218,8 +231,57 @@ class Encoder {
   z3::expr_vector facts_, conditions_;
   z3::func_decl exp_, log_, erf_, exp2_, log2_;
   absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
+  std::vector<Application> apps_;
   int n_ = 0;
 };
+
+// An exact rational of a Z3 numeral, or nothing (an algebraic number, a non-numeral).
+std::optional<mpq_class> rational_of(const z3::expr& v) {
+  if (!v.is_numeral()) return std::nullopt;
+  std::string text = Z3_get_numeral_string(v.ctx(), v);
+  if (text.find('.') != std::string::npos || text.find('?') != std::string::npos)
+    return std::nullopt;
+  mpq_class q(text);
+  q.canonicalize();
+  return q;
+}
+
+std::string rational_text(const mpq_class& q) {
+  return q.get_den() == 1 ? q.get_num().get_str()
+                          : q.get_num().get_str() + "/" + q.get_den().get_str();
+}
+
+// Where a model gave an uninterpreted function a value the real function does not take at the
+// model's argument: the true enclosure there, as a fact (f increasing: f(arg rounded down)
+// rounded down <= f(arg) <= f(arg rounded up) rounded up). Facts added this way are true, so an
+// unsat answer after them is still a proof.
+std::vector<z3::expr> refinements(const Encoder& enc, const z3::model& m) {
+  std::vector<z3::expr> out;
+  for (const auto& app : enc.applications()) {
+    std::optional<mpq_class> arg = rational_of(m.eval(app.arg, true));
+    std::optional<mpq_class> val = rational_of(m.eval(app.value, true));
+    if (!arg || !val) continue;
+    mpfr_t x, lo, hi;
+    mpfr_inits2(200, x, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    mpfr_set_q(x, arg->get_mpq_t(), MPFR_RNDD);
+    app.real(lo, x, MPFR_RNDD);
+    mpfr_set_q(x, arg->get_mpq_t(), MPFR_RNDU);
+    app.real(hi, x, MPFR_RNDU);
+    bool usable = mpfr_number_p(lo) && mpfr_number_p(hi);
+    mpq_class qlo, qhi;
+    if (usable) {
+      mpfr_get_q(qlo.get_mpq_t(), lo);
+      mpfr_get_q(qhi.get_mpq_t(), hi);
+    }
+    mpfr_clears(x, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    if (!usable || (*val >= qlo && *val <= qhi)) continue;
+    z3::context& c = app.arg.ctx();
+    z3::expr at = app.arg == c.real_val(rational_text(*arg).c_str());
+    out.push_back(z3::implies(at, app.value >= c.real_val(rational_text(qlo).c_str()) &&
+                                      app.value <= c.real_val(rational_text(qhi).c_str())));
+  }
+  return out;
+}
 
 double value_of(const z3::expr& v) {
   std::string s = v.is_bool() ? (v.is_true() ? "1" : "0") : v.get_decimal_string(30);
@@ -253,19 +315,36 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
     s.set(p);
     s.add(enc.facts());
     s.add(ea != eb);
-    switch (s.check()) {
-      case z3::unsat:
-        r.outcome = Outcome::Proved;
-        return r;
-      case z3::sat: {
-        z3::model m = s.get_model();
+    // A model may lean on values of exp & co. that the real functions do not take: refine with
+    // the true values at its points and ask again, a few times.
+    constexpr unsigned kRefinements = 8;
+    for (;;) {
+      switch (s.check()) {
+        case z3::unsat:
+          r.outcome = Outcome::Proved;
+          return r;
+        case z3::unknown:
+          r.reason = "Z3: " + s.reason_unknown();
+          return r;
+        case z3::sat:
+          break;
+      }
+      z3::model m = s.get_model();
+      std::vector<z3::expr> more = refinements(enc, m);
+      if (more.empty()) {
         for (const auto& [t, x] : enc.vars()) r.model[t] = value_of(m.eval(x, true));
         r.outcome = Outcome::Model;
         return r;
       }
-      case z3::unknown:
-        r.reason = "Z3: " + s.reason_unknown();
+      if (r.refinements == kRefinements) {
+        r.reason =
+            "Z3's models kept giving exp, exp2, log2 or erf values the real functions do "
+            "not take (refined " +
+            std::to_string(kRefinements) + " times)";
         return r;
+      }
+      ++r.refinements;
+      for (const z3::expr& f : more) s.add(f);
     }
   } catch (const NotInFragment& e) {
     r.outcome = Outcome::Unsupported;

@@ -4,7 +4,9 @@
 // op keeps values finite (division, log, sqrt, rsqrt and recip only with side conditions that Z3
 // must first prove for all inputs); exp, log, erf, exp2, log2 are uninterpreted functions with
 // true facts about them (exp > 0, exp(log y) = y, -1 < erf < 1); sigmoid and tanh are defined
-// through exp. So unsat is a proof; sat gives a model that the caller must replay. Anything
+// through exp. So unsat is a proof; sat gives a model that the caller must replay, after
+// refinement: where a model gives exp (exp2, log2, erf) a value the real function does not take
+// at the model's argument, the true enclosure there is added as a fact and Z3 asked again. Anything
 // outside the fragment (casts, integer division, -inf constants, pow) is Unsupported.
 #pragma once
 
@@ -28,6 +30,7 @@ struct Result {
   Outcome outcome = Outcome::Unknown;
   std::string reason;                             // for Unknown and Unsupported
   absl::flat_hash_map<ir::TermId, double> model;  // variable term -> value, for Model
+  unsigned refinements = 0;  // rounds of true function values added after models leaned on UFs
 };
 
 // Is a == b for every input? `range` gives each variable's range.

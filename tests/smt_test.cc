@@ -28,6 +28,22 @@ TEST(Smt, ProvesPiecewiseIdentities) {
   EXPECT_EQ(q.check("(clamp x 6 0)", "0").outcome, Outcome::Proved);  // lo > hi: torch gives hi
 }
 
+TEST(Smt, ModelsLeaningOnFalseExpValuesAreRefined) {
+  Query q;
+  q.range = {0, 0, false};  // x = 0: max(exp 0, 1) = exp 0, but only if Z3 learns exp(0) = 1
+  Result r = q.check("(max (exp x) 1)", "(exp x)");
+  EXPECT_EQ(r.outcome, Outcome::Proved) << r.reason;
+  EXPECT_GE(r.refinements, 1u);
+  // Over every x the identity holds (exp x >= 1 + x), but point facts never close it: Z3 keeps
+  // finding new points, and after the refinement budget the answer is unknown, never a model.
+  Query any;
+  Result open = any.check("(max (exp x) (+ x 1))", "(exp x)");
+  EXPECT_NE(open.outcome, Outcome::Proved);
+  if (open.outcome == Outcome::Model) {  // a model now respects exp at its point
+    ADD_FAILURE() << "a model of a true identity survived refinement";
+  }
+}
+
 TEST(Smt, ExactConstantsDistinguishNearbyValues) {
   Query q;  // 0.1 is not 0.1f: the encoding keeps every bit of the double
   EXPECT_EQ(q.check("(* x 0.1)", "(* x 0.10000000000000002)").outcome, Outcome::Model);

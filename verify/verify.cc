@@ -4,11 +4,13 @@
 #include <absl/hash/hash.h>
 #include <mpfr.h>
 
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <thread>
 
 #include "frontends/python/python.h"
 #include "rules/rules.h"
@@ -378,17 +380,34 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
     const Domain& d = w.domain(v);
     return smt::VarRange{d.lo, d.hi, d.hi_open};
   };
-  for (size_t n = 0; n < open.size(); ++n) {
-    double left = opt.timeout_s - elapsed();
-    if (left <= 0) {
-      reason = reason.empty() ? "timeout" : reason;
-      return;
+  // The queries are independent (each has its own Z3 context and reads the store only): up to
+  // opt.jobs run at once, each with an equal share of the time left. Their answers are then
+  // taken in order, so the verdict does not depend on the number of jobs.
+  double left = opt.timeout_s - elapsed();
+  if (left <= 0) {
+    reason = reason.empty() ? "timeout" : reason;
+    return;
+  }
+  size_t jobs = std::max<size_t>(1, std::min(opt.jobs, open.size()));
+  double rounds = std::ceil(static_cast<double>(open.size()) / static_cast<double>(jobs));
+  unsigned ms = static_cast<unsigned>(std::max(1.0, 1000 * left / rounds));
+  std::vector<smt::Result> results(open.size());
+  std::vector<double> seconds(open.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t n; (n = next++) < open.size();) {
+      auto t0 = std::chrono::steady_clock::now();
+      results[n] = smt::check_equal(store, pairs[open[n]].ref, pairs[open[n]].cand, range, ms);
+      seconds[n] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
-    unsigned ms = static_cast<unsigned>(1000 * left / static_cast<double>(open.size() - n));
-    auto t0 = std::chrono::steady_clock::now();
-    smt::Result res = smt::check_equal(store, pairs[open[n]].ref, pairs[open[n]].cand, range, ms);
-    r.stats.smt_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  std::vector<std::thread> threads;
+  for (size_t j = 1; j < jobs; ++j) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  for (size_t n = 0; n < open.size(); ++n) {
+    smt::Result& res = results[n];
+    r.stats.smt_seconds += seconds[n];
     ++r.stats.smt_queries;
     if (res.outcome == smt::Outcome::Proved) {
       ++r.stats.smt_proved;

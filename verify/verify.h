@@ -32,6 +32,7 @@ struct Options {
   double timeout_s = 60;  // for this configuration
   uint64_t seed = 1;
   size_t witness_points = 200;        // per unproved pair
+  size_t jobs = 1;                    // Z3 queries run at once (--jobs)
   size_t autotune_config = 0;         // which config autotuned kernels run (0-based)
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
 };
