@@ -183,16 +183,7 @@ Input read_input(const std::string& file, ir::TermStore& store) {
   return in;
 }
 
-// A step's label: the rule, or the analysis; a normal-form step shows the form both sides share.
-std::string rule_label(const Graph& g, const std::vector<rules::KeqRewrite>& rws,
-                       const egraph::Justification& j, egraph::EClassId to) {
-  if (j.kind == egraph::Justification::Kind::Rule) return rws[j.index].name;
-  if (j.kind != egraph::Justification::Kind::Analysis) return "congruence";
-  if (j.index != KeqLanguage::kNormalForm) return "constant-fold";
-  std::string nf = g.lang().nf_str(g.data(to).nf);
-  if (nf.size() > 160) nf = nf.substr(0, 160) + " ...";
-  return "normal-form: " + nf;
-}
+using rules::step_label;
 
 int run(const Options& o, bool explain) {
   ir::TermStore store;
@@ -226,7 +217,7 @@ int run(const Options& o, bool explain) {
     std::printf("CANARY: %s\n", rep.canary.c_str());
     auto [ca, cb] = g.lang().canary_nodes();
     egraph::Explainer<KeqLanguage> ex(
-        g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
+        g, [&](const auto& j, egraph::EClassId to) { return step_label(g, rws, j, to); });
     if (ca != egraph::kNoClass && cb != egraph::kNoClass && g.find(ca) == g.find(cb)) {
       std::printf("how the two constants became equal:\n%s", ex.explain(ca, cb).str().c_str());
     }
@@ -244,7 +235,7 @@ int run(const Options& o, bool explain) {
     std::printf("term %s\n  best: %s\n", store.str(in.terms[k]).c_str(), best(term_ids[k]).c_str());
   size_t proved = 0;
   egraph::Explainer<KeqLanguage> ex(
-      g, [&](const auto& j, egraph::EClassId to) { return rule_label(g, rws, j, to); });
+      g, [&](const auto& j, egraph::EClassId to) { return step_label(g, rws, j, to); });
   for (size_t k = 0; k < in.goals.size(); ++k) {
     auto [a, b] = goal_ids[k];
     bool ok = g.find(a) == g.find(b);

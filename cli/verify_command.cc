@@ -15,7 +15,7 @@ namespace {
 const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
-                  [--autotune-config K] [--jobs N]
+                  [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -49,12 +49,15 @@ options:
                     check only config K (from 1) of each @triton.autotune kernel; by default
                     every config is checked, each as a configuration of its own (a kernel with
                     fewer configs runs its last)
+  --explain O:I,J   print how element [I,J] of output O (O: and default 0) was settled: the
+                    e-graph's rewrite chain when it proved it (rules, congruence, constant
+                    folds, normal forms), or what settled it otherwise
   --jobs N          Z3 queries run at once, each in its own Z3 context (default: the machine's
                     hardware threads); the verdict does not depend on N
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 
-Not built yet (see the issues): --semantics ieee, --explain, --nonfinite-inputs.
+Not built yet (see the issues): --semantics ieee, --nonfinite-inputs.
 
 exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
 2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
@@ -113,6 +116,32 @@ int verify_command(const std::vector<std::string>& args) {
       }
       opt.autotune_config = static_cast<size_t>(k - 1);
       opt.every_autotune_config = false;
+    } else if (a == "--explain") {
+      // OUTPUT:I,J,... or I,J,... (output 0)
+      std::string v = value();
+      size_t colon = v.find(':');
+      std::pair<size_t, std::vector<int64_t>> target{0, {}};
+      bool ok = true;
+      if (colon != std::string::npos) {
+        char* end = nullptr;
+        target.first = std::strtoul(v.substr(0, colon).c_str(), &end, 10);
+        ok = colon > 0 && !*end;
+        v = v.substr(colon + 1);
+      }
+      for (size_t p = 0; ok && p <= v.size();) {
+        size_t q = std::min(v.find(',', p), v.size());
+        char* end = nullptr;
+        std::string part = v.substr(p, q - p);
+        target.second.push_back(std::strtoll(part.c_str(), &end, 10));
+        ok = !part.empty() && !*end;
+        p = q + 1;
+      }
+      if (!ok) {
+        std::fprintf(stderr,
+                     "keq verify: --explain takes OUTPUT:I,J,... or I,J,... (e.g. 0:1,2)\n");
+        return kExitError;
+      }
+      opt.explain = target;
     } else if (a == "--jobs") {
       std::string v = value();
       char* end = nullptr;

@@ -30,4 +30,14 @@ std::vector<KeqRule> load_rules(KeqLanguage& lang, const std::vector<std::string
   return all;
 }
 
+std::string step_label(const KeqLanguage::Graph& g, const std::vector<KeqRewrite>& rewrites,
+                       const egraph::Justification& why, egraph::EClassId to) {
+  if (why.kind == egraph::Justification::Kind::Rule) return rewrites[why.index].name;
+  if (why.kind != egraph::Justification::Kind::Analysis) return "congruence";
+  if (why.index != KeqLanguage::kNormalForm) return "constant-fold";
+  std::string nf = g.lang().nf_str(g.data(to).nf);
+  if (nf.size() > 160) nf = nf.substr(0, 160) + " ...";
+  return "normal-form: " + nf;
+}
+
 }  // namespace keq::rules

@@ -25,4 +25,9 @@ std::vector<std::string> default_rule_files();
 // Parses rule files in order. Throws ir::SyntaxError naming file:line:col.
 std::vector<KeqRule> load_rules(KeqLanguage& lang, const std::vector<std::string>& files);
 
+// An explanation step's label: the rule, or the analysis; a normal-form step shows the form
+// both sides share.
+std::string step_label(const KeqLanguage::Graph& g, const std::vector<KeqRewrite>& rewrites,
+                       const egraph::Justification& why, egraph::EClassId to);
+
 }  // namespace keq::rules

@@ -78,7 +78,12 @@ check verify-no-egraph-unknown 2 "UNKNOWN: 5 output pairs neither proved nor ref
 check verify-unsupported 3 "UNSUPPORTED: $src/tests/golden/unsupported/dropout.py:11:16: nn.Dropout with p > 0" "$keq" verify "$src/tests/golden/unsupported/dropout.py" "$ex/softmax_rows/cand.py" --dims ""
 check verify-default-bound 1 "bound: batch_size=5,features=6,dim1=7 (default bound)" "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py"
 check verify-missing-file 4 "ERROR: " "$keq" verify /no/ref.py "$ex/softmax_rows/cand.py" --dims batch_size=2
-check verify-not-built 4 "not yet built option --explain" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2 --explain
+check verify-not-built 4 "not yet built option --nonfinite-inputs" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2 --nonfinite-inputs
+check verify-explain 0 "; <= leaky-ge-gt" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --dims batch_size=2,dim=3 --explain 0:1,2
+check verify-explain-bad 4 "--explain takes OUTPUT:I,J" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --explain 0:x
+check verify-autotune-every-config 0 "autotune: relu_kernel config 3 of 3 (BLOCK=64, num_warps=4)" "$keq" verify "$ex/relu_autotune/ref.py" "$ex/relu_autotune/cand.py" --dims batch_size=3,dim=7
+check verify-autotune-one-config 1 "config 2 of 2 (BLOCK=8" "$keq" verify "$ex/row_sum_autotune_block_too_small/ref.py" "$ex/row_sum_autotune_block_too_small/cand.py" --dims batch_size=2,dim=12 --autotune-config 2
+check verify-jobs 0 "Z3 proved 1" "$keq" verify "$ex/relu6_swapped/ref.py" "$ex/relu6_swapped/cand.py" --dims batch_size=2,dim=3 --jobs 2
 check verify-two-configs 1 "overall: NOT_EQUIVALENT" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
 check verify-coverage-warning 0 "layernorm/cand.py:12:9: mask never false: no masked-off (tail) lane" "$keq" verify "$ex/layernorm/ref.py" "$ex/layernorm/cand.py" --dims batch_size=2,features=3,dim1=4
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"

@@ -46,6 +46,7 @@ void fill(const Report& r, report::Configuration& c) {
   for (const auto& f : r.findings) c.add_findings(f);
   for (const auto& n : r.notes) c.add_notes(n);
   for (const auto& w : r.coverage) c.add_coverage(w);
+  c.set_explanation(r.explanation);
   report::Stats* s = c.mutable_stats();
   s->set_pairs(static_cast<uint32_t>(r.stats.pairs));
   s->set_deduped_pairs(static_cast<uint32_t>(r.stats.deduped));
@@ -58,6 +59,7 @@ void fill(const Report& r, report::Configuration& c) {
   s->set_unknown(static_cast<uint32_t>(r.stats.unknown));
   s->set_seconds(r.stats.seconds);
   s->set_smt_queries(static_cast<uint32_t>(r.stats.smt_queries));
+  s->set_smt_refinements(static_cast<uint32_t>(r.stats.smt_refinements));
   s->set_smt_proved(static_cast<uint32_t>(r.stats.smt_proved));
   s->set_smt_refuted(static_cast<uint32_t>(r.stats.smt_refuted));
   s->set_smt_seconds(r.stats.smt_seconds);

@@ -408,6 +408,7 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   for (size_t n = 0; n < open.size(); ++n) {
     smt::Result& res = results[n];
     r.stats.smt_seconds += seconds[n];
+    r.stats.smt_refinements += res.refinements;
     ++r.stats.smt_queries;
     if (res.outcome == smt::Outcome::Proved) {
       ++r.stats.smt_proved;
@@ -509,14 +510,38 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   if (r.counterexample) {
     r.stats.unknown = pairs.size() - r.stats.witness_refuted;
     r.stats.seconds = elapsed();
+    if (opt.explain) r.explanation = "nothing was proved: a counterexample came first";
     return r;
+  }
+
+  // The element --explain names, as a pair of its own (dedup may have merged it with another).
+  std::optional<Pair> explained;
+  if (opt.explain) {
+    auto [o, index] = *opt.explain;
+    std::optional<size_t> flat;
+    if (o < ref.outputs.size() && index.size() == ref.outputs[o]->shape.size()) {
+      size_t f = 0;
+      bool inside = true;
+      for (size_t d = 0; d < index.size(); ++d) {
+        inside &= index[d] >= 0 && index[d] < ref.outputs[o]->shape[d];
+        f = f * static_cast<size_t>(ref.outputs[o]->shape[d]) + static_cast<size_t>(index[d]);
+      }
+      if (inside) flat = f;
+    }
+    if (!flat)
+      r.explanation = "--explain: output " + std::to_string(o) + " has no such element";
+    else if (ref.outputs[o]->elems[*flat] == cand.outputs[o]->elems[*flat])
+      r.explanation = "both programs build the same term: equal by construction";
+    else
+      explained = Pair{ref.outputs[o]->elems[*flat], cand.outputs[o]->elems[*flat], o, *flat};
+    if (explained && !opt.use_egraph) r.explanation = "--no-egraph: the e-graph did not run";
   }
 
   // E-graph stage.
   std::vector<bool> proved(pairs.size(), false);
   if (opt.use_egraph && !pairs.empty()) {
     using Graph = rules::KeqLanguage::Graph;
-    Graph g(rules::KeqLanguage(&store, ir::Semantics::Real));
+    Graph g(rules::KeqLanguage(&store, ir::Semantics::Real), explained.has_value());
     for (TermId id = 0; id < store.size(); ++id)
       if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
         // Inputs and parameters are finite values of their range; anything else stays unknown.
@@ -532,6 +557,11 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     rules::TermAdder adder(g);
     std::vector<std::pair<egraph::EClassId, egraph::EClassId>> roots;
     for (const Pair& p : pairs) roots.push_back({adder.add(p.ref), adder.add(p.cand)});
+    std::optional<std::pair<egraph::EClassId, egraph::EClassId>> shown;
+    if (explained) {  // a goal like the others, so the run goes on until it is proved too
+      shown = {adder.add(explained->ref), adder.add(explained->cand)};
+      roots.push_back(*shown);
+    }
     auto rep = egraph::Runner<rules::KeqLanguage>({30, 500000, opt.timeout_s / 2})
                    .run(g, rws, [&](Graph& eg) {
                      for (auto [a, b] : roots)
@@ -540,6 +570,13 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
                    });
     for (size_t k = 0; k < pairs.size(); ++k)
       proved[k] = g.find(roots[k].first) == g.find(roots[k].second);
+    if (shown && g.find(shown->first) == g.find(shown->second)) {
+      egraph::Explainer<rules::KeqLanguage> ex(
+          g, [&](const auto& j, egraph::EClassId to) { return rules::step_label(g, rws, j, to); });
+      r.explanation = "proved by the e-graph:\n" + ex.explain(shown->first, shown->second).str();
+    } else if (shown) {
+      r.explanation = "the e-graph did not prove it (see the verdict for what did)";
+    }
     r.stats.egraph_iterations = rep.iterations.size();
     r.stats.egraph_nodes = g.memo_size();
     r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
@@ -716,6 +753,8 @@ std::string to_text(const Report& r) {
       t += "  ... and " + std::to_string(r.findings.size() - 10) + " more\n";
   }
   for (const auto& n : r.notes) t += "note: " + n + "\n";
+  if (!r.explanation.empty())
+    t += "explain: " + r.explanation + (r.explanation.back() == '\n' ? "" : "\n");
   if (r.verdict == Verdict::Unsupported || r.verdict == Verdict::Error) return t;  // nothing ran
   const Stats& s = r.stats;
   char buf[512];

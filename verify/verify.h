@@ -35,6 +35,8 @@ struct Options {
   size_t jobs = 1;                    // Z3 queries run at once (--jobs)
   size_t autotune_config = 0;         // which config autotuned kernels run (0-based)
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
+  // --explain: the output and element whose proof to print (the e-graph's rewrite chain).
+  std::optional<std::pair<size_t, std::vector<int64_t>>> explain;
 };
 
 struct Counterexample {
@@ -47,7 +49,7 @@ struct Counterexample {
 
 struct Stats {
   size_t pairs = 0, deduped = 0, egraph_proved = 0, witness_refuted = 0, unknown = 0;
-  size_t smt_queries = 0, smt_proved = 0, smt_refuted = 0;
+  size_t smt_queries = 0, smt_proved = 0, smt_refuted = 0, smt_refinements = 0;
   double smt_seconds = 0;
   size_t egraph_nodes = 0, egraph_iterations = 0;
   std::string egraph_stop;
@@ -64,6 +66,7 @@ struct Report {
   std::vector<std::string> findings;  // memory findings, file:line first
   std::vector<std::string> notes;     // assumptions the verdict depends on
   std::vector<std::string> coverage;  // masks whose true or false lanes never ran at this bound
+  std::string explanation;            // for Options::explain: how that element was settled
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
   std::map<std::string, unsigned> loops;  // trip counts that ran, by file:line:col
   std::set<int64_t> blocks;               // the block sizes the kernels' launches used
