@@ -16,6 +16,7 @@ const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
+                  [--nonfinite-inputs]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -43,6 +44,10 @@ options:
                     the symbolic execution of the two files is not bounded
   --params initial  parameters with a deterministic initialization take that value
   --no-egraph       skip the e-graph stage (to measure its value)
+  --nonfinite-inputs
+                    float inputs from get_inputs() may also be +-inf and NaN (parameters stay
+                    finite): the witness search tries them, the e-graph assumes nothing about
+                    them, and Z3 (whose encoding is finite) is not asked
   --no-smt          answer from the e-graph and the witness search alone (the fast pre-filter
                     for generation loops): what they leave is UNKNOWN
   --autotune-config K
@@ -57,7 +62,7 @@ options:
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 
-Not built yet (see the issues): --semantics ieee, --nonfinite-inputs.
+Not built yet (see the issues): --semantics ieee.
 
 exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
 2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
@@ -157,6 +162,8 @@ int verify_command(const std::vector<std::string>& args) {
       json_path = value();
     } else if (a == "--no-egraph") {
       opt.use_egraph = false;
+    } else if (a == "--nonfinite-inputs") {
+      opt.nonfinite_inputs = true;
     } else if (a == "--no-smt") {
       opt.use_smt = false;
     } else if (a.rfind("--", 0) == 0) {

@@ -67,14 +67,17 @@ struct Domain {
   double lo = -INFINITY, hi = INFINITY;
   bool hi_open = false;
   python::DType dtype = python::DType::F32;
+  bool nonfinite = false;  // --nonfinite-inputs: +-inf and NaN too (float inputs only)
 };
 
 using Domains = absl::flat_hash_map<std::string, Domain>;  // by tensor name (in0, p3)
 
-Domains domains_of(const Program& ref, const Program& cand) {
+Domains domains_of(const Program& ref, const Program& cand, bool nonfinite_inputs) {
   Domains d;
   for (const auto* p : {&ref, &cand}) {
-    for (const auto& t : p->state.inputs) d[t.name] = {t.lo, t.hi, t.hi_open, t.dtype};
+    for (const auto& t : p->state.inputs)
+      d[t.name] = {t.lo, t.hi, t.hi_open, t.dtype,
+                   nonfinite_inputs && python::is_float(t.dtype) && t.lo == -INFINITY};
     for (const auto& t : p->state.parameters) d[t.name] = {-INFINITY, INFINITY, false, t.dtype};
   }
   return d;
@@ -118,7 +121,8 @@ class PairKey {
                    std::bit_cast<uint64_t>(d.lo),
                    std::bit_cast<uint64_t>(d.hi),
                    uint64_t{d.hi_open},
-                   static_cast<uint64_t>(d.dtype)};
+                   static_cast<uint64_t>(d.dtype),
+                   uint64_t{d.nonfinite}};
       } else {
         payload = {0, s_.payload(t)};
       }
@@ -189,6 +193,7 @@ bool same_difference(const std::string& low, const std::string& high) {
 
 // Values a variable can take, rounded into its dtype so the counterexample is a real input.
 double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
+  if (d.nonfinite && !std::isfinite(v)) return v;
   bool narrow = d.dtype == python::DType::F16 || d.dtype == python::DType::BF16 ||
                 d.dtype == python::DType::E4M3 || d.dtype == python::DType::E5M2;
   bool integral = d.dtype == python::DType::I32 || d.dtype == python::DType::I64 ||
@@ -213,7 +218,9 @@ using Point = absl::flat_hash_map<TermId, double>;  // variable term -> value
 
 class Witness {
  public:
-  Witness(const ir::TermStore& s, const Domains& d, uint64_t seed) : s_(s), d_(d), rng_(seed) {}
+  Witness(const ir::TermStore& s, const Domains& d, uint64_t seed) : s_(s), d_(d), rng_(seed) {
+    for (const auto& [name, dom] : d) nonfinite_ |= dom.nonfinite;
+  }
 
   ir::RealValue eval(TermId t, const Point& p) const {
     return ir::evaluate_real(s_, t, [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
@@ -249,6 +256,7 @@ class Witness {
     collect(s_, pr.cand, seen, vars, consts);
     std::vector<double> pool = {0,    1,     -1,  0.5,  -0.5, 2,     -2, 3,
                                 1e-3, -1e-3, 100, -100, 1e4,  65504, 448};
+    if (nonfinite_) pool.insert(pool.end(), {INFINITY, -INFINITY, NAN});
     for (double c : consts)
       for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
     std::normal_distribution<double> normal;
@@ -302,6 +310,7 @@ class Witness {
   const ir::TermStore& s_;
   const Domains& d_;
   std::mt19937_64 rng_;
+  bool nonfinite_ = false;
 };
 
 std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape) {
@@ -315,6 +324,7 @@ std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape) {
 
 std::string value_str(const ir::RealValue& v) {
   if (v.type != ir::Type::F32) return std::to_string(v.i);
+  if (mpfr_nan_p(v.f.get())) return "nan";  // not "-nan": NaN's sign means nothing here
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v.f.approx_double());
   return buf;
@@ -376,6 +386,10 @@ template <typename Elapsed, typename Refute>
 void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
                const std::vector<size_t>& open, Witness& w, const Options& opt, Elapsed& elapsed,
                Report& r, std::string& reason, Refute& refute) {
+  if (opt.nonfinite_inputs) {  // the encoding's inputs are finite reals: no proof from it here
+    reason = "the Z3 encoding covers finite inputs only (--nonfinite-inputs)";
+    return;
+  }
   auto range = [&](TermId v) {
     const Domain& d = w.domain(v);
     return smt::VarRange{d.lo, d.hi, d.hi_open};
@@ -436,6 +450,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   };
   Report r;
   r.bound = dims_str(opt.dims) + (opt.default_bound ? " (default bound)" : "");
+  r.nonfinite_inputs = opt.nonfinite_inputs;
   ir::TermStore store;
   Program ref, cand;
   try {
@@ -462,7 +477,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   for (const auto& f : cand.state.findings) r.notes.push_back(f);
 
   // Pair dedup.
-  Domains domains = domains_of(ref, cand);
+  Domains domains = domains_of(ref, cand, opt.nonfinite_inputs);
   PairKey key(store, domains);
   absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
   std::vector<Pair> pairs;
@@ -546,7 +561,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
       if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
         // Inputs and parameters are finite values of their range; anything else stays unknown.
         auto d = domains.find(tensor_of(store.variable_of(id).name));
-        if (d == domains.end()) continue;
+        if (d == domains.end() || d->second.nonfinite) continue;
         rules::Interval iv = rules::Interval::any_finite();
         if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
           iv = {d->second.lo, d->second.hi, false, true};
@@ -732,7 +747,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
 
 std::string to_text(const Report& r) {
   std::string t = std::string(verdict_name(r.verdict)) + ": " + r.reason + "\n";
-  t += "semantics: real; bound: " + r.bound + "\n";
+  t += std::string("semantics: real") + (r.nonfinite_inputs ? " (inputs: +-inf and NaN too)" : "") +
+       "; bound: " + r.bound + "\n";
   if (const auto& c = r.counterexample) {
     std::string idx;
     for (size_t k = 0; k < c->index.size(); ++k)

@@ -33,6 +33,7 @@ struct Options {
   uint64_t seed = 1;
   size_t witness_points = 200;        // per unproved pair
   size_t jobs = 1;                    // Z3 queries run at once (--jobs)
+  bool nonfinite_inputs = false;      // float inputs may be +-inf and NaN too
   size_t autotune_config = 0;         // which config autotuned kernels run (0-based)
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
   // --explain: the output and element whose proof to print (the e-graph's rewrite chain).
@@ -59,9 +60,10 @@ struct Stats {
 
 struct Report {
   Verdict verdict = Verdict::Unknown;
-  std::string reason;           // why, in one line
-  std::string bound;            // the configuration checked (sizes, and autotune configs used)
-  size_t autotune_configs = 0;  // the most configs any autotuned kernel has (0: none autotuned)
+  std::string reason;             // why, in one line
+  std::string bound;              // the configuration checked (sizes, and autotune configs used)
+  size_t autotune_configs = 0;    // the most configs any autotuned kernel has (0: none autotuned)
+  bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
   std::vector<std::string> notes;     // assumptions the verdict depends on
