@@ -16,7 +16,7 @@ const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
-                  [--nonfinite-inputs]
+                  [--nonfinite-inputs] [--semantics real|ieee]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -29,7 +29,16 @@ log and sqrt only where Z3 proves their arguments in range). Every counterexampl
 erf the real functions do not take is refined (the true values at its points are added) and Z3
 is asked again, up to 8 times.
 
-Semantics: real (DESIGN.md): fp32 arithmetic exact, rounding only into narrow dtypes.
+Semantics (DESIGN.md; every report names the one used):
+  real (default)  fp32 arithmetic exact over the extended reals, rounding only into narrow
+                  dtypes; transcendentals are the exact functions.
+  ieee            bit-exact fp32 (equal: the same bits, any NaN matching any NaN). The e-graph
+                  uses only rules that hold bit for bit, the witness search evaluates and
+                  replays bit-exactly, Z3 uses its floating-point theory. Output elements whose
+                  bits depend on what keq does not model bit for bit are UNKNOWN with the
+                  reason: approximations (exp, tanh, erf, sigmoid, log, rsqrt, Triton's / and
+                  tl.sqrt, ...), sums of three or more terms (no fixed order), and a*b+c inside
+                  a kernel (Triton fuses it into one fma, measured on the H200).
 
 options:
   --dims a=1,b=2    one configuration (module-level integer constants of REF.py; a tuple takes
@@ -62,7 +71,6 @@ options:
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 
-Not built yet (see the issues): --semantics ieee.
 
 exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
 2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
@@ -162,14 +170,19 @@ int verify_command(const std::vector<std::string>& args) {
       json_path = value();
     } else if (a == "--no-egraph") {
       opt.use_egraph = false;
+    } else if (a == "--semantics") {
+      std::string v = value();
+      if (v != "real" && v != "ieee") {
+        std::fprintf(stderr, "keq verify: --semantics takes real or ieee\n");
+        return kExitError;
+      }
+      opt.semantics = v == "ieee" ? ir::Semantics::Ieee : ir::Semantics::Real;
     } else if (a == "--nonfinite-inputs") {
       opt.nonfinite_inputs = true;
     } else if (a == "--no-smt") {
       opt.use_smt = false;
     } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr,
-                   "keq verify: unknown or not yet built option %s (see keq verify --help)\n",
-                   a.c_str());
+      std::fprintf(stderr, "keq verify: unknown option %s (see keq verify --help)\n", a.c_str());
       return kExitError;
     } else {
       files.push_back(a);

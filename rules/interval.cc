@@ -339,7 +339,11 @@ Interval interval_of(Op op, std::span<const Interval> args, ir::Semantics sem) {
   };
   bool exact_bool = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
                     op == Op::Ne || op == Op::CastBool;
-  if (exact_bool) return r;
+  // Picking one operand, or its sign, rounds nothing: the bounds hold as they are.
+  bool picks = op == Op::Max || op == Op::Min || op == Op::MaxNum || op == Op::MinNum ||
+               op == Op::AMax || op == Op::AMin || op == Op::TMax || op == Op::TMin ||
+               op == Op::Clamp || op == Op::Select || op == Op::Neg || op == Op::Abs;
+  if (exact_bool || picks) return r;
   r.lo = widen(r.lo, -1);
   r.hi = widen(r.hi, 1);
   // Results that are never negative stay so in fp32 (exp, sqrt, abs round to >= 0).

@@ -24,6 +24,7 @@ enum class Outcome { Proved, Model, Unknown, Unsupported };
 struct VarRange {
   double lo = -INFINITY, hi = INFINITY;
   bool hi_open = false;
+  bool nonfinite = false;  // +-inf and NaN too (IEEE encoding only; the real one is finite)
 };
 
 struct Result {
@@ -36,5 +37,11 @@ struct Result {
 // Is a == b for every input? `range` gives each variable's range.
 Result check_equal(const ir::TermStore& store, ir::TermId a, ir::TermId b,
                    const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms);
+
+// The same in IEEE semantics (smt_ieee.cc): fp32 in Z3's floating-point theory, equal meaning
+// the same bits with any NaN matching any NaN. Exact IEEE operations only: approximations and
+// sums of three or more terms are Unsupported (their bits or order are not fixed).
+Result check_equal_ieee(const ir::TermStore& store, ir::TermId a, ir::TermId b,
+                        const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms);
 
 }  // namespace keq::smt

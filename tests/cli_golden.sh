@@ -78,7 +78,10 @@ check verify-no-egraph-unknown 2 "UNKNOWN: 5 output pairs neither proved nor ref
 check verify-unsupported 3 "UNSUPPORTED: $src/tests/golden/unsupported/dropout.py:11:16: nn.Dropout with p > 0" "$keq" verify "$src/tests/golden/unsupported/dropout.py" "$ex/softmax_rows/cand.py" --dims ""
 check verify-default-bound 1 "bound: batch_size=5,features=6,dim1=7 (default bound)" "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py"
 check verify-missing-file 4 "ERROR: " "$keq" verify /no/ref.py "$ex/softmax_rows/cand.py" --dims batch_size=2
-check verify-not-built 4 "not yet built option --semantics" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2 --semantics ieee
+check verify-unknown-option 4 "unknown option --fast" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --fast
+check verify-ieee-fma 1 "bits 0x42346666 vs 0x42346667" "$keq" verify "$ex/scale_shift_fma/ref.py" "$ex/scale_shift_fma/cand.py" --dims batch_size=2,dim=5 --semantics ieee
+check verify-ieee-approx 2 "first: exp (an approximation)" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=1,dim=1 --semantics ieee
+check verify-semantics-bad 4 "--semantics takes real or ieee" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --semantics fast
 check verify-nonfinite-clamp 1 "in0[0,0] = nan" "$keq" verify "$ex/fp16_cast_clamp/ref.py" "$ex/fp16_cast_clamp/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
 check verify-nonfinite-no-z3 2 "the Z3 encoding covers finite inputs only" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
 check verify-explain 0 "; <= leaky-ge-gt" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --dims batch_size=2,dim=3 --explain 0:1,2

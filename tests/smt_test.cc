@@ -9,11 +9,11 @@ namespace {
 struct Query {
   ir::TermStore store;
   VarRange range;  // for every variable
-  Result check(const std::string& a, const std::string& b) {
+  Result check(const std::string& a, const std::string& b, bool ieee = false) {
     ir::TermId ta = ir::read_term(store, ir::parse_sexprs(a, "a").at(0));
     ir::TermId tb = ir::read_term(store, ir::parse_sexprs(b, "b").at(0));
-    return check_equal(
-        store, ta, tb, [&](ir::TermId) { return range; }, 10000);
+    auto r = [&](ir::TermId) { return range; };
+    return ieee ? check_equal_ieee(store, ta, tb, r, 10000) : check_equal(store, ta, tb, r, 10000);
   }
 };
 
@@ -42,6 +42,29 @@ TEST(Smt, ModelsLeaningOnFalseExpValuesAreRefined) {
   if (open.outcome == Outcome::Model) {  // a model now respects exp at its point
     ADD_FAILURE() << "a model of a true identity survived refinement";
   }
+}
+
+TEST(SmtIeee, ProvesBitExactIdentitiesAndRefutesRoundingDifferences) {
+  Query q;  // finite inputs
+  EXPECT_EQ(q.check("(max (min x 6) 0)", "(min (max x 0) 6)", true).outcome, Outcome::Proved);
+  // Signed zeros: max(-0, 0) = 0 either way round, so relu by max and by select differ at -0.
+  EXPECT_EQ(q.check("(max x 0)", "(max 0 x)", true).outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(max x 0)", "(select (> x 0) x 0)", true).outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(select (>= x 0) x 0)", "(max x 0)", true).outcome, Outcome::Model);
+  // One rounding against two, and x + 0 against x (-0 + 0 = +0).
+  EXPECT_EQ(q.check("(fma x 3 0.25)", "(+ (* x 3) 0.25)", true).outcome, Outcome::Model);
+  EXPECT_EQ(q.check("(* x 0.1)", "x", true).outcome, Outcome::Unsupported);  // 0.1 is no fp32
+  EXPECT_EQ(q.check("(+ x 0)", "x", true).outcome, Outcome::Model);
+  EXPECT_EQ(q.check("(* x 1)", "x", true).outcome, Outcome::Proved);
+  // fp16: 65520 and up overflow; a clamp to 65504 first keeps them finite.
+  EXPECT_EQ(q.check("(cast.f16 (clamp x -65504 65504))", "(cast.f16 x)", true).outcome,
+            Outcome::Model);
+  EXPECT_EQ(q.check("(cast.f16 (clamp (cast.f16 x) -65504 65504))", "(cast.f16 (cast.f16 x))", true)
+                .outcome,
+            Outcome::Model);  // cast.f16 x may be inf, which the clamp brings back to 65504
+  EXPECT_EQ(q.check("(exp x)", "(exp x)", true).outcome, Outcome::Unsupported);  // approximate
+  EXPECT_EQ(q.check("(+ x (exp x))", "(+ (exp x) x)", true).outcome, Outcome::Unsupported);
+  EXPECT_EQ(q.check("(sum x y z)", "(sum z y x)", true).outcome, Outcome::Unsupported);
 }
 
 TEST(Smt, ExactConstantsDistinguishNearbyValues) {

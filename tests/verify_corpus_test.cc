@@ -16,6 +16,7 @@ namespace fs = std::filesystem;
 struct Expected {
   torch::Dims dims;
   std::string verdict;                // equivalent, not_equivalent, unknown, unsupported
+  std::string ieee;                   // the verdict in IEEE semantics, where the file gives one
   std::vector<std::string> findings;  // "write-write race cand.py:16"
 };
 
@@ -29,6 +30,8 @@ Expected read_expected(const fs::path& dir) {
         e.dims.push_back({kv.substr(0, kv.find('=')), {std::stoll(kv.substr(kv.find('=') + 1))}});
     } else if (line.rfind("real: ", 0) == 0) {
       e.verdict = line.substr(6);
+    } else if (line.rfind("ieee: ", 0) == 0) {
+      e.ieee = line.substr(6, line.find_first_of(" #", 6) - 6);
     } else if (line.rfind("finding: ", 0) == 0) {
       e.findings.push_back(line.substr(9));
     }
@@ -96,6 +99,29 @@ TEST(VerifyCorpus, EveryPairGetsItsExpectedVerdict) {
   for (const auto& o : other) ADD_FAILURE() << o;
   EXPECT_GE(checked, 11u);
   std::printf("verified %zu corpus pairs\n", checked);
+}
+
+// `ieee:` lines: the verdict under --semantics ieee at the expected dims. A wrong EQUIVALENT
+// fails first here too.
+TEST(VerifyCorpus, IeeeVerdictsAreTheExpectedOnes) {
+  size_t checked = 0;
+  for (const fs::path& dir : corpus()) {
+    Expected e = read_expected(dir);
+    if (e.ieee.empty()) continue;
+    Options opt;
+    opt.dims = e.dims;
+    opt.jobs = 2;
+    opt.semantics = ir::Semantics::Ieee;
+    Report r = verify_combined(dir, opt);
+    ++checked;
+    std::string got = lower_name(r.verdict);
+    if (got != e.ieee)
+      ADD_FAILURE() << (got == "equivalent" ? "WRONG EQUIVALENT (ieee) " : "") << dir.filename()
+                    << ": expected ieee " << e.ieee << ", got " << got << "\n"
+                    << to_text(r);
+  }
+  EXPECT_GE(checked, 8u);
+  std::printf("checked %zu corpus pairs in IEEE semantics\n", checked);
 }
 
 // Without --dims, keq verify runs two default configurations; they must reach the same verdicts.
@@ -206,6 +232,43 @@ TEST(VerifyCorpus, MutantsThatDifferAreNeverProved) {
       "(concrete evaluation found no difference), %zu unknown, %zu unsupported/error\n",
       killed, mutants, proved, unknown, unsupported);
   EXPECT_GT(mutants, 20u);
+}
+
+// The same in IEEE semantics, over the pairs expected equivalent there: a mutant keq proves
+// must show no bit difference at 2000 concrete points.
+TEST(VerifyCorpus, IeeeMutantsThatDifferAreNeverProved) {
+  size_t mutants = 0, killed = 0, proved = 0;
+  fs::path tmp = fs::temp_directory_path() / "keq_mutants";
+  fs::create_directories(tmp);
+  for (const fs::path& dir : corpus()) {
+    Expected e = read_expected(dir);
+    if (e.ieee != "equivalent") continue;
+    std::ifstream in(dir / "cand.py");
+    std::string src((std::istreambuf_iterator<char>(in)), {});
+    for (const auto& [what, text] : mutations_of(src)) {
+      fs::path path = tmp / (dir.filename().string() + "_ieee_mutant.py");
+      std::ofstream(path) << text;
+      Options opt;
+      opt.dims = e.dims;
+      opt.timeout_s = 10;
+      opt.semantics = ir::Semantics::Ieee;
+      Report r = verify((dir / "ref.py").string(), path.string(), opt);
+      ++mutants;
+      killed += r.verdict == Verdict::NotEquivalent;
+      proved += r.verdict == Verdict::Equivalent;
+      if (r.verdict != Verdict::Equivalent) continue;
+      Options oracle = opt;
+      oracle.use_egraph = oracle.use_smt = false;
+      oracle.witness_points = 2000;
+      Report o = verify((dir / "ref.py").string(), path.string(), oracle);
+      EXPECT_NE(o.verdict, Verdict::NotEquivalent)
+          << "WRONG EQUIVALENT (ieee): " << dir.filename() << " mutant " << what << "\n"
+          << to_text(o);
+    }
+  }
+  std::printf("ieee mutation score: %zu of %zu mutants killed with evidence; %zu proved\n", killed,
+              mutants, proved);
+  EXPECT_GT(mutants, 10u);
 }
 
 }  // namespace

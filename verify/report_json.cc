@@ -27,7 +27,8 @@ report::Verdict to_proto(Verdict v) {
 void fill(const Report& r, report::Configuration& c) {
   c.set_verdict(to_proto(r.verdict));
   c.set_reason(r.reason);
-  c.set_semantics(r.nonfinite_inputs ? "real, nonfinite inputs" : "real");
+  c.set_semantics(std::string(ir::semantics_name(r.semantics)) +
+                  (r.nonfinite_inputs ? ", nonfinite inputs" : ""));
   c.set_bound(r.bound);
   if (const auto& x = r.counterexample) {
     report::Counterexample* pc = c.mutable_counterexample();

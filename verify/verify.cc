@@ -4,12 +4,14 @@
 #include <absl/hash/hash.h>
 #include <mpfr.h>
 
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "frontends/python/python.h"
@@ -214,12 +216,61 @@ double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
   return (d.hi_open ? u < d.hi : u <= d.hi) && u >= d.lo ? u : d.lo;
 }
 
+std::string value_str(const ir::RealValue& v) {
+  if (v.type != ir::Type::F32) return std::to_string(v.i);
+  if (mpfr_nan_p(v.f.get())) return "nan";  // not "-nan": NaN's sign means nothing here
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v.f.approx_double());
+  return buf;
+}
+
 using Point = absl::flat_hash_map<TermId, double>;  // variable term -> value
 
 class Witness {
  public:
-  Witness(const ir::TermStore& s, const Domains& d, uint64_t seed) : s_(s), d_(d), rng_(seed) {
+  Witness(const ir::TermStore& s, const Domains& d, uint64_t seed, ir::Semantics sem)
+      : s_(s), d_(d), rng_(seed), sem_(sem) {
     for (const auto& [name, dom] : d) nonfinite_ |= dom.nonfinite;
+  }
+
+  // IEEE: the bit-exact evaluation (callers send only pairs without approximations, so it is
+  // the programs' own arithmetic). Equal means the same bits, any NaN matching any NaN.
+  ir::IeeeValue eval_ieee(TermId t, const Point& p) const {
+    return ir::evaluate_ieee(s_, t, [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
+      TermId id = const_cast<ir::TermStore&>(s_).variable(v.name, v.type);
+      auto it = p.find(id);
+      if (it == p.end()) return std::nullopt;
+      return ir::IeeeValue::of(
+          v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
+                                  : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second)));
+    });
+  }
+  static std::optional<std::string> ieee_difference(const ir::IeeeValue& a,
+                                                    const ir::IeeeValue& b) {
+    if (a.type != ir::Type::F32 || b.type != ir::Type::F32)
+      return a.i == b.i ? std::nullopt : std::optional(std::to_string(b.i - a.i));
+    if (std::isnan(a.f) && std::isnan(b.f)) return std::nullopt;
+    if (std::bit_cast<uint32_t>(a.f) == std::bit_cast<uint32_t>(b.f)) return std::nullopt;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.9g (bits 0x%08x vs 0x%08x)",
+                  static_cast<double>(b.f) - static_cast<double>(a.f), std::bit_cast<uint32_t>(a.f),
+                  std::bit_cast<uint32_t>(b.f));
+    return std::string(buf);
+  }
+  // Both sides' values at p and their difference, as the report prints them.
+  std::array<std::string, 3> describe(const Pair& pr, const Point& p) const {
+    if (sem_ == ir::Semantics::Ieee) {
+      ir::IeeeValue a = eval_ieee(pr.ref, p), b = eval_ieee(pr.cand, p);
+      auto str = [](const ir::IeeeValue& v) {
+        if (v.type != ir::Type::F32) return std::to_string(v.i);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v.f));
+        return std::string(std::isnan(v.f) ? "nan" : buf);
+      };
+      return {str(a), str(b), ieee_difference(a, b).value_or("?")};
+    }
+    ir::RealValue a = eval(pr.ref, p), b = eval(pr.cand, p);
+    return {value_str(a), value_str(b), real_difference(a, b).value_or("?")};
   }
 
   ir::RealValue eval(TermId t, const Point& p) const {
@@ -236,6 +287,13 @@ class Witness {
   // a real difference is the same at both, while rounding noise (a cancellation such as
   // 100 - (100 + 7e-44)) shrinks by 2^-1792. Only a difference both agree on counts.
   std::optional<std::string> differs(const Pair& pr, const Point& p) const {
+    if (sem_ == ir::Semantics::Ieee) {
+      try {
+        return ieee_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p));
+      } catch (const ir::EvalError&) {
+        return std::nullopt;
+      }
+    }
     try {
       auto low = real_difference(eval(pr.ref, p), eval(pr.cand, p));
       if (!low) return std::nullopt;
@@ -289,6 +347,7 @@ class Witness {
   Point minimize(const Pair& pr, const Point& confirmed) {
     Point p = confirmed;
     auto still_differs = [&] {
+      if (sem_ == ir::Semantics::Ieee) return differs(pr, p).has_value();
       try {
         return real_difference(eval(pr.ref, p), eval(pr.cand, p)).has_value();
       } catch (const ir::EvalError&) {
@@ -310,6 +369,7 @@ class Witness {
   const ir::TermStore& s_;
   const Domains& d_;
   std::mt19937_64 rng_;
+  ir::Semantics sem_;
   bool nonfinite_ = false;
 };
 
@@ -320,14 +380,6 @@ std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape) {
     e /= static_cast<size_t>(shape[k]);
   }
   return idx;
-}
-
-std::string value_str(const ir::RealValue& v) {
-  if (v.type != ir::Type::F32) return std::to_string(v.i);
-  if (mpfr_nan_p(v.f.get())) return "nan";  // not "-nan": NaN's sign means nothing here
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v.f.approx_double());
-  return buf;
 }
 
 std::string dims_str(const torch::Dims& dims) {
@@ -380,19 +432,60 @@ std::optional<Report> structural(const Program& ref, const Program& cand, Report
 
 }  // namespace
 
+// IEEE semantics: what a pair's bits depend on that keq does not model bit for bit, or "".
+// Transcendentals and the approximate Triton ops are approximations (SEMANTICS-FACTS.md
+// measures each); sums and products of three or more terms have no fixed order; a float a*b+c
+// inside a kernel is fused into one fma by Triton.
+std::string approximation(const ir::TermStore& s, TermId t, const std::set<TermId>& contracted,
+                          absl::flat_hash_map<TermId, std::string>& memo) {
+  if (auto it = memo.find(t); it != memo.end()) return it->second;
+  ir::Op op = s.op(t);
+  std::string why;
+  switch (op) {
+    case ir::Op::Exp:
+    case ir::Op::Exp2:
+    case ir::Op::Log:
+    case ir::Op::Log2:
+    case ir::Op::Tanh:
+    case ir::Op::Erf:
+    case ir::Op::Sigmoid:
+    case ir::Op::Pow:
+    case ir::Op::SqrtApprox:
+    case ir::Op::Rsqrt:
+    case ir::Op::DivFull:
+      why = std::string(ir::op_name(op)) + " (an approximation)";
+      break;
+    case ir::Op::Sum:
+    case ir::Op::Prod:
+      if (s.children(t).size() > 2)
+        why = std::string(ir::op_name(op)) + " of " + std::to_string(s.children(t).size()) +
+              " terms (order unspecified)";
+      break;
+    default:
+      if (contracted.count(t)) why = "a*b+c in a kernel (Triton fuses it into one fma)";
+  }
+  // A term depends on whatever any of its subterms depends on.
+  for (TermId c : s.children(t)) {
+    if (!why.empty()) break;
+    why = approximation(s, c, contracted, memo);
+  }
+  memo.emplace(t, why);
+  return why;
+}
+
 // Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
 // when its point, rounded to the inputs' dtypes, replays as a difference.
 template <typename Elapsed, typename Refute>
 void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
                const std::vector<size_t>& open, Witness& w, const Options& opt, Elapsed& elapsed,
                Report& r, std::string& reason, Refute& refute) {
-  if (opt.nonfinite_inputs) {  // the encoding's inputs are finite reals: no proof from it here
+  if (opt.nonfinite_inputs && opt.semantics == ir::Semantics::Real) {  // finite reals only
     reason = "the Z3 encoding covers finite inputs only (--nonfinite-inputs)";
     return;
   }
   auto range = [&](TermId v) {
     const Domain& d = w.domain(v);
-    return smt::VarRange{d.lo, d.hi, d.hi_open};
+    return smt::VarRange{d.lo, d.hi, d.hi_open, d.nonfinite};
   };
   // The queries are independent (each has its own Z3 context and reads the store only): up to
   // opt.jobs run at once, each with an equal share of the time left. Their answers are then
@@ -411,7 +504,10 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   auto work = [&] {
     for (size_t n; (n = next++) < open.size();) {
       auto t0 = std::chrono::steady_clock::now();
-      results[n] = smt::check_equal(store, pairs[open[n]].ref, pairs[open[n]].cand, range, ms);
+      const Pair& pr = pairs[open[n]];
+      results[n] = opt.semantics == ir::Semantics::Ieee
+                       ? smt::check_equal_ieee(store, pr.ref, pr.cand, range, ms)
+                       : smt::check_equal(store, pr.ref, pr.cand, range, ms);
       seconds[n] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
   };
@@ -451,6 +547,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   Report r;
   r.bound = dims_str(opt.dims) + (opt.default_bound ? " (default bound)" : "");
   r.nonfinite_inputs = opt.nonfinite_inputs;
+  r.semantics = opt.semantics;
   ir::TermStore store;
   Program ref, cand;
   try {
@@ -490,8 +587,31 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     }
   r.stats.deduped = pairs.size();
 
+  // IEEE semantics: a pair whose bits depend on an approximation or on a reduction order is
+  // neither proved nor refuted (the bits of neither side are known); the rest go on.
+  size_t approximate = 0;
+  std::string approximate_why;
+  if (opt.semantics == ir::Semantics::Ieee) {
+    absl::flat_hash_map<TermId, std::string> memo;
+    std::vector<Pair> exact;
+    for (const Pair& p : pairs) {
+      std::string why = approximation(store, p.ref, cand.state.contracted, memo);
+      if (why.empty()) why = approximation(store, p.cand, cand.state.contracted, memo);
+      if (why.empty()) {
+        exact.push_back(p);
+      } else if (approximate++ == 0) {
+        approximate_why = why;
+      }
+    }
+    pairs = std::move(exact);
+    if (approximate)
+      r.notes.push_back(
+          "ieee: " + std::to_string(approximate) +
+          " output pairs depend on what keq does not model bit for bit, first: " + approximate_why);
+  }
+
   // Every counterexample, from the witness search or from Z3, is replayed in real semantics.
-  Witness w(store, domains, opt.seed);
+  Witness w(store, domains, opt.seed, opt.semantics);
   auto refute = [&](const Pair& p, const Point& point, const std::string& how) {
     Counterexample c;
     c.output = p.output;
@@ -502,9 +622,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
       c.inputs.push_back({store.variable_of(v).name, buf});
     }
     std::sort(c.inputs.begin(), c.inputs.end());
-    ir::RealValue a = w.eval(p.ref, point), b = w.eval(p.cand, point);
-    c.ref_value = value_str(a), c.cand_value = value_str(b);
-    c.difference = real_difference(a, b).value_or("?");
+    auto [ref_value, cand_value, difference] = w.describe(p, point);
+    c.ref_value = ref_value, c.cand_value = cand_value, c.difference = difference;
     c.found_by = how;
     r.counterexample = c;
     r.verdict = Verdict::NotEquivalent;
@@ -523,7 +642,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     }
   }
   if (r.counterexample) {
-    r.stats.unknown = pairs.size() - r.stats.witness_refuted;
+    r.stats.unknown = pairs.size() + approximate - r.stats.witness_refuted;
     r.stats.seconds = elapsed();
     if (opt.explain) r.explanation = "nothing was proved: a counterexample came first";
     return r;
@@ -556,7 +675,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   std::vector<bool> proved(pairs.size(), false);
   if (opt.use_egraph && !pairs.empty()) {
     using Graph = rules::KeqLanguage::Graph;
-    Graph g(rules::KeqLanguage(&store, ir::Semantics::Real), explained.has_value());
+    Graph g(rules::KeqLanguage(&store, opt.semantics), explained.has_value());
     for (TermId id = 0; id < store.size(); ++id)
       if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
         // Inputs and parameters are finite values of their range; anything else stays unknown.
@@ -568,7 +687,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
         g.lang().set_domain(store.payload(id), iv);
       }
     auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()),
-                                   ir::Semantics::Real);
+                                   opt.semantics);
     rules::TermAdder adder(g);
     std::vector<std::pair<egraph::EClassId, egraph::EClassId>> roots;
     for (const Pair& p : pairs) roots.push_back({adder.add(p.ref), adder.add(p.cand)});
@@ -615,7 +734,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   std::string smt_reason;
   if (opt.use_smt && !r.counterexample && !timed_out)
     smt_stage(store, pairs, open, w, opt, elapsed, r, smt_reason, refute);
-  r.stats.unknown = pairs.size() - r.stats.egraph_proved - r.stats.witness_refuted -
+  r.stats.unknown = pairs.size() + approximate - r.stats.egraph_proved - r.stats.witness_refuted -
                     r.stats.smt_proved - r.stats.smt_refuted;
   r.stats.seconds = elapsed();
   if (r.counterexample) return r;
@@ -625,10 +744,15 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
                                   : "every output element proved by the e-graph";
   } else {
     r.verdict = Verdict::Unknown;
-    r.reason = std::to_string(r.stats.unknown) + " output pairs neither proved nor refuted" +
-               (elapsed() > opt.timeout_s ? " before the timeout"
-                : !opt.use_smt            ? " by the e-graph and the witness search (--no-smt)"
-                                          : "; first reason: " + smt_reason);
+    r.reason =
+        std::to_string(r.stats.unknown) + " output pairs neither proved nor refuted" +
+        (approximate ? "; " + std::to_string(approximate) +
+                           " depend on approximations or order (IEEE), first: " + approximate_why
+                     : "") +
+        (r.stats.unknown == approximate ? ""
+         : elapsed() > opt.timeout_s    ? " before the timeout"
+         : !opt.use_smt                 ? " by the e-graph and the witness search (--no-smt)"
+                                        : "; first reason: " + smt_reason);
   }
   return r;
 }
@@ -747,8 +871,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
 
 std::string to_text(const Report& r) {
   std::string t = std::string(verdict_name(r.verdict)) + ": " + r.reason + "\n";
-  t += std::string("semantics: real") + (r.nonfinite_inputs ? " (inputs: +-inf and NaN too)" : "") +
-       "; bound: " + r.bound + "\n";
+  t += "semantics: " + std::string(ir::semantics_name(r.semantics)) +
+       (r.nonfinite_inputs ? " (inputs: +-inf and NaN too)" : "") + "; bound: " + r.bound + "\n";
   if (const auto& c = r.counterexample) {
     std::string idx;
     for (size_t k = 0; k < c->index.size(); ++k)

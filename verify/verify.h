@@ -1,8 +1,6 @@
 // keq verify's pipeline for one configuration: frontends, shape check, findings, pair dedup, the
-// e-graph stage, the witness search with replay, and the verdict.
-//
-// Not built yet (issue 5): ieee semantics, Z3 model refinement, the block-aware part of the default
-// bound, --explain.
+// e-graph stage, the witness search with replay, Z3 (real or floating-point encoding, with model
+// refinement), and the verdict, in real or IEEE semantics.
 #pragma once
 
 #include <cstdint>
@@ -31,9 +29,10 @@ struct Options {
   bool use_smt = true;    // --no-smt: the e-graph and the witness search alone
   double timeout_s = 60;  // for this configuration
   uint64_t seed = 1;
-  size_t witness_points = 200;        // per unproved pair
-  size_t jobs = 1;                    // Z3 queries run at once (--jobs)
-  bool nonfinite_inputs = false;      // float inputs may be +-inf and NaN too
+  size_t witness_points = 200;    // per unproved pair
+  size_t jobs = 1;                // Z3 queries run at once (--jobs)
+  bool nonfinite_inputs = false;  // float inputs may be +-inf and NaN too
+  ir::Semantics semantics = ir::Semantics::Real;
   size_t autotune_config = 0;         // which config autotuned kernels run (0-based)
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
   // --explain: the output and element whose proof to print (the e-graph's rewrite chain).
@@ -64,6 +63,7 @@ struct Report {
   std::string bound;              // the configuration checked (sizes, and autotune configs used)
   size_t autotune_configs = 0;    // the most configs any autotuned kernel has (0: none autotuned)
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
+  ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
   std::vector<std::string> notes;     // assumptions the verdict depends on

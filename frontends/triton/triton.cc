@@ -309,10 +309,13 @@ struct Triton {
       in.unsupported(at, "operator " + op + " in a kernel");
     DType operand = o == Op::DivFull ? DType::F32 : out;
     DType xd = x->dtype, yd = y->dtype;
+    bool fusable = is_f && (o == Op::Add || o == Op::Sub);
     return wrap(map2(
         in, x, y, result,
         [&](TermId p, TermId q) {
-          return fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
+          TermId r = fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
+          if (fusable && (s.op(p) == Op::Mul || s.op(q) == Op::Mul)) st.contracted.insert(r);
+          return r;
         },
         at));
   }
