@@ -49,8 +49,10 @@ options:
                     small), where mask tails and second loop trips start; skipped where the
                     sizes multiply past 32768. Constants only get_init_inputs() names stay as
                     written.
-  --timeout S       seconds per configuration for the e-graph and witness stages (default 60);
-                    the symbolic execution of the two files is not bounded
+  --timeout S       seconds for the whole run (default 60): every configuration, autotune
+                    config and stage ends by then (Z3 queries share what is left); what is
+                    still open is UNKNOWN "before the timeout". The symbolic execution of the
+                    two files is not interrupted once started
   --params initial  parameters with a deterministic initialization take that value
   --no-egraph       skip the e-graph stage (to measure its value)
   --nonfinite-inputs
@@ -192,6 +194,10 @@ int verify_command(const std::vector<std::string>& args) {
     std::fputs(kHelp, stderr);
     return kExitError;
   }
+  // --timeout bounds the whole run: every configuration ends by the same deadline.
+  opt.deadline = std::chrono::steady_clock::now() +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double>(opt.timeout_s));
   verify::Verdict all = verify::Verdict::Equivalent;
   std::vector<verify::Report> reports;
   auto print = [&](const std::vector<verify::Report>& rs) {

@@ -539,15 +539,25 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   }
 }
 
-Report verify(const std::string& ref_path, const std::string& cand_path, const Options& opt) {
+Report verify(const std::string& ref_path, const std::string& cand_path, const Options& options) {
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  // This configuration's budget: its own timeout, within what the whole run has left.
+  Options opt = options;
+  if (opt.deadline)
+    opt.timeout_s =
+        std::min(opt.timeout_s, std::chrono::duration<double>(*opt.deadline - start).count());
   Report r;
   r.bound = dims_str(opt.dims) + (opt.default_bound ? " (default bound)" : "");
   r.nonfinite_inputs = opt.nonfinite_inputs;
   r.semantics = opt.semantics;
+  if (opt.timeout_s <= 0) {
+    r.verdict = Verdict::Unknown;
+    r.reason = "the run's --timeout was spent before this configuration started";
+    return r;
+  }
   ir::TermStore store;
   Program ref, cand;
   try {

@@ -3,6 +3,7 @@
 // refinement), and the verdict, in real or IEEE semantics.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,7 +28,9 @@ struct Options {
   bool params_initial = false;
   bool use_egraph = true;
   bool use_smt = true;    // --no-smt: the e-graph and the witness search alone
-  double timeout_s = 60;  // for this configuration
+  double timeout_s = 60;  // for this configuration (and no later than `deadline`)
+  // The whole run's end (keq verify --timeout): configurations share it.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   uint64_t seed = 1;
   size_t witness_points = 200;    // per unproved pair
   size_t jobs = 1;                // Z3 queries run at once (--jobs)
