@@ -55,6 +55,11 @@ Interval add(const Interval& a, const Interval& b) {
   Interval r{add_down(a.lo, b.lo), add_up(a.hi, b.hi), nan};
   if (std::isnan(r.lo)) r.lo = -kInf;  // -inf + inf at the ends: no bound
   if (std::isnan(r.hi)) r.hi = kInf;
+  // An operand that is always -inf, plus one that is never +inf, is -inf (a masked -inf lane
+  // minus a finite max), even when the other's bounds are infinite; +inf likewise.
+  if ((a.hi == -kInf && !b.can_be_pos_inf()) || (b.hi == -kInf && !a.can_be_pos_inf()))
+    r.hi = -kInf;
+  if ((a.lo == kInf && !b.can_be_neg_inf()) || (b.lo == kInf && !a.can_be_neg_inf())) r.lo = kInf;
   r.never_inf = a.never_inf && b.never_inf;
   r.lo_strict = (a.lo_strict || b.lo_strict) && std::isfinite(r.lo) && r.lo == a.lo + b.lo;
   return r;
@@ -68,10 +73,13 @@ Interval mul(const Interval& a, const Interval& b) {
        inf_b = b.can_be_pos_inf() || b.can_be_neg_inf();
   bool nan = a.nan || b.nan || (a.contains_zero() && inf_b) || (b.contains_zero() && inf_a);
   if (!a.empty_range() && !b.empty_range() && a.positive() && b.positive()) {
-    // Two positive factors: the product's lower bound keeps its strictness.
-    double lo = a.lo * b.lo;
-    Interval r{std::isfinite(lo) && std::fma(a.lo, b.lo, -lo) < 0 ? std::nextafter(lo, -kInf) : lo,
-               up(a.hi * b.hi), nan, a.never_inf && b.never_inf, std::isfinite(lo)};
+    // Two positive factors: the product's lower bound is strict when a factor's is, or when
+    // the bound is below the exact product (rounded, or underflowed to 0).
+    double lo = a.lo * b.lo, err = std::fma(a.lo, b.lo, -lo);
+    Interval r{std::isfinite(lo) && err < 0 ? std::nextafter(lo, -kInf) : lo, up(a.hi * b.hi), nan,
+               a.never_inf && b.never_inf,
+               std::isfinite(lo) &&
+                   (a.lo_strict || b.lo_strict || err != 0 || (lo == 0 && a.lo > 0 && b.lo > 0))};
     if (std::isnan(r.hi)) r.hi = kInf;
     return r;
   }
@@ -205,11 +213,17 @@ Interval real_interval(Op op, std::span<const Interval> a) {
       bool is_max = op == Op::Max || op == Op::AMax || op == Op::MaxNum || op == Op::TMax;
       bool prop = op == Op::Max || op == Op::AMax || op == Op::Min || op == Op::AMin;
       Interval r = a[0];
-      bool never_inf = true;
-      for (const Interval& x : a) never_inf = never_inf && x.never_inf;
+      // max is +inf only if a member can be, and -inf only if every member can be (min the
+      // other way round): max(-inf, x) of a finite x is finite, as masked -inf lanes need.
+      bool toward = false, away = true;
+      for (const Interval& x : a) {
+        toward |= is_max ? x.can_be_pos_inf() : x.can_be_neg_inf();
+        // maxnum drops a NaN member, so one that may be NaN may leave the others alone.
+        away &= (is_max ? x.can_be_neg_inf() : x.can_be_pos_inf()) || (!prop && x.nan);
+      }
       for (size_t k = 1; k < a.size(); ++k)
         r = is_max ? maxmin<true>(r, a[k], prop) : maxmin<false>(r, a[k], prop);
-      r.never_inf = never_inf;
+      r.never_inf = !toward && !away;
       r.lo_strict = false;
       return r;
     }
@@ -227,7 +241,7 @@ Interval real_interval(Op op, std::span<const Interval> a) {
                                                 : [](double x) { return std::exp2(x); }),
                         0, kInf);
       // Over the reals, exp of a finite value is finite and > 0 (doubles overflow; reals do not).
-      if (a[0].never_inf) r.never_inf = true, r.lo_strict = r.lo == 0 ? true : r.lo_strict;
+      if (a[0].no_inf()) r.never_inf = true, r.lo_strict = r.lo == 0 ? true : r.lo_strict;
       return r;
     }
     case Op::Log:
@@ -236,7 +250,11 @@ Interval real_interval(Op op, std::span<const Interval> a) {
       Interval x = clip(a[0], 0, kInf);
       auto f = op == Op::Log ? [](double v) { return std::log(v); }
                              : [](double v) { return std::log2(v); };
-      return monotone(x, f, nan);
+      Interval r = monotone(x, f, nan);
+      // Over the reals, the log of a finite value that is strictly positive is finite (a sum
+      // of exps, say, as log-softmax takes).
+      if (!nan && a[0].no_inf() && a[0].positive()) r.never_inf = true;
+      return r;
     }
     case Op::Sqrt:
     case Op::SqrtApprox: {
@@ -327,6 +345,11 @@ Interval interval_square(const Interval& x, ir::Semantics sem) {
 Interval interval_of(Op op, std::span<const Interval> args, ir::Semantics sem) {
   Interval r = real_interval(op, args);
   if (sem == ir::Semantics::Real || r.empty_range()) return r;
+  // Picking one operand, or its sign, rounds nothing: the bounds hold as they are.
+  bool picks = op == Op::Max || op == Op::Min || op == Op::MaxNum || op == Op::MinNum ||
+               op == Op::AMax || op == Op::AMin || op == Op::TMax || op == Op::TMin ||
+               op == Op::Clamp || op == Op::Select || op == Op::Neg || op == Op::Abs;
+  if (picks) return r;
   r.never_inf = false;  // fp32 overflows; bounds decide
   r.lo_strict = false;
   // IEEE: fp32 results round (and approximations err by up to ~15 ulps, SEMANTICS-FACTS.md),
@@ -339,11 +362,7 @@ Interval interval_of(Op op, std::span<const Interval> args, ir::Semantics sem) {
   };
   bool exact_bool = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
                     op == Op::Ne || op == Op::CastBool;
-  // Picking one operand, or its sign, rounds nothing: the bounds hold as they are.
-  bool picks = op == Op::Max || op == Op::Min || op == Op::MaxNum || op == Op::MinNum ||
-               op == Op::AMax || op == Op::AMin || op == Op::TMax || op == Op::TMin ||
-               op == Op::Clamp || op == Op::Select || op == Op::Neg || op == Op::Abs;
-  if (exact_bool || picks) return r;
+  if (exact_bool) return r;
   r.lo = widen(r.lo, -1);
   r.hi = widen(r.hi, 1);
   // Results that are never negative stay so in fp32 (exp, sqrt, abs round to >= 0).

@@ -29,6 +29,7 @@ struct Interval {
   static Interval any_finite() { return {-kInf, kInf, false, true}; }
   bool empty_range() const { return lo > hi; }
   bool can_be_pos_inf() const { return hi == kInf && !never_inf; }
+  bool no_inf() const { return !can_be_pos_inf() && !can_be_neg_inf(); }
   bool can_be_neg_inf() const { return lo == -kInf && !never_inf; }
   bool finite() const { return !nan && (never_inf || (std::isfinite(lo) && std::isfinite(hi))); }
   bool not_nan() const { return !nan; }
