@@ -686,6 +686,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   if (opt.use_egraph && !pairs.empty()) {
     using Graph = rules::KeqLanguage::Graph;
     Graph g(rules::KeqLanguage(&store, opt.semantics), explained.has_value());
+    g.lang().set_normal_forms(opt.normal_forms);
     for (TermId id = 0; id < store.size(); ++id)
       if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
         // Inputs and parameters are finite values of their range; anything else stays unknown.

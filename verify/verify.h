@@ -27,8 +27,9 @@ struct Options {
   bool default_bound = false;  // dims came from default_dims (the report says so)
   bool params_initial = false;
   bool use_egraph = true;
-  bool use_smt = true;    // --no-smt: the e-graph and the witness search alone
-  double timeout_s = 60;  // for this configuration (and no later than `deadline`)
+  bool normal_forms = true;  // the e-graph's real-semantics normal forms (off: to measure them)
+  bool use_smt = true;       // --no-smt: the e-graph and the witness search alone
+  double timeout_s = 60;     // for this configuration (and no later than `deadline`)
   // The whole run's end (keq verify --timeout): configurations share it.
   std::optional<std::chrono::steady_clock::time_point> deadline;
   uint64_t seed = 1;
