@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "frontends/triton/program.h"
 #include "ir/sexp.h"
+#include "verify/verify.h"
 
 namespace keq::cli {
 
@@ -27,7 +28,12 @@ trip counts of every loop in a kernel.
 
 options:
   --dims a=1,b=2   set module-level integer constants first (KernelBench's sizes are large);
-                   a tuple constant takes 4x5 (input_shape=4x5)
+                   a tuple constant takes 4x5 (input_shape=4x5); --dims default gives the
+                   constants get_inputs() names distinct small sizes (2, 3, 4, ...), as the
+                   first configuration of keq verify's default bound; --dims scaled divides
+                   them all by one power of two until they multiply to at most 4096, which
+                   keeps equal sizes equal; --dims scaled:8 keeps sizes from going below 8
+                   (kernels still fit, channels stay divisible by their groups)
   --class NAME     the model class (default Model; ModelNew with --ref)
   --ref REF.py     FILE is a candidate: REF.py's sizes (--dims apply to it), get_init_inputs() and
                    get_inputs() give its arguments; its own constants stay as written
@@ -85,6 +91,7 @@ int inspect_command(const std::vector<std::string>& args) {
   std::vector<std::vector<int64_t>> elements;
   size_t max_chars = 4000;
   bool params_initial = false;
+  std::string dims_mode;  // --dims default or scaled
   std::string ref;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
@@ -99,7 +106,12 @@ int inspect_command(const std::vector<std::string>& args) {
       std::fputs(kHelp, stdout);
       return 0;
     } else if (a == "--dims") {
-      std::string err = parse_dims(value(), dims);
+      std::string v = value();
+      if (v == "default" || v.rfind("scaled", 0) == 0) {  // resolved once the file is known
+        dims_mode = v;
+        continue;
+      }
+      std::string err = parse_dims(v, dims);
       if (!err.empty()) {
         std::fprintf(stderr, "keq inspect: %s\n", err.c_str());
         return kExitError;
@@ -138,6 +150,18 @@ int inspect_command(const std::vector<std::string>& args) {
   if (file.empty()) {
     std::fputs(kHelp, stderr);
     return kExitError;
+  }
+  if (!dims_mode.empty()) {
+    try {
+      const std::string& sizes_file = ref.empty() ? file : ref;
+      int64_t floor = dims_mode.size() > 7 ? std::strtoll(dims_mode.c_str() + 7, nullptr, 10) : 1;
+      dims = dims_mode == "default"
+                 ? verify::default_dims(sizes_file, 2)
+                 : verify::scaled_dims(sizes_file, 4096, std::max<int64_t>(1, floor));
+    } catch (const ir::SyntaxError& e) {
+      std::printf("ERROR: %s\n", e.what());
+      return kExitError;
+    }
   }
   ir::TermStore store;
   torch::Program p;

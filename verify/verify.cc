@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <set>
 #include <thread>
@@ -792,9 +793,28 @@ std::vector<std::string> coverage_warnings(const std::vector<Report>& reports) {
   return out;
 }
 
-torch::Dims default_dims(const std::string& ref_path, int64_t first) {
-  python::Tree tree = python::parse_file(ref_path);
-  absl::flat_hash_map<std::string, size_t> arity;  // module-level int (1) or tuple of ints (n)
+namespace {
+
+// The sizes get_inputs() names: module-level constants written as literals or arithmetic on
+// literals (N = 2048 * 2), or tuples of them, each with its value as written, in the order
+// get_inputs() first names them.
+std::vector<std::pair<std::string, std::vector<int64_t>>> input_sizes(const std::string& path) {
+  python::Tree tree = python::parse_file(path);
+  std::function<std::optional<int64_t>(const python::Node&)> value_of =
+      [&](const python::Node& e) -> std::optional<int64_t> {
+    if (e.kind == python::NodeKind::Int) return std::strtoll(e.text.c_str(), nullptr, 0);
+    if (e.kind == python::NodeKind::UnaryOp && e.text == "-")
+      if (auto v = value_of(tree.at(e.kids[0]))) return -*v;
+    if (e.kind != python::NodeKind::BinOp) return std::nullopt;
+    auto a = value_of(tree.at(e.kids[0])), b = value_of(tree.at(e.kids[1]));
+    if (!a || !b) return std::nullopt;
+    if (e.text == "*") return *a * *b;
+    if (e.text == "+") return *a + *b;
+    if (e.text == "-") return *a - *b;
+    if (e.text == "//" && *b > 0) return *a / *b;
+    return std::nullopt;
+  };
+  absl::flat_hash_map<std::string, std::vector<int64_t>> sizes;
   python::NodeId get_inputs = python::kNoNode;
   for (python::NodeId id : tree.at(tree.root).kids) {
     const python::Node& n = tree.at(id);
@@ -802,31 +822,57 @@ torch::Dims default_dims(const std::string& ref_path, int64_t first) {
     if (n.kind != python::NodeKind::Assign || n.kids.size() != 2) continue;
     const python::Node &target = tree.at(n.kids[0]), &value = tree.at(n.kids[1]);
     if (target.kind != python::NodeKind::Name) continue;
-    if (value.kind == python::NodeKind::Int) arity[target.text] = 1;
-    bool int_tuple = value.kind == python::NodeKind::Tuple && !value.kids.empty();
-    for (python::NodeId k : value.kids) int_tuple &= tree.at(k).kind == python::NodeKind::Int;
-    if (int_tuple) arity[target.text] = value.kids.size();
+    if (auto v = value_of(value)) {
+      sizes[target.text] = {*v};
+    } else if (value.kind == python::NodeKind::Tuple && !value.kids.empty()) {
+      std::vector<int64_t> vs;
+      for (python::NodeId k : value.kids)
+        if (auto v = value_of(tree.at(k))) vs.push_back(*v);
+      if (vs.size() == value.kids.size()) sizes[target.text] = vs;
+    }
   }
-  torch::Dims dims;
-  if (get_inputs == python::kNoNode) return dims;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> named;
+  if (get_inputs == python::kNoNode) return named;
   std::vector<python::NodeId> stack = {get_inputs};
-  std::vector<std::string> names;  // in source order
   while (!stack.empty()) {
     const python::Node& n = tree.at(stack.back());
     stack.pop_back();
-    if (n.kind == python::NodeKind::Name && arity.contains(n.text) &&
-        std::find(names.begin(), names.end(), n.text) == names.end())
-      names.push_back(n.text);
+    if (n.kind == python::NodeKind::Name && sizes.contains(n.text) &&
+        std::find_if(named.begin(), named.end(),
+                     [&](const auto& p) { return p.first == n.text; }) == named.end())
+      named.push_back({n.text, sizes[n.text]});
     for (auto k = n.kids.rbegin(); k != n.kids.rend(); ++k)
       if (*k != python::kNoNode) stack.push_back(*k);
   }
+  return named;
+}
+
+}  // namespace
+
+torch::Dims default_dims(const std::string& ref_path, int64_t first) {
+  torch::Dims dims;
   int64_t next = first;
-  for (const std::string& name : names) {
+  for (auto& [name, values] : input_sizes(ref_path)) {
     std::vector<int64_t> v;
-    for (size_t k = 0; k < arity[name]; ++k) v.push_back(next++);
+    for (size_t k = 0; k < values.size(); ++k) v.push_back(next++);
     dims.push_back({name, v});
   }
   return dims;
+}
+
+torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor) {
+  torch::Dims dims = input_sizes(ref_path), scaled;
+  for (int shift = 0; shift < 62; ++shift) {  // the floor may stop it short: the smallest then
+    scaled = dims;
+    int64_t product = 1;
+    for (auto& [name, values] : scaled)
+      for (int64_t& x : values) {
+        x = std::max(std::min(x, floor), x >> shift);
+        product = product > max_product ? product : product * x;
+      }
+    if (product <= max_product) break;
+  }
+  return scaled;
 }
 
 std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
@@ -856,13 +902,22 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     }
     all.insert(all.end(), rs.begin(), rs.end());
   };
-  for (int64_t first : {2, 5})
-    for (int64_t shift = 0; shift <= 8; shift += 4) {
-      opt.dims = default_dims(ref_path, first + shift);
-      if (shift < 8 && verify(ref_path, cand_path, opt).verdict == Verdict::Error) continue;
-      run(opt.dims);
+  // Distinct small sizes first; where the model rejects them (a kernel wider than the input,
+  // channels that must divide into groups), larger ones, then the file's own proportions.
+  for (int64_t first : {2, 5}) {
+    int64_t budget = first == 2 ? 4096 : 16384;
+    std::vector<torch::Dims> tries = {
+        default_dims(ref_path, first), default_dims(ref_path, first + 4),
+        scaled_dims(ref_path, budget, 1), scaled_dims(ref_path, budget, 8),
+        scaled_dims(ref_path, budget, 32)};
+    for (size_t t = 0; t < tries.size(); ++t) {
+      opt.dims = tries[t];
+      if (t + 1 < tries.size() && verify(ref_path, cand_path, opt).verdict == Verdict::Error)
+        continue;
+      run(opt.dims, t >= 2 ? "the file's sizes scaled down" : "");
       break;
     }
+  }
   if (blocks.empty()) return all;
   // Past the largest block B (blocks are powers of two): B + 1 leaves a one-lane tail and makes
   // a second trip for every block size in use.

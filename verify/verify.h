@@ -87,7 +87,8 @@ std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
                                                  const std::string& cand_path, Options options);
 
 // keq verify's default bound, all of it: two configurations of distinct small sizes
-// (default_dims from 2 and from 5; sizes a model rejects are raised and retried), then, for the
+// (default_dims from 2 and from 5; sizes a model rejects are raised, then replaced by
+// scaled_dims of at most 4096 and 16384 elements, with floors 1, 8 and 32), then, for the
 // largest block size any launch used, each dimension in turn at BLOCK + 1 with the others small,
 // where a mask tail and a second loop trip start (skipped when the sizes multiply past 32768).
 // Every autotune config of each. Throws ir::SyntaxError when REF cannot be read.
@@ -100,6 +101,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
 // (kernel_size, out_features) stay as written. Empty when get_inputs names none.
 // Throws ir::SyntaxError when the file cannot be read.
 torch::Dims default_dims(const std::string& ref_path, int64_t first);
+// Sizes that keep the file's proportions: every size get_inputs() names, divided by one power
+// of two until their product is at most max_product, but none below `floor` (or its own value
+// when smaller): with floor 8, kernels up to 8 still fit and 64 features in 8 groups become 8
+// in 8. Equal sizes stay equal, where default_dims' distinct small sizes can make a model reject
+// its inputs.
+torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor);
 std::string to_text(const Report& r);
 // Masks whose true or false lanes ran in none of the configurations: what the bound missed.
 std::vector<std::string> coverage_warnings(const std::vector<Report>& reports);

@@ -686,7 +686,11 @@ void Torch::install_ops() {
   variance("std", true);
   define("norm", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
-    if (float_arg(a, 1, "p", 2) != 2) in.unsupported(a.at, "norm with p other than 2");
+    // p='fro' is the 2-norm of the elements (over dim when given): the same sum of squares.
+    Ref p = a.get(1, "p");
+    bool fro = p && p->kind == K::Str && p->s == "fro";
+    if (p && p->kind == K::Str && !fro) in.unsupported(a.at, "norm with p='" + p->s + "'");
+    if (!fro && float_arg(a, 1, "p", 2) != 2) in.unsupported(a.at, "norm with p other than 2");
     bool all;
     std::vector<int64_t> dims = dims_arg(a, 2, *x, &all);
     return wrap(reduce(
