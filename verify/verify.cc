@@ -797,8 +797,8 @@ namespace {
 
 // The sizes get_inputs() names: module-level constants written as literals or arithmetic on
 // literals (N = 2048 * 2), or tuples of them, each with its value as written, in the order
-// get_inputs() first names them.
-std::vector<std::pair<std::string, std::vector<int64_t>>> input_sizes(const std::string& path) {
+// get_inputs() first names them. `all` gets every such module-level constant, in file order.
+torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr) {
   python::Tree tree = python::parse_file(path);
   std::function<std::optional<int64_t>(const python::Node&)> value_of =
       [&](const python::Node& e) -> std::optional<int64_t> {
@@ -819,16 +819,35 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> input_sizes(const std:
   for (python::NodeId id : tree.at(tree.root).kids) {
     const python::Node& n = tree.at(id);
     if (n.kind == python::NodeKind::FunctionDef && n.text == "get_inputs") get_inputs = id;
-    if (n.kind != python::NodeKind::Assign || n.kids.size() != 2) continue;
-    const python::Node &target = tree.at(n.kids[0]), &value = tree.at(n.kids[1]);
-    if (target.kind != python::NodeKind::Name) continue;
-    if (auto v = value_of(value)) {
-      sizes[target.text] = {*v};
-    } else if (value.kind == python::NodeKind::Tuple && !value.kids.empty()) {
+    if (n.kind != python::NodeKind::Assign) continue;
+    auto record = [&](const python::Node& target, const python::Node& value) {
+      if (target.kind != python::NodeKind::Name) return;
       std::vector<int64_t> vs;
-      for (python::NodeId k : value.kids)
-        if (auto v = value_of(tree.at(k))) vs.push_back(*v);
-      if (vs.size() == value.kids.size()) sizes[target.text] = vs;
+      if (auto v = value_of(value)) {
+        vs = {*v};
+      } else if (value.kind == python::NodeKind::Tuple && !value.kids.empty()) {
+        for (python::NodeId k : value.kids)
+          if (auto v = value_of(tree.at(k))) vs.push_back(*v);
+        if (vs.size() != value.kids.size()) vs.clear();
+      }
+      if (vs.empty()) return;
+      if (all && !sizes.contains(target.text)) all->push_back({target.text, vs});
+      if (all)
+        for (auto& [name, values] : *all)
+          if (name == target.text) values = vs;  // reassigned: the last value counts
+      sizes[target.text] = vs;
+    };
+    // a = 1, a = b = 1 (chained) and a, b = 1, 2 (unpacked) all name sizes.
+    const python::Node& value = tree.at(n.kids.back());
+    for (size_t t = 0; t + 1 < n.kids.size(); ++t) {
+      const python::Node& target = tree.at(n.kids[t]);
+      if (target.kind == python::NodeKind::Tuple && value.kind == python::NodeKind::Tuple &&
+          target.kids.size() == value.kids.size()) {
+        for (size_t k = 0; k < target.kids.size(); ++k)
+          record(tree.at(target.kids[k]), tree.at(value.kids[k]));
+      } else {
+        record(target, value);
+      }
     }
   }
   std::vector<std::pair<std::string, std::vector<int64_t>>> named;
@@ -861,15 +880,26 @@ torch::Dims default_dims(const std::string& ref_path, int64_t first) {
 }
 
 torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor) {
-  torch::Dims dims = input_sizes(ref_path), scaled;
+  // Every large size in the file scales together (out_channels = 2 * width survives), the
+  // inputs' sizes always; small constants (kernels, strides, pool sizes) stay as written.
+  torch::Dims all, inputs = input_sizes(ref_path, &all), scaled;
+  auto is_input = [&](const std::string& name) {
+    return std::any_of(inputs.begin(), inputs.end(),
+                       [&](const auto& p) { return p.first == name; });
+  };
   for (int shift = 0; shift < 62; ++shift) {  // the floor may stop it short: the smallest then
-    scaled = dims;
+    scaled.clear();
     int64_t product = 1;
-    for (auto& [name, values] : scaled)
+    for (auto [name, values] : all) {
+      bool input = is_input(name);
+      bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
+      if (!input && !large) continue;
       for (int64_t& x : values) {
         x = std::max(std::min(x, floor), x >> shift);
-        product = product > max_product ? product : product * x;
+        if (input) product = product > max_product ? product : product * x;
       }
+      scaled.push_back({name, values});
+    }
     if (product <= max_product) break;
   }
   return scaled;

@@ -101,11 +101,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
 // (kernel_size, out_features) stay as written. Empty when get_inputs names none.
 // Throws ir::SyntaxError when the file cannot be read.
 torch::Dims default_dims(const std::string& ref_path, int64_t first);
-// Sizes that keep the file's proportions: every size get_inputs() names, divided by one power
-// of two until their product is at most max_product, but none below `floor` (or its own value
-// when smaller): with floor 8, kernels up to 8 still fit and 64 features in 8 groups become 8
-// in 8. Equal sizes stay equal, where default_dims' distinct small sizes can make a model reject
-// its inputs.
+// Sizes that keep the file's proportions: every size get_inputs() names, and every other
+// module-level size of 16 or more (channels, features), divided by one power of two until the
+// inputs' sizes multiply to at most max_product, but none below `floor` (or its own value when
+// smaller): with floor 8, kernels up to 8 still fit and 64 features in 8 groups become 8 in 8.
+// Equal sizes stay equal and out_channels = 2 * width survives, where default_dims' distinct
+// small sizes can make a model reject its inputs.
 torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor);
 std::string to_text(const Report& r);
 // Masks whose true or false lanes ran in none of the configurations: what the bound missed.

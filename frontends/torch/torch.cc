@@ -575,14 +575,29 @@ void Torch::install_ops() {
   });
   define("pow",
          [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });
-  define("add",
-         [this](Interp&, CallArgs& a) { return binary("+", a.pos.at(0), a.pos.at(1), a.at); });
-  define("sub",
-         [this](Interp&, CallArgs& a) { return binary("-", a.pos.at(0), a.pos.at(1), a.at); });
-  define("mul",
-         [this](Interp&, CallArgs& a) { return binary("*", a.pos.at(0), a.pos.at(1), a.at); });
-  define("div",
-         [this](Interp&, CallArgs& a) { return binary("/", a.pos.at(0), a.pos.at(1), a.at); });
+  // add/sub scale the second operand by alpha=; div's rounding_mode= is not modelled.
+  for (const char* name : {"add", "sub"}) {
+    std::string op = name == std::string("add") ? "+" : "-";
+    define(name, [this, op](Interp&, CallArgs& a) {
+      Ref other = a.get(1, "other");
+      if (!other)
+        in.error(a.at, "torch." + std::string(op == "+" ? "add" : "sub") + " needs other");
+      if (Ref alpha = a.get(2, "alpha"); alpha && alpha->kind != K::None)
+        other = binary("*", other, alpha, a.at);
+      return binary(op, a.pos.at(0), other, a.at);
+    });
+  }
+  define("mul", [this](Interp&, CallArgs& a) {
+    return binary("*", a.pos.at(0), a.get(1, "other"), a.at);
+  });
+  define("div", [this](Interp&, CallArgs& a) {
+    if (Ref mode = a.get(2, "rounding_mode"); mode && mode->kind != K::None)
+      in.unsupported(a.at, "div with rounding_mode=");
+    return binary("/", a.pos.at(0), a.get(1, "other"), a.at);
+  });
+  ops["multiply"] = ops["mul"];
+  ops["divide"] = ops["true_divide"] = ops["div"];
+  ops["subtract"] = ops["sub"];
   // Matrix products.
   define("matmul", [this](Interp&, CallArgs& a) {
     return matmul(tensor_arg(a, 0, "input"), tensor_arg(a, 1, "other"), a.at);
