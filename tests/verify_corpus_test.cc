@@ -153,9 +153,20 @@ TEST(VerifyCorpus, CoverageWarnsOnlyWhenNoConfigurationRanATail) {
 TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   fs::path ex = fs::path(KEQ_SOURCE_DIR) / "examples";
   torch::Dims d = default_dims((ex / "matmul_relu/ref.py").string(), 2);
-  ASSERT_EQ(d.size(), 2u);  // out_features is only in get_init_inputs: it stays as written
+  // get_inputs' sizes first, then out_features: a large module size get_init_inputs names.
+  ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[0], (std::pair<std::string, std::vector<int64_t>>{"batch_size", {2}}));
   EXPECT_EQ(d[1], (std::pair<std::string, std::vector<int64_t>>{"in_features", {3}}));
+  EXPECT_EQ(d[2], (std::pair<std::string, std::vector<int64_t>>{"out_features", {4}}));
+  // Small constants only get_init_inputs names (a kernel size) stay as written.
+  fs::path tmp = fs::temp_directory_path() / "keq_default_dims.py";
+  std::ofstream(tmp) << "import torch\nbatch_size = 64\nchannels = 32\nkernel_size = 3\n"
+                        "height = width = 128\ndef get_inputs():\n"
+                        "    return [torch.rand(batch_size, 3, height, width)]\n"
+                        "def get_init_inputs():\n    return [channels, kernel_size]\n";
+  torch::Dims c = default_dims(tmp.string(), 2);
+  ASSERT_EQ(c.size(), 4u);  // batch_size, height, width (chained), channels; not kernel_size
+  EXPECT_EQ(c[3].first, "channels");
 }
 
 // Source mutations of the kind that make real bugs: a constant, an operator, a mask, other=.

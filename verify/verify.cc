@@ -798,7 +798,8 @@ namespace {
 // The sizes get_inputs() names: module-level constants written as literals or arithmetic on
 // literals (N = 2048 * 2), or tuples of them, each with its value as written, in the order
 // get_inputs() first names them. `all` gets every such module-level constant, in file order.
-torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr) {
+torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr,
+                        torch::Dims* init = nullptr) {
   python::Tree tree = python::parse_file(path);
   std::function<std::optional<int64_t>(const python::Node&)> value_of =
       [&](const python::Node& e) -> std::optional<int64_t> {
@@ -815,10 +816,11 @@ torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr) {
     return std::nullopt;
   };
   absl::flat_hash_map<std::string, std::vector<int64_t>> sizes;
-  python::NodeId get_inputs = python::kNoNode;
+  python::NodeId get_inputs = python::kNoNode, get_init = python::kNoNode;
   for (python::NodeId id : tree.at(tree.root).kids) {
     const python::Node& n = tree.at(id);
     if (n.kind == python::NodeKind::FunctionDef && n.text == "get_inputs") get_inputs = id;
+    if (n.kind == python::NodeKind::FunctionDef && n.text == "get_init_inputs") get_init = id;
     if (n.kind != python::NodeKind::Assign) continue;
     auto record = [&](const python::Node& target, const python::Node& value) {
       if (target.kind != python::NodeKind::Name) return;
@@ -850,32 +852,46 @@ torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr) {
       }
     }
   }
-  std::vector<std::pair<std::string, std::vector<int64_t>>> named;
-  if (get_inputs == python::kNoNode) return named;
-  std::vector<python::NodeId> stack = {get_inputs};
-  while (!stack.empty()) {
-    const python::Node& n = tree.at(stack.back());
-    stack.pop_back();
-    if (n.kind == python::NodeKind::Name && sizes.contains(n.text) &&
-        std::find_if(named.begin(), named.end(),
-                     [&](const auto& p) { return p.first == n.text; }) == named.end())
-      named.push_back({n.text, sizes[n.text]});
-    for (auto k = n.kids.rbegin(); k != n.kids.rend(); ++k)
-      if (*k != python::kNoNode) stack.push_back(*k);
-  }
-  return named;
+  // The sizes a function names, in the order it first names them. A name met only inside
+  // arithmetic (D * stride) is a factor, not a size of its own.
+  auto named_in = [&](python::NodeId fn) {
+    torch::Dims named;
+    std::vector<std::pair<python::NodeId, bool>> stack;  // node, inside arithmetic
+    if (fn != python::kNoNode) stack.push_back({fn, false});
+    while (!stack.empty()) {
+      auto [id, in_arith] = stack.back();
+      const python::Node& n = tree.at(id);
+      stack.pop_back();
+      if (n.kind == python::NodeKind::Name && !in_arith && sizes.contains(n.text) &&
+          std::find_if(named.begin(), named.end(),
+                       [&](const auto& p) { return p.first == n.text; }) == named.end())
+        named.push_back({n.text, sizes[n.text]});
+      bool arith =
+          in_arith || n.kind == python::NodeKind::BinOp || n.kind == python::NodeKind::UnaryOp;
+      for (auto k = n.kids.rbegin(); k != n.kids.rend(); ++k)
+        if (*k != python::kNoNode) stack.push_back({*k, arith});
+    }
+    return named;
+  };
+  if (init) *init = named_in(get_init);
+  return named_in(get_inputs);
 }
 
 }  // namespace
 
 torch::Dims default_dims(const std::string& ref_path, int64_t first) {
-  torch::Dims dims;
-  int64_t next = first;
-  for (auto& [name, values] : input_sizes(ref_path)) {
-    std::vector<int64_t> v;
-    for (size_t k = 0; k < values.size(); ++k) v.push_back(next++);
-    dims.push_back({name, v});
+  torch::Dims init, dims = input_sizes(ref_path, nullptr, &init);
+  // Module sizes only get_init_inputs() names (out_features, hidden_size, out_channels) are
+  // dimensions too when they are large; small ones (kernel_size, stride, groups) stay.
+  for (const auto& [name, values] : init) {
+    bool named =
+        std::any_of(dims.begin(), dims.end(), [&](const auto& p) { return p.first == name; });
+    bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
+    if (!named && large) dims.push_back({name, values});
   }
+  int64_t next = first;
+  for (auto& [name, values] : dims)
+    for (int64_t& x : values) x = next++;
   return dims;
 }
 

@@ -96,9 +96,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                                          Options options);
 
 // The default bound's configurations: the module-level integer constants (and tuples of them)
-// that get_inputs() names are the dimensions; each gets a distinct small size, counting up from
-// `first` (2, 3, 4, ...), so a transposed stride shows. Constants only get_init_inputs() names
-// (kernel_size, out_features) stay as written. Empty when get_inputs names none.
+// that get_inputs() names are the dimensions, and so are the large ones (16 and more) only
+// get_init_inputs() names (out_features, hidden_size, out_channels); each gets a distinct small
+// size, counting up from `first` (2, 3, 4, ...), so a transposed stride shows. Small constants
+// only get_init_inputs() names (kernel_size, stride, groups) stay as written.
 // Throws ir::SyntaxError when the file cannot be read.
 torch::Dims default_dims(const std::string& ref_path, int64_t first);
 // Sizes that keep the file's proportions: every size get_inputs() names, and every other

@@ -986,6 +986,16 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     case K::Tensor:
       if (!hooks_.getattr) unsupported(at, "tensor attribute " + name);
       return hooks_.getattr(*this, obj, name, at);
+    case K::Tuple: {  // a named tuple (torch.return_types) keeps its field names in `s`
+      size_t field = 0;
+      for (size_t p = 0; !obj->s.empty() && p <= obj->s.size(); ++field) {
+        size_t q = std::min(obj->s.find(',', p), obj->s.size());
+        if (obj->s.compare(p, q - p, name) == 0 && field < obj->items.size())
+          return obj->items[field];
+        p = q + 1;
+      }
+      unsupported(at, "attribute '" + name + "' of tuple");
+    }
     case K::List:
       if (name == "append" || name == "extend")
         return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) {

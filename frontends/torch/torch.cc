@@ -668,7 +668,9 @@ void Torch::install_ops() {
       Ref indices = wrap(reduce(
           in, x, {dim}, bool_arg(a, 2, "keepdim", false), DType::I64,
           [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
-      return python::tuple({values, indices});
+      Ref r = python::tuple({values, indices});
+      r->s = "values,indices";  // torch.return_types: .values and .indices too
+      return r;
     });
   }
   auto variance = [&](const std::string& name, bool sqrt) {
@@ -1870,7 +1872,9 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
     Ref indices = python::builtin("cummax.indices", [](Interp& i2, CallArgs& c) -> Ref {
       i2.unsupported(c.at, "the indices of cummax are not modelled yet");
     });
-    return python::tuple({values, indices});
+    Ref r = python::tuple({values, indices});
+    r->s = "values,indices";
+    return r;
   });
   define("flip", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");

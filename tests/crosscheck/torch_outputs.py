@@ -31,7 +31,7 @@ OPS = {
     # name: (expression over x (and y), input kind)
     "add": ("x + y", "2"), "add_alpha": ("torch.add(x, y, alpha=2)", "2"),
     "sub_alpha": ("x.sub(y, alpha=0.5)", "2"), "multiply": ("torch.multiply(x, y)", "2"),
-    "norm_fro": ("x / torch.norm(x, p='fro')", "1"), "sub": ("x - y", "2"), "mul": ("x * y", "2"), "div": ("x / y", "2"),
+    "norm_fro": ("x / torch.norm(x, p='fro')", "1"), "max_values": ("torch.max(x, dim=1).values", "1"), "sub": ("x - y", "2"), "mul": ("x * y", "2"), "div": ("x / y", "2"),
     "pow2": ("x ** 2", "1"), "neg": ("-x", "1"), "abs": ("torch.abs(x)", "1"),
     "exp": ("torch.exp(x)", "1"), "log": ("torch.log(torch.abs(x) + 0.5)", "1"),
     "sqrt": ("torch.sqrt(torch.abs(x))", "1"), "rsqrt": ("torch.rsqrt(torch.abs(x) + 0.1)", "1"),
