@@ -15,7 +15,7 @@ namespace {
 
 const char* const kHelp =
     R"(usage: keq inspect FILE.py [--ref REF.py] [--dims name=value,...] [--class NAME] [--element I,J,...]
-                    [--max-chars N] [--params initial|symbolic]
+                    [--max-chars N] [--params initial|symbolic] [--eval]
 
 Runs FILE.py as KernelBench does, symbolically and without Python: the module level,
 get_init_inputs(), Model(*init_inputs), get_inputs(), forward(*inputs). Prints the module-level
@@ -39,6 +39,7 @@ options:
                    get_inputs() give its arguments; its own constants stay as written
   --element I,J    print this element of every output (repeatable)
   --max-chars N    cut terms after N characters (default 4000)
+  --eval           run the model after .eval() (BatchNorm on running statistics, Dropout off)
   --params initial parameters with a deterministic initialization (LayerNorm's ones and zeros,
                    nn.Parameter(torch.ones(n))) take that value; by default every parameter is
                    symbolic, since trained weights can be anything
@@ -92,6 +93,7 @@ int inspect_command(const std::vector<std::string>& args) {
   size_t max_chars = 4000;
   bool params_initial = false;
   std::string dims_mode;  // --dims default or scaled
+  bool eval_mode = false;
   std::string ref;
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string& a = args[k];
@@ -135,6 +137,8 @@ int inspect_command(const std::vector<std::string>& args) {
         return kExitError;
       }
       params_initial = v == "initial";
+    } else if (a == "--eval") {
+      eval_mode = true;
     } else if (a == "--max-chars") {
       max_chars = static_cast<size_t>(std::strtoull(value().c_str(), nullptr, 10));
     } else if (a.rfind("--", 0) == 0) {
@@ -166,8 +170,9 @@ int inspect_command(const std::vector<std::string>& args) {
   ir::TermStore store;
   torch::Program p;
   try {
-    p = ref.empty() ? torch::run_program(file, store, cls, dims, params_initial)
-                    : torch::run_candidate(file, ref, store, dims, params_initial, cls);
+    p = ref.empty()
+            ? torch::run_program(file, store, cls, dims, params_initial, eval_mode)
+            : torch::run_candidate(file, ref, store, dims, params_initial, cls, 0, eval_mode);
   } catch (const python::Unsupported& e) {
     std::printf("UNSUPPORTED: %s\n", e.what());
     return 3;

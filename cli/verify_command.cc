@@ -16,7 +16,7 @@ const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
-                  [--nonfinite-inputs] [--semantics real|ieee]
+                  [--nonfinite-inputs] [--semantics real|ieee] [--eval]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -54,6 +54,8 @@ options:
                     still open is UNKNOWN "before the timeout". The symbolic execution of the
                     two files is not interrupted once started
   --params initial  parameters with a deterministic initialization take that value
+  --eval            run both models after .eval() (BatchNorm on running statistics, Dropout
+                    off); the default is training mode, as KernelBench runs them
   --no-egraph       skip the e-graph stage (to measure its value)
   --nonfinite-inputs
                     float inputs from get_inputs() may also be +-inf and NaN (parameters stay
@@ -179,6 +181,8 @@ int verify_command(const std::vector<std::string>& args) {
         return kExitError;
       }
       opt.semantics = v == "ieee" ? ir::Semantics::Ieee : ir::Semantics::Real;
+    } else if (a == "--eval") {
+      opt.eval_mode = true;
     } else if (a == "--nonfinite-inputs") {
       opt.nonfinite_inputs = true;
     } else if (a == "--no-smt") {

@@ -376,6 +376,17 @@ TEST(Triton, WhileLoopsRunAndRecordTheirTrips) {
   EXPECT_EQ(p.state.block_sizes, (std::set<int64_t>{2}));
 }
 
+TEST(TorchModules, EvalModeReachesEverySubmodule) {
+  ir::TermStore s;
+  fs::path f = fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/eval_mode_model.py";
+  // Training mode (KernelBench's): dropout with p > 0 is random.
+  EXPECT_THROW(run_program(f.string(), s, "Model", {}), python::Unsupported);
+  // eval(): BatchNorm on running statistics (mean 0, variance 1), Dropout the identity.
+  Program p = run_program(f.string(), s, "Model", {}, false, true);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
+            "(+ (* (/ in0[0,0] (sqrt (+ 1 9.9999997473787516e-06))) p0[0]) p1[0])");
+}
+
 TEST(Triton, LibdeviceMathAndBitcastsBuildTheirOps) {
   ir::TermStore s;
   Program p = golden_candidate("math_libdevice_bitcast.py", s);

@@ -562,9 +562,9 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   ir::TermStore store;
   Program ref, cand;
   try {
-    ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial);
+    ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial, opt.eval_mode);
     cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
-                                "ModelNew", opt.autotune_config);
+                                "ModelNew", opt.autotune_config, opt.eval_mode);
     r.autotune_configs = cand.state.autotune_configs;
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
   } catch (const python::Unsupported& e) {

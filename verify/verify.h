@@ -26,6 +26,7 @@ struct Options {
   torch::Dims dims;
   bool default_bound = false;  // dims came from default_dims (the report says so)
   bool params_initial = false;
+  bool eval_mode = false;  // --eval: both models after .eval()
   bool use_egraph = true;
   bool normal_forms = true;  // the e-graph's real-semantics normal forms (off: to measure them)
   bool use_smt = true;       // --no-smt: the e-graph and the witness search alone

@@ -93,7 +93,7 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
   return r;
 }
 
-TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at) {
+TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at, TensorPtr* indices) {
   ir::TermStore& s = in.store();
   size_t nd = p.kernel.size();
   if (x->shape.size() < nd + 1) in.error(at, "pooling: input has too few dimensions");
@@ -117,10 +117,17 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at) {
   for (size_t d = 0; d < lead; ++d) outer *= x->shape[d];
   for (int64_t v : isize) window *= v;
   std::vector<ir::TermId> members;
+  std::vector<int64_t> positions;  // each member's flat index in its input plane
   std::vector<int64_t> xi(nd);
+  if (indices) {
+    *indices = std::make_shared<Tensor>();
+    (*indices)->dtype = DType::I64;
+    (*indices)->shape = r->shape;
+  }
   for (int64_t b = 0; b < outer; ++b)
     for_each_index(osize, [&](const std::vector<int64_t>& o, int64_t) {
       members.clear();
+      positions.clear();
       int64_t padded_count = 1;  // the window clipped to input + padding, for count_include_pad
       for (size_t d = 0; d < nd; ++d) {
         int64_t lo = o[d] * p.stride[d] - p.padding[d];
@@ -133,11 +140,26 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at) {
           if (xi[d] < 0 || xi[d] >= isize[d]) return;
         }
         members.push_back(x->elems[b * window + flat_index(isize, xi)]);
+        positions.push_back(flat_index(isize, xi));
       });
       if (members.empty()) in.error(at, "pooling: a window covers no input");
       ir::TermId out;
       if (p.max) {
         out = members.size() == 1 ? members[0] : s.make(ir::Op::AMax, members);
+        if (indices) {
+          auto index = [&](int64_t v) {
+            return s.constant(ir::Constant::of_int(ir::Type::I64, v));
+          };
+          ir::TermId best = members[0], idx = index(positions[0]);
+          for (size_t k = 1; k < members.size(); ++k) {
+            ir::TermId v = members[k];
+            ir::TermId take =
+                s.make(ir::Op::Or, {s.make(ir::Op::Gt, {v, best}), s.make(ir::Op::Ne, {v, v})});
+            best = s.make(ir::Op::Select, {take, v, best});
+            idx = s.make(ir::Op::Select, {take, index(positions[k]), idx});
+          }
+          (*indices)->elems.push_back(idx);
+        }
       } else {
         int64_t count = p.divisor_override    ? p.divisor_override
                         : p.count_include_pad ? padded_count

@@ -19,7 +19,10 @@ struct PoolSpec {
   bool max = true, ceil_mode = false, count_include_pad = true;
   int64_t divisor_override = 0;
 };
-// Pools the last kernel.size() dimensions.
-TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at);
+// Pools the last kernel.size() dimensions. For max pooling, `indices` (when given) gets
+// return_indices' tensor: each window's argmax as a flat index into its input plane, the first
+// maximum winning and a NaN taking the place (as torch's kernels compare: v > max || isnan(v)).
+TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at,
+                  TensorPtr* indices = nullptr);
 
 }  // namespace keq::torch::detail

@@ -1327,13 +1327,31 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     a.pos.erase(a.pos.begin());
     return i2.call(i2.getattr(self, "forward", a.at), a);
   });
-  for (const char* same : {"cuda", "cpu", "to", "float", "train", "requires_grad_"})
+  for (const char* same : {"cuda", "cpu", "to", "float", "requires_grad_"})
     (*module_attrs)[same] = python::builtin(std::string("Module.") + same,
                                             [](Interp&, CallArgs& a) { return a.pos.at(0); });
-  (*module_attrs)["eval"] = python::builtin("Module.eval", [](Interp& i2, CallArgs& a) {
-    i2.setattr(a.pos.at(0), "training", python::boolean(false), a.at);
+  // eval() and train(mode) set `training` on the module and every submodule, as torch does.
+  auto set_training = std::make_shared<std::function<void(Interp&, const Ref&, bool, Span, int)>>();
+  *set_training = [set_training](Interp& i2, const Ref& v, bool mode, Span at, int depth) {
+    if (depth > 64) return;
+    if (v->kind == K::Instance && v->attrs && v->attrs->contains("training")) {
+      i2.setattr(v, "training", python::boolean(mode), at);
+      for (auto& [k, child] : *v->attrs)
+        if (k != "training") (*set_training)(i2, child, mode, at, depth + 1);
+    } else if (v->kind == K::List || v->kind == K::Tuple) {
+      for (const Ref& x : v->items) (*set_training)(i2, x, mode, at, depth + 1);
+    }
+  };
+  (*module_attrs)["eval"] = python::builtin("Module.eval", [set_training](Interp& i2, CallArgs& a) {
+    (*set_training)(i2, a.pos.at(0), false, a.at, 0);
     return a.pos.at(0);
   });
+  (*module_attrs)["train"] =
+      python::builtin("Module.train", [set_training](Interp& i2, CallArgs& a) {
+        Ref mode = a.get(1, "mode");
+        (*set_training)(i2, a.pos.at(0), !mode || i2.truthy(mode, a.at), a.at, 0);
+        return a.pos.at(0);
+      });
   Ref module_cls = in.make_class("Module", nullptr, module_attrs);
   na["Module"] = module_cls;
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
@@ -1524,6 +1542,12 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         }
         return x;
       });
+  // nn.ModuleList: a list of modules (iteration, indexing, len, append are the list's).
+  na["ModuleList"] = python::builtin("nn.ModuleList", [](Interp& i2, CallArgs& a) {
+    Ref mods = a.get(0, "modules");
+    return python::list(mods && mods->kind != K::None ? i2.to_sequence(mods, a.at)
+                                                      : std::vector<Ref>{});
+  });
   install_conv_pool_norm(nn, F, module_cls);
   install_more(nn, F, module_cls);
 }
@@ -1655,14 +1679,19 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
       };
       std::string fname = std::string(is_max ? "max_pool" : "avg_pool") + std::to_string(nd) + "d";
       fa[fname] = python::builtin("F." + fname, [this, spec_from, is_max](Interp& i2, CallArgs& a) {
-        if (is_max && a.get(5, "return_indices") && i2.truthy(a.get(5, "return_indices"), a.at))
-          i2.unsupported(a.at, "max pooling indices");
+        bool with_indices =
+            is_max && a.get(5, "return_indices") && i2.truthy(a.get(5, "return_indices"), a.at);
         PoolSpec p =
             is_max ? spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
                                a.get(4, "dilation"), a.get(6, "ceil_mode"), nullptr)
                    : spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
                                a.get(5, "count_include_pad"), a.get(4, "ceil_mode"),
                                a.get(6, "divisor_override"));
+        if (with_indices) {  // (values, indices)
+          TensorPtr indices;
+          Ref values = wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at, &indices));
+          return python::tuple({values, wrap(indices)});
+        }
         return wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at));
       });
       auto attrs = std::make_shared<Attrs>();
@@ -1869,10 +1898,26 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
       }
       return out;
     }));
-    Ref indices = python::builtin("cummax.indices", [](Interp& i2, CallArgs& c) -> Ref {
-      i2.unsupported(c.at, "the indices of cummax are not modelled yet");
+    // torch's scan: a NaN always takes the place, and while no NaN was seen a value >= the
+    // running max does (the last of equal maxima wins).
+    TensorPtr idx = along(x, dim, [&](std::vector<TermId>& row) {
+      std::vector<TermId> out;
+      TermId best = row[0], at = s.constant(ir::Constant::of_int(ir::Type::I64, 0));
+      out.push_back(at);
+      for (size_t k = 1; k < row.size(); ++k) {
+        TermId v = row[k];
+        TermId take = mk(Op::Or, {mk(Op::Ne, {v, v}),
+                                  mk(Op::And, {mk(Op::Eq, {best, best}), mk(Op::Ge, {v, best})})});
+        best = mk(Op::Select, {take, v, best});
+        at = mk(
+            Op::Select,
+            {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))), at});
+        out.push_back(at);
+      }
+      return out;
     });
-    Ref r = python::tuple({values, indices});
+    idx->dtype = DType::I64;
+    Ref r = python::tuple({values, wrap(idx)});
     r->s = "values,indices";
     return r;
   });

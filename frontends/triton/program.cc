@@ -100,12 +100,18 @@ std::vector<Ref> call_list(python::Interp& in, const Ref& f) {
 
 void forward_and_collect(Session& s, TorchState& state, const std::string& path,
                          const std::string& class_name, const std::vector<Ref>& init,
-                         const std::vector<Ref>& inputs, Program& p, ir::TermStore& store) {
+                         const std::vector<Ref>& inputs, Program& p, ir::TermStore& store,
+                         bool eval_mode) {
   CallArgs init_args;
   init_args.at = kFileStart;
   init_args.pos = init;
   state.phase = TorchState::Phase::Init;
   Ref model = s.in.call(s.function(path, class_name), init_args);
+  if (eval_mode) {  // model.eval(), as a user's harness would call it
+    CallArgs none;
+    none.at = kFileStart;
+    s.in.call(s.in.getattr(model, "eval", kFileStart), none);
+  }
   CallArgs fwd;
   fwd.at = kFileStart;
   fwd.pos = inputs;
@@ -124,7 +130,7 @@ void record_constants(const Session& s, Program& p) {
 }  // namespace
 
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const Dims& dims, bool params_initial) {
+                    const Dims& dims, bool params_initial, bool eval_mode) {
   Program p;
   p.file = p.inputs_file = path;
   p.class_name = class_name;
@@ -138,13 +144,13 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(s.in, s.function(path, "get_inputs"));
-  forward_and_collect(s, p.state, path, class_name, init, inputs, p, store);
+  forward_and_collect(s, p.state, path, class_name, init, inputs, p, store, eval_mode);
   return p;
 }
 
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial,
-                      const std::string& class_name, size_t autotune_config) {
+                      const std::string& class_name, size_t autotune_config, bool eval_mode) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
@@ -162,7 +168,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   p.state.autotune_choice = autotune_config;
   Session cand(cand_path, store, p.state, {}, false);  // the candidate's constants stay as written
   record_constants(ref, p);
-  forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store);
+  forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store, eval_mode);
   return p;
 }
 

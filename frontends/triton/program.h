@@ -27,8 +27,10 @@ struct Program {
 // A tuple of integers (input_shape = (32768,)) takes a list of values, written 4x5 on the command
 // line.
 using Dims = std::vector<std::pair<std::string, std::vector<int64_t>>>;
+// eval_mode: the model runs as after .eval() (BatchNorm on its running statistics, Dropout off);
+// KernelBench runs models in training mode, the default.
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const Dims& dims, bool params_initial = false);
+                    const Dims& dims, bool params_initial = false, bool eval_mode = false);
 
 // Runs a candidate against its reference, as KernelBench does: the reference's module level
 // (with `dims`), get_init_inputs() and get_inputs() give the arguments; the candidate's module
@@ -37,7 +39,8 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 // variables, so both programs' terms range over the same inputs.
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial = false,
-                      const std::string& class_name = "ModelNew", size_t autotune_config = 0);
+                      const std::string& class_name = "ModelNew", size_t autotune_config = 0,
+                      bool eval_mode = false);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same count, shapes and dtypes. Returns what

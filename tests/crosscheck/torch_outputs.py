@@ -31,7 +31,10 @@ OPS = {
     # name: (expression over x (and y), input kind)
     "add": ("x + y", "2"), "add_alpha": ("torch.add(x, y, alpha=2)", "2"),
     "sub_alpha": ("x.sub(y, alpha=0.5)", "2"), "multiply": ("torch.multiply(x, y)", "2"),
-    "norm_fro": ("x / torch.norm(x, p='fro')", "1"), "max_values": ("torch.max(x, dim=1).values", "1"), "sub": ("x - y", "2"), "mul": ("x * y", "2"), "div": ("x / y", "2"),
+    "norm_fro": ("x / torch.norm(x, p='fro')", "1"), "max_values": ("torch.max(x, dim=1).values", "1"),
+    "cummax_indices": ("torch.cummax(torch.round(x * 2), dim=1).indices", "1"),
+    "max_pool1d_indices": ("F.max_pool1d(x, 2, stride=1, return_indices=True)[1]", "1"),
+    "max_pool2d_indices": ("F.max_pool2d(x.unsqueeze(0), 2, padding=1, return_indices=True)[1]", "1"), "sub": ("x - y", "2"), "mul": ("x * y", "2"), "div": ("x / y", "2"),
     "pow2": ("x ** 2", "1"), "neg": ("-x", "1"), "abs": ("torch.abs(x)", "1"),
     "exp": ("torch.exp(x)", "1"), "log": ("torch.log(torch.abs(x) + 0.5)", "1"),
     "sqrt": ("torch.sqrt(torch.abs(x))", "1"), "rsqrt": ("torch.rsqrt(torch.abs(x) + 0.1)", "1"),
