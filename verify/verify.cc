@@ -238,13 +238,16 @@ class Witness {
   // the programs' own arithmetic). Equal means the same bits, any NaN matching any NaN.
   ir::IeeeValue eval_ieee(TermId t, const Point& p) const {
     return ir::evaluate_ieee(s_, t, [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
-      TermId id = const_cast<ir::TermStore&>(s_).variable(v.name, v.type);
-      auto it = p.find(id);
-      if (it == p.end()) return std::nullopt;
-      return ir::IeeeValue::of(
-          v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
-                                  : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second)));
+      auto c = input(v, p);
+      return c ? std::optional(ir::IeeeValue::of(*c)) : std::nullopt;
     });
+  }
+  // A variable's value at p, in its type; nothing when p leaves it free.
+  std::optional<ir::Constant> input(const ir::Variable& v, const Point& p) const {
+    auto it = p.find(const_cast<ir::TermStore&>(s_).variable(v.name, v.type));
+    if (it == p.end()) return std::nullopt;
+    return v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
+                                   : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second));
   }
   static std::optional<std::string> ieee_difference(const ir::IeeeValue& a,
                                                     const ir::IeeeValue& b) {
@@ -276,12 +279,8 @@ class Witness {
 
   ir::RealValue eval(TermId t, const Point& p) const {
     return ir::evaluate_real(s_, t, [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
-      TermId id = const_cast<ir::TermStore&>(s_).variable(v.name, v.type);
-      auto it = p.find(id);
-      if (it == p.end()) return std::nullopt;
-      return ir::RealValue::of(
-          v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
-                                  : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second)));
+      auto c = input(v, p);
+      return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
     });
   }
   // The difference at p, when both sides evaluate and differ. Replayed at 256 and at 2048 bits:
