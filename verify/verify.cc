@@ -722,6 +722,12 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     } else if (shown) {
       r.explanation = "the e-graph did not prove it (see the verdict for what did)";
     }
+    // The normal form leaves a product of two large sums as an atom (its size guard): say so,
+    // since a proof that needed the expansion then fails for that reason alone.
+    if (size_t over = g.lang().normal_forms().budget_exceeded())
+      r.notes.push_back("normal forms: " + std::to_string(over) +
+                        " products of sums left as atoms (over the " +
+                        std::to_string(g.lang().normal_forms().budget()) + "-term budget)");
     r.stats.egraph_iterations = rep.iterations.size();
     r.stats.egraph_nodes = g.memo_size();
     r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
