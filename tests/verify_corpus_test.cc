@@ -167,6 +167,26 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   torch::Dims c = default_dims(tmp.string(), 2);
   ASSERT_EQ(c.size(), 4u);  // batch_size, height, width (chained), channels; not kernel_size
   EXPECT_EQ(c[3].first, "channels");
+  // Sizes written as literals in get_inputs are named by their place and replaced when
+  // get_inputs runs (after the module level: this once wrote through a dangling pointer).
+  fs::path lit = fs::temp_directory_path() / "keq_literal_dims.py";
+  std::ofstream(lit) << "import torch\nimport torch.nn as nn\nbatch_size = 64\n"
+                        "class Model(nn.Module):\n    def forward(self, x):\n        return x\n"
+                        "def get_inputs():\n    return [torch.rand(batch_size, 3, 224, 224)]\n"
+                        "def get_init_inputs():\n    return []\n";
+  torch::Dims l = default_dims(lit.string(), 2);
+  ASSERT_EQ(l.size(), 3u);
+  auto size_of = [&](const std::string& name) {
+    for (const auto& [n, v] : l)
+      if (n == name) return v.at(0);
+    ADD_FAILURE() << name << " is not a dimension";
+    return int64_t{0};
+  };
+  ir::TermStore store;
+  torch::Program p = torch::run_program(lit.string(), store, "Model", l);
+  EXPECT_EQ(p.state.inputs.at(0).shape,
+            (std::vector<int64_t>{size_of("batch_size"), 3, size_of("literal@8:39"),
+                                  size_of("literal@8:44")}));
 }
 
 // Source mutations of the kind that make real bugs: a constant, an operator, a mask, other=.

@@ -858,8 +858,9 @@ torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr,
     }
   }
   // The sizes a function names, in the order it first names them. A name met only inside
-  // arithmetic (D * stride) is a factor, not a size of its own.
-  auto named_in = [&](python::NodeId fn) {
+  // arithmetic (D * stride) is a factor, not a size of its own. In get_inputs, a literal of 16
+  // or more passed to a call (torch.rand(n, 3, 224, 224)) is a size too, named by its place.
+  auto named_in = [&](python::NodeId fn, bool literals) {
     torch::Dims named;
     std::vector<std::pair<python::NodeId, bool>> stack;  // node, inside arithmetic
     if (fn != python::kNoNode) stack.push_back({fn, false});
@@ -871,6 +872,19 @@ torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr,
           std::find_if(named.begin(), named.end(),
                        [&](const auto& p) { return p.first == n.text; }) == named.end())
         named.push_back({n.text, sizes[n.text]});
+      if (literals && n.kind == python::NodeKind::Call)
+        for (size_t k = 1; k < n.kids.size(); ++k) {
+          const python::Node& arg = tree.at(n.kids[k]);
+          std::vector<python::NodeId> items = arg.kind == python::NodeKind::Tuple
+                                                  ? arg.kids
+                                                  : std::vector<python::NodeId>{n.kids[k]};
+          for (python::NodeId i : items) {
+            const python::Node& lit = tree.at(i);
+            if (lit.kind != python::NodeKind::Int) continue;
+            int64_t v = std::strtoll(lit.text.c_str(), nullptr, 0);
+            if (v >= 16) named.push_back({python::literal_size_name(lit.span), {v}});
+          }
+        }
       bool arith =
           in_arith || n.kind == python::NodeKind::BinOp || n.kind == python::NodeKind::UnaryOp;
       for (auto k = n.kids.rbegin(); k != n.kids.rend(); ++k)
@@ -878,8 +892,8 @@ torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr,
     }
     return named;
   };
-  if (init) *init = named_in(get_init);
-  return named_in(get_inputs);
+  if (init) *init = named_in(get_init, false);
+  return named_in(get_inputs, true);
 }
 
 }  // namespace
@@ -908,6 +922,8 @@ torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_
     return std::any_of(inputs.begin(), inputs.end(),
                        [&](const auto& p) { return p.first == name; });
   };
+  for (const auto& entry : inputs)  // literal sizes are not module-level constants
+    if (entry.first.rfind("literal@", 0) == 0) all.push_back(entry);
   for (int shift = 0; shift < 62; ++shift) {  // the floor may stop it short: the smallest then
     scaled.clear();
     int64_t product = 1;

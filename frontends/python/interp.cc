@@ -59,6 +59,7 @@ std::shared_ptr<Env> Interp::run(
   module_env_ = env.get();
   env->vars["__name__"] = string("keq");  // not "__main__": main blocks are skipped
   for (NodeId s : node(tree.root).kids) exec(s, env);
+  applied_ = nullptr;  // the caller's list lives for this call only
   return env;
 }
 
@@ -578,6 +579,14 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       errno = 0;
       long long v = std::strtoll(body.c_str(), nullptr, base);
       if (errno) unsupported(n.span, "an integer literal beyond 64 bits");
+      // A size written as a literal (torch.rand(n, 3, 224, 224)) is overridden by its place.
+      if (!overrides_.empty()) {
+        std::string key = literal_size_name(n.span);
+        if (auto it = overrides_.find(key); it != overrides_.end() && it->second.size() == 1) {
+          if (applied_) applied_->push_back(key);
+          return integer(it->second[0]);
+        }
+      }
       return integer(v);
     }
     case NodeKind::Float: {

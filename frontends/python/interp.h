@@ -23,6 +23,12 @@ struct Env {
   }
 };
 
+// The --dims name of a size written as an integer literal at `at` (torch.rand(n, 224, 224)):
+// "literal@LINE:COL".
+inline std::string literal_size_name(Span at) {
+  return "literal@" + std::to_string(at.line) + ":" + std::to_string(at.col);
+}
+
 // What the tensor library plugs in: operators, attributes and subscripts on tensors.
 struct TensorHooks {
   std::function<Ref(Interp&, const std::string& op, const Ref& a, const Ref& b, Span at)> binop;
