@@ -387,6 +387,14 @@ TEST(TorchModules, EvalModeReachesEverySubmodule) {
             "(+ (* (/ in0[0,0] (sqrt (+ 1 9.9999997473787516e-06))) p0[0]) p1[0])");
 }
 
+TEST(Triton, TlRangeAndStaticRangeIterateAsRangeDoes) {
+  ir::TermStore s;
+  Program p = golden_candidate("tl_range_loops.py", s);  // num_stages is a hint: no effect
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
+            "(sum (* (* (+ (+ 0 in0[0]) in0[2]) 2) 2) (* (* (+ (+ 0 in0[1]) 0) 2) 2))");
+  EXPECT_EQ(p.state.loop_trips.size(), 2u);
+}
+
 TEST(Triton, LibdeviceMathAndBitcastsBuildTheirOps) {
   ir::TermStore s;
   Program p = golden_candidate("math_libdevice_bitcast.py", s);

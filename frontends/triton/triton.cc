@@ -968,6 +968,21 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   }
   for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
     def(same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  // tl.range and tl.static_range iterate as range() does; their other arguments (num_stages,
+  // loop_unroll_factor, ...) are scheduling hints with no effect on values.
+  for (const char* name : {"range", "static_range"})
+    def(name, [this, name](Interp&, CallArgs& a) {
+      std::vector<int64_t> v;
+      for (const Ref& x : a.pos) v.push_back(int_of(x, a.at));
+      if (v.empty() || v.size() > 3)
+        in.error(a.at, std::string("tl.") + name + " takes 1 to 3 bounds");
+      int64_t lo = v.size() > 1 ? v[0] : 0, hi = v.size() > 1 ? v[1] : v[0],
+              step = v.size() > 2 ? v[2] : 1;
+      if (step == 0) in.error(a.at, std::string("tl.") + name + " step must not be zero");
+      std::vector<Ref> out;
+      for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) out.push_back(python::integer(i));
+      return python::list(out);
+    });
   block_ptr_class = in.make_class("block_ptr", nullptr, std::make_shared<Attrs>());
   def("make_block_ptr", [this, need_kernel](Interp&, CallArgs& a) {
     need_kernel(a, "tl.make_block_ptr");
