@@ -22,6 +22,18 @@ namespace {
 using Attrs = absl::flat_hash_map<std::string, Ref>;
 using OpFn = std::function<Ref(Interp&, CallArgs&)>;
 
+// eval() and train(mode) set `training` on a module and every submodule, as torch does.
+void set_training(Interp& in, const Ref& v, bool mode, Span at, int depth) {
+  if (depth > 64) return;
+  if (v->kind == Value::Kind::Instance && v->attrs && v->attrs->contains("training")) {
+    in.setattr(v, "training", python::boolean(mode), at);
+    for (auto& [k, child] : *v->attrs)
+      if (k != "training") set_training(in, child, mode, at, depth + 1);
+  } else if (v->kind == Value::Kind::List || v->kind == Value::Kind::Tuple) {
+    for (const Ref& x : v->items) set_training(in, x, mode, at, depth + 1);
+  }
+}
+
 struct Torch {
   Interp& in;
   TorchState& st;
@@ -1330,28 +1342,15 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   for (const char* same : {"cuda", "cpu", "to", "float", "requires_grad_"})
     (*module_attrs)[same] = python::builtin(std::string("Module.") + same,
                                             [](Interp&, CallArgs& a) { return a.pos.at(0); });
-  // eval() and train(mode) set `training` on the module and every submodule, as torch does.
-  auto set_training = std::make_shared<std::function<void(Interp&, const Ref&, bool, Span, int)>>();
-  *set_training = [set_training](Interp& i2, const Ref& v, bool mode, Span at, int depth) {
-    if (depth > 64) return;
-    if (v->kind == K::Instance && v->attrs && v->attrs->contains("training")) {
-      i2.setattr(v, "training", python::boolean(mode), at);
-      for (auto& [k, child] : *v->attrs)
-        if (k != "training") (*set_training)(i2, child, mode, at, depth + 1);
-    } else if (v->kind == K::List || v->kind == K::Tuple) {
-      for (const Ref& x : v->items) (*set_training)(i2, x, mode, at, depth + 1);
-    }
-  };
-  (*module_attrs)["eval"] = python::builtin("Module.eval", [set_training](Interp& i2, CallArgs& a) {
-    (*set_training)(i2, a.pos.at(0), false, a.at, 0);
+  (*module_attrs)["eval"] = python::builtin("Module.eval", [](Interp& i2, CallArgs& a) {
+    set_training(i2, a.pos.at(0), false, a.at, 0);
     return a.pos.at(0);
   });
-  (*module_attrs)["train"] =
-      python::builtin("Module.train", [set_training](Interp& i2, CallArgs& a) {
-        Ref mode = a.get(1, "mode");
-        (*set_training)(i2, a.pos.at(0), !mode || i2.truthy(mode, a.at), a.at, 0);
-        return a.pos.at(0);
-      });
+  (*module_attrs)["train"] = python::builtin("Module.train", [](Interp& i2, CallArgs& a) {
+    Ref mode = a.get(1, "mode");
+    set_training(i2, a.pos.at(0), !mode || i2.truthy(mode, a.at), a.at, 0);
+    return a.pos.at(0);
+  });
   Ref module_cls = in.make_class("Module", nullptr, module_attrs);
   na["Module"] = module_cls;
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
