@@ -4,6 +4,7 @@
 #include <absl/hash/hash.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -432,42 +433,32 @@ std::optional<Report> structural(const Program& ref, const Program& cand, Report
 
 }  // namespace
 
-// IEEE semantics: what a pair's bits depend on that keq does not model bit for bit, or "".
-// Transcendentals and the approximate Triton ops are approximations (SEMANTICS-FACTS.md
-// measures each); sums and products of three or more terms have no fixed order; a float a*b+c
-// inside a kernel is fused into one fma by Triton.
-std::string approximation(const ir::TermStore& s, TermId t, const std::set<TermId>& contracted,
-                          absl::flat_hash_map<TermId, std::string>& memo) {
+// Transcendentals and the approximate Triton ops are approximations (op table's ieee_exact;
+// SEMANTICS-FACTS.md measures each); sums and products of three or more terms have no fixed
+// order, and a reduction of two products may be one fma (cuDNN's: tests/fixtures/gpu/ops).
+std::string ieee_approximation(const ir::TermStore& s, TermId t,
+                               const std::map<TermId, std::string>& unfixed,
+                               absl::flat_hash_map<TermId, std::string>& memo) {
   if (auto it = memo.find(t); it != memo.end()) return it->second;
   ir::Op op = s.op(t);
+  size_t arity = s.children(t).size();
   std::string why;
-  switch (op) {
-    case ir::Op::Exp:
-    case ir::Op::Exp2:
-    case ir::Op::Log:
-    case ir::Op::Log2:
-    case ir::Op::Tanh:
-    case ir::Op::Erf:
-    case ir::Op::Sigmoid:
-    case ir::Op::Pow:
-    case ir::Op::SqrtApprox:
-    case ir::Op::Rsqrt:
-    case ir::Op::DivFull:
-      why = std::string(ir::op_name(op)) + " (an approximation)";
-      break;
-    case ir::Op::Sum:
-    case ir::Op::Prod:
-      if (s.children(t).size() > 2)
-        why = std::string(ir::op_name(op)) + " of " + std::to_string(s.children(t).size()) +
-              " terms (order unspecified)";
-      break;
-    default:
-      if (contracted.count(t)) why = "a*b+c in a kernel (Triton fuses it into one fma)";
+  auto product = [&](TermId c) { return s.op(c) == ir::Op::Mul; };
+  if (op == ir::Op::Sum || op == ir::Op::Prod) {
+    if (arity > 2)
+      why = std::string(ir::op_name(op)) + " of " + std::to_string(arity) +
+            " terms (order unspecified)";
+    else if (op == ir::Op::Sum && std::ranges::any_of(s.children(t), product))
+      why = "a reduction of products (may be one fma)";
+  } else if (!ir::op_info(op).ieee_exact) {
+    why = std::string(ir::op_name(op)) + " (an approximation)";
+  } else if (auto it = unfixed.find(t); it != unfixed.end()) {
+    why = it->second;
   }
   // A term depends on whatever any of its subterms depends on.
   for (TermId c : s.children(t)) {
     if (!why.empty()) break;
-    why = approximation(s, c, contracted, memo);
+    why = ieee_approximation(s, c, unfixed, memo);
   }
   memo.emplace(t, why);
   return why;
@@ -603,10 +594,12 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   std::string approximate_why;
   if (opt.semantics == ir::Semantics::Ieee) {
     absl::flat_hash_map<TermId, std::string> memo;
+    std::map<TermId, std::string> unfixed = ref.state.ieee_unfixed;  // one store: one set
+    unfixed.insert(cand.state.ieee_unfixed.begin(), cand.state.ieee_unfixed.end());
     std::vector<Pair> exact;
     for (const Pair& p : pairs) {
-      std::string why = approximation(store, p.ref, cand.state.contracted, memo);
-      if (why.empty()) why = approximation(store, p.cand, cand.state.contracted, memo);
+      std::string why = ieee_approximation(store, p.ref, unfixed, memo);
+      if (why.empty()) why = ieee_approximation(store, p.cand, unfixed, memo);
       if (why.empty()) {
         exact.push_back(p);
       } else if (approximate++ == 0) {

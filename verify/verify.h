@@ -3,6 +3,8 @@
 // refinement), and the verdict, in real or IEEE semantics.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -110,6 +112,12 @@ torch::Dims default_dims(const std::string& ref_path, int64_t first);
 // Equal sizes stay equal and out_channels = 2 * width survives, where default_dims' distinct
 // small sizes can make a model reject its inputs.
 torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor);
+// IEEE semantics: what term t's bits depend on that keq does not model bit for bit, or "".
+// `unfixed` holds the terms the frontends know the frameworks round otherwise
+// (torch::TorchState::ieee_unfixed); memo caches subterms across calls.
+std::string ieee_approximation(const ir::TermStore& s, ir::TermId t,
+                               const std::map<ir::TermId, std::string>& unfixed,
+                               absl::flat_hash_map<ir::TermId, std::string>& memo);
 std::string to_text(const Report& r);
 // Masks whose true or false lanes ran in none of the configurations: what the bound missed.
 std::vector<std::string> coverage_warnings(const std::vector<Report>& reports);

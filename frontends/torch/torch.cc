@@ -107,7 +107,20 @@ struct Torch {
     return dims;
   }
   Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
-  TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
+  TermId mk(Op op, std::initializer_list<TermId> kids) {
+    TermId t = s.make(op, kids);
+    if (op == Op::Div && kids.size() == 2 && divides_by_reciprocal(*std::next(kids.begin())))
+      st.ieee_unfixed.emplace(t, "division by a constant (torch on CUDA multiplies by 1/c)");
+    return t;
+  }
+  // CUDA torch divides by a scalar as a multiply by its reciprocal (tests/fixtures/gpu:
+  // fp8_quantize's / 448.0, hardswish's / 6): the same bits only where 1/c is exact.
+  bool divides_by_reciprocal(TermId divisor) const {
+    if (s.op(divisor) != Op::Const || s.type(divisor) != ir::Type::F32) return false;
+    int e = 0;
+    double m = std::frexp(std::fabs(s.constant_of(divisor).f), &e);
+    return !(m == 0.5 && e >= -126 && e <= 127);  // c = 2^(e-1), 1/c a normal float
+  }
   TermId fconst(double v) { return s.constant(ir::Constant::of_float(v)); }
 
   // ---- symbolic tensors ----
@@ -1765,6 +1778,7 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
             TermId y = mk(Op::Div, {x->elems[i], den});
             if (w) y = mk(Op::Mul, {y, w->elems[c]});
             if (b) y = mk(Op::Add, {y, b->elems[c]});
+            st.ieee_unfixed.emplace(y, "eval batch norm (CUDA computes it with rsqrt and an fma)");
             r->elems[i] = round_to(s, x->dtype, y);
           }
           return wrap(r);

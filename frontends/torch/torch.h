@@ -59,9 +59,11 @@ struct TorchState {
   // The block sizes the launches used (power-of-two constexprs and *BLOCK* arguments): the
   // default bound adds sizes just past them, where tails and second trips start.
   std::set<int64_t> block_sizes;
-  // Float a*b+c (and a*b-c) built inside kernels: Triton fuses them into one fma (measured:
-  // tests/fixtures/measure/fp_contraction.py), so in IEEE semantics their bits depend on it.
-  std::set<ir::TermId> contracted;
+  // Terms whose fp32 bits the frameworks compute by another formula than keq's, with why: in
+  // IEEE semantics they are approximations. Float a*b+c inside kernels (Triton fuses it into one
+  // fma: tests/fixtures/measure/fp_contraction.py); torch's division by a constant and eval
+  // batch norm on CUDA (tests/fixtures/gpu, checked bit for bit by crosscheck_test).
+  std::map<ir::TermId, std::string> ieee_unfixed;
   // Every kernel launch, in order: file:line:col, the kernel, its grid and constexprs.
   std::vector<std::string> launches;
   // @triton.autotune: which config every autotuned kernel runs (index k, or its last config when

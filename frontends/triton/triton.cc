@@ -314,7 +314,8 @@ struct Triton {
         in, x, y, result,
         [&](TermId p, TermId q) {
           TermId r = fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
-          if (fusable && (s.op(p) == Op::Mul || s.op(q) == Op::Mul)) st.contracted.insert(r);
+          if (fusable && (s.op(p) == Op::Mul || s.op(q) == Op::Mul))
+            st.ieee_unfixed.emplace(r, "a*b+c in a kernel (Triton fuses it into one fma)");
           return r;
         },
         at));
