@@ -24,8 +24,9 @@ run: both are executed symbolically. Stages: output shapes and dtypes, the kerne
 findings, pair dedup, the e-graph (real-semantics rules and normal forms), a witness search, then
 Z3 on what is left (an exact encoding of a finite fragment: arithmetic, comparisons, select,
 max/min, exp/log/sqrt/tanh/sigmoid/erf through uninterpreted functions with true facts; division,
-log and sqrt only where Z3 proves their arguments in range). Every counterexample is replayed at
-256-bit precision before it is reported. A Z3 model that leans on values of exp, exp2, log2 or
+log and sqrt only where Z3 proves their arguments in range). Every counterexample is replayed
+in interval arithmetic (outward rounding, 256 bits, raised to 8192) and reported only when the
+two sides' enclosures are disjoint. A Z3 model that leans on values of exp, exp2, log2 or
 erf the real functions do not take is refined (the true values at its points are added) and Z3
 is asked again, up to 8 times.
 
@@ -206,7 +207,6 @@ int verify_command(const std::vector<std::string>& args) {
   std::vector<verify::Report> reports;
   auto print = [&](const std::vector<verify::Report>& rs) {
     for (const verify::Report& r : rs) {
-      std::fputs(verify::to_text(r).c_str(), stdout);
       all = verify::combine(all, r.verdict);
       reports.push_back(r);
     }
@@ -219,13 +219,16 @@ int verify_command(const std::vector<std::string>& args) {
   } else {
     try {
       print(verify::verify_default_bound(files[0], files[1], opt));
-    } catch (const ir::SyntaxError& e) {
+    } catch (const python::Unsupported& e) {  // the reference's sizes, read for the bound
+      std::printf("UNSUPPORTED: %s\n", e.what());
+      return verify::exit_code(verify::Verdict::Unsupported);
+    } catch (const std::runtime_error& e) {  // ir::SyntaxError, python::FileUnreadable
       std::printf("ERROR: %s\n", e.what());
       return kExitError;
     }
   }
+  std::fputs(verify::to_text(reports, all, verify::provenance(opt)).c_str(), stdout);
   for (const auto& w : verify::coverage_warnings(reports)) std::printf("coverage: %s\n", w.c_str());
-  if (reports.size() != 1) std::printf("overall: %s\n", verify::verdict_name(all));
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     out << verify::to_json(files[0], files[1], reports, all);

@@ -60,6 +60,10 @@ class Reader {
     char c = text_[i_];
     if (c == ')') throw SyntaxError(e.pos, "unexpected ')'");
     if (c == '(') {
+      // Readers, term builders and printers recurse over the nesting: bound it here, once.
+      if (++nesting_ > kMaxSExprDepth)
+        throw SyntaxError(e.pos, "nested deeper than " + std::to_string(kMaxSExprDepth) +
+                                     " levels (keq's limit)");
       e.kind = SExpr::Kind::List;
       advance();
       for (skip_space();; skip_space()) {
@@ -68,6 +72,7 @@ class Reader {
         e.items.push_back(read());
       }
       advance();
+      --nesting_;
       return e;
     }
     int depth = 0;  // brackets inside an atom: x[2, 0] is one atom
@@ -89,6 +94,7 @@ class Reader {
   std::string file_;
   size_t i_ = 0;
   int line_ = 1, col_ = 1;
+  size_t nesting_ = 0;
 };
 
 }  // namespace

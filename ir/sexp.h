@@ -42,6 +42,7 @@ struct SExpr {
 
 // Reads every top-level s-expression of `text`. `;` starts a comment to the end of the line.
 // Brackets inside an atom (`x[2,0]`) belong to the atom. Throws SyntaxError.
+inline constexpr size_t kMaxSExprDepth = 10000;
 std::vector<SExpr> parse_sexprs(std::string_view text, const std::string& file);
 // Reads a whole file; throws SyntaxError (with line 0) when it cannot be read.
 std::vector<SExpr> parse_sexpr_file(const std::string& path);

@@ -1,8 +1,12 @@
 #include "rules/rules.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 namespace keq::rules {
 
@@ -12,12 +16,33 @@ std::string default_rules_dir() {
 }
 
 std::vector<std::string> default_rule_files() {
+  std::string dir = default_rules_dir();
   std::vector<std::string> out;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(default_rules_dir(), ec))
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.path().extension() == ".rules") out.push_back(e.path().string());
+  // A folder that is not there, or holds no rules, would silently prove less: say so instead.
+  if (ec) throw std::runtime_error("the rules folder " + dir + " cannot be read: " + ec.message());
+  if (out.empty()) throw std::runtime_error("the rules folder " + dir + " holds no *.rules file");
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::string rules_fingerprint(const std::vector<std::string>& files) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over names and contents
+  auto mix = [&](std::string_view bytes) {
+    for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  };
+  for (const std::string& f : files) {
+    mix(std::filesystem::path(f).filename().string());
+    std::ifstream in(f, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    mix(ss.str());
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
 }
 
 std::vector<KeqRule> load_rules(KeqLanguage& lang, const std::vector<std::string>& files) {

@@ -20,8 +20,11 @@ using KeqRewrite = egraph::Rewrite<KeqLanguage>;
 
 // Where the default rules live: $KEQ_RULES_DIR, else the source tree's rules/ (set at build).
 std::string default_rules_dir();
-// The *.rules files of that folder, sorted by name. Empty if the folder has none.
+// The *.rules files of that folder, sorted by name. Throws std::runtime_error when the folder
+// cannot be read or holds none (a KEQ_RULES_DIR pointing nowhere).
 std::vector<std::string> default_rule_files();
+// A short hash of these files' names and contents, for reports' provenance.
+std::string rules_fingerprint(const std::vector<std::string>& files);
 // Parses rule files in order. Throws ir::SyntaxError naming file:line:col.
 std::vector<KeqRule> load_rules(KeqLanguage& lang, const std::vector<std::string>& files);
 

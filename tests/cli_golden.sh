@@ -22,6 +22,23 @@ check() {  # name, expected exit code, expected text (grep -F) in stdout+stderr,
   fi
 }
 
+# Like check, but the text must be the whole first line's start: a loop reading one line gets
+# the overall verdict.
+check_first() {
+  local name="$1" want_rc="$2" want_text="$3"
+  shift 3
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" != "$want_rc" ] || [[ "$(head -1 <<<"$out")" != "$want_text"* ]]; then
+    echo "FAIL $name: exit $rc (want $want_rc), first line: $(head -1 <<<"$out")"
+    echo "  (wanted it to start: $want_text)"
+    fail=1
+  else
+    echo "ok   $name"
+  fi
+}
+
 check help 0 "usage: keq COMMAND" "$keq" --help
 check no-args 4 "usage: keq COMMAND" "$keq"
 check unknown-command 4 "unknown command 'frobnicate'" "$keq" frobnicate
@@ -52,7 +69,9 @@ check canary-explained 4 "how the two constants became equal" \
 # The issue's example, with its explanation naming the rule.
 printf '(prove (/ (* x 2) 2) x)\n' >"$tmp/issue.eg"
 check issue-example 0 "mul-div-cancel" "$keq" egraph "$tmp/issue.eg" --explain
-check rules-dir-override 1 "rules: 0 of 0 loaded apply" env KEQ_RULES_DIR="$tmp/none" "$keq" egraph "$tmp/issue.eg"
+check rules-dir-missing 4 "the rules folder $tmp/none cannot be read" env KEQ_RULES_DIR="$tmp/none" "$keq" egraph "$tmp/issue.eg"
+mkdir -p "$tmp/empty-rules"
+check rules-dir-empty 4 "holds no *.rules file" env KEQ_RULES_DIR="$tmp/empty-rules" "$keq" egraph "$tmp/issue.eg"
 
 # keq inspect and keq parse on the bundled references.
 ex="$src/examples"
@@ -79,20 +98,46 @@ check verify-unsupported 3 "UNSUPPORTED: $src/tests/golden/unsupported/dropout.p
 check verify-default-bound 1 "bound: batch_size=5,features=6,dim1=7 (default bound)" "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py"
 check verify-missing-file 4 "ERROR: " "$keq" verify /no/ref.py "$ex/softmax_rows/cand.py" --dims batch_size=2
 check verify-unknown-option 4 "unknown option --fast" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --fast
-check verify-timeout-whole-run 2 "the run's --timeout was spent before this configuration started" "$keq" verify "$ex/layernorm_blocked/ref.py" "$ex/layernorm_blocked/cand.py" --timeout 0.001
+check_first verify-timeout-whole-run 2 "UNKNOWN: " "$keq" verify "$ex/layernorm_blocked/ref.py" "$ex/layernorm_blocked/cand.py" --timeout 0.001
 check verify-nf-budget-noted 0 "note: normal forms: 1 products of sums left as atoms (over the 256-term budget)" "$keq" verify "$src/tests/golden/nf_budget/ref.py" "$src/tests/golden/nf_budget/cand.py" --dims batch=1,n=20
 check verify-ieee-fma 1 "bits 0x42346666 vs 0x42346667" "$keq" verify "$ex/scale_shift_fma/ref.py" "$ex/scale_shift_fma/cand.py" --dims batch_size=2,dim=5 --semantics ieee
 check verify-ieee-approx 2 "first: exp (an approximation)" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=1,dim=1 --semantics ieee
 check verify-semantics-bad 4 "--semantics takes real or ieee" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --semantics fast
-check verify-nonfinite-clamp 1 "in0[0,0] = nan" "$keq" verify "$ex/fp16_cast_clamp/ref.py" "$ex/fp16_cast_clamp/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
+check verify-nonfinite-clamp 1 "in0[0, 0] = nan" "$keq" verify "$ex/fp16_cast_clamp/ref.py" "$ex/fp16_cast_clamp/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
 check verify-nonfinite-no-z3 2 "the Z3 encoding covers finite inputs only" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
 check verify-explain 0 "; <= leaky-ge-gt" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --dims batch_size=2,dim=3 --explain 0:1,2
 check verify-explain-bad 4 "--explain takes OUTPUT:I,J" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --explain 0:x
 check verify-autotune-every-config 0 "autotune: relu_kernel config 3 of 3 (BLOCK=64, num_warps=4)" "$keq" verify "$ex/relu_autotune/ref.py" "$ex/relu_autotune/cand.py" --dims batch_size=3,dim=7
 check verify-autotune-one-config 1 "config 2 of 2 (BLOCK=8" "$keq" verify "$ex/row_sum_autotune_block_too_small/ref.py" "$ex/row_sum_autotune_block_too_small/cand.py" --dims batch_size=2,dim=12 --autotune-config 2
 check verify-jobs 0 "Z3 proved 1" "$keq" verify "$ex/relu6_swapped/ref.py" "$ex/relu6_swapped/cand.py" --dims batch_size=2,dim=3 --jobs 2
-check verify-two-configs 1 "overall: NOT_EQUIVALENT" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
+check_first verify-two-configs 1 "NOT_EQUIVALENT: a counterexample that replay confirms (configuration 2 of 2)" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
 check verify-coverage-warning 0 "layernorm/cand.py:12:9: mask never false: no masked-off (tail) lane" "$keq" verify "$ex/layernorm/ref.py" "$ex/layernorm/cand.py" --dims batch_size=2,features=3,dim1=4
+# The first line is the overall verdict, even when an early configuration is equivalent.
+check_first verify-first-line-overall 1 "NOT_EQUIVALENT: " "$keq" verify "$ex/row_sum_autotune_block_too_small/ref.py" "$ex/row_sum_autotune_block_too_small/cand.py"
+check verify-provenance 1 "keq 0.3.0; rules " "$keq" verify "$ex/row_sum_autotune_block_too_small/ref.py" "$ex/row_sum_autotune_block_too_small/cand.py"
+
+# DESIGN.md's table "When a program cannot run": a candidate CPython rejects does not run
+# (NOT_EQUIVALENT with CPython's message); a reference it rejects, or a missing file, is an ERROR.
+cand="$ex/relu_mask_off_by_one/cand.py"
+ref="$ex/relu_mask_off_by_one/ref.py"
+printf 'import torch\nif True:\n\tx = 1\n        y = 2\n' >"$tmp/tab.py"
+check_first cannot-run-taberror 1 "NOT_EQUIVALENT: the candidate does not run: Python rejects it: $tmp/tab.py:4:9: TabError: inconsistent use of tabs and spaces" "$keq" verify "$ref" "$tmp/tab.py" --dims batch_size=2,dim=3
+check_first cannot-run-taberror-reference 4 "ERROR: the reference: $tmp/tab.py:4:9: TabError" "$keq" verify "$tmp/tab.py" "$cand" --dims batch_size=2,dim=3
+printf 'x = "\xff"\n' >"$tmp/latin.py"
+check cannot-run-non-utf8 1 "Non-UTF-8 code starting with '\\xff'" "$keq" verify "$ref" "$tmp/latin.py" --dims batch_size=2,dim=3
+printf '# -*- coding: latin-1 -*-\nx = "\xff"\n' >"$tmp/latin_declared.py"
+check parse-coding-line 0 "Module" "$keq" parse "$tmp/latin_declared.py"
+python3 -c "print('x = ' + '(' * 201 + '1' + ')' * 201)" >"$tmp/parens.py"
+check cannot-run-parens 1 "too many nested parentheses" "$keq" verify "$ref" "$tmp/parens.py" --dims batch_size=2,dim=3
+python3 -c "print('x = ' + ' + '.join(['1'] * 50000))" >"$tmp/chain.py"
+check cannot-run-deep-chain 1 "RecursionError: maximum recursion depth exceeded during compilation" "$keq" verify "$ref" "$tmp/chain.py" --dims batch_size=2,dim=3
+check parse-deep-chain 4 "RecursionError" "$keq" parse "$tmp/chain.py"
+check_first not-a-regular-file 4 "ERROR: /dev/zero: not a regular file" "$keq" verify "$ref" /dev/zero --dims batch_size=2,dim=3
+printf 'x = 1\0\n' >"$tmp/nul.py"
+check_first not-text 4 "ERROR: $tmp/nul.py: not a text file" "$keq" verify "$ref" "$tmp/nul.py" --dims batch_size=2,dim=3
+python3 -c "print('(prove ' + '(neg ' * 30000 + 'x' + ')' * 30000 + ' x)')" >"$tmp/deep.eg"
+check egraph-deep-sexp 4 "nested deeper than" "$keq" egraph "$tmp/deep.eg"
+
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

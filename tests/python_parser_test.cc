@@ -8,6 +8,7 @@
 
 #include "frontends/python/lexer.h"
 #include "frontends/python/python.h"
+#include "frontends/python/value.h"
 #include "ir/sexp.h"
 #include "tests/golden.h"
 
@@ -21,6 +22,8 @@ std::string outcome(const fs::path& py) {
   try {
     return parse_file(py.string()).dump();
   } catch (const ir::SyntaxError& e) {
+    return "error: " + test::relative_message(e.what(), py) + "\n";
+  } catch (const Unsupported& e) {  // Python accepts it, keq does not model it
     return "error: " + test::relative_message(e.what(), py) + "\n";
   }
 }

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "frontends/python/python.h"
+#include "ir/enclosure.h"
 #include "rules/rules.h"
 #include "smt/smt.h"
 
@@ -161,8 +162,8 @@ void collect(const ir::TermStore& s, TermId t, absl::flat_hash_map<TermId, bool>
 }
 
 // Real semantics equality: the same extended real; NaN equals NaN, +0 equals -0.
-// A difference counts only when it is far above MPFR's 256-bit working precision, so rounding
-// inside the evaluator can never be mistaken for a bug.
+// A cheap filter on point values: a difference far above the working precision is a candidate,
+// which only `Witness::differs`'s disjoint enclosures can confirm.
 std::optional<std::string> real_difference(const ir::RealValue& a, const ir::RealValue& b) {
   if (a.type != ir::Type::F32 || b.type != ir::Type::F32) {
     if (a.i == b.i) return std::nullopt;
@@ -183,16 +184,6 @@ std::optional<std::string> real_difference(const ir::RealValue& a, const ir::Rea
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", d.approx_double());
   return std::string(buf);
-}
-
-// Two replays of one difference agree: the same kind (NaN, inf) or magnitudes within 2^-10.
-bool same_difference(const std::string& low, const std::string& high) {
-  char* end_l = nullptr;
-  char* end_h = nullptr;
-  double l = std::strtod(low.c_str(), &end_l), h = std::strtod(high.c_str(), &end_h);
-  if (*end_l || *end_h || low.empty() || high.empty()) return low == high;
-  if (std::isinf(l) || std::isinf(h)) return l == h;
-  return std::fabs(l - h) <= std::ldexp(std::fabs(h), -10);
 }
 
 // Values a variable can take, rounded into its dtype so the counterexample is a real input.
@@ -221,9 +212,12 @@ double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
 std::string value_str(const ir::RealValue& v) {
   if (v.type != ir::Type::F32) return std::to_string(v.i);
   if (mpfr_nan_p(v.f.get())) return "nan";  // not "-nan": NaN's sign means nothing here
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v.f.approx_double());
-  return buf;
+  // MPFR prints what a double cannot hold (1e-650 is not -0).
+  char* buf = nullptr;
+  mpfr_asprintf(&buf, "%.9Rg", v.f.get());
+  std::string s(buf);
+  mpfr_free_str(buf);
+  return s;
 }
 
 using Point = absl::flat_hash_map<TermId, double>;  // variable term -> value
@@ -275,7 +269,7 @@ class Witness {
       return {str(a), str(b), ieee_difference(a, b).value_or("?")};
     }
     ir::RealValue a = eval(pr.ref, p), b = eval(pr.cand, p);
-    return {value_str(a), value_str(b), real_difference(a, b).value_or("?")};
+    return {value_str(a), value_str(b), differs(pr, p).value_or("?")};
   }
 
   ir::RealValue eval(TermId t, const Point& p) const {
@@ -284,9 +278,17 @@ class Witness {
       return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
     });
   }
-  // The difference at p, when both sides evaluate and differ. Replayed at 256 and at 2048 bits:
-  // a real difference is the same at both, while rounding noise (a cancellation such as
-  // 100 - (100 + 7e-44)) shrinks by 2^-1792. Only a difference both agree on counts.
+  ir::Enclosure enclose(TermId t, const Point& p) const {
+    return ir::evaluate_enclosure(s_, t,
+                                  [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
+                                    auto c = input(v, p);
+                                    return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
+                                  });
+  }
+  // The difference at p, when both sides differ for certain. A point evaluation at the working
+  // precision finds candidates cheaply; only disjoint enclosures (interval arithmetic with
+  // outward rounding) confirm one, at 256 bits and up to 8192 before giving up: a cancellation
+  // such as exp(2y) - 1 at y = -1e-650 agrees with itself at any fixed precision.
   std::optional<std::string> differs(const Pair& pr, const Point& p) const {
     if (sem_ == ir::Semantics::Ieee) {
       try {
@@ -296,12 +298,14 @@ class Witness {
       }
     }
     try {
-      auto low = real_difference(eval(pr.ref, p), eval(pr.cand, p));
-      if (!low) return std::nullopt;
-      ir::Real::PrecisionScope high_precision(2048);
-      auto high = real_difference(eval(pr.ref, p), eval(pr.cand, p));
-      if (!high || !same_difference(*low, *high)) return std::nullopt;
-      return high;
+      if (!real_difference(eval(pr.ref, p), eval(pr.cand, p))) return std::nullopt;
+      for (mpfr_prec_t bits : {256, 2048, 8192}) {
+        ir::Real::PrecisionScope precision(bits);
+        ir::Enclosure a = enclose(pr.ref, p), b = enclose(pr.cand, p);
+        if (ir::disjoint(a, b)) return ir::separation(a, b);
+        if (!a.narrows_with_precision() || !b.narrows_with_precision()) break;
+      }
+      return std::nullopt;
     } catch (const ir::EvalError&) {
       return std::nullopt;  // out of MPFR's trusted range: no evidence either way
     }
@@ -530,7 +534,33 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   }
 }
 
+namespace {
+Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
+                            const Options& options);
+}  // namespace
+
 Report verify(const std::string& ref_path, const std::string& cand_path, const Options& options) {
+  try {
+    return verify_configuration(ref_path, cand_path, options);
+  } catch (const std::bad_alloc&) {
+    Report r;
+    r.bound = dims_str(options.dims);
+    r.verdict = Verdict::Unknown;
+    r.reason = "the memory budget was exhausted";
+    return r;
+  } catch (const std::runtime_error& e) {  // a rules folder that cannot be read, and the like
+    Report r;
+    r.bound = dims_str(options.dims);
+    r.verdict = Verdict::Error;
+    r.reason = e.what();
+    return r;
+  }
+}
+
+namespace {
+
+Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
+                            const Options& options) {
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -551,8 +581,13 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   }
   ir::TermStore store;
   Program ref, cand;
+  // DESIGN.md, "When a program cannot run": what keq does not model is UNSUPPORTED; a missing
+  // or unreadable file is an ERROR; a reference Python or torch rejects is an ERROR; a
+  // candidate they reject at a configuration the reference runs is NOT_EQUIVALENT.
+  bool ran_reference = false;
   try {
     ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial, opt.eval_mode);
+    ran_reference = true;
     cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
                                 "ModelNew", opt.autotune_config, opt.eval_mode);
     r.autotune_configs = cand.state.autotune_configs;
@@ -560,11 +595,29 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   } catch (const python::Unsupported& e) {
     r.verdict = Verdict::Unsupported, r.reason = e.what();
     return r;
-  } catch (const python::ProgramError& e) {
+  } catch (const python::FileUnreadable& e) {
     r.verdict = Verdict::Error, r.reason = e.what();
     return r;
   } catch (const ir::SyntaxError& e) {
-    r.verdict = Verdict::Error, r.reason = e.what();
+    if (!ran_reference) {
+      r.verdict = Verdict::Error, r.reason = std::string("the reference: ") + e.what();
+    } else {
+      r.verdict = Verdict::NotEquivalent;
+      r.reason = std::string("the candidate does not run: Python rejects it: ") + e.what();
+      r.cannot_run = true;
+    }
+    return r;
+  } catch (const python::ProgramError& e) {
+    if (!ran_reference) {
+      r.verdict = Verdict::Error, r.reason = std::string("the reference raises: ") + e.what();
+    } else {
+      r.verdict = Verdict::NotEquivalent;
+      r.reason = std::string(
+                     "the candidate raises at this configuration, where the reference "
+                     "runs: ") +
+                 e.what();
+      r.cannot_run = true;
+    }
     return r;
   }
   r.masks = cand.state.mask_coverage;
@@ -767,6 +820,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   return r;
 }
 
+}  // namespace
+
 std::vector<std::string> coverage_warnings(const std::vector<Report>& reports) {
   std::map<std::string, torch::TorchState::MaskCoverage> all;
   for (const Report& r : reports)
@@ -935,15 +990,29 @@ torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_
   return scaled;
 }
 
-std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
-                                                 const std::string& cand_path, Options opt) {
-  if (!opt.every_autotune_config) return {verify(ref_path, cand_path, opt)};
-  opt.autotune_config = 0;
-  std::vector<Report> reports{verify(ref_path, cand_path, opt)};
+namespace {
+
+// The reports of every autotune config after the first, which the caller already has.
+void more_autotune_configs(const std::string& ref_path, const std::string& cand_path, Options opt,
+                           std::vector<Report>& reports) {
+  if (!opt.every_autotune_config) return;
   for (size_t c = 1; c < reports[0].autotune_configs; ++c) {
     opt.autotune_config = c;
     reports.push_back(verify(ref_path, cand_path, opt));
   }
+}
+
+Options first_config(Options opt) {
+  if (opt.every_autotune_config) opt.autotune_config = 0;
+  return opt;
+}
+
+}  // namespace
+
+std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
+                                                 const std::string& cand_path, Options opt) {
+  std::vector<Report> reports{verify(ref_path, cand_path, first_config(opt))};
+  more_autotune_configs(ref_path, cand_path, opt, reports);
   return reports;
 }
 
@@ -952,12 +1021,21 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   opt.default_bound = true;
   std::vector<Report> all;
   std::set<int64_t> blocks;
-  auto run = [&](const torch::Dims& dims, const std::string& why = "") {
+  // `first` is the configuration's report for its first autotune config, when the caller ran it
+  // already (a configuration is verified once: the shared --timeout is spent once).
+  auto run = [&](const torch::Dims& dims, const std::string& why = "",
+                 std::optional<Report> first = std::nullopt) {
     opt.dims = dims;
-    std::vector<Report> rs = verify_every_autotune_config(ref_path, cand_path, opt);
+    std::vector<Report> rs;
+    if (first) {
+      rs.push_back(std::move(*first));
+      more_autotune_configs(ref_path, cand_path, opt, rs);
+    } else {
+      rs = verify_every_autotune_config(ref_path, cand_path, opt);
+    }
     for (Report& r : rs) {
       blocks.insert(r.blocks.begin(), r.blocks.end());
-      if (!why.empty())
+      if (!why.empty() && r.bound.find(" (default bound)") != std::string::npos)
         r.bound.replace(r.bound.find(" (default bound)"), 16, " (default bound, " + why + ")");
     }
     all.insert(all.end(), rs.begin(), rs.end());
@@ -972,9 +1050,9 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         scaled_dims(ref_path, budget, 32)};
     for (size_t t = 0; t < tries.size(); ++t) {
       opt.dims = tries[t];
-      if (t + 1 < tries.size() && verify(ref_path, cand_path, opt).verdict == Verdict::Error)
-        continue;
-      run(opt.dims, t >= 2 ? "the file's sizes scaled down" : "");
+      Report probe = verify(ref_path, cand_path, first_config(opt));
+      if (t + 1 < tries.size() && probe.verdict == Verdict::Error) continue;
+      run(opt.dims, t >= 2 ? "the file's sizes scaled down" : "", std::move(probe));
       break;
     }
   }
@@ -993,49 +1071,6 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       if (product <= 32768) run(dims, base[d].first + " past BLOCK " + std::to_string(past - 1));
     }
   return all;
-}
-
-std::string to_text(const Report& r) {
-  std::string t = std::string(verdict_name(r.verdict)) + ": " + r.reason + "\n";
-  t += "semantics: " + std::string(ir::semantics_name(r.semantics)) +
-       (r.nonfinite_inputs ? " (inputs: +-inf and NaN too)" : "") + "; bound: " + r.bound + "\n";
-  if (const auto& c = r.counterexample) {
-    std::string idx;
-    for (size_t k = 0; k < c->index.size(); ++k)
-      idx += (k ? "," : "") + std::to_string(c->index[k]);
-    t += "counterexample (" + c->found_by + "):\n  output " + std::to_string(c->output) + "[" +
-         idx + "]\n";
-    for (const auto& [n, v] : c->inputs) t += "  " + n + " = " + v + "\n";
-    t += "  (every other input and parameter: any value)\n";
-    t += "  reference: " + c->ref_value + "\n  candidate: " + c->cand_value +
-         "\n  difference: " + c->difference + "\n";
-  }
-  if (!r.findings.empty()) {
-    t += "memory findings:\n";
-    // Findings repeat per lane and program; the first few name every line that matters.
-    for (size_t k = 0; k < std::min<size_t>(r.findings.size(), 10); ++k)
-      t += "  " + r.findings[k] + "\n";
-    if (r.findings.size() > 10)
-      t += "  ... and " + std::to_string(r.findings.size() - 10) + " more\n";
-  }
-  for (const auto& n : r.notes) t += "note: " + n + "\n";
-  if (!r.explanation.empty())
-    t += "explain: " + r.explanation + (r.explanation.back() == '\n' ? "" : "\n");
-  if (r.verdict == Verdict::Unsupported || r.verdict == Verdict::Error) return t;  // nothing ran
-  const Stats& s = r.stats;
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "stats: %zu output pairs, %zu after dedup; e-graph proved %zu (%zu iterations, "
-                "%zu nodes, stopped: %s); witness search refuted %zu (%zu points); Z3 proved %zu, "
-                "refuted %zu (%zu queries, "
-                "%.3f s); %zu %s; "
-                "%.3f s\n",
-                s.pairs, s.deduped, s.egraph_proved, s.egraph_iterations, s.egraph_nodes,
-                s.egraph_stop.empty() ? "not run" : s.egraph_stop.c_str(), s.witness_refuted,
-                s.witness_points, s.smt_proved, s.smt_refuted, s.smt_queries, s.smt_seconds,
-                s.unknown, r.counterexample ? "left unchecked after the counterexample" : "unknown",
-                s.seconds);
-  return t + buf;
 }
 
 }  // namespace keq::verify

@@ -79,6 +79,7 @@ struct Report {
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
   std::map<std::string, unsigned> loops;  // trip counts that ran, by file:line:col
   std::set<int64_t> blocks;               // the block sizes the kernels' launches used
+  bool cannot_run = false;  // NOT_EQUIVALENT because the candidate raises or does not parse
   Stats stats;
 };
 
@@ -119,6 +120,20 @@ std::string ieee_approximation(const ir::TermStore& s, ir::TermId t,
                                const std::map<ir::TermId, std::string>& unfixed,
                                absl::flat_hash_map<ir::TermId, std::string>& memo);
 std::string to_text(const Report& r);
+// keq's version, the rules' fingerprint, the semantics and the framework versions modelled.
+std::string provenance(const Options& opt);
+inline constexpr const char* kKeqVersion = "0.3.0";
+inline constexpr const char* kModelledFrameworks = "torch 2.11.0, Triton 3.6.0, CPython 3.11";
+// Several configurations: the overall verdict and the deciding configuration's reason on the
+// first line (what a loop reading one line needs), `provenance` next, then every configuration's
+// verdict and bound, then the deciding configuration in full.
+std::string to_text(const std::vector<Report>& reports, Verdict overall,
+                    const std::string& provenance);
+// The first report whose verdict is the overall one: its evidence decides.
+size_t deciding_report(const std::vector<Report>& reports, Verdict overall);
+// A counterexample's inputs in index order, runs along the last axis with one value compressed
+// ("in0[0, 0..511] = 0").
+std::vector<std::string> input_lines(const std::vector<std::pair<std::string, std::string>>& in);
 // Masks whose true or false lanes ran in none of the configurations: what the bound missed.
 std::vector<std::string> coverage_warnings(const std::vector<Report>& reports);
 // The reports of one run as JSON in the schema of verify/keq.proto (message VerifyRun).

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "frontends/python/integers.h"
 #include "frontends/python/interp.h"
 
 namespace keq::python {
@@ -62,10 +63,19 @@ void Interp::install_builtins() {
     Ref x = one_arg(in, a, "int");
     if (x->kind == K::Float) {
       if (!std::isfinite(x->f)) in.error(a.at, "cannot convert " + in.repr(x) + " to an integer");
-      return integer(static_cast<int64_t>(std::trunc(x->f)));
+      return big_or_small(mpz_class(std::trunc(x->f)));  // exact: 1e30 is a 100-bit int
     }
-    if (x->kind == K::Str) return integer(std::stoll(x->s));
-    return integer(in.to_int(x, a.at));
+    if (x->kind == K::Str) {
+      std::string digits = x->s;
+      std::erase(digits, '_');
+      std::erase(digits, ' ');
+      mpz_class z;
+      if (digits.empty() || digits.size() > kMaxIntegerBits / 3 || z.set_str(digits, 10) != 0)
+        in.error(a.at, "ValueError: invalid literal for int() with base 10: '" + x->s + "'");
+      return big_or_small(z);
+    }
+    if (is_integer(x)) return x->kind == K::Bool ? integer(x->i) : x;
+    in.error(a.at, "int() argument must be a string or a number, not '" + x->type_name() + "'");
   });
   def("float", [](Interp& in, CallArgs& a) -> Ref {
     if (a.pos.empty()) return floating(0);
@@ -92,7 +102,8 @@ void Interp::install_builtins() {
     Ref x = one_arg(in, a, "abs");
     if (x->kind == K::Float) return floating(std::fabs(x->f));
     if (x->kind == K::Tensor) in.unsupported(a.at, "abs() of a tensor (use torch.abs)");
-    return integer(std::llabs(in.to_int(x, a.at)));
+    if (!is_integer(x)) in.error(a.at, "bad operand type for abs(): '" + x->type_name() + "'");
+    return big_or_small(abs(as_mpz(x)));
   });
   def("min", [](Interp& in, CallArgs& a) { return min_max(in, a, false); });
   def("max", [](Interp& in, CallArgs& a) { return min_max(in, a, true); });
@@ -157,9 +168,10 @@ void Interp::install_builtins() {
       const Ref& x = a.pos[0];
       if (c->kind == K::Builtin) {
         const std::string& n = c->s;
-        if ((n == "int" && x->kind == K::Int) || (n == "float" && x->kind == K::Float) ||
-            (n == "bool" && x->kind == K::Bool) || (n == "str" && x->kind == K::Str) ||
-            (n == "list" && x->kind == K::List) || (n == "tuple" && x->kind == K::Tuple))
+        if ((n == "int" && (x->kind == K::Int || x->kind == K::BigInt)) ||
+            (n == "float" && x->kind == K::Float) || (n == "bool" && x->kind == K::Bool) ||
+            (n == "str" && x->kind == K::Str) || (n == "list" && x->kind == K::List) ||
+            (n == "tuple" && x->kind == K::Tuple))
           return boolean(true);
       } else if (c->kind == K::Class) {
         if (in.is_instance_of(x, c->s)) return boolean(true);

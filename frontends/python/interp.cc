@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+
+#include "frontends/python/integers.h"
 
 namespace keq::python {
 
@@ -10,16 +13,8 @@ using K = Value::Kind;
 constexpr int64_t kMaxLoopTrips = 10'000'000;
 constexpr int kMaxDepth = 200;
 
-int64_t floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-int64_t pymod(int64_t a, int64_t b) {
-  int64_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
 bool is_number(const Ref& v) {
-  return v->kind == K::Int || v->kind == K::Float || v->kind == K::Bool;
+  return is_integer(v) || v->kind == K::Float;
 }
 }  // namespace
 
@@ -73,6 +68,8 @@ bool Interp::truthy(const Ref& v, Span at) {
       return v->b;
     case K::Int:
       return v->i != 0;
+    case K::BigInt:
+      return true;  // never zero: zero fits int64
     case K::Float:
       return v->f != 0;
     case K::Str:
@@ -95,12 +92,17 @@ bool Interp::truthy(const Ref& v, Span at) {
 
 int64_t Interp::to_int(const Ref& v, Span at) {
   if (v->kind == K::Int || v->kind == K::Bool) return v->i;
+  if (v->kind == K::BigInt)
+    unsupported(at, "the integer " + integer_str(v) + " is past 64 bits (size limit)");
   error(at, "expected an int, got " + v->type_name());
 }
 
 double Interp::to_float(const Ref& v, Span at) {
   if (v->kind == K::Float) return v->f;
-  if (v->kind == K::Int || v->kind == K::Bool) return static_cast<double>(v->i);
+  if (is_integer(v)) {
+    if (auto d = integer_to_double(v)) return *d;
+    error(at, "OverflowError: int too large to convert to float");
+  }
   error(at, "expected a number, got " + v->type_name());
 }
 
@@ -133,7 +135,8 @@ std::string Interp::repr(const Ref& v) const {
     case K::Bool:
       return v->b ? "True" : "False";
     case K::Int:
-      return std::to_string(v->i);
+    case K::BigInt:
+      return integer_str(v);
     case K::Float:
       return ir::Constant::of_float(v->f).str();
     case K::Str:
@@ -157,11 +160,7 @@ std::string Interp::repr(const Ref& v) const {
 }
 
 bool Interp::equal(const Ref& a, const Ref& b) const {
-  if (is_number(a) && is_number(b)) {
-    if (a->kind == K::Float || b->kind == K::Float)
-      return (a->kind == K::Float ? a->f : a->i) == (b->kind == K::Float ? b->f : b->i);
-    return a->i == b->i;
-  }
+  if (is_number(a) && is_number(b)) return compare_numbers(a, b) == 0;
   if (a->kind != b->kind) return false;
   switch (a->kind) {
     case K::None:
@@ -192,29 +191,10 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
   if (is_number(a) && is_number(b)) {
     bool ints = a->kind != K::Float && b->kind != K::Float;
     if (ints) {
-      int64_t x = a->i, y = b->i;
-      if (op == "+") return integer(x + y);
-      if (op == "-") return integer(x - y);
-      if (op == "*") return integer(x * y);
-      if (op == "/") {
-        if (y == 0) error(at, "division by zero");
-        return floating(static_cast<double>(x) / static_cast<double>(y));
-      }
-      if (op == "//" || op == "%") {
-        if (y == 0) error(at, "integer division or modulo by zero");
-        return integer(op == "//" ? floordiv(x, y) : pymod(x, y));
-      }
-      if (op == "**") {
-        if (y < 0) return floating(std::pow(static_cast<double>(x), static_cast<double>(y)));
-        int64_t r = 1;
-        for (int64_t k = 0; k < y; ++k) r *= x;
-        return integer(r);
-      }
-      if (op == "<<") return integer(x << y);
-      if (op == ">>") return integer(x >> y);
-      if (op == "&") return integer(x & y);
-      if (op == "|") return integer(x | y);
-      if (op == "^") return integer(x ^ y);
+      IntegerResult r = integer_binop(op, a, b);
+      if (r.value) return r.value;
+      if (r.failure->program_error) error(at, r.failure->message);
+      unsupported(at, r.failure->message);
     } else {
       double x = to_float(a, at), y = to_float(b, at);
       if (op == "+") return floating(x + y);
@@ -258,13 +238,11 @@ bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at)
     return op == "in" ? found : !found;
   }
   if (is_number(a) && is_number(b)) {
-    double x = to_float(a, at), y = to_float(b, at);
-    if (a->kind != K::Float && b->kind != K::Float)
-      x = static_cast<double>(a->i), y = static_cast<double>(b->i);
-    if (op == "<") return x < y;
-    if (op == "<=") return x <= y;
-    if (op == ">") return x > y;
-    if (op == ">=") return x >= y;
+    std::optional<int> c = compare_numbers(a, b);  // nothing: a NaN, every ordering false
+    if (op == "<") return c && *c < 0;
+    if (op == "<=") return c && *c <= 0;
+    if (op == ">") return c && *c > 0;
+    if (op == ">=") return c && *c >= 0;
   }
   if (a->kind == K::Str && b->kind == K::Str) {
     if (op == "<") return a->s < b->s;
@@ -428,6 +406,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
                                                                            body_env->vars.end());
       body_env->vars.clear();
       Ref cls = make_class(n.text, base, attrs);
+      cls->b = true;  // the program's own class, not keq's model of a library's
       if (!node(n.kids[0]).kids.empty()) unsupported(n.span, "class decorators");
       env->vars[n.text] = cls;
       return Flow::Normal;
@@ -576,9 +555,13 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
         body = digits.substr(2);
       }
-      errno = 0;
-      long long v = std::strtoll(body.c_str(), nullptr, base);
-      if (errno) unsupported(n.span, "an integer literal beyond 64 bits");
+      mpz_class literal;
+      if (literal.set_str(body, base) != 0) error(n.span, "invalid integer literal " + n.text);
+      if (mpz_sizeinbase(literal.get_mpz_t(), 2) > kMaxIntegerBits)
+        unsupported(n.span, "an integer literal of more than " + std::to_string(kMaxIntegerBits) +
+                                " bits (size limit)");
+      if (!mpz_fits_slong_p(literal.get_mpz_t())) return big_or_small(literal);
+      long long v = literal.get_si();
       // A size written as a literal (torch.rand(n, 3, 224, 224)) is overridden by its place.
       if (!overrides_.empty()) {
         std::string key = literal_size_name(n.span);
@@ -624,9 +607,10 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         if (!hooks_.unop) unsupported(n.span, "tensor operator " + n.text);
         return hooks_.unop(*this, n.text, x, n.span);
       }
-      if (n.text == "-") return x->kind == K::Float ? floating(-x->f) : integer(-to_int(x, n.span));
-      if (n.text == "+") return x;
-      if (n.text == "~") return integer(~to_int(x, n.span));
+      if (n.text == "-" && x->kind == K::Float) return floating(-x->f);
+      if (n.text == "+" && is_number(x)) return x;
+      if ((n.text == "-" || n.text == "~") && is_integer(x))
+        return (n.text == "-" ? integer_negate(x) : integer_invert(x)).value;
       unsupported(n.span, "operator " + n.text);
     }
     case NodeKind::BoolOp: {
@@ -962,6 +946,18 @@ bool Interp::is_instance_of(const Ref& v, const std::string& class_name) const {
   return false;
 }
 
+// The first class in the chain that models a library's (nn.Module, ...): an attribute missing
+// there may be one keq lacks, not one the program lacks. Python's own object and exception
+// classes are complete enough that a miss is the program's error.
+Ref Interp::library_base(const Ref& cls) const {
+  static const std::set<std::string> kPython = {
+      "object",       "Exception",           "ValueError",    "TypeError",
+      "RuntimeError", "NotImplementedError", "AssertionError"};
+  for (Ref c = cls; c; c = c->cls)
+    if (!c->b && !kPython.contains(c->s)) return c;
+  return nullptr;
+}
+
 Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
   auto bind = [&](const Ref& self, const Ref& fn, const Ref& owner) -> Ref {
     if (fn->kind != K::Function && fn->kind != K::Builtin) return fn;
@@ -984,10 +980,16 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
       }
       if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;
       if (Ref r = from_classes(obj->cls, obj)) return r;
+      if (Ref lib = library_base(obj->cls))
+        unsupported(at, lib->s + "." + name + " is not modelled (an attribute of " +
+                            obj->type_name() + ")");
       error(at, "'" + obj->type_name() + "' object has no attribute '" + name + "'");
     }
     case K::Class:
       if (Ref r = from_classes(obj, nullptr)) return r;
+      if (Ref lib = library_base(obj))
+        unsupported(
+            at, lib->s + "." + name + " is not modelled (an attribute of class " + obj->s + ")");
       error(at, "class " + obj->s + " has no attribute '" + name + "'");
     case K::Module:
       if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;

@@ -70,6 +70,7 @@ class Interp {
   // A Python function's parameter names, in order (what @triton.heuristics' `args` are keyed by).
   std::vector<std::string> parameter_names(const Ref& f) const;
   Ref getattr(const Ref& obj, const std::string& name, Span at);
+  Ref library_base(const Ref& cls) const;
   void setattr(const Ref& obj, const std::string& name, Ref v, Span at);
   // A class that modules (nn.Module and its kin) are instances of, recognised by `super()`.
   Ref make_class(const std::string& name, Ref base,

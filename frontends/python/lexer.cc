@@ -22,12 +22,17 @@ constexpr std::string_view kOps[] = {
     "+",   "-",   "*",   "/",   "%",   "@",  "<",  ">",  "=",  "&",  "|",  "^",
     "~",   "(",   ")",   "[",   "]",   "{",  "}",  ",",  ":",  ".",  ";"};
 
+// CPython's tokenizer limits (MAXLEVEL, MAXINDENT): past them it raises SyntaxError.
+constexpr int kMaxParenDepth = 200;
+constexpr size_t kMaxIndentDepth = 100;
+
 class Lexer {
  public:
   Lexer(std::string_view src, const std::string& file) : s_(src), file_(file) {}
 
   std::vector<Token> run() {
     indents_.push_back(0);
+    alt_indents_.push_back(0);
     bool at_line_start = true;
     while (i_ < s_.size()) {
       if (at_line_start) {
@@ -99,10 +104,13 @@ class Lexer {
   }
 
   // Measures the indentation of a logical line; returns false for blank or comment-only lines.
+  // As CPython's tokenizer: widths with tabs to multiples of 8 and with tabs as 1 column must
+  // order lines the same way, else the indentation is ambiguous (TabError).
   bool indentation() {
-    size_t width = 0;
+    size_t width = 0, alt = 0;
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\f')) {
-      width = s_[i_] == '\t' ? (width / 8 + 1) * 8 : width + 1;
+      width = s_[i_] == '\t' ? (width / 8 + 1) * 8 : s_[i_] == '\f' ? 0 : width + 1;
+      alt = s_[i_] == '\f' ? 0 : alt + 1;
       advance();
     }
     if (i_ >= s_.size()) return false;
@@ -112,15 +120,21 @@ class Lexer {
       return false;
     }
     Span at = here();
+    const char* tab_error = "TabError: inconsistent use of tabs and spaces in indentation";
     if (width > indents_.back()) {
+      if (alt <= alt_indents_.back()) fail(at, tab_error);
+      if (indents_.size() > kMaxIndentDepth) fail(at, "too many levels of indentation");
       indents_.push_back(width);
+      alt_indents_.push_back(alt);
       push(TokKind::Indent, "", at, 0);  // errors about it point at the first character
     } else {
       while (width < indents_.back()) {
         indents_.pop_back();
+        alt_indents_.pop_back();
         push(TokKind::Dedent, "", at, 0);
       }
       if (width != indents_.back()) fail(at, "unindent does not match any outer indentation level");
+      if (alt != alt_indents_.back()) fail(at, tab_error);
     }
     return true;
   }
@@ -252,7 +266,7 @@ class Lexer {
     for (std::string_view o : kOps) {
       if (s_.substr(i_, o.size()) != o) continue;
       if (o == "(" || o == "[" || o == "{") {
-        ++depth_;
+        if (++depth_ > kMaxParenDepth) fail(at, "too many nested parentheses");
         open_.push_back(at);
         open_pos_.push_back(i_);
       } else if (o == ")" || o == "]" || o == "}") {
@@ -279,7 +293,7 @@ class Lexer {
   int depth_ = 0;
   std::vector<Span> open_;
   std::vector<size_t> open_pos_;
-  std::vector<size_t> indents_;
+  std::vector<size_t> indents_, alt_indents_;
   std::vector<Token> toks_;
 };
 

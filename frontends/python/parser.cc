@@ -3,6 +3,7 @@
 
 #include "frontends/python/lexer.h"
 #include "frontends/python/python.h"
+#include "frontends/python/value.h"
 #include "ir/sexp.h"
 
 namespace keq::python {
@@ -117,9 +118,10 @@ class Parser {
   }
   [[noreturn]] void unsupported(const std::string& what) const {
     const Token& t = peek();
-    throw ir::SyntaxError(
-        ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
-        "unsupported syntax: " + what);
+    // Python accepts it; keq does not model it: UNSUPPORTED, not a file CPython rejects.
+    throw Unsupported(
+        ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)}.str() +
+        ": unsupported syntax: " + what);
   }
   void expect_op(std::string_view o, const std::string& context) {
     if (!accept_op(o)) fail("'" + std::string(o) + "'" + (context.empty() ? "" : " " + context));
@@ -128,6 +130,22 @@ class Parser {
     if (peek().kind != TokKind::Name || is_keyword(peek().text)) fail(what);
     return take().text;
   }
+
+  // Recursive descent nests as deep as the source: bounded as CPython's compiler bounds it.
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& parser) : p(parser) {
+      if (++p.nesting_ > kMaxAstDepth) {
+        const Token& t = p.peek();
+        throw ir::SyntaxError(
+            ir::SourcePos{p.t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)},
+            "RecursionError: maximum recursion depth exceeded during compilation");
+      }
+    }
+    ~Nest() { --p.nesting_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  };
 
   // ---- nodes ----
   NodeId make(NodeKind k, const Span& start, std::string text = "") {
@@ -500,6 +518,7 @@ class Parser {
     return e;
   }
   NodeId test() {
+    Nest guard(*this);
     if (at_kw("lambda")) return lambda();
     Span s = peek().span;
     NodeId body = or_test();
@@ -531,6 +550,7 @@ class Parser {
     return finish(n);
   }
   NodeId not_test() {
+    Nest guard(*this);
     if (!at_kw("not")) return comparison();
     NodeId n = make(NodeKind::UnaryOp, take().span, "not");
     kid(n, not_test());
@@ -589,6 +609,7 @@ class Parser {
   NodeId arith_expr() { return binary({"+", "-"}, &Parser::term); }
   NodeId term() { return binary({"*", "/", "//", "%", "@"}, &Parser::factor); }
   NodeId factor() {
+    Nest guard(*this);
     if (at_op("-") || at_op("+") || at_op("~")) {
       const Token& t = take();
       NodeId n = make(NodeKind::UnaryOp, t.span, t.text);
@@ -857,6 +878,7 @@ class Parser {
   Tree& t_;
   size_t pos_ = 0;
   Span last_;
+  size_t nesting_ = 0;
 };
 
 }  // namespace
@@ -866,15 +888,12 @@ Tree parse(std::string_view source, const std::string& file) {
   t.file = file;
   Parser p(tokenize(source, file), t);
   t.root = p.module();
+  check_depth(t);
   return t;
 }
 
 Tree parse_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ir::SyntaxError(ir::SourcePos{path, 0, 0}, "cannot read file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  return parse(read_source_file(path), path);
 }
 
 }  // namespace keq::python

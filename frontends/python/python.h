@@ -5,6 +5,7 @@
 // expected. keq never runs the code it reads.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -12,7 +13,25 @@
 
 namespace keq::python {
 
-Tree parse(std::string_view source, const std::string& file);
-Tree parse_file(const std::string& path);  // also throws ir::SyntaxError when unreadable
+// The file is missing, not a regular file, or not text (NUL bytes): no program at all, as
+// opposed to one CPython rejects (ir::SyntaxError).
+struct FileUnreadable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Limits: CPython 3.11's compiler recurses over the AST and raises RecursionError past about
+// 3,000 levels (a 3,000-term `1 + 1 + ...`); keq's interpreter and printers recurse too, so the
+// same bound keeps them on the stack. Larger files are refused as a size limit (Unsupported).
+inline constexpr size_t kMaxAstDepth = 2900;
+inline constexpr size_t kMaxSourceBytes = 16 << 20;
+
+Tree parse(std::string_view source, const std::string& file);  // source: decoded UTF-8
+Tree parse_file(const std::string& path);  // throws FileUnreadable, ir::SyntaxError, Unsupported
+// Bytes as CPython decodes a file: NUL bytes are not text; UTF-8 unless a PEP 263 coding line
+// on line 1 or 2 names another encoding (Latin-1 and ASCII are read, others Unsupported).
+std::string decode_source(std::string_view bytes, const std::string& file);
+std::string read_source_file(const std::string& path);
+// Throws ir::SyntaxError (CPython's RecursionError) when the AST is deeper than kMaxAstDepth.
+void check_depth(const Tree& t);
 
 }  // namespace keq::python

@@ -31,6 +31,7 @@ std::string Value::type_name() const {
     case Kind::Bool:
       return "bool";
     case Kind::Int:
+    case Kind::BigInt:
       return "int";
     case Kind::Float:
       return "float";

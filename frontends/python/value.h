@@ -2,6 +2,7 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <gmpxx.h>
 
 #include <functional>
 #include <memory>
@@ -89,10 +90,11 @@ struct Value {
     DType,
     Device,
     Range,
-    Pointer  // a Triton pointer block: a buffer (tensor), a shape, an element offset per lane
+    Pointer,  // a Triton pointer block: a buffer (tensor), a shape, an element offset per lane
+    BigInt    // a Python int past int64 (frontends/python/integers.h)
   };
   Kind kind = Kind::None;
-  bool b = false;
+  bool b = false;  // Bool; Class: defined by the program (not keq's model of a library class)
   int64_t i = 0;
   double f = 0;
   std::string s;           // Str; names of modules, classes, builtins
@@ -101,11 +103,12 @@ struct Value {
   std::shared_ptr<Function> fn;                                  // Function
   BuiltinFn builtin;                                             // Builtin
   std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs;  // Class, Instance, Module
-  std::vector<std::string> attr_order;  // Instance: attributes in assignment order
-  Ref cls;                              // Instance: its class; Class: its base
-  std::shared_ptr<Tensor> tensor;       // Tensor
-  DType dtype = DType::F32;             // DType
-  std::vector<int64_t> shape, offsets;  // Pointer: block shape, offsets into tensor
+  std::vector<std::string> attr_order;   // Instance: attributes in assignment order
+  Ref cls;                               // Instance: its class; Class: its base
+  std::shared_ptr<Tensor> tensor;        // Tensor
+  DType dtype = DType::F32;              // DType
+  std::vector<int64_t> shape, offsets;   // Pointer: block shape, offsets into tensor
+  std::shared_ptr<const mpz_class> big;  // BigInt
 
   std::string type_name() const;
 };

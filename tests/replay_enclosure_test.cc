@@ -1,0 +1,142 @@
+// Replay's enclosures (ir/enclosure.h) hold the true value, and only disjoint ones count as a
+// difference: a cancellation that fools any fixed precision never confirms a counterexample.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "ir/enclosure.h"
+#include "ir/sexp.h"
+
+namespace keq {
+namespace {
+
+ir::TermId read(ir::TermStore& s, const std::string& text) {
+  return ir::read_term(s, ir::parse_sexprs(text, "t").at(0));
+}
+
+ir::Enclosure enclose(const ir::TermStore& s, ir::TermId t, double x, double y, long bits) {
+  ir::Real::PrecisionScope precision(bits);
+  return ir::evaluate_enclosure(s, t, [&](const ir::Variable& v) {
+    return std::optional(ir::RealValue::of(ir::Constant::of_float(v.name == "x" ? x : y)));
+  });
+}
+
+// The false alarm seen on a fused swish/tanh kernel: tanh(y) against (e^2y - 1)/(e^2y + 1) at
+// y = -1e-651. At 2048 bits e^2y rounds to 1 and the second form cancels to 0, so two point
+// evaluations "agreed" on a difference. The enclosures overlap at every precision.
+TEST(ReplayEnclosure, CancellationIsNeverADifference) {
+  ir::TermStore s;
+  ir::TermId y = read(s, "(* x (exp -1500))");
+  ir::TermId e = s.make(ir::Op::Exp, {s.make(ir::Op::Mul, {read(s, "2"), y})});
+  ir::TermId one = read(s, "1");
+  ir::TermId cand =
+      s.make(ir::Op::Div, {s.make(ir::Op::Sub, {e, one}), s.make(ir::Op::Add, {e, one})});
+  ir::TermId ref = s.make(ir::Op::Tanh, {y});
+  for (long bits : {256, 2048, 8192})
+    EXPECT_FALSE(ir::disjoint(enclose(s, ref, -1, 0, bits), enclose(s, cand, -1, 0, bits)))
+        << bits << " bits";
+  // The old replay's evidence, for the record: point values at 2048 bits differ.
+  ir::Real::PrecisionScope precision(2048);
+  auto env = [](const ir::Variable&) {
+    return std::optional(ir::RealValue::of(ir::Constant::of_float(-1)));
+  };
+  EXPECT_TRUE(mpfr_zero_p(ir::evaluate_real(s, cand, env).f.get()));
+  EXPECT_FALSE(mpfr_zero_p(ir::evaluate_real(s, ref, env).f.get()));
+}
+
+TEST(ReplayEnclosure, RealDifferencesAreDisjoint) {
+  ir::TermStore s;
+  auto differ = [&](const std::string& a, const std::string& b, double x) {
+    return ir::disjoint(enclose(s, read(s, a), x, 0, 256), enclose(s, read(s, b), x, 0, 256));
+  };
+  EXPECT_TRUE(differ("(+ x 1e-30)", "x", 3));
+  EXPECT_TRUE(differ("(exp x)", "(exp2 x)", 1));
+  EXPECT_TRUE(differ("(log x)", "x", 2));
+  EXPECT_TRUE(differ("(/ x 0)", "x", 1));              // inf against 1
+  EXPECT_TRUE(differ("(- (exp x) (exp x))", "1", 1));  // 0 against 1, despite rounding
+  EXPECT_FALSE(differ("(- (exp x) (exp x))", "0", 1));
+  EXPECT_FALSE(differ("(* (sqrt x) (sqrt x))", "x", 2));  // equal, inexact on both sides
+  EXPECT_TRUE(differ("(log x)", "0", -1));                // NaN on one side only
+  EXPECT_FALSE(differ("(log x)", "(sqrt x)", -1));        // NaN on both
+  ir::Enclosure tiny = enclose(s, read(s, "(- (* x (exp -1500)) 0)"), 1, 0, 256);
+  EXPECT_NE(ir::separation(tiny, enclose(s, read(s, "0"), 0, 0, 256)), "0");
+}
+
+// Random terms over every family of ops: a 256-bit enclosure holds the value evaluated at 4096
+// bits, and never misses the 8192-bit enclosure (both hold the true value).
+struct Gen {
+  ir::TermStore& s;
+  std::mt19937& rng;
+  ir::TermId term(int depth) {
+    static const char* leaves[] = {"x", "y", "0", "1", "-2.5", "3", "1e-30", "448", "inf", "-inf"};
+    if (depth == 0 || rng() % 5 == 0) return read(s, leaves[rng() % 10]);
+    static const ir::Op unary[] = {
+        ir::Op::Neg,     ir::Op::Abs,     ir::Op::Exp,      ir::Op::Exp2,     ir::Op::Log,
+        ir::Op::Log2,    ir::Op::Sqrt,    ir::Op::Rsqrt,    ir::Op::Recip,    ir::Op::Tanh,
+        ir::Op::Erf,     ir::Op::Sigmoid, ir::Op::Floor,    ir::Op::Ceil,     ir::Op::Round,
+        ir::Op::Trunc,   ir::Op::CastF16, ir::Op::CastBF16, ir::Op::CastE4M3, ir::Op::CastE4M3Sat,
+        ir::Op::CastE5M2};
+    static const ir::Op binary[] = {ir::Op::Add,  ir::Op::Sub,       ir::Op::Mul,    ir::Op::Div,
+                                    ir::Op::Max,  ir::Op::Min,       ir::Op::MaxNum, ir::Op::MinNum,
+                                    ir::Op::FMod, ir::Op::Remainder, ir::Op::Pow};
+    switch (rng() % 6) {
+      case 0:
+      case 1:
+        return s.make(unary[rng() % std::size(unary)], {term(depth - 1)});
+      case 2:
+      case 3:
+        return s.make(binary[rng() % std::size(binary)], {term(depth - 1), term(depth - 1)});
+      case 4: {
+        static const ir::Op cmp[] = {ir::Op::Lt, ir::Op::Le, ir::Op::Gt,
+                                     ir::Op::Ge, ir::Op::Eq, ir::Op::Ne};
+        ir::TermId c = s.make(cmp[rng() % 6], {term(depth - 1), term(depth - 1)});
+        return s.make(ir::Op::Select, {c, term(depth - 1), term(depth - 1)});
+      }
+      default: {
+        ir::Op three[] = {ir::Op::Fma, ir::Op::Clamp, ir::Op::Sum};
+        return s.make(three[rng() % 3], {term(depth - 1), term(depth - 1), term(depth - 1)});
+      }
+    }
+  }
+};
+
+bool holds(const ir::Enclosure& e, const ir::RealValue& v) {
+  if (mpfr_nan_p(v.f.get())) return e.nan;
+  return e.real && mpfr_lessequal_p(e.lo.get(), v.f.get()) &&
+         mpfr_lessequal_p(v.f.get(), e.hi.get());
+}
+
+TEST(ReplayEnclosure, RandomTermsAreEnclosed) {
+  const double points[] = {0, 1, -1, 0.5, 2.75, -3, 1e-3, 700, -700, 1e30, 448, 465};
+  int checked = 0;
+  for (unsigned seed : {1u, 2u, 3u}) {
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 600; ++trial) {
+      ir::TermStore s;
+      Gen g{s, rng};
+      ir::TermId t = g.term(4);
+      double x = points[rng() % std::size(points)], y = points[rng() % std::size(points)];
+      ir::RealValue precise;
+      try {
+        ir::Real::PrecisionScope precision(4096);
+        precise = ir::evaluate_real(s, t, [&](const ir::Variable& v) {
+          return std::optional(ir::RealValue::of(ir::Constant::of_float(v.name == "x" ? x : y)));
+        });
+      } catch (const ir::EvalError&) {
+        continue;  // out of MPFR's range: no reference value
+      }
+      ir::Enclosure low = enclose(s, t, x, y, 256), high = enclose(s, t, x, y, 8192);
+      ASSERT_FALSE(ir::disjoint(low, high)) << s.str(t) << " x=" << x << " y=" << y;
+      if (precise.type == ir::Type::F32) {
+        ASSERT_TRUE(holds(low, precise)) << s.str(t) << " x=" << x << " y=" << y << ": "
+                                         << precise.str() << " not in " << low.str();
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+}  // namespace
+}  // namespace keq

@@ -1,0 +1,157 @@
+// The human-readable report: the overall verdict on the first line, whatever the number of
+// configurations; then the configurations as a table; then the deciding configuration's
+// evidence (counterexample, findings, notes) and its statistics.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "rules/rules.h"
+#include "verify/verify.h"
+
+namespace keq::verify {
+namespace {
+
+// "in0[0,12]" -> ("in0", {0, 12}); a name without an index has an empty one.
+std::pair<std::string, std::vector<int64_t>> split_element(const std::string& name) {
+  size_t open = name.find('[');
+  if (open == std::string::npos || name.back() != ']') return {name, {}};
+  std::vector<int64_t> idx;
+  for (size_t p = open + 1; p < name.size() - 1;) {
+    size_t q = name.find(',', p);
+    if (q == std::string::npos) q = name.size() - 1;
+    idx.push_back(std::strtoll(name.c_str() + p, nullptr, 10));
+    p = q + 1;
+  }
+  return {name.substr(0, open), idx};
+}
+
+std::string index_str(const std::vector<int64_t>& idx, size_t last_from, size_t last_to) {
+  std::string s;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    s += k ? ", " : "";
+    if (k + 1 == idx.size() && last_to != last_from)
+      s += std::to_string(last_from) + ".." + std::to_string(last_to);
+    else
+      s += std::to_string(k + 1 == idx.size() ? last_from : idx[k]);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> input_lines(const std::vector<std::pair<std::string, std::string>>& in) {
+  // In index order (in0[0, 2] before in0[0, 10]), runs along the last axis with one value
+  // compressed: in0[0, 0..511] = 0.
+  using Key = std::pair<std::string, std::vector<int64_t>>;
+  std::map<Key, std::string> sorted;
+  for (const auto& [name, value] : in) sorted[split_element(name)] = value;
+  std::vector<std::string> out;
+  for (auto it = sorted.begin(); it != sorted.end();) {
+    const auto& [tensor, idx] = it->first;
+    const std::string& value = it->second;
+    auto run_end = std::next(it);
+    int64_t last = idx.empty() ? 0 : idx.back();
+    while (run_end != sorted.end() && !idx.empty() && run_end->first.first == tensor &&
+           run_end->second == value && run_end->first.second.size() == idx.size() &&
+           std::equal(idx.begin(), idx.end() - 1, run_end->first.second.begin()) &&
+           run_end->first.second.back() == last + 1) {
+      ++last;
+      ++run_end;
+    }
+    std::string name =
+        idx.empty()
+            ? tensor
+            : tensor + "[" +
+                  index_str(idx, static_cast<size_t>(idx.back()), static_cast<size_t>(last)) + "]";
+    out.push_back(name + " = " + value);
+    it = run_end;
+  }
+  return out;
+}
+
+std::string to_text(const Report& r) {
+  std::string t = std::string(verdict_name(r.verdict)) + ": " + r.reason + "\n";
+  t += "semantics: " + std::string(ir::semantics_name(r.semantics)) +
+       (r.nonfinite_inputs ? " (inputs: +-inf and NaN too)" : "") + "; bound: " + r.bound + "\n";
+  if (const auto& c = r.counterexample) {
+    std::string idx;
+    for (size_t k = 0; k < c->index.size(); ++k)
+      idx += (k ? "," : "") + std::to_string(c->index[k]);
+    t += "counterexample (" + c->found_by + "):\n  output " + std::to_string(c->output) + "[" +
+         idx + "]\n";
+    for (const std::string& line : input_lines(c->inputs)) t += "  " + line + "\n";
+    t += "  (every other input and parameter: any value)\n";
+    t += "  reference: " + c->ref_value + "\n  candidate: " + c->cand_value +
+         "\n  difference: " + c->difference + "\n";
+  }
+  if (!r.findings.empty()) {
+    t += "memory findings:\n";
+    // Findings repeat per lane and program; the first few name every line that matters.
+    for (size_t k = 0; k < std::min<size_t>(r.findings.size(), 10); ++k)
+      t += "  " + r.findings[k] + "\n";
+    if (r.findings.size() > 10)
+      t += "  ... and " + std::to_string(r.findings.size() - 10) + " more\n";
+  }
+  for (const auto& n : r.notes) t += "note: " + n + "\n";
+  if (!r.explanation.empty())
+    t += "explain: " + r.explanation + (r.explanation.back() == '\n' ? "" : "\n");
+  bool nothing_ran =
+      r.verdict == Verdict::Unsupported || r.verdict == Verdict::Error || r.cannot_run;
+  if (nothing_ran) return t;
+  const Stats& s = r.stats;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "stats: %zu output pairs, %zu after dedup; e-graph proved %zu (%zu iterations, "
+                "%zu nodes, stopped: %s); witness search refuted %zu (%zu points); Z3 proved %zu, "
+                "refuted %zu (%zu queries, "
+                "%.3f s); %zu %s; "
+                "%.3f s\n",
+                s.pairs, s.deduped, s.egraph_proved, s.egraph_iterations, s.egraph_nodes,
+                s.egraph_stop.empty() ? "not run" : s.egraph_stop.c_str(), s.witness_refuted,
+                s.witness_points, s.smt_proved, s.smt_refuted, s.smt_queries, s.smt_seconds,
+                s.unknown, r.counterexample ? "left unchecked after the counterexample" : "unknown",
+                s.seconds);
+  return t + buf;
+}
+
+std::string provenance(const Options& opt) {
+  std::string rules;
+  try {
+    rules = rules::rules_fingerprint(rules::default_rule_files());
+  } catch (const std::runtime_error&) {
+    rules = "unreadable";
+  }
+  return "keq " + std::string(kKeqVersion) + "; rules " + rules + "; semantics " +
+         std::string(ir::semantics_name(opt.semantics)) + "; modelling " + kModelledFrameworks;
+}
+
+size_t deciding_report(const std::vector<Report>& reports, Verdict overall) {
+  for (size_t k = 0; k < reports.size(); ++k)
+    if (reports[k].verdict == overall) return k;
+  return 0;
+}
+
+std::string to_text(const std::vector<Report>& reports, Verdict overall,
+                    const std::string& provenance) {
+  if (reports.empty()) return std::string(verdict_name(overall)) + ": no configuration ran\n";
+  size_t d = deciding_report(reports, overall);
+  const Report& decider = reports[d];
+  std::string t = std::string(verdict_name(overall)) + ": " + decider.reason;
+  if (reports.size() > 1)
+    t += " (configuration " + std::to_string(d + 1) + " of " + std::to_string(reports.size()) + ")";
+  t += "\n";
+  if (!provenance.empty()) t += provenance + "\n";
+  if (reports.size() > 1) {
+    t += "configurations:\n";
+    for (size_t k = 0; k < reports.size(); ++k) {
+      char head[48];
+      std::snprintf(head, sizeof head, "  %2zu. %-15s ", k + 1, verdict_name(reports[k].verdict));
+      t += head + reports[k].bound + "\n";
+    }
+    t += "configuration " + std::to_string(d + 1) + ":\n";
+  }
+  std::string detail = to_text(decider);
+  return t + detail.substr(detail.find('\n') + 1);  // its verdict line is the first line
+}
+
+}  // namespace keq::verify
