@@ -1,7 +1,11 @@
 // keq verify: the pipeline of verify/ for each --dims configuration, combined.
+#include <sys/resource.h>
+
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "cli/commands.h"
@@ -11,6 +15,33 @@
 namespace keq::cli {
 
 namespace {
+
+// "2G", "512M", "64K", "1000" (bytes); 0 means no ceiling.
+std::optional<size_t> parse_size(const std::string& v) {
+  char* end = nullptr;
+  double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || end == v.c_str() || x < 0 || !std::isfinite(x)) return std::nullopt;
+  std::string unit(end);
+  double scale = unit.empty() || unit == "B"    ? 1
+                 : unit == "K" || unit == "KiB" ? 1024.0
+                 : unit == "M" || unit == "MiB" ? 1024.0 * 1024
+                 : unit == "G" || unit == "GiB" ? 1024.0 * 1024 * 1024
+                                                : -1;
+  if (scale < 0 || x * scale > 1e18) return std::nullopt;
+  return static_cast<size_t>(x * scale);
+}
+
+// The last guard behind the cooperative budget: an address-space cap well above it, so a
+// runaway allocation fails (std::bad_alloc: UNKNOWN) instead of the machine killing keq.
+void limit_address_space(size_t budget) {
+  if (budget == 0) return;
+  size_t cap = std::max(2 * budget, budget + (size_t{4} << 30));
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > cap)) {
+    rl.rlim_cur = cap;
+    setrlimit(RLIMIT_AS, &rl);
+  }
+}
 
 const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
@@ -51,9 +82,12 @@ options:
                     sizes multiply past 32768. Constants only get_init_inputs() names stay as
                     written.
   --timeout S       seconds for the whole run (default 60): every configuration, autotune
-                    config and stage ends by then (Z3 queries share what is left); what is
-                    still open is UNKNOWN "before the timeout". The symbolic execution of the
-                    two files is not interrupted once started
+                    config and stage ends by then, the symbolic execution of the two files
+                    and the e-graph included (Z3 queries share what is left); what is still
+                    open is UNKNOWN "before the timeout"
+  --max-memory SZ   resident memory the run may use (default 8G; 0: none), e.g. 2G or 512M:
+                    past it the configuration is UNKNOWN "memory budget" (an address-space
+                    cap of twice that, at least 4G more, is the last guard)
   --params initial  parameters with a deterministic initialization take that value
   --eval            run both models after .eval() (BatchNorm on running statistics, Dropout
                     off); the default is training mode, as KernelBench runs them
@@ -169,6 +203,15 @@ int verify_command(const std::vector<std::string>& args) {
         return kExitError;
       }
       opt.jobs = static_cast<size_t>(n);
+    } else if (a == "--max-memory") {
+      std::string v = value();
+      auto bytes = parse_size(v);
+      if (!bytes) {
+        std::fprintf(stderr,
+                     "keq verify: --max-memory takes a size such as 2G, 512M or 0 (none)\n");
+        return kExitError;
+      }
+      opt.max_memory_bytes = *bytes;
     } else if (a == "--seed") {
       opt.seed = std::strtoull(value().c_str(), nullptr, 10);
     } else if (a == "--json") {
@@ -199,6 +242,7 @@ int verify_command(const std::vector<std::string>& args) {
     std::fputs(kHelp, stderr);
     return kExitError;
   }
+  limit_address_space(opt.max_memory_bytes);
   // --timeout bounds the whole run: every configuration ends by the same deadline.
   opt.deadline = std::chrono::steady_clock::now() +
                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(

@@ -19,6 +19,7 @@
 
 #include "egraph/language.h"
 #include "egraph/unionfind.h"
+#include "ir/budget.h"
 #include "ir/hashcons.h"
 
 namespace keq::egraph {
@@ -57,6 +58,7 @@ class EGraph {
   // ---- building ----------------------------------------------------------------------------
 
   EClassId add(OpCode op, uint32_t payload, std::span<const EClassId> children) {
+    ir::Budget::tick();  // the run's --timeout and --max-memory reach into saturation too
     if (explain_) {
       if (auto hit = orig_memo_.find(ENode{op, payload, children})) return *hit;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "ir/budget.h"
 #include "ir/op.h"
 
 namespace keq::ir {
@@ -556,6 +557,7 @@ Enclosure evaluate_enclosure(const TermStore& s, TermId root, const EnclosureEnv
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   std::vector<const Enclosure*> args;
   while (!stack.empty()) {
+    Budget::tick();
     auto [t, expanded] = stack.back();
     stack.pop_back();
     if (memo.contains(t)) continue;

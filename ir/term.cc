@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "ir/budget.h"
+
 namespace keq::ir {
 
 TermStore::TermStore() : memo_(this) {}
@@ -42,6 +44,7 @@ TermId TermStore::variable(std::string_view name, Type type) {
 }
 
 TermId TermStore::make(Op op, std::span<const TermId> children) {
+  Budget::tick();
   std::vector<Type> ts;
   ts.reserve(children.size());
   for (TermId c : children) ts.push_back(type(c));
@@ -184,6 +187,7 @@ V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply) 
   absl::flat_hash_map<TermId, V> memo;
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   while (!stack.empty()) {
+    Budget::tick();
     auto [t, expanded] = stack.back();
     stack.pop_back();
     if (memo.contains(t)) continue;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "ir/budget.h"
+
 namespace keq::rules {
 
 size_t NormalForms::CoeffHash::operator()(const mpq_class& q) const {
@@ -71,6 +73,7 @@ uint32_t NormalForms::intern_atom(Atom a) {
 }
 
 NfId NormalForms::intern_poly(std::vector<Term> terms) {
+  ir::Budget::tick();  // a form can be as large as a row is wide: the budget reaches here
   std::sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) {
     return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
   });

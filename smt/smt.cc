@@ -291,6 +291,10 @@ double value_of(const z3::expr& v) {
 
 }  // namespace
 
+void set_memory_limit(size_t bytes) {
+  z3::set_param("memory_max_size", static_cast<int>(std::min<size_t>(bytes >> 20, INT32_MAX)));
+}
+
 Result check_equal(const ir::TermStore& store, TermId a, TermId b,
                    const std::function<VarRange(TermId)>& range, unsigned timeout_ms) {
   z3::context c;

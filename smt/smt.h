@@ -35,6 +35,10 @@ struct Result {
 };
 
 // Is a == b for every input? `range` gives each variable's range.
+// Z3's own memory ceiling (its global memory_max_size), so a query past the run's budget
+// fails inside Z3 as "unknown" rather than growing past it. 0: none. Call before queries run.
+void set_memory_limit(size_t bytes);
+
 Result check_equal(const ir::TermStore& store, ir::TermId a, ir::TermId b,
                    const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms);
 

@@ -138,6 +138,29 @@ check_first not-text 4 "ERROR: $tmp/nul.py: not a text file" "$keq" verify "$ref
 python3 -c "print('(prove ' + '(neg ' * 30000 + 'x' + ')' * 30000 + ' x)')" >"$tmp/deep.eg"
 check egraph-deep-sexp 4 "nested deeper than" "$keq" egraph "$tmp/deep.eg"
 
+# Sizes past keq's limits are UNSUPPORTED "size limit" naming the size; --timeout and
+# --max-memory stop a heavy run with UNKNOWN (the outer `timeout 60` only guards against a hang).
+base="$src/examples/host_integer_past_64_bits"
+size_case() {  # name, python expression for the candidate's factor, expected exit, text
+  sed "s|factor = (2\*\*64 + 1) % 7|factor = $2|" "$base/cand.py" >"$tmp/size_$1.py"
+  check "size-$1" "$3" "$4" timeout 60 "$keq" verify "$base/ref.py" "$tmp/size_$1.py" --dims batch_size=2,dim=3 --timeout 5 --max-memory 2G
+}
+size_case range 'len(range(10**12))' 3 "a range of 1000000000000 elements (size limit"
+size_case zeros "torch.zeros(10**9, 10**9).sum()" 3 "torch.zeros of shape [1000000000, 1000000000]: 1000000000000000000 elements (size limit"
+size_case arange 'torch.arange(10**10).sum()' 3 "torch.arange of 10000000000 elements (size limit"
+size_case list 'len([0] * 10**10)' 3 "repeated of 10000000000 elements (size limit"
+size_case power '10 ** (10 ** 9)' 3 "has more than 65536 bits (size limit)"
+size_case negative 'torch.zeros(-1).sum()' 1 "Trying to create tensor with negative dimension -1"
+sed 's/(triton.cdiv(n, 32),)/(2000000000,)/' "$base/cand.py" >"$tmp/grid.py"
+check size-grid 3 "a grid of 2000000000 programs (size limit" timeout 60 "$keq" verify "$base/ref.py" "$tmp/grid.py" --dims batch_size=2,dim=3 --timeout 5
+sed 's/BLOCK=32)/BLOCK=2**30)/; s/triton.cdiv(n, 32)/triton.cdiv(n, 2**30)/' "$base/cand.py" >"$tmp/block.py"
+check size-block 1 "numel (1073741824) exceeds triton maximum tensor numel" timeout 60 "$keq" verify "$base/ref.py" "$tmp/block.py" --dims batch_size=2,dim=3 --timeout 5
+check_first budget-timeout 2 "UNKNOWN: stopped: the --timeout was reached" timeout 60 "$keq" verify "$ex/layernorm_blocked/ref.py" "$ex/layernorm_blocked/cand.py" --dims batch_size=2,features=3,dim1=2000 --timeout 5 --max-memory 2G
+check_first budget-memory 2 "UNKNOWN: stopped: the memory budget (--max-memory 300 MiB) was reached" timeout 60 "$keq" verify "$ex/layernorm_blocked/ref.py" "$ex/layernorm_blocked/cand.py" --dims batch_size=2,features=3,dim1=2000 --timeout 50 --max-memory 300M
+check max-memory-bad 4 "--max-memory takes a size" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --max-memory lots
+printf 'import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def forward(self, x):\n        return torch.softmax(x, dim=1)\n\n\nbatch_size = 16\ndim = 2 ** 14\n\n\ndef get_inputs():\n    return [torch.randn(batch_size, dim)]\n\n\ndef get_init_inputs():\n    return []\n' >"$tmp/pow_ref.py"
+check size-as-expression-is-a-dimension 0 "bound: batch_size=2,dim=3 (default bound)" "$keq" verify "$tmp/pow_ref.py" "$ex/softmax_rows/cand.py"
+
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

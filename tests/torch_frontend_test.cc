@@ -322,6 +322,41 @@ TEST(Triton, DotWithKBelow16IsRejectedAsTritonDoes) {
   }
 }
 
+// Triton's compile-time checks (frontends/triton/compile_checks.h): each kernel in
+// tests/golden/triton_rejects/ is rejected with Triton's message, which the test venv's Triton
+// raises too (tests/crosscheck/triton_rejects.py, run by the torch_crosscheck test).
+TEST(Triton, CompileTimeChecksRejectWhatTritonRejects) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "tests/golden/triton_rejects";
+  std::ifstream list(dir / "expected_messages.txt");
+  std::string line;
+  size_t cases = 0;
+  while (std::getline(list, line)) {
+    std::string name = line.substr(0, line.find('\t')), message = line.substr(line.find('\t') + 1);
+    ir::TermStore s;
+    fs::path ref = fs::path(KEQ_SOURCE_DIR) / "examples/relu_mask_off_by_one/ref.py";
+    try {
+      run_candidate((dir / (name + ".py")).string(), ref.string(), s,
+                    {{"batch_size", {2}}, {"dim", {5}}});
+      ADD_FAILURE() << name << ": keq ran it";
+    } catch (const python::ProgramError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << name << ": " << e.what();
+    }
+    ++cases;
+  }
+  EXPECT_GE(cases, 7u);
+}
+
+// tl.where with two Python floats once crashed in dtype promotion.
+TEST(Triton, WhereOfTwoPythonScalars) {
+  ir::TermStore s;
+  fs::path ref = fs::path(KEQ_SOURCE_DIR) / "examples/relu_mask_off_by_one/ref.py";
+  Program p = run_candidate(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/where_two_scalars.py").string(),
+      ref.string(), s, {{"batch_size", {1}}, {"dim", {2}}});
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(* in0[0,0] (select (>= in0[0,0] 0) 1 -1))");
+}
+
 TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
   ir::TermStore s;
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/row_sum_split";

@@ -95,8 +95,8 @@ std::string to_text(const Report& r) {
   for (const auto& n : r.notes) t += "note: " + n + "\n";
   if (!r.explanation.empty())
     t += "explain: " + r.explanation + (r.explanation.back() == '\n' ? "" : "\n");
-  bool nothing_ran =
-      r.verdict == Verdict::Unsupported || r.verdict == Verdict::Error || r.cannot_run;
+  bool nothing_ran = r.verdict == Verdict::Unsupported || r.verdict == Verdict::Error ||
+                     r.cannot_run || (r.stats.pairs == 0 && r.stats.seconds == 0);
   if (nothing_ran) return t;
   const Stats& s = r.stats;
   char buf[512];

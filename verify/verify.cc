@@ -8,6 +8,8 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include <thread>
 
 #include "frontends/python/python.h"
+#include "ir/budget.h"
 #include "ir/enclosure.h"
 #include "rules/rules.h"
 #include "smt/smt.h"
@@ -109,10 +112,27 @@ class PairKey {
   }
 
  private:
-  uint64_t visit(TermId t) {
-    if (auto it = seen_.find(t); it != seen_.end()) return it->second;
-    std::vector<uint64_t> kids;
-    for (TermId c : s_.children(t)) kids.push_back(visit(c));
+  // Post-order with an explicit stack: a 100,000-term chain (a scalar loop accumulator over a
+  // wide row) is as deep as it is long.
+  uint64_t visit(TermId root) {
+    std::vector<std::pair<TermId, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+      ir::Budget::tick();
+      auto [t, expanded] = stack.back();
+      stack.pop_back();
+      if (seen_.contains(t)) continue;
+      if (!expanded) {
+        stack.push_back({t, true});
+        auto kids = s_.children(t);
+        for (auto k = kids.rbegin(); k != kids.rend(); ++k)
+          if (!seen_.contains(*k)) stack.push_back({*k, false});
+        continue;
+      }
+      record(t);
+    }
+    return seen_.at(root);
+  }
+  void record(TermId t) {
     std::vector<uint64_t> payload = {s_.payload(t)};
     if (s_.op(t) == ir::Op::Var) {
       // Renamed only within one input or parameter domain, exactly (no hashing): the index of
@@ -134,11 +154,11 @@ class PairKey {
     }
     key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
     key_.insert(key_.end(), payload.begin(), payload.end());
+    auto kids = s_.children(t);
     key_.push_back(kids.size());
-    key_.insert(key_.end(), kids.begin(), kids.end());
+    for (TermId c : kids) key_.push_back(seen_.at(c));
     uint64_t id = seen_.size();
     seen_[t] = id;
-    return id;
   }
   const ir::TermStore& s_;
   const Domains& d_;
@@ -152,13 +172,19 @@ struct Pair {
   size_t output, element;
 };
 
-void collect(const ir::TermStore& s, TermId t, absl::flat_hash_map<TermId, bool>& seen,
+void collect(const ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, bool>& seen,
              std::vector<TermId>& vars, std::vector<double>& consts) {
-  if (!seen.try_emplace(t, true).second) return;
-  if (s.op(t) == ir::Op::Var) vars.push_back(t);
-  if (s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32 && std::isfinite(s.constant_of(t).f))
-    consts.push_back(s.constant_of(t).f);
-  for (TermId c : s.children(t)) collect(s, c, seen, vars, consts);
+  std::vector<TermId> stack{root};  // iterative: terms can be as deep as a row is wide
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    if (!seen.try_emplace(t, true).second) continue;
+    if (s.op(t) == ir::Op::Var) vars.push_back(t);
+    if (s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32 && std::isfinite(s.constant_of(t).f))
+      consts.push_back(s.constant_of(t).f);
+    auto kids = s.children(t);
+    for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.push_back(*k);
+  }
 }
 
 // Real semantics equality: the same extended real; NaN equals NaN, +0 equals -0.
@@ -490,6 +516,7 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
     reason = reason.empty() ? "timeout" : reason;
     return;
   }
+  smt::set_memory_limit(opt.max_memory_bytes);
   size_t jobs = std::max<size_t>(1, std::min(opt.jobs, open.size()));
   double rounds = std::ceil(static_cast<double>(open.size()) / static_cast<double>(jobs));
   unsigned ms = static_cast<unsigned>(std::max(1.0, 1000 * left / rounds));
@@ -500,9 +527,14 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
     for (size_t n; (n = next++) < open.size();) {
       auto t0 = std::chrono::steady_clock::now();
       const Pair& pr = pairs[open[n]];
-      results[n] = opt.semantics == ir::Semantics::Ieee
-                       ? smt::check_equal_ieee(store, pr.ref, pr.cand, range, ms)
-                       : smt::check_equal(store, pr.ref, pr.cand, range, ms);
+      try {  // a worker thread must not let the budget's exception escape it
+        results[n] = opt.semantics == ir::Semantics::Ieee
+                         ? smt::check_equal_ieee(store, pr.ref, pr.cand, range, ms)
+                         : smt::check_equal(store, pr.ref, pr.cand, range, ms);
+      } catch (const ir::BudgetExceeded& e) {
+        results[n].outcome = smt::Outcome::Unknown;
+        results[n].reason = e.what();
+      }
       seconds[n] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
   };
@@ -540,8 +572,20 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
 }  // namespace
 
 Report verify(const std::string& ref_path, const std::string& cand_path, const Options& options) {
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(std::max(0.0, options.timeout_s)));
+  if (options.deadline) deadline = std::min(deadline, *options.deadline);
+  ir::BudgetScope budget(deadline, options.max_memory_bytes);
   try {
     return verify_configuration(ref_path, cand_path, options);
+  } catch (const ir::BudgetExceeded& e) {
+    Report r;
+    r.bound = dims_str(options.dims) + (options.default_bound ? " (default bound)" : "");
+    r.semantics = options.semantics;
+    r.verdict = Verdict::Unknown;
+    r.reason = std::string("stopped: ") + e.what() + " before this configuration was decided";
+    return r;
   } catch (const std::bad_alloc&) {
     Report r;
     r.bound = dims_str(options.dims);
@@ -848,6 +892,25 @@ std::vector<std::string> coverage_warnings(const std::vector<Report>& reports) {
 
 namespace {
 
+// A Python integer literal's value (1_000, 0x10, 0o17, 0b11), when it fits int64.
+std::optional<int64_t> int_literal(const std::string& text) {
+  std::string digits;
+  for (char c : text)
+    if (c != '_') digits += c;
+  int base = 10;
+  if (digits.size() > 1 && digits[0] == '0' &&
+      std::isalpha(static_cast<unsigned char>(digits[1]))) {
+    char b = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
+    base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
+    digits = digits.substr(2);
+  }
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(digits.c_str(), &end, base);
+  if (errno || *end) return std::nullopt;
+  return v;
+}
+
 // The sizes get_inputs() names: module-level constants written as literals or arithmetic on
 // literals (N = 2048 * 2), or tuples of them, each with its value as written, in the order
 // get_inputs() first names them. `all` gets every such module-level constant, in file order.
@@ -856,16 +919,25 @@ torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr,
   python::Tree tree = python::parse_file(path);
   std::function<std::optional<int64_t>(const python::Node&)> value_of =
       [&](const python::Node& e) -> std::optional<int64_t> {
-    if (e.kind == python::NodeKind::Int) return std::strtoll(e.text.c_str(), nullptr, 0);
+    if (e.kind == python::NodeKind::Int) return int_literal(e.text);
     if (e.kind == python::NodeKind::UnaryOp && e.text == "-")
       if (auto v = value_of(tree.at(e.kids[0]))) return -*v;
     if (e.kind != python::NodeKind::BinOp) return std::nullopt;
     auto a = value_of(tree.at(e.kids[0])), b = value_of(tree.at(e.kids[1]));
     if (!a || !b) return std::nullopt;
-    if (e.text == "*") return *a * *b;
-    if (e.text == "+") return *a + *b;
-    if (e.text == "-") return *a - *b;
+    int64_t r = 0;
+    if (e.text == "*" && !__builtin_mul_overflow(*a, *b, &r)) return r;
+    if (e.text == "+" && !__builtin_add_overflow(*a, *b, &r)) return r;
+    if (e.text == "-" && !__builtin_sub_overflow(*a, *b, &r)) return r;
     if (e.text == "//" && *b > 0) return *a / *b;
+    if (e.text == "**" && *b >= 0 && *b < 63) {  // dim = 2 ** 14 is a size like any other
+      r = 1;
+      for (int64_t k = 0; k < *b; ++k)
+        if (__builtin_mul_overflow(r, *a, &r)) return std::nullopt;
+      return r;
+    }
+    if (e.text == "<<" && *b >= 0 && *b < 62 && *a >= 0 && *a < (int64_t{1} << (62 - *b)))
+      return *a << *b;
     return std::nullopt;
   };
   absl::flat_hash_map<std::string, std::vector<int64_t>> sizes;
@@ -929,7 +1001,7 @@ torch::Dims input_sizes(const std::string& path, torch::Dims* all = nullptr,
           for (python::NodeId i : items) {
             const python::Node& lit = tree.at(i);
             if (lit.kind != python::NodeKind::Int) continue;
-            int64_t v = std::strtoll(lit.text.c_str(), nullptr, 0);
+            int64_t v = int_literal(lit.text).value_or(0);
             if (v >= 16) named.push_back({python::literal_size_name(lit.span), {v}});
           }
         }

@@ -35,6 +35,9 @@ struct Options {
   double timeout_s = 60;     // for this configuration (and no later than `deadline`)
   // The whole run's end (keq verify --timeout): configurations share it.
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  // The resident memory a configuration may use before it stops with UNKNOWN "memory budget"
+  // (0: no ceiling). keq verify's default: 8 GiB (--max-memory).
+  size_t max_memory_bytes = size_t{8} << 30;
   uint64_t seed = 1;
   size_t witness_points = 200;    // per unproved pair
   size_t jobs = 1;                // Z3 queries run at once (--jobs)

@@ -42,12 +42,16 @@ void Interp::install_builtins() {
     } else {
       in.error(a.at, "range() takes 1 to 3 arguments");
     }
-    if (step == 0) in.error(a.at, "range() step must not be zero");
+    if (step == 0) in.error(a.at, "ValueError: range() arg 3 must not be zero");
+    // The count first (in 128 bits: range(-2**63, 2**63 - 1) does not overflow it).
+    __int128 span = step > 0 ? static_cast<__int128>(hi) - lo : static_cast<__int128>(lo) - hi;
+    __int128 mag = step > 0 ? step : -static_cast<__int128>(step);
+    __int128 count = span <= 0 ? 0 : (span + mag - 1) / mag;
+    in.check_count(a.at, count > INT64_MAX ? INT64_MAX : static_cast<int64_t>(count), "a range");
     std::vector<Ref> out;
-    for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
-      if (out.size() > 50'000'000) in.unsupported(a.at, "a range of over 50,000,000 values");
-      out.push_back(integer(i));
-    }
+    out.reserve(static_cast<size_t>(count));
+    for (int64_t k = 0; k < static_cast<int64_t>(count); ++k)
+      out.push_back(integer(static_cast<int64_t>(lo + static_cast<__int128>(k) * step)));
     return list(out);
   });
   def("len", [](Interp& in, CallArgs& a) -> Ref {

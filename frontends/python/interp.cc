@@ -5,6 +5,7 @@
 #include <set>
 
 #include "frontends/python/integers.h"
+#include "ir/budget.h"
 
 namespace keq::python {
 
@@ -106,6 +107,29 @@ double Interp::to_float(const Ref& v, Span at) {
   error(at, "expected a number, got " + v->type_name());
 }
 
+void Interp::check_count(Span at, int64_t count, const std::string& what) {
+  if (count < 0) error(at, what + ": negative size " + std::to_string(count));
+  if (count > kMaxElements)
+    unsupported(at, what + " of " + std::to_string(count) + " elements (size limit " +
+                        std::to_string(kMaxElements) + ")");
+}
+
+void Interp::check_shape(Span at, const std::vector<int64_t>& shape, const std::string& what) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      error(at, "RuntimeError: " + what + ": Trying to create tensor with negative dimension " +
+                    std::to_string(d));
+    if (__builtin_mul_overflow(n, d, &n)) n = INT64_MAX;
+  }
+  std::string dims;
+  for (int64_t d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+  if (n > kMaxElements)
+    unsupported(at, what + " of shape [" + dims +
+                        "]: " + (n == INT64_MAX ? std::string("past 2^63") : std::to_string(n)) +
+                        " elements (size limit " + std::to_string(kMaxElements) + ")");
+}
+
 std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
   switch (v->kind) {
     case K::Tuple:
@@ -192,6 +216,12 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
     bool ints = a->kind != K::Float && b->kind != K::Float;
     if (ints) {
       IntegerResult r = integer_binop(op, a, b);
+      // An int computed from a Triton runtime scalar is one too (value.h: Int's `b`).
+      bool runtime = (a->kind == K::Int && a->b) || (b->kind == K::Int && b->b);
+      if (r.value && runtime && r.value->kind == K::Int) {
+        r.value = integer(r.value->i);
+        r.value->b = true;
+      }
       if (r.value) return r.value;
       if (r.failure->program_error) error(at, r.failure->message);
       unsupported(at, r.failure->message);
@@ -216,6 +246,11 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
     return a->kind == K::Tuple ? tuple(items) : list(items);
   }
   if (op == "*" && (a->kind == K::List || a->kind == K::Tuple) && b->kind == K::Int) {
+    int64_t n = 0;
+    if (__builtin_mul_overflow(static_cast<int64_t>(a->items.size()), std::max<int64_t>(b->i, 0),
+                               &n))
+      n = INT64_MAX;
+    check_count(at, n, "a " + a->type_name() + " repeated");
     std::vector<Ref> items;
     for (int64_t k = 0; k < b->i; ++k) items.insert(items.end(), a->items.begin(), a->items.end());
     return a->kind == K::Tuple ? tuple(items) : list(items);
@@ -292,6 +327,7 @@ Interp::Flow Interp::symbolic_if(const Node& n, const Ref& cond, const std::shar
 }
 
 Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
+  ir::Budget::tick();
   const Node& n = node(s);
   switch (n.kind) {
     case NodeKind::ExprStmt:

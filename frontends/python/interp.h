@@ -48,6 +48,8 @@ struct TensorHooks {
   std::function<void(Interp&, Span loop, size_t trips)> loop_ran;
 };
 
+inline constexpr int64_t kMaxElements = 1 << 22;  // per tensor, list or range keq builds
+
 class Interp {
  public:
   explicit Interp(ir::TermStore& store);
@@ -92,6 +94,11 @@ class Interp {
   int64_t to_int(const Ref& v, Span at);
   double to_float(const Ref& v, Span at);
   std::vector<Ref> to_sequence(const Ref& v, Span at);  // tuple, list, range, dict keys
+  // Sizes are checked before anything is allocated: a negative dimension is the program's
+  // error; past keq's limits (elements of a tensor or list) it is UNSUPPORTED "size limit",
+  // naming the size and where it came from.
+  void check_shape(Span at, const std::vector<int64_t>& shape, const std::string& what);
+  void check_count(Span at, int64_t count, const std::string& what);
   std::string repr(const Ref& v) const;
 
  private:

@@ -94,7 +94,10 @@ struct Value {
     BigInt    // a Python int past int64 (frontends/python/integers.h)
   };
   Kind kind = Kind::None;
-  bool b = false;  // Bool; Class: defined by the program (not keq's model of a library class)
+  // Bool: the value. Class: defined by the program (not keq's model of a library class).
+  // Int: a Triton runtime scalar (a kernel argument not annotated tl.constexpr, or computed
+  // from one), which Triton refuses where it needs a constexpr.
+  bool b = false;
   int64_t i = 0;
   double f = 0;
   std::string s;           // Str; names of modules, classes, builtins

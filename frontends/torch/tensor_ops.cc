@@ -91,6 +91,10 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
     }
     return x == DType::I64 || y == DType::I64 ? DType::I64 : DType::I32;
   }
+  if (a->kind != K::Tensor && b->kind != K::Tensor) {  // two Python scalars: where(c, 1.0, -1.0)
+    int k = std::max(scalar_kind(a), scalar_kind(b));
+    return k == 2 ? DType::F32 : k == 1 ? DType::I64 : DType::Bool;
+  }
   const Ref& t = a->kind == K::Tensor ? a : b;
   const Ref& s = a->kind == K::Tensor ? b : a;
   // A Python scalar never widens a tensor of its own kind; a float scalar makes ints float32.

@@ -132,6 +132,7 @@ struct Torch {
     auto& list = parameter || st.phase == TorchState::Phase::Init ? st.parameters : st.inputs;
     std::string name = (parameter || st.phase == TorchState::Phase::Init ? "p" : "in") +
                        std::to_string(list.size());
+    in.check_shape(at, shape, origin);
     list.push_back({name, origin, shape, dtype, at, lo, hi, hi_open});
     auto t = std::make_shared<Tensor>();
     t->shape = std::move(shape);
@@ -1202,8 +1203,10 @@ void Torch::install_creation(const Ref& torch) {
     std::optional<double> v = n == "zeros"  ? std::optional(0.0)
                               : n == "ones" ? std::optional(1.0)
                                             : std::nullopt;
-    def(n, [this, v](Interp&, CallArgs& a) {
-      return wrap(filled(sizes(a, 0), dtype_kw(a, DType::F32), v));
+    def(n, [this, v, n](Interp&, CallArgs& a) {
+      std::vector<int64_t> shape = sizes(a, 0);
+      in.check_shape(a.at, shape, "torch." + n);
+      return wrap(filled(shape, dtype_kw(a, DType::F32), v));
     });
     def(n + "_like", [this, v](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
@@ -1221,7 +1224,9 @@ void Torch::install_creation(const Ref& torch) {
     DType d = dtype_kw(a, v->kind == K::Float  ? DType::F32
                           : v->kind == K::Bool ? DType::Bool
                                                : DType::I64);
-    return wrap(filled(sizes(sz, 0), d, in.to_float(v, a.at)));
+    std::vector<int64_t> shape = sizes(sz, 0);
+    in.check_shape(a.at, shape, "torch.full");
+    return wrap(filled(shape, d, in.to_float(v, a.at)));
   });
   def("tensor", [this](Interp&, CallArgs& a) {  // concrete data: nested lists of numbers
     Ref data = a.get(0, "data");
@@ -1262,6 +1267,11 @@ void Torch::install_creation(const Ref& torch) {
     else
       lo = in.to_float(a.pos.at(0), a.at), hi = in.to_float(a.pos.at(1), a.at);
     if (a.pos.size() > 2) step = in.to_float(a.pos[2], a.at);
+    if (step == 0 || !std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(step))
+      in.error(a.at, "RuntimeError: torch.arange needs a finite start, end and a nonzero step");
+    double count = std::ceil((hi - lo) / step);
+    in.check_count(a.at, count > 9e18 ? INT64_MAX : static_cast<int64_t>(std::max(count, 0.0)),
+                   "torch.arange");
     DType d = dtype_kw(a, any_float ? DType::F32 : DType::I64);
     auto r = std::make_shared<Tensor>();
     r->dtype = d;

@@ -3,6 +3,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "frontends/torch/tensor_ops.h"
+#include "frontends/triton/compile_checks.h"
 
 namespace keq::triton {
 
@@ -145,6 +146,7 @@ struct Triton {
     if (dims.empty() || dims.size() > 3) in.error(a.at, "a grid has 1 to 3 dimensions");
     Launch l;
     for (size_t d = 0; d < dims.size(); ++d) l.grid[d] = in.to_int(dims[d], a.at);
+    check_grid(in, a.at, l.grid);
     record_block_sizes(fn, a.pos, meta);
     std::string consts;
     for (const auto& [k, v] : std::map<std::string, Ref>(meta.begin(), meta.end()))
@@ -154,7 +156,13 @@ struct Triton {
                           ")" + (consts.empty() ? "" : " with " + consts));
     CallArgs call;
     call.at = a.at;
-    for (const Ref& v : a.pos) {
+    std::vector<bool> constexpr_param = constexpr_parameters(fn);
+    for (size_t k = 0; k < a.pos.size(); ++k) {
+      const Ref& v = a.pos[k];
+      if (v->kind == K::Int && (k >= constexpr_param.size() || !constexpr_param[k])) {
+        call.pos.push_back(runtime_int(v->i));  // a runtime scalar, not a constexpr
+        continue;
+      }
       if (v->kind == K::Tensor && v->tensor->strided)
         in.unsupported(a.at,
                        "a tensor whose torch layout is not contiguous (a permute, transpose, "
@@ -181,6 +189,27 @@ struct Triton {
         }
     run = nullptr;
     return python::none();
+  }
+
+  // For each positional parameter of a @triton.jit function: annotated tl.constexpr.
+  std::vector<bool> constexpr_parameters(const Ref& fn) const {
+    std::vector<bool> out;
+    if (fn->kind != K::Function) return out;
+    const python::Tree& t = *fn->fn->tree;
+    const python::Node& def = t.at(fn->fn->def);
+    if (def.kind != python::NodeKind::FunctionDef) return out;
+    for (python::NodeId p : t.at(def.kids[1]).kids) {
+      const python::Node& param = t.at(p);
+      if (param.flags != 0) continue;
+      python::NodeId ann = param.kids.empty() ? python::kNoNode : param.kids[0];
+      bool is_constexpr = false;
+      if (ann != python::kNoNode) {
+        const python::Node& a = t.at(ann);
+        is_constexpr = a.text == "constexpr";  // tl.constexpr (an Attribute) or constexpr
+      }
+      out.push_back(is_constexpr);
+    }
+    return out;
   }
 
   void record_block_sizes(const Ref& fn, const std::vector<Ref>& pos, const Attrs& meta) {
@@ -588,13 +617,17 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     need_kernel(a, "tl.program_id");
     int64_t axis = in.to_int(a.get(0, "axis"), a.at);
     if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
-    return python::integer(run->pid[axis]);
+    return runtime_int(run->pid[axis]);  // a runtime value in Triton, never a constexpr
   });
   def("num_programs", [this, need_kernel](Interp&, CallArgs& a) {
     need_kernel(a, "tl.num_programs");
-    return python::integer(run->grid[in.to_int(a.get(0, "axis"), a.at)]);
+    int64_t axis = in.to_int(a.get(0, "axis"), a.at);
+    if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
+    return runtime_int(run->grid[axis]);
   });
   def("arange", [this](Interp&, CallArgs& a) {
+    if (!a.get(0, "start") || !a.get(1, "end")) in.error(a.at, "tl.arange takes start and end");
+    check_arange(in, a.at, a.get(0, "start"), a.get(1, "end"));
     int64_t lo = in.to_int(a.get(0, "start"), a.at), hi = in.to_int(a.get(1, "end"), a.at);
     auto r = std::make_shared<Tensor>();
     r->dtype = DType::I32;
@@ -608,10 +641,14 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     if (d->kind != K::DType) in.error(at, "expected a tl dtype");
     return d->dtype;
   };
+  // A block shape, checked as Triton checks it before anything is allocated.
   auto shape_of = [this](const Ref& v, Span at) {
+    if (!v) in.error(at, "a block shape is missing");
+    std::vector<Ref> dims =
+        v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v};
+    check_block_shape(in, at, dims);
     std::vector<int64_t> shape;
-    for (const Ref& x : v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v})
-      shape.push_back(in.to_int(x, at));
+    for (const Ref& x : dims) shape.push_back(in.to_int(x, at));
     return shape;
   };
   def("zeros", [this, dtype_of, shape_of](Interp&, CallArgs& a) {
@@ -639,6 +676,8 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   def("where", [this](Interp&, CallArgs& a) {
     TensorPtr c = as_tensor(in, a.pos.at(0), a.at, DType::Bool);
     DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
+    if (out == DType::I64 && a.pos[1]->kind != K::Tensor && a.pos[2]->kind != K::Tensor)
+      out = DType::I32;  // Triton types a Python int that fits as int32
     TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
     DType xd = x->dtype, yd = y->dtype;
     return wrap(map3(

@@ -12,3 +12,5 @@ rm -rf "$out"
 mkdir -p "$out"
 "$python" "$src/tests/crosscheck/torch_outputs.py" "$out" "$src/examples"
 KEQ_CROSSCHECK_DIR="$out" "$build/tests/crosscheck_test" --gtest_filter=*Cpu*
+# Triton's own compile-time checks reject every kernel keq rejects (frontends/triton/compile_checks.h).
+TRITON_INTERPRET=1 "$python" "$src/tests/crosscheck/triton_rejects.py" "$src/tests/golden/triton_rejects"

@@ -1,0 +1,70 @@
+#include "frontends/triton/compile_checks.h"
+
+#include <string>
+
+namespace keq::triton {
+namespace {
+using K = python::Value::Kind;
+
+bool power_of_two(int64_t x) {
+  return x > 0 && (x & (x - 1)) == 0;
+}
+}  // namespace
+
+python::Ref runtime_int(int64_t v) {
+  python::Ref r = python::integer(v);
+  r->b = true;  // an Int's `b` marks a runtime scalar (value.h)
+  return r;
+}
+
+bool is_runtime_int(const python::Ref& v) {
+  return v->kind == K::Int && v->b;
+}
+
+void check_arange(python::Interp& in, python::Span at, const python::Ref& start,
+                  const python::Ref& end) {
+  if (is_runtime_int(start) || is_runtime_int(end))
+    in.error(at, "ValueError: arange's arguments must be of type tl.constexpr");
+  int64_t lo = in.to_int(start, at), hi = in.to_int(end, at);
+  if ((lo >> 32) != 0 || (hi >> 32) != 0) in.error(at, "ValueError: arange must fit in int32");
+  if (hi <= lo)
+    in.error(at, "ValueError: arange's end argument must be greater than the start argument");
+  if (!power_of_two(hi - lo)) in.error(at, "ValueError: arange's range must be a power of 2");
+  if (hi - lo > kMaxTensorNumel)  // Triton 3.6 checks the range as a block shape
+    in.error(at, "ValueError: numel (" + std::to_string(hi - lo) +
+                     ") exceeds triton maximum tensor numel (" + std::to_string(kMaxTensorNumel) +
+                     ")");
+}
+
+void check_block_shape(python::Interp& in, python::Span at, const std::vector<python::Ref>& dims) {
+  int64_t numel = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const python::Ref& d = dims[i];
+    if (d->kind != K::Int || is_runtime_int(d))
+      in.error(
+          at, "TypeError: Shape element " + std::to_string(i) + " must have type `constexpr[int]`");
+    if (!power_of_two(d->i))
+      in.error(at, "ValueError: Shape element " + std::to_string(i) + " must be a power of 2");
+    numel = numel > kMaxTensorNumel ? numel : numel * d->i;
+  }
+  if (numel > kMaxTensorNumel)
+    in.error(at, "ValueError: numel (" + std::to_string(numel) +
+                     ") exceeds triton maximum tensor numel (" + std::to_string(kMaxTensorNumel) +
+                     ")");
+}
+
+void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]) {
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] < 0) in.error(at, "a grid dimension is negative: " + std::to_string(grid[d]));
+  // CUDA's limits: 2^31 - 1 programs along axis 0, 65535 along 1 and 2.
+  if (grid[0] > INT32_MAX || grid[1] > 65535 || grid[2] > 65535)
+    in.error(at, "the grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
+                     std::to_string(grid[2]) + ") exceeds CUDA's grid limits");
+  int64_t programs = grid[0];
+  for (int d = 1; d < 3; ++d) programs = programs > kMaxPrograms ? programs : programs * grid[d];
+  if (programs > kMaxPrograms)
+    in.unsupported(at, "a grid of " + std::to_string(programs) + " programs (size limit " +
+                           std::to_string(kMaxPrograms) + ")");
+}
+
+}  // namespace keq::triton

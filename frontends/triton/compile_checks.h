@@ -1,0 +1,30 @@
+// Triton 3.6's compile-time checks, in one place: what `triton.jit` rejects before a kernel runs
+// (triton/language/semantic.py and _utils.validate_block_shape). Each throws the program's own
+// error (python::ProgramError) with Triton's message, so a candidate that would not compile is
+// a candidate that does not run. tests/golden/triton_rejects/ holds one kernel per check, and
+// tests/crosscheck/triton_rejects.py shows Triton's interpreter rejecting each.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "frontends/python/interp.h"
+
+namespace keq::triton {
+
+inline constexpr int64_t kMaxTensorNumel = 1 << 20;  // TRITON_MAX_TENSOR_NUMEL
+// Programs keq runs one by one: past this the grid is a size limit (UNSUPPORTED), not a hang.
+inline constexpr int64_t kMaxPrograms = 1 << 20;
+
+// An int kernel argument not annotated tl.constexpr is a runtime scalar: Triton refuses it
+// where a constexpr is needed. keq marks such ints (and ints computed from them).
+python::Ref runtime_int(int64_t v);
+bool is_runtime_int(const python::Ref& v);
+
+void check_arange(python::Interp& in, python::Span at, const python::Ref& start,
+                  const python::Ref& end);
+// validate_block_shape: constexpr ints, powers of two, at most kMaxTensorNumel elements.
+void check_block_shape(python::Interp& in, python::Span at, const std::vector<python::Ref>& dims);
+void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]);
+
+}  // namespace keq::triton

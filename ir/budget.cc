@@ -1,0 +1,57 @@
+#include "ir/budget.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+namespace keq::ir {
+namespace {
+
+struct State {
+  std::atomic<int64_t> deadline_ns{INT64_MAX};  // steady_clock ticks since its epoch
+  std::atomic<size_t> max_bytes{0};
+};
+State& state() {
+  static State s;
+  return s;
+}
+
+}  // namespace
+
+void Budget::set(Clock::time_point deadline, size_t max_bytes) {
+  state().deadline_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count();
+  state().max_bytes = max_bytes;
+}
+
+void Budget::clear() {
+  state().deadline_ns = INT64_MAX;
+  state().max_bytes = 0;
+}
+
+size_t Budget::max_bytes() {
+  return state().max_bytes;
+}
+
+size_t Budget::resident_bytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long size = 0, resident = 0;
+  int n = std::fscanf(f, "%lu %lu", &size, &resident);
+  std::fclose(f);
+  if (n != 2) return 0;
+  return static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+void Budget::check() {
+  int64_t now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+  if (now > state().deadline_ns) throw BudgetExceeded("the --timeout was reached", false);
+  size_t cap = state().max_bytes;
+  if (cap && resident_bytes() > cap)
+    throw BudgetExceeded(
+        "the memory budget (--max-memory " + std::to_string(cap >> 20) + " MiB) was reached", true);
+}
+
+}  // namespace keq::ir

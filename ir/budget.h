@@ -1,0 +1,57 @@
+// The run's budget: a deadline and a memory ceiling that every stage honours cooperatively.
+//
+// --timeout and --max-memory must bound the whole run, not only the stages that check a clock:
+// term construction, the interpreters, pair dedup, the e-graph, the witness search and replay
+// all call Budget::tick() in their loops, which throws BudgetExceeded once the deadline has
+// passed or the resident memory is over the ceiling. verify turns that into UNKNOWN with what
+// was done. The throw happens in keq's own code only, never inside GMP, MPFR or Z3 callbacks
+// (which cannot unwind), so their sizes are bounded before they are called instead.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+namespace keq::ir {
+
+struct BudgetExceeded : std::runtime_error {
+  BudgetExceeded(const std::string& what, bool memory)
+      : std::runtime_error(what), memory_exhausted(memory) {}
+  bool memory_exhausted;  // else the deadline passed
+};
+
+class Budget {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // Sets the process-wide budget (0 bytes: no memory ceiling).
+  static void set(Clock::time_point deadline, size_t max_bytes);
+  static void clear();  // no deadline, no ceiling
+  // Cheap: counts calls and checks the clock and memory every 1024th. Throws BudgetExceeded.
+  static void tick() {
+    if ((counter().fetch_add(1, std::memory_order_relaxed) & 1023) == 0) check();
+  }
+  static void check();
+  static size_t resident_bytes();  // this process's resident set, from /proc/self/statm
+  static size_t max_bytes();
+
+ private:
+  static std::atomic<uint64_t>& counter() {
+    static std::atomic<uint64_t> c{0};
+    return c;
+  }
+};
+
+// Sets a budget for a scope and restores "none" after it (exceptions included).
+class BudgetScope {
+ public:
+  BudgetScope(Budget::Clock::time_point deadline, size_t max_bytes) {
+    Budget::set(deadline, max_bytes);
+  }
+  ~BudgetScope() { Budget::clear(); }
+  BudgetScope(const BudgetScope&) = delete;
+  BudgetScope& operator=(const BudgetScope&) = delete;
+};
+
+}  // namespace keq::ir
