@@ -304,6 +304,7 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
     z3::expr ea = enc.encode(a), eb = enc.encode(b);
     z3::params p(c);
     p.set("timeout", timeout_ms);
+    p.set("rlimit", kQueryResourceLimit);  // deterministic: load cannot change the answer
     // Side conditions first: each must hold for every input, or nothing is proved.
     for (const z3::expr& cond : enc.conditions()) {
       z3::solver s(c);

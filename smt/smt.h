@@ -35,6 +35,10 @@ struct Result {
 };
 
 // Is a == b for every input? `range` gives each variable's range.
+// Z3 resource units (rlimit) per query: the binding limit, so an answer never depends on how
+// loaded the machine is; the wall-clock timeout stays as a guard behind it.
+inline constexpr unsigned kQueryResourceLimit = 20'000'000;
+
 // Z3's own memory ceiling (its global memory_max_size), so a query past the run's budget
 // fails inside Z3 as "unknown" rather than growing past it. 0: none. Call before queries run.
 void set_memory_limit(size_t bytes);

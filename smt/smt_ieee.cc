@@ -205,6 +205,7 @@ Result check_equal_ieee(const ir::TermStore& store, TermId a, TermId b,
     z3::expr ea = enc.encode(a), eb = enc.encode(b);
     z3::params p(c);
     p.set("timeout", timeout_ms);
+    p.set("rlimit", kQueryResourceLimit);  // deterministic: load cannot change the answer
     z3::solver s(c);
     s.set(p);
     s.add(enc.facts());

@@ -161,6 +161,28 @@ check max-memory-bad 4 "--max-memory takes a size" "$keq" verify "$ex/softmax_ro
 printf 'import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def forward(self, x):\n        return torch.softmax(x, dim=1)\n\n\nbatch_size = 16\ndim = 2 ** 14\n\n\ndef get_inputs():\n    return [torch.randn(batch_size, dim)]\n\n\ndef get_init_inputs():\n    return []\n' >"$tmp/pow_ref.py"
 check size-as-expression-is-a-dimension 0 "bound: batch_size=2,dim=3 (default bound)" "$keq" verify "$tmp/pow_ref.py" "$ex/softmax_rows/cand.py"
 
+# Reproducible: the same command gives the same report (timings aside), whatever --jobs is.
+reproducible() {  # name, command...
+  local name="$1"
+  shift
+  local first="" out k ok=1
+  for k in 1 2 3 4 5; do
+    out=$("$@" --jobs $(((k % 2) + 1)) 2>&1 | sed -E 's/[0-9]+\.[0-9]+ s\b/T s/g')
+    if [ -z "$first" ]; then first="$out"; elif [ "$out" != "$first" ]; then ok=0; fi
+  done
+  if [ "$ok" = 1 ] && grep -q "counterexample" <<<"$first"; then
+    echo "ok   $name"
+  else
+    echo "FAIL $name: reports differ between runs, or no counterexample"
+    diff <(echo "$first") <(echo "$out") | head -20
+    fail=1
+  fi
+}
+reproducible reproducible-witness "$keq" verify "$ex/gelu_truncated_constant/ref.py" "$ex/gelu_truncated_constant/cand.py" --seed 1
+reproducible reproducible-z3-model "$keq" verify "$ex/relu6_wrong_bound/ref.py" "$ex/relu6_wrong_bound/cand.py" --seed 1
+reproducible reproducible-minimized "$keq" verify "$ex/layernorm_unbiased_var/ref.py" "$ex/layernorm_unbiased_var/cand.py" --seed 1
+reproducible reproducible-default-bound "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py" --seed 1
+
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

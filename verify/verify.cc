@@ -246,7 +246,10 @@ std::string value_str(const ir::RealValue& v) {
   return s;
 }
 
-using Point = absl::flat_hash_map<TermId, double>;  // variable term -> value
+// Variable term -> value. Ordered: minimization walks it and draws random numbers as it goes,
+// and a hash map's order changes from process to process (absl seeds its hash per process), so
+// the same --seed gave different counterexamples.
+using Point = std::map<TermId, double>;
 
 class Witness {
  public:
@@ -554,7 +557,8 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
     if (res.outcome == smt::Outcome::Model) {
       Point p;
       std::mt19937_64 rng(opt.seed);
-      for (auto [v, x] : res.model) p[v] = into_domain(x, w.domain(v), rng);
+      std::map<TermId, double> model(res.model.begin(), res.model.end());  // in a fixed order
+      for (auto [v, x] : model) p[v] = into_domain(x, w.domain(v), rng);
       if (w.differs(pairs[open[n]], p)) {
         ++r.stats.smt_refuted;
         refute(pairs[open[n]], p, "Z3 model, replayed");
