@@ -48,6 +48,7 @@ const char* const kHelp =
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
                   [--nonfinite-inputs] [--semantics real|ieee] [--eval]
+                  [--max-memory SIZE] [--repro FILE]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -91,6 +92,9 @@ options:
   --params initial  parameters with a deterministic initialization take that value
   --eval            run both models after .eval() (BatchNorm on running statistics, Dropout
                     off); the default is training mode, as KernelBench runs them
+  --repro FILE      with a counterexample: write a Python script that rebuilds its inputs and
+                    parameters at its configuration and runs both models (for your machine;
+                    keq never runs it)
   --no-egraph       skip the e-graph stage (to measure its value)
   --nonfinite-inputs
                     float inputs from get_inputs() may also be +-inf and NaN (parameters stay
@@ -121,6 +125,7 @@ int verify_command(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::vector<torch::Dims> configs;
   std::string json_path;
+  std::string repro_path;
   verify::Options opt;
   opt.jobs = std::max(1u, std::thread::hardware_concurrency());
   for (size_t k = 0; k < args.size(); ++k) {
@@ -216,6 +221,8 @@ int verify_command(const std::vector<std::string>& args) {
       opt.seed = std::strtoull(value().c_str(), nullptr, 10);
     } else if (a == "--json") {
       json_path = value();
+    } else if (a == "--repro") {
+      repro_path = value();
     } else if (a == "--no-egraph") {
       opt.use_egraph = false;
     } else if (a == "--semantics") {
@@ -273,6 +280,21 @@ int verify_command(const std::vector<std::string>& args) {
   }
   std::fputs(verify::to_text(reports, all, verify::provenance(opt)).c_str(), stdout);
   for (const auto& w : verify::coverage_warnings(reports)) std::printf("coverage: %s\n", w.c_str());
+  if (!repro_path.empty()) {
+    const verify::Report& d = reports.at(verify::deciding_report(reports, all));
+    std::string script = verify::repro_script(files[0], files[1], d);
+    if (script.empty()) {
+      std::fprintf(stderr, "keq verify: --repro: no counterexample to write\n");
+    } else {
+      std::ofstream out(repro_path);
+      out << script;
+      if (!out) {
+        std::fprintf(stderr, "keq verify: cannot write %s\n", repro_path.c_str());
+        return kExitError;
+      }
+      std::printf("repro: %s (run it with python; keq never runs it)\n", repro_path.c_str());
+    }
+  }
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     out << verify::to_json(files[0], files[1], reports, all);

@@ -619,6 +619,7 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
     opt.timeout_s =
         std::min(opt.timeout_s, std::chrono::duration<double>(*opt.deadline - start).count());
   Report r;
+  r.dims = opt.dims;
   r.bound = dims_str(opt.dims) + (opt.default_bound ? " (default bound)" : "");
   r.nonfinite_inputs = opt.nonfinite_inputs;
   r.semantics = opt.semantics;

@@ -83,6 +83,7 @@ struct Report {
   std::map<std::string, unsigned> loops;  // trip counts that ran, by file:line:col
   std::set<int64_t> blocks;               // the block sizes the kernels' launches used
   bool cannot_run = false;  // NOT_EQUIVALENT because the candidate raises or does not parse
+  torch::Dims dims;         // the configuration's sizes (empty: as the file writes them)
   Stats stats;
 };
 
@@ -123,6 +124,11 @@ std::string ieee_approximation(const ir::TermStore& s, ir::TermId t,
                                const std::map<ir::TermId, std::string>& unfixed,
                                absl::flat_hash_map<ir::TermId, std::string>& memo);
 std::string to_text(const Report& r);
+// A Python script that rebuilds the deciding counterexample's inputs and parameters at its
+// configuration and runs both models, for the user to run (keq never runs it); empty when the
+// report has no counterexample.
+std::string repro_script(const std::string& ref_path, const std::string& cand_path,
+                         const Report& r);
 // keq's version, the rules' fingerprint, the semantics and the framework versions modelled.
 std::string provenance(const Options& opt);
 inline constexpr const char* kKeqVersion = "0.3.0";

@@ -674,7 +674,7 @@ void Torch::install_ops() {
       false);
   for (const char* name : {"max", "min"}) {
     bool is_max = std::string(name) == "max";
-    define(name, [this, is_max, name](Interp&, CallArgs& a) -> Ref {
+    define(name, [this, is_max](Interp&, CallArgs& a) -> Ref {
       TensorPtr x = tensor_arg(a, 0, "input");
       Ref d = a.get(1, "dim");
       if (d && d->kind == K::Tensor)
@@ -1388,11 +1388,10 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   });
   auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {
     auto attrs = std::make_shared<Attrs>();
-    (*attrs)["__init__"] =
-        python::builtin(name + ".__init__", [init, this](Interp& i2, CallArgs& a) {
-          i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
-          return init(i2, a);
-        });
+    (*attrs)["__init__"] = python::builtin(name + ".__init__", [init](Interp& i2, CallArgs& a) {
+      i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
+      return init(i2, a);
+    });
     (*attrs)["forward"] = python::builtin(name + ".forward", std::move(forward));
     na[name] = in.make_class(name, module_cls, attrs);
   };
@@ -1729,8 +1728,8 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                      a.get(k + 1, names[k]) ? a.get(k + 1, names[k]) : python::none(), a.at);
         return python::none();
       });
-      (*attrs)["forward"] = python::builtin(cls + ".forward", [this, fname, names](Interp& i2,
-                                                                                   CallArgs& a) {
+      (*attrs)["forward"] = python::builtin(cls + ".forward", [fname, names](Interp& i2,
+                                                                             CallArgs& a) {
         Ref self = a.pos.at(0);
         CallArgs c;
         c.at = a.at;

@@ -14,3 +14,15 @@ mkdir -p "$out"
 KEQ_CROSSCHECK_DIR="$out" "$build/tests/crosscheck_test" --gtest_filter=*Cpu*
 # Triton's own compile-time checks reject every kernel keq rejects (frontends/triton/compile_checks.h).
 TRITON_INTERPRET=1 "$python" "$src/tests/crosscheck/triton_rejects.py" "$src/tests/golden/triton_rejects"
+# keq verify --repro: the script it writes rebuilds the counterexample, and torch with Triton's
+# interpreter computes two different values there.
+for ex in fp16_cast_noclamp gelu_truncated_constant relu6_wrong_bound leaky_relu_wrong_slope \
+          rmsnorm_eps_outside_sqrt layernorm_unbiased_var; do
+  "$build/keq" verify "$src/examples/$ex/ref.py" "$src/examples/$ex/cand.py" --repro "$out/repro_$ex.py" >/dev/null || true
+  result=$(TRITON_INTERPRET=1 "$python" "$out/repro_$ex.py" 2>/dev/null | tail -1)
+  if [ "$result" != "differ" ]; then
+    echo "FAIL repro $ex: the script did not reproduce a difference ($result)"
+    exit 1
+  fi
+  echo "ok   repro $ex"
+done
