@@ -1,4 +1,6 @@
 // The keq command.
+#include <pthread.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -20,17 +22,14 @@ commands:
   parse FILE    print the Python AST keq reads from FILE, with spans (frontend debugging)
   help          this text; `keq egraph --help` for a command's options
 
-Not yet available in this build: rules check, rules validate, bench; verify has no Z3 stage
-yet (see the project's issues). keq never runs Python: it reads models and kernels as source.
+Not yet available in this build: rules check, rules validate, bench (see the project's
+issues). keq never runs Python: it reads models and kernels as source.
 
 exit codes: 0 proved/equivalent/ok, 1 not proved/not equivalent, 2 unknown, 3 unsupported
 construct, 4 error
 )";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+int run(std::vector<std::string> args) {
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::fputs(kHelp, args.empty() ? stderr : stdout);
     return args.empty() ? keq::cli::kExitError : 0;
@@ -43,4 +42,31 @@ int main(int argc, char** argv) {
   if (cmd == "inspect") return keq::cli::inspect_command(args);
   std::fprintf(stderr, "keq: unknown command '%s' (try keq --help)\n", cmd.c_str());
   return keq::cli::kExitError;
+}
+
+}  // namespace
+
+// The command runs on a thread with a 1 GiB stack (reserved, touched only as used). keq's passes
+// over terms are iterative where terms get deep, and the readers bound their nesting
+// (kMaxAstDepth, kMaxSExprDepth); this is the margin behind both, for the recursive passes that
+// remain (the e-graph's term adder, extraction, the SMT encoders) on terms as deep as a row is
+// wide.
+int main(int argc, char** argv) {
+  struct Job {
+    std::vector<std::string> args;
+    int code = keq::cli::kExitError;
+  } job{std::vector<std::string>(argv + 1, argv + argc)};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t{1} << 30);
+  pthread_t thread;
+  auto body = [](void* p) -> void* {
+    auto* j = static_cast<Job*>(p);
+    j->code = run(j->args);
+    return nullptr;
+  };
+  if (pthread_create(&thread, &attr, body, &job) != 0) return run(job.args);  // no big stack
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  return job.code;
 }

@@ -297,7 +297,7 @@ int verify_command(const std::vector<std::string>& args) {
   }
   if (!json_path.empty()) {
     std::ofstream out(json_path);
-    out << verify::to_json(files[0], files[1], reports, all);
+    out << verify::to_json(files[0], files[1], reports, all, verify::provenance(opt));
     if (!out) {
       std::fprintf(stderr, "keq verify: cannot write %s\n", json_path.c_str());
       return kExitError;

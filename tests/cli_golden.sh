@@ -183,6 +183,40 @@ reproducible reproducible-z3-model "$keq" verify "$ex/relu6_wrong_bound/ref.py" 
 reproducible reproducible-minimized "$keq" verify "$ex/layernorm_unbiased_var/ref.py" "$ex/layernorm_unbiased_var/cand.py" --seed 1
 reproducible reproducible-default-bound "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py" --seed 1
 
+check verify-json-provenance 0 '"provenance": "keq 0.3.0; rules ' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/p.json' >/dev/null; cat '$tmp/p.json'"
+check verify-repro 1 "repro: $tmp/repro.py" "$keq" verify "$ex/fp16_cast_noclamp/ref.py" "$ex/fp16_cast_noclamp/cand.py" --dims batch_size=2,dim=3 --repro "$tmp/repro.py"
+check verify-repro-content 0 'VALUES = {' cat "$tmp/repro.py"
+
+# A scalar accumulator over a 100,000-wide row builds a term as deep as the row: it once
+# overflowed the stack in pair dedup, then grew past the machine's memory; now the budget stops it.
+python3 -c "
+import sys
+src = open(sys.argv[1]).read()
+print(src.replace('return torch.relu(x)', 'return x.sum().reshape(1)').replace('batch_size = 16', 'dim0 = 1').replace('dim = 16384', 'dim = 100000').replace('torch.randn(batch_size, dim)', 'torch.randn(dim)'))
+" "$ex/relu_mask_off_by_one/ref.py" >"$tmp/wide_ref.py"
+cat >"$tmp/wide_cand.py" <<'PY'
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_sum(x_ptr, out_ptr, n):
+    acc = 0.0
+    for i in range(0, n):
+        acc += tl.load(x_ptr + i)
+    tl.store(out_ptr, acc)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty(1, device=x.device)
+        row_sum[(1,)](x, out, x.numel())
+        return out
+PY
+check_first wide-row-stops-at-budget 2 "UNKNOWN: stopped: the" timeout 120 "$keq" verify "$tmp/wide_ref.py" "$tmp/wide_cand.py" --dims dim=100000 --timeout 5 --max-memory 2G
+
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

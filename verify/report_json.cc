@@ -69,12 +69,19 @@ void fill(const Report& r, report::Configuration& c) {
 }  // namespace
 
 std::string to_json(const std::string& ref_path, const std::string& cand_path,
-                    const std::vector<Report>& reports, Verdict overall) {
+                    const std::vector<Report>& reports, Verdict overall,
+                    const std::string& provenance) {
   report::VerifyRun run;
   run.set_reference(ref_path);
   run.set_candidate(cand_path);
   run.set_verdict(to_proto(overall));
   for (const Report& r : reports) fill(r, *run.add_configurations());
+  if (!reports.empty()) {
+    size_t d = deciding_report(reports, overall);
+    run.set_reason(reports[d].reason);
+    run.set_deciding_configuration(static_cast<uint32_t>(d + 1));
+  }
+  run.set_provenance(provenance);
   google::protobuf::util::JsonPrintOptions opt;
   opt.add_whitespace = true;
   opt.always_print_primitive_fields = true;

@@ -147,6 +147,7 @@ std::vector<std::string> input_lines(const std::vector<std::pair<std::string, st
 std::vector<std::string> coverage_warnings(const std::vector<Report>& reports);
 // The reports of one run as JSON in the schema of verify/keq.proto (message VerifyRun).
 std::string to_json(const std::string& ref_path, const std::string& cand_path,
-                    const std::vector<Report>& reports, Verdict overall);
+                    const std::vector<Report>& reports, Verdict overall,
+                    const std::string& provenance = "");
 
 }  // namespace keq::verify
