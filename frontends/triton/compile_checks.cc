@@ -53,6 +53,44 @@ void check_block_shape(python::Interp& in, python::Span at, const std::vector<py
                      ")");
 }
 
+void check_pointer_offset(python::Interp& in, python::Span at, python::DType pointee,
+                          python::DType offset) {
+  if (!python::is_float(offset)) return;
+  auto tl_name = [](python::DType d) {
+    switch (d) {
+      case python::DType::F32:
+        return std::string("fp32");
+      case python::DType::F16:
+        return std::string("fp16");
+      case python::DType::BF16:
+        return std::string("bf16");
+      case python::DType::E4M3:
+        return std::string("fp8e4nv");
+      case python::DType::E5M2:
+        return std::string("fp8e5");
+      case python::DType::I32:
+        return std::string("int32");
+      case python::DType::I64:
+        return std::string("int64");
+      default:
+        return std::string("int1");
+    }
+  };
+  std::string off = tl_name(offset) == "fp32" ? "float32" : tl_name(offset);
+  in.error(at, "IncompatibleTypeErrorImpl: invalid operands of type pointer<" + tl_name(pointee) +
+                   "> and triton.language." + off);
+}
+
+void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
+               const std::vector<int64_t>& b) {
+  if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
+    in.error(at, "tl.dot needs [M, K] and [K, N] blocks");
+  if (a[1] < 16)  // measured: Triton 3.6 rejects it when compiling for the H200
+    in.error(at, "tl.dot with K = " + std::to_string(a[1]) +
+                     ": Triton requires K >= 16 (\"Input shapes should have M >= 1, N >= 1 and "
+                     "K >= 16\")");
+}
+
 void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]) {
   for (int d = 0; d < 3; ++d)
     if (grid[d] < 0) in.error(at, "a grid dimension is negative: " + std::to_string(grid[d]));

@@ -267,7 +267,7 @@ struct Triton {
   // ---- block arithmetic, with Triton's semantics inside kernels ----
   Ref pointer_offset(const Ref& p, const Ref& by, bool minus, Span at) {
     TensorPtr off = as_tensor(in, by, at, DType::I32);
-    if (python::is_float(off->dtype)) in.error(at, "pointer offsets must be integers");
+    check_pointer_offset(in, at, p->tensor->dtype, off->dtype);
     Tensor base;
     base.shape = p->shape;
     std::vector<int64_t> shape = broadcast_shapes(in, p->shape, off->shape, at);
@@ -804,12 +804,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     // fp32 inputs use TF32 by default (inputs rounded to 10 mantissa bits). keq models the exact
     // product, so the default is recorded as a note: equal over the reals, not bit for bit.
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
-    if (x->shape.size() != 2 || y->shape.size() != 2 || x->shape[1] != y->shape[0])
-      in.error(a.at, "tl.dot needs [M, K] and [K, N] blocks");
-    if (x->shape[1] < 16)  // measured: Triton 3.6 rejects it when compiling for the H200
-      in.error(a.at, "tl.dot with K = " + std::to_string(x->shape[1]) +
-                         ": Triton requires K >= 16 (\"Input shapes should have M >= 1, N >= 1 and "
-                         "K >= 16\")");
+    check_dot(in, a.at, x->shape, y->shape);
     Ref precision = a.get(3, "input_precision"), tf32 = a.get(4, "allow_tf32");
     bool ieee = (precision && precision->kind == K::Str && precision->s == "ieee") ||
                 (tf32 && tf32->kind == K::Bool && !tf32->b);
@@ -849,7 +844,8 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
     auto r = std::make_shared<Tensor>(*x);
     r->shape = shape_of(a.get(1, "shape"), a.at);
-    if (r->numel() != x->numel()) in.error(a.at, "tl.reshape changes the number of elements");
+    if (r->numel() != x->numel())
+      in.error(a.at, "ValueError: reshape() cannot change total number of elements in tensor");
     return wrap(r);
   });
   def("expand_dims", [this](Interp&, CallArgs& a) {
