@@ -217,6 +217,9 @@ class ModelNew(nn.Module):
 PY
 check_first wide-row-stops-at-budget 2 "UNKNOWN: stopped: the" timeout 120 "$keq" verify "$tmp/wide_ref.py" "$tmp/wide_cand.py" --dims dim=100000 --timeout 5 --max-memory 2G
 
+# Host code's device queries are answered as the H200 would, and the report names each one.
+check host-device-queries 0 "note: host assumption: torch.cuda.get_device_properties() is an H200's (9.0, 132 SMs)" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$src/tests/golden/candidates/device_queries.py" --dims batch_size=2,dim=3
+
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

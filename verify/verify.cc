@@ -673,6 +673,8 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
   r.loops = cand.state.loop_trips;
   r.blocks = cand.state.block_sizes;
   r.coverage = coverage_warnings({r});
+  for (const auto* st : {&ref.state, &cand.state})
+    for (const auto& a : st->host_assumptions) r.notes.push_back("host assumption: " + a);
   if (auto s = structural(ref, cand, r)) return *s;
   for (const auto& f : cand.state.findings) r.notes.push_back(f);
 

@@ -1033,6 +1033,13 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     case K::Tensor:
       if (!hooks_.getattr) unsupported(at, "tensor attribute " + name);
       return hooks_.getattr(*this, obj, name, at);
+    case K::Device: {  // "cuda:0": type "cuda", index 0
+      size_t colon = obj->s.find(':');
+      if (name == "type") return string(obj->s.substr(0, colon));
+      if (name == "index")
+        return colon == std::string::npos ? none() : integer(std::stoll(obj->s.substr(colon + 1)));
+      unsupported(at, "torch.device." + name + " is not modelled");
+    }
     case K::Tuple: {  // a named tuple (torch.return_types) keeps its field names in `s`
       size_t field = 0;
       for (size_t p = 0; !obj->s.empty() && p <= obj->s.size(); ++field) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "frontends/torch/conv.h"
+#include "frontends/torch/device.h"
 #include "frontends/torch/tensor_ops.h"
 
 namespace keq::torch {
@@ -38,7 +39,8 @@ struct Torch {
   Interp& in;
   TorchState& st;
   ir::TermStore& s;
-  absl::flat_hash_map<std::string, OpFn> ops;  // torch.X and Tensor.X share these
+  absl::flat_hash_map<std::string, OpFn> ops;             // torch.X and Tensor.X share these
+  absl::flat_hash_map<const Tensor*, int64_t> data_ptrs;  // Tensor.data_ptr() answers
 
   Ref module(const std::string& name) {
     auto m = std::make_shared<Value>();
@@ -1058,8 +1060,13 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "device") {
     auto dev = std::make_shared<Value>();
     dev->kind = K::Device;
-    dev->s = "cuda";
+    dev->s = "cuda:0";
+    st.host_assumptions.insert("tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
     return dev;
+  }
+  if (name == "is_cuda" || name == "is_cpu") {
+    st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
+    return python::boolean(name == "is_cuda");
   }
   auto method = [&](const OpFn& f) {
     return python::builtin("Tensor." + name, [self, f](Interp& i2, CallArgs& a) {
@@ -1087,6 +1094,25 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
   if (name == "cuda" || name == "cpu" || name == "detach" || name == "clone")
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
+  if (name == "element_size")
+    return self_fn([](Interp&, CallArgs& a) {
+      DType d = a.pos[0]->tensor->dtype;
+      int64_t bytes = d == DType::F32 || d == DType::I32    ? 4
+                      : d == DType::I64                     ? 8
+                      : d == DType::F16 || d == DType::BF16 ? 2
+                                                            : 1;
+      return python::integer(bytes);
+    });
+  if (name == "data_ptr")
+    return self_fn([this](Interp&, CallArgs& a) {
+      // Distinct tensors get distinct addresses, each aligned as the caching allocator aligns
+      // a fresh allocation (keq's tensors are contiguous and start at their buffer).
+      auto [it, fresh] = data_ptrs.try_emplace(
+          a.pos[0]->tensor.get(), (int64_t{0x7f} << 40) + (int64_t(data_ptrs.size()) << 30));
+      st.host_assumptions.insert(
+          "data_ptr() is 1 GiB-aligned and distinct per tensor (a fresh CUDA allocation)");
+      return python::integer(it->second);
+    });
   auto cast_to = [&](DType d) {
     return self_fn([this, d](Interp&, CallArgs& a) {
       TensorPtr x = a.pos[0]->tensor;
@@ -1315,6 +1341,7 @@ void Torch::install_creation(const Ref& torch) {
       "torch.cuda.is_available", [](Interp&, CallArgs&) { return python::boolean(true); });
   (*cuda->attrs)["synchronize"] =
       python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
+  install_cuda_queries(st, cuda);
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
   // torch.Tensor, for isinstance.
@@ -2444,7 +2471,7 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
 }  // namespace
 
 void install(python::Interp& in, TorchState& state) {
-  auto t = std::make_shared<Torch>(Torch{in, state, in.store(), {}});
+  auto t = std::make_shared<Torch>(Torch{in, state, in.store(), {}, {}});
   t->install_ops();
   Ref torch = t->module("torch"), nn = t->module("torch.nn"), F = t->module("torch.nn.functional");
   t->install_creation(torch);

@@ -69,6 +69,9 @@ struct TorchState {
   // @triton.autotune: which config every autotuned kernel runs (index k, or its last config when
   // it has fewer), and what the launches found: the most configs of any kernel, and the configs
   // used, described for the report.
+  // Device queries the host code made (is_cuda, data_ptr(), torch.cuda.*), each answered as an
+  // H200 with torch 2.11 would: the report names them, since a branch may hang on them.
+  std::set<std::string> host_assumptions;
   size_t autotune_choice = 0;
   size_t autotune_configs = 0;
   std::vector<std::string> autotune_used;

@@ -1,0 +1,56 @@
+#include "frontends/torch/device.h"
+
+#include <memory>
+#include <string>
+
+namespace keq::torch {
+namespace {
+using python::Ref;
+using K = python::Value::Kind;
+
+// What torch 2.11 reports for an H200 (compute capability 9.0, 132 SMs, 141 GB of HBM3e).
+struct DeviceFacts {
+  const char* name = "NVIDIA H200";
+  int64_t major = 9, minor = 0, multi_processor_count = 132, warp_size = 32;
+  int64_t total_memory = int64_t{150} * 1000 * 1000 * 1000;  // bytes, about what torch reports
+  int64_t max_threads_per_multi_processor = 2048, l2_cache_size = 50 * 1024 * 1024;
+};
+
+}  // namespace
+
+void install_cuda_queries(TorchState& st, const Ref& cuda) {
+  static const DeviceFacts kH200;
+  auto& t = *cuda->attrs;
+  auto def = [&](const std::string& name, const std::string& answer, python::BuiltinFn fn) {
+    t[name] = python::builtin(
+        "torch.cuda." + name, [&st, name, answer, fn](python::Interp& i2, python::CallArgs& a) {
+          st.host_assumptions.insert("torch.cuda." + name + "() is " + answer);
+          return fn(i2, a);
+        });
+  };
+  def("current_device", "0", [](python::Interp&, python::CallArgs&) { return python::integer(0); });
+  def("device_count", "1", [](python::Interp&, python::CallArgs&) { return python::integer(1); });
+  def("get_device_name", kH200.name,
+      [](python::Interp&, python::CallArgs&) { return python::string(kH200.name); });
+  def("get_device_capability", "(9, 0)", [](python::Interp&, python::CallArgs&) {
+    return python::tuple({python::integer(kH200.major), python::integer(kH200.minor)});
+  });
+  def("get_device_properties", "an H200's (9.0, 132 SMs)", [](python::Interp&, python::CallArgs&) {
+    auto p = std::make_shared<python::Value>();
+    p->kind = K::Module;  // an object with attributes only
+    p->s = "torch.cuda._CudaDeviceProperties";
+    p->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+    auto& a = *p->attrs;
+    a["name"] = python::string(kH200.name);
+    a["major"] = python::integer(kH200.major);
+    a["minor"] = python::integer(kH200.minor);
+    a["multi_processor_count"] = python::integer(kH200.multi_processor_count);
+    a["total_memory"] = python::integer(kH200.total_memory);
+    a["warp_size"] = python::integer(kH200.warp_size);
+    a["max_threads_per_multi_processor"] = python::integer(kH200.max_threads_per_multi_processor);
+    a["L2_cache_size"] = python::integer(kH200.l2_cache_size);
+    return Ref(p);
+  });
+}
+
+}  // namespace keq::torch
