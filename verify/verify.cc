@@ -657,6 +657,12 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
     }
     return r;
   } catch (const python::ProgramError& e) {
+    if (!e.confirmed) {  // keq's model refuses the arguments: maybe keq's gap, so no verdict
+      r.verdict = Verdict::Unsupported;
+      r.reason = std::string(ran_reference ? "the candidate" : "the reference") +
+                 " stops in keq's model, which torch/Triton may not do: " + e.what();
+      return r;
+    }
     if (!ran_reference) {
       r.verdict = Verdict::Error, r.reason = std::string("the reference raises: ") + e.what();
     } else {

@@ -14,6 +14,163 @@ using K = Value::Kind;
 constexpr int64_t kMaxLoopTrips = 10'000'000;
 constexpr int kMaxDepth = 200;
 
+// CPython 3.11's builtins module (dir(builtins)): a name from here that keq lacks is keq's gap.
+bool is_python_builtin(const std::string& name) {
+  static const std::set<std::string> kNames = {"ArithmeticError",
+                                               "AssertionError",
+                                               "AttributeError",
+                                               "BaseException",
+                                               "BaseExceptionGroup",
+                                               "BlockingIOError",
+                                               "BrokenPipeError",
+                                               "BufferError",
+                                               "BytesWarning",
+                                               "ChildProcessError",
+                                               "ConnectionAbortedError",
+                                               "ConnectionError",
+                                               "ConnectionRefusedError",
+                                               "ConnectionResetError",
+                                               "DeprecationWarning",
+                                               "EOFError",
+                                               "Ellipsis",
+                                               "EncodingWarning",
+                                               "EnvironmentError",
+                                               "Exception",
+                                               "ExceptionGroup",
+                                               "False",
+                                               "FileExistsError",
+                                               "FileNotFoundError",
+                                               "FloatingPointError",
+                                               "FutureWarning",
+                                               "GeneratorExit",
+                                               "IOError",
+                                               "ImportError",
+                                               "ImportWarning",
+                                               "IndentationError",
+                                               "IndexError",
+                                               "InterruptedError",
+                                               "IsADirectoryError",
+                                               "KeyError",
+                                               "KeyboardInterrupt",
+                                               "LookupError",
+                                               "MemoryError",
+                                               "ModuleNotFoundError",
+                                               "NameError",
+                                               "None",
+                                               "NotADirectoryError",
+                                               "NotImplemented",
+                                               "NotImplementedError",
+                                               "OSError",
+                                               "OverflowError",
+                                               "PendingDeprecationWarning",
+                                               "PermissionError",
+                                               "ProcessLookupError",
+                                               "RecursionError",
+                                               "ReferenceError",
+                                               "ResourceWarning",
+                                               "RuntimeError",
+                                               "RuntimeWarning",
+                                               "StopAsyncIteration",
+                                               "StopIteration",
+                                               "SyntaxError",
+                                               "SyntaxWarning",
+                                               "SystemError",
+                                               "SystemExit",
+                                               "TabError",
+                                               "TimeoutError",
+                                               "True",
+                                               "TypeError",
+                                               "UnboundLocalError",
+                                               "UnicodeDecodeError",
+                                               "UnicodeEncodeError",
+                                               "UnicodeError",
+                                               "UnicodeTranslateError",
+                                               "UnicodeWarning",
+                                               "UserWarning",
+                                               "ValueError",
+                                               "Warning",
+                                               "ZeroDivisionError",
+                                               "abs",
+                                               "aiter",
+                                               "all",
+                                               "anext",
+                                               "any",
+                                               "ascii",
+                                               "bin",
+                                               "bool",
+                                               "breakpoint",
+                                               "bytearray",
+                                               "bytes",
+                                               "callable",
+                                               "chr",
+                                               "classmethod",
+                                               "compile",
+                                               "complex",
+                                               "copyright",
+                                               "credits",
+                                               "delattr",
+                                               "dict",
+                                               "dir",
+                                               "divmod",
+                                               "enumerate",
+                                               "eval",
+                                               "exec",
+                                               "exit",
+                                               "filter",
+                                               "float",
+                                               "format",
+                                               "frozenset",
+                                               "getattr",
+                                               "globals",
+                                               "hasattr",
+                                               "hash",
+                                               "help",
+                                               "hex",
+                                               "id",
+                                               "input",
+                                               "int",
+                                               "isinstance",
+                                               "issubclass",
+                                               "iter",
+                                               "len",
+                                               "license",
+                                               "list",
+                                               "locals",
+                                               "map",
+                                               "max",
+                                               "memoryview",
+                                               "min",
+                                               "next",
+                                               "object",
+                                               "oct",
+                                               "open",
+                                               "ord",
+                                               "pow",
+                                               "print",
+                                               "property",
+                                               "quit",
+                                               "range",
+                                               "repr",
+                                               "reversed",
+                                               "round",
+                                               "set",
+                                               "setattr",
+                                               "slice",
+                                               "sorted",
+                                               "staticmethod",
+                                               "str",
+                                               "sum",
+                                               "super",
+                                               "tuple",
+                                               "type",
+                                               "vars",
+                                               "zip",
+                                               "__import__",
+                                               "__build_class__",
+                                               "__debug__"};
+  return kNames.contains(name);
+}
+
 bool is_number(const Ref& v) {
   return is_integer(v) || v->kind == K::Float;
 }
@@ -32,6 +189,9 @@ void Interp::unsupported(Span at, const std::string& what) const {
 }
 void Interp::error(Span at, const std::string& what) const {
   throw ProgramError(where(at) + ": " + what);
+}
+void Interp::raise(Span at, const std::string& what) const {
+  throw ProgramError(where(at) + ": " + what, true);
 }
 
 void Interp::register_module(const std::string& name, Ref module) {
@@ -108,7 +268,7 @@ double Interp::to_float(const Ref& v, Span at) {
 }
 
 void Interp::check_count(Span at, int64_t count, const std::string& what) {
-  if (count < 0) error(at, what + ": negative size " + std::to_string(count));
+  if (count < 0) raise(at, what + ": negative size " + std::to_string(count));
   if (count > kMaxElements)
     unsupported(at, what + " of " + std::to_string(count) + " elements (size limit " +
                         std::to_string(kMaxElements) + ")");
@@ -118,7 +278,7 @@ void Interp::check_shape(Span at, const std::vector<int64_t>& shape, const std::
   int64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0)
-      error(at, "RuntimeError: " + what + ": Trying to create tensor with negative dimension " +
+      raise(at, "RuntimeError: " + what + ": Trying to create tensor with negative dimension " +
                     std::to_string(d));
     if (__builtin_mul_overflow(n, d, &n)) n = INT64_MAX;
   }
@@ -223,7 +383,7 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
         r.value->b = true;
       }
       if (r.value) return r.value;
-      if (r.failure->program_error) error(at, r.failure->message);
+      if (r.failure->program_error) raise(at, r.failure->message);
       unsupported(at, r.failure->message);
     } else {
       double x = to_float(a, at), y = to_float(b, at);
@@ -397,12 +557,12 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       return Flow::Normal;
     case NodeKind::Assert:
       if (!truthy(eval(n.kids[0], env), n.span))
-        error(n.span,
-              "assertion failed" +
+        raise(n.span,
+              "AssertionError" +
                   (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))));
       return Flow::Normal;
     case NodeKind::Raise:
-      error(n.span, "the program raises " + (n.kids[0] == kNoNode ? std::string("an exception")
+      raise(n.span, "the program raises " + (n.kids[0] == kNoNode ? std::string("an exception")
                                                                   : repr(eval(n.kids[0], env))));
     case NodeKind::FunctionDef: {
       auto fn = std::make_shared<Function>();
@@ -576,7 +736,11 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
   switch (n.kind) {
     case NodeKind::Name: {
       Ref v = env->lookup(n.text);
-      if (!v) error(n.span, "name '" + n.text + "' is not defined");
+      if (!v) {
+        if (is_python_builtin(n.text))  // CPython has it; keq does not model it
+          unsupported(n.span, "the Python builtin '" + n.text + "' is not modelled");
+        raise(n.span, "NameError: name '" + n.text + "' is not defined");
+      }
       return v;
     }
     case NodeKind::Int: {

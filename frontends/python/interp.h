@@ -87,6 +87,8 @@ class Interp {
 
   [[noreturn]] void unsupported(Span at, const std::string& what) const;
   [[noreturn]] void error(Span at, const std::string& what) const;
+  // An error CPython, torch or Triton raise for certain here (ProgramError::confirmed).
+  [[noreturn]] void raise(Span at, const std::string& what) const;
   std::string where(Span at) const;
 
   // Value helpers shared with the tensor library.

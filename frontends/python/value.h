@@ -132,8 +132,13 @@ Ref dtype_value(DType d);
 struct Unsupported : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// `confirmed`: the message is what CPython, torch or Triton raise here (Interp::raise): a
+// candidate that raises it does not run (NOT_EQUIVALENT). Otherwise it is keq's model of an op
+// refusing its arguments (Interp::error), which may be keq's gap: UNSUPPORTED, never a verdict.
 struct ProgramError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit ProgramError(const std::string& what, bool is_confirmed = false)
+      : std::runtime_error(what), confirmed(is_confirmed) {}
+  bool confirmed;
 };
 
 }  // namespace keq::python

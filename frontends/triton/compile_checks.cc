@@ -24,14 +24,14 @@ bool is_runtime_int(const python::Ref& v) {
 void check_arange(python::Interp& in, python::Span at, const python::Ref& start,
                   const python::Ref& end) {
   if (is_runtime_int(start) || is_runtime_int(end))
-    in.error(at, "ValueError: arange's arguments must be of type tl.constexpr");
+    in.raise(at, "ValueError: arange's arguments must be of type tl.constexpr");
   int64_t lo = in.to_int(start, at), hi = in.to_int(end, at);
-  if ((lo >> 32) != 0 || (hi >> 32) != 0) in.error(at, "ValueError: arange must fit in int32");
+  if ((lo >> 32) != 0 || (hi >> 32) != 0) in.raise(at, "ValueError: arange must fit in int32");
   if (hi <= lo)
-    in.error(at, "ValueError: arange's end argument must be greater than the start argument");
-  if (!power_of_two(hi - lo)) in.error(at, "ValueError: arange's range must be a power of 2");
+    in.raise(at, "ValueError: arange's end argument must be greater than the start argument");
+  if (!power_of_two(hi - lo)) in.raise(at, "ValueError: arange's range must be a power of 2");
   if (hi - lo > kMaxTensorNumel)  // Triton 3.6 checks the range as a block shape
-    in.error(at, "ValueError: numel (" + std::to_string(hi - lo) +
+    in.raise(at, "ValueError: numel (" + std::to_string(hi - lo) +
                      ") exceeds triton maximum tensor numel (" + std::to_string(kMaxTensorNumel) +
                      ")");
 }
@@ -41,14 +41,14 @@ void check_block_shape(python::Interp& in, python::Span at, const std::vector<py
   for (size_t i = 0; i < dims.size(); ++i) {
     const python::Ref& d = dims[i];
     if (d->kind != K::Int || is_runtime_int(d))
-      in.error(
+      in.raise(
           at, "TypeError: Shape element " + std::to_string(i) + " must have type `constexpr[int]`");
     if (!power_of_two(d->i))
-      in.error(at, "ValueError: Shape element " + std::to_string(i) + " must be a power of 2");
+      in.raise(at, "ValueError: Shape element " + std::to_string(i) + " must be a power of 2");
     numel = numel > kMaxTensorNumel ? numel : numel * d->i;
   }
   if (numel > kMaxTensorNumel)
-    in.error(at, "ValueError: numel (" + std::to_string(numel) +
+    in.raise(at, "ValueError: numel (" + std::to_string(numel) +
                      ") exceeds triton maximum tensor numel (" + std::to_string(kMaxTensorNumel) +
                      ")");
 }
@@ -77,26 +77,26 @@ void check_pointer_offset(python::Interp& in, python::Span at, python::DType poi
     }
   };
   std::string off = tl_name(offset) == "fp32" ? "float32" : tl_name(offset);
-  in.error(at, "IncompatibleTypeErrorImpl: invalid operands of type pointer<" + tl_name(pointee) +
+  in.raise(at, "IncompatibleTypeErrorImpl: invalid operands of type pointer<" + tl_name(pointee) +
                    "> and triton.language." + off);
 }
 
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
                const std::vector<int64_t>& b) {
   if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
-    in.error(at, "tl.dot needs [M, K] and [K, N] blocks");
+    in.raise(at, "tl.dot needs [M, K] and [K, N] blocks");
   if (a[1] < 16)  // measured: Triton 3.6 rejects it when compiling for the H200
-    in.error(at, "tl.dot with K = " + std::to_string(a[1]) +
+    in.raise(at, "tl.dot with K = " + std::to_string(a[1]) +
                      ": Triton requires K >= 16 (\"Input shapes should have M >= 1, N >= 1 and "
                      "K >= 16\")");
 }
 
 void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]) {
   for (int d = 0; d < 3; ++d)
-    if (grid[d] < 0) in.error(at, "a grid dimension is negative: " + std::to_string(grid[d]));
+    if (grid[d] < 0) in.raise(at, "a grid dimension is negative: " + std::to_string(grid[d]));
   // CUDA's limits: 2^31 - 1 programs along axis 0, 65535 along 1 and 2.
   if (grid[0] > INT32_MAX || grid[1] > 65535 || grid[2] > 65535)
-    in.error(at, "the grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
+    in.raise(at, "the grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
                      std::to_string(grid[2]) + ") exceeds CUDA's grid limits");
   int64_t programs = grid[0];
   for (int d = 1; d < 3; ++d) programs = programs > kMaxPrograms ? programs : programs * grid[d];
