@@ -217,6 +217,15 @@ class ModelNew(nn.Module):
 PY
 check_first wide-row-stops-at-budget 2 "UNKNOWN: stopped: the" timeout 120 "$keq" verify "$tmp/wide_ref.py" "$tmp/wide_cand.py" --dims dim=100000 --timeout 5 --max-memory 2G
 
+# Only errors the frameworks surely raise make a candidate "not run": a NameError does; a Python
+# builtin keq lacks, or keq's own argument checks, are UNSUPPORTED.
+sed 's|factor = (2\*\*64 + 1) % 7|factor = undefined_name|' "$base/cand.py" >"$tmp/nameerror.py"
+check_first cannot-run-nameerror 1 "NOT_EQUIVALENT: the candidate raises at this configuration, where the reference runs: $tmp/nameerror.py:21:18: NameError: name 'undefined_name' is not defined" "$keq" verify "$base/ref.py" "$tmp/nameerror.py" --dims batch_size=2,dim=3
+sed 's|factor = (2\*\*64 + 1) % 7|factor = divmod(7, 2)[0]|' "$base/cand.py" >"$tmp/builtin.py"
+check_first builtin-not-modelled 3 "UNSUPPORTED: $tmp/builtin.py:21:18: the Python builtin 'divmod' is not modelled" "$keq" verify "$base/ref.py" "$tmp/builtin.py" --dims batch_size=2,dim=3
+sed 's|factor = (2\*\*64 + 1) % 7|factor = torch.cat([y, y.to(torch.float16)]).shape[0]|' "$base/cand.py" >"$tmp/keqcheck.py"
+check_first model-refusal-unsupported 3 "UNSUPPORTED: the candidate stops in keq's model, which torch/Triton may not do" "$keq" verify "$base/ref.py" "$tmp/keqcheck.py" --dims batch_size=2,dim=3
+
 # Host code's device queries are answered as the H200 would, and the report names each one.
 check host-device-queries 0 "note: host assumption: torch.cuda.get_device_properties() is an H200's (9.0, 132 SMs)" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$src/tests/golden/candidates/device_queries.py" --dims batch_size=2,dim=3
 
