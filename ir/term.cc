@@ -34,6 +34,7 @@ TermId TermStore::constant(const Constant& c) {
 }
 
 TermId TermStore::variable(std::string_view name, Type type) {
+  Budget::tick();
   auto [it, inserted] = variable_index_.try_emplace(std::string(name), variables_.size());
   if (inserted) variables_.push_back(Variable{std::string(name), type});
   const Variable& v = variables_[it->second];
