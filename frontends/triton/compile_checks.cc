@@ -91,6 +91,23 @@ void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& 
                      "K >= 16\")");
 }
 
+void check_broadcast(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
+                     const std::vector<int64_t>& b) {
+  size_t n = std::max(a.size(), b.size());
+  for (size_t k = 0; k < n; ++k) {
+    int64_t x = k < a.size() ? a[a.size() - 1 - k] : 1, y = k < b.size() ? b[b.size() - 1 - k] : 1;
+    if (x != y && x != 1 && y != 1)
+      in.raise(at, "ValueError: Cannot make_shape_compatible: incompatible dimensions at index " +
+                       std::to_string(n - 1 - k) + ": " + std::to_string(x) + " and " +
+                       std::to_string(y));
+  }
+}
+
+void check_reshape(python::Interp& in, python::Span at, int64_t from_numel, int64_t to_numel) {
+  if (from_numel != to_numel)
+    in.raise(at, "ValueError: reshape() cannot change total number of elements in tensor");
+}
+
 void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]) {
   for (int d = 0; d < 3; ++d)
     if (grid[d] < 0) in.raise(at, "a grid dimension is negative: " + std::to_string(grid[d]));

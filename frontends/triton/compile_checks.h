@@ -32,6 +32,11 @@ void check_pointer_offset(python::Interp& in, python::Span at, python::DType poi
 // H200 does: measured, tests/golden/candidates/dot_small_k.py).
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
                const std::vector<int64_t>& b);
+// Two blocks in one expression: equal sizes or 1, aligned from the right (Triton's
+// make_shape_compatible).
+void check_broadcast(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
+                     const std::vector<int64_t>& b);
+void check_reshape(python::Interp& in, python::Span at, int64_t from_numel, int64_t to_numel);
 void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]);
 
 }  // namespace keq::triton

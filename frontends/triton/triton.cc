@@ -297,6 +297,7 @@ struct Triton {
       in.unsupported(at, "pointer operator " + op);
     DType out = promote(a, b, in, at);
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
+    check_broadcast(in, at, x->shape, y->shape);
     bool is_f = python::is_float(out);
     Op o;
     DType result = out;
@@ -844,8 +845,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
     auto r = std::make_shared<Tensor>(*x);
     r->shape = shape_of(a.get(1, "shape"), a.at);
-    if (r->numel() != x->numel())
-      in.error(a.at, "ValueError: reshape() cannot change total number of elements in tensor");
+    check_reshape(in, a.at, x->numel(), r->numel());
     return wrap(r);
   });
   def("expand_dims", [this](Interp&, CallArgs& a) {
