@@ -34,6 +34,14 @@ std::optional<size_t> parse_size(const std::string& v) {
 // The last guard behind the cooperative budget: an address-space cap well above it, so a
 // runaway allocation fails (std::bad_alloc: UNKNOWN) instead of the machine killing keq.
 void limit_address_space(size_t budget) {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return;  // ASan reserves terabytes of shadow address space: a cap would break it
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+  return;
+#endif
   if (budget == 0) return;
   size_t cap = std::max(2 * budget, budget + (size_t{4} << 30));
   struct rlimit rl;
