@@ -226,6 +226,11 @@ check_first builtin-not-modelled 3 "UNSUPPORTED: $tmp/builtin.py:21:18: the Pyth
 sed 's|factor = (2\*\*64 + 1) % 7|factor = torch.cat([y, y.to(torch.float16)]).shape[0]|' "$base/cand.py" >"$tmp/keqcheck.py"
 check_first model-refusal-unsupported 3 "UNSUPPORTED: the candidate stops in keq's model, which torch/Triton may not do" "$keq" verify "$base/ref.py" "$tmp/keqcheck.py" --dims batch_size=2,dim=3
 
+# torch.autograd.Function: Fn.apply runs forward(ctx, ...) with @staticmethod; backward is read only.
+check_first autograd-function 0 "EQUIVALENT: " "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$src/tests/golden/candidates/autograd_function.py" --dims batch_size=2,dim=3
+sed 's/tl.maximum(x, 0.0)/tl.maximum(x, 0.5)/' "$src/tests/golden/candidates/autograd_function.py" >"$tmp/autograd_bug.py"
+check_first autograd-function-bug 1 "NOT_EQUIVALENT: a counterexample that replay confirms" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$tmp/autograd_bug.py" --dims batch_size=2,dim=3
+
 # Host code's device queries are answered as the H200 would, and the report names each one.
 check host-device-queries 0 "note: host assumption: torch.cuda.get_device_properties() is an H200's (9.0, 132 SMs)" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$src/tests/golden/candidates/device_queries.py" --dims batch_size=2,dim=3
 

@@ -102,6 +102,13 @@ void Interp::install_builtins() {
       [](Interp& in, CallArgs& a) { return boolean(in.truthy(one_arg(in, a, "bool"), a.at)); });
   def("str", [](Interp& in, CallArgs& a) { return string(in.repr(one_arg(in, a, "str"))); });
   def("print", [](Interp&, CallArgs&) { return none(); });  // output is not part of the model
+  def("staticmethod", [](Interp& in, CallArgs& a) -> Ref {
+    Ref f = one_arg(in, a, "staticmethod");
+    if (f->kind != K::Function) in.unsupported(a.at, "staticmethod of a " + f->type_name());
+    auto g = std::make_shared<Value>(*f);
+    g->b = true;  // Function's `b`: never bound to an instance (value.h)
+    return Ref(g);
+  });
   def("abs", [](Interp& in, CallArgs& a) -> Ref {
     Ref x = one_arg(in, a, "abs");
     if (x->kind == K::Float) return floating(std::fabs(x->f));

@@ -1161,6 +1161,7 @@ Ref Interp::library_base(const Ref& cls) const {
 Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
   auto bind = [&](const Ref& self, const Ref& fn, const Ref& owner) -> Ref {
     if (fn->kind != K::Function && fn->kind != K::Builtin) return fn;
+    if (fn->kind == K::Function && fn->b) return fn;  // a staticmethod is never bound
     auto m = std::make_shared<Value>();
     m->kind = K::BoundMethod;
     m->items = {self, fn, owner};
@@ -1186,7 +1187,12 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
       error(at, "'" + obj->type_name() + "' object has no attribute '" + name + "'");
     }
     case K::Class:
-      if (Ref r = from_classes(obj, nullptr)) return r;
+      if (Ref r = from_classes(obj, nullptr)) {
+        // A classmethod (a builtin marked `b`, such as autograd.Function.apply) gets the class
+        // it was looked up on.
+        if (r->kind == K::Builtin && r->b) return bind(obj, r, obj);
+        return r;
+      }
       if (Ref lib = library_base(obj))
         unsupported(
             at, lib->s + "." + name + " is not modelled (an attribute of class " + obj->s + ")");

@@ -95,6 +95,7 @@ struct Value {
   };
   Kind kind = Kind::None;
   // Bool: the value. Class: defined by the program (not keq's model of a library class).
+  // Function: a staticmethod. Builtin: a classmethod (bound to the class it is looked up on).
   // Int: a Triton runtime scalar (a kernel argument not annotated tl.constexpr, or computed
   // from one), which Triton refuses where it needs a constexpr.
   bool b = false;

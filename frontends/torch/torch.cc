@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "frontends/torch/conv.h"
+#include "frontends/torch/autograd.h"
 #include "frontends/torch/device.h"
 #include "frontends/torch/tensor_ops.h"
 
@@ -1342,6 +1343,7 @@ void Torch::install_creation(const Ref& torch) {
   (*cuda->attrs)["synchronize"] =
       python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
   install_cuda_queries(st, cuda);
+  install_autograd(in, torch);
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
   // torch.Tensor, for isinstance.
