@@ -231,6 +231,11 @@ check_first autograd-function 0 "EQUIVALENT: " "$keq" verify "$ex/relu_mask_off_
 sed 's/tl.maximum(x, 0.0)/tl.maximum(x, 0.5)/' "$src/tests/golden/candidates/autograd_function.py" >"$tmp/autograd_bug.py"
 check_first autograd-function-bug 1 "NOT_EQUIVALENT: a counterexample that replay confirms" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$tmp/autograd_bug.py" --dims batch_size=2,dim=3
 
+# An assert that rejects some sizes: the default bound chooses sizes both sides accept and says
+# which it skipped; at sizes the user chose, it is UNKNOWN with the assert's message.
+check bound-skips-assert-rejected 0 "note: bound: skipped batch_size=2,dim=3: the candidate's assert rejects this configuration" "$keq" verify "$base/ref.py" "$src/tests/golden/candidates/assert_multiple_of_4.py"
+check_first assert-rejects-chosen-sizes 2 "UNKNOWN: the candidate's assert rejects this configuration" "$keq" verify "$base/ref.py" "$src/tests/golden/candidates/assert_multiple_of_4.py" --dims batch_size=3,dim=3
+
 # Host code's device queries are answered as the H200 would, and the report names each one.
 check host-device-queries 0 "note: host assumption: torch.cuda.get_device_properties() is an H200's (9.0, 132 SMs)" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$src/tests/golden/candidates/device_queries.py" --dims batch_size=2,dim=3
 

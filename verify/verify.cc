@@ -657,6 +657,13 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
     }
     return r;
   } catch (const python::ProgramError& e) {
+    if (e.assertion) {  // DESIGN.md: an assert rejects a configuration; the bound chooses others
+      r.verdict = Verdict::Unknown;
+      r.reason = std::string(ran_reference ? "the candidate's" : "the reference's") +
+                 " assert rejects this configuration: " + e.what();
+      r.assert_rejected = true;
+      return r;
+    }
     if (!e.confirmed) {  // keq's model refuses the arguments: maybe keq's gap, so no verdict
       r.verdict = Verdict::Unsupported;
       r.reason = std::string(ran_reference ? "the candidate" : "the reference") +
@@ -1094,6 +1101,31 @@ Options first_config(Options opt) {
 
 }  // namespace
 
+namespace {
+
+// The default bound chooses sizes both sides accept and says so (DESIGN.md's table): a
+// configuration an assert rejects is left out and named in the others' notes; when every one
+// was rejected, they stay, and the verdict is UNKNOWN "no configuration both sides accept".
+std::vector<Report> with_skipped(std::vector<Report> all, std::vector<std::string> skipped) {
+  std::vector<Report> kept;
+  for (Report& r : all) {
+    if (r.assert_rejected)
+      skipped.push_back(r.bound + ": " + r.reason);
+    else
+      kept.push_back(std::move(r));
+  }
+  if (kept.empty()) {
+    for (Report& r : all)
+      if (r.assert_rejected) r.reason = "no configuration both sides accept; " + r.reason;
+    return all;
+  }
+  for (Report& r : kept)
+    for (const std::string& s : skipped) r.notes.push_back("bound: skipped " + s);
+  return kept;
+}
+
+}  // namespace
+
 std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
                                                  const std::string& cand_path, Options opt) {
   std::vector<Report> reports{verify(ref_path, cand_path, first_config(opt))};
@@ -1105,6 +1137,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                                          Options opt) {
   opt.default_bound = true;
   std::vector<Report> all;
+  std::vector<std::string> skipped;  // configurations an assert rejected, with why
   std::set<int64_t> blocks;
   // `first` is the configuration's report for its first autotune config, when the caller ran it
   // already (a configuration is verified once: the shared --timeout is spent once).
@@ -1136,12 +1169,16 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     for (size_t t = 0; t < tries.size(); ++t) {
       opt.dims = tries[t];
       Report probe = verify(ref_path, cand_path, first_config(opt));
-      if (t + 1 < tries.size() && probe.verdict == Verdict::Error) continue;
+      bool rejected = probe.verdict == Verdict::Error || probe.assert_rejected;
+      if (t + 1 < tries.size() && rejected) {
+        if (probe.assert_rejected) skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
+        continue;
+      }
       run(opt.dims, t >= 2 ? "the file's sizes scaled down" : "", std::move(probe));
       break;
     }
   }
-  if (blocks.empty()) return all;
+  if (blocks.empty()) return with_skipped(std::move(all), skipped);
   // Past the largest block B (blocks are powers of two): B + 1 leaves a one-lane tail and makes
   // a second trip for every block size in use.
   int64_t past = *blocks.rbegin() + 1;
@@ -1155,7 +1192,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         for (int64_t x : v) product *= x;
       if (product <= 32768) run(dims, base[d].first + " past BLOCK " + std::to_string(past - 1));
     }
-  return all;
+  return with_skipped(std::move(all), skipped);
 }
 
 }  // namespace keq::verify

@@ -82,8 +82,9 @@ struct Report {
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
   std::map<std::string, unsigned> loops;  // trip counts that ran, by file:line:col
   std::set<int64_t> blocks;               // the block sizes the kernels' launches used
-  bool cannot_run = false;  // NOT_EQUIVALENT because the candidate raises or does not parse
-  torch::Dims dims;         // the configuration's sizes (empty: as the file writes them)
+  bool cannot_run = false;       // NOT_EQUIVALENT because the candidate raises or does not parse
+  bool assert_rejected = false;  // UNKNOWN because an assert in either file rejects the sizes
+  torch::Dims dims;              // the configuration's sizes (empty: as the file writes them)
   Stats stats;
 };
 

@@ -557,9 +557,10 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       return Flow::Normal;
     case NodeKind::Assert:
       if (!truthy(eval(n.kids[0], env), n.span))
-        raise(n.span,
-              "AssertionError" +
-                  (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))));
+        throw ProgramError(
+            where(n.span) + ": AssertionError" +
+                (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))),
+            true, true);
       return Flow::Normal;
     case NodeKind::Raise:
       raise(n.span, "the program raises " + (n.kids[0] == kNoNode ? std::string("an exception")

@@ -137,9 +137,12 @@ struct Unsupported : std::runtime_error {
 // candidate that raises it does not run (NOT_EQUIVALENT). Otherwise it is keq's model of an op
 // refusing its arguments (Interp::error), which may be keq's gap: UNSUPPORTED, never a verdict.
 struct ProgramError : std::runtime_error {
-  explicit ProgramError(const std::string& what, bool is_confirmed = false)
-      : std::runtime_error(what), confirmed(is_confirmed) {}
+  explicit ProgramError(const std::string& what, bool is_confirmed = false,
+                        bool is_assertion = false)
+      : std::runtime_error(what), confirmed(is_confirmed), assertion(is_assertion) {}
   bool confirmed;
+  bool assertion;  // an `assert` failed: it rejects this configuration (the bound may choose
+                   // another)
 };
 
 }  // namespace keq::python
