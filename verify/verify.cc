@@ -1042,9 +1042,10 @@ torch::Dims default_dims(const std::string& ref_path, int64_t first) {
   torch::Dims init, dims = input_sizes(ref_path, nullptr, &init);
   // Module sizes only get_init_inputs() names (out_features, hidden_size, out_channels) are
   // dimensions too when they are large; small ones (kernel_size, stride, groups) stay.
-  for (const auto& [name, values] : init) {
-    bool named =
-        std::any_of(dims.begin(), dims.end(), [&](const auto& p) { return p.first == name; });
+  for (const auto& entry : init) {  // not a structured binding: clang 14 cannot capture one
+    const auto& [name, values] = entry;
+    bool named = std::any_of(dims.begin(), dims.end(),
+                             [&](const auto& p) { return p.first == entry.first; });
     bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
     if (!named && large) dims.push_back({name, values});
   }
