@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "ir/budget.h"
+#include "ir/evaluate.h"
 #include "ir/op.h"
 
 namespace keq::ir {
@@ -553,32 +553,17 @@ std::string separation(const Enclosure& a, const Enclosure& b) {
 }
 
 Enclosure evaluate_enclosure(const TermStore& s, TermId root, const EnclosureEnv& env) {
-  absl::flat_hash_map<TermId, Enclosure> memo;
-  std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  auto point_env = [&](const Variable& v) -> std::optional<Enclosure> {
+    auto r = env(v);
+    return r ? std::optional(Enclosure::point(*r)) : std::nullopt;
+  };
   std::vector<const Enclosure*> args;
-  while (!stack.empty()) {
-    Budget::tick();
-    auto [t, expanded] = stack.back();
-    stack.pop_back();
-    if (memo.contains(t)) continue;
-    Op op = s.op(t);
-    if (op == Op::Const) {
-      memo.emplace(t, Enclosure::point(RealValue::of(s.constant_of(t))));
-    } else if (op == Op::Var) {
-      auto v = env(s.variable_of(t));
-      if (!v) throw EvalError{"no value for variable " + s.variable_of(t).name};
-      memo.emplace(t, Enclosure::point(*v));
-    } else if (!expanded) {
-      stack.push_back({t, true});
-      for (TermId c : s.children(t)) stack.push_back({c, false});
-    } else {
-      args.clear();
-      for (TermId c : s.children(t)) args.push_back(&memo.at(c));
-      Enclosure e = apply(op, std::span<const Enclosure* const>(args));
-      memo.emplace(t, std::move(e));
-    }
-  }
-  return memo.at(root);
+  return evaluate<Enclosure>(s, root, point_env,
+                             [&](Op op, std::span<const TermId> kids, const auto& memo) {
+                               args.clear();
+                               for (TermId c : kids) args.push_back(&memo.at(c));
+                               return apply(op, Args(args));
+                             });
 }
 
 }  // namespace keq::ir

@@ -28,6 +28,7 @@ struct Enclosure {
   int64_t ilo = 0, ihi = 0;
 
   static Enclosure point(const RealValue& v);
+  static Enclosure of(const Constant& c) { return point(RealValue::of(c)); }
   static Enclosure any(Type t);  // every value of the type (and NaN for floats)
   bool is_point() const;         // exactly one value (NaN alone counts as one)
   // False when the enclosure is wide for a reason more bits cannot fix (an "any value"

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "ir/budget.h"
+#include "ir/evaluate.h"
 
 namespace keq::ir {
 
@@ -179,37 +180,6 @@ TermId read_term(TermStore& store, const SExpr& e,
     throw SyntaxError(e.pos, err.what());
   }
 }
-
-namespace {
-
-// Post-order evaluation over the DAG with memoization: each shared subterm is evaluated once.
-template <class V, class Env, class Apply>
-V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply) {
-  absl::flat_hash_map<TermId, V> memo;
-  std::vector<std::pair<TermId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    Budget::tick();
-    auto [t, expanded] = stack.back();
-    stack.pop_back();
-    if (memo.contains(t)) continue;
-    Op op = s.op(t);
-    if (op == Op::Const) {
-      memo.emplace(t, V::of(s.constant_of(t)));
-    } else if (op == Op::Var) {
-      auto v = env(s.variable_of(t));
-      if (!v) throw EvalError{"no value for variable " + s.variable_of(t).name};
-      memo.emplace(t, std::move(*v));
-    } else if (!expanded) {
-      stack.push_back({t, true});
-      for (TermId c : s.children(t)) stack.push_back({c, false});
-    } else {
-      memo.emplace(t, apply(op, s.children(t), memo));
-    }
-  }
-  return memo.at(root);
-}
-
-}  // namespace
 
 IeeeValue evaluate_ieee(const TermStore& s, TermId t, const IeeeEnv& env) {
   return evaluate<IeeeValue>(s, t, env, [](Op op, std::span<const TermId> kids, auto& memo) {
