@@ -257,7 +257,9 @@ Enclosure at_point(Op op, Args a) {
   for (size_t k = 0; k < a.size(); ++k) {
     vals[k].type = a[k]->type;
     if (a[k]->type == Type::F32) {
-      if (a[k]->real)
+      if (a[k]->real && mpfr_zero_p(a[k]->lo.get()))
+        mpfr_set_zero(vals[k].f.get(), 1);  // one zero: an outward-rounded bound may be -0
+      else if (a[k]->real)
         mpfr_set(vals[k].f.get(), a[k]->lo.get(), MPFR_RNDN);  // exact: same precision
       else
         mpfr_set_nan(vals[k].f.get());

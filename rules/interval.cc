@@ -76,6 +76,10 @@ Interval mul(const Interval& a, const Interval& b) {
     // Two positive factors: the product's lower bound is strict when a factor's is, or when
     // the bound is below the exact product (rounded, or underflowed to 0).
     double lo = a.lo * b.lo, err = std::fma(a.lo, b.lo, -lo);
+    // 0 * inf at the bounds (a factor in (0, x] times one at +inf): the products are positive,
+    // so 0 bounds them (a NaN bound made every membership test fail; found under clang, whose
+    // argument order drew other random terms).
+    if (std::isnan(lo)) lo = 0, err = 0;
     Interval r{std::isfinite(lo) && err < 0 ? std::nextafter(lo, -kInf) : lo, up(a.hi * b.hi), nan,
                a.never_inf && b.never_inf,
                std::isfinite(lo) &&

@@ -64,8 +64,14 @@ struct TermGen {
                                    ir::Op::CastF16, ir::Op::Floor, ir::Op::Rsqrt, ir::Op::CastE4M3};
     static const ir::Op binary[] = {ir::Op::Add, ir::Op::Sub,    ir::Op::Mul,    ir::Op::Div,
                                     ir::Op::Max, ir::Op::MinNum, ir::Op::MaxNum, ir::Op::Min};
-    if (rng() % 2) return store.make(unary[rng() % 12], {gen(depth - 1)});
-    return store.make(binary[rng() % 8], {gen(depth - 1), gen(depth - 1)});
+    // Every draw in its own statement: argument evaluation order differs between compilers.
+    if (rng() % 2) {
+      ir::Op op = unary[rng() % 12];
+      return store.make(op, {gen(depth - 1)});
+    }
+    ir::Op op = binary[rng() % 8];
+    ir::TermId a = gen(depth - 1), b = gen(depth - 1);
+    return store.make(op, {a, b});
   }
   ir::TermId read(const char* s) { return ir::read_term(store, ir::parse_sexprs(s, "t").at(0)); }
 };

@@ -522,7 +522,8 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   smt::set_memory_limit(opt.max_memory_bytes);
   size_t jobs = std::max<size_t>(1, std::min(opt.jobs, open.size()));
   double rounds = std::ceil(static_cast<double>(open.size()) / static_cast<double>(jobs));
-  unsigned ms = static_cast<unsigned>(std::max(1.0, 1000 * left / rounds));
+  // Clamped: an unbounded --timeout (inf) must not reach the cast (UBSan found it).
+  unsigned ms = static_cast<unsigned>(std::clamp(1000 * left / rounds, 1.0, 1e9));
   std::vector<smt::Result> results(open.size());
   std::vector<double> seconds(open.size());
   std::atomic<size_t> next{0};
