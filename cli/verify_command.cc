@@ -189,7 +189,8 @@ int verify_command(const std::vector<std::string>& args) {
       bool ok = true;
       if (colon != std::string::npos) {
         char* end = nullptr;
-        target.first = std::strtoul(v.substr(0, colon).c_str(), &end, 10);
+        std::string output = v.substr(0, colon);  // `end` points into it: it must outlive the read
+        target.first = std::strtoul(output.c_str(), &end, 10);
         ok = colon > 0 && !*end;
         v = v.substr(colon + 1);
       }
