@@ -62,7 +62,7 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
     std::string v = values.size() == 1 ? std::to_string(values[0]) : "(";
     if (values.size() != 1) {
       for (size_t j = 0; j < values.size(); ++j) v += (j ? ", " : "") + std::to_string(values[j]);
-      v += values.size() == 1 ? ",)" : ")";
+      v += ")";  // a tuple: several values
     }
     t += (k ? ", " : "") + py_str(name) + ": " + v;
   }

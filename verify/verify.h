@@ -124,6 +124,8 @@ torch::Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_
 std::string ieee_approximation(const ir::TermStore& s, ir::TermId t,
                                const std::map<ir::TermId, std::string>& unfixed,
                                absl::flat_hash_map<ir::TermId, std::string>& memo);
+// A configuration's sizes as the report prints them ("batch_size=2,dim=3").
+std::string dims_str(const torch::Dims& dims);
 std::string to_text(const Report& r);
 // A Python script that rebuilds the deciding counterexample's inputs and parameters at its
 // configuration and runs both models, for the user to run (keq never runs it); empty when the

@@ -56,6 +56,10 @@ bool is_integer(const Ref& v) {
   return v->kind == K::Int || v->kind == K::Bool || v->kind == K::BigInt;
 }
 
+bool is_number(const Ref& v) {
+  return is_integer(v) || v->kind == K::Float;
+}
+
 mpz_class as_mpz(const Ref& v) {
   if (v->kind == K::BigInt) return *v->big;
   mpz_class z;

@@ -20,6 +20,7 @@ inline constexpr size_t kMaxIntegerBits = 1 << 16;
 Ref big_or_small(const mpz_class& z);  // Int when it fits int64, else BigInt
 mpz_class as_mpz(const Ref& v);        // Int, Bool or BigInt
 bool is_integer(const Ref& v);         // Int, Bool or BigInt
+bool is_number(const Ref& v);          // an integer or a Float
 
 // `a op b` for two integers (+ - * // % ** << >> & | ^ and true division /). Errors that
 // Python raises come back through `fail(message, is_error)`: is_error false means a keq limit.

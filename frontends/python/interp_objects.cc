@@ -1,0 +1,274 @@
+// The interpreter's calls, classes and attributes: binding arguments, methods, super(), and
+// attribute lookup on instances, classes, modules and keq's library classes.
+#include <set>
+
+#include "frontends/python/interp.h"
+
+namespace keq::python {
+namespace {
+using K = Value::Kind;
+constexpr int kMaxDepth = 200;  // Python calls nested deeper are UNSUPPORTED (RecursionError)
+}  // namespace
+
+// ---- calls, classes, attributes ----------------------------------------------------------
+
+Ref Interp::call(const Ref& f, CallArgs args) {
+  switch (f->kind) {
+    case K::Builtin:
+      return f->builtin(*this, args);
+    case K::Function:
+      return call_function(f, args, nullptr, nullptr);
+    case K::BoundMethod: {
+      const Ref& self = f->items[0];
+      const Ref& fn = f->items[1];
+      args.pos.insert(args.pos.begin(), self);
+      if (fn->kind == K::Builtin) return fn->builtin(*this, args);
+      return call_function(fn, args, self, f->items.size() > 2 ? f->items[2] : nullptr);
+    }
+    case K::Class:
+      return instantiate(f, std::move(args));
+    case K::Instance: {
+      Ref m = getattr(f, "__call__", args.at);
+      return call(m, std::move(args));
+    }
+    default:
+      error(args.at, "'" + f->type_name() + "' object is not callable");
+  }
+}
+
+std::vector<std::string> Interp::parameter_names(const Ref& f) const {
+  std::vector<std::string> names;
+  if (f->kind != K::Function) return names;
+  const Node& def = f->fn->tree->at(f->fn->def);
+  std::vector<NodeId> params;
+  if (def.kind == NodeKind::FunctionDef)
+    params = f->fn->tree->at(def.kids[1]).kids;
+  else
+    params.assign(def.kids.begin(), def.kids.end() - 1);
+  for (NodeId p : params)
+    if (f->fn->tree->at(p).flags == 0) names.push_back(f->fn->tree->at(p).text);
+  return names;
+}
+
+Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner) {
+  const Function& fn = *f->fn;
+  const Tree* saved_tree = tree_;
+  tree_ = fn.tree;
+  if (++depth_ > kMaxDepth) unsupported(args.at, "calls nested deeper than 200");
+  const Node& def = node(fn.def);
+  std::vector<NodeId> params;
+  if (def.kind == NodeKind::FunctionDef)
+    params = node(def.kids[1]).kids;
+  else
+    params.assign(def.kids.begin(), def.kids.end() - 1);
+  auto env = std::make_shared<Env>();
+  env->parent = fn.closure;
+  size_t next = 0;
+  Ref star_args, star_kw;
+  std::vector<bool> bound(params.size(), false);
+  bool keyword_only = false;
+  for (size_t k = 0; k < params.size(); ++k) {
+    const Node& p = node(params[k]);
+    if (p.flags == 1) {
+      star_args = list({});
+      while (next < args.pos.size()) star_args->items.push_back(args.pos[next++]);
+      env->vars[p.text] = tuple(star_args->items);
+      bound[k] = true;
+      keyword_only = true;
+    } else if (p.flags == 2) {
+      star_kw = std::make_shared<Value>();
+      star_kw->kind = K::Dict;
+      env->vars[p.text] = star_kw;
+      bound[k] = true;
+    } else if (p.flags == 3) {
+      keyword_only = true;
+      bound[k] = true;
+    } else if (p.flags == 4) {
+      bound[k] = true;
+    } else if (!keyword_only && next < args.pos.size()) {
+      env->vars[p.text] = args.pos[next++];
+      bound[k] = true;
+    }
+  }
+  if (next < args.pos.size())
+    error(args.at, fn.name + "() takes " + std::to_string(next) + " positional arguments but " +
+                       std::to_string(args.pos.size()) + " were given");
+  for (auto& [name, v] : args.kw) {
+    bool placed = false;
+    for (size_t k = 0; k < params.size() && !placed; ++k)
+      if (node(params[k]).text == name && node(params[k]).flags == 0) {
+        if (bound[k])
+          error(args.at, fn.name + "() got multiple values for argument '" + name + "'");
+        env->vars[name] = v;
+        bound[k] = placed = true;
+      }
+    if (placed) continue;
+    if (!star_kw) error(args.at, fn.name + "() got an unexpected keyword argument '" + name + "'");
+    star_kw->dict.push_back({string(name), v});
+  }
+  for (size_t k = 0; k < params.size(); ++k) {
+    if (bound[k]) continue;
+    if (!fn.defaults[k])
+      error(args.at, fn.name + "() missing required argument '" + node(params[k]).text + "'");
+    env->vars[node(params[k]).text] = fn.defaults[k];
+  }
+  if (self) method_stack_.push_back({owner, self});
+  Ref result;
+  if (def.kind == NodeKind::Lambda) {
+    result = eval(def.kids.back(), env);
+  } else {
+    return_value_ = none();
+    Flow flow = exec_block(def.kids[3], env);
+    result = flow == Flow::Return ? return_value_ : none();
+  }
+  if (self) method_stack_.pop_back();
+  --depth_;
+  tree_ = saved_tree;
+  return result;
+}
+
+Ref Interp::make_class(const std::string& name, Ref base,
+                       std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs) {
+  auto cls = std::make_shared<Value>();
+  cls->kind = K::Class;
+  cls->s = name;
+  cls->cls = std::move(base);
+  cls->attrs = std::move(attrs);
+  return cls;
+}
+
+Ref Interp::instantiate(const Ref& cls, CallArgs args) {
+  auto inst = std::make_shared<Value>();
+  inst->kind = K::Instance;
+  inst->cls = cls;
+  inst->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  Ref init = getattr(inst, "__init__", args.at);
+  call(init, std::move(args));
+  return inst;
+}
+
+bool Interp::is_instance_of(const Ref& v, const std::string& class_name) const {
+  if (v->kind != K::Instance) return false;
+  for (Ref c = v->cls; c; c = c->cls)
+    if (c->s == class_name) return true;
+  return false;
+}
+
+// The first class in the chain that models a library's (nn.Module, ...): an attribute missing
+// there may be one keq lacks, not one the program lacks. Python's own object and exception
+// classes are complete enough that a miss is the program's error.
+Ref Interp::library_base(const Ref& cls) const {
+  static const std::set<std::string> kPython = {
+      "object",       "Exception",           "ValueError",    "TypeError",
+      "RuntimeError", "NotImplementedError", "AssertionError"};
+  for (Ref c = cls; c; c = c->cls)
+    if (!c->b && !kPython.contains(c->s)) return c;
+  return nullptr;
+}
+
+Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
+  auto bind = [&](const Ref& self, const Ref& fn, const Ref& owner) -> Ref {
+    if (fn->kind != K::Function && fn->kind != K::Builtin) return fn;
+    if (fn->kind == K::Function && fn->b) return fn;  // a staticmethod is never bound
+    auto m = std::make_shared<Value>();
+    m->kind = K::BoundMethod;
+    m->items = {self, fn, owner};
+    return m;
+  };
+  auto from_classes = [&](Ref start, const Ref& self) -> Ref {
+    for (Ref c = std::move(start); c; c = c->cls)
+      if (auto it = c->attrs->find(name); it != c->attrs->end())
+        return self ? bind(self, it->second, c) : it->second;
+    return nullptr;
+  };
+  switch (obj->kind) {
+    case K::Instance: {
+      if (obj->s == "super") {  // super(): look up from the base of the running method's class
+        if (Ref r = from_classes(obj->cls, obj->items[0])) return r;
+        error(at, "'super' object has no attribute '" + name + "'");
+      }
+      if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;
+      if (Ref r = from_classes(obj->cls, obj)) return r;
+      if (Ref lib = library_base(obj->cls))
+        unsupported(at, lib->s + "." + name + " is not modelled (an attribute of " +
+                            obj->type_name() + ")");
+      error(at, "'" + obj->type_name() + "' object has no attribute '" + name + "'");
+    }
+    case K::Class:
+      if (Ref r = from_classes(obj, nullptr)) {
+        // A classmethod (a builtin marked `b`, such as autograd.Function.apply) gets the class
+        // it was looked up on.
+        if (r->kind == K::Builtin && r->b) return bind(obj, r, obj);
+        return r;
+      }
+      if (Ref lib = library_base(obj))
+        unsupported(
+            at, lib->s + "." + name + " is not modelled (an attribute of class " + obj->s + ")");
+      error(at, "class " + obj->s + " has no attribute '" + name + "'");
+    case K::Module:
+      if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;
+      unsupported(at, obj->s + "." + name + " is not modelled");
+    case K::Tensor:
+      if (!hooks_.getattr) unsupported(at, "tensor attribute " + name);
+      return hooks_.getattr(*this, obj, name, at);
+    case K::Device: {  // "cuda:0": type "cuda", index 0
+      size_t colon = obj->s.find(':');
+      if (name == "type") return string(obj->s.substr(0, colon));
+      if (name == "index")
+        return colon == std::string::npos ? none() : integer(std::stoll(obj->s.substr(colon + 1)));
+      unsupported(at, "torch.device." + name + " is not modelled");
+    }
+    case K::Tuple: {  // a named tuple (torch.return_types) keeps its field names in `s`
+      size_t field = 0;
+      for (size_t p = 0; !obj->s.empty() && p <= obj->s.size(); ++field) {
+        size_t q = std::min(obj->s.find(',', p), obj->s.size());
+        if (obj->s.compare(p, q - p, name) == 0 && field < obj->items.size())
+          return obj->items[field];
+        p = q + 1;
+      }
+      unsupported(at, "attribute '" + name + "' of tuple");
+    }
+    case K::List:
+      if (name == "append" || name == "extend")
+        return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) {
+          if (a.pos.size() != 1) in.error(a.at, "list." + name + " takes one argument");
+          if (name == "append") {
+            obj->items.push_back(a.pos[0]);
+          } else {
+            auto more = in.to_sequence(a.pos[0], a.at);
+            obj->items.insert(obj->items.end(), more.begin(), more.end());
+          }
+          return none();
+        });
+      break;
+    case K::Dict:
+      if (name == "items" || name == "keys" || name == "values" || name == "get")
+        return builtin("dict." + name, [obj, name](Interp& in, CallArgs& a) {
+          std::vector<Ref> out;
+          if (name == "get") {
+            for (auto& [k, v] : obj->dict)
+              if (in.equal(k, a.pos.at(0))) return v;
+            return a.pos.size() > 1 ? a.pos[1] : none();
+          }
+          for (auto& [k, v] : obj->dict)
+            out.push_back(name == "items" ? tuple({k, v}) : name == "keys" ? k : v);
+          return list(out);
+        });
+      break;
+    case K::DType:
+      if (name == "is_floating_point") return boolean(is_float(obj->dtype));
+      break;
+    default:
+      break;
+  }
+  unsupported(at, "attribute '" + name + "' of " + obj->type_name());
+}
+
+void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
+  if (obj->kind != K::Instance || obj->s == "super")
+    unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
+  if (!obj->attrs->contains(name)) obj->attr_order.push_back(name);
+  (*obj->attrs)[name] = std::move(v);
+}
+
+}  // namespace keq::python

@@ -1,0 +1,241 @@
+// The interpreter's values and operators: truth, conversions, sizes, repr, equality, and the
+// arithmetic and comparisons of Python's numbers, strings and sequences.
+#include <algorithm>
+#include <cmath>
+
+#include "frontends/python/integers.h"
+#include "frontends/python/interp.h"
+
+namespace keq::python {
+namespace {
+using K = Value::Kind;
+}  // namespace
+
+// ---- values ------------------------------------------------------------------------------
+
+bool Interp::truthy(const Ref& v, Span at) {
+  switch (v->kind) {
+    case K::None:
+      return false;
+    case K::Bool:
+      return v->b;
+    case K::Int:
+      return v->i != 0;
+    case K::BigInt:
+      return true;  // never zero: zero fits int64
+    case K::Float:
+      return v->f != 0;
+    case K::Str:
+      return !v->s.empty();
+    case K::Tuple:
+    case K::List:
+      return !v->items.empty();
+    case K::Dict:
+      return !v->dict.empty();
+    case K::Tensor:
+      if (hooks_.truth)
+        if (int t = hooks_.truth(*this, v, at); t >= 0) return t == 1;
+      unsupported(at,
+                  "control flow on a tensor's value (data-dependent branching; only `if` "
+                  "inside a kernel merges both branches)");
+    default:
+      return true;
+  }
+}
+
+int64_t Interp::to_int(const Ref& v, Span at) {
+  if (v->kind == K::Int || v->kind == K::Bool) return v->i;
+  if (v->kind == K::BigInt)
+    unsupported(at, "the integer " + integer_str(v) + " is past 64 bits (size limit)");
+  error(at, "expected an int, got " + v->type_name());
+}
+
+double Interp::to_float(const Ref& v, Span at) {
+  if (v->kind == K::Float) return v->f;
+  if (is_integer(v)) {
+    if (auto d = integer_to_double(v)) return *d;
+    error(at, "OverflowError: int too large to convert to float");
+  }
+  error(at, "expected a number, got " + v->type_name());
+}
+
+void Interp::check_count(Span at, int64_t count, const std::string& what) {
+  if (count < 0) raise(at, what + ": negative size " + std::to_string(count));
+  if (count > kMaxElements)
+    unsupported(at, what + " of " + std::to_string(count) + " elements (size limit " +
+                        std::to_string(kMaxElements) + ")");
+}
+
+void Interp::check_shape(Span at, const std::vector<int64_t>& shape, const std::string& what) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      raise(at, "RuntimeError: " + what + ": Trying to create tensor with negative dimension " +
+                    std::to_string(d));
+    if (__builtin_mul_overflow(n, d, &n)) n = INT64_MAX;
+  }
+  std::string dims;
+  for (int64_t d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+  if (n > kMaxElements)
+    unsupported(at, what + " of shape [" + dims +
+                        "]: " + (n == INT64_MAX ? std::string("past 2^63") : std::to_string(n)) +
+                        " elements (size limit " + std::to_string(kMaxElements) + ")");
+}
+
+std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
+  switch (v->kind) {
+    case K::Tuple:
+    case K::List:
+      return v->items;
+    case K::Dict: {
+      std::vector<Ref> keys;
+      for (auto& [k, _] : v->dict) keys.push_back(k);
+      return keys;
+    }
+    case K::Str: {
+      std::vector<Ref> chars;
+      for (char c : v->s) chars.push_back(string(std::string(1, c)));
+      return chars;
+    }
+    case K::Tensor:
+      unsupported(at, "iterating over a tensor");
+    default:
+      error(at, "'" + v->type_name() + "' object is not iterable");
+  }
+}
+
+std::string Interp::repr(const Ref& v) const {
+  switch (v->kind) {
+    case K::None:
+      return "None";
+    case K::Bool:
+      return v->b ? "True" : "False";
+    case K::Int:
+    case K::BigInt:
+      return integer_str(v);
+    case K::Float:
+      return ir::Constant::of_float(v->f).str();
+    case K::Str:
+      return v->s;
+    case K::Tuple:
+    case K::List: {
+      std::string s = v->kind == K::Tuple ? "(" : "[";
+      for (size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k]);
+      if (v->kind == K::Tuple && v->items.size() == 1) s += ",";
+      return s + (v->kind == K::Tuple ? ")" : "]");
+    }
+    case K::Tensor: {
+      std::string s = "Tensor(shape=[";
+      for (size_t k = 0; k < v->tensor->shape.size(); ++k)
+        s += (k ? ", " : "") + std::to_string(v->tensor->shape[k]);
+      return s + "], dtype=" + std::string(dtype_name(v->tensor->dtype)) + ")";
+    }
+    default:
+      return "<" + v->type_name() + ">";
+  }
+}
+
+bool Interp::equal(const Ref& a, const Ref& b) const {
+  if (is_number(a) && is_number(b)) return compare_numbers(a, b) == 0;
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+    case K::None:
+      return true;
+    case K::Str:
+      return a->s == b->s;
+    case K::Tuple:
+    case K::List:
+      if (a->items.size() != b->items.size()) return false;
+      for (size_t k = 0; k < a->items.size(); ++k)
+        if (!equal(a->items[k], b->items[k])) return false;
+      return true;
+    case K::DType:
+      return a->dtype == b->dtype;
+    default:
+      return a == b;
+  }
+}
+
+// ---- operators ---------------------------------------------------------------------------
+
+Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
+  if (a->kind == K::Tensor || b->kind == K::Tensor || a->kind == K::Pointer ||
+      b->kind == K::Pointer) {
+    if (!hooks_.binop) unsupported(at, "tensor operator " + op);
+    return hooks_.binop(*this, op, a, b, at);
+  }
+  if (is_number(a) && is_number(b)) {
+    bool ints = a->kind != K::Float && b->kind != K::Float;
+    if (ints) {
+      IntegerResult r = integer_binop(op, a, b);
+      // An int computed from a Triton runtime scalar is one too (value.h: Int's `b`).
+      bool runtime = (a->kind == K::Int && a->b) || (b->kind == K::Int && b->b);
+      if (r.value && runtime && r.value->kind == K::Int) {
+        r.value = integer(r.value->i);
+        r.value->b = true;
+      }
+      if (r.value) return r.value;
+      if (r.failure->program_error) raise(at, r.failure->message);
+      unsupported(at, r.failure->message);
+    } else {
+      double x = to_float(a, at), y = to_float(b, at);
+      if (op == "+") return floating(x + y);
+      if (op == "-") return floating(x - y);
+      if (op == "*") return floating(x * y);
+      if (op == "/") {
+        if (y == 0) error(at, "float division by zero");
+        return floating(x / y);
+      }
+      if (op == "//") return floating(std::floor(x / y));
+      if (op == "%") return floating(x - std::floor(x / y) * y);
+      if (op == "**") return floating(std::pow(x, y));
+    }
+  }
+  if (op == "+" && a->kind == b->kind && (a->kind == K::Str)) return string(a->s + b->s);
+  if (op == "+" && a->kind == b->kind && (a->kind == K::Tuple || a->kind == K::List)) {
+    std::vector<Ref> items = a->items;
+    items.insert(items.end(), b->items.begin(), b->items.end());
+    return a->kind == K::Tuple ? tuple(items) : list(items);
+  }
+  if (op == "*" && (a->kind == K::List || a->kind == K::Tuple) && b->kind == K::Int) {
+    int64_t n = 0;
+    if (__builtin_mul_overflow(static_cast<int64_t>(a->items.size()), std::max<int64_t>(b->i, 0),
+                               &n))
+      n = INT64_MAX;
+    check_count(at, n, "a " + a->type_name() + " repeated");
+    std::vector<Ref> items;
+    for (int64_t k = 0; k < b->i; ++k) items.insert(items.end(), a->items.begin(), a->items.end());
+    return a->kind == K::Tuple ? tuple(items) : list(items);
+  }
+  unsupported(at, "operator " + op + " on " + a->type_name() + " and " + b->type_name());
+}
+
+bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at) {
+  if (op == "is") return a == b || (a->kind == K::None && b->kind == K::None);
+  if (op == "is not") return !(a == b || (a->kind == K::None && b->kind == K::None));
+  if (op == "==") return equal(a, b);
+  if (op == "!=") return !equal(a, b);
+  if (op == "in" || op == "not in") {
+    bool found = false;
+    if (b->kind == K::Str && a->kind == K::Str) {
+      found = b->s.find(a->s) != std::string::npos;
+    } else {
+      for (const Ref& x : to_sequence(b, at)) found = found || equal(a, x);
+    }
+    return op == "in" ? found : !found;
+  }
+  if (is_number(a) && is_number(b)) {
+    std::optional<int> c = compare_numbers(a, b);  // nothing: a NaN, every ordering false
+    if (op == "<") return c && *c < 0;
+    if (op == "<=") return c && *c <= 0;
+    if (op == ">") return c && *c > 0;
+    if (op == ">=") return c && *c >= 0;
+  }
+  if (a->kind == K::Str && b->kind == K::Str) {
+    if (op == "<") return a->s < b->s;
+    if (op == ">") return a->s > b->s;
+  }
+  unsupported(at, "comparison " + op + " of " + a->type_name() + " and " + b->type_name());
+}
+
+}  // namespace keq::python
