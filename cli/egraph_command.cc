@@ -69,7 +69,7 @@ struct Goal {
 struct Input {
   std::vector<ir::TermId> terms;
   std::vector<Goal> goals;
-  std::vector<std::tuple<std::string, ir::Type, rules::Interval>> domains;
+  std::vector<std::tuple<std::string, ir::Type, ir::Interval>> domains;
 };
 
 std::optional<Options> parse_args(const std::vector<std::string>& args, std::string* err) {
@@ -141,7 +141,7 @@ void read_declare(const ir::SExpr& f, absl::flat_hash_map<std::string, ir::Type>
   auto t = ir::type_by_name(f.items[2].atom);
   if (!t) throw ir::SyntaxError(f.items[2].pos, "unknown type '" + f.items[2].atom + "'");
   types[f.items[1].atom] = *t;
-  rules::Interval range = rules::Interval::top();
+  ir::Interval range = ir::Interval::top();
   bool constrained = false;
   for (size_t k = 3; k < f.items.size(); ++k) {
     const ir::SExpr& key = f.items[k];

@@ -7,13 +7,20 @@
 
 #include "ir/evaluate.h"
 #include "ir/op.h"
+#include "ir/ops/family.h"
 
 namespace keq::ir {
+namespace family {
 namespace {
 
-using Args = std::span<const Enclosure* const>;
-using Fn1 = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
-using Fn2 = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+bool has_pos_inf(const Enclosure& a) {
+  return a.real && mpfr_inf_p(a.hi.get()) && mpfr_sgn(a.hi.get()) > 0;
+}
+bool has_neg_inf(const Enclosure& a) {
+  return a.real && mpfr_inf_p(a.lo.get()) && mpfr_sgn(a.lo.get()) < 0;
+}
+
+}  // namespace
 
 Enclosure floats(bool real, bool nan) {
   Enclosure e;
@@ -41,12 +48,6 @@ Enclosure checked(Enclosure e) {
   return e;
 }
 
-bool has_pos_inf(const Enclosure& a) {
-  return a.real && mpfr_inf_p(a.hi.get()) && mpfr_sgn(a.hi.get()) > 0;
-}
-bool has_neg_inf(const Enclosure& a) {
-  return a.real && mpfr_inf_p(a.lo.get()) && mpfr_sgn(a.lo.get()) < 0;
-}
 bool contains_zero(const Enclosure& a) {
   return a.real && mpfr_sgn(a.lo.get()) <= 0 && mpfr_sgn(a.hi.get()) >= 0;
 }
@@ -85,7 +86,7 @@ Enclosure neg(const Enclosure& a) {
 
 // Products or quotients of the four endpoint pairs: their min and max bound the result
 // whenever no endpoint combination is undefined (0 * inf, inf / inf), which `checked` catches.
-Enclosure corners(const Enclosure& a, const Enclosure& b, Fn2 f) {
+static Enclosure corners(const Enclosure& a, const Enclosure& b, Mpfr2 f) {
   Enclosure r = floats(a.real && b.real, a.nan || b.nan);
   if (!r.real) return r;
   mpfr_set_inf(r.lo.get(), 1);
@@ -111,7 +112,7 @@ Enclosure div(const Enclosure& a, const Enclosure& b) {
 }
 
 // f monotone over the operand's whole interval (else its bounds come out NaN: "anything").
-Enclosure monotone(const Enclosure& a, Fn1 f, bool increasing) {
+Enclosure monotone(const Enclosure& a, Mpfr1 f, bool increasing) {
   Enclosure r = floats(a.real, a.nan);
   if (!r.real) return r;
   f(r.lo.get(), increasing ? a.lo.get() : a.hi.get(), MPFR_RNDD);
@@ -121,44 +122,12 @@ Enclosure monotone(const Enclosure& a, Fn1 f, bool increasing) {
   return checked(std::move(r));
 }
 
-int sigmoid_directed(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t rnd) {
-  // 1 / (1 + exp(-x)): round the denominator the other way.
-  mpfr_rnd_t away = rnd == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
-  Real t;
-  mpfr_neg(t.get(), x, MPFR_RNDN);  // exact
-  mpfr_exp(t.get(), t.get(), away);
-  mpfr_add_ui(t.get(), t.get(), 1, away);
-  return mpfr_ui_div(o, 1, t.get(), rnd);
-}
-int floor_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
-  return mpfr_floor(o, x);
-}
-int ceil_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
-  return mpfr_ceil(o, x);
-}
-int trunc_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
-  return mpfr_trunc(o, x);
-}
-int round_even(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
-  return mpfr_rint(o, x, MPFR_RNDN);  // the result is an integer, exact at this precision
-}
-
 Enclosure recip(const Enclosure& a) {
   if (contains_zero(a)) return Enclosure::any(Type::F32);
   Enclosure one = floats(true, false);
   mpfr_set_ui(one.lo.get(), 1, MPFR_RNDN);
   mpfr_set_ui(one.hi.get(), 1, MPFR_RNDN);
   return div(one, a);
-}
-
-Enclosure abs(const Enclosure& a) {
-  if (!a.real || mpfr_sgn(a.lo.get()) >= 0) return a;
-  if (mpfr_sgn(a.hi.get()) <= 0) return neg(a);
-  Enclosure r = floats(true, a.nan);
-  mpfr_set_zero(r.lo.get(), 1);
-  mpfr_neg(r.hi.get(), a.lo.get(), MPFR_RNDU);
-  mpfr_max(r.hi.get(), r.hi.get(), a.hi.get(), MPFR_RNDU);
-  return r;
 }
 
 // r with x's real values added (r's NaN flag kept).
@@ -174,84 +143,14 @@ Enclosure widen(Enclosure r, const Enclosure& x) {
   return r;
 }
 
-// max/min of every pair of values; kNaN: NaN propagates (torch), else the other operand wins.
-template <bool kMax, bool kPropagateNaN>
-Enclosure extremum(const Enclosure& a, const Enclosure& b) {
-  if (a.type != Type::F32) {
-    if (kMax) return ints(a.type, std::max(a.ilo, b.ilo), std::max(a.ihi, b.ihi));
-    return ints(a.type, std::min(a.ilo, b.ilo), std::min(a.ihi, b.ihi));
-  }
-  Enclosure r = floats(false, kPropagateNaN ? (a.nan || b.nan) : (a.nan && b.nan));
-  if (a.real && b.real) {
-    r.real = true;
-    auto pick = kMax ? mpfr_max : mpfr_min;
-    pick(r.lo.get(), a.lo.get(), b.lo.get(), MPFR_RNDD);
-    pick(r.hi.get(), a.hi.get(), b.hi.get(), MPFR_RNDU);
-  }
-  if (!kPropagateNaN) {  // a NaN operand yields the other operand
-    if (a.nan && b.real) r = widen(std::move(r), b);
-    if (b.nan && a.real) r = widen(std::move(r), a);
-  }
-  return r;
-}
-
-Enclosure fold(Args a, Enclosure (*f)(const Enclosure&, const Enclosure&)) {
+Enclosure fold(EArgs a, Enclosure (*f)(const Enclosure&, const Enclosure&)) {
   Enclosure r = *a[0];
   for (size_t k = 1; k < a.size(); ++k) r = f(r, *a[k]);
   return r;
 }
 
-Enclosure compare(Op op, const Enclosure& a, const Enclosure& b) {
-  if (a.type != Type::F32) {
-    auto [al, ah, bl, bh] = std::tuple(a.ilo, a.ihi, b.ilo, b.ihi);
-    switch (op) {
-      case Op::Lt:
-        return boolean(ah >= bl, al < bh);
-      case Op::Le:
-        return boolean(ah > bl, al <= bh);
-      case Op::Gt:
-        return boolean(al <= bh, ah > bl);
-      case Op::Ge:
-        return boolean(al < bh, ah >= bl);
-      default: {
-        bool may_equal = al <= bh && bl <= ah;
-        bool must_equal = al == ah && bl == bh && al == bl;
-        return op == Op::Eq ? boolean(!must_equal, may_equal) : boolean(may_equal, !must_equal);
-      }
-    }
-  }
-  bool t = false, f = a.nan || b.nan;  // every comparison with NaN is false, but !=
-  if (op == Op::Ne) std::swap(t, f);
-  if (a.real && b.real) {
-    mpfr_srcptr al = a.lo.get(), ah = a.hi.get(), bl = b.lo.get(), bh = b.hi.get();
-    bool may_t = false, may_f = false;
-    switch (op) {
-      case Op::Lt:
-        may_t = mpfr_less_p(al, bh), may_f = mpfr_greaterequal_p(ah, bl);
-        break;
-      case Op::Le:
-        may_t = mpfr_lessequal_p(al, bh), may_f = mpfr_greater_p(ah, bl);
-        break;
-      case Op::Gt:
-        may_t = mpfr_greater_p(ah, bl), may_f = mpfr_lessequal_p(al, bh);
-        break;
-      case Op::Ge:
-        may_t = mpfr_greaterequal_p(ah, bl), may_f = mpfr_less_p(al, bh);
-        break;
-      default: {
-        bool may_equal = mpfr_lessequal_p(al, bh) && mpfr_lessequal_p(bl, ah);
-        bool must_equal = mpfr_equal_p(al, ah) && mpfr_equal_p(bl, bh) && mpfr_equal_p(al, bl);
-        may_t = op == Op::Eq ? may_equal : !must_equal;
-        may_f = op == Op::Eq ? !must_equal : may_equal;
-      }
-    }
-    t = t || may_t, f = f || may_f;
-  }
-  return boolean(f, t);
-}
-
 // The op table's own (exact) real evaluation at a point.
-Enclosure at_point(Op op, Args a) {
+Enclosure at_point(Op op, EArgs a) {
   std::vector<RealValue> vals(a.size());
   std::vector<const RealValue*> ptrs;
   for (size_t k = 0; k < a.size(); ++k) {
@@ -300,66 +199,13 @@ Enclosure exact_monotone(Op op, const Enclosure& a) {
   return r ? *r : Enclosure::any(op_info(op).cast_result);
 }
 
-Enclosure pow(const Enclosure& a, const Enclosure& b) {
-  if (!b.is_point() || !b.real || a.nan) return Enclosure::any(Type::F32);
-  mpfr_srcptr n = b.lo.get();
-  if (mpfr_integer_p(n) && mpfr_cmpabs_ui(n, 16) <= 0) {  // repeated products: exact bounds
-    long k = mpfr_get_si(n, MPFR_RNDN);
-    Enclosure r = floats(true, false);
-    mpfr_set_ui(r.lo.get(), 1, MPFR_RNDN);
-    mpfr_set_ui(r.hi.get(), 1, MPFR_RNDN);
-    for (long j = 0; j < std::labs(k); ++j) r = mul(r, a);
-    return k < 0 ? recip(r) : r;
-  }
-  if (!a.real || mpfr_sgn(a.lo.get()) <= 0) return Enclosure::any(Type::F32);
-  Enclosure r = floats(true, false);
-  bool increasing = mpfr_sgn(n) > 0;
-  mpfr_pow(r.lo.get(), increasing ? a.lo.get() : a.hi.get(), n, MPFR_RNDD);
-  mpfr_pow(r.hi.get(), increasing ? a.hi.get() : a.lo.get(), n, MPFR_RNDU);
-  return checked(std::move(r));
-}
+}  // namespace family
 
-// fmod and torch's remainder of two points: fmod is exact when MPFR says so.
-Enclosure modulo(Op op, const Enclosure& a, const Enclosure& b) {
-  if (!a.is_point() || !b.is_point() || !a.real || !b.real) return Enclosure::any(Type::F32);
-  Real m;
-  if (mpfr_fmod(m.get(), a.lo.get(), b.lo.get(), MPFR_RNDN) != 0 || mpfr_nan_p(m.get()))
-    return Enclosure::any(Type::F32);
-  Enclosure r = floats(true, false);
-  bool shift = op == Op::Remainder && !mpfr_zero_p(m.get()) &&
-               (mpfr_sgn(m.get()) < 0) != (mpfr_sgn(b.lo.get()) < 0);
-  mpfr_set(r.lo.get(), m.get(), MPFR_RNDN);
-  mpfr_set(r.hi.get(), m.get(), MPFR_RNDN);
-  if (shift) {
-    mpfr_add(r.lo.get(), m.get(), b.lo.get(), MPFR_RNDD);
-    mpfr_add(r.hi.get(), m.get(), b.lo.get(), MPFR_RNDU);
-  }
-  return r;
-}
+namespace {
 
-Enclosure cast_bool(const Enclosure& a) {
-  if (a.type != Type::F32) return boolean(a.ilo <= 0 && a.ihi >= 0, !(a.ilo == 0 && a.ihi == 0));
-  bool may_zero = contains_zero(a);
-  bool may_nonzero = a.nan || (a.real && !(mpfr_zero_p(a.lo.get()) && mpfr_zero_p(a.hi.get())));
-  return boolean(may_zero, may_nonzero);
-}
+using namespace family;
 
-Enclosure ldexp(const Enclosure& a, const Enclosure& e) {
-  if (e.ilo != e.ihi) return Enclosure::any(Type::F32);
-  Enclosure r = floats(a.real, a.nan);
-  if (!r.real) return r;
-  mpfr_mul_2si(r.lo.get(), a.lo.get(), e.ilo, MPFR_RNDD);
-  mpfr_mul_2si(r.hi.get(), a.hi.get(), e.ilo, MPFR_RNDU);
-  return r;
-}
-
-Enclosure logic(Op op, Args a) {
-  if (op == Op::Not) return ints(Type::Bool, 1 - a[0]->ihi, 1 - a[0]->ilo);
-  if (op == Op::And) return ints(Type::Bool, a[0]->ilo & a[1]->ilo, a[0]->ihi & a[1]->ihi);
-  return ints(Type::Bool, a[0]->ilo | a[1]->ilo, a[0]->ihi | a[1]->ihi);
-}
-
-Enclosure apply(Op op, Args a) {
+Enclosure apply(Op op, EArgs a) {
   bool points = std::ranges::all_of(a, [](const Enclosure* e) { return e->is_point(); });
   // At points, special values are exact too: inf - inf is NaN, exp(-inf) is 0.
   bool special = std::ranges::any_of(a, [](const Enclosure* e) {
@@ -369,109 +215,7 @@ Enclosure apply(Op op, Args a) {
   bool by_zero = (op == Op::Div || op == Op::DivFull || op == Op::Recip) && a.back()->is_point() &&
                  contains_zero(*a.back());
   if (points && (real_eval_exact(op) || special || by_zero)) return at_point(op, a);
-  const Enclosure& x = *a[0];
-  switch (op) {
-    case Op::Add:
-      return x.type == Type::F32 ? add(x, *a[1]) : Enclosure::any(x.type);
-    case Op::Sub:
-      return x.type == Type::F32 ? add(x, neg(*a[1])) : Enclosure::any(x.type);
-    case Op::Mul:
-      return x.type == Type::F32 ? mul(x, *a[1]) : Enclosure::any(x.type);
-    case Op::Div:
-    case Op::DivFull:
-      return div(x, *a[1]);
-    case Op::Neg:
-      return x.type == Type::F32 ? neg(x) : Enclosure::any(x.type);
-    case Op::Abs:
-      return x.type == Type::F32 ? abs(x) : Enclosure::any(x.type);
-    case Op::Fma:
-      return add(mul(x, *a[1]), *a[2]);
-    case Op::Max:
-    case Op::AMax:
-      return fold(a, extremum<true, true>);
-    case Op::Min:
-    case Op::AMin:
-      return fold(a, extremum<false, true>);
-    case Op::MaxNum:
-    case Op::TMax:
-      return fold(a, extremum<true, false>);
-    case Op::MinNum:
-    case Op::TMin:
-      return fold(a, extremum<false, false>);
-    case Op::Sum:
-      return x.type == Type::F32 ? fold(a, add) : Enclosure::any(x.type);
-    case Op::Prod:
-      return x.type == Type::F32 ? fold(a, mul) : Enclosure::any(x.type);
-    case Op::Clamp:
-      return extremum<false, true>(extremum<true, true>(x, *a[1]), *a[2]);
-    case Op::Lt:
-    case Op::Le:
-    case Op::Gt:
-    case Op::Ge:
-    case Op::Eq:
-    case Op::Ne:
-      return compare(op, x, *a[1]);
-    case Op::Select:
-      if (x.ilo == x.ihi) return x.ilo ? *a[1] : *a[2];
-      return hull(*a[1], *a[2]);
-    case Op::And:
-    case Op::Or:
-    case Op::Not:
-      return logic(op, a);
-    case Op::Exp:
-      return monotone(x, mpfr_exp, true);
-    case Op::Exp2:
-      return monotone(x, mpfr_exp2, true);
-    case Op::Log:
-      return monotone(x, mpfr_log, true);
-    case Op::Log2:
-      return monotone(x, mpfr_log2, true);
-    case Op::Sqrt:
-    case Op::SqrtApprox:
-      return monotone(x, mpfr_sqrt, true);
-    case Op::Rsqrt:
-      return monotone(x, mpfr_rec_sqrt, false);
-    case Op::Recip:
-      return recip(x);
-    case Op::Pow:
-      return pow(x, *a[1]);
-    case Op::Tanh:
-      return monotone(x, mpfr_tanh, true);
-    case Op::Erf:
-      return monotone(x, mpfr_erf, true);
-    case Op::Sigmoid:
-      return monotone(x, sigmoid_directed, true);
-    case Op::Floor:
-      return monotone(x, floor_fn, true);
-    case Op::Ceil:
-      return monotone(x, ceil_fn, true);
-    case Op::Round:
-      return monotone(x, round_even, true);
-    case Op::Trunc:
-      return monotone(x, trunc_fn, true);
-    case Op::FMod:
-    case Op::Remainder:
-      return modulo(op, x, *a[1]);
-    case Op::CastF32:
-      if (x.type == Type::F32) return x;
-      break;
-    case Op::CastF16:
-    case Op::CastBF16:
-    case Op::CastE4M3:
-    case Op::CastE4M3Sat:
-    case Op::CastE5M2:
-    case Op::CastE5M2Sat:
-    case Op::CastI32:
-    case Op::CastI64:
-      if (x.type == Type::F32) return exact_monotone(op, x);
-      break;
-    case Op::CastBool:
-      return cast_bool(x);
-    case Op::Ldexp:
-      return ldexp(x, *a[1]);
-    default:
-      break;  // integer ops, bitcasts and frexp of non-points: any value
-  }
+  if (const OpInfo& info = op_info(op); info.enclosure) return info.enclosure(a);
   std::vector<Type> types;
   for (const Enclosure* e : a) types.push_back(e->type);
   return Enclosure::any(result_type(op, types).type.value_or(Type::F32));
@@ -564,7 +308,7 @@ Enclosure evaluate_enclosure(const TermStore& s, TermId root, const EnclosureEnv
                              [&](Op op, std::span<const TermId> kids, const auto& memo) {
                                args.clear();
                                for (TermId c : kids) args.push_back(&memo.at(c));
-                               return apply(op, Args(args));
+                               return apply(op, EArgs(args));
                              });
 }
 

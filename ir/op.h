@@ -1,17 +1,32 @@
-// The op table: every scalar op of keq's term language, defined once.
+// The op table: every scalar op of keq's term language, and everything each op means.
 //
-// An entry gives the op's name (as written in s-expressions), arity, typing rule, concrete
-// evaluation in each semantics, and flags the e-graph and SMT layers read. Everything that needs
-// to know about ops (term reader/printer, evaluator, e-graph language, rule parser) goes through
-// this table, so adding an op is one entry here plus its tests.
+// An op's entry (an `OpInfo` row in its family's file under ir/ops/: arithmetic, extremum,
+// logic, elementary, rounding, integer) gives its name in s-expressions and its spellings in
+// torch and Triton source, arity, typing rule, concrete evaluation in both semantics, interval
+// and enclosure transfer, normal-form role, real and IEEE SMT encodings, and the family facts
+// that the layers read instead of listing ops (picks an operand, extremum with a NaN policy).
+// Where an entry leaves a transfer or an encoding out, it says why in a `no_*` field; a test
+// (tests/op_table_test.cc) fails for an op with neither. Adding an op is one row, its spelling
+// and its tests: docs/architecture.md walks through one.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "ir/value.h"
+
+namespace z3 {
+class expr;
+}
+namespace keq::smt {
+using Expr = z3::expr;
+class RealEncoding;
+class IeeeEncoding;
+}  // namespace keq::smt
 
 namespace keq::ir {
 
@@ -62,24 +77,78 @@ enum class Signature : uint8_t {
   Ldexp,       // (f32, int) -> f32
 };
 
+struct Interval;   // ir/interval.h
+struct Enclosure;  // ir/enclosure.h
+
 using IeeeFn = IeeeValue (*)(std::span<const IeeeValue> args);  // throws EvalError
 using RealFn = void (*)(std::span<const RealValue* const> args, RealValue& out);
+using IntervalFn = Interval (*)(std::span<const Interval> args);  // real semantics
+using EnclosureFn = Enclosure (*)(std::span<const Enclosure* const> args);
+using SmtRealFn = smt::Expr (*)(smt::RealEncoding&, std::span<const smt::Expr> args);
+using SmtIeeeFn = smt::Expr (*)(smt::IeeeEncoding&, std::span<const smt::Expr> args);
+
+// What an extremum does with a NaN operand: torch's max propagates it, maxnum (Triton's
+// maximum, libdevice's fmax) returns the other operand.
+enum class NanPolicy : uint8_t { NotExtremum, Propagate, Drop };
+
+// How the normal forms (rules/normal_form.h) read an op; Atom: as an opaque class.
+enum class NormalFormRole : uint8_t {
+  Atom,
+  Add,
+  Sub,
+  Neg,
+  Sum,
+  Mul,
+  Prod,
+  Fma,
+  Quotient,
+  Recip,
+  Exp,
+  Pow,
+  Extremum
+};
 
 struct OpInfo {
-  Op op;
-  std::string_view name;
-  uint8_t arity;  // exact arity, or the minimum when variadic
-  bool variadic;  // n-ary: sum, prod, amax, ...
-  Signature sig;
-  Type cast_result;  // for CastTo
-  bool ieee_exact;   // IEEE evaluation is bit-exact in every framework (else an approximation)
-  bool commutative;  // operand order does not matter (binary or n-ary)
-  IeeeFn ieee;
-  RealFn real;
+  Op op = Op::Const;
+  std::string_view name;  // filled in from KEQ_OPS
+  uint8_t arity = 0;      // exact arity, or the minimum when variadic
+  bool variadic = false;  // n-ary: sum, prod, amax, ...
+  Signature sig = Signature::Leaf;
+  Type cast_result = Type::F32;  // for CastTo
+  bool ieee_exact = true;        // IEEE evaluation is bit-exact in every framework
+  bool commutative = false;      // operand order does not matter (binary or n-ary)
+  // Real evaluation computes the defined result exactly whatever the operands (casts and
+  // rounding ops round by definition; picks pick). Else exact only when MPFR reports no rounding.
+  bool real_exact = false;
+  bool picks_operand = false;  // the result is an operand or its sign: nothing rounds
+  bool stays_nonneg = false;   // a result >= 0 over the reals is >= 0 in fp32 too
+  bool is_max = false;         // extremum family: max (else min)
+  NanPolicy nan_policy = NanPolicy::NotExtremum;
+  NormalFormRole normal_form = NormalFormRole::Atom;
+  // Source spellings, space-separated: "torch.exp tl.exp libdevice.exp". torch.X is the
+  // elementwise function and tensor method; tl.X also tl.math.X; libdevice.X every libdevice
+  // module path.
+  std::string_view spellings;
+  IeeeFn ieee = nullptr;
+  RealFn real = nullptr;
+  IntervalFn interval = nullptr;  // null: any value, for the reason in no_interval
+  std::string_view no_interval;
+  EnclosureFn enclosure = nullptr;  // away from points; null: any value, see no_enclosure
+  std::string_view no_enclosure;
+  SmtRealFn smt_real = nullptr;  // null: outside the real encoding, for the reason given
+  std::string_view no_smt_real;
+  SmtIeeeFn smt_ieee = nullptr;  // null: outside the IEEE encoding, for the reason given
+  std::string_view no_smt_ieee;
+
+  bool is_extremum() const { return nan_policy != NanPolicy::NotExtremum; }
 };
 
 const OpInfo& op_info(Op op);
 std::optional<Op> op_by_name(std::string_view name);
+// The op a source language spells `name` ("exp" in language "tl"), from the rows' spellings.
+std::optional<Op> op_spelled(std::string_view language, std::string_view name);
+// Every (name, op) a language spells, in table order.
+std::vector<std::pair<std::string_view, Op>> ops_spelled(std::string_view language);
 inline std::string_view op_name(Op op) {
   return op_info(op).name;
 }

@@ -90,7 +90,7 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
       all_const = false;
   }
   d.type = ir::result_type(op, types).type.value_or(ir::Type::F32);
-  d.range = interval_of(op, ranges, sem_);
+  d.range = ir::interval_of(op, ranges, sem_);
   // A range that is one infinity, without NaN, is that constant: -inf - m for a finite m, as a
   // masked -inf lane computes, is -inf, and exp of it folds to 0.
   if (d.type == ir::Type::F32 && !d.range.nan && d.range.lo == d.range.hi &&
@@ -99,7 +99,7 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
     d.const_source = node;
   }
   if (op == Op::Mul && g.find(n.children[0]) == g.find(n.children[1]))
-    d.range.meet(interval_square(ranges[0], sem_));  // x * x >= 0, which intervals alone miss
+    d.range.meet(ir::interval_square(ranges[0], sem_));  // x * x >= 0, which intervals alone miss
   if (all_const) {
     d.constant = fold(op, consts, sem_);
     if (d.constant) {
@@ -185,48 +185,49 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
   auto kid = [&](size_t k) { return g.data(n.children[k]).nf; };
   auto kid_range = [&](size_t k) -> const Interval& { return g.data(n.children[k]).range; };
   NfId r = kNoNf;
-  switch (op) {
-    case Op::Const: {
-      double v = store_->constant_at(n.payload).f;
-      return std::isfinite(v) ? nfs_->constant(mpq_class(v)) : kNoNf;
-    }
-    case Op::Add:
+  if (op == Op::Const) {
+    double v = store_->constant_at(n.payload).f;
+    return std::isfinite(v) ? nfs_->constant(mpq_class(v)) : kNoNf;
+  }
+  const ir::OpInfo& info = ir::op_info(op);
+  using Role = ir::NormalFormRole;
+  switch (info.normal_form) {
+    case Role::Add:
       r = nfs_->add(kid(0), kid(1));
       break;
-    case Op::Sub:
+    case Role::Sub:
       r = nfs_->sub(kid(0), kid(1));
       break;
-    case Op::Neg:
+    case Role::Neg:
       r = nfs_->neg(kid(0));
       break;
-    case Op::Sum: {
+    case Role::Sum: {
       std::vector<NfId> parts;
       for (size_t k = 0; k < n.children.size(); ++k) parts.push_back(kid(k));
       r = nfs_->sum(parts);
       break;
     }
-    case Op::Mul:
+    case Role::Mul:
       r = nfs_->mul(kid(0), kid(1));
       break;
-    case Op::Prod:
+    case Role::Prod:
       r = kid(0);
       for (size_t k = 1; k < n.children.size(); ++k) r = nfs_->mul(r, kid(k));
       break;
-    case Op::Fma:
+    case Role::Fma:
       r = nfs_->add(nfs_->mul(kid(0), kid(1)), kid(2));
       break;
-    case Op::Div:
-    case Op::DivFull:  // a / b = a * b^-1 for b finite and never 0
+    case Role::Quotient:  // a / b = a * b^-1 for b finite and never 0
       if (kid_range(1).nonzero() && kid_range(1).finite())
         r = nfs_->mul(kid(0), nfs_->recip(kid(1)));
       break;
-    case Op::Recip:
+    case Role::Recip:
       if (kid_range(0).nonzero() && kid_range(0).finite()) r = nfs_->recip(kid(0));
       break;
-    case Op::Exp:
+    case Role::Exp:
       r = nfs_->exp(kid(0));
       break;
-    case Op::Pow: {  // x^k for a small natural k is a product; others stay atoms
+    case Role::Pow: {  // x^k for a small natural k is a product; others stay atoms
       const Data& e = g.data(n.children[1]);
       if (e.constant && e.constant->f >= 1 && e.constant->f <= 4 &&
           e.constant->f == std::floor(e.constant->f)) {
@@ -235,29 +236,21 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
       }
       break;
     }
-    case Op::Max:
-    case Op::MaxNum:
-    case Op::AMax:
-    case Op::TMax:
-    case Op::Min:
-    case Op::MinNum:
-    case Op::AMin:
-    case Op::TMin: {
-      bool is_max = op == Op::Max || op == Op::MaxNum || op == Op::AMax || op == Op::TMax;
+    case Role::Extremum: {
       std::vector<NfId> members;
       for (size_t k = 0; k < n.children.size(); ++k) {
         const Data& cd = g.data(n.children[k]);
         // max(-inf, x) = x for every x that is not NaN (min likewise with +inf), and the other
         // members have normal forms, so they are finite: dropping the -inf is exact.
         if (cd.constant && cd.constant->type == ir::Type::F32 &&
-            cd.constant->f == (is_max ? -INFINITY : INFINITY))
+            cd.constant->f == (info.is_max ? -INFINITY : INFINITY))
           continue;
         members.push_back(cd.nf);
       }
-      r = nfs_->extremum(members, is_max);
+      r = nfs_->extremum(members, info.is_max);
       break;
     }
-    default:
+    case Role::Atom:
       break;
   }
   return r != kNoNf ? r : fallback();

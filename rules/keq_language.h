@@ -22,11 +22,13 @@
 #include <vector>
 
 #include "egraph/egraph.h"
+#include "ir/interval.h"
 #include "ir/ir.h"
-#include "rules/interval.h"
 #include "rules/normal_form.h"
 
 namespace keq::rules {
+
+using ir::Interval;  // the analysis domain lives with the op table, which gives its transfer
 
 using egraph::EClassId;
 using egraph::EGraph;

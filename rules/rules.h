@@ -2,14 +2,12 @@
 //
 // - rule_file.h: the rule language and its parser (generic over the language)
 // - keq_language.h: keq's ops as an e-graph language, with constant and interval analyses
-// - interval.h: interval enclosures and the facts conditions read
 // The seed rule sets are the *.rules files in this folder.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "rules/interval.h"
 #include "rules/keq_language.h"
 #include "rules/rule_file.h"
 

@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
+
+#include "ir/smt_expr.h"
 
 namespace keq::smt {
 
@@ -13,23 +16,12 @@ namespace {
 using ir::Op;
 using ir::TermId;
 
-struct NotInFragment {
-  std::string what;
-};
-
-class Encoder {
+// The query's side of the real encoding: constants, inputs with their ranges, facts, side
+// conditions and the uninterpreted functions; each op's own lines of math are its op-table row.
+class Encoder final : public RealEncoding {
  public:
   Encoder(z3::context& c, const ir::TermStore& s, const std::function<VarRange(TermId)>& range)
-      : c_(c),
-        s_(s),
-        range_(range),
-        facts_(c),
-        conditions_(c),
-        exp_(fn("exp")),
-        log_(fn("log")),
-        erf_(fn("erf")),
-        exp2_(fn("exp2")),
-        log2_(fn("log2")) {}
+      : c_(c), s_(s), range_(range), facts_(c), conditions_(c) {}
 
   z3::expr encode(TermId t) {
     if (auto it = memo_.find(t); it != memo_.end()) return it->second;
@@ -43,21 +35,31 @@ class Encoder {
   // Each application of an uninterpreted function, with the MPFR function it stands for (all
   // increasing), for model refinement.
   struct Application {
-    int (*real)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+    MpfrFn real;
     z3::expr arg, value;
   };
   const std::vector<Application>& applications() const { return apps_; }
 
- private:
-  z3::func_decl fn(const char* name) { return c_.function(name, c_.real_sort(), c_.real_sort()); }
-  z3::expr fresh(const char* prefix) {
+  z3::context& ctx() override { return c_; }
+  Expr fresh(const char* prefix) override {
     return c_.real_const((prefix + std::to_string(n_++)).c_str());
   }
+  void fact(const Expr& e) override { facts_.push_back(e); }
+  void condition(const Expr& e) override { conditions_.push_back(e); }
+  Expr apply(const char* name, const Expr& x, MpfrFn increasing) override {
+    auto it = functions_.find(name);
+    if (it == functions_.end())
+      it = functions_.emplace(name, c_.function(name, c_.real_sort(), c_.real_sort())).first;
+    z3::expr e = it->second(x);
+    if (increasing) apps_.push_back({increasing, x, e});
+    return e;
+  }
 
+ private:
   z3::expr constant(const ir::Constant& k) {
     if (k.type == ir::Type::Bool) return c_.bool_val(k.i != 0);
     if (ir::is_int(k.type)) return c_.int_val(static_cast<int64_t>(k.i));
-    if (!std::isfinite(k.f)) throw NotInFragment{"non-finite constants"};
+    if (!std::isfinite(k.f)) throw NotEncoded{"non-finite constants"};
     int e = 0;  // a double is m * 2^e exactly, m an integer: an exact rational for Z3
     mpz_class m(std::ldexp(std::frexp(k.f, &e), 53)), p = 1;
     e -= 53;
@@ -87,149 +89,22 @@ class Encoder {
     return x;
   }
 
-  // x / y as the q with q * y = x, once y != 0 is proved: Z3's own x/0 is some arbitrary value.
-  z3::expr quotient(const z3::expr& x, const z3::expr& y) {
-    conditions_.push_back(y != 0);
-    z3::expr q = fresh("q");
-    facts_.push_back(z3::implies(y != 0, q * y == x));
-    return q;
-  }
-
-  z3::expr apply(z3::func_decl& f, int (*real)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t),
-                 const z3::expr& x) {
-    z3::expr e = f(x);
-    apps_.push_back({real, x, e});
-    return e;
-  }
-  z3::expr exp(const z3::expr& x) {
-    z3::expr e = apply(exp_, mpfr_exp, x);
-    facts_.push_back(e > 0);
-    return e;
-  }
-
-  z3::expr fold(std::span<const TermId> kids,
-                const std::function<z3::expr(z3::expr, z3::expr)>& f) {
-    z3::expr acc = encode(kids[0]);
-    for (size_t k = 1; k < kids.size(); ++k) acc = f(acc, encode(kids[k]));
-    return acc;
-  }
-
   z3::expr build(TermId t) {
-    auto kids = s_.children(t);
-    auto k = [&](size_t i) { return encode(kids[i]); };
-    auto max = [](z3::expr a, z3::expr b) { return z3::ite(a >= b, a, b); };
-    auto min = [](z3::expr a, z3::expr b) { return z3::ite(a <= b, a, b); };
-    switch (s_.op(t)) {
-      case Op::Const:
-        return constant(s_.constant_of(t));
-      case Op::Var:
-        return variable(t);
-      case Op::Add:
-        return k(0) + k(1);
-      case Op::Sub:
-        return k(0) - k(1);
-      case Op::Mul:
-        return k(0) * k(1);
-      case Op::Neg:
-        return -k(0);
-      case Op::Fma:
-        return k(0) * k(1) + k(2);
-      case Op::Abs:
-        return z3::ite(k(0) >= 0, k(0), -k(0));
-      case Op::Div:
-      case Op::DivFull:
-        return quotient(k(0), k(1));
-      case Op::Recip:
-        return quotient(c_.real_val(1), k(0));
-      case Op::Max:
-      case Op::MaxNum:
-        return max(k(0), k(1));
-      case Op::Min:
-      case Op::MinNum:
-        return min(k(0), k(1));
-      case Op::Clamp:
-        return min(max(k(0), k(1)), k(2));  // torch.clamp: max first, then min
-      case Op::Sum:
-        return fold(kids, [](z3::expr a, z3::expr b) { return a + b; });
-      case Op::Prod:
-        return fold(kids, [](z3::expr a, z3::expr b) { return a * b; });
-      case Op::AMax:
-      case Op::TMax:
-        return fold(kids, max);
-      case Op::AMin:
-      case Op::TMin:
-        return fold(kids, min);
-      case Op::Lt:
-        return k(0) < k(1);
-      case Op::Le:
-        return k(0) <= k(1);
-      case Op::Gt:
-        return k(0) > k(1);
-      case Op::Ge:
-        return k(0) >= k(1);
-      case Op::Eq:
-        return k(0) == k(1);
-      case Op::Ne:
-        return k(0) != k(1);
-      case Op::Select:
-        return z3::ite(k(0), k(1), k(2));
-      case Op::And:
-        return k(0) && k(1);
-      case Op::Or:
-        return k(0) || k(1);
-      case Op::Not:
-        return !k(0);
-      case Op::Exp:
-        return exp(k(0));
-      case Op::Exp2: {
-        z3::expr e = apply(exp2_, mpfr_exp2, k(0));
-        facts_.push_back(e > 0);
-        return e;
-      }
-      case Op::Log: {
-        z3::expr y = k(0), l = log_(y);
-        conditions_.push_back(y > 0);
-        facts_.push_back(z3::implies(y > 0, exp(l) == y));
-        return l;
-      }
-      case Op::Log2: {
-        conditions_.push_back(k(0) > 0);
-        return apply(log2_, mpfr_log2, k(0));
-      }
-      case Op::Sqrt:
-      case Op::SqrtApprox: {
-        z3::expr y = k(0), r = fresh("sqrt");
-        conditions_.push_back(y >= 0);
-        facts_.push_back(z3::implies(y >= 0, r >= 0 && r * r == y));
-        return r;
-      }
-      case Op::Rsqrt: {
-        z3::expr y = k(0), r = fresh("rsqrt");
-        conditions_.push_back(y > 0);
-        facts_.push_back(z3::implies(y > 0, r > 0 && r * r * y == 1));
-        return r;
-      }
-      case Op::Sigmoid:
-        return quotient(c_.real_val(1), 1 + exp(-k(0)));
-      case Op::Tanh: {
-        z3::expr e = exp(2 * k(0));
-        return quotient(e - 1, e + 1);
-      }
-      case Op::Erf: {
-        z3::expr e = apply(erf_, mpfr_erf, k(0));
-        facts_.push_back(e > -1 && e < 1);
-        return e;
-      }
-      default:
-        throw NotInFragment{"op " + std::string(ir::op_name(s_.op(t)))};
-    }
+    Op op = s_.op(t);
+    if (op == Op::Const) return constant(s_.constant_of(t));
+    if (op == Op::Var) return variable(t);
+    const ir::OpInfo& info = ir::op_info(op);
+    if (!info.smt_real) throw NotEncoded{"op " + std::string(info.name)};
+    std::vector<z3::expr> kids;
+    for (TermId k : s_.children(t)) kids.push_back(encode(k));
+    return info.smt_real(*this, kids);
   }
 
   z3::context& c_;
   const ir::TermStore& s_;
   const std::function<VarRange(TermId)>& range_;
   z3::expr_vector facts_, conditions_;
-  z3::func_decl exp_, log_, erf_, exp2_, log2_;
+  std::map<std::string, z3::func_decl> functions_;
   absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
   std::vector<Application> apps_;
   int n_ = 0;
@@ -238,7 +113,7 @@ class Encoder {
 // An exact rational of a Z3 numeral, or nothing (an algebraic number, a non-numeral).
 std::optional<mpq_class> rational_of(const z3::expr& v) {
   if (!v.is_numeral()) return std::nullopt;
-  std::string text = Z3_get_numeral_string(v.ctx(), v);
+  std::string text = numeral_text(v);
   if (text.find('.') != std::string::npos || text.find('?') != std::string::npos)
     return std::nullopt;
   mpq_class q(text);
@@ -351,7 +226,7 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
       ++r.refinements;
       for (const z3::expr& f : more) s.add(f);
     }
-  } catch (const NotInFragment& e) {
+  } catch (const NotEncoded& e) {
     r.outcome = Outcome::Unsupported;
     r.reason = "the Z3 encoding does not cover " + e.what;
   } catch (const z3::exception& e) {

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 
+#include "ir/smt_expr.h"
 #include "smt/smt.h"
 
 namespace keq::smt {
@@ -20,14 +21,12 @@ namespace {
 using ir::Op;
 using ir::TermId;
 
-struct NotInFragment {
-  std::string what;
-};
-
-class FpEncoder {
+// The query's side of the IEEE encoding: constants, inputs with their ranges and facts; each
+// op's own lines of math are its op-table row.
+class FpEncoder final : public IeeeEncoding {
  public:
   FpEncoder(z3::context& c, const ir::TermStore& s, const std::function<VarRange(TermId)>& range)
-      : c_(c), s_(s), range_(range), facts_(c), f32_(c.fpa_sort(8, 24)) {
+      : c_(c), s_(s), range_(range), facts_(c) {
     c_.set_rounding_mode(z3::RNE);
   }
 
@@ -39,21 +38,19 @@ class FpEncoder {
   }
   const z3::expr_vector& facts() const { return facts_; }
   const absl::flat_hash_map<TermId, z3::expr>& vars() const { return vars_; }
+  z3::context& ctx() override { return c_; }
 
  private:
   z3::expr num(float v) { return c_.fpa_val(v); }
-  z3::expr nan() { return c_.fpa_nan(f32_); }
-  z3::expr is_nan(const z3::expr& x) { return x.mk_is_nan(); }
-  z3::expr rne() { return c_.fpa_rounding_mode(); }
 
   z3::expr constant(const ir::Constant& k) {
     if (k.type == ir::Type::Bool) return c_.bool_val(k.i != 0);
-    if (k.type != ir::Type::F32) throw NotInFragment{"integer values"};
+    if (k.type != ir::Type::F32) throw NotEncoded{"integer values"};
     float f = static_cast<float>(k.f);
     if (static_cast<double>(f) != k.f && !std::isnan(k.f))
-      throw NotInFragment{"a constant that is not an fp32 value"};
+      throw NotEncoded{"a constant that is not an fp32 value"};
     if (std::isnan(f)) return nan();
-    if (std::isinf(f)) return c_.fpa_inf(f32_, f < 0);
+    if (std::isinf(f)) return c_.fpa_inf(f32(), f < 0);
     return num(f);
   }
 
@@ -64,10 +61,10 @@ class FpEncoder {
       vars_.emplace(t, b);
       return b;
     }
-    if (v.type != ir::Type::F32) throw NotInFragment{"integer inputs"};
+    if (v.type != ir::Type::F32) throw NotEncoded{"integer inputs"};
     z3::expr x = c_.fpa_const(v.name.c_str(), 8, 24);
     VarRange r = range_(t);
-    if (!r.nonfinite) facts_.push_back(!is_nan(x) && !x.mk_is_inf());
+    if (!r.nonfinite) facts_.push_back(!x.mk_is_nan() && !x.mk_is_inf());
     if (std::isfinite(r.lo)) facts_.push_back(x >= num(static_cast<float>(r.lo)));
     if (std::isfinite(r.hi)) {
       z3::expr hi = num(static_cast<float>(r.hi));
@@ -77,121 +74,31 @@ class FpEncoder {
     return x;
   }
 
-  // max/min as both frameworks order values: -0 below +0; NaN wins (torch) or loses (maxnum).
-  z3::expr pick(const z3::expr& a, const z3::expr& b, bool is_max, bool nan_wins) {
-    z3::expr a_first = is_max ? a > b : a < b;
-    z3::expr b_first = is_max ? b > a : b < a;
-    // Equal values: only zeros can differ in bits; max takes +0, min takes -0.
-    z3::expr a_negative(c_, Z3_mk_fpa_is_negative(c_, a));
-    z3::expr a_zero_wins = is_max ? !a_negative : a_negative;
-    z3::expr ordered = z3::ite(a_first, a, z3::ite(b_first, b, z3::ite(a_zero_wins, a, b)));
-    if (nan_wins) return z3::ite(is_nan(a) || is_nan(b), nan(), ordered);
-    return z3::ite(is_nan(a), b, z3::ite(is_nan(b), a, ordered));
-  }
-
-  z3::expr fold(std::span<const TermId> kids, bool is_max, bool nan_wins) {
-    z3::expr acc = encode(kids[0]);
-    for (size_t k = 1; k < kids.size(); ++k) acc = pick(acc, encode(kids[k]), is_max, nan_wins);
-    return acc;
-  }
-
-  // Rounds through a narrower IEEE format and back (exact on the way back).
-  z3::expr through(const z3::expr& x, unsigned ebits, unsigned sbits) {
-    z3::expr narrow(c_, Z3_mk_fpa_to_fp_float(c_, rne(), x, c_.fpa_sort(ebits, sbits)));
-    return z3::expr(c_, Z3_mk_fpa_to_fp_float(c_, rne(), narrow, f32_));
-  }
-
   z3::expr build(TermId t) {
-    auto kids = s_.children(t);
-    auto k = [&](size_t i) { return encode(kids[i]); };
     if (s_.type(t) != ir::Type::F32 && s_.type(t) != ir::Type::Bool)
-      throw NotInFragment{"integer values"};
-    switch (s_.op(t)) {
-      case Op::Const:
-        return constant(s_.constant_of(t));
-      case Op::Var:
-        return variable(t);
-      case Op::Add:
-        return k(0) + k(1);
-      case Op::Sub:
-        return k(0) - k(1);
-      case Op::Mul:
-        return k(0) * k(1);
-      case Op::Div:
-        return k(0) / k(1);
-      case Op::Neg:
-        return -k(0);
-      case Op::Abs:
-        return z3::expr(c_, Z3_mk_fpa_abs(c_, k(0)));
-      case Op::Fma:
-        return z3::expr(c_, Z3_mk_fpa_fma(c_, rne(), k(0), k(1), k(2)));
-      case Op::Sqrt:
-        return z3::expr(c_, Z3_mk_fpa_sqrt(c_, rne(), k(0)));
-      case Op::Sum:
-      case Op::Prod:
-        if (kids.size() > 2) throw NotInFragment{"a sum or product whose order is unspecified"};
-        if (kids.size() == 1) return k(0);
-        return s_.op(t) == Op::Sum ? k(0) + k(1) : k(0) * k(1);
-      case Op::Max:
-      case Op::AMax:
-        return fold(kids, true, true);
-      case Op::Min:
-      case Op::AMin:
-        return fold(kids, false, true);
-      case Op::MaxNum:
-      case Op::TMax:
-        return fold(kids, true, false);
-      case Op::MinNum:
-      case Op::TMin:
-        return fold(kids, false, false);
-      case Op::Clamp:  // torch.clamp: max first, then min, NaN propagating
-        return pick(pick(k(0), k(1), true, true), k(2), false, true);
-      case Op::Lt:
-        return k(0) < k(1);
-      case Op::Le:
-        return k(0) <= k(1);
-      case Op::Gt:
-        return k(0) > k(1);
-      case Op::Ge:
-        return k(0) >= k(1);
-      case Op::Eq:
-        return z3::fp_eq(k(0), k(1));
-      case Op::Ne:
-        return !z3::fp_eq(k(0), k(1));
-      case Op::Select:
-        return z3::ite(k(0), k(1), k(2));
-      case Op::And:
-        return k(0) && k(1);
-      case Op::Or:
-        return k(0) || k(1);
-      case Op::Not:
-        return !k(0);
-      case Op::CastF32:
-        if (s_.type(kids[0]) != ir::Type::F32) throw NotInFragment{"integer casts"};
-        return k(0);
-      case Op::CastF16:
-        return through(k(0), 5, 11);
-      case Op::CastBF16:
-        return through(k(0), 8, 8);
-      default:
-        throw NotInFragment{"op " + std::string(ir::op_name(s_.op(t)))};
-    }
+      throw NotEncoded{"integer values"};
+    Op op = s_.op(t);
+    if (op == Op::Const) return constant(s_.constant_of(t));
+    if (op == Op::Var) return variable(t);
+    const ir::OpInfo& info = ir::op_info(op);
+    if (!info.smt_ieee) throw NotEncoded{"op " + std::string(info.name)};
+    std::vector<z3::expr> kids;
+    for (TermId k : s_.children(t)) kids.push_back(encode(k));
+    return info.smt_ieee(*this, kids);
   }
 
   z3::context& c_;
   const ir::TermStore& s_;
   const std::function<VarRange(TermId)>& range_;
   z3::expr_vector facts_;
-  z3::sort f32_;
   absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
 };
 
-double fp_value(z3::context& c, const z3::model& m, const z3::expr& x) {
+double fp_value(const z3::model& m, const z3::expr& x) {
   if (x.is_bool()) return m.eval(x, true).is_true() ? 1 : 0;
-  z3::expr bits = m.eval(z3::expr(c, Z3_mk_fpa_to_ieee_bv(c, x)), true);
-  uint64_t u = 0;
-  if (!Z3_get_numeral_uint64(c, bits, &u)) return NAN;  // NaN has no unique bits in SMT-LIB
-  return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(u)));
+  std::optional<uint32_t> bits = fp32_bits(m, x);
+  if (!bits) return NAN;
+  return static_cast<double>(std::bit_cast<float>(*bits));
 }
 
 }  // namespace
@@ -219,12 +126,12 @@ Result check_equal_ieee(const ir::TermStore& store, TermId a, TermId b,
         return r;
       case z3::sat: {
         z3::model m = s.get_model();
-        for (const auto& [t, x] : enc.vars()) r.model[t] = fp_value(c, m, x);
+        for (const auto& [t, x] : enc.vars()) r.model[t] = fp_value(m, x);
         r.outcome = Outcome::Model;
         return r;
       }
     }
-  } catch (const NotInFragment& e) {
+  } catch (const NotEncoded& e) {
     r.outcome = Outcome::Unsupported;
     r.reason = "the Z3 floating-point encoding does not cover " + e.what;
   } catch (const z3::exception& e) {

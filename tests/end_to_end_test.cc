@@ -42,7 +42,7 @@ std::pair<size_t, size_t> egraph_stage(const std::string& example) {
   // Inputs are the finite values of their dtype (torch.randn and friends never give inf or NaN).
   for (ir::TermId id = 0; id < store.size(); ++id)
     if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32)
-      g.lang().set_domain(store.payload(id), rules::Interval::any_finite());
+      g.lang().set_domain(store.payload(id), ir::Interval::any_finite());
   auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()),
                                  ir::Semantics::Real);
   std::vector<std::pair<egraph::EClassId, egraph::EClassId>> pairs;

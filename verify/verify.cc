@@ -794,7 +794,7 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
         // Inputs and parameters are finite values of their range; anything else stays unknown.
         auto d = domains.find(tensor_of(store.variable_of(id).name));
         if (d == domains.end() || d->second.nonfinite) continue;
-        rules::Interval iv = rules::Interval::any_finite();
+        ir::Interval iv = ir::Interval::any_finite();
         if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
           iv = {d->second.lo, d->second.hi, false, true};
         g.lang().set_domain(store.payload(id), iv);

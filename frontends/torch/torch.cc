@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "frontends/torch/conv.h"
 #include "frontends/torch/autograd.h"
+#include "frontends/torch/conv.h"
 #include "frontends/torch/device.h"
 #include "frontends/torch/tensor_ops.h"
 
@@ -481,15 +481,10 @@ namespace keq::torch {
 namespace {
 
 void Torch::install_ops() {
-  // Elementwise math.
-  const std::pair<const char*, Op> unary[] = {
-      {"exp", Op::Exp},          {"log", Op::Log},     {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt},
-      {"abs", Op::Abs},          {"neg", Op::Neg},     {"tanh", Op::Tanh}, {"sigmoid", Op::Sigmoid},
-      {"erf", Op::Erf},          {"floor", Op::Floor}, {"ceil", Op::Ceil}, {"round", Op::Round},
-      {"reciprocal", Op::Recip}, {"exp2", Op::Exp2},   {"log2", Op::Log2}, {"trunc", Op::Trunc}};
-  for (auto [name, op] : unary) {
+  // Elementwise math: every op the table spells in torch.
+  for (auto [name, op] : ir::ops_spelled("torch")) {
     Op o = op;
-    std::string n = name;
+    std::string n(name);
     define(n, [this, o, n](Interp&, CallArgs& a) { return elementwise(a, o, n); });
   }
   auto act = [&](const std::string& name, std::function<TermId(Torch&, TermId, CallArgs&)> f) {

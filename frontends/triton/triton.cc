@@ -688,9 +688,11 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
         },
         a.at));
   });
-  for (auto [name, op] :
-       std::vector<std::pair<std::string, Op>>{{"maximum", Op::MaxNum}, {"minimum", Op::MinNum}}) {
+  // tl.maximum and tl.minimum promote their operands as arithmetic does.
+  for (auto [spelled, op] : ir::ops_spelled("tl")) {
+    if (!ir::op_info(op).is_extremum()) continue;
     Op o = op;
+    std::string name(spelled);
     def(name, [this, o](Interp&, CallArgs& a) {  // maxnum: the non-NaN operand wins (measured)
       DType out = promote(a.pos.at(0), a.pos.at(1), in, a.at);
       TensorPtr x = as_tensor(in, a.pos[0], a.at, out), y = as_tensor(in, a.pos[1], a.at, out);
@@ -738,33 +740,19 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           a.at));
     });
   };
-  struct MathFn {
-    const char* name;
-    Op op;
-    size_t arity;
-  };
-  const std::vector<MathFn> tl_math = {
-      {"exp", Op::Exp, 1},     {"exp2", Op::Exp2, 1},       {"log", Op::Log, 1},
-      {"log2", Op::Log2, 1},   {"sqrt", Op::SqrtApprox, 1}, {"sqrt_rn", Op::Sqrt, 1},
-      {"rsqrt", Op::Rsqrt, 1}, {"abs", Op::Abs, 1},         {"sigmoid", Op::Sigmoid, 1},
-      {"erf", Op::Erf, 1},     {"floor", Op::Floor, 1},     {"ceil", Op::Ceil, 1},
-      {"fma", Op::Fma, 3},     {"div_rn", Op::Div, 2}};
   auto math_module = module("triton.language.math");
-  for (const MathFn& f : tl_math) {
-    t[f.name] = math("tl." + std::string(f.name), f.op, f.arity);
-    (*math_module->attrs)[f.name] = math("tl.math." + std::string(f.name), f.op, f.arity);
+  for (auto [spelled, op] : ir::ops_spelled("tl")) {
+    if (ir::op_info(op).is_extremum()) continue;
+    std::string name(spelled);
+    size_t arity = ir::op_info(op).arity;
+    t[name] = math("tl." + name, op, arity);
+    (*math_module->attrs)[name] = math("tl.math." + name, op, arity);
   }
-  const std::vector<MathFn> libdevice_fns = {
-      {"exp", Op::Exp, 1},     {"exp2", Op::Exp2, 1},  {"log", Op::Log, 1},
-      {"log2", Op::Log2, 1},   {"sqrt", Op::Sqrt, 1},  {"rsqrt", Op::Rsqrt, 1},
-      {"fabs", Op::Abs, 1},    {"abs", Op::Abs, 1},    {"erf", Op::Erf, 1},
-      {"floor", Op::Floor, 1}, {"ceil", Op::Ceil, 1},  {"trunc", Op::Trunc, 1},
-      {"rint", Op::Round, 1},  {"tanh", Op::Tanh, 1},  {"pow", Op::Pow, 2},
-      {"fma", Op::Fma, 3},     {"div_rn", Op::Div, 2}, {"fmod", Op::FMod, 2},
-      {"fmax", Op::MaxNum, 2}, {"fmin", Op::MinNum, 2}};
   auto libdevice = module("triton.language.extra.libdevice");
-  for (const MathFn& f : libdevice_fns)
-    (*libdevice->attrs)[f.name] = math("libdevice." + std::string(f.name), f.op, f.arity);
+  for (auto [spelled, op] : ir::ops_spelled("libdevice")) {
+    std::string name(spelled);
+    (*libdevice->attrs)[name] = math("libdevice." + name, op, ir::op_info(op).arity);
+  }
   auto extra = module("triton.language.extra"), cuda = module("triton.language.extra.cuda");
   (*extra->attrs)["libdevice"] = libdevice;
   (*extra->attrs)["cuda"] = cuda;

@@ -7,9 +7,10 @@
 #include <span>
 #include <string>
 
-#include "ir/ir.h"
+#include "ir/op.h"
+#include "ir/value.h"
 
-namespace keq::rules {
+namespace keq::ir {
 
 struct Interval {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -50,9 +51,9 @@ struct Interval {
 
 // The enclosure of op's result given its operands' enclosures. Sound for both semantics: in
 // IEEE the bounds are widened to cover fp32 rounding, approximations and overflow to inf.
-Interval interval_of(ir::Op op, std::span<const Interval> args, ir::Semantics sem);
+Interval interval_of(Op op, std::span<const Interval> args, Semantics sem);
 // The enclosure of x * x (tighter than interval_of(Mul, {x, x}): a square is never negative).
-Interval interval_square(const Interval& x, ir::Semantics sem);
+Interval interval_square(const Interval& x, Semantics sem);
 // Integer and bool results are enclosed too (their values are exact in a double up to 2^53).
 
-}  // namespace keq::rules
+}  // namespace keq::ir

@@ -1,0 +1,235 @@
+// Elementary functions: exp, exp2, log, log2, sqrt (correctly rounded and Triton's approximate),
+// rsqrt, pow, tanh, erf, sigmoid.
+//
+// In IEEE semantics only the correctly rounded sqrt has fixed bits; the others are
+// approximations whose error differs between libraries (SEMANTICS-FACTS.md), evaluated as the
+// correctly rounded fp32 of the exact function. Over the reals, exp, exp2, log, log2 and erf are
+// uninterpreted increasing functions in Z3, with true facts about them; sigmoid and tanh are
+// defined through exp.
+#include "ir/ops/family.h"
+
+namespace keq::ir::family {
+namespace {
+
+int mpfr_sigmoid(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t r) {
+  Real t;
+  mpfr_neg(t.get(), x, r);
+  mpfr_exp(t.get(), t.get(), r);
+  mpfr_add_ui(t.get(), t.get(), 1, r);
+  return mpfr_ui_div(o, 1, t.get(), r);
+}
+// 1 / (1 + exp(-x)) rounded in direction rnd: the denominator rounds the other way.
+int sigmoid_directed(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t rnd) {
+  mpfr_rnd_t away = rnd == MPFR_RNDD ? MPFR_RNDU : MPFR_RNDD;
+  Real t;
+  mpfr_neg(t.get(), x, MPFR_RNDN);  // exact
+  mpfr_exp(t.get(), t.get(), away);
+  mpfr_add_ui(t.get(), t.get(), 1, away);
+  return mpfr_ui_div(o, 1, t.get(), rnd);
+}
+
+template <bool kBase2>
+Interval exp_interval(IvArgs a) {
+  Interval r =
+      clip(monotone(a[0], [](double x) { return kBase2 ? std::exp2(x) : std::exp(x); }), 0, kInf);
+  // Over the reals, exp of a finite value is finite and > 0 (doubles overflow; reals do not).
+  if (a[0].no_inf()) r.never_inf = true, r.lo_strict = r.lo == 0 ? true : r.lo_strict;
+  return r;
+}
+
+template <bool kBase2>
+Interval log_interval(IvArgs a) {
+  bool nan = a[0].nan || a[0].lo < 0;
+  Interval x = clip(a[0], 0, kInf);
+  Interval r = monotone(
+      x, [](double v) { return kBase2 ? std::log2(v) : std::log(v); }, nan);
+  // Over the reals, the log of a finite value that is strictly positive is finite (a sum of
+  // exps, say, as log-softmax takes).
+  if (!nan && a[0].no_inf() && a[0].positive()) r.never_inf = true;
+  return r;
+}
+
+Interval sqrt_interval(IvArgs a) {
+  bool nan = a[0].nan || a[0].lo < 0;
+  return clip(monotone(
+                  clip(a[0], 0, kInf), [](double v) { return std::sqrt(v); }, nan),
+              0, kInf);
+}
+
+// Powers with a constant small integer exponent are products (exact bounds); other constant
+// exponents of a positive base are monotone.
+Enclosure pow_enclosure(EArgs args) {
+  const Enclosure &a = *args[0], &b = *args[1];
+  if (!b.is_point() || !b.real || a.nan) return Enclosure::any(Type::F32);
+  mpfr_srcptr n = b.lo.get();
+  if (mpfr_integer_p(n) && mpfr_cmpabs_ui(n, 16) <= 0) {
+    long k = mpfr_get_si(n, MPFR_RNDN);
+    Enclosure r = floats(true, false);
+    mpfr_set_ui(r.lo.get(), 1, MPFR_RNDN);
+    mpfr_set_ui(r.hi.get(), 1, MPFR_RNDN);
+    for (long j = 0; j < std::labs(k); ++j) r = mul(r, a);
+    return k < 0 ? recip(r) : r;
+  }
+  if (!a.real || mpfr_sgn(a.lo.get()) <= 0) return Enclosure::any(Type::F32);
+  Enclosure r = floats(true, false);
+  bool increasing = mpfr_sgn(n) > 0;
+  mpfr_pow(r.lo.get(), increasing ? a.lo.get() : a.hi.get(), n, MPFR_RNDD);
+  mpfr_pow(r.hi.get(), increasing ? a.hi.get() : a.lo.get(), n, MPFR_RNDU);
+  return checked(std::move(r));
+}
+
+template <Mpfr1 F, bool kIncreasing = true>
+Enclosure monotone_enclosure(EArgs a) {
+  return monotone(*a[0], F, kIncreasing);
+}
+
+constexpr std::string_view kApprox = "an approximation: its fp32 bits are not fixed";
+
+const OpInfo kRows[] = {
+    {.op = Op::Exp,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .stays_nonneg = true,
+     .normal_form = NormalFormRole::Exp,
+     .spellings = "torch.exp tl.exp libdevice.exp",
+     .ieee = KEQ_VIA_REAL(Exp),
+     .real = real_unary<mpfr_exp>,
+     .interval = exp_interval<false>,
+     .enclosure = monotone_enclosure<mpfr_exp>,
+     .smt_real = KEQ_SMT_REAL(return e.exp(a[0]);),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Exp2,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .stays_nonneg = true,
+     .spellings = "torch.exp2 tl.exp2 libdevice.exp2",
+     .ieee = KEQ_VIA_REAL(Exp2),
+     .real = real_unary<mpfr_exp2>,
+     .interval = exp_interval<true>,
+     .enclosure = monotone_enclosure<mpfr_exp2>,
+     .smt_real =
+         KEQ_SMT_REAL(smt::Expr r = e.apply("exp2", a[0], mpfr_exp2); e.fact(r > 0); return r;),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Log,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.log tl.log libdevice.log",
+     .ieee = KEQ_VIA_REAL(Log),
+     .real = real_unary<mpfr_log>,
+     .interval = log_interval<false>,
+     .enclosure = monotone_enclosure<mpfr_log>,
+     // log y: the l with exp(l) = y, for y > 0.
+     .smt_real = KEQ_SMT_REAL(smt::Expr l = e.apply("log", a[0], nullptr); e.condition(a[0] > 0);
+                              e.fact(z3::implies(a[0] > 0, e.exp(l) == a[0])); return l;),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Log2,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.log2 tl.log2 libdevice.log2",
+     .ieee = KEQ_VIA_REAL(Log2),
+     .real = real_unary<mpfr_log2>,
+     .interval = log_interval<true>,
+     .enclosure = monotone_enclosure<mpfr_log2>,
+     .smt_real = KEQ_SMT_REAL(e.condition(a[0] > 0); return e.apply("log2", a[0], mpfr_log2);),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Sqrt,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .stays_nonneg = true,
+     .spellings = "torch.sqrt tl.sqrt_rn libdevice.sqrt",
+     .ieee = KEQ_IEEE(return fval(std::sqrt(a[0].f));),
+     .real = real_unary<mpfr_sqrt>,
+     .interval = sqrt_interval,
+     .enclosure = monotone_enclosure<mpfr_sqrt>,
+     .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("sqrt"); e.condition(a[0] >= 0);
+                              e.fact(z3::implies(a[0] >= 0, r >= 0 && r * r == a[0])); return r;),
+     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_sqrt(e, a[0]);)},
+    // tl.sqrt: sqrt.approx.f32.
+    {.op = Op::SqrtApprox,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .stays_nonneg = true,
+     .spellings = "tl.sqrt",
+     .ieee = KEQ_VIA_REAL(Sqrt),
+     .real = real_unary<mpfr_sqrt>,
+     .interval = sqrt_interval,
+     .enclosure = monotone_enclosure<mpfr_sqrt>,
+     .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("sqrt"); e.condition(a[0] >= 0);
+                              e.fact(z3::implies(a[0] >= 0, r >= 0 && r * r == a[0])); return r;),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Rsqrt,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.rsqrt tl.rsqrt libdevice.rsqrt",
+     .ieee = KEQ_VIA_REAL(Rsqrt),
+     .real = real_unary<mpfr_rec_sqrt>,
+     .interval = KEQ_INTERVAL(return clip(recip(sqrt_interval(a)), 0, kInf);),
+     .enclosure = monotone_enclosure<mpfr_rec_sqrt, false>,
+     .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("rsqrt"); e.condition(a[0] > 0);
+                              e.fact(z3::implies(a[0] > 0, r > 0 && r * r * a[0] == 1)); return r;),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Pow,
+     .arity = 2,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .normal_form = NormalFormRole::Pow,
+     .spellings = "libdevice.pow",
+     .ieee = KEQ_VIA_REAL(Pow),
+     .real = real_float2<mpfr_pow>,
+     .no_interval = "not yet: the normal forms expand small integer powers instead",
+     .enclosure = pow_enclosure,
+     .no_smt_real = "pow is not in the real fragment (no exact encoding of x^y)",
+     .no_smt_ieee = kApprox},
+    {.op = Op::Tanh,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.tanh libdevice.tanh",
+     .ieee = KEQ_VIA_REAL(Tanh),
+     .real = real_unary<mpfr_tanh>,
+     .interval =
+         KEQ_INTERVAL(return clip(monotone(a[0], [](double x) { return std::tanh(x); }), -1, 1);),
+     .enclosure = monotone_enclosure<mpfr_tanh>,
+     // tanh y = (e^2y - 1) / (e^2y + 1)
+     .smt_real = KEQ_SMT_REAL(smt::Expr x = e.exp(2 * a[0]); return e.quotient(x - 1, x + 1);),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Erf,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.erf tl.erf libdevice.erf",
+     .ieee = KEQ_VIA_REAL(Erf),
+     .real = real_unary<mpfr_erf>,
+     .interval =
+         KEQ_INTERVAL(return clip(monotone(a[0], [](double x) { return std::erf(x); }), -1, 1);),
+     .enclosure = monotone_enclosure<mpfr_erf>,
+     .smt_real = KEQ_SMT_REAL(smt::Expr r = e.apply("erf", a[0], mpfr_erf); e.fact(r > -1 && r < 1);
+                              return r;),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Sigmoid,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.sigmoid tl.sigmoid",
+     .ieee = KEQ_VIA_REAL(Sigmoid),
+     .real = real_unary<mpfr_sigmoid>,
+     .interval = KEQ_INTERVAL(
+         return clip(monotone(a[0], [](double x) { return 1 / (1 + std::exp(-x)); }), 0, 1);),
+     .enclosure = monotone_enclosure<sigmoid_directed>,
+     .smt_real = KEQ_SMT_REAL(return e.quotient(e.real(1), 1 + e.exp(-a[0]));),
+     .no_smt_ieee = kApprox},
+};
+
+}  // namespace
+
+std::span<const OpInfo> elementary_ops() {
+  return kRows;
+}
+
+}  // namespace keq::ir::family

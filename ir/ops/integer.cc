@@ -1,0 +1,235 @@
+// Integers and bits: C and Python division and modulo (and their float kin fmod and torch's
+// remainder), shifts, bit operations, casts to integers and bool, bitcasts, frexp and ldexp.
+// Integers wrap at their width; a float cast to an integer truncates toward zero and
+// saturates, NaN giving 0.
+//
+// None of these is in the SMT fragments yet. Away from points their enclosures are "any value"
+// except where noted: replay evaluates them exactly at points, which is where it needs them.
+#include <cstring>
+
+#include "ir/ops/family.h"
+
+namespace keq::ir::family {
+namespace {
+
+int64_t saturate_to_int(Type t, mpfr_srcptr x) {
+  if (mpfr_nan_p(x)) return 0;
+  const int64_t lo = t == Type::I32 ? INT32_MIN : INT64_MIN;
+  const int64_t hi = t == Type::I32 ? INT32_MAX : INT64_MAX;
+  if (mpfr_cmp_si(x, lo) <= 0) return lo;
+  if (t == Type::I32 ? mpfr_cmp_si(x, hi) >= 0 : mpfr_cmp_d(x, 9223372036854775807.0) >= 0)
+    return hi;
+  return mpfr_get_si(x, MPFR_RNDZ);
+}
+
+int mpfr_remainder_torch(mpfr_ptr o, mpfr_srcptr a, mpfr_srcptr b, mpfr_rnd_t r) {
+  Real m;
+  mpfr_fmod(m.get(), a, b, r);  // torch: fmod, then add b when the signs differ
+  if (!mpfr_zero_p(m.get()) && !mpfr_nan_p(m.get()) && (mpfr_sgn(m.get()) < 0) != (mpfr_sgn(b) < 0))
+    mpfr_add(m.get(), m.get(), b, r);
+  return mpfr_set(o, m.get(), r);
+}
+
+// fmod and torch's remainder of two points: fmod is exact when MPFR says so.
+template <bool kRemainder>
+Enclosure modulo_enclosure(EArgs args) {
+  const Enclosure &a = *args[0], &b = *args[1];
+  if (!a.is_point() || !b.is_point() || !a.real || !b.real) return Enclosure::any(Type::F32);
+  Real m;
+  if (mpfr_fmod(m.get(), a.lo.get(), b.lo.get(), MPFR_RNDN) != 0 || mpfr_nan_p(m.get()))
+    return Enclosure::any(Type::F32);
+  Enclosure r = floats(true, false);
+  bool shift =
+      kRemainder && !mpfr_zero_p(m.get()) && (mpfr_sgn(m.get()) < 0) != (mpfr_sgn(b.lo.get()) < 0);
+  mpfr_set(r.lo.get(), m.get(), MPFR_RNDN);
+  mpfr_set(r.hi.get(), m.get(), MPFR_RNDN);
+  if (shift) {
+    mpfr_add(r.lo.get(), m.get(), b.lo.get(), MPFR_RNDD);
+    mpfr_add(r.hi.get(), m.get(), b.lo.get(), MPFR_RNDU);
+  }
+  return r;
+}
+
+Enclosure cast_bool_enclosure(EArgs args) {
+  const Enclosure& a = *args[0];
+  if (a.type != Type::F32) return boolean(a.ilo <= 0 && a.ihi >= 0, !(a.ilo == 0 && a.ihi == 0));
+  bool may_zero = contains_zero(a);
+  bool may_nonzero = a.nan || (a.real && !(mpfr_zero_p(a.lo.get()) && mpfr_zero_p(a.hi.get())));
+  return boolean(may_zero, may_nonzero);
+}
+
+Enclosure ldexp_enclosure(EArgs args) {
+  const Enclosure &a = *args[0], &e = *args[1];
+  if (e.ilo != e.ihi) return Enclosure::any(Type::F32);
+  Enclosure r = floats(a.real, a.nan);
+  if (!r.real) return r;
+  mpfr_mul_2si(r.lo.get(), a.lo.get(), e.ilo, MPFR_RNDD);
+  mpfr_mul_2si(r.hi.get(), a.hi.get(), e.ilo, MPFR_RNDU);
+  return r;
+}
+
+constexpr std::string_view kAnyAwayFromPoints = "any value away from points";
+constexpr std::string_view kNoIntervals = "integer results are not tracked by the intervals";
+constexpr std::string_view kNoReal = "integer and bit operations are outside the real fragment";
+constexpr std::string_view kNoIeee = "integer values are outside the floating-point encoding";
+
+template <Op kOp>
+constexpr OpInfo int_row(bool commutative = false) {
+  return {.op = kOp,
+          .arity = 2,
+          .sig = Signature::SameInt,
+          .commutative = commutative,
+          .ieee = ieee_int2<kOp>,
+          .real = real_int2<kOp>,
+          .no_interval = kNoIntervals,
+          .no_enclosure = kAnyAwayFromPoints,
+          .no_smt_real = kNoReal,
+          .no_smt_ieee = kNoIeee};
+}
+
+template <Op kOp, Type kType>
+constexpr OpInfo to_int_row() {
+  return {.op = kOp,
+          .arity = 1,
+          .sig = Signature::CastTo,
+          .cast_result = kType,
+          .ieee =
+              [](IArgs a) {
+                if (a[0].type != Type::F32)
+                  return ival(kType, kType == Type::I32 ? wrap(kType, a[0].i) : a[0].i);
+                Real r(static_cast<double>(a[0].f));
+                return ival(kType, saturate_to_int(kType, r.get()));
+              },
+          .real =
+              [](RArgs a, RealValue& out) {
+                if (a[0]->type != Type::F32)
+                  return set_int(out, kType, kType == Type::I32 ? wrap(kType, a[0]->i) : a[0]->i);
+                set_int(out, kType, saturate_to_int(kType, a[0]->f.get()));
+              },
+          .no_interval = kNoIntervals,
+          .enclosure =
+              [](EArgs a) {
+                if (a[0]->type != Type::F32) return Enclosure::any(kType);
+                return exact_monotone(kOp, *a[0]);
+              },
+          .no_smt_real = kNoReal,
+          .no_smt_ieee = kNoIeee};
+}
+
+const OpInfo kRows[] = {
+    int_row<Op::DivC>(),
+    int_row<Op::ModC>(),
+    int_row<Op::FloorDiv>(),
+    int_row<Op::ModPy>(),
+    {.op = Op::FMod,
+     .arity = 2,
+     .sig = Signature::SameFloat,
+     .spellings = "libdevice.fmod",
+     .ieee = KEQ_IEEE(return fval(std::fmod(a[0].f, a[1].f));),
+     .real = real_float2<mpfr_fmod>,
+     .no_interval = "not yet bounded",
+     .enclosure = modulo_enclosure<false>,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = "not yet encoded (Z3's fp.rem rounds the quotient to even, fmod truncates)"},
+    {.op = Op::Remainder,
+     .arity = 2,
+     .sig = Signature::SameFloat,
+     .ieee = KEQ_IEEE(float m = std::fmod(a[0].f, a[1].f);
+                      if (m != 0 && !std::isnan(m) && ((m < 0) != (a[1].f < 0))) m += a[1].f;
+                      return fval(m);),
+     .real = real_float2<mpfr_remainder_torch>,
+     .no_interval = "not yet bounded",
+     .enclosure = modulo_enclosure<true>,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = "not yet encoded"},
+    int_row<Op::Shl>(),
+    int_row<Op::Shr>(),
+    int_row<Op::LShr>(),
+    int_row<Op::BitAnd>(true),
+    int_row<Op::BitOr>(true),
+    int_row<Op::BitXor>(true),
+    to_int_row<Op::CastI32, Type::I32>(),
+    to_int_row<Op::CastI64, Type::I64>(),
+    {.op = Op::CastBool,
+     .arity = 1,
+     .sig = Signature::CastTo,
+     .cast_result = Type::Bool,
+     .ieee = KEQ_IEEE(return bval(a[0].type == Type::F32 ? a[0].f != 0 : a[0].i != 0);),
+     .real =
+         KEQ_REAL(set_int(out, Type::Bool,
+                          a[0]->type == Type::F32 ? !mpfr_zero_p(a[0]->f.get()) : a[0]->i != 0);),
+     .interval = [](IvArgs) { return bool_interval(); },
+     .enclosure = cast_bool_enclosure,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = "not yet encoded"},
+    {.op = Op::BitcastI32,
+     .arity = 1,
+     .sig = Signature::BitcastF2I,
+     .ieee = KEQ_IEEE(uint32_t b; std::memcpy(&b, &a[0].f, 4);
+                      return ival(Type::I32, static_cast<int32_t>(b));),
+     // A real is materialized as fp32 before its bits exist.
+     .real = KEQ_REAL(float f = mpfr_get_flt(a[0]->f.get(), MPFR_RNDN); uint32_t b;
+                      std::memcpy(&b, &f, 4); set_int(out, Type::I32, static_cast<int32_t>(b));),
+     .no_interval = kNoIntervals,
+     .no_enclosure = kAnyAwayFromPoints,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = kNoIeee},
+    {.op = Op::BitcastF32,
+     .arity = 1,
+     .sig = Signature::BitcastI2F,
+     .ieee = KEQ_IEEE(uint32_t b = static_cast<uint32_t>(a[0].i); float f; std::memcpy(&f, &b, 4);
+                      return fval(f);),
+     .real = KEQ_REAL(uint32_t b = static_cast<uint32_t>(a[0]->i); float f; std::memcpy(&f, &b, 4);
+                      mpfr_set_d(set_float(out), f, MPFR_RNDN);),
+     .no_interval = "not yet: any fp32 value or NaN",
+     .no_enclosure = kAnyAwayFromPoints,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = kNoIeee},
+    // frexp: x = mant * 2^exp with |mant| in [0.5, 1); zero, inf and NaN give (x, 0).
+    {.op = Op::FrexpMant,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .real_exact = true,
+     .ieee = KEQ_IEEE(int e; float m = std::frexp(a[0].f, &e);
+                      if (!std::isfinite(a[0].f)) m = a[0].f; return fval(m);),
+     .real = KEQ_REAL(mpfr_ptr o = set_float(out); mpfr_srcptr x = a[0]->f.get();
+                      if (!mpfr_regular_p(x)) {
+                        mpfr_set(o, x, MPFR_RNDN);
+                        return;
+                      } mpfr_exp_t e;
+                      mpfr_frexp(&e, o, x, MPFR_RNDN);),
+     .no_interval = "not yet bounded",
+     .no_enclosure = kAnyAwayFromPoints,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = "not yet encoded"},
+    {.op = Op::FrexpExp,
+     .arity = 1,
+     .sig = Signature::FrexpExp,
+     .ieee = KEQ_IEEE(int e = 0; if (std::isfinite(a[0].f)) std::frexp(a[0].f, &e);
+                      return ival(Type::I32, e);),
+     .real =
+         KEQ_REAL(mpfr_srcptr x = a[0]->f.get();
+                  int64_t e = mpfr_regular_p(x) ? mpfr_get_exp(x) : 0; set_int(out, Type::I32, e);),
+     .no_interval = kNoIntervals,
+     .no_enclosure = kAnyAwayFromPoints,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = kNoIeee},
+    {.op = Op::Ldexp,
+     .arity = 2,
+     .sig = Signature::Ldexp,
+     .ieee = KEQ_IEEE(return fval(std::ldexp(
+         a[0].f, static_cast<int>(std::clamp<int64_t>(a[1].i, -100000, 100000))));),
+     .real = KEQ_REAL(mpfr_mul_2si(set_float(out), a[0]->f.get(), a[1]->i, MPFR_RNDN);),
+     .no_interval = "not yet bounded",
+     .enclosure = ldexp_enclosure,
+     .no_smt_real = kNoReal,
+     .no_smt_ieee = kNoIeee},
+};
+
+}  // namespace
+
+std::span<const OpInfo> integer_ops() {
+  return kRows;
+}
+
+}  // namespace keq::ir::family

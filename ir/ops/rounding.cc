@@ -1,0 +1,135 @@
+// Rounding: to integers (floor, ceil, round half to even, trunc) and into narrow float formats
+// (fp16, bf16, fp8 e4m3fn and e5m2, with torch's overflow rules or Triton's satfinite). Narrow
+// formats are not types: a cast rounds into the format's value set and the result is an f32.
+#include "ir/ops/family.h"
+
+namespace keq::ir::family {
+namespace {
+
+int floor_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_floor(o, x);
+}
+int ceil_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_ceil(o, x);
+}
+int trunc_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_trunc(o, x);
+}
+int round_even(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_rint(o, x, MPFR_RNDN);  // the result is an integer, exact at this precision
+}
+
+template <Mpfr1 F, double (*D)(double)>
+constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee) {
+  return {.op = op,
+          .arity = 1,
+          .sig = Signature::SameFloat,
+          .real_exact = true,
+          .spellings = spellings,
+          .ieee = ieee,
+          .real = real_unary<F>,
+          .interval =
+              [](IvArgs a) {
+                Interval r = monotone(a[0], D);
+                r.never_inf = a[0].never_inf;
+                return r;
+              },
+          .enclosure = [](EArgs a) { return monotone(*a[0], F, true); },
+          .no_smt_real = "rounding to an integer is outside the real fragment",
+          .no_smt_ieee = "not yet encoded (Z3's fp.roundToIntegral would do)"};
+}
+
+double floor_d(double x) {
+  return std::floor(x);
+}
+double ceil_d(double x) {
+  return std::ceil(x);
+}
+double rint_d(double x) {
+  return std::nearbyint(x);
+}
+double trunc_d(double x) {
+  return std::trunc(x);
+}
+
+IeeeValue ieee_cast(IArgs a, FloatFormat fmt, Overflow o) {
+  const IeeeValue& x = a[0];
+  if (x.type == Type::F32) return fval(static_cast<float>(round_to_format(x.f, fmt, o)));
+  Real r(0.0);
+  mpfr_set_si(r.get(), x.i, MPFR_RNDN);
+  return fval(static_cast<float>(round_to_format(r.get(), fmt, o)));
+}
+void real_cast(RArgs a, RealValue& out, FloatFormat fmt, Overflow o) {
+  Real src;
+  if (a[0]->type == Type::F32)
+    src = a[0]->f;
+  else
+    mpfr_set_si(src.get(), a[0]->i, MPFR_RNDN);
+  mpfr_set_d(set_float(out), round_to_format(src.get(), fmt, o), MPFR_RNDN);
+}
+
+// A rounding cast into `kFormat`; (ebits, sbits) when Z3's floating point can round through it.
+template <Op kOp, FloatFormat kFormat, Overflow kOverflow, unsigned kEbits = 0, unsigned kSbits = 0>
+constexpr OpInfo cast_row() {
+  OpInfo r{.op = kOp,
+           .arity = 1,
+           .sig = Signature::CastTo,
+           .ieee = [](IArgs a) { return ieee_cast(a, kFormat, kOverflow); },
+           .real = [](RArgs a, RealValue& out) { real_cast(a, out, kFormat, kOverflow); },
+           .interval = [](IvArgs a) { return cast(a[0], kFormat, kOverflow); },
+           .enclosure =
+               [](EArgs a) {
+                 if (a[0]->type != Type::F32) return Enclosure::any(Type::F32);
+                 return exact_monotone(kOp, *a[0]);
+               },
+           .no_smt_real = "rounding into a narrow format is outside the real fragment",
+           .no_smt_ieee = "fp8 rounding with overflow to NaN or saturation is not yet encoded"};
+  if (kEbits) {
+    r.smt_ieee = [](smt::IeeeEncoding& e, SArgs a) {
+      return smt::fp_round_through(e, a[0], kEbits, kSbits);
+    };
+    r.no_smt_ieee = {};
+  }
+  return r;
+}
+
+const OpInfo kRows[] = {
+    to_integer_row<floor_fn, floor_d>(Op::Floor, "torch.floor tl.floor libdevice.floor",
+                                      KEQ_IEEE(return fval(std::floor(a[0].f));)),
+    to_integer_row<ceil_fn, ceil_d>(Op::Ceil, "torch.ceil tl.ceil libdevice.ceil",
+                                    KEQ_IEEE(return fval(std::ceil(a[0].f));)),
+    // Half to even, as torch.round and libdevice's rint.
+    to_integer_row<round_even, rint_d>(Op::Round, "torch.round libdevice.rint",
+                                       KEQ_IEEE(return fval(std::nearbyint(a[0].f));)),
+    to_integer_row<trunc_fn, trunc_d>(Op::Trunc, "torch.trunc libdevice.trunc",
+                                      KEQ_IEEE(return fval(std::trunc(a[0].f));)),
+    {.op = Op::CastF32,
+     .arity = 1,
+     .sig = Signature::CastTo,
+     .ieee = KEQ_IEEE(if (a[0].type == Type::F32) return a[0];
+                      return fval(static_cast<float>(a[0].i));),
+     .real = KEQ_REAL(if (a[0]->type == Type::F32) {
+       mpfr_set(set_float(out), a[0]->f.get(), MPFR_RNDN);
+       return;
+     } mpfr_set_si(set_float(out), a[0]->i, MPFR_RNDN);),
+     .no_interval = "not yet: integer inputs have no interval of their own",
+     .enclosure =
+         KEQ_ENCLOSE(if (a[0]->type == Type::F32) return *a[0]; return Enclosure::any(Type::F32);),
+     .no_smt_real = "casts are outside the real fragment",
+     .smt_ieee =
+         KEQ_SMT_IEEE(if (!a[0].is_fpa()) throw smt::NotEncoded{"integer casts"}; return a[0];)},
+    cast_row<Op::CastF16, FloatFormat::F16, Overflow::Inf, 5, 11>(),
+    cast_row<Op::CastBF16, FloatFormat::BF16, Overflow::Inf, 8, 8>(),
+    cast_row<Op::CastE4M3, FloatFormat::E4M3FN, Overflow::NaN>(),
+    cast_row<Op::CastE4M3Sat, FloatFormat::E4M3FN, Overflow::Saturate>(),
+    cast_row<Op::CastE5M2, FloatFormat::E5M2, Overflow::Inf>(),
+    cast_row<Op::CastE5M2Sat, FloatFormat::E5M2, Overflow::Saturate>(),
+};
+
+}  // namespace
+
+std::span<const OpInfo> rounding_ops() {
+  return kRows;
+}
+
+}  // namespace keq::ir::family

@@ -1,0 +1,74 @@
+// The small Z3 vocabulary an op's SMT encodings are written in (Alive2's smt::expr style).
+//
+// Each op's entry in the op table (ir/ops/) gives its real and IEEE encodings as a few lines of
+// math over `Expr` (z3::expr, whose operators are already the math), the floating-point helpers
+// below (which z3++ lacks, so no op entry calls Z3's C API), and the query it is part of:
+// `RealEncoding` or `IeeeEncoding`, which smt/ implements. The wrapper sits with ir, below
+// every other layer, for the reason Alive2 puts smt below its IR: an op's encoding is part of
+// what the op means.
+#pragma once
+
+#include <mpfr.h>
+#include <z3++.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace keq::smt {
+
+using Expr = z3::expr;
+
+// Thrown by an encoding for an input outside the fragment it covers ("a sum of three terms").
+struct NotEncoded {
+  std::string what;
+};
+
+using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+// Real semantics: exact over the reals. Division-like ops state their side conditions, which the
+// query proves for every input before it trusts an answer.
+class RealEncoding {
+ public:
+  virtual ~RealEncoding() = default;
+  virtual z3::context& ctx() = 0;
+  virtual Expr fresh(const char* prefix) = 0;  // a new real constant
+  virtual void fact(const Expr& e) = 0;        // true of every input (and of the functions)
+  virtual void condition(const Expr& e) = 0;   // must be proved for every input first
+  // f(x) for an uninterpreted real function named `name`. With `increasing`, the MPFR function
+  // it stands for: a model that gives f a value the real function does not take is refined.
+  virtual Expr apply(const char* name, const Expr& x, MpfrFn increasing) = 0;
+
+  Expr real(int v) { return ctx().real_val(v); }
+  // x / y as the q with q * y = x, once y != 0 is proved: Z3's own x/0 is some arbitrary value.
+  Expr quotient(const Expr& x, const Expr& y);
+  Expr exp(const Expr& x);  // an increasing function, > 0
+};
+
+// IEEE semantics: fp32 in Z3's floating-point theory, round to nearest even.
+class IeeeEncoding {
+ public:
+  virtual ~IeeeEncoding() = default;
+  virtual z3::context& ctx() = 0;
+  z3::sort f32() { return ctx().fpa_sort(8, 24); }
+  Expr nan() { return ctx().fpa_nan(f32()); }
+  Expr rne() { return ctx().fpa_rounding_mode(); }
+};
+
+Expr fp_abs(const Expr& x);
+Expr fp_is_negative(const Expr& x);
+Expr fp_fma(IeeeEncoding& e, const Expr& a, const Expr& b, const Expr& c);
+Expr fp_sqrt(IeeeEncoding& e, const Expr& x);
+// x rounded through a narrower IEEE format (ebits, sbits) and back to fp32, which is exact.
+Expr fp_round_through(IeeeEncoding& e, const Expr& x, unsigned ebits, unsigned sbits);
+// max/min as both frameworks order fp32 values: -0 below +0; NaN wins (torch's max) or loses
+// (maxnum, Triton's maximum).
+Expr fp_pick(IeeeEncoding& e, const Expr& a, const Expr& b, bool is_max, bool nan_wins);
+
+// A model's value of an fp32 term as its bits; none for NaN (SMT-LIB has one NaN, no bits).
+std::optional<uint32_t> fp32_bits(const z3::model& m, const Expr& x);
+// A numeral's exact text ("3/4", or a decimal ending in '?' for an algebraic number).
+std::string numeral_text(const Expr& v);
+
+}  // namespace keq::smt
