@@ -41,7 +41,7 @@ namespace keq::ir {
   X(FMod, "fmod") X(Remainder, "remainder")                                                    \
   X(Lt, "<") X(Le, "<=") X(Gt, ">") X(Ge, ">=") X(Eq, "==") X(Ne, "!=")                       \
   X(Select, "select") X(And, "and") X(Or, "or") X(Not, "not")                                  \
-  X(Exp, "exp") X(Exp2, "exp2") X(Log, "log") X(Log2, "log2") X(Sqrt, "sqrt") X(SqrtApprox, "sqrt.approx") X(Rsqrt, "rsqrt") \
+  X(Exp, "exp") X(Exp2, "exp2") X(Log, "log") X(Log2, "log2") X(Log1p, "log1p") X(Expm1, "expm1") X(Sqrt, "sqrt") X(SqrtApprox, "sqrt.approx") X(Rsqrt, "rsqrt") \
   X(Recip, "recip") X(Pow, "pow") X(Tanh, "tanh") X(Erf, "erf") X(Sigmoid, "sigmoid")          \
   X(Floor, "floor") X(Ceil, "ceil") X(Round, "round") X(Trunc, "trunc") X(Clamp, "clamp")      \
   X(CastF32, "cast.f32") X(CastF16, "cast.f16") X(CastBF16, "cast.bf16")                       \

@@ -1857,12 +1857,6 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   auto sel = [](Torch& t, TermId c, TermId a, TermId b) { return t.s.make(Op::Select, {c, a, b}); };
   act("logsigmoid",
       [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Log, {t.mk(Op::Sigmoid, {x})}); });
-  act("log1p", [](Torch& t, TermId x, CallArgs&) {
-    return t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), x})});
-  });
-  act("expm1", [](Torch& t, TermId x, CallArgs&) {
-    return t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)});
-  });
   act("frac", [](Torch& t, TermId x, CallArgs&) {
     return t.mk(Op::Sub, {x, t.mk(Op::Trunc, {x})});
   });
@@ -1891,7 +1885,7 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
         Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {t.mk(Op::Div, {x, alpha})}), t.fconst(1)})});
     return t.mk(Op::Add, {t.mk(Op::Max, {x, t.fconst(0)}), t.mk(Op::Min, {t.fconst(0), neg})});
   });
-  for (const char* n : {"sign", "frac", "log1p", "expm1"})
+  for (const char* n : {"sign", "frac"})
     (*in.module_value("torch", {}).get()->attrs)[n] =
         python::builtin(std::string("torch.") + n, ops.at(n));
   define("glu", [this](Interp&, CallArgs& a) {

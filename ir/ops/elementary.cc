@@ -1,5 +1,5 @@
-// Elementary functions: exp, exp2, log, log2, sqrt (correctly rounded and Triton's approximate),
-// rsqrt, pow, tanh, erf, sigmoid.
+// Elementary functions: exp, exp2, log, log2, log1p, expm1, sqrt (correctly rounded and Triton's
+// approximate), rsqrt, pow, tanh, erf, sigmoid.
 //
 // In IEEE semantics only the correctly rounded sqrt has fixed bits; the others are
 // approximations whose error differs between libraries (SEMANTICS-FACTS.md), evaluated as the
@@ -46,6 +46,14 @@ Interval log_interval(IvArgs a) {
   // Over the reals, the log of a finite value that is strictly positive is finite (a sum of
   // exps, say, as log-softmax takes).
   if (!nan && a[0].no_inf() && a[0].positive()) r.never_inf = true;
+  return r;
+}
+
+Interval log1p_interval(IvArgs a) {
+  bool nan = a[0].nan || a[0].lo < -1;
+  Interval r = monotone(
+      clip(a[0], -1, kInf), [](double v) { return std::log1p(v); }, nan);
+  if (!nan && a[0].no_inf() && a[0].lo > -1) r.never_inf = true;
   return r;
 }
 
@@ -135,6 +143,34 @@ const OpInfo kRows[] = {
      .interval = log_interval<true>,
      .enclosure = monotone_enclosure<mpfr_log2>,
      .smt_real = KEQ_SMT_REAL(e.condition(a[0] > 0); return e.apply("log2", a[0], mpfr_log2);),
+     .no_smt_ieee = kApprox},
+    // log1p and expm1: exact near 0, where log(1 + x) and exp(x) - 1 in fp32 lose every digit.
+    // Over the reals they are log(1 + x) and exp(x) - 1, and Z3 sees them so.
+    {.op = Op::Log1p,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.log1p libdevice.log1p",
+     .ieee = KEQ_VIA_REAL(Log1p),
+     .real = real_unary<mpfr_log1p>,
+     .interval = log1p_interval,
+     .enclosure = monotone_enclosure<mpfr_log1p>,
+     .smt_real =
+         KEQ_SMT_REAL(smt::Expr y = 1 + a[0]; smt::Expr l = e.apply("log", y, nullptr);
+                      e.condition(y > 0); e.fact(z3::implies(y > 0, e.exp(l) == y)); return l;),
+     .no_smt_ieee = kApprox},
+    {.op = Op::Expm1,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.expm1 libdevice.expm1",
+     .ieee = KEQ_VIA_REAL(Expm1),
+     .real = real_unary<mpfr_expm1>,
+     .interval = KEQ_INTERVAL(
+         Interval r = clip(monotone(a[0], [](double x) { return std::expm1(x); }), -1, kInf);
+         if (a[0].no_inf()) r.never_inf = true; return r;),
+     .enclosure = monotone_enclosure<mpfr_expm1>,
+     .smt_real = KEQ_SMT_REAL(return e.exp(a[0]) - 1;),
      .no_smt_ieee = kApprox},
     {.op = Op::Sqrt,
      .arity = 1,
