@@ -11,14 +11,13 @@ namespace keq::cli {
 // Exit codes shared by every command (DESIGN.md).
 inline constexpr int kExitProved = 0;
 inline constexpr int kExitNotProved = 1;
+inline constexpr int kExitUnsupported = 3;
 inline constexpr int kExitError = 4;
 
 int egraph_command(const std::vector<std::string>& args);
 int parse_command(const std::vector<std::string>& args);
 int inspect_command(const std::vector<std::string>& args);
 int verify_command(const std::vector<std::string>& args);
-// Parses name=value,... (a tuple value as 4x5) into dims; returns an error message or "".
-std::string parse_dims(const std::string& spec, torch::Dims& dims);
 extern const char* const kEgraphHelp;
 
 }  // namespace keq::cli

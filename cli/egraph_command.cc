@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "egraph/egraph.h"
 #include "ir/ir.h"
 #include "rules/rules.h"
@@ -72,64 +73,35 @@ struct Input {
   std::vector<std::tuple<std::string, ir::Type, ir::Interval>> domains;
 };
 
-std::optional<Options> parse_args(const std::vector<std::string>& args, std::string* err) {
+Options parse_args(const std::vector<std::string>& args) {
   Options o;
-  auto number = [&](size_t& k, const std::string& flag) -> std::optional<double> {
-    if (k + 1 >= args.size()) {
-      *err = flag + " needs a value";
-      return std::nullopt;
-    }
-    char* end = nullptr;
-    double v = std::strtod(args[++k].c_str(), &end);
-    if (*end || v < 0) {
-      *err = flag + ": '" + args[k] + "' is not a non-negative number";
-      return std::nullopt;
-    }
-    return v;
-  };
-  for (size_t k = 0; k < args.size(); ++k) {
-    const std::string& a = args[k];
-    if (a == "--rules") {
-      size_t before = o.extra_rules.size();
-      while (k + 1 < args.size() && args[k + 1].rfind("--", 0) != 0)
-        o.extra_rules.push_back(args[++k]);
-      if (o.extra_rules.size() == before) {
-        *err = "--rules needs at least one file";
-        return std::nullopt;
-      }
+  ArgReader in(args);
+  while (!in.done()) {
+    const std::string& a = in.next();
+    if (!in.option()) {
+      if (!o.file.empty()) in.fail("is a second FILE: egraph takes one");
+      o.file = a;
+    } else if (a == "--rules") {
+      for (std::string& f : in.values()) o.extra_rules.push_back(std::move(f));
     } else if (a == "--no-default-rules") {
       o.default_rules = false;
     } else if (a == "--semantics") {
-      auto s = k + 1 < args.size() ? ir::semantics_by_name(args[++k]) : std::nullopt;
-      if (!s) {
-        *err = "--semantics takes real or ieee";
-        return std::nullopt;
-      }
-      o.semantics = *s;
+      o.semantics = *ir::semantics_by_name(in.word({"real", "ieee"}));
     } else if (a == "--explain") {
       o.explain = true;
     } else if (a == "--no-normal-form") {
       o.normal_form = false;
-    } else if (a == "--iter-limit" || a == "--node-limit" || a == "--time-limit") {
-      auto v = number(k, a);
-      if (!v) return std::nullopt;
-      if (a == "--iter-limit") o.limits.iter_limit = static_cast<size_t>(*v);
-      if (a == "--node-limit") o.limits.node_limit = static_cast<size_t>(*v);
-      if (a == "--time-limit") o.limits.time_limit_s = *v;
-    } else if (a.rfind("--", 0) == 0) {
-      *err = "unknown option " + a;
-      return std::nullopt;
-    } else if (o.file.empty()) {
-      o.file = a;
+    } else if (a == "--iter-limit") {
+      o.limits.iter_limit = static_cast<size_t>(in.unsigned_integer());
+    } else if (a == "--node-limit") {
+      o.limits.node_limit = static_cast<size_t>(in.unsigned_integer());
+    } else if (a == "--time-limit") {
+      o.limits.time_limit_s = in.number(0, true);
     } else {
-      *err = "one FILE only (got '" + o.file + "' and '" + a + "')";
-      return std::nullopt;
+      in.unknown();
     }
   }
-  if (o.file.empty()) {
-    *err = "missing FILE";
-    return std::nullopt;
-  }
+  if (o.file.empty()) throw Error(ErrorKind::BadInput, "missing FILE (see keq egraph --help)");
   return o;
 }
 
@@ -277,23 +249,10 @@ int egraph_command(const std::vector<std::string>& args) {
       std::fputs(kEgraphHelp, stdout);
       return 0;
     }
-  std::string err;
-  auto opts = parse_args(args, &err);
-  if (!opts) {
-    std::fprintf(stderr, "keq egraph: %s (see keq egraph --help)\n", err.c_str());
-    return kExitError;
-  }
-  try {
-    int code = run(*opts, opts->explain);
-    if (code == -1) code = run(*opts, true);
-    return code;
-  } catch (const ir::SyntaxError& e) {
-    std::fprintf(stderr, "keq egraph: error: %s\n", e.what());
-    return kExitError;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "keq egraph: error: %s\n", e.what());
-    return kExitError;
-  }
+  Options opts = parse_args(args);
+  int code = run(opts, opts.explain);
+  if (code == -1) code = run(opts, true);
+  return code;
 }
 
 }  // namespace keq::cli

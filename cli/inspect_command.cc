@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "frontends/triton/program.h"
 #include "ir/sexp.h"
 #include "verify/verify.h"
@@ -53,38 +54,7 @@ std::string shape_str(const std::vector<int64_t>& s) {
   return r + "]";
 }
 
-bool parse_ints(const std::string& text, char sep, std::vector<int64_t>& out) {
-  out.clear();
-  size_t p = 0;
-  while (p <= text.size()) {
-    size_t q = text.find(sep, p);
-    if (q == std::string::npos) q = text.size();
-    char* end = nullptr;
-    std::string part = text.substr(p, q - p);
-    long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end) return false;
-    out.push_back(v);
-    p = q + 1;
-  }
-  return true;
-}
-
 }  // namespace
-
-std::string parse_dims(const std::string& spec, torch::Dims& dims) {
-  for (size_t p = 0; p < spec.size();) {
-    size_t q = spec.find(',', p);
-    if (q == std::string::npos) q = spec.size();
-    std::string kv = spec.substr(p, q - p);
-    size_t eq = kv.find('=');
-    std::vector<int64_t> v;
-    if (eq == std::string::npos || !parse_ints(kv.substr(eq + 1), 'x', v))
-      return "--dims takes name=value,... with 4x5 for a tuple (got '" + kv + "')";
-    dims.push_back({kv.substr(0, eq), v});
-    p = q + 1;
-  }
-  return "";
-}
 
 int inspect_command(const std::vector<std::string>& args) {
   std::string file, cls = "Model";
@@ -95,60 +65,38 @@ int inspect_command(const std::vector<std::string>& args) {
   std::string dims_mode;  // --dims default or scaled
   bool eval_mode = false;
   std::string ref;
-  for (size_t k = 0; k < args.size(); ++k) {
-    const std::string& a = args[k];
-    auto value = [&]() -> std::string {
-      if (k + 1 >= args.size()) {
-        std::fprintf(stderr, "keq inspect: %s needs a value\n", a.c_str());
-        std::exit(kExitError);
-      }
-      return args[++k];
-    };
+  ArgReader in(args);
+  while (!in.done()) {
+    const std::string& a = in.next();
     if (a == "--help" || a == "-h") {
       std::fputs(kHelp, stdout);
       return 0;
+    } else if (!in.option()) {
+      if (!file.empty()) in.fail("is a second FILE: inspect takes one");
+      file = a;
     } else if (a == "--dims") {
-      std::string v = value();
-      if (v == "default" || v.rfind("scaled", 0) == 0) {  // resolved once the file is known
+      std::string v = in.value();
+      if (v == "default" || v.rfind("scaled", 0) == 0)  // resolved once the file is known
         dims_mode = v;
-        continue;
-      }
-      std::string err = parse_dims(v, dims);
-      if (!err.empty()) {
-        std::fprintf(stderr, "keq inspect: %s\n", err.c_str());
-        return kExitError;
-      }
+      else
+        for (auto& d : parse_dims(v)) dims.push_back(d);
     } else if (a == "--ref") {
-      ref = value();
+      ref = in.value();
       if (cls == "Model") cls = "ModelNew";
     } else if (a == "--class") {
-      cls = value();
+      cls = in.value();
     } else if (a == "--element") {
-      std::vector<int64_t> idx;
-      if (!parse_ints(value(), ',', idx)) {
-        std::fprintf(stderr, "keq inspect: --element takes I,J,... integers\n");
-        return kExitError;
-      }
-      elements.push_back(idx);
+      auto idx = parse_ints(in.value(), ',');
+      if (!idx) in.fail("takes I,J,... integers");
+      elements.push_back(*idx);
     } else if (a == "--params") {
-      std::string v = value();
-      if (v != "initial" && v != "symbolic") {
-        std::fprintf(stderr, "keq inspect: --params takes initial or symbolic\n");
-        return kExitError;
-      }
-      params_initial = v == "initial";
+      params_initial = in.word({"initial", "symbolic"}) == "initial";
     } else if (a == "--eval") {
       eval_mode = true;
     } else if (a == "--max-chars") {
-      max_chars = static_cast<size_t>(std::strtoull(value().c_str(), nullptr, 10));
-    } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "keq inspect: unknown option %s (see keq inspect --help)\n", a.c_str());
-      return kExitError;
-    } else if (file.empty()) {
-      file = a;
+      max_chars = static_cast<size_t>(in.unsigned_integer());
     } else {
-      std::fprintf(stderr, "keq inspect: one FILE only\n");
-      return kExitError;
+      in.unknown();
     }
   }
   if (file.empty()) {
@@ -156,16 +104,11 @@ int inspect_command(const std::vector<std::string>& args) {
     return kExitError;
   }
   if (!dims_mode.empty()) {
-    try {
-      const std::string& sizes_file = ref.empty() ? file : ref;
-      int64_t floor = dims_mode.size() > 7 ? std::strtoll(dims_mode.c_str() + 7, nullptr, 10) : 1;
-      dims = dims_mode == "default"
-                 ? verify::default_dims(sizes_file, 2)
-                 : verify::scaled_dims(sizes_file, 4096, std::max<int64_t>(1, floor));
-    } catch (const ir::SyntaxError& e) {
-      std::printf("ERROR: %s\n", e.what());
-      return kExitError;
-    }
+    const std::string& sizes_file = ref.empty() ? file : ref;
+    int64_t floor = dims_mode.size() > 7 ? std::strtoll(dims_mode.c_str() + 7, nullptr, 10) : 1;
+    dims = dims_mode == "default"
+               ? verify::default_dims(sizes_file, 2)
+               : verify::scaled_dims(sizes_file, 4096, std::max<int64_t>(1, floor));
   }
   ir::TermStore store;
   torch::Program p;
@@ -173,15 +116,9 @@ int inspect_command(const std::vector<std::string>& args) {
     p = ref.empty()
             ? torch::run_program(file, store, cls, dims, params_initial, eval_mode)
             : torch::run_candidate(file, ref, store, dims, params_initial, cls, 0, eval_mode);
-  } catch (const python::Unsupported& e) {
+  } catch (const python::Unsupported& e) {  // a verdict-like line, as verify prints it
     std::printf("UNSUPPORTED: %s\n", e.what());
-    return 3;
-  } catch (const python::ProgramError& e) {
-    std::fprintf(stderr, "keq inspect: error: %s\n", e.what());
-    return kExitError;
-  } catch (const ir::SyntaxError& e) {
-    std::fprintf(stderr, "keq inspect: error: %s\n", e.what());
-    return kExitError;
+    return kExitUnsupported;
   }
   std::printf("file: %s (class %s)\nconstants:", file.c_str(), cls.c_str());
   for (const auto& [n, v] : p.constants)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "ir/error.h"
 
 namespace {
 
@@ -36,12 +37,31 @@ int run(std::vector<std::string> args) {
   }
   std::string cmd = args[0];
   args.erase(args.begin());
-  if (cmd == "egraph") return keq::cli::egraph_command(args);
-  if (cmd == "parse") return keq::cli::parse_command(args);
-  if (cmd == "verify") return keq::cli::verify_command(args);
-  if (cmd == "inspect") return keq::cli::inspect_command(args);
-  std::fprintf(stderr, "keq: unknown command '%s' (try keq --help)\n", cmd.c_str());
-  return keq::cli::kExitError;
+  using Command = int (*)(const std::vector<std::string>&);
+  Command command = cmd == "egraph"    ? keq::cli::egraph_command
+                    : cmd == "parse"   ? keq::cli::parse_command
+                    : cmd == "verify"  ? keq::cli::verify_command
+                    : cmd == "inspect" ? keq::cli::inspect_command
+                                       : nullptr;
+  if (!command) {
+    std::fprintf(stderr, "keq: unknown command '%s' (try keq --help)\n", cmd.c_str());
+    return keq::cli::kExitError;
+  }
+  // Every error any command does not turn into a verdict ends here, printed one way.
+  try {
+    return command(args);
+  } catch (const keq::Error& e) {
+    std::fprintf(stderr, "keq %s: %s: %s\n", cmd.c_str(),
+                 std::string(keq::error_kind_name(e.kind())).c_str(), e.what());
+    return e.kind() == keq::ErrorKind::Unsupported ? keq::cli::kExitUnsupported
+                                                   : keq::cli::kExitError;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "keq %s: out of memory\n", cmd.c_str());
+    return keq::cli::kExitError;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "keq %s: internal error: %s\n", cmd.c_str(), e.what());
+    return keq::cli::kExitError;
+  }
 }
 
 }  // namespace

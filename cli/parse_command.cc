@@ -16,13 +16,8 @@ int parse_command(const std::vector<std::string>& args) {
         args.size() == 1 ? stdout : stderr);
     return args.size() == 1 ? 0 : kExitError;
   }
-  try {
-    std::fputs(python::parse_file(args[0]).dump().c_str(), stdout);
-    return 0;
-  } catch (const ir::SyntaxError& e) {
-    std::fprintf(stderr, "keq parse: error: %s\n", e.what());
-    return kExitError;
-  }
+  std::fputs(python::parse_file(args[0]).dump().c_str(), stdout);  // errors: keq::Error
+  return 0;
 }
 
 }  // namespace keq::cli

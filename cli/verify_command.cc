@@ -9,27 +9,13 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "ir/sexp.h"
 #include "verify/verify.h"
 
 namespace keq::cli {
 
 namespace {
-
-// "2G", "512M", "64K", "1000" (bytes); 0 means no ceiling.
-std::optional<size_t> parse_size(const std::string& v) {
-  char* end = nullptr;
-  double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || end == v.c_str() || x < 0 || !std::isfinite(x)) return std::nullopt;
-  std::string unit(end);
-  double scale = unit.empty() || unit == "B"    ? 1
-                 : unit == "K" || unit == "KiB" ? 1024.0
-                 : unit == "M" || unit == "MiB" ? 1024.0 * 1024
-                 : unit == "G" || unit == "GiB" ? 1024.0 * 1024 * 1024
-                                                : -1;
-  if (scale < 0 || x * scale > 1e18) return std::nullopt;
-  return static_cast<size_t>(x * scale);
-}
 
 // The last guard behind the cooperative budget: an address-space cap well above it, so a
 // runaway allocation fails (std::bad_alloc: UNKNOWN) instead of the machine killing keq.
@@ -127,6 +113,18 @@ exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memor
 2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
 )";
 
+// --explain OUTPUT:I,J,... or I,J,... (output 0).
+std::pair<size_t, std::vector<int64_t>> parse_explain(ArgReader& in) {
+  std::string v = in.value();
+  size_t colon = v.find(':');
+  std::optional<std::vector<int64_t>> output = std::vector<int64_t>{0};
+  if (colon != std::string::npos) output = parse_ints(v.substr(0, colon), '\0');
+  auto index = parse_ints(colon == std::string::npos ? v : v.substr(colon + 1), ',');
+  if (!output || output->front() < 0 || !index)
+    in.fail("takes OUTPUT:I,J,... or I,J,... (e.g. 0:1,2)");
+  return {static_cast<size_t>(output->front()), *index};
+}
+
 }  // namespace
 
 int verify_command(const std::vector<std::string>& args) {
@@ -136,122 +134,50 @@ int verify_command(const std::vector<std::string>& args) {
   std::string repro_path;
   verify::Options opt;
   opt.jobs = std::max(1u, std::thread::hardware_concurrency());
-  for (size_t k = 0; k < args.size(); ++k) {
-    const std::string& a = args[k];
-    auto value = [&]() -> std::string {
-      if (k + 1 >= args.size()) {
-        std::fprintf(stderr, "keq verify: %s needs a value\n", a.c_str());
-        std::exit(kExitError);
-      }
-      return args[++k];
-    };
+  ArgReader in(args);
+  while (!in.done()) {
+    const std::string& a = in.next();
     if (a == "--help" || a == "-h") {
       std::fputs(kHelp, stdout);
       return 0;
+    } else if (!in.option()) {
+      files.push_back(a);
     } else if (a == "--dims") {
-      torch::Dims d;
-      std::string err = parse_dims(value(), d);
-      if (!err.empty()) {
-        std::fprintf(stderr, "keq verify: %s\n", err.c_str());
-        return kExitError;
-      }
-      configs.push_back(d);
+      configs.push_back(parse_dims(in.value()));
     } else if (a == "--timeout") {
-      char* end = nullptr;
-      std::string v = value();
-      opt.timeout_s = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(opt.timeout_s > 0)) {
-        std::fprintf(stderr, "keq verify: --timeout takes a positive number of seconds\n");
-        return kExitError;
-      }
+      opt.timeout_s = in.number(0, false);
     } else if (a == "--params") {
-      std::string v = value();
-      if (v != "initial" && v != "symbolic") {
-        std::fprintf(stderr, "keq verify: --params takes initial or symbolic\n");
-        return kExitError;
-      }
-      opt.params_initial = v == "initial";
+      opt.params_initial = in.word({"initial", "symbolic"}) == "initial";
     } else if (a == "--autotune-config") {
-      std::string v = value();
-      char* end = nullptr;
-      long k = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end || k < 1) {
-        std::fprintf(stderr, "keq verify: --autotune-config takes a config number from 1\n");
-        return kExitError;
-      }
-      opt.autotune_config = static_cast<size_t>(k - 1);
+      opt.autotune_config = static_cast<size_t>(in.integer(1) - 1);
       opt.every_autotune_config = false;
     } else if (a == "--explain") {
-      // OUTPUT:I,J,... or I,J,... (output 0)
-      std::string v = value();
-      size_t colon = v.find(':');
-      std::pair<size_t, std::vector<int64_t>> target{0, {}};
-      bool ok = true;
-      if (colon != std::string::npos) {
-        char* end = nullptr;
-        std::string output = v.substr(0, colon);  // `end` points into it: it must outlive the read
-        target.first = std::strtoul(output.c_str(), &end, 10);
-        ok = colon > 0 && !*end;
-        v = v.substr(colon + 1);
-      }
-      for (size_t p = 0; ok && p <= v.size();) {
-        size_t q = std::min(v.find(',', p), v.size());
-        char* end = nullptr;
-        std::string part = v.substr(p, q - p);
-        target.second.push_back(std::strtoll(part.c_str(), &end, 10));
-        ok = !part.empty() && !*end;
-        p = q + 1;
-      }
-      if (!ok) {
-        std::fprintf(stderr,
-                     "keq verify: --explain takes OUTPUT:I,J,... or I,J,... (e.g. 0:1,2)\n");
-        return kExitError;
-      }
-      opt.explain = target;
+      opt.explain = parse_explain(in);
     } else if (a == "--jobs") {
-      std::string v = value();
-      char* end = nullptr;
-      long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end || n < 1) {
-        std::fprintf(stderr, "keq verify: --jobs takes a positive number\n");
-        return kExitError;
-      }
-      opt.jobs = static_cast<size_t>(n);
+      opt.jobs = static_cast<size_t>(in.integer(1));
     } else if (a == "--max-memory") {
-      std::string v = value();
-      auto bytes = parse_size(v);
-      if (!bytes) {
-        std::fprintf(stderr,
-                     "keq verify: --max-memory takes a size such as 2G, 512M or 0 (none)\n");
-        return kExitError;
-      }
+      auto bytes = parse_size(in.value());
+      if (!bytes) in.fail("takes a size such as 2G, 512M or 0 (none)");
       opt.max_memory_bytes = *bytes;
     } else if (a == "--seed") {
-      opt.seed = std::strtoull(value().c_str(), nullptr, 10);
+      opt.seed = in.unsigned_integer();
     } else if (a == "--json") {
-      json_path = value();
+      json_path = in.value();
     } else if (a == "--repro") {
-      repro_path = value();
+      repro_path = in.value();
     } else if (a == "--no-egraph") {
       opt.use_egraph = false;
     } else if (a == "--semantics") {
-      std::string v = value();
-      if (v != "real" && v != "ieee") {
-        std::fprintf(stderr, "keq verify: --semantics takes real or ieee\n");
-        return kExitError;
-      }
-      opt.semantics = v == "ieee" ? ir::Semantics::Ieee : ir::Semantics::Real;
+      opt.semantics =
+          in.word({"real", "ieee"}) == "ieee" ? ir::Semantics::Ieee : ir::Semantics::Real;
     } else if (a == "--eval") {
       opt.eval_mode = true;
     } else if (a == "--nonfinite-inputs") {
       opt.nonfinite_inputs = true;
     } else if (a == "--no-smt") {
       opt.use_smt = false;
-    } else if (a.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "keq verify: unknown option %s (see keq verify --help)\n", a.c_str());
-      return kExitError;
     } else {
-      files.push_back(a);
+      in.unknown();
     }
   }
   if (files.size() != 2) {
@@ -279,12 +205,10 @@ int verify_command(const std::vector<std::string>& args) {
   } else {
     try {
       print(verify::verify_default_bound(files[0], files[1], opt));
-    } catch (const python::Unsupported& e) {  // the reference's sizes, read for the bound
-      std::printf("UNSUPPORTED: %s\n", e.what());
-      return verify::exit_code(verify::Verdict::Unsupported);
-    } catch (const std::runtime_error& e) {  // ir::SyntaxError, python::FileUnreadable
-      std::printf("ERROR: %s\n", e.what());
-      return kExitError;
+    } catch (const Error& e) {  // reading the reference's sizes for the bound
+      bool unsupported = e.kind() == ErrorKind::Unsupported;
+      std::printf("%s: %s\n", unsupported ? "UNSUPPORTED" : "ERROR", e.what());
+      return verify::exit_code(unsupported ? verify::Verdict::Unsupported : verify::Verdict::Error);
     }
   }
   std::fputs(verify::to_text(reports, all, verify::provenance(opt)).c_str(), stdout);

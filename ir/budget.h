@@ -14,11 +14,13 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "ir/error.h"
+
 namespace keq::ir {
 
-struct BudgetExceeded : std::runtime_error {
+struct BudgetExceeded : Error {
   BudgetExceeded(const std::string& what, bool memory)
-      : std::runtime_error(what), memory_exhausted(memory) {}
+      : Error(ErrorKind::Budget, what), memory_exhausted(memory) {}
   bool memory_exhausted;  // else the deadline passed
 };
 

@@ -9,6 +9,34 @@ std::string SourcePos::str() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
+}  // namespace keq::ir
+
+namespace keq {
+
+std::string_view error_kind_name(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::Syntax:
+      return "syntax error";
+    case ErrorKind::Unsupported:
+      return "unsupported";
+    case ErrorKind::BadInput:
+      return "error";
+    case ErrorKind::Program:
+      return "program error";
+    case ErrorKind::Evaluation:
+      return "evaluation error";
+    case ErrorKind::Budget:
+      return "stopped";
+    case ErrorKind::Internal:
+      return "internal error";
+  }
+  return "error";
+}
+
+}  // namespace keq
+
+namespace keq::ir {
+
 std::string SExpr::str() const {
   if (is_atom()) return atom;
   std::string s = "(";

@@ -7,24 +7,16 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/error.h"
+
 namespace keq::ir {
 
-struct SourcePos {
-  std::string file;
-  int line = 0;
-  int col = 0;
-  std::string str() const;  // "file:line:col"
-};
-
 // An error in a user's file, always with its position.
-class SyntaxError : public std::runtime_error {
+class SyntaxError : public Error {
  public:
   SyntaxError(const SourcePos& pos, const std::string& what)
-      : std::runtime_error(pos.str() + ": " + what), pos_(pos) {}
-  const SourcePos& pos() const { return pos_; }
-
- private:
-  SourcePos pos_;
+      : Error(ErrorKind::Syntax, pos, what) {}
+  const SourcePos& pos() const { return *where(); }
 };
 
 struct SExpr {

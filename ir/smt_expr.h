@@ -16,13 +16,15 @@
 #include <span>
 #include <string>
 
+#include "ir/error.h"
+
 namespace keq::smt {
 
 using Expr = z3::expr;
 
 // Thrown by an encoding for an input outside the fragment it covers ("a sum of three terms").
-struct NotEncoded {
-  std::string what;
+struct NotEncoded : Error {  // caught inside smt/, where it becomes an Unsupported outcome
+  explicit NotEncoded(const std::string& what) : Error(ErrorKind::Unsupported, what) {}
 };
 
 using MpfrFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);

@@ -40,8 +40,8 @@ TermId TermStore::variable(std::string_view name, Type type) {
   if (inserted) variables_.push_back(Variable{std::string(name), type});
   const Variable& v = variables_[it->second];
   if (v.type != type)
-    throw std::invalid_argument("variable " + v.name + " is " + std::string(type_name(v.type)) +
-                                ", not " + std::string(type_name(type)));
+    throw TypeError("variable " + v.name + " is " + std::string(type_name(v.type)) + ", not " +
+                    std::string(type_name(type)));
   return intern(Op::Var, type, it->second, {});
 }
 
@@ -51,7 +51,7 @@ TermId TermStore::make(Op op, std::span<const TermId> children) {
   ts.reserve(children.size());
   for (TermId c : children) ts.push_back(type(c));
   TypeResult r = result_type(op, ts);
-  if (!r.type) throw std::invalid_argument(r.error);
+  if (!r.type) throw TypeError(r.error);
   return intern(op, *r.type, 0, children);
 }
 
@@ -162,7 +162,7 @@ TermId read_term(TermStore& store, const SExpr& e,
       throw SyntaxError(e.pos, "'" + e.atom + "' is not a variable name");
     try {
       return store.variable(name, t);
-    } catch (const std::invalid_argument& err) {
+    } catch (const TypeError& err) {
       throw SyntaxError(e.pos, err.what());
     }
   }
@@ -176,7 +176,7 @@ TermId read_term(TermStore& store, const SExpr& e,
     kids.push_back(read_term(store, e.items[k], var_types));
   try {
     return store.make(*op, kids);
-  } catch (const std::invalid_argument& err) {
+  } catch (const TypeError& err) {
     throw SyntaxError(e.pos, err.what());
   }
 }

@@ -31,7 +31,7 @@ class TermStore {
 
   TermId constant(const Constant& c);
   TermId variable(std::string_view name, Type type = Type::F32);
-  // Builds op(children); throws std::invalid_argument when the operands do not type-check.
+  // Builds op(children); throws TypeError when the operands do not type-check.
   TermId make(Op op, std::span<const TermId> children);
   TermId make(Op op, std::initializer_list<TermId> children) {
     return make(op, std::span<const TermId>(children.begin(), children.size()));

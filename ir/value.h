@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "ir/error.h"
+
 namespace keq::ir {
 
 enum class Type : uint8_t { F32, I32, I64, Bool };
@@ -126,8 +128,13 @@ struct RealValue {
 };
 
 // Evaluation failed: integer division by zero, a bitcast of a non-fp32 real, and the like.
-struct EvalError {
-  std::string what;
+// Operands of the wrong types for an op: a term file's mistake, or (from a frontend) keq's bug.
+struct TypeError : Error {
+  explicit TypeError(const std::string& what) : Error(ErrorKind::Internal, what) {}
+};
+
+struct EvalError : Error {
+  explicit EvalError(const std::string& what) : Error(ErrorKind::Evaluation, what) {}
 };
 
 }  // namespace keq::ir

@@ -228,7 +228,7 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
     }
   } catch (const NotEncoded& e) {
     r.outcome = Outcome::Unsupported;
-    r.reason = "the Z3 encoding does not cover " + e.what;
+    r.reason = std::string("the Z3 encoding does not cover ") + e.what();
   } catch (const z3::exception& e) {
     r.reason = std::string("Z3: ") + e.msg();
   }

@@ -97,6 +97,13 @@ check verify-no-egraph-unknown 2 "UNKNOWN: 5 output pairs neither proved nor ref
 check verify-unsupported 3 "UNSUPPORTED: $src/tests/golden/unsupported/dropout.py:11:16: nn.Dropout with p > 0" "$keq" verify "$src/tests/golden/unsupported/dropout.py" "$ex/softmax_rows/cand.py" --dims ""
 check verify-default-bound 1 "bound: batch_size=5,features=6,dim1=7 (default bound)" "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py"
 check verify-missing-file 4 "ERROR: " "$keq" verify /no/ref.py "$ex/softmax_rows/cand.py" --dims batch_size=2
+# Every command reports a missing file the same way, and none aborts (inspect and parse did).
+check inspect-missing-file 4 "keq inspect: error: /no/ref.py: no such file" "$keq" inspect /no/ref.py
+check parse-missing-file 4 "keq parse: error: /no/ref.py: no such file" "$keq" parse /no/ref.py
+# One option parser: a value that is not one is an error naming the option, never a silent 0.
+check verify-seed-bad 4 "--seed takes a non-negative integer (got 'abc')" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --seed abc
+check verify-option-needs-value 4 "--jobs needs a value" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --jobs
+check inspect-max-chars-bad 4 "--max-chars takes a non-negative integer" "$keq" inspect "$ex/softmax_rows/ref.py" --max-chars lots
 check verify-unknown-option 4 "unknown option --fast" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --fast
 check_first verify-timeout-whole-run 2 "UNKNOWN: " "$keq" verify "$ex/layernorm_blocked/ref.py" "$ex/layernorm_blocked/cand.py" --timeout 0.001
 check verify-nf-budget-noted 0 "note: normal forms: 1 products of sums left as atoms (over the 256-term budget)" "$keq" verify "$src/tests/golden/nf_budget/ref.py" "$src/tests/golden/nf_budget/cand.py" --dims batch=1,n=20

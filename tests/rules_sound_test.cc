@@ -72,7 +72,7 @@ std::optional<std::vector<ir::Type>> var_types(ir::TermStore& s, const KeqRule& 
       instantiate(s, r.rewrite.lhs, vals);
       instantiate(s, r.rewrite.rhs, vals);
       return ts;
-    } catch (const std::invalid_argument&) {
+    } catch (const ir::TypeError&) {
     }
   }
   return std::nullopt;

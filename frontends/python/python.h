@@ -10,13 +10,14 @@
 #include <string_view>
 
 #include "frontends/python/ast.h"
+#include "ir/error.h"
 
 namespace keq::python {
 
 // The file is missing, not a regular file, or not text (NUL bytes): no program at all, as
 // opposed to one CPython rejects (ir::SyntaxError).
-struct FileUnreadable : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct FileUnreadable : Error {
+  explicit FileUnreadable(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
 
 // Limits: CPython 3.11's compiler recurses over the AST and raises RecursionError past about

@@ -130,16 +130,16 @@ Ref dtype_value(DType d);
 
 // Where evaluation stopped: the construct is outside what keq models (UNSUPPORTED), or the
 // program is wrong (an error the program itself would raise), always with file:line:col.
-struct Unsupported : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct Unsupported : Error {
+  explicit Unsupported(const std::string& what) : Error(ErrorKind::Unsupported, what) {}
 };
 // `confirmed`: the message is what CPython, torch or Triton raise here (Interp::raise): a
 // candidate that raises it does not run (NOT_EQUIVALENT). Otherwise it is keq's model of an op
 // refusing its arguments (Interp::error), which may be keq's gap: UNSUPPORTED, never a verdict.
-struct ProgramError : std::runtime_error {
+struct ProgramError : Error {
   explicit ProgramError(const std::string& what, bool is_confirmed = false,
                         bool is_assertion = false)
-      : std::runtime_error(what), confirmed(is_confirmed), assertion(is_assertion) {}
+      : Error(ErrorKind::Program, what), confirmed(is_confirmed), assertion(is_assertion) {}
   bool confirmed;
   bool assertion;  // an `assert` failed: it rejects this configuration (the bound may choose
                    // another)

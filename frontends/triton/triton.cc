@@ -77,7 +77,7 @@ struct Triton {
     try {
       return s.constant(ir::eval_ieee(s.op(t), args).to_constant());
     } catch (const ir::EvalError& e) {
-      in.error(Span{}, e.what);
+      in.error(Span{}, e.what());
     }
   }
   int64_t const_int(TermId t, Span at, const std::string& what) {
