@@ -155,79 +155,67 @@ Input read_input(const std::string& file, ir::TermStore& store) {
   return in;
 }
 
-using rules::step_label;
-
-int run(const Options& o, bool explain) {
+// Proves the file's goals; with a canary (a rule proved two constants equal), reruns with
+// explanations on, if they were off, to name every rule involved.
+int run(const Options& o) {
   ir::TermStore store;
   Input in = read_input(o.file, store);
-  Graph g(KeqLanguage(&store, o.semantics), explain);
-  g.lang().set_normal_forms(o.normal_form);
-  for (const auto& [name, type, range] : in.domains)
-    g.lang().set_domain(store.payload(store.variable(name, type)), range);
   std::vector<std::string> files;
-  if (o.default_rules) files = rules::default_rule_files();
+  if (o.default_rules) files = rules::RuleSet::defaults().files();
   files.insert(files.end(), o.extra_rules.begin(), o.extra_rules.end());
-  auto all = rules::load_rules(g.lang(), files);
-  auto rws = rules::rewrites_for(all, o.semantics);
-
-  std::vector<egraph::EClassId> term_ids;
-  for (ir::TermId t : in.terms) term_ids.push_back(rules::add_term(g, t));
-  std::vector<std::pair<egraph::EClassId, egraph::EClassId>> goal_ids;
-  for (const Goal& goal : in.goals)
-    goal_ids.push_back({rules::add_term(g, goal.lhs), rules::add_term(g, goal.rhs)});
-  auto all_proved = [&](Graph& eg) {
-    for (auto [a, b] : goal_ids)
-      if (eg.find(a) != eg.find(b)) return false;
-    return true;
-  };
-  egraph::Runner<KeqLanguage> runner(o.limits);
-  egraph::RunReport rep = runner.run(
-      g, rws, goal_ids.empty() ? nullptr : egraph::Runner<KeqLanguage>::Hook(all_proved));
-
-  if (rep.stop == egraph::StopReason::Canary) {
-    if (!explain) return -1;  // rerun with explanations to name every rule involved
-    std::printf("CANARY: %s\n", rep.canary.c_str());
+  rules::RuleSet rule_set(files);
+  rules::ProverOptions opt;
+  opt.semantics = o.semantics;
+  opt.normal_forms = o.normal_form;
+  opt.explanations = o.explain;
+  opt.limits = o.limits;
+  for (const auto& [name, type, range] : in.domains)
+    opt.domains.push_back({store.variable(name, type), range});
+  std::vector<rules::Goal> goals;
+  for (const Goal& goal : in.goals) goals.push_back({goal.lhs, goal.rhs});
+  auto proof = rules::prove(store, goals, in.terms, rule_set, opt);
+  if (proof->report.stop == egraph::StopReason::Canary && !opt.explanations) {
+    opt.explanations = true;
+    proof = rules::prove(store, goals, in.terms, rule_set, opt);
+  }
+  Graph& g = proof->graph;
+  if (proof->report.stop == egraph::StopReason::Canary) {
+    std::printf("CANARY: %s\n", proof->report.canary.c_str());
     auto [ca, cb] = g.lang().canary_nodes();
     egraph::Explainer<KeqLanguage> ex(
-        g, [&](const auto& j, egraph::EClassId to) { return step_label(g, rws, j, to); });
+        g, [&](const auto& j, egraph::EClassId to) { return proof->step_label(j, to); });
     if (ca != egraph::kNoClass && cb != egraph::kNoClass && g.find(ca) == g.find(cb)) {
       std::printf("how the two constants became equal:\n%s", ex.explain(ca, cb).str().c_str());
     }
     std::printf("a rule above is unsound: no goal is reported.\n");
     return kExitError;
   }
-
-  egraph::Extractor<KeqLanguage, egraph::AstSize> extractor(g, egraph::AstSize{});
-  auto best = [&](egraph::EClassId c) {
-    return store.str(rules::to_term(store, extractor.extract(c)));
-  };
   std::printf("semantics: %s; rules: %zu of %zu loaded apply\n",
-              std::string(ir::semantics_name(o.semantics)).c_str(), rws.size(), all.size());
+              std::string(ir::semantics_name(o.semantics)).c_str(), proof->rewrites.size(),
+              proof->rules_loaded);
   for (size_t k = 0; k < in.terms.size(); ++k)
-    std::printf("term %s\n  best: %s\n", store.str(in.terms[k]).c_str(), best(term_ids[k]).c_str());
-  size_t proved = 0;
-  egraph::Explainer<KeqLanguage> ex(
-      g, [&](const auto& j, egraph::EClassId to) { return step_label(g, rws, j, to); });
+    std::printf("term %s\n  best: %s\n", store.str(in.terms[k]).c_str(),
+                proof->best(proof->terms[k]).c_str());
   for (size_t k = 0; k < in.goals.size(); ++k) {
-    auto [a, b] = goal_ids[k];
-    bool ok = g.find(a) == g.find(b);
-    proved += ok;
+    auto [a, b] = proof->goals[k];
+    bool ok = proof->proved(k);
     std::printf("goal %s: %s\n  %s\n", in.goals[k].pos.str().c_str(), ok ? "proved" : "NOT proved",
                 in.goals[k].text.c_str());
-    if (ok) {
-      std::printf("  best: %s\n", best(a).c_str());
-      if (explain) {
-        std::string chain = ex.explain(a, b).str();
-        std::printf("  explanation:\n");
-        for (size_t p = 0, q; p < chain.size(); p = q + 1) {
-          q = chain.find('\n', p);
-          std::printf("    %s\n", chain.substr(p, q - p).c_str());
-        }
-      }
-    } else {
-      std::printf("  best left: %s\n  best right: %s\n", best(a).c_str(), best(b).c_str());
+    if (!ok) {
+      std::printf("  best left: %s\n  best right: %s\n", proof->best(a).c_str(),
+                  proof->best(b).c_str());
+      continue;
+    }
+    std::printf("  best: %s\n", proof->best(a).c_str());
+    if (!o.explain) continue;
+    std::string chain = proof->explain(k);
+    std::printf("  explanation:\n");
+    for (size_t p = 0, q; p < chain.size(); p = q + 1) {
+      q = chain.find('\n', p);
+      std::printf("    %s\n", chain.substr(p, q - p).c_str());
     }
   }
+  const egraph::RunReport& rep = proof->report;
   std::printf("stats: stop=%s iterations=%zu e-nodes=%zu e-classes=%zu hashcons=%zu time=%.3fs\n",
               egraph::stop_reason_name(rep.stop), rep.iterations.size(), g.num_nodes(),
               g.num_classes(), g.memo_size(), rep.total_s);
@@ -237,6 +225,7 @@ int run(const Options& o, bool explain) {
                 g.lang().normal_forms().budget_exceeded());
   else
     std::printf("normal forms: off\n");
+  size_t proved = proof->proved_count();
   std::printf("goals: %zu of %zu proved\n", proved, in.goals.size());
   return proved == in.goals.size() ? kExitProved : kExitNotProved;
 }
@@ -249,10 +238,7 @@ int egraph_command(const std::vector<std::string>& args) {
       std::fputs(kEgraphHelp, stdout);
       return 0;
     }
-  Options opts = parse_args(args);
-  int code = run(opts, opts.explain);
-  if (code == -1) code = run(opts, true);
-  return code;
+  return run(parse_args(args));
 }
 
 }  // namespace keq::cli

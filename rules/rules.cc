@@ -22,8 +22,11 @@ std::vector<std::string> default_rule_files() {
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.path().extension() == ".rules") out.push_back(e.path().string());
   // A folder that is not there, or holds no rules, would silently prove less: say so instead.
-  if (ec) throw std::runtime_error("the rules folder " + dir + " cannot be read: " + ec.message());
-  if (out.empty()) throw std::runtime_error("the rules folder " + dir + " holds no *.rules file");
+  if (ec)
+    throw Error(ErrorKind::BadInput,
+                "the rules folder " + dir + " cannot be read: " + ec.message());
+  if (out.empty())
+    throw Error(ErrorKind::BadInput, "the rules folder " + dir + " holds no *.rules file");
   std::sort(out.begin(), out.end());
   return out;
 }

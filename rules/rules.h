@@ -2,12 +2,16 @@
 //
 // - rule_file.h: the rule language and its parser (generic over the language)
 // - keq_language.h: keq's ops as an e-graph language, with constant and interval analyses
+// - below: the one e-graph prover (prover.cc), which keq egraph, verify and the tests share.
 // The seed rule sets are the *.rules files in this folder.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "egraph/runner.h"
 #include "rules/keq_language.h"
 #include "rules/rule_file.h"
 
@@ -18,8 +22,8 @@ using KeqRewrite = egraph::Rewrite<KeqLanguage>;
 
 // Where the default rules live: $KEQ_RULES_DIR, else the source tree's rules/ (set at build).
 std::string default_rules_dir();
-// The *.rules files of that folder, sorted by name. Throws std::runtime_error when the folder
-// cannot be read or holds none (a KEQ_RULES_DIR pointing nowhere).
+// The *.rules files of that folder, sorted by name. Throws when the folder
+// cannot be read or holds none (a KEQ_RULES_DIR pointing nowhere): keq::Error.
 std::vector<std::string> default_rule_files();
 // A short hash of these files' names and contents, for reports' provenance.
 std::string rules_fingerprint(const std::vector<std::string>& files);
@@ -30,5 +34,68 @@ std::vector<KeqRule> load_rules(KeqLanguage& lang, const std::vector<std::string
 // both sides share.
 std::string step_label(const KeqLanguage::Graph& g, const std::vector<KeqRewrite>& rewrites,
                        const egraph::Justification& why, egraph::EClassId to);
+
+// ---- the prover ------------------------------------------------------------------------------
+//
+// The one e-graph prover: keq egraph, verify's e-graph stage and the tests all prove goals
+// through prove(), with one RuleSet read once per process. prove() builds an e-graph over the
+// store's terms, with each variable's domain for the interval analysis, runs the semantics'
+// rewrites until every goal is proved or a limit stops it, and returns the saturated graph so that
+// callers read what they need (which goals were proved, the rewrite chain of one, the best form of
+// a term).
+
+// The forms of a set of rule files, read and parsed once; compiled into each graph's language
+// (patterns name the graph's own constants).
+class RuleSet {
+ public:
+  explicit RuleSet(std::vector<std::string> files);  // throws keq::Error naming file:line
+  // The default rules folder's files, read on first use (throws when it cannot be read).
+  static const RuleSet& defaults();
+  const std::vector<std::string>& files() const { return files_; }
+  const std::string& fingerprint() const { return fingerprint_; }
+  std::vector<KeqRule> compile(KeqLanguage& lang) const;
+
+ private:
+  std::vector<std::string> files_;
+  std::vector<std::vector<ir::SExpr>> forms_;  // per file
+  std::string fingerprint_;
+};
+
+struct ProverOptions {
+  ir::Semantics semantics = ir::Semantics::Real;
+  bool normal_forms = true;
+  bool explanations = false;  // record why classes merged, for explain()
+  egraph::RunnerLimits limits{30, 500000, 10.0};
+  std::vector<std::pair<ir::TermId, Interval>> domains;  // variable terms and their ranges
+};
+
+struct Goal {
+  ir::TermId lhs, rhs;
+};
+
+class Proof {
+ public:
+  Proof(ir::TermStore& store, const ProverOptions& opt);
+  bool proved(size_t goal) const {
+    return graph.find(goals[goal].first) == graph.find(goals[goal].second);
+  }
+  size_t proved_count() const;
+  std::string explain(size_t goal);      // the rewrite chain; needs explanations on, goal proved
+  std::string best(egraph::EClassId c);  // the smallest term of the class
+  std::string step_label(const egraph::Justification& why, egraph::EClassId to) const;
+
+  ir::TermStore& store;
+  KeqLanguage::Graph graph;
+  size_t rules_loaded = 0;
+  std::vector<KeqRewrite> rewrites;
+  egraph::RunReport report;
+  std::vector<std::pair<egraph::EClassId, egraph::EClassId>> goals;
+  std::vector<egraph::EClassId> terms;  // the classes of prove()'s `terms`, in order
+};
+
+// Proves lhs = rhs for each goal; `terms` are added too (keq egraph shows their best forms).
+std::unique_ptr<Proof> prove(ir::TermStore& store, const std::vector<Goal>& goals,
+                             const std::vector<ir::TermId>& terms, const RuleSet& rules,
+                             const ProverOptions& opt);
 
 }  // namespace keq::rules

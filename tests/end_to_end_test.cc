@@ -15,7 +15,6 @@ namespace keq {
 namespace {
 
 namespace fs = std::filesystem;
-using Graph = rules::KeqLanguage::Graph;
 
 torch::Dims dims_of(const fs::path& dir) {
   torch::Dims dims;
@@ -38,29 +37,22 @@ std::pair<size_t, size_t> egraph_stage(const std::string& example) {
                                              store, dims_of(dir));
   EXPECT_TRUE(cand.state.findings.empty()) << cand.state.findings.front();
   EXPECT_EQ(torch::parameter_mismatch(ref, cand), std::nullopt);
-  Graph g(rules::KeqLanguage(&store, ir::Semantics::Real));
+  rules::ProverOptions opt;
+  opt.limits = {12, 200000, 20.0};
   // Inputs are the finite values of their dtype (torch.randn and friends never give inf or NaN).
   for (ir::TermId id = 0; id < store.size(); ++id)
     if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32)
-      g.lang().set_domain(store.payload(id), ir::Interval::any_finite());
-  auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()),
-                                 ir::Semantics::Real);
-  std::vector<std::pair<egraph::EClassId, egraph::EClassId>> pairs;
-  rules::TermAdder adder(g);
+      opt.domains.push_back({id, ir::Interval::any_finite()});
+  std::vector<rules::Goal> pairs;
   EXPECT_EQ(ref.outputs.size(), cand.outputs.size());
   for (size_t o = 0; o < std::min(ref.outputs.size(), cand.outputs.size()); ++o) {
     EXPECT_EQ(ref.outputs[o]->shape, cand.outputs[o]->shape);
     for (size_t e = 0; e < std::min(ref.outputs[o]->elems.size(), cand.outputs[o]->elems.size());
          ++e)
-      pairs.push_back({adder.add(ref.outputs[o]->elems[e]), adder.add(cand.outputs[o]->elems[e])});
+      pairs.push_back({ref.outputs[o]->elems[e], cand.outputs[o]->elems[e]});
   }
-  egraph::Runner<rules::KeqLanguage>({12, 200000, 20.0}).run(g, rws, [&](Graph& eg) {
-    for (auto [a, b] : pairs)
-      if (eg.find(a) != eg.find(b)) return false;
-    return true;
-  });
-  size_t proved = 0;
-  for (auto [a, b] : pairs) proved += g.find(a) == g.find(b);
+  auto proof = rules::prove(store, pairs, {}, rules::RuleSet::defaults(), opt);
+  size_t proved = proof->proved_count();
   return {proved, pairs.size()};
 }
 

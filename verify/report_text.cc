@@ -117,8 +117,8 @@ std::string to_text(const Report& r) {
 std::string provenance(const Options& opt) {
   std::string rules;
   try {
-    rules = rules::rules_fingerprint(rules::default_rule_files());
-  } catch (const std::runtime_error&) {
+    rules = rules::RuleSet::defaults().fingerprint();
+  } catch (const Error&) {
     rules = "unreadable";
   }
   return "keq " + std::string(kKeqVersion) + "; rules " + rules + "; semantics " +

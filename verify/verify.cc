@@ -786,9 +786,11 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
   // E-graph stage.
   std::vector<bool> proved(pairs.size(), false);
   if (opt.use_egraph && !pairs.empty()) {
-    using Graph = rules::KeqLanguage::Graph;
-    Graph g(rules::KeqLanguage(&store, opt.semantics), explained.has_value());
-    g.lang().set_normal_forms(opt.normal_forms);
+    rules::ProverOptions po;
+    po.semantics = opt.semantics;
+    po.normal_forms = opt.normal_forms;
+    po.explanations = explained.has_value();
+    po.limits = {30, 500000, opt.timeout_s / 2};
     for (TermId id = 0; id < store.size(); ++id)
       if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
         // Inputs and parameters are finite values of their range; anything else stays unknown.
@@ -797,41 +799,28 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
         ir::Interval iv = ir::Interval::any_finite();
         if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
           iv = {d->second.lo, d->second.hi, false, true};
-        g.lang().set_domain(store.payload(id), iv);
+        po.domains.push_back({id, iv});
       }
-    auto rws = rules::rewrites_for(rules::load_rules(g.lang(), rules::default_rule_files()),
-                                   opt.semantics);
-    rules::TermAdder adder(g);
-    std::vector<std::pair<egraph::EClassId, egraph::EClassId>> roots;
-    for (const Pair& p : pairs) roots.push_back({adder.add(p.ref), adder.add(p.cand)});
-    std::optional<std::pair<egraph::EClassId, egraph::EClassId>> shown;
-    if (explained) {  // a goal like the others, so the run goes on until it is proved too
-      shown = {adder.add(explained->ref), adder.add(explained->cand)};
-      roots.push_back(*shown);
-    }
-    auto rep = egraph::Runner<rules::KeqLanguage>({30, 500000, opt.timeout_s / 2})
-                   .run(g, rws, [&](Graph& eg) {
-                     for (auto [a, b] : roots)
-                       if (eg.find(a) != eg.find(b)) return false;
-                     return true;
-                   });
-    for (size_t k = 0; k < pairs.size(); ++k)
-      proved[k] = g.find(roots[k].first) == g.find(roots[k].second);
-    if (shown && g.find(shown->first) == g.find(shown->second)) {
-      egraph::Explainer<rules::KeqLanguage> ex(
-          g, [&](const auto& j, egraph::EClassId to) { return rules::step_label(g, rws, j, to); });
-      r.explanation = "proved by the e-graph:\n" + ex.explain(shown->first, shown->second).str();
-    } else if (shown) {
+    std::vector<rules::Goal> goals;
+    for (const Pair& p : pairs) goals.push_back({p.ref, p.cand});
+    // The explained pair is a goal like the others, so the run goes on until it is proved too.
+    if (explained) goals.push_back({explained->ref, explained->cand});
+    auto proof = rules::prove(store, goals, {}, rules::RuleSet::defaults(), po);
+    for (size_t k = 0; k < pairs.size(); ++k) proved[k] = proof->proved(k);
+    if (explained && proof->proved(pairs.size()))
+      r.explanation = "proved by the e-graph:\n" + proof->explain(pairs.size());
+    else if (explained)
       r.explanation = "the e-graph did not prove it (see the verdict for what did)";
-    }
+    const auto& nfs = proof->graph.lang().normal_forms();
     // The normal form leaves a product of two large sums as an atom (its size guard): say so,
     // since a proof that needed the expansion then fails for that reason alone.
-    if (size_t over = g.lang().normal_forms().budget_exceeded())
+    if (size_t over = nfs.budget_exceeded())
       r.notes.push_back("normal forms: " + std::to_string(over) +
                         " products of sums left as atoms (over the " +
-                        std::to_string(g.lang().normal_forms().budget()) + "-term budget)");
+                        std::to_string(nfs.budget()) + "-term budget)");
+    const egraph::RunReport& rep = proof->report;
     r.stats.egraph_iterations = rep.iterations.size();
-    r.stats.egraph_nodes = g.memo_size();
+    r.stats.egraph_nodes = proof->graph.memo_size();
     r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
   }
   for (bool b : proved) r.stats.egraph_proved += b;
