@@ -129,6 +129,12 @@ MODULE_OPS = {
     "cosine_similarity_module": ("nn.CosineSimilarity(dim=0)", (3, 4), "x, torch.tanh(x)"),
     "adaptive_avg_pool1d_global": ("nn.AdaptiveAvgPool1d(1)", (2, 3, 7)),
     "adaptive_max_pool3d": ("nn.AdaptiveMaxPool3d(2)", (1, 2, 3, 5, 4)),
+    # Constructor keywords reach the functional op (they were dropped for these five).
+    "glu_module_dim0": ("nn.GLU(dim=0)", (4, 3)),
+    "celu_module_alpha": ("nn.CELU(alpha=2.0)", (2, 5)),
+    "hardshrink_module_lambd": ("nn.Hardshrink(lambd=0.3)", (2, 5)),
+    "softshrink_module_lambd": ("nn.Softshrink(lambd=0.3)", (2, 5)),
+    "logsigmoid_module": ("nn.LogSigmoid()", (2, 5)),
 }
 
 MODULE_TEMPLATE = '''import torch

@@ -1,0 +1,65 @@
+// The activations of torch.nn.functional written from other ops (logsigmoid, hardshrink,
+// celu, glu, ...).
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::install_activations(const Ref& F) {
+  auto expose = [&](const std::string& name) { this->expose(F, name); };
+  auto act = [&](const std::string& name, ElementFn f) {
+    activation(name, std::move(f));
+    expose(name);
+  };
+  auto sel = [](Torch& t, TermId c, TermId a, TermId b) { return t.select(c, a, b); };
+  act("logsigmoid",
+      [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Log, {t.mk(Op::Sigmoid, {x})}); });
+  act("frac", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Sub, {x, t.mk(Op::Trunc, {x})});
+  });
+  act("sign", [sel](Torch& t, TermId x, CallArgs&) {
+    return sel(t, t.mk(Op::Gt, {x, t.fconst(0)}), t.fconst(1),
+               sel(t, t.mk(Op::Lt, {x, t.fconst(0)}), t.fconst(-1), x));
+  });
+  act("hardshrink", [sel](Torch& t, TermId x, CallArgs& a) {
+    TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
+    TermId outside = t.mk(Op::Or, {t.mk(Op::Gt, {x, l}), t.mk(Op::Lt, {x, t.mk(Op::Neg, {l})})});
+    return sel(t, outside, x, t.fconst(0));
+  });
+  act("softshrink", [sel](Torch& t, TermId x, CallArgs& a) {
+    TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
+    return sel(t, t.mk(Op::Gt, {x, l}), t.mk(Op::Sub, {x, l}),
+               sel(t, t.mk(Op::Lt, {x, t.mk(Op::Neg, {l})}), t.mk(Op::Add, {x, l}), t.fconst(0)));
+  });
+  act("threshold", [sel](Torch& t, TermId x, CallArgs& a) {
+    TermId th = t.fconst(static_cast<float>(t.float_arg(a, 1, "threshold", 0))),
+           v = t.fconst(static_cast<float>(t.float_arg(a, 2, "value", 0)));
+    return sel(t, t.mk(Op::Gt, {x, th}), x, v);
+  });
+  act("celu", [](Torch& t, TermId x, CallArgs& a) {
+    TermId alpha = t.fconst(static_cast<float>(t.float_arg(a, 1, "alpha", 1)));
+    TermId neg = t.mk(
+        Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {t.mk(Op::Div, {x, alpha})}), t.fconst(1)})});
+    return t.mk(Op::Add, {t.mk(Op::Max, {x, t.fconst(0)}), t.mk(Op::Min, {t.fconst(0), neg})});
+  });
+  for (const char* n : {"sign", "frac"})
+    (*in.module_value("torch", {}).get()->attrs)[n] =
+        python::builtin(std::string("torch.") + n, ops.at(n));
+  // glu(x, dim) = a * sigmoid(b), a and b the two halves of x along dim.
+  define("glu", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(-1), x->shape.size(), a.at);
+    if (x->shape[dim] % 2) in.error(a.at, "glu: the dimension must be even");
+    int64_t h = x->shape[dim] / 2;
+    TensorPtr first = subscript(x, index_along(dim, slice_value(0, h)), a.at)->tensor;
+    TensorPtr second = subscript(x, index_along(dim, slice_value(h, 2 * h)), a.at)->tensor;
+    return wrap(map2(
+        in, first, second, x->dtype,
+        [&](TermId p, TermId q) {
+          return mk(Op::Mul, {p, mk(Op::Sigmoid, {q})});
+        },
+        a.at));
+  });
+  expose("glu");
+}
+
+}  // namespace keq::torch::impl

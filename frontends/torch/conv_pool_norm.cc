@@ -1,0 +1,320 @@
+// Convolutions, pooling (fixed and adaptive) and normalization layers.
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) {
+  auto& na = *nn->attrs;
+  auto& fa = *F->attrs;
+  auto optional_tensor = [](const Ref& v) {
+    return v && v->kind == K::Tensor ? v->tensor : TensorPtr();
+  };
+  // ---- convolutions ----
+  for (int nd = 1; nd <= 3; ++nd)
+    for (bool transposed : {false, true}) {
+      std::string suffix = std::to_string(nd) + "d";
+      auto spec_from = [this, nd, transposed](CallArgs& a, const Ref& stride, const Ref& padding,
+                                              const Ref& dilation, const Ref& groups,
+                                              const Ref& output_padding,
+                                              const std::vector<int64_t>& ksize) {
+        ConvSpec c;
+        c.transposed = transposed;
+        c.stride = tuple_arg(stride, nd, 1, a.at);
+        c.dilation = tuple_arg(dilation, nd, 1, a.at);
+        c.output_padding = tuple_arg(output_padding, nd, 0, a.at);
+        c.groups = groups && groups->kind != K::None ? in.to_int(groups, a.at) : 1;
+        if (padding && padding->kind == K::Str) {
+          if (padding->s == "valid") {
+            c.padding.assign(nd, 0);
+          } else if (padding->s == "same" && !transposed) {
+            for (int d = 0; d < nd; ++d) {
+              int64_t total = c.dilation[d] * (ksize[d] - 1);
+              if (c.stride[d] != 1 || total % 2)
+                in.unsupported(a.at, "padding='same' that is not symmetric");
+              c.padding.push_back(total / 2);
+            }
+          } else {
+            in.error(a.at, "padding must be 'valid', 'same' or numbers");
+          }
+        } else {
+          c.padding = tuple_arg(padding, nd, 0, a.at);
+        }
+        return c;
+      };
+      std::string fname = transposed ? "conv_transpose" + suffix : "conv" + suffix;
+      fa[fname] = python::builtin("F." + fname, [this, spec_from, transposed, optional_tensor](
+                                                    Interp&, CallArgs& a) {
+        TensorPtr x = tensor_arg(a, 0, "input"), w = tensor_arg(a, 1, "weight");
+        std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end());
+        // F.conv: (input, weight, bias, stride, padding, dilation, groups);
+        // F.conv_transpose: (input, weight, bias, stride, padding, output_padding, groups,
+        // dilation).
+        ConvSpec c =
+            transposed ? spec_from(a, a.get(3, "stride"), a.get(4, "padding"), a.get(7, "dilation"),
+                                   a.get(6, "groups"), a.get(5, "output_padding"), ksize)
+                       : spec_from(a, a.get(3, "stride"), a.get(4, "padding"), a.get(5, "dilation"),
+                                   a.get(6, "groups"), nullptr, ksize);
+        return wrap(convolution(in, x, w, optional_tensor(a.get(2, "bias")), c, a.at));
+      });
+      std::string cls = transposed ? "ConvTranspose" + suffix : "Conv" + suffix;
+      auto attrs = std::make_shared<Attrs>();
+      (*attrs)["__init__"] = python::builtin(cls + ".__init__", [this, nd, transposed, cls](
+                                                                    Interp& i2, CallArgs& a) {
+        Ref self = a.pos.at(0);
+        i2.setattr(self, "training", python::boolean(true), a.at);
+        int64_t cin = i2.to_int(a.get(1, "in_channels"), a.at),
+                cout = i2.to_int(a.get(2, "out_channels"), a.at);
+        std::vector<int64_t> k = tuple_arg(a.get(3, "kernel_size"), nd, 1, a.at);
+        // Positions count self: Conv(self, in, out, kernel, stride, padding, dilation, groups,
+        // bias); ConvTranspose(self, in, out, kernel, stride, padding, output_padding, groups,
+        // bias, dilation).
+        Ref groups = a.get(7, "groups");
+        int64_t g = groups && groups->kind != K::None ? i2.to_int(groups, a.at) : 1;
+        std::vector<int64_t> wshape =
+            transposed ? std::vector<int64_t>{cin, cout / g} : std::vector<int64_t>{cout, cin / g};
+        wshape.insert(wshape.end(), k.begin(), k.end());
+        i2.setattr(self, "weight",
+                   wrap(symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true)), a.at);
+        bool has_bias = bool_arg(a, 8, "bias", true);
+        i2.setattr(self, "bias",
+                   has_bias ? wrap(symbolic("nn." + cls + ".bias", {cout}, DType::F32, a.at, true))
+                            : python::none(),
+                   a.at);
+        for (auto [name, idx] : std::vector<std::pair<const char*, size_t>>{
+                 {"stride", 4},
+                 {"padding", 5},
+                 {"dilation", transposed ? 9u : 6u},
+                 {"groups", 7},
+                 {"output_padding", transposed ? 6u : SIZE_MAX}})
+          i2.setattr(self, name, a.get(idx, name) ? a.get(idx, name) : python::none(), a.at);
+        return python::none();
+      });
+      (*attrs)["forward"] = python::builtin(
+          cls + ".forward", [this, spec_from, optional_tensor](Interp& i2, CallArgs& a) {
+            Ref self = a.pos.at(0);
+            TensorPtr w = i2.getattr(self, "weight", a.at)->tensor;
+            std::vector<int64_t> ksize(w->shape.begin() + 2, w->shape.end());
+            ConvSpec c =
+                spec_from(a, i2.getattr(self, "stride", a.at), i2.getattr(self, "padding", a.at),
+                          i2.getattr(self, "dilation", a.at), i2.getattr(self, "groups", a.at),
+                          i2.getattr(self, "output_padding", a.at), ksize);
+            return wrap(convolution(in, tensor_arg(a, 1, "input"), w,
+                                    optional_tensor(i2.getattr(self, "bias", a.at)), c, a.at));
+          });
+      na[cls] = in.make_class(cls, module_cls, attrs);
+    }
+  // ---- pooling ----
+  for (int nd = 1; nd <= 3; ++nd)
+    for (bool is_max : {true, false}) {
+      std::string cls = std::string(is_max ? "MaxPool" : "AvgPool") + std::to_string(nd) + "d";
+      auto spec_from = [this, nd, is_max](CallArgs& a, const Ref& kernel, const Ref& stride,
+                                          const Ref& padding, const Ref& fourth, const Ref& ceil,
+                                          const Ref& fifth) {
+        // Max: (kernel, stride, padding, dilation, return_indices, ceil_mode);
+        // Avg: (kernel, stride, padding, ceil_mode, count_include_pad, divisor_override).
+        PoolSpec p;
+        p.max = is_max;
+        p.kernel = tuple_arg(kernel, nd, 1, a.at);
+        p.stride = stride && stride->kind != K::None ? tuple_arg(stride, nd, 1, a.at) : p.kernel;
+        p.padding = tuple_arg(padding, nd, 0, a.at);
+        p.dilation = is_max ? tuple_arg(fourth, nd, 1, a.at) : std::vector<int64_t>(nd, 1);
+        p.ceil_mode = ceil && in.truthy(ceil, a.at);
+        if (!is_max) {
+          p.count_include_pad = !fourth || in.truthy(fourth, a.at);
+          p.divisor_override = fifth && fifth->kind != K::None ? in.to_int(fifth, a.at) : 0;
+        }
+        for (int d = 0; d < nd; ++d)
+          if (p.padding[d] * 2 > p.kernel[d])
+            in.error(a.at, "pad should be at most half of the kernel size");
+        return p;
+      };
+      std::string fname = std::string(is_max ? "max_pool" : "avg_pool") + std::to_string(nd) + "d";
+      fa[fname] = python::builtin("F." + fname, [this, spec_from, is_max](Interp& i2, CallArgs& a) {
+        bool with_indices =
+            is_max && a.get(5, "return_indices") && i2.truthy(a.get(5, "return_indices"), a.at);
+        PoolSpec p =
+            is_max ? spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
+                               a.get(4, "dilation"), a.get(6, "ceil_mode"), nullptr)
+                   : spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
+                               a.get(5, "count_include_pad"), a.get(4, "ceil_mode"),
+                               a.get(6, "divisor_override"));
+        if (with_indices) {  // (values, indices)
+          TensorPtr indices;
+          Ref values = wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at, &indices));
+          return python::tuple({values, wrap(indices)});
+        }
+        return wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at));
+      });
+      auto attrs = std::make_shared<Attrs>();
+      std::vector<std::string> names =
+          is_max ? std::vector<std::string>{"kernel_size", "stride",         "padding",
+                                            "dilation",    "return_indices", "ceil_mode"}
+                 : std::vector<std::string>{"kernel_size",       "stride",
+                                            "padding",           "ceil_mode",
+                                            "count_include_pad", "divisor_override"};
+      (*attrs)["__init__"] = python::builtin(cls + ".__init__", [names](Interp& i2, CallArgs& a) {
+        for (size_t k = 0; k < names.size(); ++k)
+          i2.setattr(a.pos.at(0), names[k],
+                     a.get(k + 1, names[k]) ? a.get(k + 1, names[k]) : python::none(), a.at);
+        return python::none();
+      });
+      (*attrs)["forward"] = python::builtin(cls + ".forward", [fname, names](Interp& i2,
+                                                                             CallArgs& a) {
+        Ref self = a.pos.at(0);
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {a.pos.at(1)};
+        for (const std::string& n : names)
+          if (Ref v = i2.getattr(self, n, a.at); v->kind != K::None) c.kw.push_back({n, v});
+        return i2.call(i2.getattr(i2.module_value("torch.nn.functional", a.at), fname, a.at), c);
+      });
+      na[cls] = in.make_class(cls, module_cls, attrs);
+    }
+  // ---- normalization layers ----
+  auto norm_layer = [&](const std::string& cls, bool group) {
+    auto attrs = std::make_shared<Attrs>();
+    (*attrs)["__init__"] =
+        python::builtin(cls + ".__init__", [this, cls, group](Interp& i2, CallArgs& a) {
+          Ref self = a.pos.at(0);
+          i2.setattr(self, "training", python::boolean(true), a.at);
+          // GroupNorm(num_groups, num_channels, eps, affine); the others (num_features, eps,
+          // momentum, affine).
+          int64_t channels =
+              i2.to_int(a.get(group ? 2 : 1, group ? "num_channels" : "num_features"), a.at);
+          if (group) i2.setattr(self, "num_groups", a.get(1, "num_groups"), a.at);
+          Ref eps = a.get(group ? 3 : 2, "eps");
+          i2.setattr(self, "eps", eps ? eps : python::floating(1e-5), a.at);
+          bool instance = cls.rfind("InstanceNorm", 0) == 0;
+          bool affine = bool_arg(a, group ? 4 : 4, "affine", !instance);
+          for (const char* n : {"weight", "bias"})
+            i2.setattr(
+                self, n,
+                affine ? wrap(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true))
+                       : python::none(),
+                a.at);
+          if (instance && bool_arg(a, 5, "track_running_stats", false))
+            in.unsupported(a.at, "InstanceNorm with running statistics");
+          return python::none();
+        });
+    (*attrs)["forward"] = python::builtin(cls + ".forward", [this, cls, group, optional_tensor](
+                                                                Interp& i2, CallArgs& a) {
+      Ref self = a.pos.at(0);
+      TensorPtr x = tensor_arg(a, 1, "input");
+      double eps = i2.to_float(i2.getattr(self, "eps", a.at), a.at);
+      TensorPtr w = optional_tensor(i2.getattr(self, "weight", a.at)),
+                b = optional_tensor(i2.getattr(self, "bias", a.at));
+      int64_t channels = x->shape.size() > 1 ? x->shape[1] : 0;
+      if (cls.rfind("BatchNorm", 0) == 0) {
+        if (!i2.truthy(i2.getattr(self, "training", a.at), a.at)) {
+          // eval: the running statistics, buffers that start at mean 0 and variance 1 and that
+          // only training-mode forwards update: y = x / sqrt(1 + eps) * w + b.
+          check_initialized(in, *x, a.at);
+          TermId den = mk(Op::Sqrt, {mk(Op::Add, {fconst(1), fconst(static_cast<float>(eps))})});
+          int64_t spatial = x->numel() / std::max<int64_t>(1, x->shape[0] * channels);
+          auto r = std::make_shared<Tensor>(*x);
+          for (int64_t i = 0; i < x->numel(); ++i) {
+            int64_t c = (i / spatial) % channels;
+            TermId y = mk(Op::Div, {x->elems[i], den});
+            if (w) y = mk(Op::Mul, {y, w->elems[c]});
+            if (b) y = mk(Op::Add, {y, b->elems[c]});
+            st.ieee_unfixed.emplace(y, "eval batch norm (CUDA computes it with rsqrt and an fma)");
+            r->elems[i] = round_to(s, x->dtype, y);
+          }
+          return wrap(r);
+        }
+        return wrap(group_normalize(
+            x, [](int64_t, int64_t c) { return c; }, channels, eps, w, b, a.at));
+      }
+      if (group) {
+        int64_t groups = i2.to_int(i2.getattr(self, "num_groups", a.at), a.at);
+        if (channels % groups) i2.error(a.at, "GroupNorm: channels not divisible by groups");
+        int64_t per = channels / groups;
+        return wrap(group_normalize(
+            x, [groups, per](int64_t n, int64_t c) { return n * groups + c / per; },
+            x->shape[0] * groups, eps, w, b, a.at));
+      }
+      return wrap(group_normalize(
+          x, [channels](int64_t n, int64_t c) { return n * channels + c; }, x->shape[0] * channels,
+          eps, w, b, a.at));
+    });
+    na[cls] = in.make_class(cls, module_cls, attrs);
+  };
+  for (const char* cls : {"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
+                          "InstanceNorm2d", "InstanceNorm3d"})
+    norm_layer(cls, false);
+  norm_layer("GroupNorm", true);
+}
+
+void Torch::install_adaptive_pooling(const Ref& nn, const Ref& F, const Ref& module_cls) {
+  auto& na = *nn->attrs;
+  auto& fa = *F->attrs;
+  // Adaptive pooling: output i covers [floor(i*in/out), ceil((i+1)*in/out)).
+  for (int nd = 1; nd <= 3; ++nd)
+    for (bool is_max : {true, false}) {
+      std::string cls =
+          std::string(is_max ? "AdaptiveMaxPool" : "AdaptiveAvgPool") + std::to_string(nd) + "d";
+      auto pool = [this, nd, is_max](const TensorPtr& x, const Ref& size_v, Span at) {
+        std::vector<int64_t> osize = tuple_arg(size_v, nd, 1, at);
+        size_t lead = x->shape.size() - nd;
+        std::vector<int64_t> isize(x->shape.begin() + static_cast<long>(lead), x->shape.end());
+        for (int d = 0; d < nd; ++d)
+          if (osize[d] <= 0) osize[d] = isize[d];  // None keeps the size
+        auto r = std::make_shared<Tensor>();
+        r->dtype = x->dtype;
+        r->shape.assign(x->shape.begin(), x->shape.begin() + static_cast<long>(lead));
+        r->shape.insert(r->shape.end(), osize.begin(), osize.end());
+        int64_t outer = 1, window = 1;
+        for (size_t d = 0; d < lead; ++d) outer *= x->shape[d];
+        for (int64_t v : isize) window *= v;
+        std::vector<int64_t> o(nd, 0);
+        int64_t per_outer = 1;
+        for (int64_t v : osize) per_outer *= v;
+        for (int64_t b = 0; b < outer; ++b)
+          for (int64_t k = 0; k < per_outer; ++k) {
+            int64_t rem = k;
+            for (int d = nd - 1; d >= 0; --d) o[d] = rem % osize[d], rem /= osize[d];
+            std::vector<int64_t> lo(nd), hi(nd);
+            for (int d = 0; d < nd; ++d) {
+              lo[d] = o[d] * isize[d] / osize[d];
+              hi[d] = ((o[d] + 1) * isize[d] + osize[d] - 1) / osize[d];
+            }
+            std::vector<TermId> members;
+            std::vector<int64_t> p(lo);
+            while (true) {
+              int64_t flat = 0;
+              for (int d = 0; d < nd; ++d) flat = flat * isize[d] + p[d];
+              members.push_back(x->elems[b * window + flat]);
+              int d = nd - 1;
+              for (; d >= 0; --d) {
+                if (++p[d] < hi[d]) break;
+                p[d] = lo[d];
+              }
+              if (d < 0) break;
+            }
+            TermId e = is_max ? max_of(members)
+                              : mk(Op::Div,
+                                   {sum_of(members), fconst(static_cast<double>(members.size()))});
+            r->elems.push_back(round_to(s, x->dtype, e));
+          }
+        return r;
+      };
+      std::string fname = std::string(is_max ? "adaptive_max_pool" : "adaptive_avg_pool") +
+                          std::to_string(nd) + "d";
+      fa[fname] = python::builtin("F." + fname, [this, pool](Interp&, CallArgs& a) {
+        return wrap(pool(tensor_arg(a, 0, "input"), a.get(1, "output_size"), a.at));
+      });
+      auto attrs = std::make_shared<Attrs>();
+      (*attrs)["__init__"] = python::builtin(cls + ".__init__", [](Interp& i2, CallArgs& a) {
+        i2.setattr(a.pos.at(0), "output_size", a.get(1, "output_size"), a.at);
+        return python::none();
+      });
+      (*attrs)["forward"] =
+          python::builtin(cls + ".forward", [this, pool](Interp& i2, CallArgs& a) {
+            return wrap(pool(tensor_arg(a, 1, "input"),
+                             i2.getattr(a.pos.at(0), "output_size", a.at), a.at));
+          });
+      na[cls] = in.make_class(cls, module_cls, attrs);
+    }
+}
+
+}  // namespace keq::torch::impl

@@ -1,0 +1,169 @@
+// torch's tensor creation: zeros, ones, full, arange, randn (symbolic), dtypes and devices.
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::install_creation(const Ref& torch) {
+  auto& t = *torch->attrs;
+  auto def = [&](const std::string& name, BuiltinFn fn) {
+    t[name] = python::builtin("torch." + name, std::move(fn));
+  };
+  for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32,
+                  DType::I64, DType::Bool})
+    t[std::string(python::dtype_name(d))] = python::dtype_value(d);
+  t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"],
+  t["long"] = t["int64"];
+  for (const char* name : {"randn", "rand"}) {
+    std::string n = name;
+    bool unit = n == "rand";  // rand: [0, 1); randn: any finite value
+    def(n, [this, n, unit](Interp&, CallArgs& a) {
+      return wrap(symbolic("torch." + n, sizes(a, 0), dtype_kw(a, DType::F32), a.at, false,
+                           unit ? 0 : -INFINITY, unit ? 1 : INFINITY, unit));
+    });
+    def(n + "_like", [this, n](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      TensorPtr r = symbolic("torch." + n + "_like", x->shape, dtype_kw(a, x->dtype), a.at, false);
+      r->strided = x->strided;  // *_like keeps the input's strides (preserve_format)
+      return wrap(r);
+    });
+  }
+  def("randint", [this](Interp&, CallArgs& a) {
+    // randint(high, size) or randint(low, high, size): integers in [low, high).
+    size_t size_at = a.pos.size() >= 3 ? 2 : 1;
+    Ref size = a.get(size_at, "size");
+    if (!size) in.error(a.at, "randint needs a size");
+    CallArgs sz;
+    sz.pos = {size};
+    sz.at = a.at;
+    int64_t lo = a.pos.size() >= 3 ? in.to_int(a.pos[0], a.at) : 0;
+    int64_t hi = in.to_int(a.pos.size() >= 3 ? a.pos[1] : a.pos.at(0), a.at);
+    if (lo >= hi) in.error(a.at, "randint: low must be below high");
+    return wrap(symbolic("torch.randint", sizes(sz, 0), dtype_kw(a, DType::I64), a.at, false,
+                         static_cast<double>(lo), static_cast<double>(hi), true));
+  });
+  for (const char* name : {"zeros", "ones", "empty"}) {
+    std::string n = name;
+    std::optional<double> v = n == "zeros"  ? std::optional(0.0)
+                              : n == "ones" ? std::optional(1.0)
+                                            : std::nullopt;
+    def(n, [this, v, n](Interp&, CallArgs& a) {
+      std::vector<int64_t> shape = sizes(a, 0);
+      in.check_shape(a.at, shape, "torch." + n);
+      return wrap(filled(shape, dtype_kw(a, DType::F32), v));
+    });
+    def(n + "_like", [this, v](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      TensorPtr r = filled(x->shape, dtype_kw(a, x->dtype), v);
+      r->strided = x->strided;  // *_like keeps the input's strides (preserve_format)
+      return wrap(r);
+    });
+  }
+  def("full", [this](Interp&, CallArgs& a) {
+    Ref v = a.get(1, "fill_value");
+    if (!v) in.error(a.at, "full needs a fill value");
+    CallArgs sz;
+    sz.pos = {a.pos.at(0)};
+    sz.at = a.at;
+    DType d = dtype_kw(a, v->kind == K::Float  ? DType::F32
+                          : v->kind == K::Bool ? DType::Bool
+                                               : DType::I64);
+    std::vector<int64_t> shape = sizes(sz, 0);
+    in.check_shape(a.at, shape, "torch.full");
+    return wrap(filled(shape, d, in.to_float(v, a.at)));
+  });
+  def("tensor", [this](Interp&, CallArgs& a) {  // concrete data: nested lists of numbers
+    Ref data = a.get(0, "data");
+    if (!data) in.error(a.at, "torch.tensor needs data");
+    std::vector<int64_t> shape;
+    std::vector<Ref> flat;
+    bool any_float = false, all_bool = true;
+    std::function<void(const Ref&, size_t)> walk = [&](const Ref& v, size_t depth) {
+      if (v->kind == K::List || v->kind == K::Tuple) {
+        if (depth == shape.size())
+          shape.push_back(static_cast<int64_t>(v->items.size()));
+        else if (shape[depth] != static_cast<int64_t>(v->items.size()))
+          in.error(a.at, "torch.tensor: ragged nested lists");
+        for (const Ref& x : v->items) walk(x, depth + 1);
+        return;
+      }
+      if (v->kind == K::Tensor) in.unsupported(a.at, "torch.tensor of tensors");
+      any_float = any_float || v->kind == K::Float;
+      all_bool = all_bool && v->kind == K::Bool;
+      flat.push_back(v);
+    };
+    walk(data, 0);
+    DType d = dtype_kw(a, any_float                   ? DType::F32
+                          : all_bool && !flat.empty() ? DType::Bool
+                                                      : DType::I64);
+    auto r = std::make_shared<Tensor>();
+    r->shape = shape;
+    r->dtype = d;
+    for (const Ref& v : flat) r->elems.push_back(constant(s, d, in.to_float(v, a.at)));
+    return wrap(r);
+  });
+  def("arange", [this](Interp&, CallArgs& a) {
+    double lo = 0, hi, step = 1;
+    bool any_float = false;
+    for (const Ref& p : a.pos) any_float = any_float || p->kind == K::Float;
+    if (a.pos.size() == 1)
+      hi = in.to_float(a.pos[0], a.at);
+    else
+      lo = in.to_float(a.pos.at(0), a.at), hi = in.to_float(a.pos.at(1), a.at);
+    if (a.pos.size() > 2) step = in.to_float(a.pos[2], a.at);
+    if (step == 0 || !std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(step))
+      in.error(a.at, "RuntimeError: torch.arange needs a finite start, end and a nonzero step");
+    double count = std::ceil((hi - lo) / step);
+    in.check_count(a.at, count > 9e18 ? INT64_MAX : static_cast<int64_t>(std::max(count, 0.0)),
+                   "torch.arange");
+    DType d = dtype_kw(a, any_float ? DType::F32 : DType::I64);
+    auto r = std::make_shared<Tensor>();
+    r->dtype = d;
+    for (double v = lo; step > 0 ? v < hi : v > hi; v += step)
+      r->elems.push_back(constant(s, d, v));
+    r->shape = {static_cast<int64_t>(r->elems.size())};
+    return wrap(r);
+  });
+  for (bool lower : {true, false}) {
+    def(lower ? "tril" : "triu", [this, lower](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      int64_t diag = int_arg(a, 1, "diagonal").value_or(0);
+      if (x->shape.size() < 2) in.error(a.at, "tril/triu need a matrix");
+      auto r = std::make_shared<Tensor>(*x);
+      int64_t rows = x->shape[x->shape.size() - 2], cols = x->shape.back();
+      TermId zero = constant(s, x->dtype, 0);
+      for (int64_t k = 0; k < x->numel(); ++k) {
+        int64_t i = (k / cols) % rows, j = k % cols;
+        bool keep = lower ? j - i <= diag : j - i >= diag;
+        if (!keep) r->elems[k] = zero;
+      }
+      return wrap(r);
+    });
+  }
+  for (const char* name : {"no_grad", "inference_mode", "enable_grad"}) {
+    std::string n = name;
+    def(n, [this, n](Interp&, CallArgs&) {
+      Ref ctx = module(std::string("context:") + n);
+      return ctx;
+    });
+  }
+  def("device", [this](Interp&, CallArgs& a) {
+    auto dev = std::make_shared<Value>();
+    dev->kind = K::Device;
+    dev->s = a.pos.empty() ? "cuda" : in.repr(a.pos[0]);
+    return Ref(dev);
+  });
+  // KernelBench runs on a GPU: torch.cuda.is_available() is True in the modelled world.
+  Ref cuda = module("torch.cuda");
+  (*cuda->attrs)["is_available"] = python::builtin(
+      "torch.cuda.is_available", [](Interp&, CallArgs&) { return python::boolean(true); });
+  (*cuda->attrs)["synchronize"] =
+      python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
+  install_cuda_queries(st, cuda);
+  install_autograd(in, torch);
+  t["cuda"] = cuda;
+  for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
+  // torch.Tensor, for isinstance.
+  t["Tensor"] = in.make_class("Tensor", nullptr, std::make_shared<Attrs>());
+}
+
+}  // namespace keq::torch::impl

@@ -1,0 +1,162 @@
+// torch's elementwise family: the op table's math functions, activations, arithmetic with
+// alpha= and its aliases, and matrix products.
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::activation(const std::string& name, ElementFn f) {
+  define(name, [this, f, name](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (!python::is_float(x->dtype)) in.unsupported(a.at, name + " of an integer tensor");
+    return wrap(map1(
+        in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
+  });
+}
+
+void Torch::install_elementwise() {
+  // Elementwise math: every op the table spells in torch.
+  for (auto [name, op] : ir::ops_spelled("torch")) {
+    Op o = op;
+    std::string n(name);
+    define(n, [this, o, n](Interp&, CallArgs& a) { return elementwise(a, o, n); });
+  }
+  auto act = [&](const std::string& name, ElementFn f) { activation(name, std::move(f)); };
+  act("relu", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Max, {x, t.fconst(0)}); });
+  act("relu6", [](Torch& t, TermId x, CallArgs&) {
+    return t.s.make(Op::Clamp, {x, t.fconst(0), t.fconst(6)});
+  });
+  act("silu", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Mul, {x, t.mk(Op::Sigmoid, {x})});
+  });
+  act("gelu", [](Torch& t, TermId x, CallArgs& a) {
+    Ref approx = a.get(SIZE_MAX, "approximate");
+    if (approx && approx->kind == K::Str &&
+        approx->s == "tanh") {  // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3)))
+      // torch's kernels use the fp32 constants kBeta = sqrt(2/pi) and 0.044715.
+      TermId c = t.fconst(static_cast<float>(std::sqrt(2.0 / M_PI)));
+      TermId inner =
+          t.mk(Op::Mul,
+               {c, t.mk(Op::Add, {x, t.mk(Op::Mul, {t.fconst(static_cast<float>(0.044715)),
+                                                    t.mk(Op::Mul, {x, t.mk(Op::Mul, {x, x})})})})});
+      return t.mk(Op::Mul, {t.mk(Op::Mul, {t.fconst(0.5), x}),
+                            t.mk(Op::Add, {t.fconst(1), t.mk(Op::Tanh, {inner})})});
+    }
+    if (approx && !(approx->kind == K::Str && approx->s == "none"))
+      t.in.error(a.at, "gelu: approximate must be 'none' or 'tanh'");
+    // torch: x * 0.5 * (1 + erf(x * kAlpha)) with kAlpha = M_SQRT1_2 as an fp32 constant.
+    TermId scaled = t.mk(Op::Mul, {x, t.fconst(static_cast<float>(M_SQRT1_2))});
+    return t.mk(Op::Mul, {t.mk(Op::Mul, {x, t.fconst(0.5)}),
+                          t.mk(Op::Add, {t.fconst(1), t.mk(Op::Erf, {scaled})})});
+  });
+  act("leaky_relu", [](Torch& t, TermId x, CallArgs& a) {
+    TermId slope = t.fconst(static_cast<float>(t.float_arg(a, 1, "negative_slope", 0.01)));
+    return t.s.make(Op::Select, {t.mk(Op::Gt, {x, t.fconst(0)}), x, t.mk(Op::Mul, {x, slope})});
+  });
+  act("softplus", [](Torch& t, TermId x, CallArgs& a) {  // torch: x where beta*x > threshold
+    double beta = t.float_arg(a, 1, "beta", 1), threshold = t.float_arg(a, 2, "threshold", 20);
+    TermId bx = t.mk(Op::Mul, {x, t.fconst(static_cast<float>(beta))});
+    TermId soft = t.mk(Op::Div, {t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {bx})})}),
+                                 t.fconst(static_cast<float>(beta))});
+    return t.s.make(Op::Select,
+                    {t.mk(Op::Gt, {bx, t.fconst(static_cast<float>(threshold))}), x, soft});
+  });
+  act("mish", [](Torch& t, TermId x, CallArgs&) {
+    TermId bx = x, soft = t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {x})})});
+    TermId sp = t.s.make(Op::Select, {t.mk(Op::Gt, {bx, t.fconst(20)}), x, soft});
+    return t.mk(Op::Mul, {x, t.mk(Op::Tanh, {sp})});
+  });
+  act("elu", [](Torch& t, TermId x, CallArgs& a) {
+    TermId alpha = t.fconst(static_cast<float>(t.float_arg(a, 1, "alpha", 1)));
+    TermId neg = t.mk(Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)})});
+    return t.s.make(Op::Select, {t.mk(Op::Gt, {x, t.fconst(0)}), x, neg});
+  });
+  act("selu", [](Torch& t, TermId x, CallArgs&) {
+    TermId alpha = t.fconst(static_cast<float>(1.6732632423543772848170429916717));
+    TermId scale = t.fconst(static_cast<float>(1.0507009873554804934193349852946));
+    TermId neg = t.mk(Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.fconst(1)})});
+    return t.mk(Op::Mul, {scale, t.s.make(Op::Select, {t.mk(Op::Gt, {x, t.fconst(0)}), x, neg})});
+  });
+  act("hardtanh", [](Torch& t, TermId x, CallArgs& a) {
+    return t.s.make(Op::Clamp, {x, t.fconst(static_cast<float>(t.float_arg(a, 1, "min_val", -1))),
+                                t.fconst(static_cast<float>(t.float_arg(a, 2, "max_val", 1)))});
+  });
+  act("hardsigmoid", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Div,
+                {t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}), t.fconst(0), t.fconst(6)}),
+                 t.fconst(6)});
+  });
+  act("hardswish", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Div, {t.mk(Op::Mul, {x, t.s.make(Op::Clamp, {t.mk(Op::Add, {x, t.fconst(3)}),
+                                                                 t.fconst(0), t.fconst(6)})}),
+                          t.fconst(6)});
+  });
+  act("softsign", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Div, {x, t.mk(Op::Add, {t.fconst(1), t.mk(Op::Abs, {x})})});
+  });
+  define("clamp", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    Ref lo = a.get(1, "min"), hi = a.get(2, "max");
+    if ((!lo || lo->kind == K::None) && (!hi || hi->kind == K::None))
+      in.error(a.at, "clamp needs min or max");
+    Ref cur = wrap(x);
+    if (lo && lo->kind != K::None) cur = binary_max(cur, lo, a.at, Op::Max);
+    if (hi && hi->kind != K::None) cur = binary_max(cur, hi, a.at, Op::Min);
+    return cur;
+  });
+  ops["clip"] = ops["clamp"];
+  define("maximum", [this](Interp&, CallArgs& a) {
+    return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Max);
+  });
+  define("minimum", [this](Interp&, CallArgs& a) {
+    return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Min);
+  });
+  define("where", [this](Interp&, CallArgs& a) {
+    TensorPtr c = tensor_arg(a, 0, "condition");
+    if (c->dtype != DType::Bool) in.error(a.at, "where: condition must be bool");
+    DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
+    TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map3(
+        in, c, x, y, out,
+        [&](TermId p, TermId q, TermId r) {
+          return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
+        },
+        a.at));
+  });
+  define("pow",
+         [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });
+  // add/sub scale the second operand by alpha=; div's rounding_mode= is not modelled.
+  for (const char* name : {"add", "sub"}) {
+    std::string op = name == std::string("add") ? "+" : "-";
+    define(name, [this, op](Interp&, CallArgs& a) {
+      Ref other = a.get(1, "other");
+      if (!other)
+        in.error(a.at, "torch." + std::string(op == "+" ? "add" : "sub") + " needs other");
+      if (Ref alpha = a.get(2, "alpha"); alpha && alpha->kind != K::None)
+        other = binary("*", other, alpha, a.at);
+      return binary(op, a.pos.at(0), other, a.at);
+    });
+  }
+  define("mul", [this](Interp&, CallArgs& a) {
+    return binary("*", a.pos.at(0), a.get(1, "other"), a.at);
+  });
+  define("div", [this](Interp&, CallArgs& a) {
+    if (Ref mode = a.get(2, "rounding_mode"); mode && mode->kind != K::None)
+      in.unsupported(a.at, "div with rounding_mode=");
+    return binary("/", a.pos.at(0), a.get(1, "other"), a.at);
+  });
+  ops["multiply"] = ops["mul"];
+  ops["divide"] = ops["true_divide"] = ops["div"];
+  ops["subtract"] = ops["sub"];
+  // Matrix products.
+  define("matmul", [this](Interp&, CallArgs& a) {
+    return matmul(tensor_arg(a, 0, "input"), tensor_arg(a, 1, "other"), a.at);
+  });
+  ops["mm"] = ops["bmm"] = ops["matmul"];
+  define("addmm", [this](Interp&, CallArgs& a) {
+    Ref prod = matmul(tensor_arg(a, 1, "mat1"), tensor_arg(a, 2, "mat2"), a.at);
+    return binary("+", a.pos.at(0), prod, a.at);
+  });
+}
+
+}  // namespace keq::torch::impl

@@ -1,0 +1,218 @@
+// Losses, functional and as modules, with reduction 'mean' (default), 'sum' or 'none'.
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
+  auto& na = *nn->attrs;
+  auto& fa = *F->attrs;
+  auto sel = [](Torch& t, TermId c, TermId a, TermId b) { return t.select(c, a, b); };
+  // Losses, with reduction 'mean' (default), 'sum' or 'none'.
+  auto reduce_loss = [this](CallArgs& a, size_t at_pos, TensorPtr t,
+                            const std::string& dflt = "mean") -> Ref {
+    Ref r = a.get(at_pos, "reduction");
+    std::string mode = r && r->kind == K::Str ? r->s : dflt;
+    if (mode == "none") return wrap(t);
+    std::vector<TermId> all = t->elems;
+    TermId total = sum_of(all);
+    auto out = std::make_shared<Tensor>();
+    out->dtype = t->dtype;
+    if (mode == "sum")
+      out->elems = {total};
+    else if (mode == "mean")
+      out->elems = {mk(Op::Div, {total, fconst(static_cast<double>(all.size()))})};
+    else if (mode == "batchmean")
+      out->elems = {
+          mk(Op::Div, {total, fconst(static_cast<double>(t->shape.empty() ? 1 : t->shape[0]))})};
+    else
+      in.error(a.at, "unknown reduction '" + mode + "'");
+    return wrap(out);
+  };
+  auto pointwise_loss = [&](const std::string& name,
+                            std::function<TermId(Torch&, TermId, CallArgs&)> f) {
+    fa[name] = python::builtin("F." + name, [this, f, reduce_loss](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+      TensorPtr d = map2(
+          in, x, y, x->dtype,
+          [&](TermId p, TermId q) {
+            return f(*this, mk(Op::Sub, {p, q}), a);
+          },
+          a.at);
+      return reduce_loss(a, 99, d);
+    });
+  };
+  pointwise_loss("mse_loss", [](Torch& t, TermId d, CallArgs&) { return t.mk(Op::Mul, {d, d}); });
+  pointwise_loss("l1_loss", [](Torch& t, TermId d, CallArgs&) { return t.mk(Op::Abs, {d}); });
+  pointwise_loss("smooth_l1_loss", [sel](Torch& t, TermId d, CallArgs& a) {
+    double beta = t.float_arg(a, 99, "beta", 1.0);
+    TermId ad = t.mk(Op::Abs, {d}), b = t.fconst(static_cast<float>(beta));
+    return sel(t, t.mk(Op::Lt, {ad, b}),
+               t.mk(Op::Div, {t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}), b}),
+               t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), b})}));
+  });
+  pointwise_loss("huber_loss", [sel](Torch& t, TermId d, CallArgs& a) {
+    TermId ad = t.mk(Op::Abs, {d}),
+           dl = t.fconst(static_cast<float>(t.float_arg(a, 99, "delta", 1.0)));
+    return sel(t, t.mk(Op::Lt, {ad, dl}), t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}),
+               t.mk(Op::Mul, {dl, t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), dl})})}));
+  });
+  fa["cross_entropy"] =
+      python::builtin("F.cross_entropy", [this, reduce_loss](Interp& i2, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "input"), target = tensor_arg(a, 1, "target");
+        if (x->shape.size() != 2 || target->shape.size() != 1 || python::is_float(target->dtype))
+          in.unsupported(a.at, "cross_entropy other than [N, C] logits with [N] class indices");
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {wrap(x), python::integer(1)};
+        TensorPtr lsm = ops.at("log_softmax")(i2, c)->tensor;
+        int64_t n = x->shape[0], classes = x->shape[1];
+        auto losses = std::make_shared<Tensor>();
+        losses->shape = {n};
+        losses->dtype = x->dtype;
+        for (int64_t i = 0; i < n; ++i) {
+          // The target is symbolic: pick its class by a sum of selects (targets lie in [0, C)).
+          std::vector<TermId> picks;
+          for (int64_t k = 0; k < classes; ++k)
+            picks.push_back(s.make(
+                Op::Select, {mk(Op::Eq, {target->elems[i], s.constant(ir::Constant::of_int(
+                                                               term_type(target->dtype), k))}),
+                             mk(Op::Neg, {lsm->elems[i * classes + k]}), fconst(0)}));
+          losses->elems.push_back(sum_of(picks));
+        }
+        return reduce_loss(a, 99, losses);
+      });
+  fa["kl_div"] = python::builtin("F.kl_div", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+    if (bool_arg(a, 99, "log_target", false)) in.unsupported(a.at, "kl_div with log_target");
+    TensorPtr d = map2(
+        in, x, y, x->dtype,
+        [&](TermId p, TermId q) {
+          return sel(*this, mk(Op::Gt, {q, fconst(0)}),
+                     mk(Op::Mul, {q, mk(Op::Sub, {mk(Op::Log, {q}), p})}), fconst(0));
+        },
+        a.at);
+    return reduce_loss(a, 99, d);
+  });
+  fa["hinge_embedding_loss"] = python::builtin(
+      "F.hinge_embedding_loss", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+        TermId margin = fconst(static_cast<float>(float_arg(a, 2, "margin", 1.0)));
+        TensorPtr d = map2(
+            in, x, y, x->dtype,
+            [&](TermId p, TermId q) {
+              TermId hinge = mk(Op::Max, {fconst(0), mk(Op::Sub, {margin, p})});
+              // torch: x where y == 1, max(0, margin - x) where y == -1 (and the sum for other y).
+              return mk(Op::Add, {sel(*this, mk(Op::Eq, {q, fconst(1)}), p, fconst(0)),
+                                  sel(*this, mk(Op::Eq, {q, fconst(-1)}), hinge, fconst(0))});
+            },
+            a.at);
+        return reduce_loss(a, 99, d);
+      });
+  auto pair_norm = [this](const TensorPtr& a, const TensorPtr& b, double eps, Span at) {
+    // torch.pairwise_distance: ||a - b + eps||_2 over the last dimension.
+    TensorPtr diff = map2(
+        in, a, b, a->dtype,
+        [&](TermId p, TermId q) {
+          return mk(Op::Add, {mk(Op::Sub, {p, q}), fconst(static_cast<float>(eps))});
+        },
+        at);
+    int64_t last = static_cast<int64_t>(diff->shape.size()) - 1;
+    return reduce(
+        in, diff, {last}, false, diff->dtype,
+        [&](std::vector<TermId>& v) {
+          std::vector<TermId> sq;
+          for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+          return mk(Op::Sqrt, {sum_of(sq)});
+        },
+        at);
+  };
+  fa["triplet_margin_loss"] = python::builtin(
+      "F.triplet_margin_loss", [this, reduce_loss, pair_norm](Interp&, CallArgs& a) -> Ref {
+        TensorPtr an = tensor_arg(a, 0, "anchor"), po = tensor_arg(a, 1, "positive"),
+                  ne = tensor_arg(a, 2, "negative");
+        if (float_arg(a, 4, "p", 2) != 2 || bool_arg(a, 6, "swap", false))
+          in.unsupported(a.at, "triplet_margin_loss with p != 2 or swap");
+        double eps = float_arg(a, 5, "eps", 1e-6);
+        TensorPtr dp = pair_norm(an, po, eps, a.at), dn = pair_norm(an, ne, eps, a.at);
+        TermId margin = fconst(static_cast<float>(float_arg(a, 3, "margin", 1.0)));
+        TensorPtr l = map2(
+            in, dp, dn, dp->dtype,
+            [&](TermId p, TermId q) {
+              return mk(Op::Max, {mk(Op::Add, {mk(Op::Sub, {p, q}), margin}), fconst(0)});
+            },
+            a.at);
+        return reduce_loss(a, 99, l);
+      });
+  fa["cosine_similarity"] =
+      python::builtin("F.cosine_similarity", [this](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "x1"), y = tensor_arg(a, 1, "x2");
+        int64_t dim = norm_dim(in, int_arg(a, 2, "dim").value_or(1), x->shape.size(), a.at);
+        TermId eps = fconst(static_cast<float>(float_arg(a, 3, "eps", 1e-8)));
+        auto reduce_dim = [&](const TensorPtr& t,
+                              const std::function<TermId(std::vector<TermId>&)>& f) {
+          return reduce(in, t, {dim}, false, t->dtype, f, a.at);
+        };
+        TensorPtr dot = reduce_dim(map2(
+                                       in, x, y, x->dtype,
+                                       [&](TermId p, TermId q) {
+                                         return mk(Op::Mul, {p, q});
+                                       },
+                                       a.at),
+                                   [&](std::vector<TermId>& v) { return sum_of(v); });
+        auto norm = [&](const TensorPtr& t) {
+          return reduce_dim(t, [&](std::vector<TermId>& v) {
+            std::vector<TermId> sq;
+            for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+            return mk(Op::Max, {mk(Op::Sqrt, {sum_of(sq)}), eps});
+          });
+        };
+        TensorPtr nx = norm(x), ny = norm(y);
+        TensorPtr den = map2(
+            in, nx, ny, x->dtype,
+            [&](TermId p, TermId q) {
+              return mk(Op::Mul, {p, q});
+            },
+            a.at);
+        return wrap(map2(
+            in, dot, den, x->dtype,
+            [&](TermId p, TermId q) {
+              return mk(Op::Div, {p, q});
+            },
+            a.at));
+      });
+  // Loss modules: constructor keywords become the functional form's keywords.
+  for (auto [cls, fn] : std::vector<std::pair<std::string, std::string>>{
+           {"MSELoss", "mse_loss"},
+           {"L1Loss", "l1_loss"},
+           {"SmoothL1Loss", "smooth_l1_loss"},
+           {"HuberLoss", "huber_loss"},
+           {"CrossEntropyLoss", "cross_entropy"},
+           {"KLDivLoss", "kl_div"},
+           {"HingeEmbeddingLoss", "hinge_embedding_loss"},
+           {"TripletMarginLoss", "triplet_margin_loss"},
+           {"CosineSimilarity", "cosine_similarity"}}) {
+    auto attrs = std::make_shared<Attrs>();
+    std::string c = cls;
+    (*attrs)["__init__"] = python::builtin(cls + ".__init__", [c](Interp& i2, CallArgs& a) {
+      if (a.pos.size() > 1)
+        i2.unsupported(a.at, "positional arguments to nn." + c + " (use keywords)");
+      auto kw = std::make_shared<Value>();
+      kw->kind = K::Dict;
+      for (auto& [k, v] : a.kw) kw->dict.push_back({python::string(k), v});
+      i2.setattr(a.pos.at(0), "_kwargs", kw, a.at);
+      return python::none();
+    });
+    std::string f = fn;
+    (*attrs)["forward"] = python::builtin(cls + ".forward", [f](Interp& i2, CallArgs& a) {
+      CallArgs c2;
+      c2.at = a.at;
+      c2.pos.assign(a.pos.begin() + 1, a.pos.end());
+      for (auto& [k, v] : i2.getattr(a.pos.at(0), "_kwargs", a.at)->dict)
+        c2.kw.push_back({k->s, v});
+      return i2.call(i2.getattr(i2.module_value("torch.nn.functional", a.at), f, a.at), c2);
+    });
+    na[cls] = in.make_class(cls, module_cls, attrs);
+  }
+}
+
+}  // namespace keq::torch::impl

@@ -1,0 +1,275 @@
+// torch.nn: Module, parameters and buffers, the layers, and ModuleList.
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+// eval() and train(mode) set `training` on a module and every submodule, as torch does.
+void set_training(Interp& in, const Ref& v, bool mode, Span at, int depth) {
+  if (depth > 64) return;
+  if (v->kind == Value::Kind::Instance && v->attrs && v->attrs->contains("training")) {
+    in.setattr(v, "training", python::boolean(mode), at);
+    for (auto& [k, child] : *v->attrs)
+      if (k != "training") set_training(in, child, mode, at, depth + 1);
+  } else if (v->kind == Value::Kind::List || v->kind == Value::Kind::Tuple) {
+    for (const Ref& x : v->items) set_training(in, x, mode, at, depth + 1);
+  }
+}
+
+void Torch::install_nn(const Ref& nn, const Ref& F) {
+  auto& fa = *F->attrs;
+  for (const char* name :
+       {"relu", "relu6", "gelu", "sigmoid", "tanh", "silu", "softmax", "log_softmax", "leaky_relu",
+        "softplus", "elu", "selu", "hardtanh", "hardsigmoid", "hardswish", "mish", "softsign"})
+    fa[name] = python::builtin(std::string("F.") + name, ops.at(name));
+  fa["linear"] = python::builtin("F.linear", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), w = tensor_arg(a, 1, "weight");
+    Ref y = matmul(x, permuted(w, {1, 0}), a.at);
+    Ref b = a.get(2, "bias");
+    return b && b->kind != K::None ? binary("+", y, b, a.at) : y;
+  });
+  fa["layer_norm"] = python::builtin("F.layer_norm", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    CallArgs sz;
+    sz.pos = {a.get(1, "normalized_shape")};
+    sz.at = a.at;
+    Ref w = a.get(2, "weight"), b = a.get(3, "bias");
+    return wrap(layer_norm(x, sizes(sz, 0), w && w->kind == K::Tensor ? w->tensor : nullptr,
+                           b && b->kind == K::Tensor ? b->tensor : nullptr,
+                           float_arg(a, 4, "eps", 1e-5), a.at));
+  });
+  fa["dropout"] = python::builtin("F.dropout", [this](Interp&, CallArgs& a) -> Ref {
+    double p = float_arg(a, 1, "p", 0.5);
+    bool training = bool_arg(a, 2, "training", true);
+    if (p != 0 && training) in.unsupported(a.at, "dropout with p > 0 in training mode is random");
+    return a.pos.at(0);
+  });
+
+  // nn.Module and the layers. A layer is a class whose __init__ and forward are builtins.
+  auto& na = *nn->attrs;
+  auto module_attrs = std::make_shared<Attrs>();
+  (*module_attrs)["__init__"] = python::builtin("Module.__init__", [](Interp& i2, CallArgs& a) {
+    i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
+    return python::none();
+  });
+  (*module_attrs)["__call__"] = python::builtin("Module.__call__", [](Interp& i2, CallArgs& a) {
+    Ref self = a.pos.at(0);
+    a.pos.erase(a.pos.begin());
+    return i2.call(i2.getattr(self, "forward", a.at), a);
+  });
+  for (const char* same : {"cuda", "cpu", "to", "float", "requires_grad_"})
+    (*module_attrs)[same] = python::builtin(std::string("Module.") + same,
+                                            [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  (*module_attrs)["eval"] = python::builtin("Module.eval", [](Interp& i2, CallArgs& a) {
+    set_training(i2, a.pos.at(0), false, a.at, 0);
+    return a.pos.at(0);
+  });
+  (*module_attrs)["train"] = python::builtin("Module.train", [](Interp& i2, CallArgs& a) {
+    Ref mode = a.get(1, "mode");
+    set_training(i2, a.pos.at(0), !mode || i2.truthy(mode, a.at), a.at, 0);
+    return a.pos.at(0);
+  });
+  Ref module_cls = in.make_class("Module", nullptr, module_attrs);
+  na["Module"] = module_cls;
+  na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "data");
+    if (x == st.last_symbolic_parameter) return a.pos[0];  // nn.Parameter(torch.randn(...))
+    bool deterministic = std::all_of(x->elems.begin(), x->elems.end(), [&](TermId e) {
+      return e != Tensor::kUninit && s.op(e) == Op::Const;
+    });
+    if (st.params_initial && deterministic) return a.pos[0];
+    // Trained weights can be anything: the initial values are not the parameter's.
+    return wrap(symbolic("nn.Parameter", x->shape, x->dtype, a.at, true));
+  });
+  auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {
+    auto attrs = std::make_shared<Attrs>();
+    (*attrs)["__init__"] = python::builtin(name + ".__init__", [init](Interp& i2, CallArgs& a) {
+      i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
+      return init(i2, a);
+    });
+    (*attrs)["forward"] = python::builtin(name + ".forward", std::move(forward));
+    na[name] = in.make_class(name, module_cls, attrs);
+  };
+  // A module weight; `initial` is its deterministic initial value (1 or 0), if it has one.
+  auto param = [this](Interp& i2, const Ref& self, const std::string& attr,
+                      const std::string& origin, std::vector<int64_t> shape, Span at,
+                      std::optional<double> initial = std::nullopt) {
+    if (st.params_initial && initial) {
+      i2.setattr(self, attr, wrap(filled(std::move(shape), DType::F32, *initial)), at);
+      return;
+    }
+    i2.setattr(self, attr, wrap(symbolic(origin, std::move(shape), DType::F32, at, true)), at);
+  };
+  auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
+  layer(
+      "Linear",
+      [this, param](Interp& i2, CallArgs& a) {
+        int64_t fin = i2.to_int(a.get(1, "in_features"), a.at),
+                fout = i2.to_int(a.get(2, "out_features"), a.at);
+        param(i2, a.pos[0], "weight", "nn.Linear.weight", {fout, fin}, a.at);
+        if (bool_arg(a, 3, "bias", true))
+          param(i2, a.pos[0], "bias", "nn.Linear.bias", {fout}, a.at);
+        else
+          i2.setattr(a.pos[0], "bias", python::none(), a.at);
+        return python::none();
+      },
+      [this, x_of](Interp& i2, CallArgs& a) {
+        Ref self = a.pos.at(0);
+        Ref y = matmul(x_of(a), permuted(i2.getattr(self, "weight", a.at)->tensor, {1, 0}), a.at);
+        Ref b = i2.getattr(self, "bias", a.at);
+        return b->kind == K::None ? y : binary("+", y, b, a.at);
+      });
+  auto norm_init = [this, param](const std::string& origin, bool has_bias_default) {
+    return [this, param, origin, has_bias_default](Interp& i2, CallArgs& a) {
+      Ref shape_v = a.get(1, "normalized_shape");
+      CallArgs sz;
+      sz.pos = {shape_v};
+      sz.at = a.at;
+      std::vector<int64_t> shape = sizes(sz, 0);
+      Ref self = a.pos[0];
+      i2.setattr(self, "normalized_shape", shape_v, a.at);
+      // As torch stores it: LayerNorm's eps defaults to 1e-5, RMSNorm's to None.
+      Ref eps = a.get(2, "eps");
+      bool layer_norm = origin == "nn.LayerNorm";
+      i2.setattr(self, "eps",
+                 eps          ? eps
+                 : layer_norm ? python::floating(1e-5)
+                              : python::none(),
+                 a.at);
+      bool affine = bool_arg(a, 3, "elementwise_affine", true);
+      if (affine)
+        param(i2, self, "weight", origin + ".weight", shape, a.at, 1.0);
+      else
+        i2.setattr(self, "weight", python::none(), a.at);
+      if (affine && has_bias_default && bool_arg(a, 4, "bias", true))
+        param(i2, self, "bias", origin + ".bias", shape, a.at, 0.0);
+      else
+        i2.setattr(self, "bias", python::none(), a.at);
+      return python::none();
+    };
+  };
+  layer("LayerNorm", norm_init("nn.LayerNorm", true), [this, x_of](Interp& i2, CallArgs& a) {
+    Ref self = a.pos.at(0);
+    CallArgs sz;
+    sz.pos = {i2.getattr(self, "normalized_shape", a.at)};
+    sz.at = a.at;
+    Ref w = i2.getattr(self, "weight", a.at), b = i2.getattr(self, "bias", a.at),
+        eps = i2.getattr(self, "eps", a.at);
+    return wrap(layer_norm(x_of(a), sizes(sz, 0), w->kind == K::Tensor ? w->tensor : nullptr,
+                           b->kind == K::Tensor ? b->tensor : nullptr,
+                           eps->kind == K::None ? 1e-5 : i2.to_float(eps, a.at), a.at));
+  });
+  layer("RMSNorm", norm_init("nn.RMSNorm", false), [this, x_of](Interp& i2, CallArgs& a) {
+    Ref self = a.pos.at(0);
+    TensorPtr x = x_of(a);
+    CallArgs sz;
+    sz.pos = {i2.getattr(self, "normalized_shape", a.at)};
+    sz.at = a.at;
+    std::vector<int64_t> shape = sizes(sz, 0);
+    int64_t len = 1;
+    for (int64_t d : shape) len *= d;
+    Ref w = i2.getattr(self, "weight", a.at), epsv = i2.getattr(self, "eps", a.at);
+    // eps=None: torch uses the dtype's machine epsilon (fp32: 2^-23).
+    double eps = epsv->kind == K::None ? std::ldexp(1.0, -23) : i2.to_float(epsv, a.at);
+    auto r = std::make_shared<Tensor>(*x);
+    for (int64_t off = 0; off < x->numel(); off += len) {
+      std::vector<TermId> sq;
+      for (int64_t k = 0; k < len; ++k)
+        sq.push_back(mk(Op::Mul, {x->elems[off + k], x->elems[off + k]}));
+      TermId rstd =
+          mk(Op::Rsqrt, {mk(Op::Add, {mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(len))}),
+                                      fconst(static_cast<float>(eps))})});
+      for (int64_t k = 0; k < len; ++k) {
+        TermId y = mk(Op::Mul, {x->elems[off + k], rstd});
+        if (w->kind == K::Tensor) y = mk(Op::Mul, {y, w->tensor->elems[k]});
+        r->elems[off + k] = round_to(s, x->dtype, y);
+      }
+    }
+    return wrap(r);
+  });
+  // Stateless layers forward to the functional op with their constructor's arguments.
+  auto functional_layer = [&](const std::string& name, const std::string& op,
+                              std::vector<std::string> params) {
+    layer(
+        name,
+        [params](Interp& i2, CallArgs& a) {
+          for (size_t k = 0; k < params.size(); ++k)
+            if (Ref v = a.get(k + 1, params[k])) i2.setattr(a.pos[0], params[k], v, a.at);
+          return python::none();
+        },
+        [this, op, params](Interp& i2, CallArgs& a) {
+          Ref self = a.pos.at(0);
+          CallArgs c;
+          c.at = a.at;
+          c.pos = {a.pos.at(1)};
+          for (const std::string& p : params)
+            if (self->attrs->contains(p)) c.kw.push_back({p, (*self->attrs)[p]});
+          return ops.at(op)(i2, c);
+        });
+  };
+  functional_layer("ReLU", "relu", {});
+  functional_layer("ReLU6", "relu6", {});
+  functional_layer("GELU", "gelu", {"approximate"});
+  functional_layer("Sigmoid", "sigmoid", {});
+  functional_layer("Tanh", "tanh", {});
+  functional_layer("SiLU", "silu", {});
+  functional_layer("Mish", "mish", {});
+  functional_layer("Softsign", "softsign", {});
+  functional_layer("Hardsigmoid", "hardsigmoid", {});
+  functional_layer("Hardswish", "hardswish", {});
+  functional_layer("Softmax", "softmax", {"dim"});
+  functional_layer("LogSoftmax", "log_softmax", {"dim"});
+  functional_layer("LeakyReLU", "leaky_relu", {"negative_slope"});
+  functional_layer("ELU", "elu", {"alpha"});
+  functional_layer("SELU", "selu", {});
+  functional_layer("Hardtanh", "hardtanh", {"min_val", "max_val"});
+  functional_layer("Softplus", "softplus", {"beta", "threshold"});
+  functional_layer("Flatten", "flatten", {"start_dim", "end_dim"});
+  functional_layer("LogSigmoid", "logsigmoid", {});
+  functional_layer("Hardshrink", "hardshrink", {"lambd"});
+  functional_layer("Softshrink", "softshrink", {"lambd"});
+  functional_layer("CELU", "celu", {"alpha"});
+  functional_layer("GLU", "glu", {"dim"});
+  layer(
+      "Identity", [](Interp&, CallArgs&) { return python::none(); },
+      [](Interp&, CallArgs& a) { return a.pos.at(1); });
+  layer(
+      "Dropout",
+      [](Interp& i2, CallArgs& a) {
+        i2.setattr(a.pos[0], "p", a.get(1, "p") ? a.get(1, "p") : python::floating(0.5), a.at);
+        return python::none();
+      },
+      [](Interp& i2, CallArgs& a) -> Ref {
+        Ref self = a.pos.at(0);
+        if (i2.to_float(i2.getattr(self, "p", a.at), a.at) != 0 &&
+            i2.truthy(i2.getattr(self, "training", a.at), a.at))
+          i2.unsupported(a.at, "nn.Dropout with p > 0 in training mode is random");
+        return a.pos.at(1);
+      });
+  layer(
+      "Sequential",
+      [](Interp& i2, CallArgs& a) {
+        std::vector<Ref> mods(a.pos.begin() + 1, a.pos.end());
+        i2.setattr(a.pos[0], "_modules_list", python::list(mods), a.at);
+        return python::none();
+      },
+      [](Interp& i2, CallArgs& a) {
+        Ref x = a.pos.at(1);
+        for (const Ref& m : i2.getattr(a.pos[0], "_modules_list", a.at)->items) {
+          CallArgs c;
+          c.at = a.at;
+          c.pos = {x};
+          x = i2.call(m, c);
+        }
+        return x;
+      });
+  // nn.ModuleList: a list of modules (iteration, indexing, len, append are the list's).
+  na["ModuleList"] = python::builtin("nn.ModuleList", [](Interp& i2, CallArgs& a) {
+    Ref mods = a.get(0, "modules");
+    return python::list(mods && mods->kind != K::None ? i2.to_sequence(mods, a.at)
+                                                      : std::vector<Ref>{});
+  });
+  install_conv_pool_norm(nn, F, module_cls);
+  install_more(nn, F, module_cls);
+}
+
+}  // namespace keq::torch::impl

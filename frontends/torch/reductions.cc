@@ -1,0 +1,121 @@
+// torch's reductions: sum, mean, prod, amax/amin, var/std, softmax and log-softmax, ...
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::install_reductions() {
+  // Reductions.
+  auto reduction = [&](const std::string& name,
+                       std::function<TermId(Torch&, std::vector<TermId>&)> f, bool mean) {
+    define(name, [this, f, mean](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      bool all;
+      std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
+      bool keep = bool_arg(a, 2, "keepdim", false);
+      DType out = dtype_kw(a, mean && !python::is_float(x->dtype) ? DType::F32 : x->dtype);
+      return wrap(reduce(
+          in, x, dims, keep, out,
+          [&](std::vector<TermId>& v) {
+            TermId r = f(*this, v);
+            return mean ? mk(Op::Div, {r, fconst(static_cast<double>(v.size()))}) : r;
+          },
+          a.at));
+    });
+  };
+  reduction(
+      "sum", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, false);
+  reduction(
+      "mean", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, true);
+  reduction(
+      "amax", [](Torch& t, std::vector<TermId>& v) { return t.max_of(v); }, false);
+  reduction(
+      "amin", [](Torch& t, std::vector<TermId>& v) { return t.min_of(v); }, false);
+  reduction(
+      "prod",
+      [](Torch& t, std::vector<TermId>& v) { return v.size() == 1 ? v[0] : t.s.make(Op::Prod, v); },
+      false);
+  reduction(
+      "logsumexp",
+      [](Torch& t, std::vector<TermId>& v) {
+        auto [m, e] = t.shifted_exps(v);
+        return t.mk(Op::Add, {m, t.mk(Op::Log, {t.sum_of(e)})});
+      },
+      false);
+  for (const char* name : {"max", "min"}) {
+    bool is_max = std::string(name) == "max";
+    define(name, [this, is_max](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref d = a.get(1, "dim");
+      if (d && d->kind == K::Tensor)
+        return binary_max(a.pos[0], d, a.at, is_max ? Op::Max : Op::Min);
+      if (!d || d->kind == K::None) {
+        bool all;
+        return wrap(reduce(
+            in, x, dims_arg(a, SIZE_MAX, *x, &all), false, x->dtype,
+            [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
+      }
+      // With a dim: (values, indices). Indices of ties and NaN follow torch's rules, which are
+      // not modelled: only the values are available.
+      int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
+      Ref values = wrap(reduce(
+          in, x, {dim}, bool_arg(a, 2, "keepdim", false), x->dtype,
+          [&](std::vector<TermId>& v) { return is_max ? max_of(v) : min_of(v); }, a.at));
+      Ref indices = wrap(reduce(
+          in, x, {dim}, bool_arg(a, 2, "keepdim", false), DType::I64,
+          [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
+      Ref r = python::tuple({values, indices});
+      r->s = "values,indices";  // torch.return_types: .values and .indices too
+      return r;
+    });
+  }
+  auto variance = [&](const std::string& name, bool sqrt) {
+    define(name, [this, sqrt](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      bool all;
+      std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
+      double correction = 1;
+      if (Ref u = a.get(2, "unbiased"); u && u->kind == K::Bool) correction = u->b ? 1 : 0;
+      if (Ref c = a.get(SIZE_MAX, "correction"); c && c->kind != K::None)
+        correction = in.to_float(c, a.at);
+      bool keep = bool_arg(a, 3, "keepdim", false);
+      return wrap(reduce(
+          in, x, dims, keep, x->dtype,
+          [&](std::vector<TermId>& v) {
+            TermId var = mean_variance(v, correction).second;
+            return sqrt ? mk(Op::Sqrt, {var}) : var;
+          },
+          a.at));
+    });
+  };
+  variance("var", false);
+  variance("std", true);
+  define("norm", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    // p='fro' is the 2-norm of the elements (over dim when given): the same sum of squares.
+    Ref p = a.get(1, "p");
+    bool fro = p && p->kind == K::Str && p->s == "fro";
+    if (p && p->kind == K::Str && !fro) in.unsupported(a.at, "norm with p='" + p->s + "'");
+    if (!fro && float_arg(a, 1, "p", 2) != 2) in.unsupported(a.at, "norm with p other than 2");
+    bool all;
+    std::vector<int64_t> dims = dims_arg(a, 2, *x, &all);
+    return wrap(reduce(
+        in, x, dims, bool_arg(a, 3, "keepdim", false), x->dtype,
+        [&](std::vector<TermId>& v) {
+          std::vector<TermId> sq;
+          for (TermId e : v) sq.push_back(mk(Op::Mul, {e, e}));
+          return mk(Op::Sqrt, {sum_of(sq)});
+        },
+        a.at));
+  });
+  for (bool log : {false, true}) {
+    define(log ? "log_softmax" : "softmax", [this, log](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref d = a.get(1, "dim");
+      if (!d || d->kind == K::None) in.error(a.at, "softmax needs dim");
+      int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
+      return wrap(along(x, dim, [&](std::vector<TermId>& row) { return softmax_row(row, log); }));
+    });
+  }
+}
+
+}  // namespace keq::torch::impl

@@ -1,0 +1,140 @@
+// Scans (cumsum, cumprod, cummax) and selection (masked_fill, where, gather, diag, flip, ...).
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::install_scans_and_selection() {
+  // Scans.
+  auto scan = [&](const std::string& name, Op op) {
+    define(name, [this, op](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+      return wrap(along(x, dim, [&](std::vector<TermId>& row) {
+        std::vector<TermId> out;
+        for (size_t k = 0; k < row.size(); ++k) {
+          std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
+          out.push_back(prefix.size() == 1 ? prefix[0] : s.make(op, prefix));
+        }
+        return out;
+      }));
+    });
+  };
+  scan("cumsum", Op::Sum);
+  scan("cumprod", Op::Prod);
+  define("cummax", [this](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    Ref values = wrap(along(x, dim, [&](std::vector<TermId>& row) {
+      std::vector<TermId> out;
+      for (size_t k = 0; k < row.size(); ++k) {
+        std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
+        out.push_back(max_of(prefix));
+      }
+      return out;
+    }));
+    // torch's scan: a NaN always takes the place, and while no NaN was seen a value >= the
+    // running max does (the last of equal maxima wins).
+    TensorPtr idx = along(x, dim, [&](std::vector<TermId>& row) {
+      std::vector<TermId> out;
+      TermId best = row[0], at = s.constant(ir::Constant::of_int(ir::Type::I64, 0));
+      out.push_back(at);
+      for (size_t k = 1; k < row.size(); ++k) {
+        TermId v = row[k];
+        TermId take = mk(Op::Or, {mk(Op::Ne, {v, v}),
+                                  mk(Op::And, {mk(Op::Eq, {best, best}), mk(Op::Ge, {v, best})})});
+        best = mk(Op::Select, {take, v, best});
+        at = mk(
+            Op::Select,
+            {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))), at});
+        out.push_back(at);
+      }
+      return out;
+    });
+    idx->dtype = DType::I64;
+    Ref r = python::tuple({values, wrap(idx)});
+    r->s = "values,indices";
+    return r;
+  });
+  define("flip", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::vector<int64_t> dims = sizes(a, 1, "dims");
+    TensorPtr cur = x;
+    for (int64_t d : dims) {
+      int64_t dim = norm_dim(in, d, x->shape.size(), a.at);
+      cur = along(cur, dim, [](std::vector<TermId>& row) {
+        return std::vector<TermId>(row.rbegin(), row.rend());
+      });
+    }
+    return wrap(cur);
+  });
+  // Selection.
+  define("masked_fill", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), m = tensor_arg(a, 1, "mask");
+    TensorPtr v = as_tensor(in, a.get(2, "value"), a.at, x->dtype);
+    DType d = x->dtype, vd = v->dtype;
+    return wrap(map3(
+        in, m, v, x, d,
+        [&](TermId c, TermId val, TermId e) {
+          return s.make(Op::Select, {c, convert(s, val, vd, d), e});
+        },
+        a.at));
+  });
+  define("diag", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t off = int_arg(a, 1, "diagonal").value_or(0);
+    auto r = std::make_shared<Tensor>();
+    r->dtype = x->dtype;
+    if (x->shape.size() == 1) {
+      int64_t n = x->shape[0] + std::llabs(off);
+      r->shape = {n, n};
+      r->elems.assign(n * n, constant(s, x->dtype, 0));
+      for (int64_t k = 0; k < x->shape[0]; ++k)
+        r->elems[(k + std::max<int64_t>(0, -off)) * n + k + std::max<int64_t>(0, off)] =
+            x->elems[k];
+      return wrap(r);
+    }
+    if (x->shape.size() != 2) in.error(a.at, "diag needs a vector or a matrix");
+    for (int64_t i = std::max<int64_t>(0, -off), j = std::max<int64_t>(0, off);
+         i < x->shape[0] && j < x->shape[1]; ++i, ++j)
+      r->elems.push_back(x->elems[i * x->shape[1] + j]);
+    r->shape = {static_cast<int64_t>(r->elems.size())};
+    return wrap(r);
+  });
+  define("diagonal", [this](Interp& i2, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->shape.size() != 2 || (a.get(2, "dim1") && i2.to_int(a.get(2, "dim1"), a.at) != 0))
+      in.unsupported(a.at, "diagonal of anything but a matrix's own dimensions");
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {a.pos[0]};
+    if (Ref off = a.get(1, "offset")) c.pos.push_back(off);
+    return ops.at("diag")(i2, c);
+  });
+  define("gather", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), idx = tensor_arg(a, 2, "index");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    if (idx->shape.size() != x->shape.size())
+      in.error(a.at, "gather: index must have the input's rank");
+    auto r = std::make_shared<Tensor>();
+    r->shape = idx->shape;
+    r->dtype = x->dtype;
+    std::vector<int64_t> pos(idx->shape.size(), 0), xs = x->strides();
+    for (int64_t k = 0; k < idx->numel(); ++k) {
+      TermId e = idx->elems[k];
+      if (s.op(e) != Op::Const)
+        in.unsupported(a.at, "gather with a symbolic index (data-dependent indexing)");
+      int64_t j = s.constant_of(e).i, flat = 0;
+      if (j < 0 || j >= x->shape[dim]) in.error(a.at, "gather: index out of range");
+      for (size_t d = 0; d < pos.size(); ++d)
+        flat += (static_cast<int64_t>(d) == dim ? j : pos[d]) * xs[d];
+      r->elems.push_back(x->elems[flat]);
+      for (size_t d = pos.size(); d-- > 0;) {
+        if (++pos[d] < idx->shape[d]) break;
+        pos[d] = 0;
+      }
+    }
+    return wrap(r);
+  });
+}
+
+}  // namespace keq::torch::impl

@@ -1,0 +1,424 @@
+// torch's views, shape changes and indexing: reshape, permute, cat/stack, split, subscripts and
+// tensor attributes.
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+void Torch::install_views() {
+  // Views and shape changes.
+  define("reshape", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::vector<int64_t> shape = sizes(a, 1, "shape");
+    int64_t known = 1, infer = -1;
+    for (size_t k = 0; k < shape.size(); ++k) {
+      if (shape[k] == -1) {
+        if (infer >= 0) in.error(a.at, "only one dimension can be inferred");
+        infer = static_cast<int64_t>(k);
+      } else {
+        known *= shape[k];
+      }
+    }
+    if (infer >= 0) shape[infer] = known ? x->numel() / known : 0;
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    if (n != x->numel())
+      in.error(a.at, "shape does not match the " + std::to_string(x->numel()) + " elements");
+    return wrap(reshaped(x, shape));
+  });
+  ops["view"] = ops["reshape"];
+  define("flatten", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t r = static_cast<int64_t>(x->shape.size());
+    if (r == 0) return wrap(reshaped(x, {1}));
+    int64_t lo = norm_dim(in, int_arg(a, 1, "start_dim").value_or(0), x->shape.size(), a.at);
+    int64_t hi = norm_dim(in, int_arg(a, 2, "end_dim").value_or(-1), x->shape.size(), a.at);
+    std::vector<int64_t> shape(x->shape.begin(), x->shape.begin() + lo);
+    int64_t m = 1;
+    for (int64_t d = lo; d <= hi; ++d) m *= x->shape[d];
+    shape.push_back(m);
+    shape.insert(shape.end(), x->shape.begin() + hi + 1, x->shape.end());
+    return wrap(reshaped(x, shape));
+  });
+  define("permute", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::vector<int64_t> perm = sizes(a, 1, "dims");
+    if (perm.size() != x->shape.size()) in.error(a.at, "permute: wrong number of dimensions");
+    for (int64_t& p : perm) p = norm_dim(in, p, x->shape.size(), a.at);
+    return wrap(permuted(x, perm));
+  });
+  define("transpose", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t d0 = norm_dim(in, int_arg(a, 1, "dim0").value_or(0), x->shape.size(), a.at);
+    int64_t d1 = norm_dim(in, int_arg(a, 2, "dim1").value_or(1), x->shape.size(), a.at);
+    std::vector<int64_t> perm;
+    for (size_t d = 0; d < x->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
+    std::swap(perm[d0], perm[d1]);
+    return wrap(permuted(x, perm));
+  });
+  define("t", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->shape.size() < 2) return wrap(x);
+    return wrap(permuted(x, {1, 0}));
+  });
+  define("unsqueeze", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t d = in.to_int(a.get(1, "dim"), a.at);
+    if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
+    std::vector<int64_t> shape = x->shape;
+    shape.insert(shape.begin() + d, 1);
+    return wrap(reshaped(x, shape));
+  });
+  define("squeeze", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::optional<int64_t> d = int_arg(a, 1, "dim");
+    std::vector<int64_t> shape;
+    for (size_t k = 0; k < x->shape.size(); ++k) {
+      bool drop = x->shape[k] == 1 &&
+                  (!d || norm_dim(in, *d, x->shape.size(), a.at) == static_cast<int64_t>(k));
+      if (!drop) shape.push_back(x->shape[k]);
+    }
+    return wrap(reshaped(x, shape));
+  });
+  define("contiguous", [this](Interp&, CallArgs& a) {
+    auto r = std::make_shared<Tensor>(*tensor_arg(a, 0, "input"));
+    r->strided = false;
+    return wrap(r);
+  });
+  define("is_contiguous", [this](Interp&, CallArgs& a) {
+    return python::boolean(!tensor_arg(a, 0, "input")->strided);
+  });
+  define("stride", [this](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->strided)
+      in.unsupported(a.at,
+                     "stride() of a view whose torch layout is not contiguous (keq models "
+                     "contiguous layouts; call .contiguous() first)");
+    std::vector<int64_t> st = x->strides();
+    if (Ref d = a.get(1, "dim"); d && d->kind != K::None)
+      return python::integer(st[norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at)]);
+    std::vector<Ref> items;
+    for (int64_t v : st) items.push_back(python::integer(v));
+    return python::tuple(items);
+  });
+  define("select", [this](Interp&, CallArgs& a) {  // x.select(dim, i) is x[..., i, ...]
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    return subscript(x, index_along(dim, a.get(2, "index")), a.at);
+  });
+  for (bool is_max : {true, false}) {
+    define(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref d = a.get(1, "dim");
+      bool flat = !d || d->kind == K::None;
+      TensorPtr src = flat ? reshaped(x, {x->numel()}) : x;
+      int64_t dim = flat ? 0 : norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
+      return wrap(reduce(
+          in, src, {dim}, !flat && bool_arg(a, 2, "keepdim", false), DType::I64,
+          [&](std::vector<TermId>& v) { return arg_extreme(v, is_max); }, a.at));
+    });
+  }
+  for (bool by_count : {false, true}) {
+    define(by_count ? "chunk" : "split", [this, by_count](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref spec = a.get(1, by_count ? "chunks" : "split_size_or_sections");
+      if (!spec) in.error(a.at, "split/chunk needs a size");
+      int64_t dim = norm_dim(in, int_arg(a, 2, "dim").value_or(0), x->shape.size(), a.at);
+      int64_t n = x->shape[dim];
+      std::vector<int64_t> parts;
+      if (spec->kind == K::List || spec->kind == K::Tuple) {
+        for (const Ref& p : spec->items) parts.push_back(in.to_int(p, a.at));
+      } else {
+        int64_t size = in.to_int(spec, a.at);
+        if (size <= 0) in.error(a.at, "split/chunk size must be positive");
+        if (by_count) size = (n + size - 1) / size;  // torch.chunk: ceil(n / chunks) per piece
+        for (int64_t lo = 0; lo < n; lo += size) parts.push_back(std::min(size, n - lo));
+      }
+      std::vector<Ref> out;
+      int64_t lo = 0;
+      for (int64_t len : parts) {
+        out.push_back(subscript(x, index_along(dim, slice_value(lo, lo + len)), a.at));
+        lo += len;
+      }
+      if (lo != n) in.error(a.at, "split sizes do not add up to the dimension");
+      return python::tuple(out);
+    });
+  }
+  define("cat", [this](Interp&, CallArgs& a) { return concat(a, false); });
+  ops["concat"] = ops["cat"];
+  define("stack", [this](Interp&, CallArgs& a) { return concat(a, true); });
+}
+
+Ref Torch::concat(CallArgs& a, bool stack) {
+  Ref seq = a.get(0, "tensors");
+  if (!seq) in.error(a.at, "missing tensors");
+  std::vector<TensorPtr> ts;
+  for (const Ref& v : in.to_sequence(seq, a.at)) {
+    if (v->kind != K::Tensor) in.error(a.at, "cat/stack of a non-tensor");
+    ts.push_back(v->tensor);
+  }
+  if (ts.empty()) in.error(a.at, "cat/stack of no tensors");
+  int64_t rank = static_cast<int64_t>(ts[0]->shape.size()) + (stack ? 1 : 0);
+  int64_t dim = in.to_int(a.get(1, "dim") ? a.get(1, "dim") : python::integer(0), a.at);
+  if (dim < 0) dim += rank;
+  if (dim < 0 || dim >= rank) in.error(a.at, "dimension out of range");
+  if (stack)
+    for (TensorPtr& t : ts) {
+      std::vector<int64_t> shape = t->shape;
+      shape.insert(shape.begin() + dim, 1);
+      t = reshaped(t, shape);
+    }
+  std::vector<int64_t> shape = ts[0]->shape;
+  shape[dim] = 0;
+  for (const TensorPtr& t : ts) {
+    if (t->shape.size() != shape.size() || t->dtype != ts[0]->dtype)
+      in.error(a.at, "cat/stack: tensors differ in rank or dtype");
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (static_cast<int64_t>(d) != dim && t->shape[d] != ts[0]->shape[d])
+        in.error(a.at, "cat/stack: sizes differ");
+    shape[dim] += t->shape[dim];
+  }
+  auto r = std::make_shared<Tensor>();
+  r->shape = shape;
+  r->dtype = ts[0]->dtype;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= shape[d];
+  for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+  for (int64_t o = 0; o < outer; ++o)
+    for (const TensorPtr& t : ts) {
+      int64_t chunk = t->shape[dim] * inner;
+      r->elems.insert(r->elems.end(), t->elems.begin() + o * chunk,
+                      t->elems.begin() + (o + 1) * chunk);
+    }
+  return wrap(r);
+}
+
+// Basic indexing: ints, slices (any step), None and one Ellipsis. Tensor indices are advanced
+// indexing, which is not modelled.
+// A view picks one contiguous run of memory when, from the last dimension back, every dimension
+// is whole, then one is a step-1 range, and every one before it picks a single position.
+static bool contiguous_picks(const std::vector<std::vector<int64_t>>& pick,
+                             const std::vector<int64_t>& shape) {
+  size_t d = pick.size();
+  while (d > 0 && static_cast<int64_t>(pick[d - 1].size()) == shape[d - 1]) --d;
+  if (d == 0) return true;
+  const auto& p = pick[d - 1];
+  for (size_t k = 1; k < p.size(); ++k)
+    if (p[k] != p[k - 1] + 1) return false;
+  for (size_t q = 0; q + 1 < d; ++q)
+    if (pick[q].size() > 1) return false;
+  return true;
+}
+
+Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
+  std::vector<Ref> idx = index->kind == K::Tuple ? index->items : std::vector<Ref>{index};
+  size_t consumed = 0;
+  for (const Ref& i : idx)
+    if (i->kind != K::None && i->kind != K::Ellipsis) ++consumed;
+  if (consumed > t->shape.size())
+    in.error(at, "too many indices for a tensor of rank " + std::to_string(t->shape.size()));
+  // Per source dimension: the selected positions; per output dimension: where it comes from.
+  std::vector<std::vector<int64_t>> pick(t->shape.size());
+  std::vector<int64_t> out_shape;
+  std::vector<int> out_src;  // source dim, or -1 for a new axis
+  size_t d = 0;
+  for (const Ref& i : idx) {
+    if (i->kind == K::None) {
+      out_shape.push_back(1);
+      out_src.push_back(-1);
+    } else if (i->kind == K::Ellipsis) {
+      size_t skip = t->shape.size() - consumed;
+      for (size_t k = 0; k < skip; ++k, ++d) {
+        for (int64_t p = 0; p < t->shape[d]; ++p) pick[d].push_back(p);
+        out_shape.push_back(t->shape[d]);
+        out_src.push_back(static_cast<int>(d));
+      }
+    } else if (i->kind == K::Int || i->kind == K::Bool) {
+      int64_t p = i->i < 0 ? i->i + t->shape[d] : i->i;
+      if (p < 0 || p >= t->shape[d])
+        in.error(at, "index " + std::to_string(i->i) + " is out of bounds for size " +
+                         std::to_string(t->shape[d]));
+      pick[d++] = {p};
+    } else if (i->kind == K::Slice) {
+      int64_t n = t->shape[d];
+      auto get = [&](int k) -> std::optional<int64_t> {
+        return i->items[k]->kind == K::None ? std::nullopt
+                                            : std::optional(in.to_int(i->items[k], at));
+      };
+      int64_t step = get(2).value_or(1);
+      if (step <= 0) in.unsupported(at, "slices with a step that is not positive");
+      int64_t lo = get(0).value_or(0), hi = get(1).value_or(n);
+      if (lo < 0) lo += n;
+      if (hi < 0) hi += n;
+      lo = std::clamp<int64_t>(lo, 0, n), hi = std::clamp<int64_t>(hi, 0, n);
+      for (int64_t p = lo; p < hi; p += step) pick[d].push_back(p);
+      out_shape.push_back(static_cast<int64_t>(pick[d].size()));
+      out_src.push_back(static_cast<int>(d));
+      ++d;
+    } else if (i->kind == K::Tensor) {
+      in.unsupported(at, "indexing a tensor with a tensor (advanced or data-dependent indexing)");
+    } else {
+      in.error(at, "a tensor index must be an int, a slice, None or ...");
+    }
+  }
+  for (; d < t->shape.size(); ++d) {
+    for (int64_t p = 0; p < t->shape[d]; ++p) pick[d].push_back(p);
+    out_shape.push_back(t->shape[d]);
+    out_src.push_back(static_cast<int>(d));
+  }
+  auto r = std::make_shared<Tensor>();
+  r->shape = out_shape;
+  r->dtype = t->dtype;
+  r->strided = t->strided || !contiguous_picks(pick, t->shape);
+  std::vector<int64_t> strides = t->strides();
+  // Walk every combination of picks (source dims in order).
+  std::vector<size_t> pos(t->shape.size(), 0);
+  int64_t total = 1;
+  for (auto& p : pick) total *= static_cast<int64_t>(p.size());
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t flat = 0;
+    for (size_t q = 0; q < pos.size(); ++q) flat += pick[q][pos[q]] * strides[q];
+    r->elems.push_back(t->elems[flat]);
+    for (size_t q = pos.size(); q-- > 0;) {
+      if (++pos[q] < pick[q].size()) break;
+      pos[q] = 0;
+    }
+  }
+  return wrap(r);
+}
+
+Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
+  const TensorPtr& t = self->tensor;
+  if (name == "shape") {
+    std::vector<Ref> dims;
+    for (int64_t d : t->shape) dims.push_back(python::integer(d));
+    return python::tuple(dims);
+  }
+  if (name == "dtype") return python::dtype_value(t->dtype);
+  if (name == "ndim") return python::integer(static_cast<int64_t>(t->shape.size()));
+  if (name == "T") {
+    std::vector<int64_t> perm;
+    for (size_t d = t->shape.size(); d-- > 0;) perm.push_back(static_cast<int64_t>(d));
+    return wrap(permuted(t, perm));
+  }
+  if (name == "device") {
+    auto dev = std::make_shared<Value>();
+    dev->kind = K::Device;
+    dev->s = "cuda:0";
+    st.host_assumptions.insert("tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
+    return dev;
+  }
+  if (name == "is_cuda" || name == "is_cpu") {
+    st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
+    return python::boolean(name == "is_cuda");
+  }
+  auto method = [&](const OpFn& f) {
+    return python::builtin("Tensor." + name, [self, f](Interp& i2, CallArgs& a) {
+      a.pos.insert(a.pos.begin(), self);
+      return f(i2, a);
+    });
+  };
+  if (auto it = ops.find(name); it != ops.end()) return method(it->second);
+  auto self_fn = [&](std::function<Ref(Interp&, CallArgs&)> f) { return method(std::move(f)); };
+  if (name == "size")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      const TensorPtr& x = a.pos[0]->tensor;
+      if (a.pos.size() > 1)
+        return python::integer(
+            x->shape[norm_dim(in, in.to_int(a.pos[1], a.at), x->shape.size(), a.at)]);
+      std::vector<Ref> dims;
+      for (int64_t d : x->shape) dims.push_back(python::integer(d));
+      return python::tuple(dims);
+    });
+  if (name == "dim")
+    return self_fn([](Interp&, CallArgs& a) {
+      return python::integer(static_cast<int64_t>(a.pos[0]->tensor->shape.size()));
+    });
+  if (name == "numel")
+    return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
+  if (name == "cuda" || name == "cpu" || name == "detach" || name == "clone")
+    return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
+  if (name == "element_size")
+    return self_fn([](Interp&, CallArgs& a) {
+      DType d = a.pos[0]->tensor->dtype;
+      int64_t bytes = d == DType::F32 || d == DType::I32    ? 4
+                      : d == DType::I64                     ? 8
+                      : d == DType::F16 || d == DType::BF16 ? 2
+                                                            : 1;
+      return python::integer(bytes);
+    });
+  if (name == "data_ptr")
+    return self_fn([this](Interp&, CallArgs& a) {
+      // Distinct tensors get distinct addresses, each aligned as the caching allocator aligns
+      // a fresh allocation (keq's tensors are contiguous and start at their buffer).
+      auto [it, fresh] = data_ptrs.try_emplace(
+          a.pos[0]->tensor.get(), (int64_t{0x7f} << 40) + (int64_t(data_ptrs.size()) << 30));
+      st.host_assumptions.insert(
+          "data_ptr() is 1 GiB-aligned and distinct per tensor (a fresh CUDA allocation)");
+      return python::integer(it->second);
+    });
+  auto cast_to = [&](DType d) {
+    return self_fn([this, d](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      DType from = x->dtype;
+      return wrap(map1(
+          in, x, d, [&](TermId e) { return convert(s, e, from, d); }, a.at));
+    });
+  };
+  if (name == "float") return cast_to(DType::F32);
+  if (name == "half") return cast_to(DType::F16);
+  if (name == "bfloat16") return cast_to(DType::BF16);
+  if (name == "int") return cast_to(DType::I32);
+  if (name == "long") return cast_to(DType::I64);
+  if (name == "bool") return cast_to(DType::Bool);
+  if (name == "to" || name == "type")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      Ref target;
+      for (size_t k = 1; k < a.pos.size(); ++k)
+        if (a.pos[k]->kind == K::DType) target = a.pos[k];
+      if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
+      if (!target) return a.pos[0];  // .to(device)
+      TensorPtr x = a.pos[0]->tensor;
+      DType from = x->dtype, to = target->dtype;
+      return wrap(map1(
+          in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
+    });
+  if (name == "expand")
+    return self_fn([this](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      std::vector<int64_t> shape = sizes(a, 1);
+      size_t off = shape.size() - x->shape.size();
+      for (size_t d = 0; d < x->shape.size(); ++d)
+        if (shape[d + off] == -1) shape[d + off] = x->shape[d];
+      TensorPtr zero = filled(shape, x->dtype, 0);
+      TensorPtr r = map2(
+          in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at);
+      r->strided |= r->numel() != x->numel();  // broadcast dimensions have stride 0
+      return wrap(r);
+    });
+  if (name == "repeat")
+    return self_fn([this](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      std::vector<int64_t> reps = sizes(a, 1);
+      if (reps.size() < x->shape.size()) in.error(a.at, "repeat: too few dimensions");
+      std::vector<int64_t> shape(reps.size() - x->shape.size(), 1);
+      shape.insert(shape.end(), x->shape.begin(), x->shape.end());
+      TensorPtr base = reshaped(x, shape);
+      auto r = std::make_shared<Tensor>();
+      r->dtype = x->dtype;
+      for (size_t d = 0; d < shape.size(); ++d) r->shape.push_back(shape[d] * reps[d]);
+      std::vector<int64_t> idx(r->shape.size(), 0), st = base->strides();
+      for (int64_t k = 0; k < r->numel(); ++k) {
+        int64_t flat = 0;
+        for (size_t d = 0; d < idx.size(); ++d) flat += (idx[d] % shape[d]) * st[d];
+        r->elems.push_back(base->elems[flat]);
+        for (size_t d = idx.size(); d-- > 0;) {
+          if (++idx[d] < r->shape[d]) break;
+          idx[d] = 0;
+        }
+      }
+      return wrap(r);
+    });
+  in.unsupported(at, "Tensor." + name + " is not modelled");
+}
+
+}  // namespace keq::torch::impl

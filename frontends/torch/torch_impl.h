@@ -1,0 +1,497 @@
+// The torch frontend's insides, shared by its files (one per family of ops): the Torch object
+// that holds the interpreter, the term store and the ops table, and the building blocks every
+// family uses. Internal to frontends/torch/; the public header is torch.h.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "frontends/torch/autograd.h"
+#include "frontends/torch/conv.h"
+#include "frontends/torch/device.h"
+#include "frontends/torch/tensor_ops.h"
+#include "frontends/torch/torch.h"
+
+namespace keq::torch::impl {
+
+using namespace detail;
+using python::CallArgs;
+using python::Interp;
+using python::Span;
+using python::Value;
+using K = Value::Kind;
+using ir::Op;
+using ir::TermId;
+
+using Attrs = absl::flat_hash_map<std::string, Ref>;
+using OpFn = std::function<Ref(Interp&, CallArgs&)>;
+using BuiltinFn = python::BuiltinFn;
+
+// eval() and train(mode) set `training` on a module and every submodule, as torch does.
+void set_training(Interp& in, const Ref& v, bool mode, Span at, int depth);
+
+struct Torch {
+  Interp& in;
+  TorchState& st;
+  ir::TermStore& s;
+  absl::flat_hash_map<std::string, OpFn> ops;             // torch.X and Tensor.X share these
+  absl::flat_hash_map<const Tensor*, int64_t> data_ptrs;  // Tensor.data_ptr() answers
+
+  Ref module(const std::string& name) {
+    auto m = std::make_shared<Value>();
+    m->kind = K::Module;
+    m->s = name;
+    m->attrs = std::make_shared<Attrs>();
+    return m;
+  }
+
+  // ---- argument helpers ----
+  TensorPtr tensor_arg(CallArgs& a, size_t i, const std::string& name) {
+    Ref v = a.get(i, name);
+    if (!v) in.error(a.at, "missing tensor argument '" + name + "'");
+    if (v->kind != K::Tensor)
+      in.error(a.at, "argument '" + name + "' must be a tensor, got " + v->type_name());
+    return v->tensor;
+  }
+  std::optional<int64_t> int_arg(CallArgs& a, size_t i, const std::string& name) {
+    Ref v = a.get(i, name);
+    if (!v || v->kind == K::None) return std::nullopt;
+    return in.to_int(v, a.at);
+  }
+  double float_arg(CallArgs& a, size_t i, const std::string& name, double dflt) {
+    Ref v = a.get(i, name);
+    if (!v || v->kind == K::None) return dflt;
+    return in.to_float(v, a.at);
+  }
+  bool bool_arg(CallArgs& a, size_t i, const std::string& name, bool dflt) {
+    Ref v = a.get(i, name);
+    if (!v) return dflt;
+    return in.truthy(v, a.at);
+  }
+  // A size given as f(2, 3), f((2, 3)) or f(size=(2, 3)), from positional index `from`.
+  std::vector<int64_t> sizes(CallArgs& a, size_t from, const std::string& kw = "size") {
+    std::vector<Ref> items;
+    if (a.pos.size() == from + 1 &&
+        (a.pos[from]->kind == K::Tuple || a.pos[from]->kind == K::List)) {
+      items = a.pos[from]->items;
+    } else if (a.pos.size() > from) {
+      items.assign(a.pos.begin() + static_cast<long>(from), a.pos.end());
+    } else if (Ref v = a.get(SIZE_MAX, kw)) {
+      items = in.to_sequence(v, a.at);
+    }
+    std::vector<int64_t> out;
+    for (const Ref& x : items) out.push_back(in.to_int(x, a.at));
+    return out;
+  }
+  DType dtype_kw(CallArgs& a, DType dflt) {
+    Ref d = a.get(SIZE_MAX, "dtype");
+    if (!d || d->kind == K::None) return dflt;
+    if (d->kind != K::DType) in.error(a.at, "dtype must be a torch dtype");
+    return d->dtype;
+  }
+  std::vector<int64_t> dims_arg(CallArgs& a, size_t i, const Tensor& t, bool* all) {
+    Ref v = a.get(i, "dim");
+    *all = !v || v->kind == K::None;
+    std::vector<int64_t> dims;
+    if (*all) {
+      for (size_t d = 0; d < t.shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
+      return dims;
+    }
+    std::vector<Ref> items =
+        v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v};
+    for (const Ref& x : items)
+      dims.push_back(norm_dim(in, in.to_int(x, a.at), t.shape.size(), a.at));
+    return dims;
+  }
+  Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
+  TermId mk(Op op, std::initializer_list<TermId> kids) {
+    TermId t = s.make(op, kids);
+    if (op == Op::Div && kids.size() == 2 && divides_by_reciprocal(*std::next(kids.begin())))
+      st.ieee_unfixed.emplace(t, "division by a constant (torch on CUDA multiplies by 1/c)");
+    return t;
+  }
+  // CUDA torch divides by a scalar as a multiply by its reciprocal (tests/fixtures/gpu:
+  // fp8_quantize's / 448.0, hardswish's / 6): the same bits only where 1/c is exact.
+  bool divides_by_reciprocal(TermId divisor) const {
+    if (s.op(divisor) != Op::Const || s.type(divisor) != ir::Type::F32) return false;
+    int e = 0;
+    double m = std::frexp(std::fabs(s.constant_of(divisor).f), &e);
+    return !(m == 0.5 && e >= -126 && e <= 127);  // c = 2^(e-1), 1/c a normal float
+  }
+  TermId fconst(double v) { return s.constant(ir::Constant::of_float(v)); }
+
+  // ---- symbolic tensors ----
+  TensorPtr symbolic(const std::string& origin, std::vector<int64_t> shape, DType dtype, Span at,
+                     bool parameter, double lo = -INFINITY, double hi = INFINITY,
+                     bool hi_open = false) {
+    if (st.phase == TorchState::Phase::Forward)
+      in.unsupported(at, origin + " inside forward: random values are not modelled");
+    auto& list = parameter || st.phase == TorchState::Phase::Init ? st.parameters : st.inputs;
+    std::string name = (parameter || st.phase == TorchState::Phase::Init ? "p" : "in") +
+                       std::to_string(list.size());
+    in.check_shape(at, shape, origin);
+    list.push_back({name, origin, shape, dtype, at, lo, hi, hi_open});
+    auto t = std::make_shared<Tensor>();
+    t->shape = std::move(shape);
+    t->dtype = dtype;
+    std::vector<int64_t> idx(t->shape.size(), 0);
+    for (int64_t k = 0; k < t->numel(); ++k) {
+      std::string v = name + "[";
+      for (size_t d = 0; d < idx.size(); ++d) v += (d ? "," : "") + std::to_string(idx[d]);
+      t->elems.push_back(s.variable(v + "]", term_type(dtype)));
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < t->shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    if (python::is_float(dtype) && dtype != DType::F32)  // randn(dtype=f16): values of that format
+      for (TermId& e : t->elems) e = round_to(s, dtype, e);
+    if (&list == &st.parameters) st.last_symbolic_parameter = t;
+    return t;
+  }
+  TensorPtr filled(std::vector<int64_t> shape, DType dtype, std::optional<double> v) {
+    auto t = std::make_shared<Tensor>();
+    t->shape = std::move(shape);
+    t->dtype = dtype;
+    t->elems.assign(t->numel(), v ? constant(s, dtype, *v) : Tensor::kUninit);
+    return t;
+  }
+
+  // ---- building blocks ----
+  Ref elementwise(CallArgs& a, Op op, const std::string& name) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (!python::is_float(x->dtype) && op != Op::Abs && op != Op::Neg)
+      in.unsupported(a.at, name + " of an integer tensor");
+    return wrap(map1(
+        in, x, x->dtype, [&](TermId e) { return mk(op, {e}); }, a.at));
+  }
+  Ref binary(const std::string& opname, const Ref& a, const Ref& b, Span at) {
+    DType out = promote(a, b, in, at);
+    bool cmp = opname == "<" || opname == "<=" || opname == ">" || opname == ">=" ||
+               opname == "==" || opname == "!=";
+    TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
+    DType compute = out;
+    if (cmp) out = DType::Bool;
+    if (opname == "/" && !python::is_float(compute)) compute = out = DType::F32;
+    auto cast = [&](TermId e, DType from) { return convert(s, e, from, compute); };
+    Op op;
+    if (opname == "+")
+      op = Op::Add;
+    else if (opname == "-")
+      op = Op::Sub;
+    else if (opname == "*")
+      op = Op::Mul;
+    else if (opname == "/")
+      op = Op::Div;
+    else if (opname == "<")
+      op = Op::Lt;
+    else if (opname == "<=")
+      op = Op::Le;
+    else if (opname == ">")
+      op = Op::Gt;
+    else if (opname == ">=")
+      op = Op::Ge;
+    else if (opname == "==")
+      op = Op::Eq;
+    else if (opname == "!=")
+      op = Op::Ne;
+    else if (opname == "**")
+      op = Op::Pow;
+    else if (opname == "@")
+      return matmul(x, y, at);
+    else if (opname == "&" && compute == DType::Bool)
+      op = Op::And;
+    else if (opname == "|" && compute == DType::Bool)
+      op = Op::Or;
+    else
+      in.unsupported(at, "tensor operator " + opname);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map2(
+        in, x, y, out,
+        [&](TermId p, TermId q) {
+          return mk(op, {cast(p, xd), cast(q, yd)});
+        },
+        at));
+  }
+  Ref matmul(const TensorPtr& a, const TensorPtr& b, Span at) {
+    if (a->shape.size() < 1 || b->shape.size() < 1) in.error(at, "matmul of a 0-d tensor");
+    TensorPtr x = a, y = b;
+    bool vec_a = a->shape.size() == 1, vec_b = b->shape.size() == 1;
+    if (vec_a) x = reshaped(a, {1, a->shape[0]});
+    if (vec_b) y = reshaped(b, {b->shape[0], 1});
+    int64_t m = x->shape[x->shape.size() - 2], k = x->shape.back(),
+            k2 = y->shape[y->shape.size() - 2], n = y->shape.back();
+    if (k != k2)
+      in.error(at, "matmul shapes do not match: inner sizes " + std::to_string(k) + " and " +
+                       std::to_string(k2));
+    std::vector<int64_t> bx(x->shape.begin(), x->shape.end() - 2),
+        by(y->shape.begin(), y->shape.end() - 2);
+    std::vector<int64_t> batch = broadcast_shapes(in, bx, by, at);
+    DType out = x->dtype == y->dtype ? x->dtype : DType::F32;
+    auto r = std::make_shared<Tensor>();
+    r->shape = batch;
+    r->shape.push_back(m);
+    r->shape.push_back(n);
+    r->dtype = out;
+    int64_t nb = 1;
+    for (int64_t d : batch) nb *= d;
+    Tensor bx_t, by_t;
+    bx_t.shape = bx, by_t.shape = by;
+    std::vector<int64_t> bidx(batch.size(), 0);
+    for (int64_t bi = 0; bi < nb; ++bi) {
+      int64_t ox = broadcast_index(bx_t, batch, bidx) * m * k,
+              oy = broadcast_index(by_t, batch, bidx) * k * n;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          std::vector<TermId> terms;
+          for (int64_t q = 0; q < k; ++q)
+            terms.push_back(mk(Op::Mul, {x->elems[ox + i * k + q], y->elems[oy + q * n + j]}));
+          r->elems.push_back(
+              round_to(s, out, terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms)));
+        }
+      for (size_t d = bidx.size(); d-- > 0;) {
+        if (++bidx[d] < batch[d]) break;
+        bidx[d] = 0;
+      }
+    }
+    if (vec_a || vec_b) {
+      std::vector<int64_t> shape(batch);
+      if (!vec_a) shape.push_back(m);
+      if (!vec_b) shape.push_back(n);
+      r->shape = shape;
+    }
+    return wrap(r);
+  }
+  TensorPtr reshaped(const TensorPtr& t, std::vector<int64_t> shape) {
+    auto r = std::make_shared<Tensor>(*t);
+    r->shape = std::move(shape);
+    return r;
+  }
+  TensorPtr permuted(const TensorPtr& t, const std::vector<int64_t>& perm) {
+    auto r = std::make_shared<Tensor>();
+    r->dtype = t->dtype;
+    for (int64_t p : perm) r->shape.push_back(t->shape[p]);
+    // Contiguous still when the dimensions longer than 1 keep their order.
+    int64_t last = -1;
+    r->strided = t->strided;
+    for (int64_t p : perm)
+      if (t->shape[p] > 1) {
+        if (p < last) r->strided = true;
+        last = p;
+      }
+    std::vector<int64_t> st = t->strides();
+    std::vector<int64_t> idx(r->shape.size(), 0);
+    for (int64_t k = 0; k < t->numel(); ++k) {
+      int64_t src = 0;
+      for (size_t d = 0; d < idx.size(); ++d) src += idx[d] * st[perm[d]];
+      r->elems.push_back(t->elems[src]);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < r->shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return r;
+  }
+  // torch.argmax/argmin: the first index of the extreme, where NaN counts as the extreme.
+  TermId arg_extreme(const std::vector<TermId>& v, bool is_max) {
+    TermId best = v[0], idx = s.constant(ir::Constant::of_int(ir::Type::I64, 0));
+    for (size_t k = 1; k < v.size(); ++k) {
+      TermId x = v[k];
+      TermId better = mk(is_max ? Op::Gt : Op::Lt, {x, best});
+      TermId nan_first = mk(Op::And, {mk(Op::Ne, {x, x}), mk(Op::Eq, {best, best})});
+      TermId take = mk(Op::Or, {better, nan_first});
+      best = s.make(Op::Select, {take, x, best});
+      idx = s.make(
+          Op::Select,
+          {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))), idx});
+    }
+    return idx;
+  }
+  TermId sum_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::Sum, v); }
+  TermId max_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMax, v); }
+  TermId min_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMin, v); }
+  // Applies f to each slice along dim (softmax and friends), returning the same shape.
+  TensorPtr along(const TensorPtr& t, int64_t dim,
+                  const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
+    TensorPtr p = t;
+    int64_t last = static_cast<int64_t>(t->shape.size()) - 1;
+    std::vector<int64_t> perm;
+    for (int64_t d = 0; d <= last; ++d) perm.push_back(d);
+    std::swap(perm[dim], perm[last]);
+    if (dim != last) p = permuted(t, perm);
+    int64_t len = p->shape.back();
+    auto r = std::make_shared<Tensor>(*p);
+    for (int64_t off = 0; off < p->numel(); off += len) {
+      std::vector<TermId> row(p->elems.begin() + off, p->elems.begin() + off + len);
+      std::vector<TermId> out = f(row);
+      for (int64_t k = 0; k < len; ++k) r->elems[off + k] = round_to(s, t->dtype, out[k]);
+    }
+    return dim != last ? permuted(r, perm) : r;
+  }
+  // The row's max m and exp(x - m) of each member: the stable form softmax, log-softmax and
+  // logsumexp share.
+  std::pair<TermId, std::vector<TermId>> shifted_exps(const std::vector<TermId>& row) {
+    std::vector<TermId> members = row;
+    TermId m = max_of(members);
+    std::vector<TermId> e;
+    for (TermId x : row) e.push_back(mk(Op::Exp, {mk(Op::Sub, {x, m})}));
+    return {m, e};
+  }
+  // The mean of v and its variance with `correction` (0: biased, as layer and group norm take;
+  // 1: torch.var's default).
+  std::pair<TermId, TermId> mean_variance(std::vector<TermId>& v, double correction) {
+    TermId mean = mk(Op::Div, {sum_of(v), fconst(static_cast<double>(v.size()))});
+    std::vector<TermId> sq;
+    for (TermId e : v) {
+      TermId d = mk(Op::Sub, {e, mean});
+      sq.push_back(mk(Op::Mul, {d, d}));
+    }
+    return {mean, mk(Op::Div, {sum_of(sq), fconst(static_cast<double>(v.size()) - correction)})};
+  }
+  std::vector<TermId> softmax_row(std::vector<TermId>& row, bool log) {
+    auto [m, e] = shifted_exps(row);
+    TermId total = sum_of(e);
+    std::vector<TermId> out;
+    TermId log_total = log ? mk(Op::Log, {total}) : 0;
+    for (size_t k = 0; k < row.size(); ++k)
+      out.push_back(log ? mk(Op::Sub, {mk(Op::Sub, {row[k], m}), log_total})
+                        : mk(Op::Div, {e[k], total}));
+    return out;
+  }
+  TensorPtr layer_norm(const TensorPtr& x, const std::vector<int64_t>& shape, const TensorPtr& w,
+                       const TensorPtr& b, double eps, Span at) {
+    size_t n = shape.size();
+    if (n > x->shape.size() ||
+        !std::equal(shape.begin(), shape.end(), x->shape.end() - static_cast<long>(n)))
+      in.error(at, "layer_norm: normalized_shape does not match the input's last dimensions");
+    int64_t len = 1;
+    for (int64_t d : shape) len *= d;
+    auto r = std::make_shared<Tensor>(*x);
+    TermId e = fconst(static_cast<float>(eps));
+    for (int64_t off = 0; off < x->numel(); off += len) {
+      std::vector<TermId> row(x->elems.begin() + off, x->elems.begin() + off + len);
+      auto [mean, var] = mean_variance(row, 0);  // biased, as torch's layer_norm
+      TermId den = mk(Op::Sqrt, {mk(Op::Add, {var, e})});
+      for (int64_t k = 0; k < len; ++k) {
+        TermId y = mk(Op::Div, {mk(Op::Sub, {row[k], mean}), den});
+        if (w) y = mk(Op::Mul, {y, w->elems[k]});
+        if (b) y = mk(Op::Add, {y, b->elems[k]});
+        r->elems[off + k] = round_to(s, x->dtype, y);
+      }
+    }
+    return r;
+  }
+
+  Ref binary_max(const Ref& a, const Ref& b, Span at, Op op) {
+    DType out = promote(a, b, in, at);
+    TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map2(
+        in, x, y, out,
+        [&](TermId p, TermId q) {
+          return mk(op, {convert(s, p, xd, out), convert(s, q, yd, out)});
+        },
+        at));
+  }
+  Ref concat(CallArgs& a, bool stack);
+  // The index (:, ..., :, last) that selects `last` along dim.
+  Ref index_along(int64_t dim, Ref last) {
+    std::vector<Ref> index;
+    for (int64_t d = 0; d < dim; ++d) {
+      Ref all = std::make_shared<Value>();
+      all->kind = K::Slice;
+      all->items = {python::none(), python::none(), python::none()};
+      index.push_back(all);
+    }
+    index.push_back(std::move(last));
+    return python::tuple(index);
+  }
+  Ref slice_value(int64_t lo, int64_t hi) {
+    Ref sl = std::make_shared<Value>();
+    sl->kind = K::Slice;
+    sl->items = {python::integer(lo), python::integer(hi), python::none()};
+    return sl;
+  }
+  Ref subscript(const TensorPtr& t, const Ref& index, Span at);
+  Ref tensor_attr(const Ref& self, const std::string& name, Span at);
+
+  // An int or a tuple of n ints (kernel_size=3 or (3, 3)).
+  std::vector<int64_t> tuple_arg(const Ref& v, size_t n, int64_t dflt, Span at) {
+    if (!v || v->kind == K::None) return std::vector<int64_t>(n, dflt);
+    if (v->kind == K::Tuple || v->kind == K::List) {
+      if (v->items.size() != n) in.error(at, "expected " + std::to_string(n) + " values");
+      std::vector<int64_t> out;
+      for (const Ref& x : v->items) out.push_back(in.to_int(x, at));
+      return out;
+    }
+    return std::vector<int64_t>(n, in.to_int(v, at));
+  }
+  // Normalizes x over the elements that share key(n, c, spatial index), then applies the
+  // per-channel affine (batch, group and instance norms differ only in the key).
+  TensorPtr group_normalize(const TensorPtr& x,
+                            const std::function<int64_t(int64_t n, int64_t c)>& key, int64_t groups,
+                            double eps, const TensorPtr& w, const TensorPtr& b, Span at) {
+    if (x->shape.size() < 2) in.error(at, "normalization needs [N, C, ...]");
+    check_initialized(in, *x, at);
+    int64_t n_batch = x->shape[0], channels = x->shape[1],
+            spatial = x->numel() / (n_batch * channels);
+    std::vector<std::vector<TermId>> members(groups);
+    for (int64_t n = 0; n < n_batch; ++n)
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t k = 0; k < spatial; ++k)
+          members[key(n, c)].push_back(x->elems[(n * channels + c) * spatial + k]);
+    std::vector<TermId> mean(groups), den(groups);
+    TermId e = fconst(static_cast<float>(eps));
+    for (int64_t g = 0; g < groups; ++g) {
+      auto [m, var] = mean_variance(members[g], 0);  // biased, as torch's group_norm
+      mean[g] = m;
+      den[g] = mk(Op::Sqrt, {mk(Op::Add, {var, e})});
+    }
+    auto r = std::make_shared<Tensor>(*x);
+    for (int64_t n = 0; n < n_batch; ++n)
+      for (int64_t c = 0; c < channels; ++c) {
+        int64_t g = key(n, c);
+        for (int64_t k = 0; k < spatial; ++k) {
+          int64_t i = (n * channels + c) * spatial + k;
+          TermId y = mk(Op::Div, {mk(Op::Sub, {x->elems[i], mean[g]}), den[g]});
+          if (w) y = mk(Op::Mul, {y, w->elems[c]});
+          if (b) y = mk(Op::Add, {y, b->elems[c]});
+          r->elems[i] = round_to(s, x->dtype, y);
+        }
+      }
+    return r;
+  }
+  void install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls);
+  void install_more(const Ref& nn, const Ref& F, Ref module_cls);  // torch.cc: the rest
+  TensorPtr along_dim(const TensorPtr& t, int64_t dim,
+                      const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
+    return along(t, dim, f);
+  }
+
+  void define(const std::string& name, OpFn fn) { ops[name] = std::move(fn); }
+  // F.name: the op, under torch.nn.functional.
+  void expose(const Ref& F, const std::string& name) {
+    (*F->attrs)[name] = python::builtin("F." + name, ops.at(name));
+  }
+  TermId select(TermId c, TermId a, TermId b) { return s.make(Op::Select, {c, a, b}); }
+  // An elementwise function of float tensors, torch.name and Tensor.name (elementwise.cc).
+  using ElementFn = std::function<TermId(Torch&, TermId, CallArgs&)>;
+  void activation(const std::string& name, ElementFn f);
+
+  // The families, one file each.
+  void install_ops();                       // torch.cc: the three below
+  void install_elementwise();               // elementwise.cc: math, activations, arithmetic, matmul
+  void install_reductions();                // reductions.cc: sum, mean, var, softmax, ...
+  void install_views();                     // shape.cc: reshape, permute, cat, split, indexing
+  void install_creation(const Ref& torch);  // creation.cc
+  void install_nn(const Ref& nn, const Ref& F);  // modules.cc: nn.Module and the layers
+  void install_activations(const Ref& F);        // activations.cc: the F.* activations
+  void install_scans_and_selection();            // selection.cc
+  void install_linalg(const Ref& F);             // linalg.cc: einsum, attention
+  void install_losses(const Ref& nn, const Ref& F, const Ref& module_cls);  // losses.cc
+  void install_adaptive_pooling(const Ref& nn, const Ref& F,
+                                const Ref& module_cls);  // conv_pool_norm.cc
+};
+
+}  // namespace keq::torch::impl
