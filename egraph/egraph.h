@@ -10,7 +10,7 @@
 //   extract.h     cheapest-term extraction
 //   explain.h     flat explanations from the explanation forest
 //
-// Example (see tests/egraph_test.cc for a runnable one):
+// Example (tests/egraph_invariants_test.cc and tests/ematch_test.cc build graphs this way):
 //   EGraph<MyLang> g(MyLang{}, /*explanations=*/true);
 //   EClassId a = g.add(kX, 0, {});  ...
 //   RunReport r = Runner<MyLang>().run(g, rules);

@@ -42,7 +42,8 @@ void install(python::Interp& in, TorchState& state) {
   in.register_module("torch", torch);
   in.register_module("torch.nn", nn);
   in.register_module("torch.nn.functional", F);
-  // Triton: decorators keep the function; launching a kernel is the Triton frontend's (later).
+  // Triton: decorators keep the function until the Triton frontend (frontends/triton/) installs
+  // its own, which launch kernels.
   Ref triton = t->module("triton"), tl = t->module("triton.language");
   auto pass_through =
       python::builtin("triton.jit", [](Interp&, CallArgs& a) { return a.pos.at(0); });

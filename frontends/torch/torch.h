@@ -21,7 +21,7 @@ using python::DType;
 using python::Ref;
 using python::Tensor;
 
-// Where a symbolic tensor came from, for reports and (later) input domains.
+// Where a symbolic tensor came from, for reports and keq inspect.
 struct SymbolicTensor {
   std::string name;    // the variables are name[i,j,...]
   std::string origin;  // "torch.randn" or "nn.Linear.weight" ...
