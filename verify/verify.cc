@@ -23,8 +23,11 @@
 #include "ir/enclosure.h"
 #include "rules/rules.h"
 #include "smt/smt.h"
+#include "verify/witness.h"
 
 namespace keq::verify {
+
+using namespace internal;
 
 using ir::TermId;
 using torch::Program;
@@ -69,343 +72,6 @@ Verdict combine(Verdict a, Verdict b) {
 }
 
 namespace {
-
-// Where an input variable's values come from: its tensor's dtype and get_inputs() range.
-struct Domain {
-  double lo = -INFINITY, hi = INFINITY;
-  bool hi_open = false;
-  python::DType dtype = python::DType::F32;
-  bool nonfinite = false;  // --nonfinite-inputs: +-inf and NaN too (float inputs only)
-};
-
-using Domains = absl::flat_hash_map<std::string, Domain>;  // by tensor name (in0, p3)
-
-Domains domains_of(const Program& ref, const Program& cand, bool nonfinite_inputs) {
-  Domains d;
-  for (const auto* p : {&ref, &cand}) {
-    for (const auto& t : p->state.inputs)
-      d[t.name] = {t.lo, t.hi, t.hi_open, t.dtype,
-                   nonfinite_inputs && python::is_float(t.dtype) && t.lo == -INFINITY};
-    for (const auto& t : p->state.parameters) d[t.name] = {-INFINITY, INFINITY, false, t.dtype};
-  }
-  return d;
-}
-
-std::string tensor_of(const std::string& var) {
-  return var.substr(0, var.find('['));
-}
-
-// A canonical encoding of the pair (ref, cand) up to renaming of variables: the DAG in visit
-// order, variables numbered by first occurrence and tagged with their domain, so two pairs with
-// equal keys are equivalent together or not at all.
-class PairKey {
- public:
-  PairKey(const ir::TermStore& s, const Domains& d) : s_(s), d_(d) {}
-  std::vector<uint64_t> operator()(TermId a, TermId b) {
-    key_.clear(), seen_.clear(), vars_.clear();
-    uint64_t root_a = visit(a), root_b = visit(b);
-    // The node count first, the roots last: records and roots can never be read across.
-    key_.insert(key_.begin(), seen_.size());
-    key_.push_back(root_a);
-    key_.push_back(root_b);
-    return key_;
-  }
-
- private:
-  // Post-order with an explicit stack: a 100,000-term chain (a scalar loop accumulator over a
-  // wide row) is as deep as it is long.
-  uint64_t visit(TermId root) {
-    std::vector<std::pair<TermId, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      ir::Budget::tick();
-      auto [t, expanded] = stack.back();
-      stack.pop_back();
-      if (seen_.contains(t)) continue;
-      if (!expanded) {
-        stack.push_back({t, true});
-        auto kids = s_.children(t);
-        for (auto k = kids.rbegin(); k != kids.rend(); ++k)
-          if (!seen_.contains(*k)) stack.push_back({*k, false});
-        continue;
-      }
-      record(t);
-    }
-    return seen_.at(root);
-  }
-  void record(TermId t) {
-    std::vector<uint64_t> payload = {s_.payload(t)};
-    if (s_.op(t) == ir::Op::Var) {
-      // Renamed only within one input or parameter domain, exactly (no hashing): the index of
-      // first occurrence plus the domain's bits. A variable outside every domain keeps its name.
-      auto dom = d_.find(tensor_of(s_.variable_of(t).name));
-      if (dom != d_.end()) {
-        auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
-        const Domain& d = dom->second;
-        payload = {1,
-                   it->second,
-                   std::bit_cast<uint64_t>(d.lo),
-                   std::bit_cast<uint64_t>(d.hi),
-                   uint64_t{d.hi_open},
-                   static_cast<uint64_t>(d.dtype),
-                   uint64_t{d.nonfinite}};
-      } else {
-        payload = {0, s_.payload(t)};
-      }
-    }
-    key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
-    key_.insert(key_.end(), payload.begin(), payload.end());
-    auto kids = s_.children(t);
-    key_.push_back(kids.size());
-    for (TermId c : kids) key_.push_back(seen_.at(c));
-    uint64_t id = seen_.size();
-    seen_[t] = id;
-  }
-  const ir::TermStore& s_;
-  const Domains& d_;
-  std::vector<uint64_t> key_;
-  absl::flat_hash_map<TermId, uint64_t> seen_;
-  absl::flat_hash_map<uint32_t, uint64_t> vars_;
-};
-
-struct Pair {
-  TermId ref, cand;
-  size_t output, element;
-};
-
-void collect(const ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, bool>& seen,
-             std::vector<TermId>& vars, std::vector<double>& consts) {
-  std::vector<TermId> stack{root};  // iterative: terms can be as deep as a row is wide
-  while (!stack.empty()) {
-    TermId t = stack.back();
-    stack.pop_back();
-    if (!seen.try_emplace(t, true).second) continue;
-    if (s.op(t) == ir::Op::Var) vars.push_back(t);
-    if (s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32 && std::isfinite(s.constant_of(t).f))
-      consts.push_back(s.constant_of(t).f);
-    auto kids = s.children(t);
-    for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.push_back(*k);
-  }
-}
-
-// Real semantics equality: the same extended real; NaN equals NaN, +0 equals -0.
-// A cheap filter on point values: a difference far above the working precision is a candidate,
-// which only `Witness::differs`'s disjoint enclosures can confirm.
-std::optional<std::string> real_difference(const ir::RealValue& a, const ir::RealValue& b) {
-  if (a.type != ir::Type::F32 || b.type != ir::Type::F32) {
-    if (a.i == b.i) return std::nullopt;
-    return std::to_string(b.i - a.i);
-  }
-  mpfr_srcptr x = a.f.get(), y = b.f.get();
-  if (mpfr_nan_p(x) && mpfr_nan_p(y)) return std::nullopt;
-  if (mpfr_nan_p(x) || mpfr_nan_p(y)) return std::string("NaN on one side only");
-  if (mpfr_equal_p(x, y)) return std::nullopt;
-  if (mpfr_inf_p(x) || mpfr_inf_p(y)) return std::string("inf");
-  ir::Real d, m;
-  mpfr_sub(d.get(), x, y, MPFR_RNDN);
-  mpfr_abs(d.get(), d.get(), MPFR_RNDN);
-  mpfr_set(m.get(), mpfr_cmpabs(x, y) >= 0 ? x : y, MPFR_RNDN);
-  mpfr_abs(m.get(), m.get(), MPFR_RNDN);
-  mpfr_mul_2si(m.get(), m.get(), -200, MPFR_RNDN);
-  if (mpfr_cmp(d.get(), m.get()) <= 0) return std::nullopt;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", d.approx_double());
-  return std::string(buf);
-}
-
-// Values a variable can take, rounded into its dtype so the counterexample is a real input.
-double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
-  if (d.nonfinite && !std::isfinite(v)) return v;
-  bool narrow = d.dtype == python::DType::F16 || d.dtype == python::DType::BF16 ||
-                d.dtype == python::DType::E4M3 || d.dtype == python::DType::E5M2;
-  bool integral = d.dtype == python::DType::I32 || d.dtype == python::DType::I64 ||
-                  d.dtype == python::DType::Bool;
-  if (integral) v = std::nearbyint(v);
-  if (narrow) {  // few mantissa bits: every format keq knows holds these
-    int e = 0;
-    double m = std::frexp(v, &e);
-    v = std::ldexp(std::nearbyint(m * 8) / 8, std::clamp(e, -6, 8));
-  }
-  v = static_cast<double>(static_cast<float>(v));
-  bool inside = v >= d.lo && (d.hi_open ? v < d.hi : v <= d.hi) && std::isfinite(v);
-  if (inside) return v;
-  if (!std::isfinite(d.lo) || !std::isfinite(d.hi)) return 0;
-  double u = std::uniform_real_distribution<double>(d.lo, d.hi)(rng);
-  if (integral) u = std::floor(u);
-  u = static_cast<double>(static_cast<float>(u));
-  return (d.hi_open ? u < d.hi : u <= d.hi) && u >= d.lo ? u : d.lo;
-}
-
-std::string value_str(const ir::RealValue& v) {
-  if (v.type != ir::Type::F32) return std::to_string(v.i);
-  if (mpfr_nan_p(v.f.get())) return "nan";  // not "-nan": NaN's sign means nothing here
-  // MPFR prints what a double cannot hold (1e-650 is not -0).
-  char* buf = nullptr;
-  mpfr_asprintf(&buf, "%.9Rg", v.f.get());
-  std::string s(buf);
-  mpfr_free_str(buf);
-  return s;
-}
-
-// Variable term -> value. Ordered: minimization walks it and draws random numbers as it goes,
-// and a hash map's order changes from process to process (absl seeds its hash per process), so
-// the same --seed gave different counterexamples.
-using Point = std::map<TermId, double>;
-
-class Witness {
- public:
-  Witness(const ir::TermStore& s, const Domains& d, uint64_t seed, ir::Semantics sem)
-      : s_(s), d_(d), rng_(seed), sem_(sem) {
-    for (const auto& [name, dom] : d) nonfinite_ |= dom.nonfinite;
-  }
-
-  // IEEE: the bit-exact evaluation (callers send only pairs without approximations, so it is
-  // the programs' own arithmetic). Equal means the same bits, any NaN matching any NaN.
-  ir::IeeeValue eval_ieee(TermId t, const Point& p) const {
-    return ir::evaluate_ieee(s_, t, [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
-      auto c = input(v, p);
-      return c ? std::optional(ir::IeeeValue::of(*c)) : std::nullopt;
-    });
-  }
-  // A variable's value at p, in its type; nothing when p leaves it free.
-  std::optional<ir::Constant> input(const ir::Variable& v, const Point& p) const {
-    auto it = p.find(const_cast<ir::TermStore&>(s_).variable(v.name, v.type));
-    if (it == p.end()) return std::nullopt;
-    return v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
-                                   : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second));
-  }
-  static std::optional<std::string> ieee_difference(const ir::IeeeValue& a,
-                                                    const ir::IeeeValue& b) {
-    if (a.type != ir::Type::F32 || b.type != ir::Type::F32)
-      return a.i == b.i ? std::nullopt : std::optional(std::to_string(b.i - a.i));
-    if (std::isnan(a.f) && std::isnan(b.f)) return std::nullopt;
-    if (std::bit_cast<uint32_t>(a.f) == std::bit_cast<uint32_t>(b.f)) return std::nullopt;
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.9g (bits 0x%08x vs 0x%08x)",
-                  static_cast<double>(b.f) - static_cast<double>(a.f), std::bit_cast<uint32_t>(a.f),
-                  std::bit_cast<uint32_t>(b.f));
-    return std::string(buf);
-  }
-  // Both sides' values at p and their difference, as the report prints them.
-  std::array<std::string, 3> describe(const Pair& pr, const Point& p) const {
-    if (sem_ == ir::Semantics::Ieee) {
-      ir::IeeeValue a = eval_ieee(pr.ref, p), b = eval_ieee(pr.cand, p);
-      auto str = [](const ir::IeeeValue& v) {
-        if (v.type != ir::Type::F32) return std::to_string(v.i);
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v.f));
-        return std::string(std::isnan(v.f) ? "nan" : buf);
-      };
-      return {str(a), str(b), ieee_difference(a, b).value_or("?")};
-    }
-    ir::RealValue a = eval(pr.ref, p), b = eval(pr.cand, p);
-    return {value_str(a), value_str(b), differs(pr, p).value_or("?")};
-  }
-
-  ir::RealValue eval(TermId t, const Point& p) const {
-    return ir::evaluate_real(s_, t, [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
-      auto c = input(v, p);
-      return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
-    });
-  }
-  ir::Enclosure enclose(TermId t, const Point& p) const {
-    return ir::evaluate_enclosure(s_, t,
-                                  [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
-                                    auto c = input(v, p);
-                                    return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
-                                  });
-  }
-  // The difference at p, when both sides differ for certain. A point evaluation at the working
-  // precision finds candidates cheaply; only disjoint enclosures (interval arithmetic with
-  // outward rounding) confirm one, at 256 bits and up to 8192 before giving up: a cancellation
-  // such as exp(2y) - 1 at y = -1e-650 agrees with itself at any fixed precision.
-  std::optional<std::string> differs(const Pair& pr, const Point& p) const {
-    if (sem_ == ir::Semantics::Ieee) {
-      try {
-        return ieee_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p));
-      } catch (const ir::EvalError&) {
-        return std::nullopt;
-      }
-    }
-    try {
-      if (!real_difference(eval(pr.ref, p), eval(pr.cand, p))) return std::nullopt;
-      for (mpfr_prec_t bits : {256, 2048, 8192}) {
-        ir::Real::PrecisionScope precision(bits);
-        ir::Enclosure a = enclose(pr.ref, p), b = enclose(pr.cand, p);
-        if (ir::disjoint(a, b)) return ir::separation(a, b);
-        if (!a.narrows_with_precision() || !b.narrows_with_precision()) break;
-      }
-      return std::nullopt;
-    } catch (const ir::EvalError&) {
-      return std::nullopt;  // out of MPFR's trusted range: no evidence either way
-    }
-  }
-
-  std::optional<Point> search(const Pair& pr, size_t points, std::string& how, size_t& tried) {
-    absl::flat_hash_map<TermId, bool> seen;
-    std::vector<TermId> vars;
-    std::vector<double> consts;
-    collect(s_, pr.ref, seen, vars, consts);
-    collect(s_, pr.cand, seen, vars, consts);
-    std::vector<double> pool = {0,    1,     -1,  0.5,  -0.5, 2,     -2, 3,
-                                1e-3, -1e-3, 100, -100, 1e4,  65504, 448};
-    if (nonfinite_) pool.insert(pool.end(), {INFINITY, -INFINITY, NAN});
-    for (double c : consts)
-      for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
-    std::normal_distribution<double> normal;
-    for (size_t k = 0; k < points; ++k) {
-      ++tried;
-      Point p;
-      bool guided = k < points / 2;
-      for (TermId v : vars) {
-        double x = guided ? pool[rng_() % pool.size()]
-                          : normal(rng_) * std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
-        p[v] = into_domain(x, domain(v), rng_);
-      }
-      if (differs(pr, p)) {
-        how = guided ? "witness search (constant-guided point)" : "witness search (random point)";
-        return minimize(pr, p);
-      }
-    }
-    return std::nullopt;
-  }
-
-  const Domain& domain(TermId v) const {
-    static const Domain any;
-    auto it = d_.find(tensor_of(s_.variable_of(v).name));
-    return it == d_.end() ? any : it->second;
-  }
-
- private:
-  // Zero out, then shorten, each value while the difference stays: each step checked at the
-  // working precision only, the result replayed in full, the confirmed point kept otherwise.
-  Point minimize(const Pair& pr, const Point& confirmed) {
-    Point p = confirmed;
-    auto still_differs = [&] {
-      if (sem_ == ir::Semantics::Ieee) return differs(pr, p).has_value();
-      try {
-        return real_difference(eval(pr.ref, p), eval(pr.cand, p)).has_value();
-      } catch (const ir::EvalError&) {
-        return false;
-      }
-    };
-    for (auto& [v, x] : p) {
-      double keep = x;
-      for (double cand : {0.0, std::round(x), std::round(x * 1000) / 1000}) {
-        double y = into_domain(cand, domain(v), rng_);
-        if (y == keep) break;
-        x = y;
-        if (still_differs()) break;
-        x = keep;
-      }
-    }
-    return differs(pr, p) ? p : confirmed;
-  }
-  const ir::TermStore& s_;
-  const Domains& d_;
-  std::mt19937_64 rng_;
-  ir::Semantics sem_;
-  bool nonfinite_ = false;
-};
 
 std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape) {
   std::vector<int64_t> idx(shape.size());
@@ -599,32 +265,94 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
 
 namespace {
 
-Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
-                            const Options& options) {
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  // This configuration's budget: its own timeout, within what the whole run has left.
-  Options opt = options;
-  if (opt.deadline)
-    opt.timeout_s =
-        std::min(opt.timeout_s, std::chrono::duration<double>(*opt.deadline - start).count());
-  Report r;
-  r.dims = opt.dims;
-  r.bound = dims_str(opt.dims) + (opt.default_bound ? " (default bound)" : "");
-  r.nonfinite_inputs = opt.nonfinite_inputs;
-  r.semantics = opt.semantics;
-  if (opt.timeout_s <= 0) {
-    r.verdict = Verdict::Unknown;
-    r.reason = "the run's --timeout was spent before this configuration started";
-    return r;
+// One configuration's run: an ordered list of stages over one term store. Each stage settles
+// what it can and says so in the report; one that decides the verdict (a program that cannot
+// run, a shape mismatch, a confirmed counterexample) ends the run. Counterexamples from any
+// stage are replayed (Witness::differs) before they count.
+class Pipeline {
+ public:
+  Pipeline(const std::string& ref_path, const std::string& cand_path, const Options& options)
+      : ref_path_(ref_path), cand_path_(cand_path), opt_(options) {}
+
+  Report run() {
+    using Stage = bool (Pipeline::*)();  // false: the report is final
+    static constexpr Stage kStages[] = {
+        &Pipeline::start,              // the configuration's share of the run's --timeout
+        &Pipeline::run_programs,       // both programs, symbolically (DESIGN.md's table if not)
+        &Pipeline::structure,          // shapes, dtypes, memory findings
+        &Pipeline::dedup,              // pairs equal up to renaming are checked once
+        &Pipeline::set_aside_unfixed,  // IEEE: pairs whose bits no one fixes
+        &Pipeline::probe,              // a few witness points before any proof
+        &Pipeline::egraph,             // rewrites and normal forms
+        &Pipeline::witness_search,     // the residue, point by point
+        &Pipeline::smt,                // Z3 on what is left
+    };
+    for (Stage stage : kStages)
+      if (!(this->*stage)()) return r_;
+    conclude();
+    return r_;
   }
-  ir::TermStore store;
-  Program ref, cand;
-  // DESIGN.md, "When a program cannot run": what keq does not model is UNSUPPORTED; a missing
-  // or unreadable file is an ERROR; a reference Python or torch rejects is an ERROR; a
-  // candidate they reject at a configuration the reference runs is NOT_EQUIVALENT.
+
+ private:
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void refute(const Pair& p, const Point& point, const std::string& how);
+
+  bool start();
+  bool run_programs();
+  bool structure();
+  bool dedup();
+  bool set_aside_unfixed();
+  bool probe();
+  bool egraph();
+  void find_explained();
+  bool witness_search();
+  bool smt();
+  void conclude();
+
+  const std::string& ref_path_;
+  const std::string& cand_path_;
+  Options opt_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  Report r_;
+  ir::TermStore store_;
+  Program ref_, cand_;
+  Domains domains_;
+  std::vector<Pair> pairs_;
+  std::vector<bool> proved_;
+  std::vector<size_t> open_;  // after the witness search: the pairs Z3 gets
+  std::unique_ptr<Witness> witness_;
+  size_t approximate_ = 0;  // IEEE pairs set aside
+  std::string approximate_why_, smt_reason_;
+  bool timed_out_ = false;
+  std::optional<Pair> explained_;  // the element --explain names
+};
+
+bool Pipeline::start() {
+  // This configuration's budget: its own timeout, within what the whole run has left.
+  if (opt_.deadline)
+    opt_.timeout_s =
+        std::min(opt_.timeout_s, std::chrono::duration<double>(*opt_.deadline - start_).count());
+  r_.dims = opt_.dims;
+  r_.bound = dims_str(opt_.dims) + (opt_.default_bound ? " (default bound)" : "");
+  r_.nonfinite_inputs = opt_.nonfinite_inputs;
+  r_.semantics = opt_.semantics;
+  if (opt_.timeout_s > 0) return true;
+  r_.verdict = Verdict::Unknown;
+  r_.reason = "the run's --timeout was spent before this configuration started";
+  return false;
+}
+
+// DESIGN.md, "When a program cannot run": what keq does not model is UNSUPPORTED; a missing or
+// unreadable file is an ERROR; a reference Python or torch rejects is an ERROR; a candidate
+// they reject at a configuration the reference runs is NOT_EQUIVALENT.
+bool Pipeline::run_programs() {
+  Report& r = r_;
+  const Options& opt = opt_;
+  ir::TermStore& store = store_;
+  Program &ref = ref_, &cand = cand_;
+  const std::string &ref_path = ref_path_, &cand_path = cand_path_;
   bool ran_reference = false;
   try {
     ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial, opt.eval_mode);
@@ -635,10 +363,10 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
   } catch (const python::Unsupported& e) {
     r.verdict = Verdict::Unsupported, r.reason = e.what();
-    return r;
+    return false;
   } catch (const python::FileUnreadable& e) {
     r.verdict = Verdict::Error, r.reason = e.what();
-    return r;
+    return false;
   } catch (const ir::SyntaxError& e) {
     if (!ran_reference) {
       r.verdict = Verdict::Error, r.reason = std::string("the reference: ") + e.what();
@@ -647,20 +375,20 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
       r.reason = std::string("the candidate does not run: Python rejects it: ") + e.what();
       r.cannot_run = true;
     }
-    return r;
+    return false;
   } catch (const python::ProgramError& e) {
     if (e.assertion) {  // DESIGN.md: an assert rejects a configuration; the bound chooses others
       r.verdict = Verdict::Unknown;
       r.reason = std::string(ran_reference ? "the candidate's" : "the reference's") +
                  " assert rejects this configuration: " + e.what();
       r.assert_rejected = true;
-      return r;
+      return false;
     }
     if (!e.confirmed) {  // keq's model refuses the arguments: maybe keq's gap, so no verdict
       r.verdict = Verdict::Unsupported;
       r.reason = std::string(ran_reference ? "the candidate" : "the reference") +
                  " stops in keq's model, which torch/Triton may not do: " + e.what();
-      return r;
+      return false;
     }
     if (!ran_reference) {
       r.verdict = Verdict::Error, r.reason = std::string("the reference raises: ") + e.what();
@@ -672,96 +400,111 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
                  e.what();
       r.cannot_run = true;
     }
-    return r;
+    return false;
   }
-  r.masks = cand.state.mask_coverage;
-  r.loops = cand.state.loop_trips;
-  r.blocks = cand.state.block_sizes;
-  r.coverage = coverage_warnings({r});
-  for (const auto* st : {&ref.state, &cand.state})
-    for (const auto& a : st->host_assumptions) r.notes.push_back("host assumption: " + a);
-  if (auto s = structural(ref, cand, r)) return *s;
-  for (const auto& f : cand.state.findings) r.notes.push_back(f);
+  return true;
+}
 
-  // Pair dedup.
-  Domains domains = domains_of(ref, cand, opt.nonfinite_inputs);
-  PairKey key(store, domains);
+bool Pipeline::structure() {
+  r_.masks = cand_.state.mask_coverage;
+  r_.loops = cand_.state.loop_trips;
+  r_.blocks = cand_.state.block_sizes;
+  r_.coverage = coverage_warnings({r_});
+  for (const auto* st : {&ref_.state, &cand_.state})
+    for (const auto& a : st->host_assumptions) r_.notes.push_back("host assumption: " + a);
+  if (auto s = structural(ref_, cand_, r_)) {
+    r_ = *s;
+    return false;
+  }
+  for (const auto& f : cand_.state.findings) r_.notes.push_back(f);
+  return true;
+}
+
+bool Pipeline::dedup() {
+  domains_ = domains_of(ref_, cand_, opt_.nonfinite_inputs);
+  PairKey key(store_, domains_);
   absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
-  std::vector<Pair> pairs;
-  for (size_t o = 0; o < ref.outputs.size(); ++o)
-    for (size_t e = 0; e < ref.outputs[o]->elems.size(); ++e) {
-      ++r.stats.pairs;
-      Pair p{ref.outputs[o]->elems[e], cand.outputs[o]->elems[e], o, e};
+  for (size_t o = 0; o < ref_.outputs.size(); ++o)
+    for (size_t e = 0; e < ref_.outputs[o]->elems.size(); ++e) {
+      ++r_.stats.pairs;
+      Pair p{ref_.outputs[o]->elems[e], cand_.outputs[o]->elems[e], o, e};
       if (p.ref == p.cand) continue;  // the same term: equal by construction
-      if (first.try_emplace(key(p.ref, p.cand), pairs.size()).second) pairs.push_back(p);
+      if (first.try_emplace(key(p.ref, p.cand), pairs_.size()).second) pairs_.push_back(p);
     }
-  r.stats.deduped = pairs.size();
+  r_.stats.deduped = pairs_.size();
+  witness_ = std::make_unique<Witness>(store_, domains_, opt_.seed, opt_.semantics);
+  return true;
+}
 
-  // IEEE semantics: a pair whose bits depend on an approximation or on a reduction order is
-  // neither proved nor refuted (the bits of neither side are known); the rest go on.
-  size_t approximate = 0;
-  std::string approximate_why;
-  if (opt.semantics == ir::Semantics::Ieee) {
-    absl::flat_hash_map<TermId, std::string> memo;
-    std::map<TermId, std::string> unfixed = ref.state.ieee_unfixed;  // one store: one set
-    unfixed.insert(cand.state.ieee_unfixed.begin(), cand.state.ieee_unfixed.end());
-    std::vector<Pair> exact;
-    for (const Pair& p : pairs) {
-      std::string why = ieee_approximation(store, p.ref, unfixed, memo);
-      if (why.empty()) why = ieee_approximation(store, p.cand, unfixed, memo);
-      if (why.empty()) {
-        exact.push_back(p);
-      } else if (approximate++ == 0) {
-        approximate_why = why;
-      }
-    }
-    pairs = std::move(exact);
-    if (approximate)
-      r.notes.push_back(
-          "ieee: " + std::to_string(approximate) +
-          " output pairs depend on what keq does not model bit for bit, first: " + approximate_why);
+// IEEE semantics: a pair whose bits depend on an approximation or on a reduction order is
+// neither proved nor refuted (the bits of neither side are known); the rest go on.
+bool Pipeline::set_aside_unfixed() {
+  if (opt_.semantics != ir::Semantics::Ieee) return true;
+  absl::flat_hash_map<TermId, std::string> memo;
+  std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;  // one store: one set
+  unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
+  std::vector<Pair> exact;
+  for (const Pair& p : pairs_) {
+    std::string why = ieee_approximation(store_, p.ref, unfixed, memo);
+    if (why.empty()) why = ieee_approximation(store_, p.cand, unfixed, memo);
+    if (why.empty())
+      exact.push_back(p);
+    else if (approximate_++ == 0)
+      approximate_why_ = why;
   }
+  pairs_ = std::move(exact);
+  if (approximate_)
+    r_.notes.push_back(
+        "ieee: " + std::to_string(approximate_) +
+        " output pairs depend on what keq does not model bit for bit, first: " + approximate_why_);
+  return true;
+}
 
-  // Every counterexample, from the witness search or from Z3, is replayed in real semantics.
-  Witness w(store, domains, opt.seed, opt.semantics);
-  auto refute = [&](const Pair& p, const Point& point, const std::string& how) {
-    Counterexample c;
-    c.output = p.output;
-    c.index = unravel(p.element, ref.outputs[p.output]->shape);
-    for (auto [v, x] : point) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.9g", x);
-      c.inputs.push_back({store.variable_of(v).name, buf});
-    }
-    std::sort(c.inputs.begin(), c.inputs.end());
-    auto [ref_value, cand_value, difference] = w.describe(p, point);
-    c.ref_value = ref_value, c.cand_value = cand_value, c.difference = difference;
-    c.found_by = how;
-    r.counterexample = c;
-    r.verdict = Verdict::NotEquivalent;
-    r.reason = "a counterexample that replay confirms";
-  };
-  // A short probe before the e-graph: a wrong candidate usually differs at one of a few points
-  // of a few outputs, and then the e-graph need not saturate at all. Evaluating long terms is
-  // costly, so the probe samples at most kProbePairs pairs, spread over the outputs.
+// Every counterexample, from the witness search or from Z3, is replayed in real semantics.
+void Pipeline::refute(const Pair& p, const Point& point, const std::string& how) {
+  Counterexample c;
+  c.output = p.output;
+  c.index = unravel(p.element, ref_.outputs[p.output]->shape);
+  for (auto [v, x] : point) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    c.inputs.push_back({store_.variable_of(v).name, buf});
+  }
+  std::sort(c.inputs.begin(), c.inputs.end());
+  auto [ref_value, cand_value, difference] = witness_->describe(p, point);
+  c.ref_value = ref_value, c.cand_value = cand_value, c.difference = difference;
+  c.found_by = how;
+  r_.counterexample = c;
+  r_.verdict = Verdict::NotEquivalent;
+  r_.reason = "a counterexample that replay confirms";
+}
+
+// A short probe before the e-graph: a wrong candidate usually differs at one of a few points of
+// a few outputs, and then the e-graph need not saturate at all. Evaluating long terms is costly,
+// so the probe samples at most kProbePairs pairs, spread over the outputs.
+bool Pipeline::probe() {
   constexpr size_t kProbePairs = 8, kProbePoints = 4;
-  size_t stride = std::max<size_t>(1, pairs.size() / kProbePairs);
-  for (size_t k = 0; k < pairs.size() && !r.counterexample; k += stride) {
+  size_t stride = std::max<size_t>(1, pairs_.size() / kProbePairs);
+  for (size_t k = 0; k < pairs_.size() && !r_.counterexample; k += stride) {
     std::string how;
-    if (auto point = w.search(pairs[k], kProbePoints, how, r.stats.witness_points)) {
-      ++r.stats.witness_refuted;
-      refute(pairs[k], *point, how);
+    if (auto point = witness_->search(pairs_[k], kProbePoints, how, r_.stats.witness_points)) {
+      ++r_.stats.witness_refuted;
+      refute(pairs_[k], *point, how);
     }
   }
-  if (r.counterexample) {
-    r.stats.unknown = pairs.size() + approximate - r.stats.witness_refuted;
-    r.stats.seconds = elapsed();
-    if (opt.explain) r.explanation = "nothing was proved: a counterexample came first";
-    return r;
-  }
+  if (!r_.counterexample) return true;
+  r_.stats.unknown = pairs_.size() + approximate_ - r_.stats.witness_refuted;
+  r_.stats.seconds = elapsed();
+  if (opt_.explain) r_.explanation = "nothing was proved: a counterexample came first";
+  return false;
+}
 
-  // The element --explain names, as a pair of its own (dedup may have merged it with another).
-  std::optional<Pair> explained;
+// The element --explain names, as a pair of its own (dedup may have merged it with another).
+void Pipeline::find_explained() {
+  Report& r = r_;
+  const Options& opt = opt_;
+  const Program &ref = ref_, &cand = cand_;
+  std::optional<Pair>& explained = explained_;
   if (opt.explain) {
     auto [o, index] = *opt.explain;
     std::optional<size_t> flat;
@@ -782,9 +525,17 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
       explained = Pair{ref.outputs[o]->elems[*flat], cand.outputs[o]->elems[*flat], o, *flat};
     if (explained && !opt.use_egraph) r.explanation = "--no-egraph: the e-graph did not run";
   }
+}
 
-  // E-graph stage.
-  std::vector<bool> proved(pairs.size(), false);
+bool Pipeline::egraph() {
+  Report& r = r_;
+  const Options& opt = opt_;
+  ir::TermStore& store = store_;
+  std::vector<Pair>& pairs = pairs_;
+  const std::optional<Pair>& explained = explained_;
+  find_explained();
+  std::vector<bool>& proved = proved_;
+  proved.assign(pairs.size(), false);
   if (opt.use_egraph && !pairs.empty()) {
     rules::ProverOptions po;
     po.semantics = opt.semantics;
@@ -794,8 +545,8 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
     for (TermId id = 0; id < store.size(); ++id)
       if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
         // Inputs and parameters are finite values of their range; anything else stays unknown.
-        auto d = domains.find(tensor_of(store.variable_of(id).name));
-        if (d == domains.end() || d->second.nonfinite) continue;
+        auto d = domains_.find(tensor_of(store.variable_of(id).name));
+        if (d == domains_.end() || d->second.nonfinite) continue;
         ir::Interval iv = ir::Interval::any_finite();
         if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
           iv = {d->second.lo, d->second.hi, false, true};
@@ -825,44 +576,63 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
   }
   for (bool b : proved) r.stats.egraph_proved += b;
 
-  // The witness search on the residue, then Z3.
-  bool timed_out = false;
-  std::vector<size_t> open;
-  for (size_t k = 0; k < pairs.size() && !r.counterexample; ++k) {
-    if (proved[k]) continue;
-    if ((timed_out = elapsed() > opt.timeout_s)) break;
+  return true;
+}
+
+bool Pipeline::witness_search() {
+  for (size_t k = 0; k < pairs_.size() && !r_.counterexample; ++k) {
+    if (proved_[k]) continue;
+    if ((timed_out_ = elapsed() > opt_.timeout_s)) break;
     std::string how;
-    if (auto point = w.search(pairs[k], opt.witness_points, how, r.stats.witness_points)) {
-      ++r.stats.witness_refuted;
-      refute(pairs[k], *point, how);
+    if (auto point =
+            witness_->search(pairs_[k], opt_.witness_points, how, r_.stats.witness_points)) {
+      ++r_.stats.witness_refuted;
+      refute(pairs_[k], *point, how);
     } else {
-      open.push_back(k);
+      open_.push_back(k);
     }
   }
-  std::string smt_reason;
-  if (opt.use_smt && !r.counterexample && !timed_out)
-    smt_stage(store, pairs, open, w, opt, elapsed, r, smt_reason, refute);
-  r.stats.unknown = pairs.size() + approximate - r.stats.egraph_proved - r.stats.witness_refuted -
+  return true;
+}
+
+bool Pipeline::smt() {
+  if (opt_.use_smt && !r_.counterexample && !timed_out_) {
+    auto elapsed = [this] { return this->elapsed(); };
+    auto refute = [this](const Pair& p, const Point& point, const std::string& how) {
+      this->refute(p, point, how);
+    };
+    smt_stage(store_, pairs_, open_, *witness_, opt_, elapsed, r_, smt_reason_, refute);
+  }
+  return true;
+}
+
+void Pipeline::conclude() {
+  Report& r = r_;
+  r.stats.unknown = pairs_.size() + approximate_ - r.stats.egraph_proved - r.stats.witness_refuted -
                     r.stats.smt_proved - r.stats.smt_refuted;
   r.stats.seconds = elapsed();
-  if (r.counterexample) return r;
+  if (r.counterexample) return;
   if (r.stats.unknown == 0) {
     r.verdict = Verdict::Equivalent;
     r.reason = r.stats.smt_proved ? "every output element proved (e-graph and Z3)"
                                   : "every output element proved by the e-graph";
-  } else {
-    r.verdict = Verdict::Unknown;
-    r.reason =
-        std::to_string(r.stats.unknown) + " output pairs neither proved nor refuted" +
-        (approximate ? "; " + std::to_string(approximate) +
-                           " depend on approximations or order (IEEE), first: " + approximate_why
-                     : "") +
-        (r.stats.unknown == approximate ? ""
-         : elapsed() > opt.timeout_s    ? " before the timeout"
-         : !opt.use_smt                 ? " by the e-graph and the witness search (--no-smt)"
-                                        : "; first reason: " + smt_reason);
+    return;
   }
-  return r;
+  r.verdict = Verdict::Unknown;
+  r.reason =
+      std::to_string(r.stats.unknown) + " output pairs neither proved nor refuted" +
+      (approximate_ ? "; " + std::to_string(approximate_) +
+                          " depend on approximations or order (IEEE), first: " + approximate_why_
+                    : "") +
+      (r.stats.unknown == approximate_ ? ""
+       : elapsed() > opt_.timeout_s    ? " before the timeout"
+       : !opt_.use_smt                 ? " by the e-graph and the witness search (--no-smt)"
+                                       : "; first reason: " + smt_reason_);
+}
+
+Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
+                            const Options& options) {
+  return Pipeline(ref_path, cand_path, options).run();
 }
 
 }  // namespace

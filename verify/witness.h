@@ -1,0 +1,365 @@
+// The output pairs of one configuration, their dedup key, and the witness search that refutes
+// them: points drawn from each input's domain, confirmed only by disjoint enclosures (replay).
+// Internal to verify/ (verify.cc's pipeline is its one user).
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+#include <mpfr.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "frontends/triton/program.h"
+#include "ir/budget.h"
+#include "ir/enclosure.h"
+#include "ir/ir.h"
+
+namespace keq::verify::internal {
+
+using ir::TermId;
+using torch::Program;
+
+// Where an input variable's values come from: its tensor's dtype and get_inputs() range.
+struct Domain {
+  double lo = -INFINITY, hi = INFINITY;
+  bool hi_open = false;
+  python::DType dtype = python::DType::F32;
+  bool nonfinite = false;  // --nonfinite-inputs: +-inf and NaN too (float inputs only)
+};
+
+using Domains = absl::flat_hash_map<std::string, Domain>;  // by tensor name (in0, p3)
+
+inline Domains domains_of(const Program& ref, const Program& cand, bool nonfinite_inputs) {
+  Domains d;
+  for (const auto* p : {&ref, &cand}) {
+    for (const auto& t : p->state.inputs)
+      d[t.name] = {t.lo, t.hi, t.hi_open, t.dtype,
+                   nonfinite_inputs && python::is_float(t.dtype) && t.lo == -INFINITY};
+    for (const auto& t : p->state.parameters) d[t.name] = {-INFINITY, INFINITY, false, t.dtype};
+  }
+  return d;
+}
+
+inline std::string tensor_of(const std::string& var) {
+  return var.substr(0, var.find('['));
+}
+
+// A canonical encoding of the pair (ref, cand) up to renaming of variables: the DAG in visit
+// order, variables numbered by first occurrence and tagged with their domain, so two pairs with
+// equal keys are equivalent together or not at all.
+class PairKey {
+ public:
+  PairKey(const ir::TermStore& s, const Domains& d) : s_(s), d_(d) {}
+  std::vector<uint64_t> operator()(TermId a, TermId b) {
+    key_.clear(), seen_.clear(), vars_.clear();
+    uint64_t root_a = visit(a), root_b = visit(b);
+    // The node count first, the roots last: records and roots can never be read across.
+    key_.insert(key_.begin(), seen_.size());
+    key_.push_back(root_a);
+    key_.push_back(root_b);
+    return key_;
+  }
+
+ private:
+  // Post-order with an explicit stack: a 100,000-term chain (a scalar loop accumulator over a
+  // wide row) is as deep as it is long.
+  uint64_t visit(TermId root) {
+    std::vector<std::pair<TermId, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+      ir::Budget::tick();
+      auto [t, expanded] = stack.back();
+      stack.pop_back();
+      if (seen_.contains(t)) continue;
+      if (!expanded) {
+        stack.push_back({t, true});
+        auto kids = s_.children(t);
+        for (auto k = kids.rbegin(); k != kids.rend(); ++k)
+          if (!seen_.contains(*k)) stack.push_back({*k, false});
+        continue;
+      }
+      record(t);
+    }
+    return seen_.at(root);
+  }
+  void record(TermId t) {
+    std::vector<uint64_t> payload = {s_.payload(t)};
+    if (s_.op(t) == ir::Op::Var) {
+      // Renamed only within one input or parameter domain, exactly (no hashing): the index of
+      // first occurrence plus the domain's bits. A variable outside every domain keeps its name.
+      auto dom = d_.find(tensor_of(s_.variable_of(t).name));
+      if (dom != d_.end()) {
+        auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
+        const Domain& d = dom->second;
+        payload = {1,
+                   it->second,
+                   std::bit_cast<uint64_t>(d.lo),
+                   std::bit_cast<uint64_t>(d.hi),
+                   uint64_t{d.hi_open},
+                   static_cast<uint64_t>(d.dtype),
+                   uint64_t{d.nonfinite}};
+      } else {
+        payload = {0, s_.payload(t)};
+      }
+    }
+    key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
+    key_.insert(key_.end(), payload.begin(), payload.end());
+    auto kids = s_.children(t);
+    key_.push_back(kids.size());
+    for (TermId c : kids) key_.push_back(seen_.at(c));
+    uint64_t id = seen_.size();
+    seen_[t] = id;
+  }
+  const ir::TermStore& s_;
+  const Domains& d_;
+  std::vector<uint64_t> key_;
+  absl::flat_hash_map<TermId, uint64_t> seen_;
+  absl::flat_hash_map<uint32_t, uint64_t> vars_;
+};
+
+struct Pair {
+  TermId ref, cand;
+  size_t output, element;
+};
+
+inline void collect(const ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, bool>& seen,
+                    std::vector<TermId>& vars, std::vector<double>& consts) {
+  std::vector<TermId> stack{root};  // iterative: terms can be as deep as a row is wide
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    if (!seen.try_emplace(t, true).second) continue;
+    if (s.op(t) == ir::Op::Var) vars.push_back(t);
+    if (s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32 && std::isfinite(s.constant_of(t).f))
+      consts.push_back(s.constant_of(t).f);
+    auto kids = s.children(t);
+    for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.push_back(*k);
+  }
+}
+
+// Real semantics equality: the same extended real; NaN equals NaN, +0 equals -0.
+// A cheap filter on point values: a difference far above the working precision is a candidate,
+// which only `Witness::differs`'s disjoint enclosures can confirm.
+inline std::optional<std::string> real_difference(const ir::RealValue& a, const ir::RealValue& b) {
+  if (a.type != ir::Type::F32 || b.type != ir::Type::F32) {
+    if (a.i == b.i) return std::nullopt;
+    return std::to_string(b.i - a.i);
+  }
+  mpfr_srcptr x = a.f.get(), y = b.f.get();
+  if (mpfr_nan_p(x) && mpfr_nan_p(y)) return std::nullopt;
+  if (mpfr_nan_p(x) || mpfr_nan_p(y)) return std::string("NaN on one side only");
+  if (mpfr_equal_p(x, y)) return std::nullopt;
+  if (mpfr_inf_p(x) || mpfr_inf_p(y)) return std::string("inf");
+  ir::Real d, m;
+  mpfr_sub(d.get(), x, y, MPFR_RNDN);
+  mpfr_abs(d.get(), d.get(), MPFR_RNDN);
+  mpfr_set(m.get(), mpfr_cmpabs(x, y) >= 0 ? x : y, MPFR_RNDN);
+  mpfr_abs(m.get(), m.get(), MPFR_RNDN);
+  mpfr_mul_2si(m.get(), m.get(), -200, MPFR_RNDN);
+  if (mpfr_cmp(d.get(), m.get()) <= 0) return std::nullopt;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", d.approx_double());
+  return std::string(buf);
+}
+
+// Values a variable can take, rounded into its dtype so the counterexample is a real input.
+inline double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
+  if (d.nonfinite && !std::isfinite(v)) return v;
+  bool narrow = d.dtype == python::DType::F16 || d.dtype == python::DType::BF16 ||
+                d.dtype == python::DType::E4M3 || d.dtype == python::DType::E5M2;
+  bool integral = d.dtype == python::DType::I32 || d.dtype == python::DType::I64 ||
+                  d.dtype == python::DType::Bool;
+  if (integral) v = std::nearbyint(v);
+  if (narrow) {  // few mantissa bits: every format keq knows holds these
+    int e = 0;
+    double m = std::frexp(v, &e);
+    v = std::ldexp(std::nearbyint(m * 8) / 8, std::clamp(e, -6, 8));
+  }
+  v = static_cast<double>(static_cast<float>(v));
+  bool inside = v >= d.lo && (d.hi_open ? v < d.hi : v <= d.hi) && std::isfinite(v);
+  if (inside) return v;
+  if (!std::isfinite(d.lo) || !std::isfinite(d.hi)) return 0;
+  double u = std::uniform_real_distribution<double>(d.lo, d.hi)(rng);
+  if (integral) u = std::floor(u);
+  u = static_cast<double>(static_cast<float>(u));
+  return (d.hi_open ? u < d.hi : u <= d.hi) && u >= d.lo ? u : d.lo;
+}
+
+inline std::string value_str(const ir::RealValue& v) {
+  if (v.type != ir::Type::F32) return std::to_string(v.i);
+  if (mpfr_nan_p(v.f.get())) return "nan";  // not "-nan": NaN's sign means nothing here
+  // MPFR prints what a double cannot hold (1e-650 is not -0).
+  char* buf = nullptr;
+  mpfr_asprintf(&buf, "%.9Rg", v.f.get());
+  std::string s(buf);
+  mpfr_free_str(buf);
+  return s;
+}
+
+// Variable term -> value. Ordered: minimization walks it and draws random numbers as it goes,
+// and a hash map's order changes from process to process (absl seeds its hash per process), so
+// the same --seed gave different counterexamples.
+using Point = std::map<TermId, double>;
+
+class Witness {
+ public:
+  Witness(const ir::TermStore& s, const Domains& d, uint64_t seed, ir::Semantics sem)
+      : s_(s), d_(d), rng_(seed), sem_(sem) {
+    for (const auto& [name, dom] : d) nonfinite_ |= dom.nonfinite;
+  }
+
+  // IEEE: the bit-exact evaluation (callers send only pairs without approximations, so it is
+  // the programs' own arithmetic). Equal means the same bits, any NaN matching any NaN.
+  ir::IeeeValue eval_ieee(TermId t, const Point& p) const {
+    return ir::evaluate_ieee(s_, t, [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
+      auto c = input(v, p);
+      return c ? std::optional(ir::IeeeValue::of(*c)) : std::nullopt;
+    });
+  }
+  // A variable's value at p, in its type; nothing when p leaves it free.
+  std::optional<ir::Constant> input(const ir::Variable& v, const Point& p) const {
+    auto it = p.find(const_cast<ir::TermStore&>(s_).variable(v.name, v.type));
+    if (it == p.end()) return std::nullopt;
+    return v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
+                                   : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second));
+  }
+  static std::optional<std::string> ieee_difference(const ir::IeeeValue& a,
+                                                    const ir::IeeeValue& b) {
+    if (a.type != ir::Type::F32 || b.type != ir::Type::F32)
+      return a.i == b.i ? std::nullopt : std::optional(std::to_string(b.i - a.i));
+    if (std::isnan(a.f) && std::isnan(b.f)) return std::nullopt;
+    if (std::bit_cast<uint32_t>(a.f) == std::bit_cast<uint32_t>(b.f)) return std::nullopt;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.9g (bits 0x%08x vs 0x%08x)",
+                  static_cast<double>(b.f) - static_cast<double>(a.f), std::bit_cast<uint32_t>(a.f),
+                  std::bit_cast<uint32_t>(b.f));
+    return std::string(buf);
+  }
+  // Both sides' values at p and their difference, as the report prints them.
+  std::array<std::string, 3> describe(const Pair& pr, const Point& p) const {
+    if (sem_ == ir::Semantics::Ieee) {
+      ir::IeeeValue a = eval_ieee(pr.ref, p), b = eval_ieee(pr.cand, p);
+      auto str = [](const ir::IeeeValue& v) {
+        if (v.type != ir::Type::F32) return std::to_string(v.i);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v.f));
+        return std::string(std::isnan(v.f) ? "nan" : buf);
+      };
+      return {str(a), str(b), ieee_difference(a, b).value_or("?")};
+    }
+    ir::RealValue a = eval(pr.ref, p), b = eval(pr.cand, p);
+    return {value_str(a), value_str(b), differs(pr, p).value_or("?")};
+  }
+
+  ir::RealValue eval(TermId t, const Point& p) const {
+    return ir::evaluate_real(s_, t, [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
+      auto c = input(v, p);
+      return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
+    });
+  }
+  ir::Enclosure enclose(TermId t, const Point& p) const {
+    return ir::evaluate_enclosure(s_, t,
+                                  [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
+                                    auto c = input(v, p);
+                                    return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
+                                  });
+  }
+  // The difference at p, when both sides differ for certain. A point evaluation at the working
+  // precision finds candidates cheaply; only disjoint enclosures (interval arithmetic with
+  // outward rounding) confirm one, at 256 bits and up to 8192 before giving up: a cancellation
+  // such as exp(2y) - 1 at y = -1e-650 agrees with itself at any fixed precision.
+  std::optional<std::string> differs(const Pair& pr, const Point& p) const {
+    if (sem_ == ir::Semantics::Ieee) {
+      try {
+        return ieee_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p));
+      } catch (const ir::EvalError&) {
+        return std::nullopt;
+      }
+    }
+    try {
+      if (!real_difference(eval(pr.ref, p), eval(pr.cand, p))) return std::nullopt;
+      for (mpfr_prec_t bits : {256, 2048, 8192}) {
+        ir::Real::PrecisionScope precision(bits);
+        ir::Enclosure a = enclose(pr.ref, p), b = enclose(pr.cand, p);
+        if (ir::disjoint(a, b)) return ir::separation(a, b);
+        if (!a.narrows_with_precision() || !b.narrows_with_precision()) break;
+      }
+      return std::nullopt;
+    } catch (const ir::EvalError&) {
+      return std::nullopt;  // out of MPFR's trusted range: no evidence either way
+    }
+  }
+
+  std::optional<Point> search(const Pair& pr, size_t points, std::string& how, size_t& tried) {
+    absl::flat_hash_map<TermId, bool> seen;
+    std::vector<TermId> vars;
+    std::vector<double> consts;
+    collect(s_, pr.ref, seen, vars, consts);
+    collect(s_, pr.cand, seen, vars, consts);
+    std::vector<double> pool = {0,    1,     -1,  0.5,  -0.5, 2,     -2, 3,
+                                1e-3, -1e-3, 100, -100, 1e4,  65504, 448};
+    if (nonfinite_) pool.insert(pool.end(), {INFINITY, -INFINITY, NAN});
+    for (double c : consts)
+      for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
+    std::normal_distribution<double> normal;
+    for (size_t k = 0; k < points; ++k) {
+      ++tried;
+      Point p;
+      bool guided = k < points / 2;
+      for (TermId v : vars) {
+        double x = guided ? pool[rng_() % pool.size()]
+                          : normal(rng_) * std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
+        p[v] = into_domain(x, domain(v), rng_);
+      }
+      if (differs(pr, p)) {
+        how = guided ? "witness search (constant-guided point)" : "witness search (random point)";
+        return minimize(pr, p);
+      }
+    }
+    return std::nullopt;
+  }
+
+  const Domain& domain(TermId v) const {
+    static const Domain any;
+    auto it = d_.find(tensor_of(s_.variable_of(v).name));
+    return it == d_.end() ? any : it->second;
+  }
+
+ private:
+  // Zero out, then shorten, each value while the difference stays: each step checked at the
+  // working precision only, the result replayed in full, the confirmed point kept otherwise.
+  Point minimize(const Pair& pr, const Point& confirmed) {
+    Point p = confirmed;
+    auto still_differs = [&] {
+      if (sem_ == ir::Semantics::Ieee) return differs(pr, p).has_value();
+      try {
+        return real_difference(eval(pr.ref, p), eval(pr.cand, p)).has_value();
+      } catch (const ir::EvalError&) {
+        return false;
+      }
+    };
+    for (auto& [v, x] : p) {
+      double keep = x;
+      for (double cand : {0.0, std::round(x), std::round(x * 1000) / 1000}) {
+        double y = into_domain(cand, domain(v), rng_);
+        if (y == keep) break;
+        x = y;
+        if (still_differs()) break;
+        x = keep;
+      }
+    }
+    return differs(pr, p) ? p : confirmed;
+  }
+  const ir::TermStore& s_;
+  const Domains& d_;
+  std::mt19937_64 rng_;
+  ir::Semantics sem_;
+  bool nonfinite_ = false;
+};
+
+}  // namespace keq::verify::internal
