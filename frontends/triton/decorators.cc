@@ -1,0 +1,83 @@
+// triton.jit, triton.Config, @triton.autotune and @triton.heuristics.
+#include "frontends/triton/triton_impl.h"
+
+namespace keq::triton::impl {
+
+void Triton::install_decorators(const Ref& tl, const Ref& triton) {
+  auto& t = *tl->attrs;
+  t["constexpr"] = in.make_class("constexpr", nullptr, std::make_shared<Attrs>());
+  // triton.jit / autotune / Config
+  auto& tr = *triton->attrs;
+  auto jit_attrs = std::make_shared<Attrs>();
+  (*jit_attrs)["__getitem__"] =
+      python::builtin("JITFunction.__getitem__", [this](Interp&, CallArgs& a) {
+        Ref kernel = a.pos.at(0), grid = a.pos.at(1);
+        return python::builtin("launch", [this, kernel, grid](Interp&, CallArgs& c) {
+          return launch(kernel, grid, c);
+        });
+      });
+  (*jit_attrs)["__call__"] = python::builtin("JITFunction.__call__", [this](Interp&, CallArgs& a) {
+    if (!run)
+      in.error(
+          a.at,
+          "a @triton.jit function is called only from a kernel (launch it with kernel[grid](...))");
+    Ref fn = (*a.pos.at(0)->attrs)["fn"];
+    a.pos.erase(a.pos.begin());
+    return in.call(fn, a);
+  });
+  jit_class = in.make_class("JITFunction", nullptr, jit_attrs);
+  tr["jit"] = python::builtin("triton.jit", [this](Interp&, CallArgs& a) {
+    if (a.pos.empty()) {  // @triton.jit(...) with options: a decorator
+      return python::builtin("triton.jit",
+                             [this](Interp&, CallArgs& b) { return make_kernel(b.pos.at(0)); });
+    }
+    return make_kernel(a.pos[0]);
+  });
+  auto config_class = in.make_class("Config", nullptr, std::make_shared<Attrs>());
+  tr["Config"] = python::builtin("triton.Config", [this, config_class](Interp&, CallArgs& a) {
+    Ref d = a.get(0, "kwargs");
+    if (!d || d->kind != K::Dict) in.error(a.at, "triton.Config needs a dict of constexprs");
+    if (a.get(SIZE_MAX, "pre_hook")) in.unsupported(a.at, "triton.Config(pre_hook=...)");
+    auto cfg = std::make_shared<Value>();
+    cfg->kind = K::Instance;
+    cfg->cls = config_class;
+    cfg->attrs = std::make_shared<Attrs>();
+    (*cfg->attrs)["kwargs"] = d;
+    Ref warps = a.get(1, "num_warps"), stages = a.get(2, "num_stages");
+    (*cfg->attrs)["num_warps"] = warps ? warps : python::none();
+    (*cfg->attrs)["num_stages"] = stages ? stages : python::none();
+    return cfg;
+  });
+  tr["autotune"] = python::builtin("triton.autotune", [this](Interp&, CallArgs& a) {
+    // The autotuner's benchmarking runs (and the hooks that reset or restore memory around
+    // them) leave effects keq does not model.
+    for (const char* hook : {"reset_to_zero", "restore_value", "pre_hook", "post_hook"})
+      if (a.get(SIZE_MAX, hook))
+        in.unsupported(a.at, std::string("@triton.autotune(") + hook + "=...)");
+    Ref configs = a.get(0, "configs");
+    return python::builtin("triton.autotune", [configs](Interp& i2, CallArgs& b) {
+      Ref k = b.pos.at(0);
+      if (k->kind != K::Instance) i2.error(b.at, "@triton.autotune goes above @triton.jit");
+      if (!configs || (configs->kind != K::List && configs->kind != K::Tuple))
+        i2.error(b.at, "@triton.autotune needs configs=[triton.Config(...), ...]");
+      for (const Ref& c : configs->items)
+        if (!i2.is_instance_of(c, "Config"))
+          i2.error(b.at, "configs holds something not a triton.Config");
+      (*k->attrs)["configs"] = configs;
+      return k;
+    });
+  });
+  tr["heuristics"] = python::builtin("triton.heuristics", [this](Interp&, CallArgs& a) {
+    Ref rules = a.get(0, "values");
+    if (!rules || rules->kind != K::Dict)
+      in.error(a.at, "@triton.heuristics takes a dict of name: lambda args: value");
+    return python::builtin("triton.heuristics", [rules](Interp& i2, CallArgs& b) {
+      Ref k = b.pos.at(0);
+      if (k->kind != K::Instance) i2.error(b.at, "@triton.heuristics goes above @triton.jit");
+      (*k->attrs)["heuristics"] = rules;
+      return k;
+    });
+  });
+}
+
+}  // namespace keq::triton::impl

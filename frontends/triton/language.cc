@@ -1,0 +1,256 @@
+// tl.*: program ids, block creation and shapes, where, the op table's math (tl, tl.math,
+// libdevice), maximum/minimum, dot.
+#include "frontends/triton/triton_impl.h"
+
+namespace keq::triton::impl {
+
+void Triton::install_language(const Ref& tl, const Ref& triton) {
+  auto& t = *tl->attrs;
+  auto def = [&](const std::string& name, python::BuiltinFn fn) {
+    define_tl(tl, name, std::move(fn));
+  };
+  auto need_kernel = [this](CallArgs& a, const std::string& what) { require_kernel(a, what); };
+  def("program_id", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.program_id");
+    int64_t axis = in.to_int(a.get(0, "axis"), a.at);
+    if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
+    return runtime_int(run->pid[axis]);  // a runtime value in Triton, never a constexpr
+  });
+  def("num_programs", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.num_programs");
+    int64_t axis = in.to_int(a.get(0, "axis"), a.at);
+    if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
+    return runtime_int(run->grid[axis]);
+  });
+  def("arange", [this](Interp&, CallArgs& a) {
+    if (!a.get(0, "start") || !a.get(1, "end")) in.error(a.at, "tl.arange takes start and end");
+    check_arange(in, a.at, a.get(0, "start"), a.get(1, "end"));
+    int64_t lo = in.to_int(a.get(0, "start"), a.at), hi = in.to_int(a.get(1, "end"), a.at);
+    auto r = std::make_shared<Tensor>();
+    r->dtype = DType::I32;
+    for (int64_t v = lo; v < hi; ++v)
+      r->elems.push_back(s.constant(ir::Constant::of_int(ir::Type::I32, v)));
+    r->shape = {hi - lo};
+    return wrap(r);
+  });
+  auto dtype_of = [this](const Ref& d, Span at) {
+    if (!d || d->kind == K::None) return DType::F32;
+    if (d->kind != K::DType) in.error(at, "expected a tl dtype");
+    return d->dtype;
+  };
+  // A block shape, checked as Triton checks it before anything is allocated.
+  auto shape_of = [this](const Ref& v, Span at) {
+    if (!v) in.error(at, "a block shape is missing");
+    std::vector<Ref> dims =
+        v->kind == K::Tuple || v->kind == K::List ? v->items : std::vector<Ref>{v};
+    check_block_shape(in, at, dims);
+    std::vector<int64_t> shape;
+    for (const Ref& x : dims) shape.push_back(in.to_int(x, at));
+    return shape;
+  };
+  def("zeros", [this, dtype_of, shape_of](Interp&, CallArgs& a) {
+    auto r = std::make_shared<Tensor>();
+    r->shape = shape_of(a.get(0, "shape"), a.at);
+    r->dtype = dtype_of(a.get(1, "dtype"), a.at);
+    r->elems.assign(r->numel(), constant(s, r->dtype, 0));
+    return wrap(r);
+  });
+  def("full", [this, dtype_of, shape_of](Interp&, CallArgs& a) {
+    auto r = std::make_shared<Tensor>();
+    r->shape = shape_of(a.get(0, "shape"), a.at);
+    r->dtype = dtype_of(a.get(2, "dtype"), a.at);
+    r->elems.assign(r->numel(), constant(s, r->dtype, in.to_float(a.get(1, "value"), a.at)));
+    return wrap(r);
+  });
+  def("load", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.load");
+    return load(a);
+  });
+  def("store", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.store");
+    return store(a);
+  });
+  def("where", [this](Interp&, CallArgs& a) {
+    TensorPtr c = as_tensor(in, a.pos.at(0), a.at, DType::Bool);
+    DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
+    if (out == DType::I64 && a.pos[1]->kind != K::Tensor && a.pos[2]->kind != K::Tensor)
+      out = DType::I32;  // Triton types a Python int that fits as int32
+    TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
+    DType xd = x->dtype, yd = y->dtype;
+    return wrap(map3(
+        in, c, x, y, out,
+        [&](TermId p, TermId q, TermId r) {
+          return fold(s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)}));
+        },
+        a.at));
+  });
+  // tl.maximum and tl.minimum promote their operands as arithmetic does.
+  for (auto [spelled, op] : ir::ops_spelled("tl")) {
+    if (!ir::op_info(op).is_extremum()) continue;
+    Op o = op;
+    std::string name(spelled);
+    def(name, [this, o](Interp&, CallArgs& a) {  // maxnum: the non-NaN operand wins (measured)
+      DType out = promote(a.pos.at(0), a.pos.at(1), in, a.at);
+      TensorPtr x = as_tensor(in, a.pos[0], a.at, out), y = as_tensor(in, a.pos[1], a.at, out);
+      DType xd = x->dtype, yd = y->dtype;
+      return wrap(map2(
+          in, x, y, out,
+          [&](TermId p, TermId q) {
+            return fold(s.make(o, {convert(s, p, xd, out), convert(s, q, yd, out)}));
+          },
+          a.at));
+    });
+  }
+  // tl.*, tl.math.* and libdevice share one table: tl.sqrt is approximate (sqrt.approx.f32),
+  // sqrt_rn and libdevice's sqrt are correctly rounded; libdevice's rint rounds half to even.
+  auto math = [this](const std::string& where, Op o, size_t arity) {
+    return python::builtin(where, [this, where, o, arity](Interp&, CallArgs& a) {
+      std::vector<TensorPtr> xs;
+      DType out = DType::F32;
+      for (size_t k = 0; k < arity; ++k) {
+        xs.push_back(as_tensor(in, a.pos.at(k), a.at, DType::F32));
+        if (python::is_float(xs[k]->dtype)) out = xs[k]->dtype;
+      }
+      if (!python::is_float(out) && o != Op::Abs) in.unsupported(a.at, where + " of integers");
+      auto op = [&](std::initializer_list<TermId> kids) {
+        std::vector<TermId> v;
+        size_t k = 0;
+        for (TermId e : kids) v.push_back(convert(s, e, xs[k++]->dtype, out));
+        return fold(s.make(o, v));
+      };
+      if (arity == 1)
+        return wrap(map1(
+            in, xs[0], out, [&](TermId e) { return op({e}); }, a.at));
+      if (arity == 2)
+        return wrap(map2(
+            in, xs[0], xs[1], out,
+            [&](TermId p, TermId q) {
+              return op({p, q});
+            },
+            a.at));
+      return wrap(map3(
+          in, xs[0], xs[1], xs[2], out,
+          [&](TermId p, TermId q, TermId r) {
+            return op({p, q, r});
+          },
+          a.at));
+    });
+  };
+  auto math_module = module("triton.language.math");
+  for (auto [spelled, op] : ir::ops_spelled("tl")) {
+    if (ir::op_info(op).is_extremum()) continue;
+    std::string name(spelled);
+    size_t arity = ir::op_info(op).arity;
+    t[name] = math("tl." + name, op, arity);
+    (*math_module->attrs)[name] = math("tl.math." + name, op, arity);
+  }
+  auto libdevice = module("triton.language.extra.libdevice");
+  for (auto [spelled, op] : ir::ops_spelled("libdevice")) {
+    std::string name(spelled);
+    (*libdevice->attrs)[name] = math("libdevice." + name, op, ir::op_info(op).arity);
+  }
+  auto extra = module("triton.language.extra"), cuda = module("triton.language.extra.cuda");
+  (*extra->attrs)["libdevice"] = libdevice;
+  (*extra->attrs)["cuda"] = cuda;
+  (*cuda->attrs)["libdevice"] = libdevice;
+  t["math"] = math_module;
+  t["extra"] = extra;
+  in.register_module("triton.language.math", math_module);
+  in.register_module("triton.language.extra", extra);
+  in.register_module("triton.language.extra.cuda", cuda);
+  in.register_module("triton.language.extra.libdevice", libdevice);
+  in.register_module("triton.language.extra.cuda.libdevice", libdevice);
+  for (auto [name, op] : std::vector<std::pair<std::string, Op>>{
+           {"sum", Op::Sum}, {"max", Op::TMax}, {"min", Op::TMin}}) {
+    Op o = op;
+    std::string n = name;
+    def(n, [this, o, n](Interp&, CallArgs& a) {
+      TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
+      Ref axis = a.get(1, "axis");
+      bool keep = a.get(SIZE_MAX, "keep_dims") && in.truthy(a.get(SIZE_MAX, "keep_dims"), a.at);
+      std::vector<int64_t> dims;
+      if (!axis || axis->kind == K::None)
+        for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
+      else
+        dims.push_back(norm_dim(in, in.to_int(axis, a.at), x->shape.size(), a.at));
+      return wrap(reduce(
+          in, x, dims, keep, x->dtype,
+          [&](std::vector<TermId>& v) { return v.size() == 1 ? v[0] : fold(s.make(o, v)); }, a.at));
+    });
+  }
+  def("zeros_like", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
+    auto r = std::make_shared<Tensor>(*x);
+    r->elems.assign(x->numel(), constant(s, x->dtype, 0));
+    return wrap(r);
+  });
+  def("dot", [this](Interp&, CallArgs& a) {
+    // [M, K] x [K, N]; the accumulation order of the hardware is unspecified, so the sum is n-ary.
+    // fp32 inputs use TF32 by default (inputs rounded to 10 mantissa bits). keq models the exact
+    // product, so the default is recorded as a note: equal over the reals, not bit for bit.
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
+    check_dot(in, a.at, x->shape, y->shape);
+    Ref precision = a.get(3, "input_precision"), tf32 = a.get(4, "allow_tf32");
+    bool ieee = (precision && precision->kind == K::Str && precision->s == "ieee") ||
+                (tf32 && tf32->kind == K::Bool && !tf32->b);
+    if (!ieee && (x->dtype == DType::F32 || y->dtype == DType::F32))
+      st.findings.push_back(
+          in.where(a.at) +
+          ": note: tl.dot on fp32 rounds its inputs to TF32; keq models the exact "
+          "product (pass input_precision=\"ieee\" for fp32 products)");
+    Ref acc = a.get(2, "acc");
+    int64_t m = x->shape[0], k = x->shape[1], n = y->shape[1];
+    auto r = std::make_shared<Tensor>();
+    r->shape = {m, n};
+    r->dtype = DType::F32;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        std::vector<TermId> terms;
+        for (int64_t q = 0; q < k; ++q)
+          terms.push_back(mk(Op::Mul, {convert(s, x->elems[i * k + q], x->dtype, DType::F32),
+                                       convert(s, y->elems[q * n + j], y->dtype, DType::F32)}));
+        TermId sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
+        if (acc && acc->kind == K::Tensor) sum = mk(Op::Add, {acc->tensor->elems[i * n + j], sum});
+        r->elems.push_back(sum);
+      }
+    return wrap(r);
+  });
+  def("trans", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    if (x->shape.size() != 2) in.unsupported(a.at, "tl.trans of a block that is not 2-d");
+    auto r = std::make_shared<Tensor>();
+    r->shape = {x->shape[1], x->shape[0]};
+    r->dtype = x->dtype;
+    for (int64_t j = 0; j < x->shape[1]; ++j)
+      for (int64_t i = 0; i < x->shape[0]; ++i) r->elems.push_back(x->elems[i * x->shape[1] + j]);
+    return wrap(r);
+  });
+  def("reshape", [this, shape_of](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    auto r = std::make_shared<Tensor>(*x);
+    r->shape = shape_of(a.get(1, "shape"), a.at);
+    check_reshape(in, a.at, x->numel(), r->numel());
+    return wrap(r);
+  });
+  def("expand_dims", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    int64_t d = in.to_int(a.get(1, "axis"), a.at);
+    if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
+    auto r = std::make_shared<Tensor>(*x);
+    r->shape.insert(r->shape.begin() + d, 1);
+    return wrap(r);
+  });
+  def("broadcast_to", [this, shape_of](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    auto zero = std::make_shared<Tensor>();
+    zero->shape = shape_of(a.get(1, "shape"), a.at);
+    zero->dtype = x->dtype;
+    zero->elems.assign(zero->numel(), constant(s, x->dtype, 0));
+    return wrap(map2(
+        in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
+  });
+  install_reductions_and_atomics(tl);
+  install_decorators(tl, triton);
+}
+
+}  // namespace keq::triton::impl

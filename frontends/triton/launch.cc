@@ -1,0 +1,156 @@
+// Kernels and launches: @triton.jit functions, kernel[grid](...), constexpr parameters,
+// autotune configs and heuristics.
+#include "frontends/triton/triton_impl.h"
+
+namespace keq::triton::impl {
+
+Ref Triton::make_kernel(const Ref& fn) {
+  auto attrs = std::make_shared<Attrs>();
+  (*attrs)["fn"] = fn;
+  auto inst = std::make_shared<Value>();
+  inst->kind = K::Instance;
+  inst->cls = jit_class;
+  inst->attrs = attrs;
+  return inst;
+}
+
+Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
+  if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
+  Ref fn = (*kernel->attrs)["fn"];
+  // Constexprs and launch options come as keywords; an autotuned kernel adds its config's.
+  Attrs meta;
+  for (auto& [k, v] : a.kw)
+    if (k != "num_warps" && k != "num_stages" && k != "num_ctas") meta[k] = v;
+  if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end())
+    apply_config(fn, it->second->items, a.at, meta);
+  if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
+    apply_heuristics(fn, it->second, a, meta);
+  Ref g = grid;
+  if (g->kind == K::Function || g->kind == K::Builtin) {
+    auto d = std::make_shared<Value>();
+    d->kind = K::Dict;
+    for (auto& [k, v] : meta) d->dict.push_back({python::string(k), v});
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {d};
+    g = in.call(g, c);
+  }
+  std::vector<Ref> dims =
+      g->kind == K::Tuple || g->kind == K::List ? g->items : std::vector<Ref>{g};
+  if (dims.empty() || dims.size() > 3) in.error(a.at, "a grid has 1 to 3 dimensions");
+  Launch l;
+  for (size_t d = 0; d < dims.size(); ++d) l.grid[d] = in.to_int(dims[d], a.at);
+  check_grid(in, a.at, l.grid);
+  record_block_sizes(fn, a.pos, meta);
+  std::string consts;
+  for (const auto& [k, v] : std::map<std::string, Ref>(meta.begin(), meta.end()))
+    consts += (consts.empty() ? "" : ", ") + k + "=" + in.repr(v);
+  st.launches.push_back(in.where(a.at) + ": " + fn->s + " grid (" + std::to_string(l.grid[0]) +
+                        ", " + std::to_string(l.grid[1]) + ", " + std::to_string(l.grid[2]) + ")" +
+                        (consts.empty() ? "" : " with " + consts));
+  CallArgs call;
+  call.at = a.at;
+  std::vector<bool> constexpr_param = constexpr_parameters(fn);
+  for (size_t k = 0; k < a.pos.size(); ++k) {
+    const Ref& v = a.pos[k];
+    if (v->kind == K::Int && (k >= constexpr_param.size() || !constexpr_param[k])) {
+      call.pos.push_back(runtime_int(v->i));  // a runtime scalar, not a constexpr
+      continue;
+    }
+    if (v->kind == K::Tensor && v->tensor->strided)
+      in.unsupported(a.at,
+                     "a tensor whose torch layout is not contiguous (a permute, transpose, "
+                     "expand or slice view) passed to a kernel: keq models contiguous "
+                     "buffers only; pass .contiguous()");
+    if (v->kind == K::Tensor) {
+      auto p = std::make_shared<Value>();
+      p->kind = K::Pointer;
+      p->tensor = v->tensor;
+      p->offsets = {0};
+      call.pos.push_back(p);
+    } else {
+      call.pos.push_back(v);
+    }
+  }
+  for (auto& [k, v] : meta) call.kw.push_back({k, v});
+  run = &l;
+  for (l.pid[2] = 0; l.pid[2] < l.grid[2]; ++l.pid[2])
+    for (l.pid[1] = 0; l.pid[1] < l.grid[1]; ++l.pid[1])
+      for (l.pid[0] = 0; l.pid[0] < l.grid[0]; ++l.pid[0]) {
+        l.stored_lane.clear();
+        CallArgs c = call;
+        in.call(fn, c);
+      }
+  run = nullptr;
+  return python::none();
+}
+
+std::vector<bool> Triton::constexpr_parameters(const Ref& fn) const {
+  std::vector<bool> out;
+  if (fn->kind != K::Function) return out;
+  const python::Tree& t = *fn->fn->tree;
+  const python::Node& def = t.at(fn->fn->def);
+  if (def.kind != python::NodeKind::FunctionDef) return out;
+  for (python::NodeId p : t.at(def.kids[1]).kids) {
+    const python::Node& param = t.at(p);
+    if (param.flags != 0) continue;
+    python::NodeId ann = param.kids.empty() ? python::kNoNode : param.kids[0];
+    bool is_constexpr = false;
+    if (ann != python::kNoNode) {
+      const python::Node& a = t.at(ann);
+      is_constexpr = a.text == "constexpr";  // tl.constexpr (an Attribute) or constexpr
+    }
+    out.push_back(is_constexpr);
+  }
+  return out;
+}
+
+void Triton::record_block_sizes(const Ref& fn, const std::vector<Ref>& pos, const Attrs& meta) {
+  auto block_like = [](const Ref& v) {
+    return v->kind == K::Int && v->i >= 2 && (v->i & (v->i - 1)) == 0;
+  };
+  for (const auto& [k, v] : meta)
+    if (block_like(v)) st.block_sizes.insert(v->i);
+  std::vector<std::string> names = in.parameter_names(fn);
+  for (size_t k = 0; k < pos.size() && k < names.size(); ++k)
+    if (names[k].find("BLOCK") != std::string::npos && block_like(pos[k]))
+      st.block_sizes.insert(pos[k]->i);
+}
+
+void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta) {
+  if (configs.empty()) in.error(at, "@triton.autotune with no configs");
+  size_t k = std::min(st.autotune_choice, configs.size() - 1);
+  st.autotune_configs = std::max(st.autotune_configs, configs.size());
+  const Ref& cfg = configs[k];
+  std::string desc;
+  for (auto& [key, v] : (*cfg->attrs)["kwargs"]->dict) {
+    meta[key->s] = v;
+    desc += (desc.empty() ? "" : ", ") + key->s + "=" + in.repr(v);
+  }
+  for (const char* opt : {"num_warps", "num_stages"})
+    if (auto o = cfg->attrs->find(opt); o != cfg->attrs->end() && o->second->kind != K::None)
+      desc += std::string(", ") + opt + "=" + in.repr(o->second);
+  desc = fn->s + " config " + std::to_string(k + 1) + " of " + std::to_string(configs.size()) +
+         " (" + desc + ")";
+  if (std::find(st.autotune_used.begin(), st.autotune_used.end(), desc) == st.autotune_used.end())
+    st.autotune_used.push_back(desc);
+}
+
+void Triton::apply_heuristics(const Ref& fn, const Ref& rules, CallArgs& a, Attrs& meta) {
+  std::vector<std::string> names = in.parameter_names(fn);
+  auto args = std::make_shared<Value>();
+  args->kind = K::Dict;
+  for (size_t k = 0; k < a.pos.size() && k < names.size(); ++k)
+    args->dict.push_back({python::string(names[k]), a.pos[k]});
+  for (auto& [k, v] : meta) args->dict.push_back({python::string(k), v});
+  for (auto& [key, rule] : rules->dict) {
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {args};
+    Ref v = in.call(rule, c);
+    meta[key->s] = v;
+    args->dict.push_back({key, v});
+  }
+}
+
+}  // namespace keq::triton::impl

@@ -1,0 +1,251 @@
+// Memory: tl.load and tl.store with masks, `other`, races between programs and lanes, and
+// block pointers (tl.make_block_ptr, tl.advance, boundary checks).
+#include "frontends/triton/triton_impl.h"
+
+namespace keq::triton::impl {
+
+std::vector<bool> Triton::mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (!mask || mask->kind == K::None) return std::vector<bool>(n, true);
+  if (mask->kind == K::Bool) return std::vector<bool>(n, mask->b);
+  if (mask->kind != K::Tensor) in.error(at, "a mask must be a boolean block");
+  TensorPtr m = mask->tensor;
+  std::vector<bool> lanes;
+  auto& seen = st.mask_coverage[in.where(at)];
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    lanes.push_back(const_int(m->elems[broadcast_index(*m, shape, idx)], at, "a mask") != 0);
+    (lanes.back() ? seen.on : seen.off) = true;
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return lanes;
+}
+
+std::vector<int64_t>& Triton::writers(const TensorPtr& t) {
+  auto [it, fresh] = run->writer.try_emplace(t.get());
+  if (fresh) it->second.assign(t->elems.size(), -1);
+  return it->second;
+}
+
+TermId Triton::undefined(Span at, const std::string& why) {
+  // A lane with no defined value: if it reaches an output, that is a finding (checked after
+  // forward).
+  std::string name =
+      "undef@" + in.where(at) + "#" + std::to_string(undef_count++) + "[" + why + "]";
+  return s.variable(name);
+}
+
+Ref Triton::load(CallArgs& a) {
+  Ref p = a.get(0, "pointer");
+  if (p && is_block_ptr(p)) return load_block_ptr(p, a);
+  if (!p || p->kind != K::Pointer)
+    in.unsupported(a.at, "tl.load of something that is not a pointer block");
+  std::vector<bool> lanes = mask_lanes(a.get(1, "mask"), p->shape, a.at);
+  Ref other = a.get(2, "other");
+  TensorPtr other_t =
+      other && other->kind != K::None ? as_tensor(in, other, a.at, p->tensor->dtype) : nullptr;
+  return load_lanes(p, lanes, other_t, a.at);
+}
+
+Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t,
+                       Span at) {
+  const TensorPtr& buf = p->tensor;
+  auto r = std::make_shared<Tensor>();
+  r->shape = p->shape;
+  r->dtype = buf->dtype;
+  std::vector<int64_t>& w = writers(buf);
+  for (size_t k = 0; k < lanes.size(); ++k) {
+    if (!lanes[k]) {
+      r->elems.push_back(
+          other_t
+              ? convert(s,
+                        other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))],
+                        other_t->dtype, buf->dtype)
+              : undefined(at, "masked lane without other="));
+      continue;
+    }
+    int64_t off = p->offsets[k];
+    bool oob = off < 0 || off >= static_cast<int64_t>(buf->elems.size());
+    if (oob || (w[off] >= 0 && w[off] != run->program()))
+      need_unconditional(at, "a load out of bounds or racing with another program");
+    if (!oob && conditional_other(w[off], run->program()))
+      in.unsupported(at,
+                     "a load of an element another program stores under a condition "
+                     "that depends on loaded data");
+    if (oob) {
+      finding(at, "load out of bounds: lane " + std::to_string(k) + " reads element " +
+                      std::to_string(off) + " of a buffer of " + std::to_string(buf->elems.size()));
+      r->elems.push_back(undefined(at, "out-of-bounds lane"));
+      continue;
+    }
+    if (w[off] >= 0 && w[off] != run->program())
+      finding(at, "read-write race: element " + std::to_string(off) +
+                      " was stored by another program of this launch");
+    if (auto m = run->stored_lane.find({buf.get(), off});
+        m != run->stored_lane.end() &&
+        (m->second.shape != p->shape || m->second.lane != int64_t(k)))
+      finding(at, "intra-program hazard: lane " + std::to_string(k) + " reads element " +
+                      std::to_string(off) +
+                      ", which another lane of this program stored with "
+                      "no tl.debug_barrier between");
+    TermId e = buf->elems[off];
+    r->elems.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
+  }
+  return wrap(r);
+}
+
+Ref Triton::store(CallArgs& a) {
+  Ref p = a.get(0, "pointer");
+  std::vector<bool> lanes;
+  if (p && is_block_ptr(p)) {
+    p = block_lanes(p, a.get(3, "boundary_check"), a.at, lanes);
+  } else {
+    if (!p || p->kind != K::Pointer)
+      in.unsupported(a.at, "tl.store to something that is not a pointer block");
+    lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+  }
+  const TensorPtr& buf = p->tensor;
+  TensorPtr v = as_tensor(in, a.get(1, "value"), a.at, buf->dtype);
+  std::vector<int64_t>& w = writers(buf);
+  for (size_t k = 0; k < lanes.size(); ++k) {
+    if (!lanes[k]) continue;
+    int64_t off = p->offsets[k];
+    bool oob = off < 0 || off >= static_cast<int64_t>(buf->elems.size());
+    if (!oob && conditional_other(w[off], run->program()))
+      in.unsupported(a.at,
+                     "a store to an element another program stores under a condition "
+                     "that depends on loaded data");
+    TermId e = v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))];
+    if (!path.empty()) {  // the store happens only where the conditions hold
+      if (oob || buf->elems[off] == Tensor::kUninit || (w[off] >= 0 && w[off] != run->program()))
+        need_unconditional(a.at, "a store out of bounds, to memory nothing wrote, or racing");
+      w[off] = -(run->program() + 2);
+      buf->elems[off] =
+          s.make(Op::Select, {path_guard(), to_dtype(e, v->dtype, buf->dtype), buf->elems[off]});
+      continue;
+    }
+    if (oob) {
+      finding(a.at, "store out of bounds: lane " + std::to_string(k) + " writes element " +
+                        std::to_string(off) + " of a buffer of " +
+                        std::to_string(buf->elems.size()));
+      continue;
+    }
+    if (w[off] >= 0 && w[off] != run->program())
+      finding(a.at, "write-write race: element " + std::to_string(off) +
+                        " is stored by several programs of this launch");
+    w[off] = run->program();
+    run->stored_lane[{buf.get(), off}] = {p->shape, static_cast<int64_t>(k)};
+    buf->elems[off] = to_dtype(e, v->dtype, buf->dtype);
+  }
+  return python::none();
+}
+
+bool Triton::is_block_ptr(const Ref& v) const {
+  return v->kind == K::Instance && v->cls == block_ptr_class;
+}
+
+int64_t Triton::int_of(const Ref& v, Span at) {
+  if (v->kind == K::Tensor && v->tensor->numel() == 1)
+    return const_int(v->tensor->elems[0], at, "a block pointer's shape, stride or offset");
+  return in.to_int(v, at);
+}
+
+std::vector<int64_t> Triton::ints_of(const Ref& v, Span at) {
+  std::vector<int64_t> out;
+  for (const Ref& x : in.to_sequence(v, at)) out.push_back(int_of(x, at));
+  return out;
+}
+
+Ref Triton::make_block_ptr(const Ref& base, std::vector<int64_t> shape,
+                           std::vector<int64_t> strides, std::vector<int64_t> offsets,
+                           std::vector<int64_t> block, Span at) {
+  if (!base || base->kind != K::Pointer || base->offsets.size() != 1)
+    in.error(at, "tl.make_block_ptr needs a scalar pointer as base");
+  size_t n = shape.size();
+  if (strides.size() != n || offsets.size() != n || block.size() != n)
+    in.error(at, "tl.make_block_ptr: shape, strides, offsets and block_shape differ in rank");
+  auto attrs = std::make_shared<Attrs>();
+  auto ints = [](const std::vector<int64_t>& v) {
+    std::vector<Ref> items;
+    for (int64_t x : v) items.push_back(python::integer(x));
+    return python::tuple(items);
+  };
+  (*attrs)["base"] = base;
+  (*attrs)["shape"] = ints(shape);
+  (*attrs)["strides"] = ints(strides);
+  (*attrs)["offsets"] = ints(offsets);
+  (*attrs)["block_shape"] = ints(block);
+  auto v = std::make_shared<Value>();
+  v->kind = K::Instance;
+  v->cls = block_ptr_class;
+  v->attrs = attrs;
+  return v;
+}
+
+Ref Triton::block_lanes(const Ref& bp, const Ref& check, Span at, std::vector<bool>& lanes) {
+  auto field = [&](const char* f) { return ints_of((*bp->attrs)[f], at); };
+  std::vector<int64_t> shape = field("shape"), strides = field("strides"),
+                       offsets = field("offsets"), block = field("block_shape");
+  std::vector<bool> checked(shape.size(), false);
+  if (check && check->kind != K::None)
+    for (int64_t d : ints_of(check, at)) {
+      if (d < 0 || d >= static_cast<int64_t>(shape.size()))
+        in.error(at, "boundary_check names dimension " + std::to_string(d));
+      checked[d] = true;
+    }
+  const Ref& base = (*bp->attrs)["base"];
+  auto p = std::make_shared<Value>();
+  p->kind = K::Pointer;
+  p->tensor = base->tensor;
+  p->shape = block;
+  int64_t n = 1;
+  for (int64_t b : block) n *= b;
+  auto& seen = st.mask_coverage[in.where(at)];
+  for (int64_t k = 0; k < n; ++k) {
+    std::vector<int64_t> idx = unflatten(k, block);
+    int64_t off = base->offsets[0];
+    bool inside = true;
+    for (size_t d = 0; d < block.size(); ++d) {
+      int64_t c = offsets[d] + idx[d];
+      off += c * strides[d];
+      if (checked[d] && (c < 0 || c >= shape[d])) inside = false;
+    }
+    p->offsets.push_back(off);
+    lanes.push_back(inside);
+    (inside ? seen.on : seen.off) = true;
+  }
+  return p;
+}
+
+Ref Triton::load_block_ptr(const Ref& bp, CallArgs& a) {
+  if (a.get(1, "mask") || a.get(2, "other"))
+    in.error(a.at, "tl.load of a block pointer takes boundary_check=, not mask= or other=");
+  std::vector<bool> lanes;
+  Ref p = block_lanes(bp, a.get(3, "boundary_check"), a.at, lanes);
+  Ref pad = a.get(4, "padding_option");
+  std::string option = pad && pad->kind == K::Str ? pad->s : "";
+  TensorPtr other_t;  // "": lanes off the boundary are undefined
+  if (option == "zero" || option == "nan") {
+    other_t = std::make_shared<Tensor>();
+    other_t->dtype = p->tensor->dtype;
+    other_t->elems = {constant(s, other_t->dtype, option == "zero" ? 0.0 : std::nan(""))};
+  } else if (!option.empty()) {
+    in.error(a.at, "padding_option is \"\", \"zero\" or \"nan\"");
+  }
+  return load_lanes(p, lanes, other_t, a.at);
+}
+
+std::vector<int64_t> Triton::unflatten(int64_t k, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = k % shape[d];
+    k /= shape[d];
+  }
+  return idx;
+}
+
+}  // namespace keq::triton::impl

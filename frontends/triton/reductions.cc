@@ -1,0 +1,204 @@
+// tl.*: scans and reductions, atomics, ranges, block pointers, barriers, dtypes.
+#include "frontends/triton/triton_impl.h"
+
+namespace keq::triton::impl {
+
+void Triton::install_reductions_and_atomics(const Ref& tl) {
+  auto& t = *tl->attrs;
+  auto def = [&](const std::string& name, python::BuiltinFn fn) {
+    define_tl(tl, name, std::move(fn));
+  };
+  auto need_kernel = [this](CallArgs& a, const std::string& what) { require_kernel(a, what); };
+  def("cumsum", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    int64_t axis =
+        norm_dim(in, in.to_int(a.get(1, "axis") ? a.get(1, "axis") : python::integer(0), a.at),
+                 x->shape.size(), a.at);
+    if (axis != static_cast<int64_t>(x->shape.size()) - 1)
+      in.unsupported(a.at, "tl.cumsum along an axis other than the last");
+    auto r = std::make_shared<Tensor>(*x);
+    int64_t len = x->shape.back();
+    for (int64_t off = 0; off < x->numel(); off += len)
+      for (int64_t k = 0; k < len; ++k) {
+        std::vector<TermId> prefix(x->elems.begin() + off, x->elems.begin() + off + k + 1);
+        r->elems[off + k] = prefix.size() == 1 ? prefix[0] : fold(s.make(Op::Sum, prefix));
+      }
+    return wrap(r);
+  });
+  auto atomic = [this, need_kernel](const std::string& name, Op op) {
+    return [this, need_kernel, name, op](Interp&, CallArgs& a) {
+      need_kernel(a, "tl." + name);
+      need_unconditional(a.at, "tl." + name);
+      // Atomics from several programs commute: the element accumulates every value (no race).
+      Ref p = a.get(0, "pointer");
+      if (!p || p->kind != K::Pointer)
+        in.unsupported(a.at, "tl." + name + " to something that is not a pointer block");
+      std::vector<bool> lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+      const TensorPtr& buf = p->tensor;
+      TensorPtr v = as_tensor(in, a.get(1, "val"), a.at, buf->dtype);
+      for (size_t k = 0; k < lanes.size(); ++k) {
+        if (!lanes[k]) continue;
+        int64_t off = p->offsets[k];
+        if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+          finding(a.at, name + " out of bounds: lane " + std::to_string(k) + " element " +
+                            std::to_string(off));
+          continue;
+        }
+        TermId val = to_dtype(v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))],
+                              v->dtype, buf->dtype);
+        TermId old = buf->elems[off];
+        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
+        // Flatten sums so partial sums from many programs stay one n-ary sum.
+        std::vector<TermId> parts;
+        if (op == Op::Sum && s.op(old) == Op::Sum)
+          parts.assign(s.children(old).begin(), s.children(old).end());
+        else
+          parts.push_back(old);
+        parts.push_back(val);
+        buf->elems[off] = s.make(op, parts);
+      }
+      return python::none();
+    };
+  };
+  // atomic_xchg and atomic_cas return the old values. Between programs their order decides
+  // the result: xchg of different values from several programs is a finding; of equal values
+  // the memory agrees but the old values each program gets do not, and cas between programs
+  // (locks, claims) depends on the schedule: both UNSUPPORTED.
+  auto exchange = [this, need_kernel](bool cas) {
+    return [this, need_kernel, cas](Interp&, CallArgs& a) {
+      std::string name = cas ? "tl.atomic_cas" : "tl.atomic_xchg";
+      need_kernel(a, name);
+      need_unconditional(a.at, name);
+      Ref p = a.get(0, "pointer");
+      if (!p || p->kind != K::Pointer)
+        in.unsupported(a.at, name + " to something that is not a pointer block");
+      const TensorPtr& buf = p->tensor;
+      TensorPtr cmp = cas ? as_tensor(in, a.get(1, "cmp"), a.at, buf->dtype) : nullptr;
+      TensorPtr v = as_tensor(in, a.get(cas ? 2 : 1, "val"), a.at, buf->dtype);
+      std::vector<bool> lanes = mask_lanes(cas ? nullptr : a.get(2, "mask"), p->shape, a.at);
+      std::vector<int64_t>& w = writers(buf);
+      auto r = std::make_shared<Tensor>();
+      r->shape = p->shape;
+      r->dtype = buf->dtype;
+      for (size_t k = 0; k < lanes.size(); ++k) {
+        int64_t off = p->offsets[k];
+        if (!lanes[k] || off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+          if (lanes[k])
+            finding(a.at, name.substr(3) + " out of bounds: lane " + std::to_string(k) +
+                              " element " + std::to_string(off));
+          r->elems.push_back(undefined(a.at, "masked lane of an atomic"));
+          continue;
+        }
+        std::vector<int64_t> idx = unflatten(k, p->shape);
+        TermId val = to_dtype(v->elems[broadcast_index(*v, p->shape, idx)], v->dtype, buf->dtype);
+        TermId old = buf->elems[off];
+        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
+        bool other = w[off] >= 0 && w[off] != run->program();
+        if (other && cas)
+          in.unsupported(a.at,
+                         "tl.atomic_cas on an element another program of the launch wrote "
+                         "(a lock or claim: its outcome depends on the schedule)");
+        if (other && val == old)  // memory ends the same, but who gets which old value does not
+          in.unsupported(a.at,
+                         "tl.atomic_xchg of one element by several programs (the values "
+                         "they get back depend on the schedule)");
+        if (other)
+          finding(a.at, "order-dependent atomic_xchg: element " + std::to_string(off) +
+                            " is exchanged by several programs with different values");
+        r->elems.push_back(other ? undefined(a.at, "order-dependent atomic_xchg result") : old);
+        if (cas) {
+          TermId c =
+              to_dtype(cmp->elems[broadcast_index(*cmp, p->shape, idx)], cmp->dtype, buf->dtype);
+          val = fold(mk(Op::Select, {mk(Op::Eq, {old, c}), val, old}));
+        }
+        w[off] = run->program();
+        buf->elems[off] = val;
+      }
+      return wrap(r);
+    };
+  };
+  def("atomic_xchg", exchange(false));
+  def("atomic_cas", exchange(true));
+  def("atomic_add", atomic("atomic_add", Op::Sum));
+  def("atomic_max", atomic("atomic_max", Op::TMax));
+  def("atomic_min", atomic("atomic_min", Op::TMin));
+  for (bool is_max : {true, false}) {
+    def(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+      int64_t axis = norm_dim(in, in.to_int(a.get(1, "axis"), a.at), x->shape.size(), a.at);
+      // Triton's argmax over maxnum: NaN lanes lose; ties take the first index.
+      return wrap(reduce(
+          in, x, {axis}, false, DType::I32,
+          [&](std::vector<TermId>& v) {
+            TermId best = v[0], idx = s.constant(ir::Constant::of_int(ir::Type::I32, 0));
+            for (size_t k = 1; k < v.size(); ++k) {
+              TermId better = mk(is_max ? Op::Gt : Op::Lt, {v[k], best});
+              TermId nan_best = mk(Op::And, {mk(Op::Ne, {best, best}), mk(Op::Eq, {v[k], v[k]})});
+              TermId take = mk(Op::Or, {better, nan_best});
+              best = s.make(Op::Select, {take, v[k], best});
+              idx = s.make(
+                  Op::Select,
+                  {take, s.constant(ir::Constant::of_int(ir::Type::I32, static_cast<int64_t>(k))),
+                   idx});
+            }
+            return idx;
+          },
+          a.at));
+    });
+  }
+  for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
+    def(same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  // tl.range and tl.static_range iterate as range() does; their other arguments (num_stages,
+  // loop_unroll_factor, ...) are scheduling hints with no effect on values.
+  for (const char* name : {"range", "static_range"})
+    def(name, [this, name](Interp&, CallArgs& a) {
+      std::vector<int64_t> v;
+      for (const Ref& x : a.pos) v.push_back(int_of(x, a.at));
+      if (v.empty() || v.size() > 3)
+        in.error(a.at, std::string("tl.") + name + " takes 1 to 3 bounds");
+      int64_t lo = v.size() > 1 ? v[0] : 0, hi = v.size() > 1 ? v[1] : v[0],
+              step = v.size() > 2 ? v[2] : 1;
+      if (step == 0) in.error(a.at, std::string("tl.") + name + " step must not be zero");
+      std::vector<Ref> out;
+      for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) out.push_back(python::integer(i));
+      return python::list(out);
+    });
+  block_ptr_class = in.make_class("block_ptr", nullptr, std::make_shared<Attrs>());
+  def("make_block_ptr", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.make_block_ptr");
+    return make_block_ptr(a.get(0, "base"), ints_of(a.get(1, "shape"), a.at),
+                          ints_of(a.get(2, "strides"), a.at), ints_of(a.get(3, "offsets"), a.at),
+                          ints_of(a.get(4, "block_shape"), a.at), a.at);
+  });
+  def("advance", [this](Interp&, CallArgs& a) {
+    Ref bp = a.get(0, "base");
+    if (!bp || !is_block_ptr(bp)) in.error(a.at, "tl.advance needs a block pointer");
+    std::vector<int64_t> offsets = ints_of((*bp->attrs)["offsets"], a.at),
+                         by = ints_of(a.get(1, "offsets"), a.at);
+    if (by.size() != offsets.size()) in.error(a.at, "tl.advance: offsets differ in rank");
+    for (size_t d = 0; d < by.size(); ++d) offsets[d] += by[d];
+    return make_block_ptr((*bp->attrs)["base"], ints_of((*bp->attrs)["shape"], a.at),
+                          ints_of((*bp->attrs)["strides"], a.at), offsets,
+                          ints_of((*bp->attrs)["block_shape"], a.at), a.at);
+  });
+  def("debug_barrier", [this, need_kernel](Interp&, CallArgs& a) {
+    need_kernel(a, "tl.debug_barrier");
+    run->stored_lane.clear();  // the program's threads meet: earlier stores are visible
+    return python::none();
+  });
+  def("cdiv", [this](Interp&, CallArgs& a) {
+    int64_t x = in.to_int(a.pos.at(0), a.at), y = in.to_int(a.pos.at(1), a.at);
+    return python::integer((x + y - 1) / y);
+  });
+  for (auto [name, d] : std::vector<std::pair<std::string, DType>>{{"float32", DType::F32},
+                                                                   {"float16", DType::F16},
+                                                                   {"bfloat16", DType::BF16},
+                                                                   {"float8e4nv", DType::E4M3},
+                                                                   {"float8e5", DType::E5M2},
+                                                                   {"int32", DType::I32},
+                                                                   {"int64", DType::I64},
+                                                                   {"int1", DType::Bool}})
+    t[name] = python::dtype_value(d);
+}
+
+}  // namespace keq::triton::impl

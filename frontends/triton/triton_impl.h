@@ -1,0 +1,267 @@
+// The Triton frontend's insides, shared by its files: the Triton object (the running launch,
+// block arithmetic with Triton's semantics), kernels and launches (launch.cc), memory and block
+// pointers (memory.cc), and tl.* by family (language.cc, reductions.cc, decorators.cc).
+// Internal to frontends/triton/; the public header is triton.h.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include "frontends/torch/tensor_ops.h"
+#include "frontends/triton/compile_checks.h"
+#include "frontends/triton/triton.h"
+
+namespace keq::triton::impl {
+
+using namespace torch::detail;
+using python::CallArgs;
+using python::Ref;
+using python::Value;
+using K = Value::Kind;
+using ir::Op;
+using ir::TermId;
+
+using Attrs = absl::flat_hash_map<std::string, Ref>;
+
+// One launch: the program running now and who wrote which element (races are between programs
+// of one launch; launches are ordered).
+struct Launch {
+  int64_t pid[3] = {0, 0, 0}, grid[3] = {1, 1, 1};
+  absl::flat_hash_map<const Tensor*, std::vector<int64_t>>
+      writer;  // program id per element, -1: none
+  // Within the running program, since its last tl.debug_barrier: which lane of which block
+  // shape stored each element. Another lane reading it back may be another thread, and nothing
+  // orders global memory between a program's threads but a barrier.
+  struct LaneMark {
+    std::vector<int64_t> shape;
+    int64_t lane;
+  };
+  absl::flat_hash_map<std::pair<const Tensor*, int64_t>, LaneMark> stored_lane;
+  int64_t program() const { return pid[0] + grid[0] * (pid[1] + grid[1] * pid[2]); }
+  std::string program_str() const {
+    return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " +
+           std::to_string(pid[2]) + ")";
+  }
+};
+
+struct Triton {
+  Interp& in;
+  torch::TorchState& st;
+  ir::TermStore& s;
+  python::TensorHooks torch_hooks;  // what applies outside kernels
+  Launch* run = nullptr;
+  int64_t undef_count = 0;
+  // The conditions of the data-dependent `if`s being run (each a bool term, negated in else):
+  // effects under them are guarded or, where guarding is not modelled, UNSUPPORTED.
+  std::vector<TermId> path;
+
+  Ref module(const std::string& name) {
+    auto m = std::make_shared<Value>();
+    m->kind = K::Module;
+    m->s = name;
+    m->attrs = std::make_shared<Attrs>();
+    return m;
+  }
+  Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
+  TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
+  void finding(Span at, const std::string& what) {
+    st.findings.push_back(in.where(at) + ": " + what +
+                          (run ? " (" + run->program_str() + ")" : ""));
+  }
+  bool is_const(TermId t) const { return s.op(t) == Op::Const; }
+  // Index arithmetic is concrete at a bound: integer and bool blocks fold as they are built.
+  TermId fold(TermId t) {
+    if (s.op(t) == Op::Const || s.op(t) == Op::Var) return t;
+    std::vector<ir::IeeeValue> args;
+    for (TermId c : s.children(t)) {
+      if (!is_const(c)) return t;
+      args.push_back(ir::IeeeValue::of(s.constant_of(c)));
+    }
+    if (s.type(t) == ir::Type::F32) return t;  // float values stay terms
+    try {
+      return s.constant(ir::eval_ieee(s.op(t), args).to_constant());
+    } catch (const ir::EvalError& e) {
+      in.error(Span{}, e.what());
+    }
+  }
+  int64_t const_int(TermId t, Span at, const std::string& what) {
+    if (!is_const(t))
+      in.unsupported(at, what + " that depends on loaded data (data-dependent indexing)");
+    return s.constant_of(t).i;
+  }
+
+  // A scalar block as a bool term (`if x:` on a number means x != 0).
+  TermId condition_term(const Ref& c, Span at) {
+    if (c->kind != K::Tensor || c->tensor->numel() != 1)
+      in.error(at, "a condition in a kernel must be a scalar, not a block");
+    TermId e = c->tensor->elems[0];
+    if (c->tensor->dtype == DType::Bool) return e;
+    return fold(mk(Op::Ne, {e, constant(s, c->tensor->dtype, 0)}));
+  }
+  TermId path_guard() {
+    TermId g = path[0];
+    for (size_t k = 1; k < path.size(); ++k) g = mk(Op::And, {g, path[k]});
+    return g;
+  }
+  void need_unconditional(Span at, const std::string& what) {
+    if (!path.empty()) in.unsupported(at, what + " under a condition that depends on loaded data");
+  }
+  // Writers: a program id, -1 for none, and -(id + 2) for a store under a data-dependent
+  // condition (it may not happen, so it neither proves nor excludes a race: UNSUPPORTED).
+  static bool conditional_other(int64_t w, int64_t program) {
+    return w <= -2 && -(w + 2) != program;
+  }
+
+  // ---- kernels and launches ----
+  Ref make_kernel(const Ref& fn);
+  Ref jit_class;
+
+  Ref launch(const Ref& kernel, const Ref& grid, CallArgs& a);
+
+  // For each positional parameter of a @triton.jit function: annotated tl.constexpr.
+  std::vector<bool> constexpr_parameters(const Ref& fn) const;
+
+  void record_block_sizes(const Ref& fn, const std::vector<Ref>& pos, const Attrs& meta);
+
+  // The autotuner may pick any config, so each is a configuration of its own (verify runs them
+  // all); this launch runs the one chosen in the state.
+  void apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta);
+
+  // @triton.heuristics({"NAME": lambda args: ...}): each value is computed at launch from the
+  // kernel's arguments by name (constexprs from the config included), in the dict's order.
+  void apply_heuristics(const Ref& fn, const Ref& rules, CallArgs& a, Attrs& meta);
+
+  // ---- block arithmetic, with Triton's semantics inside kernels ----
+  Ref pointer_offset(const Ref& p, const Ref& by, bool minus, Span at) {
+    TensorPtr off = as_tensor(in, by, at, DType::I32);
+    check_pointer_offset(in, at, p->tensor->dtype, off->dtype);
+    Tensor base;
+    base.shape = p->shape;
+    std::vector<int64_t> shape = broadcast_shapes(in, p->shape, off->shape, at);
+    auto r = std::make_shared<Value>();
+    r->kind = K::Pointer;
+    r->tensor = p->tensor;
+    r->shape = shape;
+    std::vector<int64_t> idx(shape.size(), 0);
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t o = const_int(off->elems[broadcast_index(*off, shape, idx)], at, "a pointer offset");
+      r->offsets.push_back(p->offsets[broadcast_index(base, shape, idx)] + (minus ? -o : o));
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return r;
+  }
+
+  Ref binary(const std::string& op, const Ref& a, const Ref& b, Span at) {
+    if (a->kind == K::Pointer && (op == "+" || op == "-"))
+      return pointer_offset(a, b, op == "-", at);
+    if (b->kind == K::Pointer && op == "+") return pointer_offset(b, a, false, at);
+    if (a->kind == K::Pointer || b->kind == K::Pointer)
+      in.unsupported(at, "pointer operator " + op);
+    DType out = promote(a, b, in, at);
+    TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
+    check_broadcast(in, at, x->shape, y->shape);
+    bool is_f = python::is_float(out);
+    Op o;
+    DType result = out;
+    if (op == "+")
+      o = Op::Add;
+    else if (op == "-")
+      o = Op::Sub;
+    else if (op == "*")
+      o = Op::Mul;
+    else if (op == "/")
+      o = Op::DivFull, result = is_f ? out : DType::F32;  // div.full.f32: approximate
+    else if (op == "//" && !is_f)
+      o = Op::DivC;  // C semantics in kernels
+    else if (op == "%")
+      o = is_f ? Op::FMod : Op::ModC;
+    else if (op == "<")
+      o = Op::Lt, result = DType::Bool;
+    else if (op == "<=")
+      o = Op::Le, result = DType::Bool;
+    else if (op == ">")
+      o = Op::Gt, result = DType::Bool;
+    else if (op == ">=")
+      o = Op::Ge, result = DType::Bool;
+    else if (op == "==")
+      o = Op::Eq, result = DType::Bool;
+    else if (op == "!=")
+      o = Op::Ne, result = DType::Bool;
+    else if (op == "&")
+      o = out == DType::Bool ? Op::And : Op::BitAnd;
+    else if (op == "|")
+      o = out == DType::Bool ? Op::Or : Op::BitOr;
+    else if (op == "^" && out != DType::Bool)
+      o = Op::BitXor;
+    else if (op == "<<" && !is_f)
+      o = Op::Shl;
+    else if (op == ">>" && !is_f)
+      o = Op::Shr;
+    else
+      in.unsupported(at, "operator " + op + " in a kernel");
+    DType operand = o == Op::DivFull ? DType::F32 : out;
+    DType xd = x->dtype, yd = y->dtype;
+    bool fusable = is_f && (o == Op::Add || o == Op::Sub);
+    return wrap(map2(
+        in, x, y, result,
+        [&](TermId p, TermId q) {
+          TermId r = fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
+          if (fusable && (s.op(p) == Op::Mul || s.op(q) == Op::Mul))
+            st.ieee_unfixed.emplace(r, "a*b+c in a kernel (Triton fuses it into one fma)");
+          return r;
+        },
+        at));
+  }
+
+  // A store converts to the buffer's dtype as Triton does: fp8 saturates (satfinite).
+  TermId to_dtype(TermId t, DType from, DType to) {
+    if (from == to) return t;
+    if (to == DType::E4M3)
+      return s.make(Op::CastE4M3Sat,
+                    {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+    if (to == DType::E5M2)
+      return s.make(Op::CastE5M2Sat,
+                    {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+    return fold(convert(s, t, from, to));
+  }
+
+  // ---- memory ----
+  std::vector<bool> mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at);
+  std::vector<int64_t>& writers(const TensorPtr& t);
+  TermId undefined(Span at, const std::string& why);
+  Ref load(CallArgs& a);
+  // Lanes off the mask take `other` (undefined without it); the rest read memory.
+  Ref load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t, Span at);
+  Ref store(CallArgs& a);
+  // ---- block pointers: tl.make_block_ptr(base, shape, strides, offsets, block_shape, order) ----
+  Ref block_ptr_class;
+  bool is_block_ptr(const Ref& v) const;
+  int64_t int_of(const Ref& v, Span at);
+  std::vector<int64_t> ints_of(const Ref& v, Span at);
+  Ref make_block_ptr(const Ref& base, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                     std::vector<int64_t> offsets, std::vector<int64_t> block, Span at);
+  // The pointer block a block pointer addresses, and which lanes the boundary check keeps: a
+  // lane outside the parent shape in a checked dimension is not accessed. Unchecked dimensions
+  // address memory as the strides say (out of the buffer: a finding at the access).
+  Ref block_lanes(const Ref& bp, const Ref& check, Span at, std::vector<bool>& lanes);
+  Ref load_block_ptr(const Ref& bp, CallArgs& a);
+
+  static std::vector<int64_t> unflatten(int64_t k, const std::vector<int64_t>& shape);
+
+  void install_language(const Ref& tl, const Ref& triton);    // language.cc
+  void install_reductions_and_atomics(const Ref& tl);         // reductions.cc
+  void install_decorators(const Ref& tl, const Ref& triton);  // decorators.cc
+  // Shared by the tl.* definitions.
+  void define_tl(const Ref& tl, const std::string& name, python::BuiltinFn fn) {
+    (*tl->attrs)[name] = python::builtin("tl." + name, std::move(fn));
+  }
+  void require_kernel(CallArgs& a, const std::string& what) {
+    if (!run) in.error(a.at, what + " outside a kernel");
+  }
+};
+
+}  // namespace keq::triton::impl
