@@ -8,7 +8,6 @@
 #include "cli/options.h"
 #include "frontends/triton/program.h"
 #include "ir/sexp.h"
-#include "verify/verify.h"
 
 namespace keq::cli {
 
@@ -107,8 +106,8 @@ int inspect_command(const std::vector<std::string>& args) {
     const std::string& sizes_file = ref.empty() ? file : ref;
     int64_t floor = dims_mode.size() > 7 ? std::strtoll(dims_mode.c_str() + 7, nullptr, 10) : 1;
     dims = dims_mode == "default"
-               ? verify::default_dims(sizes_file, 2)
-               : verify::scaled_dims(sizes_file, 4096, std::max<int64_t>(1, floor));
+               ? torch::default_dims(sizes_file, 2)
+               : torch::scaled_dims(sizes_file, 4096, std::max<int64_t>(1, floor));
   }
   ir::TermStore store;
   torch::Program p;

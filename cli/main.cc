@@ -2,12 +2,14 @@
 #include <pthread.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "ir/error.h"
+#include "rules/rules.h"
 
 namespace {
 
@@ -47,6 +49,8 @@ int run(std::vector<std::string> args) {
     std::fprintf(stderr, "keq: unknown command '%s' (try keq --help)\n", cmd.c_str());
     return keq::cli::kExitError;
   }
+  if (const char* dir = std::getenv("KEQ_RULES_DIR"); dir && *dir)
+    keq::rules::set_default_rules_dir(dir);
   // Every error any command does not turn into a verdict ends here, printed one way.
   try {
     return command(args);

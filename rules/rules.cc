@@ -10,9 +10,19 @@
 
 namespace keq::rules {
 
+namespace {
+std::string& rules_dir() {
+  static std::string dir = KEQ_DEFAULT_RULES_DIR;
+  return dir;
+}
+}  // namespace
+
 std::string default_rules_dir() {
-  if (const char* env = std::getenv("KEQ_RULES_DIR"); env && *env) return env;
-  return KEQ_DEFAULT_RULES_DIR;
+  return rules_dir();
+}
+
+void set_default_rules_dir(std::string dir) {
+  rules_dir() = std::move(dir);
 }
 
 std::vector<std::string> default_rule_files() {

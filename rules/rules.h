@@ -20,8 +20,10 @@ namespace keq::rules {
 using KeqRule = Rule<KeqLanguage>;
 using KeqRewrite = egraph::Rewrite<KeqLanguage>;
 
-// Where the default rules live: $KEQ_RULES_DIR, else the source tree's rules/ (set at build).
+// Where the default rules live: the source tree's rules/ (set at build), unless the program
+// says otherwise before the rules are first read (keq's CLI does, from $KEQ_RULES_DIR).
 std::string default_rules_dir();
+void set_default_rules_dir(std::string dir);
 // The *.rules files of that folder, sorted by name. Throws when the folder
 // cannot be read or holds none (a KEQ_RULES_DIR pointing nowhere): keq::Error.
 std::vector<std::string> default_rule_files();

@@ -156,7 +156,7 @@ TEST(VerifyCorpus, CoverageWarnsOnlyWhenNoConfigurationRanATail) {
 
 TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   fs::path ex = fs::path(KEQ_SOURCE_DIR) / "examples";
-  torch::Dims d = default_dims((ex / "matmul_relu/ref.py").string(), 2);
+  torch::Dims d = torch::default_dims((ex / "matmul_relu/ref.py").string(), 2);
   // get_inputs' sizes first, then out_features: a large module size get_init_inputs names.
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[0], (std::pair<std::string, std::vector<int64_t>>{"batch_size", {2}}));
@@ -168,7 +168,7 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
                         "height = width = 128\ndef get_inputs():\n"
                         "    return [torch.rand(batch_size, 3, height, width)]\n"
                         "def get_init_inputs():\n    return [channels, kernel_size]\n";
-  torch::Dims c = default_dims(tmp.string(), 2);
+  torch::Dims c = torch::default_dims(tmp.string(), 2);
   ASSERT_EQ(c.size(), 4u);  // batch_size, height, width (chained), channels; not kernel_size
   EXPECT_EQ(c[3].first, "channels");
   // Sizes written as literals in get_inputs are named by their place and replaced when
@@ -178,7 +178,7 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
                         "class Model(nn.Module):\n    def forward(self, x):\n        return x\n"
                         "def get_inputs():\n    return [torch.rand(batch_size, 3, 224, 224)]\n"
                         "def get_init_inputs():\n    return []\n";
-  torch::Dims l = default_dims(lit.string(), 2);
+  torch::Dims l = torch::default_dims(lit.string(), 2);
   ASSERT_EQ(l.size(), 3u);
   auto size_of = [&](const std::string& name) {
     for (const auto& [n, v] : l)

@@ -47,4 +47,19 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
 // does not match, or nothing.
 std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand);
 
+// The default bound's configurations: the module-level integer constants (and tuples of them)
+// that get_inputs() names are the dimensions, and so are the large ones (16 and more) only
+// get_init_inputs() names (out_features, hidden_size, out_channels); each gets a distinct small
+// size, counting up from `first` (2, 3, 4, ...), so a transposed stride shows. Small constants
+// only get_init_inputs() names (kernel_size, stride, groups) stay as written.
+// Throws ir::SyntaxError when the file cannot be read.
+Dims default_dims(const std::string& ref_path, int64_t first);
+// Sizes that keep the file's proportions: every size get_inputs() names, and every other
+// module-level size of 16 or more (channels, features), divided by one power of two until the
+// inputs' sizes multiply to at most max_product, but none below `floor` (or its own value when
+// smaller): with floor 8, kernels up to 8 still fit and 64 features in 8 groups become 8 in 8.
+// Equal sizes stay equal and out_channels = 2 * width survives, where default_dims' distinct
+// small sizes can make a model reject its inputs.
+Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor);
+
 }  // namespace keq::torch

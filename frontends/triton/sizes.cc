@@ -1,0 +1,184 @@
+// The sizes a reference file names: its module-level size constants, read from the source
+// (never run), for the bound's configurations (verify/bound.cc) and keq inspect --dims default.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+
+#include "frontends/python/python.h"
+#include "frontends/triton/program.h"
+
+namespace keq::torch {
+
+namespace {
+
+// A Python integer literal's value (1_000, 0x10, 0o17, 0b11), when it fits int64.
+std::optional<int64_t> int_literal(const std::string& text) {
+  std::string digits;
+  for (char c : text)
+    if (c != '_') digits += c;
+  int base = 10;
+  if (digits.size() > 1 && digits[0] == '0' &&
+      std::isalpha(static_cast<unsigned char>(digits[1]))) {
+    char b = static_cast<char>(std::tolower(static_cast<unsigned char>(digits[1])));
+    base = b == 'x' ? 16 : b == 'o' ? 8 : 2;
+    digits = digits.substr(2);
+  }
+  errno = 0;
+  char* end = nullptr;
+  long long v = std::strtoll(digits.c_str(), &end, base);
+  if (errno || *end) return std::nullopt;
+  return v;
+}
+
+// The sizes get_inputs() names: module-level constants written as literals or arithmetic on
+// literals (N = 2048 * 2), or tuples of them, each with its value as written, in the order
+// get_inputs() first names them. `all` gets every such module-level constant, in file order.
+Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = nullptr) {
+  python::Tree tree = python::parse_file(path);
+  std::function<std::optional<int64_t>(const python::Node&)> value_of =
+      [&](const python::Node& e) -> std::optional<int64_t> {
+    if (e.kind == python::NodeKind::Int) return int_literal(e.text);
+    if (e.kind == python::NodeKind::UnaryOp && e.text == "-")
+      if (auto v = value_of(tree.at(e.kids[0]))) return -*v;
+    if (e.kind != python::NodeKind::BinOp) return std::nullopt;
+    auto a = value_of(tree.at(e.kids[0])), b = value_of(tree.at(e.kids[1]));
+    if (!a || !b) return std::nullopt;
+    int64_t r = 0;
+    if (e.text == "*" && !__builtin_mul_overflow(*a, *b, &r)) return r;
+    if (e.text == "+" && !__builtin_add_overflow(*a, *b, &r)) return r;
+    if (e.text == "-" && !__builtin_sub_overflow(*a, *b, &r)) return r;
+    if (e.text == "//" && *b > 0) return *a / *b;
+    if (e.text == "**" && *b >= 0 && *b < 63) {  // dim = 2 ** 14 is a size like any other
+      r = 1;
+      for (int64_t k = 0; k < *b; ++k)
+        if (__builtin_mul_overflow(r, *a, &r)) return std::nullopt;
+      return r;
+    }
+    if (e.text == "<<" && *b >= 0 && *b < 62 && *a >= 0 && *a < (int64_t{1} << (62 - *b)))
+      return *a << *b;
+    return std::nullopt;
+  };
+  absl::flat_hash_map<std::string, std::vector<int64_t>> sizes;
+  python::NodeId get_inputs = python::kNoNode, get_init = python::kNoNode;
+  for (python::NodeId id : tree.at(tree.root).kids) {
+    const python::Node& n = tree.at(id);
+    if (n.kind == python::NodeKind::FunctionDef && n.text == "get_inputs") get_inputs = id;
+    if (n.kind == python::NodeKind::FunctionDef && n.text == "get_init_inputs") get_init = id;
+    if (n.kind != python::NodeKind::Assign) continue;
+    auto record = [&](const python::Node& target, const python::Node& value) {
+      if (target.kind != python::NodeKind::Name) return;
+      std::vector<int64_t> vs;
+      if (auto v = value_of(value)) {
+        vs = {*v};
+      } else if (value.kind == python::NodeKind::Tuple && !value.kids.empty()) {
+        for (python::NodeId k : value.kids)
+          if (auto v = value_of(tree.at(k))) vs.push_back(*v);
+        if (vs.size() != value.kids.size()) vs.clear();
+      }
+      if (vs.empty()) return;
+      if (all && !sizes.contains(target.text)) all->push_back({target.text, vs});
+      if (all)
+        for (auto& [name, values] : *all)
+          if (name == target.text) values = vs;  // reassigned: the last value counts
+      sizes[target.text] = vs;
+    };
+    // a = 1, a = b = 1 (chained) and a, b = 1, 2 (unpacked) all name sizes.
+    const python::Node& value = tree.at(n.kids.back());
+    for (size_t t = 0; t + 1 < n.kids.size(); ++t) {
+      const python::Node& target = tree.at(n.kids[t]);
+      if (target.kind == python::NodeKind::Tuple && value.kind == python::NodeKind::Tuple &&
+          target.kids.size() == value.kids.size()) {
+        for (size_t k = 0; k < target.kids.size(); ++k)
+          record(tree.at(target.kids[k]), tree.at(value.kids[k]));
+      } else {
+        record(target, value);
+      }
+    }
+  }
+  // The sizes a function names, in the order it first names them. A name met only inside
+  // arithmetic (D * stride) is a factor, not a size of its own. In get_inputs, a literal of 16
+  // or more passed to a call (torch.rand(n, 3, 224, 224)) is a size too, named by its place.
+  auto named_in = [&](python::NodeId fn, bool literals) {
+    Dims named;
+    std::vector<std::pair<python::NodeId, bool>> stack;  // node, inside arithmetic
+    if (fn != python::kNoNode) stack.push_back({fn, false});
+    while (!stack.empty()) {
+      auto [id, in_arith] = stack.back();
+      const python::Node& n = tree.at(id);
+      stack.pop_back();
+      if (n.kind == python::NodeKind::Name && !in_arith && sizes.contains(n.text) &&
+          std::find_if(named.begin(), named.end(),
+                       [&](const auto& p) { return p.first == n.text; }) == named.end())
+        named.push_back({n.text, sizes[n.text]});
+      if (literals && n.kind == python::NodeKind::Call)
+        for (size_t k = 1; k < n.kids.size(); ++k) {
+          const python::Node& arg = tree.at(n.kids[k]);
+          std::vector<python::NodeId> items = arg.kind == python::NodeKind::Tuple
+                                                  ? arg.kids
+                                                  : std::vector<python::NodeId>{n.kids[k]};
+          for (python::NodeId i : items) {
+            const python::Node& lit = tree.at(i);
+            if (lit.kind != python::NodeKind::Int) continue;
+            int64_t v = int_literal(lit.text).value_or(0);
+            if (v >= 16) named.push_back({python::literal_size_name(lit.span), {v}});
+          }
+        }
+      bool arith =
+          in_arith || n.kind == python::NodeKind::BinOp || n.kind == python::NodeKind::UnaryOp;
+      for (auto k = n.kids.rbegin(); k != n.kids.rend(); ++k)
+        if (*k != python::kNoNode) stack.push_back({*k, arith});
+    }
+    return named;
+  };
+  if (init) *init = named_in(get_init, false);
+  return named_in(get_inputs, true);
+}
+
+}  // namespace
+
+Dims default_dims(const std::string& ref_path, int64_t first) {
+  Dims init, dims = input_sizes(ref_path, nullptr, &init);
+  // Module sizes only get_init_inputs() names (out_features, hidden_size, out_channels) are
+  // dimensions too when they are large; small ones (kernel_size, stride, groups) stay.
+  for (const auto& entry : init) {  // not a structured binding: clang 14 cannot capture one
+    const auto& [name, values] = entry;
+    bool named = std::any_of(dims.begin(), dims.end(),
+                             [&](const auto& p) { return p.first == entry.first; });
+    bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
+    if (!named && large) dims.push_back({name, values});
+  }
+  int64_t next = first;
+  for (auto& [name, values] : dims)
+    for (int64_t& x : values) x = next++;
+  return dims;
+}
+
+Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor) {
+  // Every large size in the file scales together (out_channels = 2 * width survives), the
+  // inputs' sizes always; small constants (kernels, strides, pool sizes) stay as written.
+  Dims all, inputs = input_sizes(ref_path, &all), scaled;
+  auto is_input = [&](const std::string& name) {
+    return std::any_of(inputs.begin(), inputs.end(),
+                       [&](const auto& p) { return p.first == name; });
+  };
+  for (const auto& entry : inputs)  // literal sizes are not module-level constants
+    if (entry.first.rfind("literal@", 0) == 0) all.push_back(entry);
+  for (int shift = 0; shift < 62; ++shift) {  // the floor may stop it short: the smallest then
+    scaled.clear();
+    int64_t product = 1;
+    for (auto [name, values] : all) {
+      bool input = is_input(name);
+      bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
+      if (!input && !large) continue;
+      for (int64_t& x : values) {
+        x = std::max(std::min(x, floor), x >> shift);
+        if (input) product = product > max_product ? product : product * x;
+      }
+      scaled.push_back({name, values});
+    }
+    if (product <= max_product) break;
+  }
+  return scaled;
+}
+
+}  // namespace keq::torch
