@@ -58,20 +58,52 @@ Enclosure float_fold(EArgs a) {
   return a[0]->type == Type::F32 ? fold(a, F) : Enclosure::any(a[0]->type);
 }
 
-smt::Expr fold_sum(SArgs a) {
-  smt::Expr acc = a[0];
-  for (size_t k = 1; k < a.size(); ++k) acc = acc + a[k];
-  return acc;
+smt::Expr smt_add(const smt::Expr& a, const smt::Expr& b) {
+  return a + b;
 }
-smt::Expr fold_prod(SArgs a) {
-  smt::Expr acc = a[0];
-  for (size_t k = 1; k < a.size(); ++k) acc = acc * a[k];
-  return acc;
+smt::Expr smt_mul(const smt::Expr& a, const smt::Expr& b) {
+  return a * b;
+}
+
+// sum and prod: a left fold of their binary step in every part.
+template <Op kOp, Op kStep, NormalFormRole kRole, float (*F)(float, float), Mpfr2 R,
+          Interval (*I)(const Interval&, const Interval&),
+          Enclosure (*E)(const Enclosure&, const Enclosure&),
+          smt::Expr (*S)(const smt::Expr&, const smt::Expr&)>
+constexpr OpInfo reduction_row() {
+  return {.op = kOp,
+          .arity = 1,
+          .variadic = true,
+          .sig = Signature::SameNum,
+          .ieee_exact = false,
+          .commutative = true,
+          .normal_form = kRole,
+          .ieee = [](IArgs a) { return ieee_fold(kStep, a, F); },
+          .real = real_fold<R, kStep>,
+          .interval =
+              [](IvArgs a) {
+                Interval r = a[0];
+                for (size_t k = 1; k < a.size(); ++k) r = I(r, a[k]);
+                return r;
+              },
+          .enclosure = float_fold<E>,
+          .smt_real =
+              [](smt::RealEncoding&, SArgs a) {
+                smt::Expr acc = a[0];
+                for (size_t k = 1; k < a.size(); ++k) acc = S(acc, a[k]);
+                return acc;
+              },
+          // Two terms have one order; three or more have several, which the programs do not fix.
+          .smt_ieee =
+              [](smt::IeeeEncoding&, SArgs a) {
+                if (a.size() > 2)
+                  throw smt::NotEncoded{"a sum or product whose order is unspecified"};
+                return a.size() == 1 ? a[0] : S(a[0], a[1]);
+              }};
 }
 
 constexpr std::string_view kLeaf = "a leaf: its value is the constant or the input";
 constexpr std::string_view kApprox = "an approximation: its fp32 bits are not fixed";
-constexpr std::string_view kUnordered = "a sum or product whose order is unspecified";
 
 const OpInfo kRows[] = {
     {.op = Op::Const,
@@ -209,36 +241,8 @@ const OpInfo kRows[] = {
      .no_smt_ieee = "not yet encoded: the frontends write 1/x as a division"},
     // Reductions. IEEE evaluation folds left to right; the prover treats their order as
     // unspecified.
-    {.op = Op::Sum,
-     .arity = 1,
-     .variadic = true,
-     .sig = Signature::SameNum,
-     .ieee_exact = false,
-     .commutative = true,
-     .normal_form = NormalFormRole::Sum,
-     .ieee = KEQ_IEEE(return ieee_fold(Op::Add, a, f_add);),
-     .real = real_fold<mpfr_add, Op::Add>,
-     .interval = KEQ_INTERVAL(Interval r = a[0];
-                              for (size_t k = 1; k < a.size(); ++k) r = add(r, a[k]); return r;),
-     .enclosure = float_fold<add>,
-     .smt_real = KEQ_SMT_REAL(return fold_sum(a);),
-     .smt_ieee = KEQ_SMT_IEEE(if (a.size() > 2) throw smt::NotEncoded{std::string(kUnordered)};
-                              return a.size() == 1 ? a[0] : a[0] + a[1];)},
-    {.op = Op::Prod,
-     .arity = 1,
-     .variadic = true,
-     .sig = Signature::SameNum,
-     .ieee_exact = false,
-     .commutative = true,
-     .normal_form = NormalFormRole::Prod,
-     .ieee = KEQ_IEEE(return ieee_fold(Op::Mul, a, f_mul);),
-     .real = real_fold<mpfr_mul, Op::Mul>,
-     .interval = KEQ_INTERVAL(Interval r = a[0];
-                              for (size_t k = 1; k < a.size(); ++k) r = mul(r, a[k]); return r;),
-     .enclosure = float_fold<mul>,
-     .smt_real = KEQ_SMT_REAL(return fold_prod(a);),
-     .smt_ieee = KEQ_SMT_IEEE(if (a.size() > 2) throw smt::NotEncoded{std::string(kUnordered)};
-                              return a.size() == 1 ? a[0] : a[0] * a[1];)},
+    reduction_row<Op::Sum, Op::Add, NormalFormRole::Sum, f_add, mpfr_add, add, add, smt_add>(),
+    reduction_row<Op::Prod, Op::Mul, NormalFormRole::Prod, f_mul, mpfr_mul, mul, mul, smt_mul>(),
 };
 
 }  // namespace

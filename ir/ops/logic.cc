@@ -4,8 +4,9 @@
 namespace keq::ir::family {
 namespace {
 
+// The comparison on floats, integers or Z3 expressions (whose operators build the formula).
 template <Op kOp, class T>
-bool compare(T a, T b) {
+auto compare(const T& a, const T& b) {
   switch (kOp) {
     case Op::Lt:
       return a < b;
@@ -111,22 +112,12 @@ Enclosure compare_enclosure(EArgs args) {
   return boolean(f, t);
 }
 
+// IEEE equality is fp.eq (-0 = +0, NaN unequal to itself), not the same bits.
 template <Op kOp>
 smt::Expr compare_smt(const smt::Expr& a, const smt::Expr& b, bool ieee) {
-  switch (kOp) {
-    case Op::Lt:
-      return a < b;
-    case Op::Le:
-      return a <= b;
-    case Op::Gt:
-      return a > b;
-    case Op::Ge:
-      return a >= b;
-    case Op::Eq:
-      return ieee ? z3::fp_eq(a, b) : a == b;
-    default:
-      return ieee ? !z3::fp_eq(a, b) : a != b;
-  }
+  if (ieee && kOp == Op::Eq) return z3::fp_eq(a, b);
+  if (ieee && kOp == Op::Ne) return !z3::fp_eq(a, b);
+  return compare<kOp>(a, b);
 }
 
 template <Op kOp>
