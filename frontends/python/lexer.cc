@@ -238,11 +238,24 @@ class Lexer {
             value += '"';
             break;
           case '\n':
-            break;  // line continuation inside a string
-          case 'x': {
-            std::string hex;
-            for (int k = 0; k < 2 && i_ < s_.size(); ++k) hex += s_[i_], raw += s_[i_], advance();
-            value += static_cast<char>(std::stoi(hex, nullptr, 16));
+            break;     // line continuation inside a string
+          case 'x': {  // exactly two hex digits, as CPython requires; the code point in UTF-8
+            unsigned code = 0;
+            for (int k = 0; k < 2; ++k) {
+              if (i_ >= s_.size() || !std::isxdigit(static_cast<unsigned char>(s_[i_])))
+                fail(at, "(unicode error) truncated \\xXX escape");
+              char h = s_[i_];
+              code = code * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(h))
+                                                           ? h - '0'
+                                                           : std::tolower(h) - 'a' + 10);
+              raw += h, advance();
+            }
+            if (code < 0x80) {
+              value += static_cast<char>(code);
+            } else {
+              value += static_cast<char>(0xC0 | (code >> 6));
+              value += static_cast<char>(0x80 | (code & 0x3F));
+            }
             break;
           }
           default:
