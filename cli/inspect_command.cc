@@ -129,18 +129,18 @@ int inspect_command(const std::vector<std::string>& args) {
                             : "[" + ir::Constant::of_float(t.lo).str() + ", " +
                                   ir::Constant::of_float(t.hi).str() + (t.hi_open ? ")" : "]");
     std::printf("  %s: %s%s in %s, from %s at %s:%u:%u\n", t.name.c_str(),
-                std::string(python::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str(),
+                std::string(torch::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str(),
                 range.c_str(), t.origin.c_str(), p.inputs_file.c_str(), t.at.line, t.at.col);
   }
   std::printf("parameters:\n");
   for (const auto& t : p.state.parameters)
     std::printf("  %s: %s%s %s at %s:%u:%u\n", t.name.c_str(),
-                std::string(python::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str(),
+                std::string(torch::dtype_name(t.dtype)).c_str(), shape_str(t.shape).c_str(),
                 t.origin.c_str(), file.c_str(), t.at.line, t.at.col);
   std::printf("outputs:\n");
   for (size_t k = 0; k < p.outputs.size(); ++k) {
     const auto& t = *p.outputs[k];
-    std::printf("  out%zu: %s%s\n", k, std::string(python::dtype_name(t.dtype)).c_str(),
+    std::printf("  out%zu: %s%s\n", k, std::string(torch::dtype_name(t.dtype)).c_str(),
                 shape_str(t.shape).c_str());
   }
   for (size_t k = 0; k < p.outputs.size(); ++k) {
@@ -174,7 +174,7 @@ int inspect_command(const std::vector<std::string>& args) {
       ir::TermId e = t.elems[flat];
       std::printf(
           "out%zu[%s] = %s\n", k, where.c_str(),
-          e == python::Tensor::kUninit ? "<uninitialized>" : store.str(e, max_chars).c_str());
+          e == torch::Tensor::kUninit ? "<uninitialized>" : store.str(e, max_chars).c_str());
     }
   }
   std::printf("launches: %zu\n", p.state.launches.size());

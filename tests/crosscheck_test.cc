@@ -171,7 +171,7 @@ std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermSto
   for (size_t o = 0; o < std::min(p.outputs.size(), c.outputs.size()); ++o) {
     const Record& want = c.outputs[o];
     const Tensor& got = *p.outputs[o];
-    expect(std::string(python::dtype_name(got.dtype)) == want.dtype,
+    expect(std::string(torch::dtype_name(got.dtype)) == want.dtype,
            "output " + std::to_string(o) + " dtype");
     if (!expect(got.shape == want.shape, "output " + std::to_string(o) + " shape")) continue;
     for (size_t e = 0; e < got.elems.size(); ++e, ++elements) {

@@ -117,6 +117,19 @@ TEST(Interp, MainBlocksAreSkipped) {
 }
 
 // Every example reference runs at its bound with nothing unsupported.
+// The interpreter holds tensors and dtypes opaquely; len, str and dtype attributes reach
+// the torch frontend through its hooks.
+TEST(TorchFrontend, TensorsAndDtypesAnswerThroughTheHooks) {
+  EXPECT_EQ(int_of("import torch\nr = len(torch.zeros(3, 2))"), 3);
+  EXPECT_EQ(int_of("import torch\nr = torch.float16.itemsize + torch.zeros(2).element_size()"), 6);
+  EXPECT_EQ(int_of("import torch\nr = int(torch.bfloat16.is_floating_point) + "
+                   "int(torch.int32.is_floating_point)"),
+            1);
+  ir::TermStore s;
+  Ref v = run_snippet("import torch\nr = str(torch.zeros(2, 3, dtype=torch.float16))", "r", s);
+  EXPECT_EQ(v->s, "Tensor(shape=[2, 3], dtype=float16)");
+}
+
 TEST(TorchFrontend, EveryExampleReferenceRuns) {
   size_t n = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(KEQ_SOURCE_DIR) / "examples")) {
@@ -136,7 +149,7 @@ TEST(TorchFrontend, EveryExampleReferenceRuns) {
       Program p = run_program(ref.string(), store, "Model", dims);
       EXPECT_FALSE(p.outputs.empty()) << ref;
       for (const auto& t : p.outputs)
-        for (ir::TermId e : t->elems) EXPECT_NE(e, python::Tensor::kUninit) << ref;
+        for (ir::TermId e : t->elems) EXPECT_NE(e, torch::Tensor::kUninit) << ref;
     } catch (const std::exception& e) {
       ADD_FAILURE() << ref << ": " << e.what();
     }

@@ -89,8 +89,8 @@ bool is_note(const std::string& f) {
 // Shapes, dtypes and findings: verdicts that need no proof.
 std::optional<Report> structural(const Program& ref, const Program& cand, Report r) {
   for (const auto& f : cand.state.findings) (is_note(f) ? r.notes : r.findings).push_back(f);
-  auto shape = [](const python::Tensor& t) {
-    std::string s = std::string(python::dtype_name(t.dtype)) + "[";
+  auto shape = [](const torch::Tensor& t) {
+    std::string s = std::string(torch::dtype_name(t.dtype)) + "[";
     for (size_t k = 0; k < t.shape.size(); ++k) s += (k ? ", " : "") + std::to_string(t.shape[k]);
     return s + "]";
   };

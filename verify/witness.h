@@ -29,7 +29,7 @@ using torch::Program;
 struct Domain {
   double lo = -INFINITY, hi = INFINITY;
   bool hi_open = false;
-  python::DType dtype = python::DType::F32;
+  torch::DType dtype = torch::DType::F32;
   bool nonfinite = false;  // --nonfinite-inputs: +-inf and NaN too (float inputs only)
 };
 
@@ -40,7 +40,7 @@ inline Domains domains_of(const Program& ref, const Program& cand, bool nonfinit
   for (const auto* p : {&ref, &cand}) {
     for (const auto& t : p->state.inputs)
       d[t.name] = {t.lo, t.hi, t.hi_open, t.dtype,
-                   nonfinite_inputs && python::is_float(t.dtype) && t.lo == -INFINITY};
+                   nonfinite_inputs && torch::is_float(t.dtype) && t.lo == -INFINITY};
     for (const auto& t : p->state.parameters) d[t.name] = {-INFINITY, INFINITY, false, t.dtype};
   }
   return d;
@@ -170,10 +170,10 @@ inline std::optional<std::string> real_difference(const ir::RealValue& a, const 
 // Values a variable can take, rounded into its dtype so the counterexample is a real input.
 inline double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
   if (d.nonfinite && !std::isfinite(v)) return v;
-  bool narrow = d.dtype == python::DType::F16 || d.dtype == python::DType::BF16 ||
-                d.dtype == python::DType::E4M3 || d.dtype == python::DType::E5M2;
-  bool integral = d.dtype == python::DType::I32 || d.dtype == python::DType::I64 ||
-                  d.dtype == python::DType::Bool;
+  bool narrow = d.dtype == torch::DType::F16 || d.dtype == torch::DType::BF16 ||
+                d.dtype == torch::DType::E4M3 || d.dtype == torch::DType::E5M2;
+  bool integral =
+      d.dtype == torch::DType::I32 || d.dtype == torch::DType::I64 || d.dtype == torch::DType::Bool;
   if (integral) v = std::nearbyint(v);
   if (narrow) {  // few mantissa bits: every format keq knows holds these
     int e = 0;

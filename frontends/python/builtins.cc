@@ -56,9 +56,10 @@ void Interp::install_builtins() {
   });
   def("len", [](Interp& in, CallArgs& a) -> Ref {
     Ref x = one_arg(in, a, "len");
-    if (x->kind == K::Tensor) {
-      if (x->tensor->shape.empty()) in.error(a.at, "len() of a 0-d tensor");
-      return integer(x->tensor->shape[0]);
+    if (x->kind == K::Tensor) {  // the tensor library's __len__
+      CallArgs none;
+      none.at = a.at;
+      return in.call(in.getattr(x, "__len__", a.at), none);
     }
     if (x->kind == K::Str) return integer(static_cast<int64_t>(x->s.size()));
     return integer(static_cast<int64_t>(in.to_sequence(x, a.at).size()));

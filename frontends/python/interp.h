@@ -33,7 +33,9 @@ inline std::string literal_size_name(Span at) {
 struct TensorHooks {
   std::function<Ref(Interp&, const std::string& op, const Ref& a, const Ref& b, Span at)> binop;
   std::function<Ref(Interp&, const std::string& op, const Ref& a, Span at)> unop;
+  // Attributes of tensors and of dtypes.
   std::function<Ref(Interp&, const Ref& t, const std::string& name, Span at)> getattr;
+  std::function<std::string(const Ref& t)> repr;  // repr() of a tensor
   std::function<Ref(Interp&, const Ref& t, const Ref& index, Span at)> subscript;
   // Control flow on a tensor (a Triton scalar): 1 or 0 when its value is known at this bound,
   // -1 when it depends on loaded data. Unset: every tensor condition is unsupported.

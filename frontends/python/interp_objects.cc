@@ -255,8 +255,8 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
           return list(out);
         });
       break;
-    case K::DType:
-      if (name == "is_floating_point") return boolean(is_float(obj->dtype));
+    case K::DType:  // torch.float32.is_floating_point & co.: the tensor library's
+      if (hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
       break;
     default:
       break;

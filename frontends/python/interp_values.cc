@@ -124,12 +124,8 @@ std::string Interp::repr(const Ref& v) const {
       if (v->kind == K::Tuple && v->items.size() == 1) s += ",";
       return s + (v->kind == K::Tuple ? ")" : "]");
     }
-    case K::Tensor: {
-      std::string s = "Tensor(shape=[";
-      for (size_t k = 0; k < v->tensor->shape.size(); ++k)
-        s += (k ? ", " : "") + std::to_string(v->tensor->shape[k]);
-      return s + "], dtype=" + std::string(dtype_name(v->tensor->dtype)) + ")";
-    }
+    case K::Tensor:
+      return hooks_.repr ? hooks_.repr(v) : "<Tensor>";
     default:
       return "<" + v->type_name() + ">";
   }

@@ -2,16 +2,6 @@
 
 namespace keq::python {
 
-std::string_view dtype_name(DType d) {
-  static constexpr std::string_view kNames[] = {
-      "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "int32", "int64", "bool"};
-  return kNames[static_cast<int>(d)];
-}
-bool is_float(DType d) {
-  return d == DType::F32 || d == DType::F16 || d == DType::BF16 || d == DType::E4M3 ||
-         d == DType::E5M2;
-}
-
 Ref CallArgs::get(size_t i, const std::string& name) const {
   if (i < pos.size()) return pos[i];
   for (const auto& [k, v] : kw)
@@ -122,16 +112,4 @@ Ref builtin(std::string name, BuiltinFn fn) {
   v->builtin = std::move(fn);
   return v;
 }
-Ref tensor_value(std::shared_ptr<Tensor> t) {
-  Ref v = make(Value::Kind::Tensor);
-  v->tensor = std::move(t);
-  return v;
-}
-Ref dtype_value(DType d) {
-  Ref v = make(Value::Kind::DType);
-  v->dtype = d;
-  v->s = std::string(dtype_name(d));
-  return v;
-}
-
 }  // namespace keq::python

@@ -1,4 +1,5 @@
-// Values of the host interpreter: Python objects keq models, tensors among them.
+// Values of the host interpreter: Python objects keq models. Tensors and dtypes are opaque here
+// (torch::Tensor, torch::DType): the torch frontend defines them.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -13,40 +14,19 @@
 #include "frontends/python/ast.h"
 #include "ir/ir.h"
 
+namespace keq::torch {
+// The interpreter holds tensors and dtypes without knowing them: torch defines both
+// (frontends/torch/tensor.h) and reaches them through the interpreter's hooks.
+struct Tensor;
+enum class DType : uint8_t;
+}  // namespace keq::torch
+
 namespace keq::python {
 
 struct Value;
 using Ref = std::shared_ptr<Value>;
 class Interp;
 struct Env;
-
-// An element type of a tensor, as torch names it.
-enum class DType : uint8_t { F32, F16, BF16, E4M3, E5M2, I32, I64, Bool };
-std::string_view dtype_name(DType d);
-bool is_float(DType d);
-
-// A tensor: concrete shape, a dtype, one term per element (row-major). Views copy their
-// elements' ids, which costs an id each, never a term.
-struct Tensor {
-  std::vector<int64_t> shape;
-  DType dtype = DType::F32;
-  std::vector<ir::TermId> elems;  // kUninit where nothing was written (torch.empty)
-  static constexpr ir::TermId kUninit = UINT32_MAX;
-  // torch's layout would not be contiguous (a permute, transpose, expand or slice view, or an
-  // op on one, which keeps its strides): the elements here are still in logical order, but a
-  // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
-  bool strided = false;
-  int64_t numel() const {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    return n;
-  }
-  std::vector<int64_t> strides() const {
-    std::vector<int64_t> s(shape.size(), 1);
-    for (int k = static_cast<int>(shape.size()) - 2; k >= 0; --k) s[k] = s[k + 1] * shape[k + 1];
-    return s;
-  }
-};
 
 // Arguments of a call, positional and keyword, with the call's position for errors.
 struct CallArgs {
@@ -107,12 +87,12 @@ struct Value {
   std::shared_ptr<Function> fn;                                  // Function
   BuiltinFn builtin;                                             // Builtin
   std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs;  // Class, Instance, Module
-  std::vector<std::string> attr_order;   // Instance: attributes in assignment order
-  Ref cls;                               // Instance: its class; Class: its base
-  std::shared_ptr<Tensor> tensor;        // Tensor
-  DType dtype = DType::F32;              // DType
-  std::vector<int64_t> shape, offsets;   // Pointer: block shape, offsets into tensor
-  std::shared_ptr<const mpz_class> big;  // BigInt
+  std::vector<std::string> attr_order;    // Instance: attributes in assignment order
+  Ref cls;                                // Instance: its class; Class: its base
+  std::shared_ptr<torch::Tensor> tensor;  // Tensor
+  torch::DType dtype{};                   // DType
+  std::vector<int64_t> shape, offsets;    // Pointer: block shape, offsets into tensor
+  std::shared_ptr<const mpz_class> big;   // BigInt
 
   std::string type_name() const;
 };
@@ -125,8 +105,6 @@ Ref string(std::string s);
 Ref tuple(std::vector<Ref> items);
 Ref list(std::vector<Ref> items);
 Ref builtin(std::string name, BuiltinFn fn);
-Ref tensor_value(std::shared_ptr<Tensor> t);
-Ref dtype_value(DType d);
 
 // Where evaluation stopped: the construct is outside what keq models (UNSUPPORTED), or the
 // program is wrong (an error the program itself would raise), always with file:line:col.

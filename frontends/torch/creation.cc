@@ -10,7 +10,7 @@ void Torch::install_creation(const Ref& torch) {
   };
   for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32,
                   DType::I64, DType::Bool})
-    t[std::string(python::dtype_name(d))] = python::dtype_value(d);
+    t[std::string(torch::dtype_name(d))] = torch::dtype_value(d);
   t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"],
   t["long"] = t["int64"];
   for (const char* name : {"randn", "rand"}) {

@@ -7,7 +7,7 @@ namespace keq::torch::impl {
 void Torch::activation(const std::string& name, ElementFn f) {
   define(name, [this, f, name](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
-    if (!python::is_float(x->dtype)) in.unsupported(a.at, name + " of an integer tensor");
+    if (!torch::is_float(x->dtype)) in.unsupported(a.at, name + " of an integer tensor");
     return wrap(map1(
         in, x, x->dtype, [&](TermId e) { return f(*this, e, a); }, a.at));
   });

@@ -59,7 +59,7 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
   fa["cross_entropy"] =
       python::builtin("F.cross_entropy", [this, reduce_loss](Interp& i2, CallArgs& a) -> Ref {
         TensorPtr x = tensor_arg(a, 0, "input"), target = tensor_arg(a, 1, "target");
-        if (x->shape.size() != 2 || target->shape.size() != 1 || python::is_float(target->dtype))
+        if (x->shape.size() != 2 || target->shape.size() != 1 || torch::is_float(target->dtype))
           in.unsupported(a.at, "cross_entropy other than [N, C] logits with [N] class indices");
         CallArgs c;
         c.at = a.at;

@@ -12,7 +12,7 @@ void Torch::install_reductions() {
       bool all;
       std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
       bool keep = bool_arg(a, 2, "keepdim", false);
-      DType out = dtype_kw(a, mean && !python::is_float(x->dtype) ? DType::F32 : x->dtype);
+      DType out = dtype_kw(a, mean && !torch::is_float(x->dtype) ? DType::F32 : x->dtype);
       return wrap(reduce(
           in, x, dims, keep, out,
           [&](std::vector<TermId>& v) {

@@ -287,13 +287,23 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
 }
 
 Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
+  if (self->kind == K::DType) {  // torch.float32.is_floating_point & co.
+    if (name == "is_floating_point") return python::boolean(is_float(self->dtype));
+    if (name == "itemsize") return python::integer(element_size(self->dtype));
+    in.unsupported(at, "torch.dtype." + name + " is not modelled");
+  }
   const TensorPtr& t = self->tensor;
+  if (name == "__len__")
+    return python::builtin("Tensor.__len__", [t](Interp& i2, CallArgs& a) {
+      if (t->shape.empty()) i2.error(a.at, "len() of a 0-d tensor");
+      return python::integer(t->shape[0]);
+    });
   if (name == "shape") {
     std::vector<Ref> dims;
     for (int64_t d : t->shape) dims.push_back(python::integer(d));
     return python::tuple(dims);
   }
-  if (name == "dtype") return python::dtype_value(t->dtype);
+  if (name == "dtype") return torch::dtype_value(t->dtype);
   if (name == "ndim") return python::integer(static_cast<int64_t>(t->shape.size()));
   if (name == "T") {
     std::vector<int64_t> perm;
@@ -339,12 +349,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
   if (name == "element_size")
     return self_fn([](Interp&, CallArgs& a) {
-      DType d = a.pos[0]->tensor->dtype;
-      int64_t bytes = d == DType::F32 || d == DType::I32    ? 4
-                      : d == DType::I64                     ? 8
-                      : d == DType::F16 || d == DType::BF16 ? 2
-                                                            : 1;
-      return python::integer(bytes);
+      return python::integer(element_size(a.pos[0]->tensor->dtype));
     });
   if (name == "data_ptr")
     return self_fn([this](Interp&, CallArgs& a) {

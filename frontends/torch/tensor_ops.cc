@@ -56,7 +56,7 @@ ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to) {
   if (to == DType::Bool) return s.make(ir::Op::CastBool, {t});
   if (to == DType::I32) return s.make(ir::Op::CastI32, {t});
   if (to == DType::I64) return s.make(ir::Op::CastI64, {t});
-  if (!python::is_float(from)) t = s.make(ir::Op::CastF32, {t});
+  if (!torch::is_float(from)) t = s.make(ir::Op::CastF32, {t});
   return round_to(s, to, t);
 }
 
@@ -64,7 +64,7 @@ TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {
   if (v->kind == K::Tensor) return v->tensor;
   auto t = std::make_shared<Tensor>();
   if (v->kind == K::Float) {
-    t->dtype = python::is_float(like) ? like : DType::F32;
+    t->dtype = torch::is_float(like) ? like : DType::F32;
     t->elems = {constant(in.store(), t->dtype, v->f)};
   } else if (v->kind == K::Int || v->kind == K::Bool) {
     t->dtype = v->kind == K::Bool && like == DType::Bool ? DType::Bool : like;
@@ -76,7 +76,7 @@ TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {
 }
 
 DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
-  auto kind_of = [](DType d) { return python::is_float(d) ? 2 : d == DType::Bool ? 0 : 1; };
+  auto kind_of = [](DType d) { return torch::is_float(d) ? 2 : d == DType::Bool ? 0 : 1; };
   auto scalar_kind = [](const Ref& v) {
     return v->kind == K::Float ? 2 : v->kind == K::Bool ? 0 : 1;
   };
@@ -86,8 +86,8 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
     if (kind_of(x) != kind_of(y)) return kind_of(x) > kind_of(y) ? x : y;
     if (kind_of(x) == 2) {
       if (x == DType::F32 || y == DType::F32) return DType::F32;
-      in.unsupported(at, "mixing " + std::string(python::dtype_name(x)) + " and " +
-                             std::string(python::dtype_name(y)));
+      in.unsupported(at, "mixing " + std::string(torch::dtype_name(x)) + " and " +
+                             std::string(torch::dtype_name(y)));
     }
     return x == DType::I64 || y == DType::I64 ? DType::I64 : DType::I32;
   }

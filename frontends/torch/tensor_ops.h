@@ -7,14 +7,13 @@
 #include <vector>
 
 #include "frontends/python/interp.h"
+#include "frontends/torch/tensor.h"
 
 namespace keq::torch::detail {
 
-using python::DType;
 using python::Interp;
 using python::Ref;
 using python::Span;
-using python::Tensor;
 using TensorPtr = std::shared_ptr<Tensor>;
 
 ir::Type term_type(DType d);

@@ -84,6 +84,12 @@ void install(python::Interp& in, TorchState& state) {
   in.hooks().getattr = [t](Interp&, const Ref& v, const std::string& name, Span at) {
     return t->tensor_attr(v, name, at);
   };
+  in.hooks().repr = [](const Ref& v) {
+    std::string s = "Tensor(shape=[";
+    for (size_t k = 0; k < v->tensor->shape.size(); ++k)
+      s += (k ? ", " : "") + std::to_string(v->tensor->shape[k]);
+    return s + "], dtype=" + std::string(dtype_name(v->tensor->dtype)) + ")";
+  };
   in.hooks().subscript = [t](Interp&, const Ref& v, const Ref& index, Span at) {
     return t->subscript(v->tensor, index, at);
   };

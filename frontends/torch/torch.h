@@ -14,12 +14,11 @@
 #include <vector>
 
 #include "frontends/python/interp.h"
+#include "frontends/torch/tensor.h"
 
 namespace keq::torch {
 
-using python::DType;
 using python::Ref;
-using python::Tensor;
 
 // Where a symbolic tensor came from, for reports and keq inspect.
 struct SymbolicTensor {

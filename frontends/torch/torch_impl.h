@@ -104,7 +104,7 @@ struct Torch {
       dims.push_back(norm_dim(in, in.to_int(x, a.at), t.shape.size(), a.at));
     return dims;
   }
-  Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
+  Ref wrap(TensorPtr t) { return torch::tensor_value(std::move(t)); }
   TermId mk(Op op, std::initializer_list<TermId> kids) {
     TermId t = s.make(op, kids);
     if (op == Op::Div && kids.size() == 2 && divides_by_reciprocal(*std::next(kids.begin())))
@@ -145,7 +145,7 @@ struct Torch {
         idx[d] = 0;
       }
     }
-    if (python::is_float(dtype) && dtype != DType::F32)  // randn(dtype=f16): values of that format
+    if (torch::is_float(dtype) && dtype != DType::F32)  // randn(dtype=f16): values of that format
       for (TermId& e : t->elems) e = round_to(s, dtype, e);
     if (&list == &st.parameters) st.last_symbolic_parameter = t;
     return t;
@@ -161,7 +161,7 @@ struct Torch {
   // ---- building blocks ----
   Ref elementwise(CallArgs& a, Op op, const std::string& name) {
     TensorPtr x = tensor_arg(a, 0, "input");
-    if (!python::is_float(x->dtype) && op != Op::Abs && op != Op::Neg)
+    if (!torch::is_float(x->dtype) && op != Op::Abs && op != Op::Neg)
       in.unsupported(a.at, name + " of an integer tensor");
     return wrap(map1(
         in, x, x->dtype, [&](TermId e) { return mk(op, {e}); }, a.at));
@@ -173,7 +173,7 @@ struct Torch {
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
     DType compute = out;
     if (cmp) out = DType::Bool;
-    if (opname == "/" && !python::is_float(compute)) compute = out = DType::F32;
+    if (opname == "/" && !torch::is_float(compute)) compute = out = DType::F32;
     auto cast = [&](TermId e, DType from) { return convert(s, e, from, compute); };
     Op op;
     if (opname == "+")

@@ -53,24 +53,24 @@ void check_block_shape(python::Interp& in, python::Span at, const std::vector<py
                      ")");
 }
 
-void check_pointer_offset(python::Interp& in, python::Span at, python::DType pointee,
-                          python::DType offset) {
-  if (!python::is_float(offset)) return;
-  auto tl_name = [](python::DType d) {
+void check_pointer_offset(python::Interp& in, python::Span at, torch::DType pointee,
+                          torch::DType offset) {
+  if (!torch::is_float(offset)) return;
+  auto tl_name = [](torch::DType d) {
     switch (d) {
-      case python::DType::F32:
+      case torch::DType::F32:
         return std::string("fp32");
-      case python::DType::F16:
+      case torch::DType::F16:
         return std::string("fp16");
-      case python::DType::BF16:
+      case torch::DType::BF16:
         return std::string("bf16");
-      case python::DType::E4M3:
+      case torch::DType::E4M3:
         return std::string("fp8e4nv");
-      case python::DType::E5M2:
+      case torch::DType::E5M2:
         return std::string("fp8e5");
-      case python::DType::I32:
+      case torch::DType::I32:
         return std::string("int32");
-      case python::DType::I64:
+      case torch::DType::I64:
         return std::string("int64");
       default:
         return std::string("int1");

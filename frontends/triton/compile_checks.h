@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frontends/python/interp.h"
+#include "frontends/torch/tensor.h"
 
 namespace keq::triton {
 
@@ -26,8 +27,8 @@ void check_arange(python::Interp& in, python::Span at, const python::Ref& start,
 // validate_block_shape: constexpr ints, powers of two, at most kMaxTensorNumel elements.
 void check_block_shape(python::Interp& in, python::Span at, const std::vector<python::Ref>& dims);
 // Pointer arithmetic: the offset must be an integer block (IncompatibleTypeErrorImpl).
-void check_pointer_offset(python::Interp& in, python::Span at, python::DType pointee,
-                          python::DType offset);
+void check_pointer_offset(python::Interp& in, python::Span at, torch::DType pointee,
+                          torch::DType offset);
 // tl.dot: [M, K] x [K, N], and K >= 16 (the interpreter does not check that; compiling for the
 // H200 does: measured, tests/golden/candidates/dot_small_k.py).
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,

@@ -109,9 +109,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
       DType out = DType::F32;
       for (size_t k = 0; k < arity; ++k) {
         xs.push_back(as_tensor(in, a.pos.at(k), a.at, DType::F32));
-        if (python::is_float(xs[k]->dtype)) out = xs[k]->dtype;
+        if (torch::is_float(xs[k]->dtype)) out = xs[k]->dtype;
       }
-      if (!python::is_float(out) && o != Op::Abs) in.unsupported(a.at, where + " of integers");
+      if (!torch::is_float(out) && o != Op::Abs) in.unsupported(a.at, where + " of integers");
       auto op = [&](std::initializer_list<TermId> kids) {
         std::vector<TermId> v;
         size_t k = 0;

@@ -179,7 +179,7 @@ std::optional<std::string> parameter_mismatch(const Program& ref, const Program&
     std::string shape;
     for (size_t k = 0; k < t.shape.size(); ++k)
       shape += (k ? ", " : "") + std::to_string(t.shape[k]);
-    return std::string(python::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " +
+    return std::string(torch::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " +
            p.file + ":" + std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
   };
   const auto &a = ref.state.parameters, &b = cand.state.parameters;

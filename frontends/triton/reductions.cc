@@ -198,7 +198,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
                                                                    {"int32", DType::I32},
                                                                    {"int64", DType::I64},
                                                                    {"int1", DType::Bool}})
-    t[name] = python::dtype_value(d);
+    t[name] = torch::dtype_value(d);
 }
 
 }  // namespace keq::triton::impl

@@ -74,7 +74,7 @@ void install(python::Interp& in, torch::TorchState& state) {
         at));
   };
   h.getattr = [t](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
-    if (t->run && name == "to") {  // x.to(tl.float16): Triton's casts (fp8 saturates)
+    if (t->run && v->kind == K::Tensor && name == "to") {  // x.to(tl.float16): fp8 saturates
       Ref self = v;
       return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
         Ref d = a.get(0, "dtype");
@@ -85,8 +85,8 @@ void install(python::Interp& in, torch::TorchState& state) {
                   : from == DType::I32 && to == DType::F32 ? Op::BitcastF32
                                                            : Op::Const;
           if (op == Op::Const)
-            i3.unsupported(a.at, ".to(bitcast=True) from " + std::string(python::dtype_name(from)) +
-                                     " to " + std::string(python::dtype_name(to)) +
+            i3.unsupported(a.at, ".to(bitcast=True) from " + std::string(torch::dtype_name(from)) +
+                                     " to " + std::string(torch::dtype_name(to)) +
                                      " (fp32 <-> int32 only)");
           return t->wrap(map1(
               i3, self->tensor, to, [&](TermId e) { return t->fold(t->mk(op, {e})); }, a.at));

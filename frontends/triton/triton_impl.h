@@ -16,6 +16,8 @@ using namespace torch::detail;
 using python::CallArgs;
 using python::Ref;
 using python::Value;
+using torch::DType;
+using torch::Tensor;
 using K = Value::Kind;
 using ir::Op;
 using ir::TermId;
@@ -61,7 +63,7 @@ struct Triton {
     m->attrs = std::make_shared<Attrs>();
     return m;
   }
-  Ref wrap(TensorPtr t) { return python::tensor_value(std::move(t)); }
+  Ref wrap(TensorPtr t) { return torch::tensor_value(std::move(t)); }
   TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
   void finding(Span at, const std::string& what) {
     st.findings.push_back(in.where(at) + ": " + what +
@@ -164,7 +166,7 @@ struct Triton {
     DType out = promote(a, b, in, at);
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
     check_broadcast(in, at, x->shape, y->shape);
-    bool is_f = python::is_float(out);
+    bool is_f = torch::is_float(out);
     Op o;
     DType result = out;
     if (op == "+")
@@ -221,11 +223,9 @@ struct Triton {
   TermId to_dtype(TermId t, DType from, DType to) {
     if (from == to) return t;
     if (to == DType::E4M3)
-      return s.make(Op::CastE4M3Sat,
-                    {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+      return s.make(Op::CastE4M3Sat, {torch::is_float(from) ? t : convert(s, t, from, DType::F32)});
     if (to == DType::E5M2)
-      return s.make(Op::CastE5M2Sat,
-                    {python::is_float(from) ? t : convert(s, t, from, DType::F32)});
+      return s.make(Op::CastE5M2Sat, {torch::is_float(from) ? t : convert(s, t, from, DType::F32)});
     return fold(convert(s, t, from, to));
   }
 

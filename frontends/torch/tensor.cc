@@ -1,0 +1,36 @@
+#include "frontends/torch/tensor.h"
+
+namespace keq::torch {
+
+std::string_view dtype_name(DType d) {
+  static constexpr std::string_view kNames[] = {
+      "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "int32", "int64", "bool"};
+  return kNames[static_cast<int>(d)];
+}
+bool is_float(DType d) {
+  return d == DType::F32 || d == DType::F16 || d == DType::BF16 || d == DType::E4M3 ||
+         d == DType::E5M2;
+}
+
+int64_t element_size(DType d) {
+  return d == DType::F32 || d == DType::I32    ? 4
+         : d == DType::I64                     ? 8
+         : d == DType::F16 || d == DType::BF16 ? 2
+                                               : 1;
+}
+
+python::Ref tensor_value(std::shared_ptr<Tensor> t) {
+  python::Ref v = std::make_shared<python::Value>();
+  v->kind = python::Value::Kind::Tensor;
+  v->tensor = std::move(t);
+  return v;
+}
+python::Ref dtype_value(DType d) {
+  python::Ref v = std::make_shared<python::Value>();
+  v->kind = python::Value::Kind::DType;
+  v->dtype = d;
+  v->s = std::string(dtype_name(d));
+  return v;
+}
+
+}  // namespace keq::torch

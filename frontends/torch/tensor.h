@@ -1,0 +1,46 @@
+// Tensors as keq's torch frontend models them: a concrete shape, a dtype, and one term per
+// element. The host interpreter holds them opaquely (python::Value::tensor).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "frontends/python/value.h"
+#include "ir/term.h"
+
+namespace keq::torch {
+
+// An element type of a tensor, as torch names it.
+enum class DType : uint8_t { F32, F16, BF16, E4M3, E5M2, I32, I64, Bool };
+std::string_view dtype_name(DType d);
+bool is_float(DType d);
+
+// A tensor: concrete shape, a dtype, one term per element (row-major). Views copy their
+// elements' ids, which costs an id each, never a term.
+struct Tensor {
+  std::vector<int64_t> shape;
+  DType dtype = DType::F32;
+  std::vector<ir::TermId> elems;  // kUninit where nothing was written (torch.empty)
+  static constexpr ir::TermId kUninit = UINT32_MAX;
+  // torch's layout would not be contiguous (a permute, transpose, expand or slice view, or an
+  // op on one, which keeps its strides): the elements here are still in logical order, but a
+  // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
+  bool strided = false;
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  }
+  std::vector<int64_t> strides() const {
+    std::vector<int64_t> s(shape.size(), 1);
+    for (int k = static_cast<int>(shape.size()) - 2; k >= 0; --k) s[k] = s[k + 1] * shape[k + 1];
+    return s;
+  }
+};
+
+int64_t element_size(DType d);                        // bytes per element
+python::Ref tensor_value(std::shared_ptr<Tensor> t);  // a Python value holding t
+python::Ref dtype_value(DType d);                     // torch.float32 & co.
+
+}  // namespace keq::torch
