@@ -105,25 +105,22 @@ constexpr OpInfo reduction_row() {
 constexpr std::string_view kLeaf = "a leaf: its value is the constant or the input";
 constexpr std::string_view kApprox = "an approximation: its fp32 bits are not fixed";
 
+// const and var: their values come from the term, not from operands.
+constexpr OpInfo leaf_row(Op op) {
+  return {.op = op,
+          .sig = Signature::Leaf,
+          .real_exact = true,
+          .ieee = leaf_ieee,
+          .real = leaf_real,
+          .no_interval = kLeaf,
+          .no_enclosure = kLeaf,
+          .no_smt_real = kLeaf,
+          .no_smt_ieee = kLeaf};
+}
+
 const OpInfo kRows[] = {
-    {.op = Op::Const,
-     .sig = Signature::Leaf,
-     .real_exact = true,
-     .ieee = leaf_ieee,
-     .real = leaf_real,
-     .no_interval = kLeaf,
-     .no_enclosure = kLeaf,
-     .no_smt_real = kLeaf,
-     .no_smt_ieee = kLeaf},
-    {.op = Op::Var,
-     .sig = Signature::Leaf,
-     .real_exact = true,
-     .ieee = leaf_ieee,
-     .real = leaf_real,
-     .no_interval = kLeaf,
-     .no_enclosure = kLeaf,
-     .no_smt_real = kLeaf,
-     .no_smt_ieee = kLeaf},
+    leaf_row(Op::Const),
+    leaf_row(Op::Var),
     {.op = Op::Add,
      .arity = 2,
      .sig = Signature::SameNum,
