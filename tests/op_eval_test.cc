@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -214,6 +215,28 @@ TEST(OpEval, KnownValuesInBothSemantics) {
       }
     }
   }
+}
+
+// tl.clamp as measured on an H200 (tests/fixtures/measure/tl_clamp.py): keq builds
+// (minnum (maxnum x lo) hi) by default and (clamp x lo hi) with propagate_nan=ALL
+// (frontends/triton/language.cc). Bits must match, signed zeros included.
+TEST(OpEval, TritonClampIsWhatTheH200Computes) {
+  std::ifstream in(std::string(KEQ_SOURCE_DIR) + "/tests/fixtures/gpu/tl_clamp.txt");
+  TermStore store;
+  auto no_vars = [](const Variable&) { return std::nullopt; };
+  int cases = 0;
+  for (std::string mode, x, lo, hi, arrow, want; in >> mode >> x >> lo >> hi >> arrow >> want;) {
+    std::string term = mode == "all" ? "(clamp " + x + " " + lo + " " + hi + ")"
+                                     : "(minnum (maxnum " + x + " " + lo + ") " + hi + ")";
+    TermId t = read_term(store, parse_sexprs(term, "case").at(0));
+    Constant got = evaluate_ieee(store, t, IeeeEnv(no_vars)).to_constant();
+    Constant expected = expect_const(want.c_str());
+    EXPECT_TRUE(same_value(got, expected, Semantics::Ieee) &&
+                std::signbit(got.f) == std::signbit(expected.f))
+        << mode << " " << term << ": keq " << got.str() << ", H200 " << want;
+    ++cases;
+  }
+  EXPECT_EQ(cases, 32);
 }
 
 TEST(OpEval, EveryOpHasAKnownValueCase) {

@@ -33,7 +33,7 @@ inline std::string literal_size_name(Span at) {
 struct TensorHooks {
   std::function<Ref(Interp&, const std::string& op, const Ref& a, const Ref& b, Span at)> binop;
   std::function<Ref(Interp&, const std::string& op, const Ref& a, Span at)> unop;
-  // Attributes of tensors and of dtypes.
+  // Attributes of tensors and dtypes, and `to` of a Python number (a scalar in a kernel).
   std::function<Ref(Interp&, const Ref& t, const std::string& name, Span at)> getattr;
   std::function<std::string(const Ref& t)> repr;  // repr() of a tensor
   std::function<Ref(Interp&, const Ref& t, const Ref& index, Span at)> subscript;

@@ -255,6 +255,11 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
           return list(out);
         });
       break;
+    case K::Int:
+    case K::Float:
+    case K::Bool:  // a kernel's scalar argument is a 0-d block there: x.to(tl.float32)
+      if (name == "to" && hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
+      break;
     case K::DType:  // torch.float32.is_floating_point & co.: the tensor library's
       if (hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
       break;

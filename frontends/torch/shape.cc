@@ -292,6 +292,8 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     if (name == "itemsize") return python::integer(element_size(self->dtype));
     in.unsupported(at, "torch.dtype." + name + " is not modelled");
   }
+  if (self->kind != K::Tensor)  // x.to(...) of a Python number: only kernels have scalar blocks
+    in.unsupported(at, "attribute '" + name + "' of " + self->type_name());
   const TensorPtr& t = self->tensor;
   if (name == "__len__")
     return python::builtin("Tensor.__len__", [t](Interp& i2, CallArgs& a) {

@@ -84,12 +84,21 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
         },
         a.at));
   });
-  // tl.maximum and tl.minimum promote their operands as arithmetic does.
+  // tl.PropagateNan: NONE (0) and ALL (0xFFFF), as Triton's enum.
+  auto propagate = std::make_shared<Value>();
+  propagate->kind = K::Module;
+  propagate->s = "triton.language.PropagateNan";
+  propagate->attrs = std::make_shared<Attrs>();
+  (*propagate->attrs)["NONE"] = python::integer(0);
+  (*propagate->attrs)["ALL"] = python::integer(0xFFFF);
+  t["PropagateNan"] = propagate;
+  // tl.maximum and tl.minimum promote their operands as arithmetic does; by default the non-NaN
+  // operand wins (maxnum, measured), with propagate_nan=ALL a NaN operand wins (torch's max).
   for (auto [spelled, op] : ir::ops_spelled("tl")) {
     if (!ir::op_info(op).is_extremum()) continue;
-    Op o = op;
     std::string name(spelled);
-    def(name, [this, o](Interp&, CallArgs& a) {  // maxnum: the non-NaN operand wins (measured)
+    def(name, [this, op](Interp&, CallArgs& a) {
+      Op o = !propagates_nan(a, 2) ? op : ir::op_info(op).is_max ? Op::Max : Op::Min;
       DType out = promote(a.pos.at(0), a.pos.at(1), in, a.at);
       TensorPtr x = as_tensor(in, a.pos[0], a.at, out), y = as_tensor(in, a.pos[1], a.at, out);
       DType xd = x->dtype, yd = y->dtype;
@@ -101,6 +110,36 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           a.at));
     });
   }
+  // tl.cast(x, dtype, bitcast=...) is x.to(dtype, bitcast=...).
+  def("cast", [this](Interp& i2, CallArgs& a) {
+    CallArgs to;
+    to.at = a.at;
+    to.pos = {a.get(1, "dtype")};
+    if (!to.pos[0]) in.error(a.at, "tl.cast needs a dtype");
+    if (Ref fp = a.get(2, "fp_downcast_rounding"); fp && fp->kind != K::None)
+      in.unsupported(a.at, "tl.cast(fp_downcast_rounding=...)");
+    if (Ref bc = a.get(3, "bitcast")) to.kw.push_back({"bitcast", bc});
+    return i2.call(i2.getattr(a.pos.at(0), "to", a.at), to);
+  });
+  // tl.clamp(x, min, max, propagate_nan): maxnum then minnum; with ALL, a NaN in any operand
+  // gives NaN, which is torch.clamp (tests/fixtures/gpu/tl_clamp.txt, measured on an H200).
+  def("clamp", [this](Interp&, CallArgs& a) {
+    bool all = propagates_nan(a, 3);
+    TensorPtr x = as_tensor(in, a.get(0, "x"), a.at, DType::F32);
+    if (!torch::is_float(x->dtype)) in.error(a.at, "tl.clamp takes a floating-point block");
+    DType out = x->dtype;
+    TensorPtr lo = as_tensor(in, a.get(1, "min"), a.at, out),
+              hi = as_tensor(in, a.get(2, "max"), a.at, out);
+    DType ld = lo->dtype, hd = hi->dtype;
+    return wrap(map3(
+        in, x, lo, hi, out,
+        [&](TermId p, TermId l, TermId h) {
+          l = convert(s, l, ld, out), h = convert(s, h, hd, out);
+          if (all) return fold(s.make(Op::Clamp, {p, l, h}));
+          return fold(mk(Op::MinNum, {mk(Op::MaxNum, {p, l}), h}));
+        },
+        a.at));
+  });
   // tl.*, tl.math.* and libdevice share one table: tl.sqrt is approximate (sqrt.approx.f32),
   // sqrt_rn and libdevice's sqrt are correctly rounded; libdevice's rint rounds half to even.
   auto math = [this](const std::string& where, Op o, size_t arity) {

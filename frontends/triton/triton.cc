@@ -74,8 +74,13 @@ void install(python::Interp& in, torch::TorchState& state) {
         at));
   };
   h.getattr = [t](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
-    if (t->run && v->kind == K::Tensor && name == "to") {  // x.to(tl.float16): fp8 saturates
-      Ref self = v;
+    if (t->run && name == "to") {  // x.to(tl.float16): fp8 saturates
+      // A scalar argument or program id is a 0-d block inside a kernel: int32, or fp32.
+      Ref self = v->kind == K::Tensor ? v
+                                      : t->wrap(as_tensor(i2, v, at,
+                                                          v->kind == K::Float  ? DType::F32
+                                                          : v->kind == K::Bool ? DType::Bool
+                                                                               : DType::I32));
       return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
         Ref d = a.get(0, "dtype");
         if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
@@ -92,7 +97,8 @@ void install(python::Interp& in, torch::TorchState& state) {
               i3, self->tensor, to, [&](TermId e) { return t->fold(t->mk(op, {e})); }, a.at));
         }
         return t->wrap(map1(
-            i3, self->tensor, to, [&](TermId e) { return t->to_dtype(e, from, to); }, a.at));
+            i3, self->tensor, to, [&](TermId e) { return t->fold(t->to_dtype(e, from, to)); },
+            a.at));
       });
     }
     return t->torch_hooks.getattr(i2, v, name, at);

@@ -211,7 +211,8 @@ struct Triton {
     return wrap(map2(
         in, x, y, result,
         [&](TermId p, TermId q) {
-          TermId r = fold(s.make(o, {convert(s, p, xd, operand), convert(s, q, yd, operand)}));
+          TermId r =
+              fold(s.make(o, {fold(convert(s, p, xd, operand)), fold(convert(s, q, yd, operand))}));
           if (fusable && (s.op(p) == Op::Mul || s.op(q) == Op::Mul))
             st.ieee_unfixed.emplace(r, "a*b+c in a kernel (Triton fuses it into one fma)");
           return r;
@@ -258,6 +259,15 @@ struct Triton {
   // Shared by the tl.* definitions.
   void define_tl(const Ref& tl, const std::string& name, python::BuiltinFn fn) {
     (*tl->attrs)[name] = python::builtin("tl." + name, std::move(fn));
+  }
+  // The propagate_nan argument at position `pos`: false for NONE or absent, true for ALL.
+  bool propagates_nan(CallArgs& a, size_t pos) {
+    Ref v = a.get(pos, "propagate_nan");
+    if (!v || v->kind == K::None) return false;
+    int64_t mode = in.to_int(v, a.at);
+    if (mode != 0 && mode != 0xFFFF)
+      in.error(a.at, "propagate_nan takes tl.PropagateNan.NONE or ALL");
+    return mode == 0xFFFF;
   }
   void require_kernel(CallArgs& a, const std::string& what) {
     if (!run) in.error(a.at, what + " outside a kernel");
