@@ -264,6 +264,24 @@ void Interp::install_builtins() {
   unary("log", std::log);
   unary("tanh", std::tanh);
   unary("erf", std::erf);
+  unary("log2", std::log2);
+  unary("log10", std::log10);
+  unary("log1p", std::log1p);
+  unary("expm1", std::expm1);
+  unary("fabs", std::fabs);
+  m["pow"] = builtin("math.pow", [](Interp& in, CallArgs& a) {
+    if (a.pos.size() != 2) in.error(a.at, "math.pow takes two arguments");
+    return floating(std::pow(in.to_float(a.pos[0], a.at), in.to_float(a.pos[1], a.at)));
+  });
+  for (const char* name : {"isfinite", "isnan", "isinf"}) {
+    std::string n = name;
+    m[n] = builtin("math." + n, [n](Interp& in, CallArgs& a) {
+      double x = in.to_float(one_arg(in, a, n), a.at);
+      return boolean(n == "isfinite" ? std::isfinite(x)
+                     : n == "isnan"  ? std::isnan(x)
+                                     : std::isinf(x));
+    });
+  }
   m["ceil"] = builtin("math.ceil", [](Interp& in, CallArgs& a) {
     return integer(static_cast<int64_t>(std::ceil(in.to_float(one_arg(in, a, "ceil"), a.at))));
   });

@@ -58,6 +58,7 @@ void Torch::install_creation(const Ref& torch) {
       return wrap(r);
     });
   }
+  def("get_default_dtype", [](Interp&, CallArgs&) { return dtype_value(DType::F32); });
   def("full", [this](Interp&, CallArgs& a) {
     Ref v = a.get(1, "fill_value");
     if (!v) in.error(a.at, "full needs a fill value");

@@ -46,6 +46,51 @@ void Torch::install_views() {
     for (int64_t& p : perm) p = norm_dim(in, p, x->shape.size(), a.at);
     return wrap(permuted(x, perm));
   });
+  // movedim(source, destination): the source dimension moves, the others keep their order.
+  define("movedim", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (Ref src = a.get(1, "source"); src && src->kind != K::Int)
+      in.unsupported(a.at, "movedim of several dimensions");
+    int64_t from = norm_dim(in, int_arg(a, 1, "source").value_or(0), x->shape.size(), a.at);
+    int64_t to = norm_dim(in, int_arg(a, 2, "destination").value_or(0), x->shape.size(), a.at);
+    std::vector<int64_t> perm;
+    for (int64_t d = 0; d < static_cast<int64_t>(x->shape.size()); ++d)
+      if (d != from) perm.push_back(d);
+    perm.insert(perm.begin() + to, from);
+    return wrap(permuted(x, perm));
+  });
+  // narrow(dim, start, length): x[..., start:start + length, ...], a view.
+  define("narrow", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(0), x->shape.size(), a.at);
+    int64_t start = int_arg(a, 2, "start").value_or(0),
+            length = int_arg(a, 3, "length").value_or(0);
+    if (start < 0) start += x->shape[dim];
+    if (start < 0 || length < 0 || start + length > x->shape[dim])
+      in.error(a.at, "narrow: start + length exceeds the dimension size");
+    return subscript(x, index_along(dim, slice_value(start, start + length)), a.at);
+  });
+  // unflatten(dim, sizes): dimension dim becomes the given sizes (one may be -1).
+  define("unflatten", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(0), x->shape.size(), a.at);
+    std::vector<int64_t> parts = sizes(a, 2, "sizes");
+    int64_t known = 1, infer = -1;
+    for (size_t k = 0; k < parts.size(); ++k)
+      if (parts[k] == -1)
+        infer = static_cast<int64_t>(k);
+      else
+        known *= parts[k];
+    if (infer >= 0 && known > 0) parts[infer] = x->shape[dim] / known;
+    int64_t product = 1;
+    for (int64_t p : parts) product *= p;
+    if (product != x->shape[dim])
+      in.error(a.at, "unflatten: sizes do not multiply to the dimension");
+    std::vector<int64_t> shape(x->shape.begin(), x->shape.begin() + dim);
+    shape.insert(shape.end(), parts.begin(), parts.end());
+    shape.insert(shape.end(), x->shape.begin() + dim + 1, x->shape.end());
+    return wrap(reshaped(x, shape));
+  });
   define("transpose", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t d0 = norm_dim(in, int_arg(a, 1, "dim0").value_or(0), x->shape.size(), a.at);
@@ -388,6 +433,30 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       DType from = x->dtype, to = target->dtype;
       return wrap(map1(
           in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
+    });
+  if (name == "type_as")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor, other = tensor_arg(a, 1, "other");
+      DType from = x->dtype, to = other->dtype;
+      return wrap(map1(
+          in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
+    });
+  // new_empty/new_zeros/new_ones/new_full: a fresh tensor with self's dtype unless dtype= says.
+  if (name == "new_empty" || name == "new_zeros" || name == "new_ones" || name == "new_full")
+    return self_fn([this, name](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor;
+      CallArgs shape_args = a;
+      double fill = name == "new_ones" ? 1.0 : 0.0;
+      if (name == "new_full") {
+        Ref f = a.get(2, "fill_value");
+        if (!f) in.error(a.at, "new_full needs a fill_value");
+        fill = in.to_float(f, a.at);
+        shape_args.pos.resize(std::min<size_t>(shape_args.pos.size(), 2));
+      }
+      std::vector<int64_t> shape = sizes(shape_args, 1);
+      in.check_shape(a.at, shape, "Tensor." + name);
+      DType d = dtype_kw(a, x->dtype);
+      return wrap(name == "new_empty" ? filled(shape, d, std::nullopt) : filled(shape, d, fill));
     });
   if (name == "expand")
     return self_fn([this](Interp&, CallArgs& a) {

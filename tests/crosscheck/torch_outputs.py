@@ -136,6 +136,13 @@ MODULE_OPS = {
     "softshrink_module_lambd": ("nn.Softshrink(lambd=0.3)", (2, 5)),
     "logsigmoid_module": ("nn.LogSigmoid()", (2, 5)),
 }
+OPS.update({
+    # Host tensor methods real kernels' wrappers use.
+    "movedim": ("x.movedim(0, 1) * 2", "1"), "narrow": ("torch.narrow(x, 1, 1, 3) + 1", "1"),
+    "unflatten": ("x.unflatten(1, (5, 1)) * 2", "1"),
+    "new_full": ("x.new_full((3, 5), 1.5) + x", "1"), "new_zeros": ("x.new_zeros(3, 5) + y", "2"),
+    "type_as": ("x.type_as(y.half())", "2"),
+})
 
 MODULE_TEMPLATE = '''import torch
 import torch.nn as nn
