@@ -97,8 +97,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   for (auto [spelled, op] : ir::ops_spelled("tl")) {
     if (!ir::op_info(op).is_extremum()) continue;
     std::string name(spelled);
-    def(name, [this, op](Interp&, CallArgs& a) {
-      Op o = !propagates_nan(a, 2) ? op : ir::op_info(op).is_max ? Op::Max : Op::Min;
+    Op base = op;  // not the binding itself: clang 14 cannot capture a structured binding
+    def(name, [this, base](Interp&, CallArgs& a) {
+      Op o = !propagates_nan(a, 2) ? base : ir::op_info(base).is_max ? Op::Max : Op::Min;
       DType out = promote(a.pos.at(0), a.pos.at(1), in, a.at);
       TensorPtr x = as_tensor(in, a.pos[0], a.at, out), y = as_tensor(in, a.pos[1], a.at, out);
       DType xd = x->dtype, yd = y->dtype;
