@@ -130,6 +130,41 @@ TEST(TorchFrontend, TensorsAndDtypesAnswerThroughTheHooks) {
   EXPECT_EQ(v->s, "Tensor(shape=[2, 3], dtype=float16)");
 }
 
+// register_buffer/register_parameter store attributes; nn.init leaves a parameter symbolic (trained
+// weights can be anything), gives a plain tensor its deterministic value, and makes a random
+// initializer's tensor symbolic.
+TEST(TorchModules, RegisterBufferAndInitializers) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\n"
+      "class M(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.register_buffer('b', torch.ones(2))\n"
+      "        self.register_parameter('q', nn.Parameter(torch.zeros(2)))\n"
+      "        self.w = nn.Parameter(torch.empty(3))\n"
+      "        nn.init.zeros_(self.w)\n"
+      "        self.z = torch.empty(2)\n"
+      "        nn.init.constant_(self.z, 0.5)\n"
+      "        self.n = torch.empty(2)\n"
+      "        torch.nn.init.normal_(self.n)\n"
+      "m = M()\n"
+      "r = (m.b, m.q, m.w, m.z, m.n)\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 5u);
+  auto ops = [&](size_t k) {
+    std::string out;
+    for (ir::TermId e : r->items[k]->tensor->elems)
+      out += s.op(e) == ir::Op::Const ? s.constant_of(e).str() + " " : "var ";
+    return out;
+  };
+  EXPECT_EQ(ops(0), "1 1 ");          // a buffer keeps its value
+  EXPECT_EQ(ops(1), "var var ");      // a parameter is symbolic
+  EXPECT_EQ(ops(2), "var var var ");  // zeros_ on a parameter: still symbolic
+  EXPECT_EQ(ops(3), "0.5 0.5 ");      // constant_ on a plain tensor
+  EXPECT_EQ(ops(4), "var var ");      // normal_: random, so symbolic
+}
+
 TEST(TorchFrontend, EveryExampleReferenceRuns) {
   size_t n = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(KEQ_SOURCE_DIR) / "examples")) {

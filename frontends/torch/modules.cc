@@ -68,8 +68,19 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     set_training(i2, a.pos.at(0), !mode || i2.truthy(mode, a.at), a.at, 0);
     return a.pos.at(0);
   });
+  // register_buffer(name, tensor) and register_parameter(name, param) are attribute stores.
+  for (const char* reg : {"register_buffer", "register_parameter"})
+    (*module_attrs)[reg] =
+        python::builtin(std::string("Module.") + reg, [reg](Interp& i2, CallArgs& a) {
+          Ref name = a.get(1, "name"),
+              value = a.get(2, reg == std::string("register_buffer") ? "tensor" : "param");
+          if (!name || name->kind != K::Str) i2.error(a.at, std::string(reg) + " needs a name");
+          i2.setattr(a.pos.at(0), name->s, value ? value : python::none(), a.at);
+          return python::none();
+        });
   Ref module_cls = in.make_class("Module", nullptr, module_attrs);
   na["Module"] = module_cls;
+  install_init(nn);
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "data");
     if (x == st.last_symbolic_parameter) return a.pos[0];  // nn.Parameter(torch.randn(...))
@@ -270,6 +281,42 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   });
   install_conv_pool_norm(nn, F, module_cls);
   install_more(nn, F, module_cls);
+}
+
+// torch.nn.init: initializers act in place on a tensor. A parameter (symbolic: trained weights
+// can be anything) keeps its variables, unless --params initial asks for deterministic initial
+// values (zeros_, ones_, constant_); a plain tensor takes deterministic values always, and
+// random ones (normal_, uniform_, kaiming_*, xavier_*, ...) become symbolic like torch.randn.
+void Torch::install_init(const Ref& nn) {
+  auto init = module("torch.nn.init");
+  auto is_symbolic = [this](const TensorPtr& t) {
+    return !t->elems.empty() && t->elems[0] != Tensor::kUninit && s.op(t->elems[0]) == Op::Var;
+  };
+  for (const char* name : {"zeros_", "ones_", "constant_"}) {
+    std::string n = name;
+    (*init->attrs)[n] =
+        python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
+          TensorPtr t = tensor_arg(a, 0, "tensor");
+          if (is_symbolic(t) && !st.params_initial) return a.pos[0];
+          double v = n == "zeros_" ? 0 : n == "ones_" ? 1 : float_arg(a, 1, "val", 0);
+          if (n == "constant_" && !a.get(1, "val")) in.error(a.at, "nn.init.constant_ needs val");
+          for (TermId& e : t->elems) e = constant(s, t->dtype, v);
+          return a.pos[0];
+        });
+  }
+  for (const char* name : {"normal_", "uniform_", "kaiming_uniform_", "kaiming_normal_",
+                           "xavier_uniform_", "xavier_normal_", "trunc_normal_", "orthogonal_"}) {
+    std::string n = name;
+    (*init->attrs)[n] =
+        python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
+          TensorPtr t = tensor_arg(a, 0, "tensor");
+          if (!is_symbolic(t))
+            t->elems = symbolic("nn.init." + n, t->shape, t->dtype, a.at, true)->elems;
+          return a.pos[0];
+        });
+  }
+  (*nn->attrs)["init"] = init;
+  in.register_module("torch.nn.init", init);
 }
 
 }  // namespace keq::torch::impl

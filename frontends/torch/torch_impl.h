@@ -486,6 +486,7 @@ struct Torch {
   void install_views();                     // shape.cc: reshape, permute, cat, split, indexing
   void install_creation(const Ref& torch);  // creation.cc
   void install_nn(const Ref& nn, const Ref& F);  // modules.cc: nn.Module and the layers
+  void install_init(const Ref& nn);              // modules.cc: torch.nn.init
   void install_activations(const Ref& F);        // activations.cc: the F.* activations
   void install_scans_and_selection();            // selection.cc
   void install_linalg(const Ref& F);             // linalg.cc: einsum, attention
