@@ -405,6 +405,17 @@ TEST(Triton, WhereOfTwoPythonScalars) {
   EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(* in0[0,0] (select (>= in0[0,0] 0) 1 -1))");
 }
 
+TEST(Triton, ScalarArgumentPastInt32IsInt64ForTo) {
+  ir::TermStore s;
+  fs::path ref = fs::path(KEQ_SOURCE_DIR) / "examples/relu_mask_off_by_one/ref.py";
+  Program p = run_candidate(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/scalar_arg_past_int32.py").string(),
+      ref.string(), s, {{"batch_size", {1}}, {"dim", {2}}});
+  ASSERT_EQ(p.outputs.size(), 1u);
+  // 2**33 as int64; as int32 it wrapped to 0
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(+ in0[0,0] (cast.f32 8589934592:i64))");
+}
+
 TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
   ir::TermStore s;
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/row_sum_split";

@@ -75,12 +75,14 @@ void install(python::Interp& in, torch::TorchState& state) {
   };
   h.getattr = [t](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
     if (t->run && name == "to") {  // x.to(tl.float16): fp8 saturates
-      // A scalar argument or program id is a 0-d block inside a kernel: int32, or fp32.
-      Ref self = v->kind == K::Tensor ? v
-                                      : t->wrap(as_tensor(i2, v, at,
-                                                          v->kind == K::Float  ? DType::F32
-                                                          : v->kind == K::Bool ? DType::Bool
-                                                                               : DType::I32));
+      // A scalar argument or program id is a 0-d block inside a kernel: fp32, or int32 unless
+      // its value needs int64 (Triton types an int argument by its value).
+      bool wide = v->kind == K::Int && (v->i < INT32_MIN || v->i > INT32_MAX);
+      DType scalar = v->kind == K::Float  ? DType::F32
+                     : v->kind == K::Bool ? DType::Bool
+                     : wide               ? DType::I64
+                                          : DType::I32;
+      Ref self = v->kind == K::Tensor ? v : t->wrap(as_tensor(i2, v, at, scalar));
       return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
         Ref d = a.get(0, "dtype");
         if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
