@@ -16,6 +16,7 @@ namespace {
 const char* const kHelp =
     R"(usage: keq inspect FILE.py [--ref REF.py] [--dims name=value,...] [--class NAME] [--element I,J,...]
                     [--max-chars N] [--params initial|symbolic] [--eval]
+                    [--python-path DIR]... [--venv DIR]
 
 Runs FILE.py as KernelBench does, symbolically and without Python: the module level,
 get_init_inputs(), Model(*init_inputs), get_inputs(), forward(*inputs). Prints the module-level
@@ -39,7 +40,8 @@ options:
                    get_inputs() give its arguments; its own constants stay as written
   --element I,J    print this element of every output (repeatable)
   --max-chars N    cut terms after N characters (default 4000)
-  --eval           run the model after .eval() (BatchNorm on running statistics, Dropout off)
+)" KEQ_IMPORT_PATH_HELP
+    R"(  --eval           run the model after .eval() (BatchNorm on running statistics, Dropout off)
   --params initial parameters with a deterministic initialization (LayerNorm's ones and zeros,
                    nn.Parameter(torch.ones(n))) take that value; by default every parameter is
                    symbolic, since trained weights can be anything
@@ -65,6 +67,7 @@ int inspect_command(const std::vector<std::string>& args) {
   bool eval_mode = false;
   std::string ref;
   ArgReader in(args);
+  ImportPath imports;
   while (!in.done()) {
     const std::string& a = in.next();
     if (a == "--help" || a == "-h") {
@@ -92,12 +95,14 @@ int inspect_command(const std::vector<std::string>& args) {
       params_initial = in.word({"initial", "symbolic"}) == "initial";
     } else if (a == "--eval") {
       eval_mode = true;
+    } else if (imports.option(in, a)) {
     } else if (a == "--max-chars") {
       max_chars = static_cast<size_t>(in.unsigned_integer());
     } else {
       in.unknown();
     }
   }
+  imports.apply();
   if (file.empty()) {
     std::fputs(kHelp, stderr);
     return kExitError;

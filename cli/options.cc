@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
+#include "frontends/python/interp.h"
 #include "ir/error.h"
 
 namespace keq::cli {
@@ -111,6 +113,47 @@ std::optional<uint64_t> parse_size(const std::string& v) {
                                                 : -1;
   if (scale < 0 || x * scale > 1e18) return std::nullopt;
   return static_cast<uint64_t>(x * scale);
+}
+
+}  // namespace keq::cli
+
+namespace keq::cli {
+
+bool ImportPath::option(ArgReader& in, const std::string& name) {
+  if (name == "--python-path")
+    python_path.push_back(in.value());
+  else if (name == "--venv")
+    venvs.push_back(in.value());
+  else
+    return false;
+  return true;
+}
+
+void ImportPath::apply() const {
+  namespace fs = std::filesystem;
+  std::vector<std::string> dirs = python_path;
+  if (const char* env = std::getenv("PYTHONPATH"); env && *env) {
+    std::string all = env;
+    for (size_t k = 0; k <= all.size();) {
+      size_t end = all.find(':', k);
+      if (end == std::string::npos) end = all.size();
+      if (end > k) dirs.push_back(all.substr(k, end - k));
+      k = end + 1;
+    }
+  }
+  for (const std::string& venv : venvs) {
+    std::error_code ec;
+    std::vector<std::string> found;
+    for (const auto& e : fs::directory_iterator(fs::path(venv) / "lib", ec))
+      if (e.path().filename().string().rfind("python3", 0) == 0 &&
+          fs::is_directory(e.path() / "site-packages", ec))
+        found.push_back((e.path() / "site-packages").string());
+    if (found.empty())
+      throw Error(ErrorKind::BadInput,
+                  "--venv " + venv + ": no lib/python3*/site-packages folder there");
+    dirs.insert(dirs.end(), found.begin(), found.end());
+  }
+  python::set_import_path(dirs);
 }
 
 }  // namespace keq::cli

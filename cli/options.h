@@ -41,6 +41,21 @@ class ArgReader {
   std::string current_;
 };
 
+// Where `import` finds modules read as source (frontends/python/interp.h): --python-path DIR
+// (repeatable) and --venv DIR (its lib/python3*/site-packages), gathered while options are read;
+// `apply` sets the search path: --python-path, then PYTHONPATH, then the venvs.
+struct ImportPath {
+  std::vector<std::string> python_path, venvs;
+  bool option(ArgReader& in, const std::string& name);  // consumes it when it is one of these
+  void apply() const;                                   // throws keq::Error for a bad --venv
+};
+// The options' help lines, a string literal so each command's help text can include it.
+#define KEQ_IMPORT_PATH_HELP                                                                   \
+  "  --python-path DIR\n"                                                                      \
+  "                    also look for imported modules in DIR (repeatable; PYTHONPATH's\n"      \
+  "                    folders come next): they are read as source, symbolically, never run\n" \
+  "  --venv DIR        also look in DIR's lib/python3*/site-packages (installed libraries)\n"
+
 // "name=value,..." (a tuple value as 4x5), as --dims takes it; throws keq::Error.
 torch::Dims parse_dims(const std::string& spec);
 // "1,2,3" with sep ','; none unless every part is an integer.

@@ -42,7 +42,7 @@ const char* const kHelp =
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
                   [--nonfinite-inputs] [--semantics real|ieee] [--eval]
-                  [--max-memory SIZE] [--repro FILE]
+                  [--max-memory SIZE] [--repro FILE] [--python-path DIR]... [--venv DIR]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
@@ -107,7 +107,7 @@ options:
                     hardware threads); the verdict does not depend on N
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
-
+)" KEQ_IMPORT_PATH_HELP R"(
 
 exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
 2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
@@ -135,6 +135,7 @@ int verify_command(const std::vector<std::string>& args) {
   verify::Options opt;
   opt.jobs = std::max(1u, std::thread::hardware_concurrency());
   ArgReader in(args);
+  ImportPath imports;
   while (!in.done()) {
     const std::string& a = in.next();
     if (a == "--help" || a == "-h") {
@@ -174,12 +175,14 @@ int verify_command(const std::vector<std::string>& args) {
       opt.eval_mode = true;
     } else if (a == "--nonfinite-inputs") {
       opt.nonfinite_inputs = true;
+    } else if (imports.option(in, a)) {
     } else if (a == "--no-smt") {
       opt.use_smt = false;
     } else {
       in.unknown();
     }
   }
+  imports.apply();
   if (files.size() != 2) {
     std::fputs(kHelp, stderr);
     return kExitError;

@@ -48,6 +48,7 @@ struct Span {
   X(ListComp) X(SetComp) X(GenExp) /* kids: element, Comprehension... */                      \
   X(DictComp)      /* kids: key, value, Comprehension... */                                   \
   X(Comprehension) /* kids: target, iterable, conditions... */                                \
+  X(Yield)         /* kids: value (optional); a generator's yield (contextmanager bodies) */  \
   /* statements */                                                                            \
   X(Module)        /* kids: statements */                                                     \
   X(Block)         /* kids: statements; text2: "else" / "finally" where it is one */         \

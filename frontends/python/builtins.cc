@@ -204,6 +204,16 @@ void Interp::install_builtins() {
     }
     return in.getattr(a.pos[0], a.pos[1]->s, a.at);
   });
+  def("callable", [](Interp& in, CallArgs& a) -> Ref {
+    const Ref& x = one_arg(in, a, "callable");
+    if (x->kind == K::Instance) {
+      for (Ref c = x->cls; c; c = c->cls)
+        if (c->attrs->contains("__call__")) return boolean(true);
+      return boolean(false);
+    }
+    return boolean(x->kind == K::Function || x->kind == K::Builtin || x->kind == K::BoundMethod ||
+                   x->kind == K::Class);
+  });
   def("hasattr", [](Interp& in, CallArgs& a) -> Ref {
     try {
       in.getattr(a.pos.at(0), a.pos.at(1)->s, a.at);
@@ -237,13 +247,7 @@ void Interp::install_builtins() {
   auto base_attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
   (*base_attrs)["__init__"] = builtin("object.__init__", [](Interp&, CallArgs&) { return none(); });
   b["object"] = make_class("object", nullptr, base_attrs);
-  for (const char* e : {"Exception", "ValueError", "TypeError", "RuntimeError",
-                        "NotImplementedError", "AssertionError"}) {
-    auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
-    (*attrs)["__init__"] =
-        builtin(std::string(e) + ".__init__", [](Interp&, CallArgs&) { return none(); });
-    b[e] = make_class(e, nullptr, attrs);
-  }
+  install_exceptions();
   // math
   auto math = std::make_shared<Value>();
   math->kind = K::Module;
@@ -295,6 +299,7 @@ void Interp::install_builtins() {
     return acc;
   });
   register_module("math", math);
+  install_stdlib();
 }
 
 }  // namespace keq::python

@@ -186,18 +186,9 @@ void Interp::unsupported(Span at, const std::string& what) const {
 void Interp::error(Span at, const std::string& what) const {
   throw ProgramError(where(at) + ": " + what);
 }
-void Interp::raise(Span at, const std::string& what) const {
-  throw ProgramError(where(at) + ": " + what, true);
-}
 
 void Interp::register_module(const std::string& name, Ref module) {
   modules_[name] = std::move(module);
-}
-
-Ref Interp::module_value(const std::string& name, Span at) {
-  auto it = modules_.find(name);
-  if (it == modules_.end()) unsupported(at, "import of module '" + name + "'");
-  return it->second;
 }
 
 std::shared_ptr<Env> Interp::run(
@@ -325,15 +316,17 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::Pass:
       return Flow::Normal;
     case NodeKind::Assert:
-      if (!truthy(eval(n.kids[0], env), n.span))
-        throw ProgramError(
+      if (!truthy(eval(n.kids[0], env), n.span)) {
+        ProgramError e(
             where(n.span) + ": AssertionError" +
                 (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))),
             true, true);
+        e.classes = exception_chain("AssertionError");
+        throw e;
+      }
       return Flow::Normal;
     case NodeKind::Raise:
-      raise(n.span, "the program raises " + (n.kids[0] == kNoNode ? std::string("an exception")
-                                                                  : repr(eval(n.kids[0], env))));
+      exec_raise(n, env);
     case NodeKind::FunctionDef: {
       auto fn = std::make_shared<Function>();
       fn->name = n.text;
@@ -390,31 +383,36 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       }
       return Flow::Normal;
     case NodeKind::ImportFrom: {
-      if (!n.text.empty() && n.text[0] == '.') unsupported(n.span, "relative imports");
-      Ref m = module_value(n.text, n.span);
+      std::string from = n.text[0] == '.' ? resolve_relative(n.text, n.span) : n.text;
+      Ref m = module_value(from, n.span);
       for (NodeId a : n.kids) {
         const Node& alias = node(a);
         if (alias.text == "*") {
-          for (auto& [k, v] : *m->attrs) env->vars[k] = v;
+          if (!m->scope) {
+            for (auto& [k, v] : *m->attrs) env->vars[k] = v;
+          } else {
+            for (auto& [k, v] : m->scope->vars)
+              if (k[0] != '_') env->vars[k] = v;
+          }
           continue;
         }
-        Ref v = modules_.count(n.text + "." + alias.text) ? modules_[n.text + "." + alias.text]
-                                                          : getattr(m, alias.text, alias.span);
+        // A name the module does not bind may be a submodule: Python imports it then.
+        std::string sub = from + "." + alias.text;
+        bool bound =
+            m->scope ? m->scope->vars.contains(alias.text) : m->attrs->contains(alias.text);
+        Ref v = bound                    ? module_attr(m, alias.text, alias.span)
+                : modules_.contains(sub) ? modules_[sub]
+                : m->scope && !m->attrs->contains("<stopped>")
+                    ? import_module(sub, alias.span)
+                    : module_attr(m, alias.text, alias.span);  // unavailable: bound, not used
         env->vars[alias.text2.empty() ? alias.text : alias.text2] = v;
       }
       return Flow::Normal;
     }
-    case NodeKind::With: {
-      for (size_t k = 0; k + 1 < n.kids.size(); ++k) {
-        const Node& item = node(n.kids[k]);
-        Ref ctx = eval(item.kids[0], env);
-        if (ctx->kind != K::Module || ctx->s.rfind("context:", 0) != 0)
-          unsupported(item.span, "a with statement over " + ctx->type_name() +
-                                     " (only torch.no_grad() and kin are modelled)");
-        if (item.kids[1] != kNoNode) assign(item.kids[1], none(), env);
-      }
-      return exec_block(n.kids.back(), env);
-    }
+    case NodeKind::With:
+      return exec_with(n, env);
+    case NodeKind::Try:
+      return exec_try(n, env);
     case NodeKind::Del:
       for (NodeId t : n.kids) {
         if (node(t).kind != NodeKind::Name) unsupported(n.span, "del of anything but a name");
@@ -478,7 +476,7 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
       if (obj->kind == K::List && idx->kind == K::Int) {
         int64_t i = idx->i < 0 ? idx->i + static_cast<int64_t>(obj->items.size()) : idx->i;
         if (i < 0 || i >= static_cast<int64_t>(obj->items.size()))
-          error(t.span, "list assignment index out of range");
+          raise(t.span, "IndexError: list assignment index out of range");
         obj->items[i] = std::move(v);
         return;
       }
@@ -511,7 +509,7 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
           unsupported(n.span, "the Python builtin '" + n.text + "' is not modelled");
         raise(n.span, "NameError: name '" + n.text + "' is not defined");
       }
-      return v;
+      return available(v, n.span);
     }
     case NodeKind::Int: {
       std::string digits;
@@ -602,7 +600,8 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       }
       for (size_t k = 0; k < ops.size(); ++k) {
         Ref right = eval(n.kids[k + 1], env);
-        if (left->kind == K::Tensor || right->kind == K::Tensor) {
+        bool identity = ops[k] == "is" || ops[k] == "is not";  // never elementwise
+        if (!identity && (left->kind == K::Tensor || right->kind == K::Tensor)) {
           if (ops.size() != 1) unsupported(n.span, "chained comparisons of tensors");
           return binop(ops[0], left, right, n.span);
         }
@@ -665,10 +664,13 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       v->fn = fn;
       return v;
     }
+    case NodeKind::Yield:
+      return eval_yield(n, env);
     case NodeKind::IfExp:
       return truthy(eval(n.kids[1], env), n.span) ? eval(n.kids[0], env) : eval(n.kids[2], env);
     case NodeKind::ListComp:
     case NodeKind::GenExp:
+    case NodeKind::DictComp:
       return comprehension(e, env);
     default:
       unsupported(n.span, "the expression " + std::string(kind_name(n.kind)));
@@ -680,9 +682,22 @@ Ref Interp::comprehension(NodeId e, const std::shared_ptr<Env>& env) {
   auto scope = std::make_shared<Env>();
   scope->parent = env;
   std::vector<Ref> out;
+  bool is_dict = n.kind == NodeKind::DictComp;  // kids: key, value, clauses...
+  auto dict = std::make_shared<Value>();
+  dict->kind = K::Dict;
   std::function<void(size_t)> loop = [&](size_t clause) {
     if (clause == n.kids.size()) {
-      out.push_back(eval(n.kids[0], scope));
+      if (!is_dict) {
+        out.push_back(eval(n.kids[0], scope));
+        return;
+      }
+      Ref key = eval(n.kids[0], scope), value = eval(n.kids[1], scope);
+      for (auto& [k, v] : dict->dict)
+        if (equal(k, key)) {
+          v = value;
+          return;
+        }
+      dict->dict.push_back({key, value});
       return;
     }
     const Node& c = node(n.kids[clause]);
@@ -693,8 +708,8 @@ Ref Interp::comprehension(NodeId e, const std::shared_ptr<Env>& env) {
       if (ok) loop(clause + 1);
     }
   };
-  loop(1);
-  return list(out);
+  loop(is_dict ? 2 : 1);
+  return is_dict ? Ref(dict) : list(out);
 }
 
 Ref Interp::eval_call(NodeId e, const std::shared_ptr<Env>& env) {
@@ -724,6 +739,7 @@ Ref Interp::eval_call(NodeId e, const std::shared_ptr<Env>& env) {
 }
 
 Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
+  if (v->kind == K::Module && v->s.rfind("typing.", 0) == 0) return v;  // Optional[int]: a type
   if (v->kind == K::Tensor) {
     if (!hooks_.subscript) unsupported(at, "tensor indexing");
     return hooks_.subscript(*this, v, index, at);
@@ -732,7 +748,7 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
     int64_t n = static_cast<int64_t>(v->items.size());
     if (index->kind == K::Int || index->kind == K::Bool) {
       int64_t i = index->i < 0 ? index->i + n : index->i;
-      if (i < 0 || i >= n) error(at, v->type_name() + " index out of range");
+      if (i < 0 || i >= n) raise(at, "IndexError: " + v->type_name() + " index out of range");
       return v->items[i];
     }
     if (index->kind == K::Slice) {
@@ -752,7 +768,7 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
   if (v->kind == K::Dict) {
     for (auto& [k, val] : v->dict)
       if (equal(k, index)) return val;
-    error(at, "key " + repr(index) + " not in dict");
+    raise(at, "KeyError: " + repr(index));
   }
   if (v->kind == K::Instance && v->s != "super") {  // obj[index] calls obj.__getitem__(index)
     Ref getitem;

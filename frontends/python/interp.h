@@ -48,7 +48,15 @@ struct TensorHooks {
   std::function<Ref(Interp&, const Ref& cond, const Ref& a, const Ref& b, Span at)> select;
   // A `for` or `while` loop finished after `trips` trips (for loop coverage).
   std::function<void(Interp&, Span loop, size_t trips)> loop_ran;
+  // True while a kernel launch is running: an exception that leaves one half-run cannot be
+  // caught by `try` (keq cannot undo the stores the launch made before it), only reported.
+  std::function<bool()> in_kernel;
 };
+
+// Where `import` looks for modules read as source, after the importing program's own folder:
+// --python-path, PYTHONPATH and --venv's site-packages, set once by the CLI.
+void set_import_path(std::vector<std::string> dirs);
+const std::vector<std::string>& import_path();
 
 inline constexpr int64_t kMaxElements = 1 << 22;  // per tensor, list or range keq builds
 
@@ -58,9 +66,23 @@ class Interp {
 
   ir::TermStore& store() { return store_; }
   TensorHooks& hooks() { return hooks_; }
-  // Makes `import NAME` (and `from NAME import ...`) produce this module.
+  // Makes `import NAME` (and `from NAME import ...`) produce this module: keq's model of a
+  // library, which takes precedence over any source of that name on the search path.
   void register_module(const std::string& name, Ref module);
+  // The module `import NAME` binds: a registered one, or one read as source from the search
+  // path (modules.cc). A name found nowhere raises ModuleNotFoundError, as CPython would.
   Ref module_value(const std::string& name, Span at);
+  // Folders searched for source modules, in order: the importing file's folder first.
+  void add_search_dir(const std::string& dir) { search_path_.push_back(dir); }
+  // What importing read and assumed, for the report: modules taken as not installed, modules
+  // whose module level stopped at something keq does not model (their later names unusable).
+  const std::vector<std::string>& import_notes() const { return import_notes_; }
+  // A name bound by a library module after its module level stopped: any use is UNSUPPORTED
+  // with `reason` (where the module stopped), never a guess at its value.
+  static Ref unavailable(const std::string& reason);
+  static bool is_unavailable(const Ref& v);
+  // Throws Unsupported naming `at` and the reason when `v` is unavailable; returns v otherwise.
+  const Ref& available(const Ref& v, Span at) const;
 
   // Runs a file's module level. `__name__` is not "__main__", so main blocks are skipped.
   // `overrides` replace module-level integer constants (one value) and tuples of integers (their
@@ -84,13 +106,22 @@ class Interp {
 
   Ref binop(const std::string& op, const Ref& a, const Ref& b, Span at);
   bool equal(const Ref& a, const Ref& b) const;
+  bool compare(const std::string& op, const Ref& a, const Ref& b, Span at);  // <, in, is, ...
   // The running methods' (class, self), innermost last: what super() reads.
   std::vector<std::pair<Ref, Ref>> method_stack_;
 
   [[noreturn]] void unsupported(Span at, const std::string& what) const;
   [[noreturn]] void error(Span at, const std::string& what) const;
-  // An error CPython, torch or Triton raise for certain here (ProgramError::confirmed).
+  // An error CPython, torch or Triton raise for certain here (ProgramError::confirmed). Its type
+  // is the prefix of `what` before ':' when that names an exception class ("TypeError: ..."),
+  // else Exception; try/except matches on it.
   [[noreturn]] void raise(Span at, const std::string& what) const;
+  // Raises a Python exception of a builtin class ("ModuleNotFoundError") with its message.
+  [[noreturn]] void raise_exception(Span at, const std::string& type,
+                                    const std::string& message) const;
+  // The builtin exception classes an exception of class `type` is an instance of, itself first,
+  // by CPython's hierarchy; empty when `type` is not a builtin exception.
+  static std::vector<std::string> exception_chain(const std::string& type);
   std::string where(Span at) const;
 
   // Value helpers shared with the tensor library.
@@ -111,9 +142,23 @@ class Interp {
   Flow exec(NodeId s, const std::shared_ptr<Env>& env);
   Flow exec_else(const Node& n, const std::shared_ptr<Env>& env);
   Flow symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env);
+  Flow exec_try(const Node& n, const std::shared_ptr<Env>& env);
+  [[noreturn]] void exec_raise(const Node& n, const std::shared_ptr<Env>& env);
+  Ref eval_yield(const Node& n, const std::shared_ptr<Env>& env);
+  void install_exceptions();
+  void install_stdlib();  // stdlib.cc
+  Flow exec_with(const Node& n, const std::shared_ptr<Env>& env);
+  bool handler_matches(NodeId handler, const ProgramError& e, const std::shared_ptr<Env>& env);
+  Ref exception_value(const ProgramError& e) const;
+  // Imports (modules.cc).
+  Ref import_module(const std::string& name, Span at);
+  std::string resolve_relative(const std::string& name, Span at) const;
+  Ref load_source_module(const std::string& name, const std::string& file, bool package);
+  void run_module_body(const Tree& tree, const Ref& module);
+  // A module's attribute; a stopped module's missing name is unavailable (returned, not thrown).
+  Ref module_attr(const Ref& module, const std::string& name, Span at);
   Ref eval(NodeId e, const std::shared_ptr<Env>& env);
   void assign(NodeId target, Ref v, const std::shared_ptr<Env>& env);
-  bool compare(const std::string& op, const Ref& a, const Ref& b, Span at);
   Ref call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner);
   Ref eval_call(NodeId e, const std::shared_ptr<Env>& env);
   Ref eval_subscript(const Ref& v, const Ref& index, Span at);
@@ -131,6 +176,11 @@ class Interp {
   const Env* module_env_ = nullptr;
   absl::flat_hash_map<std::string, std::vector<int64_t>> overrides_;
   std::vector<std::string>* applied_ = nullptr;
+  std::vector<std::string> search_path_;
+  std::vector<std::string> import_notes_;
+  // A @contextmanager's body runs until its `yield`, which runs the with statement's body.
+  std::vector<std::function<void(const Ref&)>> yield_handlers_;
+  std::vector<std::exception_ptr> handling_;  // the exceptions `except` blocks are handling
 };
 
 }  // namespace keq::python

@@ -206,8 +206,7 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
             at, lib->s + "." + name + " is not modelled (an attribute of class " + obj->s + ")");
       error(at, "class " + obj->s + " has no attribute '" + name + "'");
     case K::Module:
-      if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;
-      unsupported(at, obj->s + "." + name + " is not modelled");
+      return available(module_attr(available(obj, at), name, at), at);
     case K::Tensor:
       if (!hooks_.getattr) unsupported(at, "tensor attribute " + name);
       return hooks_.getattr(*this, obj, name, at);
@@ -259,6 +258,11 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     case K::Float:
     case K::Bool:  // a kernel's scalar argument is a 0-d block there: x.to(tl.float32)
       if (name == "to" && hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
+      if (name == "value" && obj->s == "tl.constexpr") {
+        auto plain = std::make_shared<Value>(*obj);
+        plain->s.clear();
+        return plain;
+      }
       break;
     case K::DType:  // torch.float32.is_floating_point & co.: the tensor library's
       if (hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
@@ -270,6 +274,10 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
 }
 
 void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
+  if (obj->kind == K::Module && obj->scope) {  // a source module's global
+    obj->scope->vars[name] = std::move(v);
+    return;
+  }
   if (obj->kind != K::Instance || obj->s == "super")
     unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
   if (!obj->attrs->contains(name)) obj->attr_order.push_back(name);

@@ -230,6 +230,20 @@ bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at)
   if (a->kind == K::Str && b->kind == K::Str) {
     if (op == "<") return a->s < b->s;
     if (op == ">") return a->s > b->s;
+    if (op == "<=") return a->s <= b->s;
+    if (op == ">=") return a->s >= b->s;
+  }
+  // Sequences of one kind order lexicographically: the first unequal items decide.
+  if (a->kind == b->kind && (a->kind == K::Tuple || a->kind == K::List)) {
+    size_t k = 0;
+    while (k < a->items.size() && k < b->items.size() && equal(a->items[k], b->items[k])) ++k;
+    if (k < a->items.size() && k < b->items.size())
+      return compare(op, a->items[k], b->items[k], at);
+    size_t m = a->items.size(), n = b->items.size();
+    if (op == "<") return m < n;
+    if (op == "<=") return m <= n;
+    if (op == ">") return m > n;
+    if (op == ">=") return m >= n;
   }
   unsupported(at, "comparison " + op + " of " + a->type_name() + " and " + b->type_name());
 }

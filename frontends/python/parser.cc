@@ -236,7 +236,6 @@ class Parser {
       }
       if (at_kw("import")) return import_stmt();
       if (at_kw("from")) return from_import();
-      if (at_kw("yield")) unsupported("yield");
     }
     NodeId first = testlist_star();
     if (at_op("=")) {
@@ -713,6 +712,14 @@ class Parser {
     }
     return finish(n);
   }
+  // `yield` and `yield VALUE`, as a statement or parenthesized; `yield from` is not modelled.
+  NodeId yield_expr() {
+    NodeId y = make(NodeKind::Yield, take().span);
+    if (at_kw("from")) unsupported("yield from");
+    bool bare = ends_statement() || at_op(")") || at_op("=");
+    kid(y, bare ? kNoNode : testlist_star());
+    return finish(y);
+  }
   NodeId atom() {
     const Token& t = peek();
     Span s = t.span;
@@ -733,7 +740,7 @@ class Parser {
                                                 : NodeKind::False,
                              s));
         }
-        if (t.text == "yield") unsupported("yield");
+        if (t.text == "yield") return yield_expr();
         if (is_keyword(t.text)) fail("an expression");
         take();
         return finish(make(NodeKind::Name, s, t.text));

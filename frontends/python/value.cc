@@ -112,4 +112,13 @@ Ref builtin(std::string name, BuiltinFn fn) {
   v->builtin = std::move(fn);
   return v;
 }
+Ref triton_constexpr(Interp&, CallArgs& a) {
+  Ref v = a.pos.at(0);
+  if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Float && v->kind != Value::Kind::Bool)
+    return v;
+  auto marked = std::make_shared<Value>(*v);
+  marked->s = "tl.constexpr";
+  return marked;
+}
+
 }  // namespace keq::python

@@ -93,6 +93,7 @@ struct Value {
   torch::DType dtype{};                   // DType
   std::vector<int64_t> shape, offsets;    // Pointer: block shape, offsets into tensor
   std::shared_ptr<const mpz_class> big;   // BigInt
+  std::shared_ptr<Env> scope;             // Module read from source: its globals
 
   std::string type_name() const;
 };
@@ -105,6 +106,9 @@ Ref string(std::string s);
 Ref tuple(std::vector<Ref> items);
 Ref list(std::vector<Ref> items);
 Ref builtin(std::string name, BuiltinFn fn);
+// tl.constexpr(v): v itself where Triton unwraps it (kernels, launches), marked (`s` is
+// "tl.constexpr") so that `.value`, which only a constexpr has, reads it.
+Ref triton_constexpr(Interp& in, CallArgs& a);
 
 // Where evaluation stopped: the construct is outside what keq models (UNSUPPORTED), or the
 // program is wrong (an error the program itself would raise), always with file:line:col.
@@ -119,6 +123,9 @@ struct ProgramError : Error {
                         bool is_assertion = false)
       : Error(ErrorKind::Program, what), confirmed(is_confirmed), assertion(is_assertion) {}
   bool confirmed;
+  // A confirmed error's Python class and its bases, most derived first (try/except matches on
+  // them); empty: Exception.
+  std::vector<std::string> classes;
   bool assertion;  // an `assert` failed: it rejects this configuration (the bound may choose
                    // another)
 };

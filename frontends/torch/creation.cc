@@ -148,9 +148,10 @@ void Torch::install_creation(const Ref& torch) {
     });
   }
   def("device", [this](Interp&, CallArgs& a) {
+    if (!a.pos.empty() && a.pos[0]->kind == K::Device) return a.pos[0];
     auto dev = std::make_shared<Value>();
     dev->kind = K::Device;
-    dev->s = a.pos.empty() ? "cuda" : in.repr(a.pos[0]);
+    dev->s = a.pos.empty() ? "cuda" : a.pos[0]->kind == K::Str ? a.pos[0]->s : in.repr(a.pos[0]);
     return Ref(dev);
   });
   // KernelBench runs on a GPU: torch.cuda.is_available() is True in the modelled world.
@@ -160,6 +161,7 @@ void Torch::install_creation(const Ref& torch) {
   (*cuda->attrs)["synchronize"] =
       python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
   install_cuda_queries(st, cuda);
+  install_host_environment(in, torch, cuda);
   install_autograd(in, torch);
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);

@@ -53,4 +53,65 @@ void install_cuda_queries(TorchState& st, const Ref& cuda) {
   });
 }
 
+namespace {
+
+Ref object(const std::string& name) {
+  auto m = std::make_shared<python::Value>();
+  m->kind = K::Module;
+  m->s = name;
+  m->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  return m;
+}
+
+// torch.amp.custom_fwd/custom_bwd, bare or with keywords: outside an autocast region (KernelBench
+// runs none) they call the function unchanged.
+Ref amp_decorator(const std::string& name) {
+  return python::builtin(name, [name](python::Interp&, python::CallArgs& a) -> Ref {
+    if (!a.pos.empty()) return a.pos[0];
+    return python::builtin(name + "(...)",
+                           [](python::Interp&, python::CallArgs& b) { return b.pos.at(0); });
+  });
+}
+
+}  // namespace
+
+void install_host_environment(python::Interp& in, const Ref& torch, const Ref& cuda) {
+  auto& t = *torch->attrs;
+  t["__version__"] = python::string("2.11.0");
+  Ref version = object("torch.version");
+  (*version->attrs)["cuda"] = python::string("13.0");
+  (*version->attrs)["hip"] = python::none();
+  (*version->attrs)["__version__"] = python::string("2.11.0");
+  t["version"] = version;
+  Ref amp = object("torch.amp");
+  (*amp->attrs)["custom_fwd"] = amp_decorator("torch.amp.custom_fwd");
+  (*amp->attrs)["custom_bwd"] = amp_decorator("torch.amp.custom_bwd");
+  t["amp"] = amp;
+  Ref cuda_amp = object("torch.cuda.amp");
+  (*cuda_amp->attrs)["custom_fwd"] = amp_decorator("torch.cuda.amp.custom_fwd");
+  (*cuda_amp->attrs)["custom_bwd"] = amp_decorator("torch.cuda.amp.custom_bwd");
+  (*cuda->attrs)["amp"] = cuda_amp;
+  // torch.cuda.device(d): the device is already the current one (device_count() is 1).
+  (*cuda->attrs)["device"] =
+      python::builtin("torch.cuda.device",
+                      [](python::Interp&, python::CallArgs&) { return object("context:device"); });
+  Ref dist = object("torch.distributed"), dtensor = object("torch.distributed.tensor");
+  auto answer = [&](const char* name, bool v) {
+    (*dist->attrs)[name] =
+        python::builtin(std::string("torch.distributed.") + name,
+                        [v](python::Interp&, python::CallArgs&) { return python::boolean(v); });
+  };
+  answer("is_available", true);
+  answer("is_initialized", false);
+  (*dtensor->attrs)["DTensor"] =
+      in.make_class("DTensor", nullptr, std::make_shared<absl::flat_hash_map<std::string, Ref>>());
+  (*dist->attrs)["tensor"] = dtensor;
+  t["distributed"] = dist;
+  in.register_module("torch.distributed", dist);
+  in.register_module("torch.distributed.tensor", dtensor);
+  in.register_module("torch.amp", amp);
+  in.register_module("torch.cuda", cuda);
+  in.register_module("torch.cuda.amp", cuda_amp);
+}
+
 }  // namespace keq::torch

@@ -64,8 +64,7 @@ void install(python::Interp& in, TorchState& state) {
         return python::integer(p);
       });
   (*triton->attrs)["language"] = tl;
-  (*tl->attrs)["constexpr"] = python::builtin(
-      "tl.constexpr", [](Interp&, CallArgs& a) { return a.pos.at(0); });  // constexpr(v) is v
+  (*tl->attrs)["constexpr"] = python::builtin("tl.constexpr", python::triton_constexpr);
   in.register_module("triton", triton);
   in.register_module("triton.language", tl);
   // The hooks own the Torch object.

@@ -5,8 +5,7 @@ namespace keq::triton::impl {
 
 void Triton::install_decorators(const Ref& tl, const Ref& triton) {
   auto& t = *tl->attrs;
-  t["constexpr"] = python::builtin(
-      "tl.constexpr", [](Interp&, CallArgs& a) { return a.pos.at(0); });  // constexpr(v) is v
+  t["constexpr"] = python::builtin("tl.constexpr", python::triton_constexpr);
   // triton.jit / autotune / Config
   auto& tr = *triton->attrs;
   auto jit_attrs = std::make_shared<Attrs>();

@@ -1,6 +1,7 @@
 #include "frontends/triton/program.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "frontends/triton/triton.h"
@@ -70,12 +71,15 @@ struct Session {  // one file's interpreter and its module scope
   std::shared_ptr<python::Env> env;
   Session(const std::string& path, ir::TermStore& store, TorchState& state, const Dims& dims,
           bool check_dims)
-      : tree(python::parse_file(path)), in(store) {
+      : tree(python::parse_file(path)), in(store), state_(state) {
     install(in, state);
     triton::install(in, state);
+    // As CPython runs a script: its own folder is searched first.
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    in.add_search_dir(dir.empty() ? "." : dir);
     absl::flat_hash_map<std::string, std::vector<int64_t>> overrides(dims.begin(), dims.end());
     std::vector<std::string> applied;
-    env = in.run(tree, overrides, &applied);
+    guarded([&] { env = in.run(tree, overrides, &applied); });
     if (check_dims)
       for (const auto& [name, value] : dims)
         // literal@LINE:COL names a literal size inside get_inputs, which runs later.
@@ -84,7 +88,28 @@ struct Session {  // one file's interpreter and its module scope
           throw python::ProgramError(path + ": --dims: '" + name +
                                      "' is not a module-level integer constant or tuple");
   }
-  ~Session() { env->vars.clear(); }  // functions hold the scope and it holds them: free both
+  ~Session() {
+    if (env) env->vars.clear();  // functions hold the scope and it holds them: free both
+  }
+  // Runs `f`; what importing noted goes to the report. An import that fails uncaught is keq's
+  // environment, not the program's fault: UNSUPPORTED, naming the import and the search path.
+  template <typename F>
+  void guarded(F f) {
+    try {
+      f();
+    } catch (const python::ProgramError& e) {
+      notes();
+      if (std::find(e.classes.begin(), e.classes.end(), "ImportError") == e.classes.end()) throw;
+      throw python::Unsupported(std::string(e.what()) +
+                                " (keq reads imported modules from the program's folder, "
+                                "--python-path, PYTHONPATH and --venv)");
+    }
+    notes();
+  }
+  void notes() {
+    for (const std::string& n : in.import_notes()) state_.host_assumptions.insert("import: " + n);
+  }
+  TorchState& state_;
   Ref function(const std::string& path, const std::string& name) {
     Ref f = env->lookup(name);
     if (!f) throw python::ProgramError(path + ": no " + name + " defined");
@@ -119,7 +144,9 @@ void forward_and_collect(Session& s, TorchState& state, const std::string& path,
   fwd.pos = inputs;
   p.forward_args = inputs;
   state.phase = TorchState::Phase::Forward;
-  flatten_outputs(s.in.call(model, fwd), p.outputs, s.in, kFileStart);
+  Ref out;
+  s.guarded([&] { out = s.in.call(model, fwd); });
+  flatten_outputs(out, p.outputs, s.in, kFileStart);
   report_undefined_outputs(store, p);
 }
 

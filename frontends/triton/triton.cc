@@ -32,6 +32,8 @@ void install(python::Interp& in, torch::TorchState& state) {
           i2, a->tensor, DType::Bool, [&](TermId e) { return t->fold(t->mk(Op::Not, {e})); }, at));
     i2.unsupported(at, "operator " + op + " in a kernel");
   };
+  h.in_kernel = [t] { return t->run != nullptr; };
+  (*triton->attrs)["__version__"] = python::string("3.6.0");
   h.loop_ran = [t](Interp& i2, Span at, size_t trips) {
     if (t->run) t->st.loop_trips[i2.where(at)] |= trips == 0 ? 1u : trips == 1 ? 2u : 4u;
   };

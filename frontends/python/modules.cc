@@ -1,0 +1,379 @@
+// Imports: modules keq models (registered by the frontends), and modules read as source from a
+// search path, symbolically, like the main file. Nothing is ever executed.
+//
+// A source module's module level runs as CPython runs it, with one difference that keeps keq
+// useful on libraries: where it stops at something keq does not model, the import still
+// succeeds, and every name the rest of the module would bind is *unavailable*: using one is
+// UNSUPPORTED naming where the module stopped, and the report lists the stop. A library whose
+// __init__ registers backends keq does not model still lends the kernels a candidate imports.
+// An exception Python itself would raise there (ModuleNotFoundError, an assert) fails the
+// import as in CPython.
+#include <absl/container/flat_hash_set.h>
+
+#include <filesystem>
+#include <mutex>
+
+#include "frontends/python/interp.h"
+
+namespace keq::python {
+namespace {
+using K = Value::Kind;
+namespace fs = std::filesystem;
+
+std::vector<std::string>& configured_path() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+
+// Top-level modules of CPython 3.11's standard library (sys.stdlib_module_names, without the
+// private ones). keq never reads their source: the ones it models are registered, and the rest
+// are UNSUPPORTED by name.
+bool is_stdlib(const std::string& top) {
+  static const absl::flat_hash_set<std::string> kNames = {
+      "__future__",   "abc",          "aifc",
+      "antigravity",  "argparse",     "array",
+      "ast",          "asynchat",     "asyncio",
+      "asyncore",     "atexit",       "audioop",
+      "base64",       "bdb",          "binascii",
+      "bisect",       "builtins",     "bz2",
+      "cProfile",     "calendar",     "cgi",
+      "cgitb",        "chunk",        "cmath",
+      "cmd",          "code",         "codecs",
+      "codeop",       "collections",  "colorsys",
+      "compileall",   "concurrent",   "configparser",
+      "contextlib",   "contextvars",  "copy",
+      "copyreg",      "crypt",        "csv",
+      "ctypes",       "curses",       "dataclasses",
+      "datetime",     "dbm",          "decimal",
+      "difflib",      "dis",          "distutils",
+      "doctest",      "email",        "encodings",
+      "ensurepip",    "enum",         "errno",
+      "faulthandler", "fcntl",        "filecmp",
+      "fileinput",    "fnmatch",      "fractions",
+      "ftplib",       "functools",    "gc",
+      "genericpath",  "getopt",       "getpass",
+      "gettext",      "glob",         "graphlib",
+      "grp",          "gzip",         "hashlib",
+      "heapq",        "hmac",         "html",
+      "http",         "idlelib",      "imaplib",
+      "imghdr",       "imp",          "importlib",
+      "inspect",      "io",           "ipaddress",
+      "itertools",    "json",         "keyword",
+      "lib2to3",      "linecache",    "locale",
+      "logging",      "lzma",         "mailbox",
+      "mailcap",      "marshal",      "math",
+      "mimetypes",    "mmap",         "modulefinder",
+      "msilib",       "msvcrt",       "multiprocessing",
+      "netrc",        "nis",          "nntplib",
+      "nt",           "ntpath",       "nturl2path",
+      "numbers",      "opcode",       "operator",
+      "optparse",     "os",           "ossaudiodev",
+      "pathlib",      "pdb",          "pickle",
+      "pickletools",  "pipes",        "pkgutil",
+      "platform",     "plistlib",     "poplib",
+      "posix",        "posixpath",    "pprint",
+      "profile",      "pstats",       "pty",
+      "pwd",          "py_compile",   "pyclbr",
+      "pydoc",        "pydoc_data",   "pyexpat",
+      "queue",        "quopri",       "random",
+      "re",           "readline",     "reprlib",
+      "resource",     "rlcompleter",  "runpy",
+      "sched",        "secrets",      "select",
+      "selectors",    "shelve",       "shlex",
+      "shutil",       "signal",       "site",
+      "smtpd",        "smtplib",      "sndhdr",
+      "socket",       "socketserver", "spwd",
+      "sqlite3",      "sre_compile",  "sre_constants",
+      "sre_parse",    "ssl",          "stat",
+      "statistics",   "string",       "stringprep",
+      "struct",       "subprocess",   "sunau",
+      "symtable",     "sys",          "sysconfig",
+      "syslog",       "tabnanny",     "tarfile",
+      "telnetlib",    "tempfile",     "termios",
+      "textwrap",     "this",         "threading",
+      "time",         "timeit",       "tkinter",
+      "token",        "tokenize",     "tomllib",
+      "trace",        "traceback",    "tracemalloc",
+      "tty",          "turtle",       "turtledemo",
+      "types",        "typing",       "unicodedata",
+      "unittest",     "urllib",       "uu",
+      "uuid",         "venv",         "warnings",
+      "wave",         "weakref",      "webbrowser",
+      "winreg",       "winsound",     "wsgiref",
+      "xdrlib",       "xml",          "xmlrpc",
+      "zipapp",       "zipfile",      "zipimport",
+      "zlib",         "zoneinfo"};
+  return kNames.contains(top);
+}
+
+// Parsed once per process: a library module is read by every program run that imports it.
+std::shared_ptr<const Tree> parse_cached(const std::string& path) {
+  static std::mutex mu;
+  static absl::flat_hash_map<std::string, std::shared_ptr<const Tree>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[path];
+  if (!slot) slot = std::make_shared<const Tree>(parse_file(path));
+  return slot;
+}
+
+// Names a statement binds in its scope, nested blocks included (not function bodies); for a
+// statement that mutates an object (`d[k] = v`, `obj.x = v`, `d.update(...)`), the object's
+// name too: after a stop, those objects no longer hold what the module would have left.
+void bound_names(const Tree& t, NodeId s, std::vector<std::string>& out) {
+  if (s == kNoNode) return;
+  const Node& n = t.at(s);
+  auto target = [&](NodeId id, auto& self) -> void {
+    if (id == kNoNode) return;
+    const Node& x = t.at(id);
+    if (x.kind == NodeKind::Name) {
+      out.push_back(x.text);
+    } else if (x.kind == NodeKind::Tuple || x.kind == NodeKind::Starred) {
+      for (NodeId k : x.kids) self(k, self);
+    } else if (x.kind == NodeKind::Subscript || x.kind == NodeKind::Attribute) {
+      self(x.kids[0], self);  // the object mutated
+    }
+  };
+  switch (n.kind) {
+    case NodeKind::Assign:
+      for (size_t k = 0; k + 1 < n.kids.size(); ++k) target(n.kids[k], target);
+      break;
+    case NodeKind::AugAssign:
+    case NodeKind::AnnAssign:
+      target(n.kids[0], target);
+      break;
+    case NodeKind::ExprStmt:  // obj.method(...): the object may be mutated
+      if (t.at(n.kids[0]).kind == NodeKind::Call &&
+          t.at(t.at(n.kids[0]).kids[0]).kind == NodeKind::Attribute)
+        target(t.at(n.kids[0]).kids[0], target);
+      break;
+    case NodeKind::FunctionDef:
+    case NodeKind::ClassDef:
+      out.push_back(n.text);
+      break;
+    case NodeKind::Import:
+      for (NodeId a : n.kids) {
+        const Node& alias = t.at(a);
+        out.push_back(!alias.text2.empty() ? alias.text2
+                                           : alias.text.substr(0, alias.text.find('.')));
+      }
+      break;
+    case NodeKind::ImportFrom:
+      for (NodeId a : n.kids) out.push_back(t.at(a).text2.empty() ? t.at(a).text : t.at(a).text2);
+      break;
+    case NodeKind::For:
+      target(n.kids[0], target);
+      for (size_t k = 2; k < n.kids.size(); ++k) bound_names(t, n.kids[k], out);
+      break;
+    case NodeKind::With:
+      for (size_t k = 0; k + 1 < n.kids.size(); ++k) target(t.at(n.kids[k]).kids[1], target);
+      bound_names(t, n.kids.back(), out);
+      break;
+    case NodeKind::ExceptHandler:
+      if (!n.text.empty()) out.push_back(n.text);
+      bound_names(t, n.kids[1], out);
+      break;
+    case NodeKind::If:
+    case NodeKind::While:
+    case NodeKind::Try:
+    case NodeKind::Block:
+      for (NodeId k : n.kids)
+        if (k != kNoNode && t.at(k).kind != NodeKind::Name) bound_names(t, k, out);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void set_import_path(std::vector<std::string> dirs) {
+  configured_path() = std::move(dirs);
+}
+const std::vector<std::string>& import_path() {
+  return configured_path();
+}
+
+Ref Interp::unavailable(const std::string& reason) {
+  auto v = std::make_shared<Value>();
+  v->kind = K::Module;
+  v->s = "<unavailable>";
+  v->items = {string(reason)};
+  return v;
+}
+bool Interp::is_unavailable(const Ref& v) {
+  return v && v->kind == K::Module && v->s == "<unavailable>";
+}
+const Ref& Interp::available(const Ref& v, Span at) const {
+  if (is_unavailable(v)) unsupported(at, v->items[0]->s);
+  return v;
+}
+
+Ref Interp::module_value(const std::string& name, Span at) {
+  return import_module(name, at);
+}
+
+Ref Interp::import_module(const std::string& name, Span at) {
+  if (auto it = modules_.find(name); it != modules_.end()) return it->second;
+  size_t dot = name.rfind('.');
+  std::string top = name.substr(0, name.find('.'));
+  if (dot == std::string::npos) {
+    if (is_stdlib(top))
+      unsupported(at, "the standard-library module '" + name + "' is not modelled");
+  } else {
+    Ref parent = import_module(name.substr(0, dot), at);
+    if (!parent->scope)  // keq models the package: its submodules are keq's to model too
+      unsupported(at, "import of module '" + name + "' (keq models " + parent->s +
+                          " but not this submodule)");
+    // The parent's __init__ may have imported this module already.
+    if (auto it = modules_.find(name); it != modules_.end()) return it->second;
+  }
+  std::vector<std::string> dirs;
+  if (dot == std::string::npos) {
+    dirs = search_path_;
+    dirs.insert(dirs.end(), import_path().begin(), import_path().end());
+  } else {
+    Ref parent = modules_.at(name.substr(0, dot));
+    if (auto p = parent->scope->vars.find("__path__"); p != parent->scope->vars.end())
+      dirs = {p->second->s};
+  }
+  std::string leaf = name.substr(dot == std::string::npos ? 0 : dot + 1);
+  for (const std::string& dir : dirs) {
+    fs::path base = fs::path(dir) / leaf;
+    std::error_code ec;
+    if (fs::is_regular_file(base / "__init__.py", ec))
+      return load_source_module(name, (base / "__init__.py").string(), true);
+    if (fs::is_regular_file(base.string() + ".py", ec))
+      return load_source_module(name, base.string() + ".py", false);
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      std::string f = entry.path().filename().string();
+      if (f.rfind(leaf + ".", 0) == 0 && f.size() > 3 && f.substr(f.size() - 3) == ".so") {
+        auto m = std::make_shared<Value>();  // an extension: usable only where nothing reads it
+        m->kind = K::Module;
+        m->s = name;
+        m->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+        (*m->attrs)["<stopped>"] =
+            string(name + " is a compiled extension (" + entry.path().string() +
+                   ") that keq cannot read, imported at " + where(at));
+        return modules_[name] = m;
+      }
+    }
+    if (fs::is_directory(base, ec))  // a namespace package
+      return load_source_module(name, base.string(), true);
+  }
+  std::string path;
+  for (const std::string& d : dirs) path += (path.empty() ? "" : ", ") + d;
+  import_notes_.push_back("module '" + name + "' is not on the search path (" + path +
+                          "): taken as not installed, as imported at " + where(at));
+  raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'");
+}
+
+Ref Interp::load_source_module(const std::string& name, const std::string& file, bool package) {
+  auto m = std::make_shared<Value>();
+  m->kind = K::Module;
+  m->s = name;
+  m->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  m->scope = std::make_shared<Env>();
+  m->scope->parent = builtins_;
+  auto& vars = m->scope->vars;
+  vars["__name__"] = string(name);
+  vars["__file__"] = string(file);
+  size_t dot = name.rfind('.');
+  vars["__package__"] = string(package                    ? name
+                               : dot == std::string::npos ? ""
+                                                          : name.substr(0, dot));
+  if (package)
+    vars["__path__"] =
+        string(fs::is_directory(file) ? file : fs::path(file).parent_path().string());
+  modules_[name] = m;  // before the body runs: an import cycle sees the partial module
+  if (dot != std::string::npos)
+    modules_.at(name.substr(0, dot))->scope->vars[name.substr(dot + 1)] = m;
+  if (fs::is_directory(file)) return m;
+  std::shared_ptr<const Tree> tree;
+  try {
+    tree = parse_cached(file);
+  } catch (const Error& e) {  // CPython reads it; keq's parser does not
+    (*m->attrs)["<stopped>"] = string("keq cannot read " + file + ": " + e.what());
+    import_notes_.push_back("module '" + name + "': " + (*m->attrs)["<stopped>"]->s);
+    return m;
+  }
+  try {
+    run_module_body(*tree, m);
+  } catch (const ProgramError&) {  // Python fails the import: so does keq
+    modules_.erase(name);
+    throw;
+  }
+  return m;
+}
+
+void Interp::run_module_body(const Tree& tree, const Ref& module) {
+  const Tree* saved = tree_;
+  tree_ = &tree;
+  int depth = depth_;
+  size_t methods = method_stack_.size();
+  const auto& stmts = tree.at(tree.root).kids;
+  for (size_t k = 0; k < stmts.size(); ++k) {
+    std::string stop;
+    try {
+      exec(stmts[k], module->scope);
+      continue;
+    } catch (const Unsupported& e) {
+      stop = e.what();
+    } catch (const ProgramError& e) {
+      if (e.confirmed) {
+        tree_ = saved;
+        throw;
+      }
+      stop = e.what();
+    }
+    tree_ = &tree;
+    depth_ = depth;
+    method_stack_.resize(methods);
+    std::string reason = "importing " + module->s + " stopped at " + stop +
+                         "; names it binds from there on are unavailable";
+    std::vector<std::string> names;
+    for (size_t j = k; j < stmts.size(); ++j) bound_names(tree, stmts[j], names);
+    for (const std::string& n : names) module->scope->vars[n] = unavailable(reason);
+    (*module->attrs)["<stopped>"] = string(reason);
+    import_notes_.push_back(reason);
+    break;
+  }
+  tree_ = saved;
+}
+
+Ref Interp::module_attr(const Ref& module, const std::string& name, Span at) {
+  if (module->scope) {
+    if (auto it = module->scope->vars.find(name); it != module->scope->vars.end())
+      return it->second;
+  } else if (auto it = module->attrs->find(name); it != module->attrs->end()) {
+    return it->second;
+  }
+  if (auto s = module->attrs->find("<stopped>"); s != module->attrs->end())
+    return unavailable(s->second->s);
+  if (!module->scope) unsupported(at, module->s + "." + name + " is not modelled");
+  raise_exception(at, "AttributeError",
+                  "module '" + module->s + "' has no attribute '" + name + "'");
+}
+
+// `from .x import y` inside package p.q resolves against p.q (a package) or p (a module's
+// package), one level up per further dot.
+std::string Interp::resolve_relative(const std::string& name, Span at) const {
+  size_t dots = name.find_first_not_of('.');
+  if (dots == std::string::npos) dots = name.size();
+  std::string pkg;
+  for (const auto& [mod_name, m] : modules_)
+    if (m->scope && m->scope->vars.contains("__file__") &&
+        m->scope->vars.at("__file__")->s == tree_->file)
+      pkg = m->scope->vars.at("__package__")->s;
+  if (pkg.empty())
+    raise_exception(at, "ImportError", "attempted relative import with no known parent package");
+  for (size_t k = 1; k < dots; ++k) {
+    size_t d = pkg.rfind('.');
+    if (d == std::string::npos)
+      raise_exception(at, "ImportError", "attempted relative import beyond top-level package");
+    pkg = pkg.substr(0, d);
+  }
+  std::string rest = name.substr(dots);
+  return rest.empty() ? pkg : pkg + "." + rest;
+}
+
+}  // namespace keq::python

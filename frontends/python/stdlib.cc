@@ -1,0 +1,243 @@
+// The standard-library helpers kernel libraries run at import and around launches: functools,
+// operator, importlib, contextlib, typing, warnings, __future__, and packaging.version (not
+// stdlib, but what libraries compare versions with). Each is modelled as CPython runs it, up to
+// the differences the comments name.
+#include <cctype>
+
+#include "frontends/python/interp.h"
+
+namespace keq::python {
+namespace {
+using K = Value::Kind;
+using Attrs = absl::flat_hash_map<std::string, Ref>;
+
+Ref make_module(const std::string& name) {
+  auto m = std::make_shared<Value>();
+  m->kind = K::Module;
+  m->s = name;
+  m->attrs = std::make_shared<Attrs>();
+  return m;
+}
+
+bool is_callable(const Ref& v) {
+  return v->kind == K::Function || v->kind == K::Builtin || v->kind == K::BoundMethod ||
+         v->kind == K::Class;
+}
+
+// A decorator that changes nothing keq observes (caching a pure function, copying __name__).
+Ref identity_decorator(const std::string& name) {
+  return builtin(name, [name](Interp& in, CallArgs& a) {
+    if (a.pos.size() != 1) in.error(a.at, name + " decorates one function");
+    return a.pos[0];
+  });
+}
+
+// packaging.version.Version of a plain release ("2.11.0", a local "+cu130" ignored) as a tuple
+// of ints, which orders as Version does; pre-releases and the like are not modelled.
+Ref version_tuple(Interp& in, const std::string& text, Span at) {
+  std::string release = text.substr(0, text.find('+'));
+  std::vector<Ref> parts;
+  size_t k = 0;
+  while (k < release.size()) {
+    size_t end = release.find('.', k);
+    std::string part = release.substr(k, end == std::string::npos ? end : end - k);
+    if (part.empty() || part.size() > 9 ||
+        !std::all_of(part.begin(), part.end(), [](unsigned char c) { return std::isdigit(c); }))
+      in.unsupported(
+          at, "packaging.version.Version('" + text + "'): keq models plain release versions only");
+    parts.push_back(integer(std::stoll(part)));
+    if (end == std::string::npos) break;
+    k = end + 1;
+  }
+  while (parts.size() > 1 && parts.back()->i == 0) parts.pop_back();  // 3.0 == 3.0.0
+  return tuple(parts);
+}
+
+void install_functools(Interp& in) {
+  Ref m = make_module("functools");
+  auto& f = *m->attrs;
+  f["wraps"] = builtin("functools.wraps", [](Interp&, CallArgs&) {
+    return identity_decorator("functools.wraps(...)");
+  });
+  // @cache, @lru_cache and @lru_cache(maxsize=...): memoizing changes nothing keq observes for
+  // the pure functions libraries cache (device queries, settings).
+  f["cache"] = identity_decorator("functools.cache");
+  f["lru_cache"] = builtin("functools.lru_cache", [](Interp&, CallArgs& a) -> Ref {
+    if (a.pos.size() == 1 && is_callable(a.pos[0])) return a.pos[0];
+    return identity_decorator("functools.lru_cache(...)");
+  });
+  f["partial"] = builtin("functools.partial", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.empty()) in.error(a.at, "TypeError: partial() needs a callable");
+    CallArgs bound = a;
+    return builtin("functools.partial", [bound](Interp& i2, CallArgs& c) {
+      CallArgs all = bound;
+      all.at = c.at;
+      Ref fn = all.pos[0];
+      all.pos.erase(all.pos.begin());
+      all.pos.insert(all.pos.end(), c.pos.begin(), c.pos.end());
+      all.kw.insert(all.kw.end(), c.kw.begin(), c.kw.end());
+      return i2.call(fn, all);
+    });
+  });
+  f["reduce"] = builtin("functools.reduce", [](Interp& i2, CallArgs& a) -> Ref {
+    if (a.pos.size() < 2) i2.error(a.at, "TypeError: reduce() takes 2 or 3 arguments");
+    std::vector<Ref> xs = i2.to_sequence(a.pos[1], a.at);
+    size_t k = 0;
+    Ref acc = a.pos.size() > 2 ? a.pos[2] : nullptr;
+    if (!acc) {
+      if (xs.empty()) i2.raise(a.at, "TypeError: reduce() of empty iterable with no initial value");
+      acc = xs[k++];
+    }
+    for (; k < xs.size(); ++k) {
+      CallArgs c;
+      c.at = a.at;
+      c.pos = {acc, xs[k]};
+      acc = i2.call(a.pos[0], c);
+    }
+    return acc;
+  });
+  in.register_module("functools", m);
+}
+
+void install_operator(Interp& in) {
+  Ref m = make_module("operator");
+  auto& o = *m->attrs;
+  auto two = [](Interp& i2, CallArgs& a, const std::string& name) {
+    if (a.pos.size() != 2 || !a.kw.empty())
+      i2.error(a.at, "operator." + name + " takes 2 arguments");
+  };
+  for (auto [name, op] :
+       std::initializer_list<std::pair<const char*, const char*>>{{"lt", "<"},
+                                                                  {"le", "<="},
+                                                                  {"eq", "=="},
+                                                                  {"ne", "!="},
+                                                                  {"ge", ">="},
+                                                                  {"gt", ">"},
+                                                                  {"contains", "in"}}) {
+    std::string n = name, o2 = op;
+    o[n] = builtin("operator." + n, [n, o2, two](Interp& i2, CallArgs& a) {
+      two(i2, a, n);
+      // operator.contains(seq, x) is `x in seq`
+      return n == "contains" ? boolean(i2.compare(o2, a.pos[1], a.pos[0], a.at))
+                             : boolean(i2.compare(o2, a.pos[0], a.pos[1], a.at));
+    });
+  }
+  for (auto [name, op] :
+       std::initializer_list<std::pair<const char*, const char*>>{{"add", "+"},
+                                                                  {"sub", "-"},
+                                                                  {"mul", "*"},
+                                                                  {"truediv", "/"},
+                                                                  {"floordiv", "//"},
+                                                                  {"mod", "%"},
+                                                                  {"pow", "**"},
+                                                                  {"and_", "&"},
+                                                                  {"or_", "|"},
+                                                                  {"xor", "^"},
+                                                                  {"lshift", "<<"},
+                                                                  {"rshift", ">>"},
+                                                                  {"matmul", "@"}}) {
+    std::string n = name, o2 = op;
+    o[n] = builtin("operator." + n, [n, o2, two](Interp& i2, CallArgs& a) {
+      two(i2, a, n);
+      return i2.binop(o2, a.pos[0], a.pos[1], a.at);
+    });
+  }
+  in.register_module("operator", m);
+}
+
+void install_importlib(Interp& in) {
+  Ref m = make_module("importlib");
+  (*m->attrs)["import_module"] = builtin("importlib.import_module", [](Interp& i2, CallArgs& a) {
+    if (a.pos.empty() || a.pos[0]->kind != K::Str) i2.error(a.at, "importlib.import_module(name)");
+    if (!a.pos[0]->s.empty() && a.pos[0]->s[0] == '.')
+      i2.unsupported(a.at, "importlib.import_module of a relative name");
+    return i2.module_value(a.pos[0]->s, a.at);
+  });
+  // importlib.metadata.version answers the versions keq models (SEMANTICS-FACTS.md's machine).
+  Ref meta = make_module("importlib.metadata");
+  (*meta->attrs)["version"] = builtin("importlib.metadata.version", [](Interp& i2, CallArgs& a) {
+    std::string pkg = a.pos.empty() ? "" : i2.repr(a.pos[0]);
+    if (!a.pos.empty() && a.pos[0]->kind == K::Str) pkg = a.pos[0]->s;
+    if (pkg == "torch") return string("2.11.0");
+    if (pkg == "triton") return string("3.6.0");
+    i2.unsupported(a.at, "importlib.metadata.version('" + pkg +
+                             "'): keq knows the versions of torch and triton only");
+  });
+  (*m->attrs)["metadata"] = meta;
+  in.register_module("importlib", m);
+  in.register_module("importlib.metadata", meta);
+}
+
+void install_contextlib(Interp& in) {
+  Ref m = make_module("contextlib");
+  // A @contextmanager function's call is a context the with statement runs (exceptions.cc).
+  (*m->attrs)["contextmanager"] = builtin("contextlib.contextmanager", [](Interp& i2, CallArgs& a) {
+    if (a.pos.size() != 1 || !is_callable(a.pos[0]))
+      i2.error(a.at, "contextmanager decorates one function");
+    Ref fn = a.pos[0];
+    return builtin("contextmanager", [fn](Interp&, CallArgs& c) {
+      auto ctx = make_module("context:generator");
+      auto kw = std::make_shared<Value>();
+      kw->kind = K::Dict;
+      for (const auto& [k, v] : c.kw) kw->dict.push_back({string(k), v});
+      ctx->items = {fn, tuple(c.pos), kw};
+      return Ref(ctx);
+    });
+  });
+  (*m->attrs)["nullcontext"] = builtin("contextlib.nullcontext", [](Interp&, CallArgs&) {
+    return make_module("context:nullcontext");
+  });
+  in.register_module("contextlib", m);
+}
+
+void install_typing(Interp& in) {
+  // Annotations are never evaluated; these names only need to exist for imports, and Optional[X]
+  // and the like where a program evaluates them (aliases) subscript to themselves.
+  Ref m = make_module("typing");
+  for (const char* n :
+       {"Any",       "Callable",  "Dict",     "List",     "Optional",   "Tuple",   "Union",
+        "Sequence",  "Iterable",  "Iterator", "Type",     "Literal",    "Mapping", "Set",
+        "FrozenSet", "Generator", "TypeVar",  "Protocol", "NamedTuple", "Final",   "ClassVar"})
+    (*m->attrs)[n] = make_module(std::string("typing.") + n);
+  (*m->attrs)["TYPE_CHECKING"] = boolean(false);
+  (*m->attrs)["overload"] = identity_decorator("typing.overload");
+  (*m->attrs)["cast"] = builtin("typing.cast", [](Interp& i2, CallArgs& a) {
+    if (a.pos.size() != 2) i2.error(a.at, "typing.cast(type, value)");
+    return a.pos[1];
+  });
+  in.register_module("typing", m);
+  Ref future = make_module("__future__");
+  for (const char* n : {"annotations", "division", "print_function", "absolute_import"})
+    (*future->attrs)[n] = boolean(true);
+  in.register_module("__future__", future);
+  // warnings.warn prints in CPython and changes nothing else.
+  Ref warnings = make_module("warnings");
+  (*warnings->attrs)["warn"] = builtin("warnings.warn", [](Interp&, CallArgs&) { return none(); });
+  in.register_module("warnings", warnings);
+}
+
+void install_packaging(Interp& in) {
+  Ref version = make_module("packaging.version");
+  (*version->attrs)["Version"] = builtin("packaging.version.Version", [](Interp& i2, CallArgs& a) {
+    if (a.pos.size() != 1 || a.pos[0]->kind != K::Str) i2.error(a.at, "Version(str)");
+    return version_tuple(i2, a.pos[0]->s, a.at);
+  });
+  (*version->attrs)["parse"] = (*version->attrs)["Version"];
+  Ref packaging = make_module("packaging");
+  (*packaging->attrs)["version"] = version;
+  in.register_module("packaging", packaging);
+  in.register_module("packaging.version", version);
+}
+
+}  // namespace
+
+void Interp::install_stdlib() {
+  install_functools(*this);
+  install_operator(*this);
+  install_importlib(*this);
+  install_contextlib(*this);
+  install_typing(*this);
+  install_packaging(*this);
+}
+
+}  // namespace keq::python

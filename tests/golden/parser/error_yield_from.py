@@ -1,0 +1,2 @@
+def g():
+    yield from range(3)

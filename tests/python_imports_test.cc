@@ -1,0 +1,205 @@
+// Host Python around kernels as libraries write it: try/except, @contextmanager, and modules
+// imported from a search path and read as source.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "frontends/python/interp.h"
+#include "frontends/torch/torch.h"
+#include "frontends/triton/program.h"
+
+namespace keq::torch {
+namespace {
+
+namespace fs = std::filesystem;
+using python::Ref;
+using K = python::Value::Kind;
+
+// A folder of Python files, removed at the end of the test.
+struct Folder {
+  fs::path root;
+  Folder() {
+    root = fs::temp_directory_path() /
+           ("keq_imports_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root);
+    fs::create_directories(root);
+  }
+  ~Folder() { fs::remove_all(root); }
+  std::string write(const std::string& rel, const std::string& text) const {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text;
+    return (root / rel).string();
+  }
+};
+
+// Runs `src` as a file in `folder` (so its imports search there); returns global `name`.
+struct ProgramRun {
+  ir::TermStore store;
+  TorchState state;
+  python::Tree tree;
+  python::Interp in{store};
+  std::shared_ptr<python::Env> env;
+  ProgramRun(const Folder& folder, const std::string& src) {
+    tree = python::parse(src, folder.write("main.py", src));
+    install(in, state);
+    in.add_search_dir(folder.root.string());
+    env = in.run(tree);
+  }
+  ~ProgramRun() {
+    if (env) env->vars.clear();
+  }
+  int64_t integer(const std::string& name) {
+    Ref v = env->lookup(name);
+    EXPECT_TRUE(v && v->kind == K::Int) << name;
+    return v && v->kind == K::Int ? v->i : -1;
+  }
+};
+
+TEST(PythonExceptions, ExceptMatchesByCPythonsHierarchy) {
+  Folder f;
+  ProgramRun r(f, R"(
+try:
+    import not_installed_anywhere
+    a = 1
+except ImportError:
+    a = 2
+try:
+    {}['k']
+except (ValueError, LookupError) as e:
+    b = 3
+class MyError(ValueError):
+    pass
+try:
+    try:
+        raise MyError("x")
+    finally:
+        c = 4
+except ValueError:
+    c = c + 10
+d = 0
+try:
+    d = 1
+except Exception:
+    d = 2
+else:
+    d = d + 5
+)");
+  EXPECT_EQ(r.integer("a"), 2);   // ModuleNotFoundError is an ImportError
+  EXPECT_EQ(r.integer("b"), 3);   // KeyError is a LookupError
+  EXPECT_EQ(r.integer("c"), 14);  // finally ran, then the handler
+  EXPECT_EQ(r.integer("d"), 6);   // else runs when nothing was raised
+}
+
+TEST(PythonExceptions, AnUnmatchedExceptionAndKeqsOwnGapsPassThrough) {
+  Folder f;
+  EXPECT_THROW(ProgramRun(f, "try:\n    raise RuntimeError('x')\nexcept ValueError:\n    pass\n"),
+               python::ProgramError);
+  // keq not modelling something is not an exception Python raised: no handler takes it.
+  EXPECT_THROW(ProgramRun(f, "try:\n    import logging\nexcept Exception:\n    pass\n"),
+               python::Unsupported);
+}
+
+TEST(PythonContextManager, TheWithBodyRunsAtTheYieldAcrossFiles) {
+  Folder f;
+  f.write("helpers.py", R"(
+from contextlib import contextmanager
+log = []
+@contextmanager
+def tracked(tag):
+    log.append(tag)
+    yield tag * 2
+    log.append(-tag)
+)");
+  ProgramRun r(f, R"(
+from helpers import tracked, log
+def body():
+    with tracked(3) as v:
+        return v + 1
+x = body()
+n = len(log)
+last = log[-1]
+)");
+  EXPECT_EQ(r.integer("x"), 7);  // the return inside the with body is body()'s
+  EXPECT_EQ(r.integer("n"), 2);  // the generator ran on after the body
+  EXPECT_EQ(r.integer("last"), -3);
+}
+
+TEST(PythonImports, PackagesSubmodulesAndRelativeImports) {
+  Folder f;
+  f.write("lib/__init__.py", "from .ops import scale\nVERSION = 3\n");
+  f.write("lib/ops/__init__.py", "from .scale import scale\n");
+  f.write("lib/ops/scale.py", "from ..util import twice\ndef scale(x):\n    return twice(x) + 1\n");
+  f.write("lib/util.py", "def twice(x):\n    return 2 * x\n");
+  ProgramRun r(f, R"(
+import lib.ops.scale
+from lib import VERSION
+from lib.ops import scale as s
+a = lib.util.twice(5) + VERSION
+b = s(1)
+c = 1 if callable(lib.ops.scale) else 0
+)");
+  EXPECT_EQ(r.integer("a"), 13);
+  EXPECT_EQ(r.integer("b"), 3);
+  // lib/ops/__init__.py rebinds `scale` to the function after the submodule was set, as in CPython.
+  EXPECT_EQ(r.integer("c"), 1);
+}
+
+// A library whose module level stops at something keq does not model still lends what it bound
+// before; what it binds after is unusable, named with where it stopped, never guessed.
+TEST(PythonImports, AStoppedModuleLendsEarlierNamesAndRefusesLaterOnes) {
+  Folder f;
+  f.write("lib.py", R"(
+TABLE = {"a": 1}
+def early():
+    return 5
+import logging
+TABLE["b"] = 2
+def late():
+    return 6
+)");
+  ProgramRun r(f, "from lib import early, late\nx = early()\n");
+  EXPECT_EQ(r.integer("x"), 5);
+  ASSERT_FALSE(r.in.import_notes().empty());
+  EXPECT_NE(r.in.import_notes()[0].find("lib.py:5"), std::string::npos) << r.in.import_notes()[0];
+  try {
+    ProgramRun r2(f, "from lib import late\ny = late()\n");
+    FAIL() << "late() ran";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("logging"), std::string::npos) << e.what();
+  }
+  // TABLE was mutated after the stop: it no longer holds what the module leaves there.
+  EXPECT_THROW(ProgramRun(f, "from lib import TABLE\nz = TABLE['a']\n"), python::Unsupported);
+}
+
+TEST(PythonImports, AnUncaughtMissingModuleIsUnsupportedNotAVerdict) {
+  Folder f;
+  std::string ref = f.write("ref.py", R"(
+import torch
+import torch.nn as nn
+class Model(nn.Module):
+    def forward(self, x):
+        return x
+def get_inputs():
+    return [torch.randn(2)]
+)");
+  std::string cand = f.write("cand.py", R"(
+import torch.nn as nn
+from kernels_not_installed import fast_copy
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return fast_copy(x)
+)");
+  ir::TermStore store;
+  try {
+    run_candidate(cand, ref, store, {});
+    FAIL() << "ran";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("cand.py:3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("kernels_not_installed"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace keq::torch
