@@ -56,6 +56,15 @@ TEST(Interp, PythonArithmeticIsPythons) {
   EXPECT_EQ(int_of("d = {'a': 1, 'b': 2}\nr = d['b'] + d.get('c', 5)"), 7);
 }
 
+// torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).
+TEST(TorchFrontend, SumOfBoolsIsInt64) {
+  ir::TermStore s;
+  Ref r = run_snippet("import torch\nx = torch.randn(3)\nr = (x > 0).sum()\n", "r", s);
+  ASSERT_EQ(r->kind, K::Tensor);
+  EXPECT_EQ(r->tensor->dtype, DType::I64);
+  EXPECT_EQ(s.type(r->tensor->elems[0]), ir::Type::I64);
+}
+
 // Python integers are unbounded: wrapping at 64 bits once made `y * ((2**64 + 1) % 7)` equal to y.
 TEST(Interp, IntegersAreUnboundedAsPythons) {
   EXPECT_EQ(int_of("r = (2**64 + 1) % 7"), 3);

@@ -18,10 +18,27 @@ namespace {
 void more_autotune_configs(const std::string& ref_path, const std::string& cand_path, Options opt,
                            std::vector<Report>& reports) {
   if (!opt.every_autotune_config) return;
+  const std::vector<std::string> sigs = reports[0].autotune_signatures;
+  std::vector<std::string> same;
   for (size_t c = 1; c < reports[0].autotune_configs; ++c) {
+    // A config whose constexprs an earlier one already had is the same program: checked once.
+    auto earlier = c < sigs.size() ? std::find(sigs.begin(), sigs.begin() + c, sigs[c])
+                                   : sigs.begin() + std::min(c, sigs.size());
+    if (c < sigs.size() && earlier != sigs.begin() + c) {
+      same.push_back(std::to_string(c + 1) + " as " + std::to_string(earlier - sigs.begin() + 1));
+      continue;
+    }
     opt.autotune_config = c;
     reports.push_back(verify(ref_path, cand_path, opt));
   }
+  if (same.empty()) return;
+  std::string list;
+  for (const std::string& s : same) list += (list.empty() ? "" : ", ") + s;
+  for (Report& r : reports)
+    r.notes.push_back(
+        "autotune: configs with the constexprs of an earlier one were checked once "
+        "(num_warps and num_stages change nothing keq models): " +
+        list);
 }
 
 Options first_config(Options opt) {

@@ -360,6 +360,7 @@ bool Pipeline::run_programs() {
     cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
                                 "ModelNew", opt.autotune_config, opt.eval_mode);
     r.autotune_configs = cand.state.autotune_configs;
+    r.autotune_signatures = cand.state.autotune_signatures;
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
   } catch (const python::Unsupported& e) {
     r.verdict = Verdict::Unsupported, r.reason = e.what();

@@ -72,6 +72,7 @@ struct Report {
   std::string reason;             // why, in one line
   std::string bound;              // the configuration checked (sizes, and autotune configs used)
   size_t autotune_configs = 0;    // the most configs any autotuned kernel has (0: none autotuned)
+  std::vector<std::string> autotune_signatures;  // TorchState's: equal ones are one program
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;

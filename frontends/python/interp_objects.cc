@@ -1,10 +1,69 @@
 // The interpreter's calls, classes and attributes: binding arguments, methods, super(), and
 // attribute lookup on instances, classes, modules and keq's library classes.
+#include <cctype>
 #include <set>
 
 #include "frontends/python/interp.h"
 
 namespace keq::python {
+namespace {
+
+// str's methods that host code around kernels calls (version strings, mode names).
+Ref string_method(const Ref& obj, const std::string& name) {
+  const std::string& str = obj->s;
+  auto arg = [&name](Interp& in, CallArgs& a) -> const std::string& {
+    if (a.pos.size() != 1 || a.pos[0]->kind != Value::Kind::Str)
+      in.error(a.at, "str." + name + " takes one string here");
+    return a.pos[0]->s;
+  };
+  if (name == "startswith" || name == "endswith")
+    return builtin("str." + name, [str, name, arg](Interp& in, CallArgs& a) {
+      const std::string& x = arg(in, a);
+      bool starts = name == "startswith";
+      return boolean(x.size() <= str.size() &&
+                     str.compare(starts ? 0 : str.size() - x.size(), x.size(), x) == 0);
+    });
+  if (name == "lower" || name == "upper")
+    return builtin("str." + name, [str, name](Interp&, CallArgs&) {
+      std::string r = str;
+      for (char& c : r) c = static_cast<char>(name == "lower" ? std::tolower(c) : std::toupper(c));
+      return string(r);
+    });
+  if (name == "split")
+    return builtin("str.split", [str, arg](Interp& in, CallArgs& a) {
+      if (a.pos.empty()) in.unsupported(a.at, "str.split() on whitespace");
+      const std::string& sep = arg(in, a);
+      if (sep.empty()) in.raise(a.at, "ValueError: empty separator");
+      std::vector<Ref> parts;
+      for (size_t p = 0;;) {
+        size_t q = str.find(sep, p);
+        parts.push_back(string(str.substr(p, q == std::string::npos ? q : q - p)));
+        if (q == std::string::npos) break;
+        p = q + sep.size();
+      }
+      return list(parts);
+    });
+  if (name == "strip")
+    return builtin("str.strip", [str](Interp& in, CallArgs& a) {
+      if (!a.pos.empty()) in.unsupported(a.at, "str.strip(chars)");
+      size_t b = str.find_first_not_of(" \t\n\r"), e = str.find_last_not_of(" \t\n\r");
+      return string(b == std::string::npos ? "" : str.substr(b, e - b + 1));
+    });
+  if (name == "join")
+    return builtin("str.join", [str](Interp& in, CallArgs& a) {
+      std::string r;
+      size_t k = 0;
+      for (const Ref& x : in.to_sequence(a.pos.at(0), a.at)) {
+        if (x->kind != Value::Kind::Str) in.raise(a.at, "TypeError: sequence item: expected str");
+        r += (k++ ? str : "") + x->s;
+      }
+      return string(r);
+    });
+  return nullptr;
+}
+
+}  // namespace
+
 namespace {
 using K = Value::Kind;
 constexpr int kMaxDepth = 200;  // Python calls nested deeper are UNSUPPORTED (RecursionError)
@@ -15,7 +74,12 @@ constexpr int kMaxDepth = 200;  // Python calls nested deeper are UNSUPPORTED (R
 Ref Interp::call(const Ref& f, CallArgs args) {
   switch (f->kind) {
     case K::Builtin:
-      return f->builtin(*this, args);
+      try {
+        return f->builtin(*this, args);
+      } catch (const ir::TypeError& e) {  // keq's model built an ill-typed term: keq's gap
+        unsupported(args.at,
+                    f->s + ": keq's model of it built an ill-typed term (" + e.what() + ")");
+      }
     case K::Function:
       return call_function(f, args, nullptr, nullptr);
     case K::BoundMethod: {
@@ -227,6 +291,9 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
       }
       unsupported(at, "attribute '" + name + "' of tuple");
     }
+    case K::Str:
+      if (Ref m = string_method(obj, name)) return m;
+      break;
     case K::List:
       if (name == "append" || name == "extend")
         return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) {

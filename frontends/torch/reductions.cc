@@ -7,12 +7,21 @@ void Torch::install_reductions() {
   // Reductions.
   auto reduction = [&](const std::string& name,
                        std::function<TermId(Torch&, std::vector<TermId>&)> f, bool mean) {
-    define(name, [this, f, mean](Interp&, CallArgs& a) {
+    bool widens = name == "sum" || name == "prod";
+    define(name, [this, f, mean, widens](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       bool all;
       std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
       bool keep = bool_arg(a, 2, "keepdim", false);
       DType out = dtype_kw(a, mean && !torch::is_float(x->dtype) ? DType::F32 : x->dtype);
+      // torch sums and multiplies bools and integers in int64 (a mask's count, for one).
+      if (widens && !torch::is_float(x->dtype) && !a.get(SIZE_MAX, "dtype")) out = DType::I64;
+      if (out != x->dtype && !mean) {
+        auto wide = std::make_shared<Tensor>(*x);
+        for (TermId& e : wide->elems) e = convert(s, e, x->dtype, out);
+        wide->dtype = out;
+        x = wide;
+      }
       return wrap(reduce(
           in, x, dims, keep, out,
           [&](std::vector<TermId>& v) {

@@ -1,5 +1,7 @@
 // torch's views, shape changes and indexing: reshape, permute, cat/stack, split, subscripts and
 // tensor attributes.
+#include <absl/container/flat_hash_set.h>
+
 #include "frontends/torch/torch_impl.h"
 
 namespace keq::torch::impl {
@@ -363,6 +365,28 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     dev->s = "cuda:0";
     st.host_assumptions.insert("tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
     return dev;
+  }
+  if (name == "requires_grad") {
+    // get_inputs()'s tensors and what is computed from them alone do not require grad; a
+    // parameter, and under grad mode what uses one, do (keq does not track grad mode).
+    absl::flat_hash_set<ir::TermId> seen;
+    std::vector<ir::TermId> stack;
+    for (ir::TermId e : t->elems)
+      if (e != Tensor::kUninit) stack.push_back(e);
+    while (!stack.empty()) {
+      ir::TermId e = stack.back();
+      stack.pop_back();
+      if (!seen.insert(e).second) continue;
+      if (s.op(e) == ir::Op::Var) {
+        const std::string& v = s.variable_of(e).name;
+        if (v.size() > 1 && v[0] == 'p' && std::isdigit(static_cast<unsigned char>(v[1])))
+          in.unsupported(at,
+                         "Tensor.requires_grad of a tensor computed from parameters (keq "
+                         "does not track autograd)");
+      }
+      for (ir::TermId c : s.children(e)) stack.push_back(c);
+    }
+    return python::boolean(false);
   }
   if (name == "is_cuda" || name == "is_cpu") {
     st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");

@@ -74,6 +74,10 @@ struct TorchState {
   size_t autotune_choice = 0;
   size_t autotune_configs = 0;
   std::vector<std::string> autotune_used;
+  // Per autotune config index, the constexprs every autotuned kernel launched would take there:
+  // two indices with equal signatures are the same program for keq (num_warps and num_stages
+  // change nothing keq models).
+  std::vector<std::string> autotune_signatures;
 };
 
 // Registers torch, torch.nn, torch.nn.functional (and triton stubs) in the interpreter.

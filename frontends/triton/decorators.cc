@@ -49,13 +49,15 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
     return cfg;
   });
   tr["autotune"] = python::builtin("triton.autotune", [this](Interp&, CallArgs& a) {
-    // The autotuner's benchmarking runs (and the hooks that reset or restore memory around
-    // them) leave effects keq does not model.
-    for (const char* hook : {"reset_to_zero", "restore_value", "pre_hook", "post_hook"})
+    // User hooks around the benchmarking runs leave effects keq does not model. reset_to_zero
+    // zeroes its arguments after benchmarking (launch.cc); restore_value puts its arguments back
+    // as they were, which is how keq, running the kernel once, leaves them.
+    for (const char* hook : {"pre_hook", "post_hook"})
       if (a.get(SIZE_MAX, hook))
         in.unsupported(a.at, std::string("@triton.autotune(") + hook + "=...)");
-    Ref configs = a.get(0, "configs");
-    return python::builtin("triton.autotune", [configs](Interp& i2, CallArgs& b) {
+    Ref configs = a.get(0, "configs"), key = a.get(1, "key"),
+        zero = a.get(SIZE_MAX, "reset_to_zero");
+    return python::builtin("triton.autotune", [configs, key, zero](Interp& i2, CallArgs& b) {
       Ref k = b.pos.at(0);
       if (k->kind != K::Instance) i2.error(b.at, "@triton.autotune goes above @triton.jit");
       if (!configs || (configs->kind != K::List && configs->kind != K::Tuple))
@@ -64,6 +66,8 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
         if (!i2.is_instance_of(c, "Config"))
           i2.error(b.at, "configs holds something not a triton.Config");
       (*k->attrs)["configs"] = configs;
+      if (key) (*k->attrs)["key"] = key;
+      if (zero && zero->kind != K::None) (*k->attrs)["reset_to_zero"] = zero;
       return k;
     });
   });

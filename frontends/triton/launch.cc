@@ -21,8 +21,10 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   Attrs meta;
   for (auto& [k, v] : a.kw)
     if (k != "num_warps" && k != "num_stages" && k != "num_ctas") meta[k] = v;
-  if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end())
+  if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end()) {
     apply_config(fn, it->second->items, a.at, meta);
+    reset_after_tuning(kernel, fn, a);
+  }
   if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
     apply_heuristics(fn, it->second, a, meta);
   Ref g = grid;
@@ -121,6 +123,16 @@ void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span a
   if (configs.empty()) in.error(at, "@triton.autotune with no configs");
   size_t k = std::min(st.autotune_choice, configs.size() - 1);
   st.autotune_configs = std::max(st.autotune_configs, configs.size());
+  std::string tag = fn->s + "@" + std::to_string(reinterpret_cast<uintptr_t>(configs.data())) + ":";
+  if (st.autotune_signatures.size() < configs.size()) st.autotune_signatures.resize(configs.size());
+  for (size_t c = 0; c < st.autotune_signatures.size(); ++c) {
+    std::string& sig = st.autotune_signatures[c];
+    if (sig.find(tag) != std::string::npos) continue;  // this kernel launched before
+    sig += tag;
+    for (auto& [key, v] : (*configs[std::min(c, configs.size() - 1)]->attrs)["kwargs"]->dict)
+      sig += key->s + "=" + in.repr(v) + ",";
+    sig += ";";
+  }
   const Ref& cfg = configs[k];
   std::string desc;
   for (auto& [key, v] : (*cfg->attrs)["kwargs"]->dict) {
@@ -134,6 +146,39 @@ void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span a
          " (" + desc + ")";
   if (std::find(st.autotune_used.begin(), st.autotune_used.end(), desc) == st.autotune_used.end())
     st.autotune_used.push_back(desc);
+}
+
+void Triton::reset_after_tuning(const Ref& kernel, const Ref& fn, CallArgs& a) {
+  auto zero = kernel->attrs->find("reset_to_zero");
+  if (zero == kernel->attrs->end() || (*kernel->attrs)["configs"]->items.size() < 2) return;
+  std::vector<std::string> names = in.parameter_names(fn);
+  auto arg = [&](const std::string& name) -> Ref {
+    for (size_t k = 0; k < names.size() && k < a.pos.size(); ++k)
+      if (names[k] == name) return a.pos[k];
+    for (auto& [k, v] : a.kw)
+      if (k == name) return v;
+    return nullptr;
+  };
+  // The autotuner's cache key: the `key` arguments' values and every tensor argument's dtype.
+  std::string key;
+  if (auto keys = kernel->attrs->find("key"); keys != kernel->attrs->end())
+    for (const Ref& name : in.to_sequence(keys->second, a.at))
+      if (Ref v = name->kind == K::Str ? arg(name->s) : nullptr) key += in.repr(v) + ",";
+  for (const Ref& v : a.pos)
+    if (v->kind == K::Tensor) key += std::string(dtype_name(v->tensor->dtype)) + ",";
+  Ref& tuned = (*kernel->attrs)["<tuned keys>"];
+  if (!tuned) tuned = python::list({});
+  for (const Ref& k : tuned->items)
+    if (k->s == key) return;  // a cached config: no benchmarking, no reset
+  tuned->items.push_back(python::string(key));
+  for (const Ref& name : in.to_sequence(zero->second, a.at)) {
+    Ref v = name->kind == K::Str ? arg(name->s) : nullptr;
+    if (!v) in.error(a.at, "reset_to_zero names '" + in.repr(name) + "', not an argument");
+    if (v->kind != K::Tensor) continue;
+    std::fill(v->tensor->elems.begin(), v->tensor->elems.end(), constant(s, v->tensor->dtype, 0));
+    st.host_assumptions.insert("@triton.autotune(reset_to_zero=...) zeroes " + name->s +
+                               " before " + fn->s + "'s first launch per autotuning key");
+  }
 }
 
 void Triton::apply_heuristics(const Ref& fn, const Ref& rules, CallArgs& a, Attrs& meta) {

@@ -75,7 +75,13 @@ void install(python::Interp& in, torch::TorchState& state) {
         },
         at));
   };
-  h.getattr = [t](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
+  Ref cast = (*tl->attrs)["cast"];
+  h.getattr = [t, cast](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
+    if (t->run && name == "cast")  // x.cast(dtype, ...) is tl.cast(x, dtype, ...)
+      return python::builtin("block.cast", [cast, v](Interp& i3, CallArgs& a) {
+        a.pos.insert(a.pos.begin(), v);
+        return i3.call(cast, a);
+      });
     if (t->run && name == "to") {  // x.to(tl.float16): fp8 saturates
       // A scalar argument or program id is a 0-d block inside a kernel: fp32, or int32 unless
       // its value needs int64 (Triton types an int argument by its value).

@@ -127,6 +127,9 @@ struct Triton {
   // The autotuner may pick any config, so each is a configuration of its own (verify runs them
   // all); this launch runs the one chosen in the state.
   void apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta);
+  // @triton.autotune(reset_to_zero=[...]) with several configs: the first launch for a key
+  // benchmarks, then zeroes those arguments before the real run (Triton 3.6's Autotuner.run).
+  void reset_after_tuning(const Ref& kernel, const Ref& fn, CallArgs& a);
 
   // @triton.heuristics({"NAME": lambda args: ...}): each value is computed at launch from the
   // kernel's arguments by name (constexprs from the config included), in the dict's order.
