@@ -218,11 +218,13 @@ void install_typing(Interp& in) {
 
 void install_packaging(Interp& in) {
   Ref version = make_module("packaging.version");
-  (*version->attrs)["Version"] = builtin("packaging.version.Version", [](Interp& i2, CallArgs& a) {
+  Ref parse = builtin("packaging.version.Version", [](Interp& i2, CallArgs& a) {
     if (a.pos.size() != 1 || a.pos[0]->kind != K::Str) i2.error(a.at, "Version(str)");
     return version_tuple(i2, a.pos[0]->s, a.at);
   });
-  (*version->attrs)["parse"] = (*version->attrs)["Version"];
+  // Not `attrs["parse"] = attrs["Version"]`: the insertion may rehash under the reference.
+  (*version->attrs)["Version"] = parse;
+  (*version->attrs)["parse"] = parse;
   Ref packaging = make_module("packaging");
   (*packaging->attrs)["version"] = version;
   in.register_module("packaging", packaging);
