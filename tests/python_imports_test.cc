@@ -8,6 +8,7 @@
 #include "frontends/python/interp.h"
 #include "frontends/torch/torch.h"
 #include "frontends/triton/program.h"
+#include "frontends/triton/triton.h"
 
 namespace keq::torch {
 namespace {
@@ -44,6 +45,7 @@ struct ProgramRun {
   ProgramRun(const Folder& folder, const std::string& src) {
     tree = python::parse(src, folder.write("main.py", src));
     install(in, state);
+    triton::install(in, state);
     in.add_search_dir(folder.root.string());
     env = in.run(tree);
   }
@@ -90,6 +92,71 @@ else:
   EXPECT_EQ(r.integer("b"), 3);   // KeyError is a LookupError
   EXPECT_EQ(r.integer("c"), 14);  // finally ran, then the handler
   EXPECT_EQ(r.integer("d"), 6);   // else runs when nothing was raised
+}
+
+// A failed lookup is a KeyError only where keq compares keys as Python does; an error whose
+// class keq does not know is not guessed to pass a narrower except clause.
+TEST(PythonExceptions, KeqDoesNotGuessWhatItCannotCompareOrClassify) {
+  Folder f;
+  ProgramRun r(f, R"(
+import torch
+d = {torch.device("cuda"): 1}
+a = d.get(torch.device("cuda"), 0) + 10 * d.get(torch.device("cuda:0"), 0)
+try:
+    d[torch.device("cuda:0")]
+except KeyError:
+    a = a + 100
+)");
+  EXPECT_EQ(r.integer("a"), 101);  // devices compare by value, and "cuda" is not "cuda:0"
+  // A class with __eq__: equal() compares instances by identity, Python by that method.
+  EXPECT_THROW(ProgramRun(f,
+                          "class K:\n    def __eq__(self, o):\n        return True\n"
+                          "    def __hash__(self):\n        return 0\n"
+                          "d = {K(): 1}\nx = d[K()]\n"),
+               python::Unsupported);
+  // Triton refuses a negative grid with an error whose class keq does not record: `except
+  // ValueError` may or may not take it, so keq does not say; `except Exception` certainly does.
+  std::string launch = R"(
+import torch
+import triton
+import triton.language as tl
+@triton.jit
+def k(x_ptr):
+    pass
+x = torch.zeros(2)
+b = 0
+try:
+    k[(-1,)](x)
+except )";
+  EXPECT_THROW(ProgramRun(f, launch + "ValueError:\n    b = 1\n"), python::Unsupported);
+  ProgramRun any(f, launch + "Exception:\n    b = 1\n");
+  EXPECT_EQ(any.integer("b"), 1);
+}
+
+// Smaller host idioms libraries use, each once measured against CPython's answer.
+TEST(PythonHost, IdiomsLibrariesUse) {
+  Folder f;
+  ProgramRun r(f, R"(
+import torch
+import triton.language as tl
+x = torch.randn(3)
+a = 1 if x is not None else 0
+sq = {k: k * k for k in range(4) if k != 2}
+b = sq[3] + len(sq)
+MODE: tl.constexpr = tl.constexpr(7)
+c = {MODE.value: 1}[7]
+parts = "2.11.0+cu130".split("+")[0].split(".")
+e = int(parts[1]) + ("abc".startswith("ab") and not "abc".endswith("b"))
+)");
+  EXPECT_EQ(r.integer("a"), 1);   // `is not` on a tensor is identity, not elementwise
+  EXPECT_EQ(r.integer("b"), 12);  // 9 + 3 keys
+  EXPECT_EQ(r.integer("c"), 1);
+  EXPECT_EQ(r.integer("e"), 12);
+  EXPECT_THROW(ProgramRun(f, "x = 3\ny = x.value\n"), python::Unsupported);  // a plain int
+  // Built while a model is (the module level runs in that phase), torch.randn is a parameter:
+  // whether it requires grad depends on grad mode, which keq does not track.
+  EXPECT_THROW(ProgramRun(f, "import torch\ng = torch.randn(2).requires_grad\n"),
+               python::Unsupported);
 }
 
 TEST(PythonExceptions, AnUnmatchedExceptionAndKeqsOwnGapsPassThrough) {
@@ -171,6 +238,54 @@ def late():
   }
   // TABLE was mutated after the stop: it no longer holds what the module leaves there.
   EXPECT_THROW(ProgramRun(f, "from lib import TABLE\nz = TABLE['a']\n"), python::Unsupported);
+}
+
+// Triton 3.6's Autotuner.run: with several configs, a key's first launch benchmarks and then
+// zeroes the reset_to_zero arguments; a cached key's launch does not; one config never does.
+// Configs that differ only in num_warps are one program for keq.
+TEST(TritonAutotune, ResetToZeroOnAKeysFirstLaunchOnly) {
+  Folder f;
+  std::string ref = f.write("ref.py", R"(
+import torch
+import torch.nn as nn
+n = 2
+class Model(nn.Module):
+    def forward(self, x):
+        return x + x
+def get_inputs():
+    return [torch.randn(n)]
+)");
+  auto cand = [&](const std::string& configs) {
+    return f.write("cand.py", R"(
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+CONFIGS = )" + configs + R"(
+@triton.autotune(configs=CONFIGS, key=["n"], reset_to_zero=["out_ptr"])
+@triton.jit
+def add_into(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    tl.atomic_add(out_ptr + offs, tl.load(x_ptr + offs, mask=m), mask=m)
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.ones_like(x) * 7
+        add_into[(1,)](x, out, x.numel())
+        add_into[(1,)](x, out, x.numel())
+        return out
+)");
+  };
+  ir::TermStore s;
+  Program two = run_candidate(
+      cand("[triton.Config({'BLOCK': 2}), triton.Config({'BLOCK': 2}, num_warps=8)]"), ref, s, {});
+  std::string reset = s.str(two.outputs[0]->elems[0]);
+  EXPECT_EQ(reset.find('7'), std::string::npos) << reset;
+  ASSERT_EQ(two.state.autotune_signatures.size(), 2u);
+  EXPECT_EQ(two.state.autotune_signatures[0], two.state.autotune_signatures[1]);
+  Program one = run_candidate(cand("[triton.Config({'BLOCK': 2})]"), ref, s, {});
+  std::string kept = s.str(one.outputs[0]->elems[0]);
+  EXPECT_NE(kept.find('7'), std::string::npos) << kept;
 }
 
 TEST(PythonImports, AnUncaughtMissingModuleIsUnsupportedNotAVerdict) {

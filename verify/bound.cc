@@ -22,11 +22,12 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
   std::vector<std::string> same;
   for (size_t c = 1; c < reports[0].autotune_configs; ++c) {
     // A config whose constexprs an earlier one already had is the same program: checked once.
-    auto earlier = c < sigs.size() ? std::find(sigs.begin(), sigs.begin() + c, sigs[c])
-                                   : sigs.begin() + std::min(c, sigs.size());
-    if (c < sigs.size() && earlier != sigs.begin() + c) {
-      same.push_back(std::to_string(c + 1) + " as " + std::to_string(earlier - sigs.begin() + 1));
-      continue;
+    if (c < sigs.size()) {
+      auto earlier = std::find(sigs.begin(), sigs.begin() + c, sigs[c]);
+      if (earlier != sigs.begin() + c) {
+        same.push_back(std::to_string(c + 1) + " as " + std::to_string(earlier - sigs.begin() + 1));
+        continue;
+      }
     }
     opt.autotune_config = c;
     reports.push_back(verify(ref_path, cand_path, opt));

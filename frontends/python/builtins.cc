@@ -205,14 +205,7 @@ void Interp::install_builtins() {
     return in.getattr(a.pos[0], a.pos[1]->s, a.at);
   });
   def("callable", [](Interp& in, CallArgs& a) -> Ref {
-    const Ref& x = one_arg(in, a, "callable");
-    if (x->kind == K::Instance) {
-      for (Ref c = x->cls; c; c = c->cls)
-        if (c->attrs->contains("__call__")) return boolean(true);
-      return boolean(false);
-    }
-    return boolean(x->kind == K::Function || x->kind == K::Builtin || x->kind == K::BoundMethod ||
-                   x->kind == K::Class);
+    return boolean(is_callable(one_arg(in, a, "callable")));
   });
   def("hasattr", [](Interp& in, CallArgs& a) -> Ref {
     try {
@@ -249,10 +242,7 @@ void Interp::install_builtins() {
   b["object"] = make_class("object", nullptr, base_attrs);
   install_exceptions();
   // math
-  auto math = std::make_shared<Value>();
-  math->kind = K::Module;
-  math->s = "math";
-  math->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  Ref math = module_object("math");
   auto& m = *math->attrs;
   m["pi"] = floating(M_PI);
   m["e"] = floating(M_E);

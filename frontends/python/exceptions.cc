@@ -124,6 +124,8 @@ void Interp::exec_raise(const Node& n, const std::shared_ptr<Env>& env) {
   if (cls->kind != K::Class) error(n.span, "TypeError: exceptions must derive from BaseException");
   ProgramError e(where(n.span) + ": the program raises " + cls->s + message, true);
   for (Ref c = cls; c && c->s != "object"; c = c->cls) e.classes.push_back(c->s);
+  if (std::find(e.classes.begin(), e.classes.end(), "BaseException") == e.classes.end())
+    raise(n.span, "TypeError: exceptions must derive from BaseException");
   throw e;
 }
 
@@ -133,11 +135,15 @@ bool Interp::handler_matches(NodeId handler, const ProgramError& e,
   if (type == kNoNode) return true;  // a bare except
   Ref t = eval(type, env);
   std::vector<Ref> classes = t->kind == K::Tuple ? t->items : std::vector<Ref>{t};
-  std::vector<std::string> raised = e.classes.empty() ? exception_chain("Exception") : e.classes;
   for (const Ref& c : classes) {
     if (c->kind != K::Class)
       unsupported(node(type).span, "an except clause naming " + c->type_name());
-    if (std::find(raised.begin(), raised.end(), c->s) != raised.end()) return true;
+    if (e.classes.empty()) {  // keq knows the error, not its class: only Exception is certain
+      if (c->s == "Exception" || c->s == "BaseException") return true;
+      unsupported(node(type).span, "whether 'except " + c->s + "' catches an error whose class " +
+                                       "keq does not know: " + e.what());
+    }
+    if (std::find(e.classes.begin(), e.classes.end(), c->s) != e.classes.end()) return true;
   }
   return false;
 }

@@ -396,16 +396,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
           }
           continue;
         }
-        // A name the module does not bind may be a submodule: Python imports it then.
-        std::string sub = from + "." + alias.text;
-        bool bound =
-            m->scope ? m->scope->vars.contains(alias.text) : m->attrs->contains(alias.text);
-        Ref v = bound                    ? module_attr(m, alias.text, alias.span)
-                : modules_.contains(sub) ? modules_[sub]
-                : m->scope && !m->attrs->contains("<stopped>")
-                    ? import_module(sub, alias.span)
-                    : module_attr(m, alias.text, alias.span);  // unavailable: bound, not used
-        env->vars[alias.text2.empty() ? alias.text : alias.text2] = v;
+        env->vars[alias.text2.empty() ? alias.text : alias.text2] =
+            import_name(m, from, alias.text, alias.span);
       }
       return Flow::Normal;
     }
@@ -766,8 +758,12 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
     }
   }
   if (v->kind == K::Dict) {
-    for (auto& [k, val] : v->dict)
+    bool certain = equality_is_pythons(index);
+    for (auto& [k, val] : v->dict) {
       if (equal(k, index)) return val;
+      certain = certain && equality_is_pythons(k);
+    }
+    if (!certain) unsupported(at, "a dict lookup keq cannot decide (keys compared by value)");
     raise(at, "KeyError: " + repr(index));
   }
   if (v->kind == K::Instance && v->s != "super") {  // obj[index] calls obj.__getitem__(index)

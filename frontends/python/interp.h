@@ -80,7 +80,6 @@ class Interp {
   // A name bound by a library module after its module level stopped: any use is UNSUPPORTED
   // with `reason` (where the module stopped), never a guess at its value.
   static Ref unavailable(const std::string& reason);
-  static bool is_unavailable(const Ref& v);
   // Throws Unsupported naming `at` and the reason when `v` is unavailable; returns v otherwise.
   const Ref& available(const Ref& v, Span at) const;
 
@@ -106,6 +105,9 @@ class Interp {
 
   Ref binop(const std::string& op, const Ref& a, const Ref& b, Span at);
   bool equal(const Ref& a, const Ref& b) const;
+  // Whether equal() answers as Python's == for `v` (identity stands in for value equality
+  // for some kinds): only then is a failed lookup a certain KeyError.
+  bool equality_is_pythons(const Ref& v) const;
   bool compare(const std::string& op, const Ref& a, const Ref& b, Span at);  // <, in, is, ...
   // The running methods' (class, self), innermost last: what super() reads.
   std::vector<std::pair<Ref, Ref>> method_stack_;
@@ -157,6 +159,8 @@ class Interp {
   void run_module_body(const Tree& tree, const Ref& module);
   // A module's attribute; a stopped module's missing name is unavailable (returned, not thrown).
   Ref module_attr(const Ref& module, const std::string& name, Span at);
+  // `from M import NAME`: M's attribute, else the submodule M.NAME, which Python imports then.
+  Ref import_name(const Ref& module, const std::string& from, const std::string& name, Span at);
   Ref eval(NodeId e, const std::shared_ptr<Env>& env);
   void assign(NodeId target, Ref v, const std::shared_ptr<Env>& env);
   Ref call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner);

@@ -147,8 +147,30 @@ bool Interp::equal(const Ref& a, const Ref& b) const {
       return true;
     case K::DType:
       return a->dtype == b->dtype;
+    case K::Device:  // torch.device("cuda") != torch.device("cuda:0"), as in torch
+      return a->s == b->s;
     default:
       return a == b;
+  }
+}
+
+bool Interp::equality_is_pythons(const Ref& v) const {
+  switch (v->kind) {
+    case K::Tuple:
+    case K::List:
+      for (const Ref& x : v->items)
+        if (!equality_is_pythons(x)) return false;
+      return true;
+    case K::Dict:
+    case K::Range:
+    case K::Slice:
+      return false;  // Python compares these by value, equal() by identity
+    case K::Instance:
+      for (Ref c = v->cls; c; c = c->cls)
+        if (c->attrs->contains("__eq__")) return false;
+      return true;
+    default:
+      return true;
   }
 }
 

@@ -200,11 +200,8 @@ Ref Interp::unavailable(const std::string& reason) {
   v->items = {string(reason)};
   return v;
 }
-bool Interp::is_unavailable(const Ref& v) {
-  return v && v->kind == K::Module && v->s == "<unavailable>";
-}
 const Ref& Interp::available(const Ref& v, Span at) const {
-  if (is_unavailable(v)) unsupported(at, v->items[0]->s);
+  if (v && v->kind == K::Module && v->s == "<unavailable>") unsupported(at, v->items[0]->s);
   return v;
 }
 
@@ -247,10 +244,7 @@ Ref Interp::import_module(const std::string& name, Span at) {
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       std::string f = entry.path().filename().string();
       if (f.rfind(leaf + ".", 0) == 0 && f.size() > 3 && f.substr(f.size() - 3) == ".so") {
-        auto m = std::make_shared<Value>();  // an extension: usable only where nothing reads it
-        m->kind = K::Module;
-        m->s = name;
-        m->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+        Ref m = module_object(name);  // an extension: usable only where nothing reads it
         (*m->attrs)["<stopped>"] =
             string(name + " is a compiled extension (" + entry.path().string() +
                    ") that keq cannot read, imported at " + where(at));
@@ -268,10 +262,7 @@ Ref Interp::import_module(const std::string& name, Span at) {
 }
 
 Ref Interp::load_source_module(const std::string& name, const std::string& file, bool package) {
-  auto m = std::make_shared<Value>();
-  m->kind = K::Module;
-  m->s = name;
-  m->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  Ref m = module_object(name);
   m->scope = std::make_shared<Env>();
   m->scope->parent = builtins_;
   auto& vars = m->scope->vars;
@@ -352,6 +343,17 @@ Ref Interp::module_attr(const Ref& module, const std::string& name, Span at) {
   if (!module->scope) unsupported(at, module->s + "." + name + " is not modelled");
   raise_exception(at, "AttributeError",
                   "module '" + module->s + "' has no attribute '" + name + "'");
+}
+
+Ref Interp::import_name(const Ref& module, const std::string& from, const std::string& name,
+                        Span at) {
+  bool bound = module->scope ? module->scope->vars.contains(name) : module->attrs->contains(name);
+  if (!bound) {
+    std::string sub = from + "." + name;
+    if (auto it = modules_.find(sub); it != modules_.end()) return it->second;
+    if (module->scope && !module->attrs->contains("<stopped>")) return import_module(sub, at);
+  }
+  return module_attr(module, name, at);  // an unavailable name is bound here, refused where used
 }
 
 // `from .x import y` inside package p.q resolves against p.q (a package) or p (a module's

@@ -11,19 +11,6 @@ namespace {
 using K = Value::Kind;
 using Attrs = absl::flat_hash_map<std::string, Ref>;
 
-Ref make_module(const std::string& name) {
-  auto m = std::make_shared<Value>();
-  m->kind = K::Module;
-  m->s = name;
-  m->attrs = std::make_shared<Attrs>();
-  return m;
-}
-
-bool is_callable(const Ref& v) {
-  return v->kind == K::Function || v->kind == K::Builtin || v->kind == K::BoundMethod ||
-         v->kind == K::Class;
-}
-
 // A decorator that changes nothing keq observes (caching a pure function, copying __name__).
 Ref identity_decorator(const std::string& name) {
   return builtin(name, [name](Interp& in, CallArgs& a) {
@@ -54,7 +41,7 @@ Ref version_tuple(Interp& in, const std::string& text, Span at) {
 }
 
 void install_functools(Interp& in) {
-  Ref m = make_module("functools");
+  Ref m = module_object("functools");
   auto& f = *m->attrs;
   f["wraps"] = builtin("functools.wraps", [](Interp&, CallArgs&) {
     return identity_decorator("functools.wraps(...)");
@@ -100,7 +87,7 @@ void install_functools(Interp& in) {
 }
 
 void install_operator(Interp& in) {
-  Ref m = make_module("operator");
+  Ref m = module_object("operator");
   auto& o = *m->attrs;
   auto two = [](Interp& i2, CallArgs& a, const std::string& name) {
     if (a.pos.size() != 2 || !a.kw.empty())
@@ -146,7 +133,7 @@ void install_operator(Interp& in) {
 }
 
 void install_importlib(Interp& in) {
-  Ref m = make_module("importlib");
+  Ref m = module_object("importlib");
   (*m->attrs)["import_module"] = builtin("importlib.import_module", [](Interp& i2, CallArgs& a) {
     if (a.pos.empty() || a.pos[0]->kind != K::Str) i2.error(a.at, "importlib.import_module(name)");
     if (!a.pos[0]->s.empty() && a.pos[0]->s[0] == '.')
@@ -154,7 +141,7 @@ void install_importlib(Interp& in) {
     return i2.module_value(a.pos[0]->s, a.at);
   });
   // importlib.metadata.version answers the versions keq models (SEMANTICS-FACTS.md's machine).
-  Ref meta = make_module("importlib.metadata");
+  Ref meta = module_object("importlib.metadata");
   (*meta->attrs)["version"] = builtin("importlib.metadata.version", [](Interp& i2, CallArgs& a) {
     std::string pkg = a.pos.empty() ? "" : i2.repr(a.pos[0]);
     if (!a.pos.empty() && a.pos[0]->kind == K::Str) pkg = a.pos[0]->s;
@@ -169,23 +156,23 @@ void install_importlib(Interp& in) {
 }
 
 void install_contextlib(Interp& in) {
-  Ref m = make_module("contextlib");
+  Ref m = module_object("contextlib");
   // A @contextmanager function's call is a context the with statement runs (exceptions.cc).
   (*m->attrs)["contextmanager"] = builtin("contextlib.contextmanager", [](Interp& i2, CallArgs& a) {
     if (a.pos.size() != 1 || !is_callable(a.pos[0]))
       i2.error(a.at, "contextmanager decorates one function");
     Ref fn = a.pos[0];
     return builtin("contextmanager", [fn](Interp&, CallArgs& c) {
-      auto ctx = make_module("context:generator");
+      auto ctx = module_object("context:generator");
       auto kw = std::make_shared<Value>();
       kw->kind = K::Dict;
       for (const auto& [k, v] : c.kw) kw->dict.push_back({string(k), v});
       ctx->items = {fn, tuple(c.pos), kw};
-      return Ref(ctx);
+      return ctx;
     });
   });
   (*m->attrs)["nullcontext"] = builtin("contextlib.nullcontext", [](Interp&, CallArgs&) {
-    return make_module("context:nullcontext");
+    return module_object("context:nullcontext");
   });
   in.register_module("contextlib", m);
 }
@@ -193,12 +180,12 @@ void install_contextlib(Interp& in) {
 void install_typing(Interp& in) {
   // Annotations are never evaluated; these names only need to exist for imports, and Optional[X]
   // and the like where a program evaluates them (aliases) subscript to themselves.
-  Ref m = make_module("typing");
+  Ref m = module_object("typing");
   for (const char* n :
        {"Any",       "Callable",  "Dict",     "List",     "Optional",   "Tuple",   "Union",
         "Sequence",  "Iterable",  "Iterator", "Type",     "Literal",    "Mapping", "Set",
         "FrozenSet", "Generator", "TypeVar",  "Protocol", "NamedTuple", "Final",   "ClassVar"})
-    (*m->attrs)[n] = make_module(std::string("typing.") + n);
+    (*m->attrs)[n] = module_object(std::string("typing.") + n);
   (*m->attrs)["TYPE_CHECKING"] = boolean(false);
   (*m->attrs)["overload"] = identity_decorator("typing.overload");
   (*m->attrs)["cast"] = builtin("typing.cast", [](Interp& i2, CallArgs& a) {
@@ -206,18 +193,18 @@ void install_typing(Interp& in) {
     return a.pos[1];
   });
   in.register_module("typing", m);
-  Ref future = make_module("__future__");
+  Ref future = module_object("__future__");
   for (const char* n : {"annotations", "division", "print_function", "absolute_import"})
     (*future->attrs)[n] = boolean(true);
   in.register_module("__future__", future);
   // warnings.warn prints in CPython and changes nothing else.
-  Ref warnings = make_module("warnings");
+  Ref warnings = module_object("warnings");
   (*warnings->attrs)["warn"] = builtin("warnings.warn", [](Interp&, CallArgs&) { return none(); });
   in.register_module("warnings", warnings);
 }
 
 void install_packaging(Interp& in) {
-  Ref version = make_module("packaging.version");
+  Ref version = module_object("packaging.version");
   Ref parse = builtin("packaging.version.Version", [](Interp& i2, CallArgs& a) {
     if (a.pos.size() != 1 || a.pos[0]->kind != K::Str) i2.error(a.at, "Version(str)");
     return version_tuple(i2, a.pos[0]->s, a.at);
@@ -225,7 +212,7 @@ void install_packaging(Interp& in) {
   // Not `attrs["parse"] = attrs["Version"]`: the insertion may rehash under the reference.
   (*version->attrs)["Version"] = parse;
   (*version->attrs)["parse"] = parse;
-  Ref packaging = make_module("packaging");
+  Ref packaging = module_object("packaging");
   (*packaging->attrs)["version"] = version;
   in.register_module("packaging", packaging);
   in.register_module("packaging.version", version);

@@ -112,6 +112,23 @@ Ref builtin(std::string name, BuiltinFn fn) {
   v->builtin = std::move(fn);
   return v;
 }
+Ref module_object(std::string name) {
+  auto m = std::make_shared<Value>();
+  m->kind = Value::Kind::Module;
+  m->s = std::move(name);
+  m->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  return m;
+}
+bool is_callable(const Ref& v) {
+  using K = Value::Kind;
+  if (v->kind == K::Instance) {
+    for (Ref c = v->cls; c; c = c->cls)
+      if (c->attrs->contains("__call__")) return true;
+    return false;
+  }
+  return v->kind == K::Function || v->kind == K::Builtin || v->kind == K::BoundMethod ||
+         v->kind == K::Class;
+}
 Ref triton_constexpr(Interp&, CallArgs& a) {
   Ref v = a.pos.at(0);
   if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Float && v->kind != Value::Kind::Bool)

@@ -106,6 +106,11 @@ Ref string(std::string s);
 Ref tuple(std::vector<Ref> items);
 Ref list(std::vector<Ref> items);
 Ref builtin(std::string name, BuiltinFn fn);
+// A module, or a plain object with attributes only (torch.version, a device's properties): a
+// Module named `name` with no attributes yet.
+Ref module_object(std::string name);
+// What Python's callable() answers.
+bool is_callable(const Ref& v);
 // tl.constexpr(v): v itself where Triton unwraps it (kernels, launches), marked (`s` is
 // "tl.constexpr") so that `.value`, which only a constexpr has, reads it.
 Ref triton_constexpr(Interp& in, CallArgs& a);

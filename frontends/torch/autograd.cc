@@ -55,10 +55,7 @@ void install_autograd(Interp& in, const Ref& torch_module) {
   apply->b = true;  // a classmethod
   (*fn_attrs)["apply"] = apply;
   Ref function = in.make_class("Function", nullptr, fn_attrs);
-  auto autograd = std::make_shared<python::Value>();
-  autograd->kind = K::Module;
-  autograd->s = "torch.autograd";
-  autograd->attrs = std::make_shared<Attrs>();
+  Ref autograd = python::module_object("torch.autograd");
   (*autograd->attrs)["Function"] = function;
   auto function_module = std::make_shared<python::Value>(*autograd);
   function_module->s = "torch.autograd.function";

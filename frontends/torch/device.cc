@@ -36,10 +36,7 @@ void install_cuda_queries(TorchState& st, const Ref& cuda) {
     return python::tuple({python::integer(kH200.major), python::integer(kH200.minor)});
   });
   def("get_device_properties", "an H200's (9.0, 132 SMs)", [](python::Interp&, python::CallArgs&) {
-    auto p = std::make_shared<python::Value>();
-    p->kind = K::Module;  // an object with attributes only
-    p->s = "torch.cuda._CudaDeviceProperties";
-    p->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+    Ref p = python::module_object("torch.cuda._CudaDeviceProperties");
     auto& a = *p->attrs;
     a["name"] = python::string(kH200.name);
     a["major"] = python::integer(kH200.major);
@@ -49,19 +46,11 @@ void install_cuda_queries(TorchState& st, const Ref& cuda) {
     a["warp_size"] = python::integer(kH200.warp_size);
     a["max_threads_per_multi_processor"] = python::integer(kH200.max_threads_per_multi_processor);
     a["L2_cache_size"] = python::integer(kH200.l2_cache_size);
-    return Ref(p);
+    return p;
   });
 }
 
 namespace {
-
-Ref object(const std::string& name) {
-  auto m = std::make_shared<python::Value>();
-  m->kind = K::Module;
-  m->s = name;
-  m->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
-  return m;
-}
 
 // torch.amp.custom_fwd/custom_bwd, bare or with keywords: outside an autocast region (KernelBench
 // runs none) they call the function unchanged.
@@ -78,24 +67,25 @@ Ref amp_decorator(const std::string& name) {
 void install_host_environment(python::Interp& in, const Ref& torch, const Ref& cuda) {
   auto& t = *torch->attrs;
   t["__version__"] = python::string("2.11.0");
-  Ref version = object("torch.version");
+  Ref version = python::module_object("torch.version");
   (*version->attrs)["cuda"] = python::string("13.0");
   (*version->attrs)["hip"] = python::none();
   (*version->attrs)["__version__"] = python::string("2.11.0");
   t["version"] = version;
-  Ref amp = object("torch.amp");
+  Ref amp = python::module_object("torch.amp");
   (*amp->attrs)["custom_fwd"] = amp_decorator("torch.amp.custom_fwd");
   (*amp->attrs)["custom_bwd"] = amp_decorator("torch.amp.custom_bwd");
   t["amp"] = amp;
-  Ref cuda_amp = object("torch.cuda.amp");
+  Ref cuda_amp = python::module_object("torch.cuda.amp");
   (*cuda_amp->attrs)["custom_fwd"] = amp_decorator("torch.cuda.amp.custom_fwd");
   (*cuda_amp->attrs)["custom_bwd"] = amp_decorator("torch.cuda.amp.custom_bwd");
   (*cuda->attrs)["amp"] = cuda_amp;
   // torch.cuda.device(d): the device is already the current one (device_count() is 1).
-  (*cuda->attrs)["device"] =
-      python::builtin("torch.cuda.device",
-                      [](python::Interp&, python::CallArgs&) { return object("context:device"); });
-  Ref dist = object("torch.distributed"), dtensor = object("torch.distributed.tensor");
+  (*cuda->attrs)["device"] = python::builtin(
+      "torch.cuda.device",
+      [](python::Interp&, python::CallArgs&) { return python::module_object("context:device"); });
+  Ref dist = python::module_object("torch.distributed"),
+      dtensor = python::module_object("torch.distributed.tensor");
   auto answer = [&](const char* name, bool v) {
     (*dist->attrs)[name] =
         python::builtin(std::string("torch.distributed.") + name,

@@ -38,13 +38,7 @@ struct Torch {
   absl::flat_hash_map<std::string, OpFn> ops;             // torch.X and Tensor.X share these
   absl::flat_hash_map<const Tensor*, int64_t> data_ptrs;  // Tensor.data_ptr() answers
 
-  Ref module(const std::string& name) {
-    auto m = std::make_shared<Value>();
-    m->kind = K::Module;
-    m->s = name;
-    m->attrs = std::make_shared<Attrs>();
-    return m;
-  }
+  Ref module(const std::string& name) { return python::module_object(name); }
 
   // ---- argument helpers ----
   TensorPtr tensor_arg(CallArgs& a, size_t i, const std::string& name) {

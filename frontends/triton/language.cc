@@ -85,10 +85,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
         a.at));
   });
   // tl.PropagateNan: NONE (0) and ALL (0xFFFF), as Triton's enum.
-  auto propagate = std::make_shared<Value>();
-  propagate->kind = K::Module;
-  propagate->s = "triton.language.PropagateNan";
-  propagate->attrs = std::make_shared<Attrs>();
+  Ref propagate = python::module_object("triton.language.PropagateNan");
   (*propagate->attrs)["NONE"] = python::integer(0);
   (*propagate->attrs)["ALL"] = python::integer(0xFFFF);
   t["PropagateNan"] = propagate;

@@ -123,6 +123,7 @@ void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span a
   if (configs.empty()) in.error(at, "@triton.autotune with no configs");
   size_t k = std::min(st.autotune_choice, configs.size() - 1);
   st.autotune_configs = std::max(st.autotune_configs, configs.size());
+  // The kernel's identity, not its name: two kernels may share one.
   std::string tag = fn->s + "@" + std::to_string(reinterpret_cast<uintptr_t>(configs.data())) + ":";
   if (st.autotune_signatures.size() < configs.size()) st.autotune_signatures.resize(configs.size());
   for (size_t c = 0; c < st.autotune_signatures.size(); ++c) {

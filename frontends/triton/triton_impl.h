@@ -56,13 +56,7 @@ struct Triton {
   // effects under them are guarded or, where guarding is not modelled, UNSUPPORTED.
   std::vector<TermId> path;
 
-  Ref module(const std::string& name) {
-    auto m = std::make_shared<Value>();
-    m->kind = K::Module;
-    m->s = name;
-    m->attrs = std::make_shared<Attrs>();
-    return m;
-  }
+  Ref module(const std::string& name) { return python::module_object(name); }
   Ref wrap(TensorPtr t) { return torch::tensor_value(std::move(t)); }
   TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
   void finding(Span at, const std::string& what) {
