@@ -9,7 +9,7 @@ set -uo pipefail
 src="$1"
 keq="$2"
 shift 2
-python=$(bash "$src/scripts/test-venv.sh")
+python=$(bash "$src/scripts/test-venv.sh") || { echo "FAIL  the test venv could not be made (scripts/test-venv.sh)"; exit 1; }
 case "$python" in /*) ;; *) python="$src/$python" ;; esac
 venv=$(dirname "$(dirname "$python")")
 ops=("$@")
