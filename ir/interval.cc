@@ -84,14 +84,19 @@ Interval mul(const Interval& a, const Interval& b) {
     return r;
   }
   if (a.empty_range() || b.empty_range()) return {kInf, -kInf, nan};
+  // Endpoint products, rounded outward only when inexact: 0 * x stays 0, so a product of two
+  // nonnegative factors stays nonnegative.
   double lo = kInf, hi = -kInf;
   for (double x : {a.lo, a.hi})
     for (double y : {b.lo, b.hi}) {
       double p = x * y;
       if (std::isnan(p)) p = 0;  // 0 * inf: the limit from the finite side
-      lo = std::min(lo, p), hi = std::max(hi, p);
+      double err = std::isfinite(p) ? std::fma(x, y, -p) : 0;
+      lo = std::min(lo, err < 0 ? std::nextafter(p, -kInf) : p);
+      hi = std::max(hi, err > 0 ? std::nextafter(p, kInf) : p);
     }
-  Interval r = make(lo, hi, nan);
+  if ((a.lo >= 0 && b.lo >= 0) || (a.hi <= 0 && b.hi <= 0)) lo = std::max(lo, 0.0);
+  Interval r{lo, hi, nan};
   r.never_inf = a.never_inf && b.never_inf;
   return r;
 }

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "rules/magnitude.h"
+
 namespace keq::rules {
 
 using ir::Op;
@@ -100,6 +102,9 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
   }
   if (op == Op::Mul && g.find(n.children[0]) == g.find(n.children[1]))
     d.range.meet(ir::interval_square(ranges[0], sem_));  // x * x >= 0, which intervals alone miss
+  if (sem_ == ir::Semantics::Real && d.type == ir::Type::F32 &&
+      (op == Op::Div || op == Op::DivFull || op == Op::Mul))
+    if (auto r = ratio_interval(g, n)) d.range.meet(*r);  // max-abs scaling (magnitude.h)
   if (all_const) {
     d.constant = fold(op, consts, sem_);
     if (d.constant) {
@@ -238,15 +243,25 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
     }
     case Role::Extremum: {
       std::vector<NfId> members;
-      for (size_t k = 0; k < n.children.size(); ++k) {
+      // A constant member that another member's range already passes is never the result:
+      // max(|x|, 0) = |x|, the padding of a masked absolute maximum (the other members have
+      // normal forms, so they are finite and not NaN). max(-inf, x) = x is one case of it.
+      auto passed = [&](size_t k) {
         const Data& cd = g.data(n.children[k]);
-        // max(-inf, x) = x for every x that is not NaN (min likewise with +inf), and the other
-        // members have normal forms, so they are finite: dropping the -inf is exact.
-        if (cd.constant && cd.constant->type == ir::Type::F32 &&
-            cd.constant->f == (info.is_max ? -INFINITY : INFINITY))
-          continue;
-        members.push_back(cd.nf);
-      }
+        if (!cd.constant || cd.constant->type != ir::Type::F32) return false;
+        double c = cd.constant->f;
+        if (c == (info.is_max ? -INFINITY : INFINITY)) return true;
+        for (size_t j = 0; j < n.children.size(); ++j) {
+          const Data& other = g.data(n.children[j]);  // not a constant: those may go too
+          const Interval& r = other.range;
+          if (j != k && !other.constant && !r.nan && !r.empty_range() &&
+              (info.is_max ? r.lo >= c : r.hi <= c))
+            return true;
+        }
+        return false;
+      };
+      for (size_t k = 0; k < n.children.size(); ++k)
+        if (!passed(k)) members.push_back(g.data(n.children[k]).nf);
       r = nfs_->extremum(members, info.is_max);
       break;
     }

@@ -152,3 +152,76 @@ TEST(Intervals, EncloseEveryEvaluation) {
 
 }  // namespace
 }  // namespace keq::rules
+
+namespace keq::rules {
+namespace {
+
+// Max-abs scaling (rules/magnitude.h): x_i over the absolute maximum of a set holding x_i lies in
+// [-k, k]; the wrong set, min for max, floor for ceil, or a rounded scale prove nothing.
+struct ScaledQuotients : ::testing::Test {
+  ir::TermStore store;
+  Graph g{KeqLanguage(&store, ir::Semantics::Real)};
+  ScaledQuotients() {
+    for (const char* v : {"a", "b", "c"})
+      g.lang().set_domain(store.payload(store.variable(v)), Interval::any_finite());
+  }
+  ir::TermId term(const std::string& t) {
+    return ir::read_term(store, ir::parse_sexprs(t, "t").at(0));
+  }
+  Interval range(const std::string& t) { return g.data(add_term(g, term(t))).range; }
+  // The bound holds at random and special points (so a fact the search finds is true).
+  void check_sound(const std::string& t, const Interval& r) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-5, 5);
+    for (int k = 0; k < 300; ++k) {
+      double vals[3] = {u(rng), u(rng), k % 3 == 0 ? 0.0 : u(rng)};
+      if (k % 7 == 0) vals[0] = vals[1] = vals[2] = 0;
+      ir::RealValue v = ir::evaluate_real(store, term(t), [&](const ir::Variable& var) {
+        return std::optional(ir::RealValue::of(ir::Constant::of_float(vals[var.name[0] - 'a'])));
+      });
+      double d = v.f.approx_double();
+      if (!std::isnan(d)) {
+        EXPECT_TRUE(r.lo <= d && d <= r.hi) << t << " = " << d;
+      }
+    }
+  }
+};
+
+TEST_F(ScaledQuotients, AnElementOverItsAbsMaxIsBounded) {
+  const char* bounded[] = {
+      // amax / 448 then divide, with an eps guard (torch and Triton spellings)
+      "(/ a (/ (max (amax (abs a) (abs b) (abs c)) 1e-12) 448))",
+      "(div.full b (div.full (maxnum (tmax (abs a) (abs b) (abs c) (abs 0)) 1e-12) 448))",
+      // 448 / amax then multiply; a reciprocal
+      "(* c (/ 448 (max (amax (abs a) (abs b) (abs c)) 1e-4)))",
+      "(* (recip (+ (amax (abs a) (abs b)) 1e-6)) a)",
+      // a power-of-two scale rounded up (UE8M0)
+      "(/ a (exp2 (ceil (log2 (/ (max (amax (abs a) (abs b)) 1e-10) 448)))))",
+      // x / sqrt(mean(x^2) + eps): at most sqrt(n)
+      "(* a (rsqrt (+ (/ (+ (* a a) (* b b)) 2) 1e-6)))",
+  };
+  const double bound[] = {448, 448, 448, 1, 448, 1.4142135623730954};
+  for (size_t k = 0; k < std::size(bounded); ++k) {
+    Interval r = range(bounded[k]);
+    EXPECT_TRUE(r.lo >= -bound[k] && r.hi <= bound[k]) << bounded[k] << " in " << r.str();
+    check_sound(bounded[k], r);
+  }
+}
+
+TEST_F(ScaledQuotients, TheWrongScaleIsNotBounded) {
+  const char* unbounded[] = {
+      "(/ a (/ (max (amax (abs b) (abs c)) 1e-12) 448))",          // a is not in the set
+      "(/ a (/ (max (amin (abs a) (abs b) (abs c)) 1e-12) 448))",  // min where max belongs
+      "(/ a (exp2 (floor (log2 (/ (max (amax (abs a) (abs b)) 1e-10) 448)))))",  // floor
+      "(/ a (cast.bf16 (/ (max (amax (abs a) (abs b)) 1e-12) 448)))",            // a rounded scale
+      "(/ a (/ (max (amax a b) 1e-12) 448))",                                    // max, not max-abs
+      "(* a (/ (max (amax (abs a) (abs b)) 1e-12) 448))",  // the scale not inverted
+  };
+  for (const char* t : unbounded) {
+    Interval r = range(t);
+    EXPECT_FALSE(r.lo >= -448 && r.hi <= 448) << t << " in " << r.str();
+  }
+}
+
+}  // namespace
+}  // namespace keq::rules

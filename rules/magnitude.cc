@@ -1,0 +1,254 @@
+#include "rules/magnitude.h"
+
+#include <cmath>
+#include <limits>
+
+namespace keq::rules {
+
+using ir::Op;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Products, quotients and roots of nonnegative bounds round up, so a bound found is a bound;
+// exact ones (448 * 1) stay exact, or a clamp at 448 would not be seen as redundant.
+double mul_up(double a, double b) {
+  double p = a * b;
+  return std::fma(a, b, -p) > 0 ? std::nextafter(p, kInf) : p;
+}
+double div_up(double a, double c) {
+  double q = a / c;
+  return std::fma(-q, c, a) > 0 ? std::nextafter(q, kInf) : q;
+}
+double sqrt_up(double a) {
+  double r = std::sqrt(a);
+  return std::fma(r, r, -a) < 0 ? std::nextafter(r, kInf) : r;
+}
+std::optional<double> times(std::optional<double> k, double c) {
+  if (!k) return std::nullopt;
+  return mul_up(*k, c);
+}
+std::optional<double> over(std::optional<double> k, double c) {
+  if (!k) return std::nullopt;
+  return div_up(*k, c);
+}
+std::optional<double> least(std::optional<double> a, std::optional<double> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
+// A search over class nodes, depth- and step-bounded: classes grow during saturation.
+class MagnitudeSearch {
+ public:
+  explicit MagnitudeSearch(const KeqLanguage::Graph& g) : g_(g) {}
+
+  // |a| <= k |b|.
+  std::optional<double> ratio(EClassId a, EClassId b, int depth = kDepth) {
+    a = g_.find(a);
+    b = g_.find(b);
+    if (a == b) return 1.0;
+    if (depth == 0 || --steps_ < 0) return std::nullopt;
+    std::optional<double> best;
+    g_.for_each_node(
+        b, [&](EClassId id) { best = least(best, via_dominator(a, g_.view(id), depth - 1)); });
+    g_.for_each_node(
+        a, [&](EClassId id) { best = least(best, via_dominated(g_.view(id), b, depth - 1)); });
+    return best;
+  }
+
+  // a^2 <= k s, for s >= 0.
+  std::optional<double> square_ratio(EClassId a, EClassId s, int depth = kDepth) {
+    if (depth == 0 || --steps_ < 0 || !nonneg(s)) return std::nullopt;
+    std::optional<double> best;
+    g_.for_each_node(
+        s, [&](EClassId id) { best = least(best, square_via(a, g_.view(id), depth - 1)); });
+    return best;
+  }
+
+ private:
+  static constexpr int kDepth = 6;
+
+  // A finite, nonzero constant's magnitude.
+  std::optional<double> magnitude_of_constant(EClassId c) const {
+    const auto& k = g_.data(c).constant;
+    if (!k || k->type != ir::Type::F32 || !std::isfinite(k->f) || k->f == 0) return std::nullopt;
+    return std::fabs(k->f);
+  }
+  bool nonneg(EClassId c) const {
+    const Interval& r = g_.data(c).range;
+    return !r.nan && !r.empty_range() && r.lo >= 0;
+  }
+  // b >= u >= 0 for an operand u of max-like b whenever b is not NaN: with maxnum a NaN operand
+  // is dropped, so it must not be one.
+  bool bounds_extremum(const ir::OpInfo& info, EClassId u) const {
+    const Interval& r = g_.data(u).range;
+    if (r.empty_range() || r.lo < 0) return false;
+    return info.nan_policy == ir::NanPolicy::Propagate || !r.nan;
+  }
+  // The operand that is not the constant, and the constant, of a binary node.
+  std::optional<std::pair<EClassId, double>> scaled(const egraph::ENode& n,
+                                                    bool either_side) const {
+    if (n.children.size() != 2) return std::nullopt;
+    if (auto c = magnitude_of_constant(n.children[1])) return std::pair{n.children[0], *c};
+    if (either_side)
+      if (auto c = magnitude_of_constant(n.children[0])) return std::pair{n.children[1], *c};
+    return std::nullopt;
+  }
+
+  // |a| <= k |b| through one node of b's class.
+  std::optional<double> via_dominator(EClassId a, const egraph::ENode& n, int depth) {
+    Op op = static_cast<Op>(n.op);
+    const ir::OpInfo& info = ir::op_info(op);
+    switch (op) {
+      case Op::Abs:
+      case Op::Neg:
+        return ratio(a, n.children[0], depth);
+      case Op::Mul:  // |b| = |u| c
+        if (auto s = scaled(n, true)) return over(ratio(a, s->first, depth), s->second);
+        return std::nullopt;
+      case Op::Div:
+      case Op::DivFull:  // |b| = |u| / c
+        if (auto s = scaled(n, false)) return times(ratio(a, s->first, depth), s->second);
+        return std::nullopt;
+      case Op::Add:
+      case Op::Sum: {  // a sum of nonnegative terms is at least each of them
+        for (EClassId u : n.children)
+          if (!nonneg(u)) return std::nullopt;
+        std::optional<double> best;
+        for (EClassId u : n.children) best = least(best, ratio(a, u, depth));
+        return best;
+      }
+      case Op::Exp2: {  // 2^ceil(log2 u) >= u for u >= 0 (u = inf: inf)
+        for (EClassId c :
+             g_.class_nodes_with_op(n.children[0], static_cast<egraph::OpCode>(Op::Ceil))) {
+          EClassId inner = g_.view(c).children[0];
+          for (EClassId l : g_.class_nodes_with_op(inner, static_cast<egraph::OpCode>(Op::Log2))) {
+            EClassId u = g_.view(l).children[0];
+            if (nonneg(u)) return ratio(a, u, depth);
+          }
+        }
+        return std::nullopt;
+      }
+      case Op::Sqrt:  // |a| <= sqrt(k s) when a^2 <= k s
+        if (auto k2 = square_ratio(a, n.children[0], depth)) return sqrt_up(*k2);
+        return std::nullopt;
+      default:
+        break;
+    }
+    if (info.is_extremum() && info.is_max) {
+      std::optional<double> best;
+      for (EClassId u : n.children)
+        if (bounds_extremum(info, u)) best = least(best, ratio(a, u, depth));
+      return best;
+    }
+    return std::nullopt;
+  }
+
+  // |a| <= k |b| through one node of a's class.
+  std::optional<double> via_dominated(const egraph::ENode& n, EClassId b, int depth) {
+    switch (static_cast<Op>(n.op)) {
+      case Op::Abs:
+      case Op::Neg:
+        return ratio(n.children[0], b, depth);
+      case Op::Mul:
+        if (auto s = scaled(n, true)) return times(ratio(s->first, b, depth), s->second);
+        return std::nullopt;
+      case Op::Div:
+      case Op::DivFull:
+        if (auto s = scaled(n, false)) return over(ratio(s->first, b, depth), s->second);
+        return std::nullopt;
+      default:
+        return std::nullopt;
+    }
+  }
+
+  // a^2 <= k s through one node of s's class.
+  std::optional<double> square_via(EClassId a, const egraph::ENode& n, int depth) {
+    Op op = static_cast<Op>(n.op);
+    const ir::OpInfo& info = ir::op_info(op);
+    switch (op) {
+      case Op::Mul:
+        if (g_.find(n.children[0]) == g_.find(n.children[1])) {
+          auto k = ratio(a, n.children[0], depth);
+          return times(k, k ? *k : 0);
+        }
+        if (auto s = scaled(n, true)) return over(square_ratio(a, s->first, depth), s->second);
+        return std::nullopt;
+      case Op::Div:
+      case Op::DivFull:
+        if (auto s = scaled(n, false)) return times(square_ratio(a, s->first, depth), s->second);
+        return std::nullopt;
+      case Op::Add:
+      case Op::Sum: {
+        for (EClassId u : n.children)
+          if (!nonneg(u)) return std::nullopt;
+        std::optional<double> best;
+        for (EClassId u : n.children) best = least(best, square_ratio(a, u, depth));
+        return best;
+      }
+      default:
+        break;
+    }
+    if (info.is_extremum() && info.is_max) {
+      std::optional<double> best;
+      for (EClassId u : n.children)
+        if (bounds_extremum(info, u)) best = least(best, square_ratio(a, u, depth));
+      return best;
+    }
+    return std::nullopt;
+  }
+
+  const KeqLanguage::Graph& g_;
+  int steps_ = 400;
+};
+
+// Every class of `c` with op `op`'s nodes, as views.
+template <class F>
+void nodes_with(const KeqLanguage::Graph& g, EClassId c, Op op, F&& f) {
+  g.for_each_node(c, [&](EClassId id) {
+    egraph::ENode v = g.view(id);
+    if (static_cast<Op>(v.op) == op) f(v);
+  });
+}
+
+}  // namespace
+
+std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b) {
+  return MagnitudeSearch(g).ratio(a, b);
+}
+
+std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n) {
+  Op op = static_cast<Op>(n.op);
+  MagnitudeSearch search(g);
+  std::optional<double> k;
+  if (op == Op::Div || op == Op::DivFull) {
+    k = search.ratio(n.children[0], n.children[1]);
+  } else if (op == Op::Mul) {
+    // u * w with w one of recip(v), c / v, rsqrt(v): |u w| <= |c| k.
+    for (int side = 0; side < 2; ++side) {
+      EClassId u = n.children[side], w = n.children[1 - side];
+      nodes_with(g, w, Op::Recip,
+                 [&](egraph::ENode r) { k = least(k, search.ratio(u, r.children[0])); });
+      nodes_with(g, w, Op::Rsqrt, [&](egraph::ENode r) {
+        if (auto k2 = search.square_ratio(u, r.children[0])) k = least(k, sqrt_up(*k2));
+      });
+      for (Op div : {Op::Div, Op::DivFull}) {
+        nodes_with(g, w, div, [&](egraph::ENode q) {
+          const auto& c = g.data(q.children[0]).constant;
+          if (!c || c->type != ir::Type::F32 || !std::isfinite(c->f)) return;
+          k = least(k, times(search.ratio(u, q.children[1]), std::fabs(c->f)));
+        });
+      }
+    }
+  }
+  if (!k) return std::nullopt;
+  Interval r = Interval::any_finite();
+  r.nan = true;  // says nothing about NaN
+  r.lo = -*k;
+  r.hi = *k;
+  return r;
+}
+
+}  // namespace keq::rules

@@ -1,0 +1,25 @@
+// Magnitude facts that one class's interval cannot hold: |a| <= k * |b| between two classes,
+// read off the e-graph's structure. The case that needs it is max-abs scaling: x_i is one of the
+// elements whose absolute maximum m was taken, so |x_i| <= m, and x_i / (max(m, eps) / 448) lies
+// in [-448, 448] whatever the inputs, which no interval of x_i or m alone shows.
+//
+// Real semantics only: the facts hold for the exact values the real semantics computes. Narrow
+// casts are not looked through (a scale rounded to bf16 can be below the amax it came from), so
+// a rounded scale proves nothing, as it must not.
+#pragma once
+
+#include <optional>
+
+#include "rules/keq_language.h"
+
+namespace keq::rules {
+
+// The least k this search finds with |a| <= k * |b| wherever neither is NaN (extended reals:
+// |a| = inf forces |b| = inf), or none. Bounded work per call.
+std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b);
+
+// An interval for the node `n` (a quotient or a product with a reciprocal) from magnitude_ratio,
+// or none. Meet it with the node's own interval: it says nothing about NaN.
+std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n);
+
+}  // namespace keq::rules
