@@ -39,6 +39,16 @@ std::optional<double> least(std::optional<double> a, std::optional<double> b) {
   return std::min(*a, *b);
 }
 
+// The nodes of class c with op `op`, walking the class (the e-matching snapshot would be
+// rebuilt after every node added).
+template <class F>
+void nodes_with(const KeqLanguage::Graph& g, EClassId c, Op op, F&& f) {
+  g.for_each_node(c, [&](EClassId id) {
+    egraph::ENode v = g.view(id);
+    if (static_cast<Op>(v.op) == op) f(v);
+  });
+}
+
 // A search over class nodes, depth- and step-bounded: classes grow during saturation.
 class MagnitudeSearch {
  public:
@@ -121,15 +131,13 @@ class MagnitudeSearch {
         return best;
       }
       case Op::Exp2: {  // 2^ceil(log2 u) >= u for u >= 0 (u = inf: inf)
-        for (EClassId c :
-             g_.class_nodes_with_op(n.children[0], static_cast<egraph::OpCode>(Op::Ceil))) {
-          EClassId inner = g_.view(c).children[0];
-          for (EClassId l : g_.class_nodes_with_op(inner, static_cast<egraph::OpCode>(Op::Log2))) {
-            EClassId u = g_.view(l).children[0];
-            if (nonneg(u)) return ratio(a, u, depth);
-          }
-        }
-        return std::nullopt;
+        std::optional<double> best;
+        nodes_with(g_, n.children[0], Op::Ceil, [&](egraph::ENode c) {
+          nodes_with(g_, c.children[0], Op::Log2, [&](egraph::ENode l) {
+            if (nonneg(l.children[0])) best = least(best, ratio(a, l.children[0], depth));
+          });
+        });
+        return best;
       }
       case Op::Sqrt:  // |a| <= sqrt(k s) when a^2 <= k s
         if (auto k2 = square_ratio(a, n.children[0], depth)) return sqrt_up(*k2);
@@ -138,12 +146,26 @@ class MagnitudeSearch {
         break;
     }
     if (info.is_extremum() && info.is_max) {
+      // The common case first, without search: a or |a| is an operand (an amax over a row).
+      for (EClassId u : n.children)
+        if (bounds_extremum(info, u) && is_abs_of(u, a)) return 1.0;
       std::optional<double> best;
       for (EClassId u : n.children)
         if (bounds_extremum(info, u)) best = least(best, ratio(a, u, depth));
       return best;
     }
     return std::nullopt;
+  }
+  // u is a or |a| (or -a).
+  bool is_abs_of(EClassId u, EClassId a) const {
+    if (g_.find(u) == g_.find(a)) return true;
+    bool hit = false;
+    g_.for_each_node(u, [&](EClassId id) {
+      egraph::ENode v = g_.view(id);
+      Op op = static_cast<Op>(v.op);
+      hit |= (op == Op::Abs || op == Op::Neg) && g_.find(v.children[0]) == g_.find(a);
+    });
+    return hit;
   }
 
   // |a| <= k |b| through one node of a's class.
@@ -203,15 +225,6 @@ class MagnitudeSearch {
   const KeqLanguage::Graph& g_;
   int steps_ = 400;
 };
-
-// Every class of `c` with op `op`'s nodes, as views.
-template <class F>
-void nodes_with(const KeqLanguage::Graph& g, EClassId c, Op op, F&& f) {
-  g.for_each_node(c, [&](EClassId id) {
-    egraph::ENode v = g.view(id);
-    if (static_cast<Op>(v.op) == op) f(v);
-  });
-}
 
 }  // namespace
 

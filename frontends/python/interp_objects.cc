@@ -331,7 +331,8 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
         return plain;
       }
       break;
-    case K::DType:  // torch.float32.is_floating_point & co.: the tensor library's
+    case K::DType:    // torch.float32.is_floating_point & co.: the tensor library's
+    case K::Pointer:  // ptr.dtype.element_ty: Triton's
       if (hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
       break;
     default:

@@ -145,8 +145,9 @@ bool Interp::equal(const Ref& a, const Ref& b) const {
       for (size_t k = 0; k < a->items.size(); ++k)
         if (!equal(a->items[k], b->items[k])) return false;
       return true;
-    case K::DType:
-      return a->dtype == b->dtype;
+    case K::DType:  // a pointer type (`p.dtype` in a kernel) is not its element type
+      return a->dtype == b->dtype &&
+             (a->s.rfind("pointer<", 0) == 0) == (b->s.rfind("pointer<", 0) == 0);
     case K::Device:  // torch.device("cuda") != torch.device("cuda:0"), as in torch
       return a->s == b->s;
     default:

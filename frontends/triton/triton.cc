@@ -111,6 +111,16 @@ void install(python::Interp& in, torch::TorchState& state) {
             a.at));
       });
     }
+    // ptr.dtype is the pointer type; its element_ty the dtype stores convert to.
+    if (t->run && v->kind == K::Pointer && name == "dtype") {
+      Ref d = torch::dtype_value(v->tensor->dtype);
+      d->s = "pointer<" + d->s + ">";
+      return d;
+    }
+    if (v->kind == K::DType && v->s.rfind("pointer<", 0) == 0) {
+      if (name == "element_ty") return torch::dtype_value(v->dtype);
+      i2.unsupported(at, "attribute '" + name + "' of a pointer type");
+    }
     return t->torch_hooks.getattr(i2, v, name, at);
   };
 }
