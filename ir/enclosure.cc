@@ -186,9 +186,16 @@ Enclosure exact_monotone(Op op, const Enclosure& a) {
   if (a.real) {
     Enclosure lo = at(a.lo.get()), hi = at(a.hi.get());
     // A value that overflows to NaN (torch's e4m3fn) breaks monotonicity between the ends.
-    if ((lo.type == Type::F32 && !lo.real) || (hi.type == Type::F32 && !hi.real))
+    // Overflow is |x| past a threshold: both ends over it on one side of 0 means every value
+    // between them is too.
+    bool lo_nan = lo.type == Type::F32 && !lo.real, hi_nan = hi.type == Type::F32 && !hi.real;
+    bool one_side = mpfr_sgn(a.lo.get()) > 0 || mpfr_sgn(a.hi.get()) < 0;
+    if (lo_nan && hi_nan && one_side)
+      r = floats(false, true);
+    else if (lo_nan || hi_nan)
       return Enclosure::any(lo.type);
-    r = hull(lo, hi);
+    else
+      r = hull(lo, hi);
   }
   if (a.nan) {
     Enclosure n = floats(false, true);

@@ -57,14 +57,15 @@ namespace {
 std::vector<Report> with_skipped(std::vector<Report> all, std::vector<std::string> skipped) {
   std::vector<Report> kept;
   for (Report& r : all) {
-    if (r.assert_rejected)
+    if (r.assert_rejected || r.reference_stopped)
       skipped.push_back(r.bound + ": " + r.reason);
     else
       kept.push_back(std::move(r));
   }
   if (kept.empty()) {
     for (Report& r : all)
-      if (r.assert_rejected) r.reason = "no configuration both sides accept; " + r.reason;
+      if (r.assert_rejected && r.verdict == Verdict::Unknown)
+        r.reason = "no configuration both sides accept; " + r.reason;
     return all;
   }
   for (Report& r : kept)
@@ -87,6 +88,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::vector<Report> all;
   std::vector<std::string> skipped;  // configurations an assert rejected, with why
   std::set<int64_t> blocks;
+  std::optional<torch::Dims> accepted;  // the first sizes both sides ran with
   // `first` is the configuration's report for its first autotune config, when the caller ran it
   // already (a configuration is verified once: the shared --timeout is spent once).
   auto run = [&](const torch::Dims& dims, const std::string& why = "",
@@ -117,11 +119,15 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     for (size_t t = 0; t < tries.size(); ++t) {
       opt.dims = tries[t];
       Report probe = verify(ref_path, cand_path, first_config(opt));
-      bool rejected = probe.verdict == Verdict::Error || probe.assert_rejected;
+      // Sizes the reference itself cannot run (a view into groups that do not divide) are the
+      // bound's choice, not the user's file: try the next.
+      bool rejected =
+          probe.verdict == Verdict::Error || probe.assert_rejected || probe.reference_stopped;
       if (t + 1 < tries.size() && rejected) {
         if (probe.assert_rejected) skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
         continue;
       }
+      if (!rejected && !accepted) accepted = opt.dims;
       run(opt.dims, t >= 2 ? "the file's sizes scaled down" : "", std::move(probe));
       break;
     }
@@ -130,7 +136,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // Past the largest block B (blocks are powers of two): B + 1 leaves a one-lane tail and makes
   // a second trip for every block size in use.
   int64_t past = *blocks.rbegin() + 1;
-  torch::Dims base = torch::default_dims(ref_path, 2);
+  // Around the first sizes both sides accepted (a group size that divides its dimension).
+  torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
   for (size_t d = 0; d < base.size(); ++d)
     for (size_t j = 0; j < base[d].second.size(); ++j) {
       torch::Dims dims = base;

@@ -385,6 +385,7 @@ bool Pipeline::run_programs() {
       r.assert_rejected = true;
       return false;
     }
+    r.reference_stopped = !ran_reference;
     if (!e.confirmed) {  // keq's model refuses the arguments: maybe keq's gap, so no verdict
       r.verdict = Verdict::Unsupported;
       r.reason = std::string(ran_reference ? "the candidate" : "the reference") +

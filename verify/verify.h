@@ -69,11 +69,11 @@ struct Stats {
 
 struct Report {
   Verdict verdict = Verdict::Unknown;
-  std::string reason;             // why, in one line
-  std::string bound;              // the configuration checked (sizes, and autotune configs used)
-  size_t autotune_configs = 0;    // the most configs any autotuned kernel has (0: none autotuned)
+  std::string reason;           // why, in one line
+  std::string bound;            // the configuration checked (sizes, and autotune configs used)
+  size_t autotune_configs = 0;  // the most configs any autotuned kernel has (0: none autotuned)
   std::vector<std::string> autotune_signatures;  // TorchState's: equal ones are one program
-  bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
+  bool nonfinite_inputs = false;                 // checked with +-inf and NaN inputs too
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
@@ -83,9 +83,10 @@ struct Report {
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
   std::map<std::string, unsigned> loops;  // trip counts that ran, by file:line:col
   std::set<int64_t> blocks;               // the block sizes the kernels' launches used
-  bool cannot_run = false;       // NOT_EQUIVALENT because the candidate raises or does not parse
-  bool assert_rejected = false;  // UNKNOWN because an assert in either file rejects the sizes
-  torch::Dims dims;              // the configuration's sizes (empty: as the file writes them)
+  bool cannot_run = false;         // NOT_EQUIVALENT because the candidate raises or does not parse
+  bool assert_rejected = false;    // UNKNOWN because an assert in either file rejects the sizes
+  bool reference_stopped = false;  // the reference raised or stopped at these sizes
+  torch::Dims dims;                // the configuration's sizes (empty: as the file writes them)
   Stats stats;
 };
 

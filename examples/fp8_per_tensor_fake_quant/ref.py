@@ -12,8 +12,8 @@ class Model(nn.Module):
         return q.to(torch.float32) * scale
 
 
-batch_size = 1024
-dim = 4096
+batch_size = 512
+dim = 7168
 
 
 def get_inputs():

@@ -12,7 +12,7 @@ class Model(nn.Module):
         return q, scale
 
 
-batch_size = 4096
+batch_size = 512
 dim = 7168
 
 

@@ -1,0 +1,24 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Per-token fp8 quantization: amax per row, scale = amax / 448, q = clamp(x / scale)."""
+
+    def forward(self, x):
+        amax = x.abs().amax(dim=1, keepdim=True).clamp(min=1e-12)
+        scale = amax / 448.0
+        q = (x / scale).clamp(-448.0, 448.0).to(torch.float8_e4m3fn)
+        return q, scale
+
+
+batch_size = 512
+dim = 7168
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
