@@ -1,5 +1,10 @@
 #include "ir/smt_expr.h"
 
+#include <gmpxx.h>
+
+#include <cmath>
+#include <string>
+
 namespace keq::smt {
 
 Expr RealEncoding::quotient(const Expr& x, const Expr& y) {
@@ -13,6 +18,52 @@ Expr RealEncoding::exp(const Expr& x) {
   Expr e = apply("exp", x, mpfr_exp);
   fact(e > 0);
   return e;
+}
+
+namespace {
+
+// 2^e as an exact rational.
+Expr two_to(z3::context& c, int e) {
+  mpz_class p = 1;
+  mpz_mul_2exp(p.get_mpz_t(), p.get_mpz_t(), static_cast<mp_bitcnt_t>(std::abs(e)));
+  std::string text = e >= 0 ? p.get_str() : "1/" + p.get_str();
+  return c.real_val(text.c_str());
+}
+
+}  // namespace
+
+Expr RealEncoding::round_to_format(const Expr& x, ir::FloatFormat f, ir::Overflow o) {
+  const ir::FormatInfo& fi = ir::format_info(f);
+  z3::context& c = ctx();
+  const int emin = 1 - fi.bias, mant = fi.mant_bits, emax = std::ilogb(fi.max_finite);
+  // max = units * 2^(emax - mant), units an integer of mant + 1 bits (448 = 14 * 32).
+  const int64_t units = static_cast<int64_t>(std::ldexp(fi.max_finite, mant - emax));
+  const Expr top_quantum = two_to(c, emax - mant);
+  const Expr max = c.real_val(units) * top_quantum;
+  Expr v = x;
+  if (o == ir::Overflow::Saturate) {
+    v = z3::ite(x > max, max, z3::ite(x < -max, -max, x));
+  } else {
+    // Overflow (to inf or NaN) starts past max + quantum/2; the tie there rounds to even, which
+    // is max when its last bit is 0 (e4m3fn's 448: 464 -> 448) and past it otherwise.
+    Expr edge = max + top_quantum / 2;
+    condition(units % 2 == 0 ? (x <= edge && x >= -edge) : (x < edge && x > -edge));
+  }
+  // The quantum of v's binade, 2^(e - mant) on [2^e, 2^(e+1)) and 2^(emin - mant) below
+  // 2^emin (subnormals), and n quanta: each branch linear.
+  Expr abs_v = z3::ite(v >= 0, v, -v);
+  Expr n = z3::to_real(fresh_int("n")), k = fresh_int("k");
+  Expr q = top_quantum, r = n * top_quantum;
+  for (int e = emax; e > emin; --e) {
+    Expr below = abs_v < two_to(c, e), lower = two_to(c, e - 1 - mant);
+    q = z3::ite(below, lower, q);
+    r = z3::ite(below, n * lower, r);
+  }
+  // Nearest, ties to even.
+  Expr twice_error = 2 * (v - r);
+  fact(twice_error <= q && -twice_error <= q);
+  fact(z3::implies(twice_error == q || -twice_error == q, n == 2 * z3::to_real(k)));
+  return r;
 }
 
 Expr fp_abs(const Expr& x) {
@@ -35,6 +86,12 @@ Expr fp_round_through(IeeeEncoding& e, const Expr& x, unsigned ebits, unsigned s
   z3::context& c = e.ctx();
   Expr narrow(c, Z3_mk_fpa_to_fp_float(c, e.rne(), x, c.fpa_sort(ebits, sbits)));
   return Expr(c, Z3_mk_fpa_to_fp_float(c, e.rne(), narrow, e.f32()));
+}
+
+Expr fp_clamp(IeeeEncoding& e, const Expr& x, double max) {
+  z3::context& c = e.ctx();
+  Expr hi = c.fpa_val(static_cast<float>(max)), lo = c.fpa_val(static_cast<float>(-max));
+  return z3::ite(x > hi, hi, z3::ite(x < lo, lo, x));
 }
 
 Expr fp_pick(IeeeEncoding& e, const Expr& a, const Expr& b, bool is_max, bool nan_wins) {

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "ir/error.h"
+#include "ir/value.h"
 
 namespace keq::smt {
 
@@ -35,9 +36,10 @@ class RealEncoding {
  public:
   virtual ~RealEncoding() = default;
   virtual z3::context& ctx() = 0;
-  virtual Expr fresh(const char* prefix) = 0;  // a new real constant
-  virtual void fact(const Expr& e) = 0;        // true of every input (and of the functions)
-  virtual void condition(const Expr& e) = 0;   // must be proved for every input first
+  virtual Expr fresh(const char* prefix) = 0;      // a new real constant
+  virtual Expr fresh_int(const char* prefix) = 0;  // a new integer constant
+  virtual void fact(const Expr& e) = 0;            // true of every input (and of the functions)
+  virtual void condition(const Expr& e) = 0;       // must be proved for every input first
   // f(x) for an uninterpreted real function named `name`. With `increasing`, the MPFR function
   // it stands for: a model that gives f a value the real function does not take is refined.
   virtual Expr apply(const char* name, const Expr& x, MpfrFn increasing) = 0;
@@ -46,6 +48,10 @@ class RealEncoding {
   // x / y as the q with q * y = x, once y != 0 is proved: Z3's own x/0 is some arbitrary value.
   Expr quotient(const Expr& x, const Expr& y);
   Expr exp(const Expr& x);  // an increasing function, > 0
+  // x rounded to nearest, ties to even, into a narrow format's values (fp16, bf16, e4m3fn,
+  // e5m2). Saturate clamps to the largest finite value first; otherwise the cast's overflow
+  // (inf or NaN, which reals do not hold) is a side condition: x stays where it rounds finite.
+  Expr round_to_format(const Expr& x, ir::FloatFormat f, ir::Overflow o);
 };
 
 // IEEE semantics: fp32 in Z3's floating-point theory, round to nearest even.
@@ -64,6 +70,8 @@ Expr fp_fma(IeeeEncoding& e, const Expr& a, const Expr& b, const Expr& c);
 Expr fp_sqrt(IeeeEncoding& e, const Expr& x);
 // x rounded through a narrower IEEE format (ebits, sbits) and back to fp32, which is exact.
 Expr fp_round_through(IeeeEncoding& e, const Expr& x, unsigned ebits, unsigned sbits);
+// x clamped to [-max, max] (NaN passes through): what a saturating cast does before rounding.
+Expr fp_clamp(IeeeEncoding& e, const Expr& x, double max);
 // max/min as both frameworks order fp32 values: -0 below +0; NaN wins (torch's max) or loses
 // (maxnum, Triton's maximum).
 Expr fp_pick(IeeeEncoding& e, const Expr& a, const Expr& b, bool is_max, bool nan_wins);

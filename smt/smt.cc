@@ -44,6 +44,9 @@ class Encoder final : public RealEncoding {
   Expr fresh(const char* prefix) override {
     return c_.real_const((prefix + std::to_string(n_++)).c_str());
   }
+  Expr fresh_int(const char* prefix) override {
+    return c_.int_const((prefix + std::to_string(n_++)).c_str());
+  }
   void fact(const Expr& e) override { facts_.push_back(e); }
   void condition(const Expr& e) override { conditions_.push_back(e); }
   Expr apply(const char* name, const Expr& x, MpfrFn increasing) override {
@@ -187,7 +190,9 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
       s.add(enc.facts());
       s.add(!cond);
       if (s.check() != z3::unsat) {
-        r.reason = "Z3 could not show that a divisor, log or sqrt argument stays in its domain";
+        r.reason =
+            "Z3 could not show that a divisor, log or sqrt argument stays in its domain, or a "
+            "non-saturating cast's argument where it rounds finite";
         return r;
       }
     }

@@ -103,10 +103,45 @@ TEST(Smt, ModelsNameEveryVariable) {
 
 TEST(Smt, OutsideTheFragmentIsUnsupported) {
   Query q;
-  Result r = q.check("(cast.f16 x)", "x");
+  Result r = q.check("(floor x)", "x");
   EXPECT_EQ(r.outcome, Outcome::Unsupported);
-  EXPECT_NE(r.reason.find("cast.f16"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("floor"), std::string::npos) << r.reason;
   EXPECT_EQ(q.check("(maxnum x -inf)", "x").outcome, Outcome::Unsupported);
+}
+
+// Narrow casts over the reals: round to nearest even into the format's values; a cast that can
+// overflow (to inf, or torch's e4m3fn NaN) is proved only where its argument provably cannot.
+TEST(Smt, NarrowCastsRoundToNearestEven) {
+  Query q;
+  EXPECT_EQ(q.check("(cast.e4m3 (clamp x -448 448))", "(cast.e4m3.sat x)").outcome,
+            Outcome::Proved);
+  EXPECT_EQ(q.check("(cast.e5m2 (clamp x -57344 57344))", "(cast.e5m2.sat x)").outcome,
+            Outcome::Proved);
+  Result unbounded = q.check("(cast.e4m3 x)", "(cast.e4m3.sat x)");
+  EXPECT_EQ(unbounded.outcome, Outcome::Unknown);  // past 464 torch's cast is NaN
+  EXPECT_NE(unbounded.reason.find("cast"), std::string::npos) << unbounded.reason;
+  q.range = {448, 464, false};  // 464 is a tie between 448 and 480: even is 448
+  EXPECT_EQ(q.check("(cast.e4m3 x)", "448").outcome, Outcome::Proved);
+  q.range = {0.265625, 0.265625, false};  // 8.5 quanta of 2^-5: ties to 8
+  EXPECT_EQ(q.check("(cast.e4m3 x)", "0.25").outcome, Outcome::Proved);
+  q.range = {0.001, 0.001, false};  // e4m3fn subnormals are multiples of 2^-9
+  EXPECT_EQ(q.check("(cast.e4m3 x)", "0.001953125").outcome, Outcome::Proved);
+  q.range = {-1000, 1000, false};
+  EXPECT_EQ(q.check("(cast.e4m3.sat (cast.e4m3.sat x))", "(cast.e4m3.sat x)").outcome,
+            Outcome::Proved);
+  Result differ = q.check("(cast.f16 x)", "(cast.bf16 x)");
+  ASSERT_EQ(differ.outcome, Outcome::Model);
+  for (auto [v, x] : differ.model)
+    EXPECT_NE(ir::round_to_format(x, ir::FloatFormat::F16, ir::Overflow::Inf),
+              ir::round_to_format(x, ir::FloatFormat::BF16, ir::Overflow::Inf))
+        << x;
+}
+
+TEST(SmtIeee, SaturatingE5m2IsAClampThenTheCast) {
+  Query q;
+  EXPECT_EQ(q.check("(cast.e5m2.sat x)", "(cast.e5m2 (clamp x -57344 57344))", true).outcome,
+            Outcome::Proved);
+  EXPECT_EQ(q.check("(cast.e5m2.sat x)", "(cast.e5m2 x)", true).outcome, Outcome::Model);
 }
 
 }  // namespace

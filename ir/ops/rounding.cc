@@ -82,8 +82,15 @@ constexpr OpInfo cast_row() {
                  if (a[0]->type != Type::F32) return Enclosure::any(Type::F32);
                  return exact_monotone(kOp, *a[0]);
                },
-           .no_smt_real = "rounding into a narrow format is outside the real fragment",
-           .no_smt_ieee = "fp8 rounding with overflow to NaN or saturation is not yet encoded"};
+           .smt_real = [](smt::RealEncoding& e,
+                          SArgs a) { return e.round_to_format(a[0], kFormat, kOverflow); },
+           .no_smt_ieee = "e4m3fn is no IEEE format (no infinities; max 448): not yet encoded"};
+  if (kOp == Op::CastE5M2Sat) {  // e5m2 is IEEE-like: clamp (NaN passes), then round
+    r.smt_ieee = [](smt::IeeeEncoding& e, SArgs a) {
+      return smt::fp_round_through(e, smt::fp_clamp(e, a[0], 57344.0), 5, 3);
+    };
+    r.no_smt_ieee = {};
+  }
   if (kEbits) {
     r.smt_ieee = [](smt::IeeeEncoding& e, SArgs a) {
       return smt::fp_round_through(e, a[0], kEbits, kSbits);
@@ -122,7 +129,7 @@ const OpInfo kRows[] = {
     cast_row<Op::CastBF16, FloatFormat::BF16, Overflow::Inf, 8, 8>(),
     cast_row<Op::CastE4M3, FloatFormat::E4M3FN, Overflow::NaN>(),
     cast_row<Op::CastE4M3Sat, FloatFormat::E4M3FN, Overflow::Saturate>(),
-    cast_row<Op::CastE5M2, FloatFormat::E5M2, Overflow::Inf>(),
+    cast_row<Op::CastE5M2, FloatFormat::E5M2, Overflow::Inf, 5, 3>(),
     cast_row<Op::CastE5M2Sat, FloatFormat::E5M2, Overflow::Saturate>(),
 };
 
