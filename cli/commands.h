@@ -18,6 +18,7 @@ int egraph_command(const std::vector<std::string>& args);
 int parse_command(const std::vector<std::string>& args);
 int inspect_command(const std::vector<std::string>& args);
 int verify_command(const std::vector<std::string>& args);
+int rules_command(const std::vector<std::string>& args);  // keq rules check
 extern const char* const kEgraphHelp;
 
 }  // namespace keq::cli

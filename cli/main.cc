@@ -23,9 +23,10 @@ commands:
   verify REF CAND  prove CAND.py's ModelNew equal to REF.py's Model, or show a counterexample
   inspect FILE  run a KernelBench-style reference symbolically: inputs, parameters, outputs, terms
   parse FILE    print the Python AST keq reads from FILE, with spans (frontend debugging)
+  rules check [FILES]  prove each rewrite rule under the semantics it declares
   help          this text; `keq egraph --help` for a command's options
 
-Not yet available in this build: rules check, rules validate, bench (see the project's
+Not yet available in this build: rules validate, bench (see the project's
 issues). keq never runs Python: it reads models and kernels as source.
 
 exit codes: 0 proved/equivalent/ok, 1 not proved/not equivalent, 2 unknown, 3 unsupported
@@ -44,6 +45,7 @@ int run(std::vector<std::string> args) {
                     : cmd == "parse"   ? keq::cli::parse_command
                     : cmd == "verify"  ? keq::cli::verify_command
                     : cmd == "inspect" ? keq::cli::inspect_command
+                    : cmd == "rules"   ? keq::cli::rules_command
                                        : nullptr;
   if (!command) {
     std::fprintf(stderr, "keq: unknown command '%s' (try keq --help)\n", cmd.c_str());

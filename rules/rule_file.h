@@ -40,6 +40,8 @@ struct Rule {
   ir::Semantics holds = ir::Semantics::Real;
   ir::SourcePos pos;
   std::string lhs_text, rhs_text;
+  // The conditions as written: a fact's name and the pattern variables it reads.
+  std::vector<std::pair<std::string, std::vector<uint32_t>>> condition_specs;
 };
 
 template <class L>
@@ -86,7 +88,7 @@ class RuleParser {
         if (++k >= f.items.size() || !f.items[k].is_list())
           throw SyntaxError(key.pos, ":if needs at least one condition (NAME ?var...)");
         for (; k < f.items.size() && f.items[k].is_list(); ++k)
-          r.rewrite.conditions.push_back(condition(f.items[k], r.rewrite.lhs));
+          r.rewrite.conditions.push_back(condition(f.items[k], r.rewrite.lhs, r.condition_specs));
       } else {
         throw SyntaxError(key.pos, "expected :if or :holds, got '" + key.str() + "'");
       }
@@ -127,7 +129,9 @@ class RuleParser {
     return p.node(*op, 0, std::move(kids));
   }
 
-  typename Rewrite<L>::Condition condition(const SExpr& c, const Pattern& lhs) {
+  typename Rewrite<L>::Condition condition(
+      const SExpr& c, const Pattern& lhs,
+      std::vector<std::pair<std::string, std::vector<uint32_t>>>& specs) {
     if (c.items.empty() || !c.items[0].is_atom())
       throw SyntaxError(c.pos, "expected (NAME ?var...)");
     std::vector<uint32_t> vars;
@@ -138,6 +142,7 @@ class RuleParser {
       vars.push_back(*v);
     }
     std::string err;
+    specs.push_back({c.items[0].atom, vars});
     auto cond = lang_.condition(c.items[0].atom, vars, &err);
     if (!cond) throw SyntaxError(c.items[0].pos, err);
     return *cond;

@@ -78,4 +78,42 @@ std::string step_label(const KeqLanguage::Graph& g, const std::vector<KeqRewrite
   return "normal-form: " + nf;
 }
 
+ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
+                       const std::vector<ir::TermId>& vals) {
+  std::vector<ir::TermId> ids(p.nodes.size());
+  for (size_t k = 0; k < p.nodes.size(); ++k) {
+    const auto& n = p.nodes[k];
+    if (n.is_var) {
+      ids[k] = vals[n.var];
+    } else if (static_cast<ir::Op>(n.op) == ir::Op::Const) {
+      ids[k] = s.constant(s.constant_at(n.payload));
+    } else {
+      std::vector<ir::TermId> kids;
+      for (uint32_t c : n.children) kids.push_back(ids[c]);
+      ids[k] = s.make(static_cast<ir::Op>(n.op), kids);
+    }
+  }
+  return ids.back();
+}
+
+std::optional<std::vector<ir::Type>> pattern_var_types(ir::TermStore& s, const KeqRule& r) {
+  size_t n = r.rewrite.lhs.num_vars();
+  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
+    std::vector<ir::Type> ts(n);
+    std::vector<ir::TermId> vals(n);
+    for (size_t v = 0; v < n; ++v) {
+      ts[v] = (mask >> v) & 1 ? ir::Type::Bool : ir::Type::F32;
+      vals[v] = ts[v] == ir::Type::Bool ? s.constant(ir::Constant::of_bool(true))
+                                        : s.constant(ir::Constant::of_float(1));
+    }
+    try {
+      instantiate(s, r.rewrite.lhs, vals);
+      instantiate(s, r.rewrite.rhs, vals);
+      return ts;
+    } catch (const ir::TypeError&) {
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace keq::rules

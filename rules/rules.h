@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,12 @@ std::string step_label(const KeqLanguage::Graph& g, const std::vector<KeqRewrite
 
 // The forms of a set of rule files, read and parsed once; compiled into each graph's language
 // (patterns name the graph's own constants).
+// The closed term of pattern p with its variables replaced by `vals` (throws ir::TypeError).
+ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
+                       const std::vector<ir::TermId>& vals);
+// Variable types that make both sides of r well typed (f32 unless a position needs bool).
+std::optional<std::vector<ir::Type>> pattern_var_types(ir::TermStore& s, const KeqRule& r);
+
 class RuleSet {
  public:
   explicit RuleSet(std::vector<std::string> files);  // throws keq::Error naming file:line

@@ -174,12 +174,14 @@ void set_memory_limit(size_t bytes) {
 }
 
 Result check_equal(const ir::TermStore& store, TermId a, TermId b,
-                   const std::function<VarRange(TermId)>& range, unsigned timeout_ms) {
+                   const std::function<VarRange(TermId)>& range, unsigned timeout_ms,
+                   std::optional<TermId> assume) {
   z3::context c;
   Result r;
   try {
     Encoder enc(c, store, range);
     z3::expr ea = enc.encode(a), eb = enc.encode(b);
+    if (assume) enc.fact(enc.encode(*assume));
     z3::params p(c);
     p.set("timeout", timeout_ms);
     p.set("rlimit", kQueryResourceLimit);  // deterministic: load cannot change the answer

@@ -13,6 +13,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "ir/ir.h"
@@ -43,13 +44,16 @@ inline constexpr unsigned kQueryResourceLimit = 20'000'000;
 // fails inside Z3 as "unknown" rather than growing past it. 0: none. Call before queries run.
 void set_memory_limit(size_t bytes);
 
+// `assume`, a bool term, restricts the inputs (a rule's conditions, for `keq rules check`).
 Result check_equal(const ir::TermStore& store, ir::TermId a, ir::TermId b,
-                   const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms);
+                   const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms,
+                   std::optional<ir::TermId> assume = std::nullopt);
 
 // The same in IEEE semantics (smt_ieee.cc): fp32 in Z3's floating-point theory, equal meaning
 // the same bits with any NaN matching any NaN. Exact IEEE operations only: approximations and
 // sums of three or more terms are Unsupported (their bits or order are not fixed).
 Result check_equal_ieee(const ir::TermStore& store, ir::TermId a, ir::TermId b,
-                        const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms);
+                        const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms,
+                        std::optional<ir::TermId> assume = std::nullopt);
 
 }  // namespace keq::smt

@@ -104,7 +104,8 @@ double fp_value(const z3::model& m, const z3::expr& x) {
 }  // namespace
 
 Result check_equal_ieee(const ir::TermStore& store, TermId a, TermId b,
-                        const std::function<VarRange(TermId)>& range, unsigned timeout_ms) {
+                        const std::function<VarRange(TermId)>& range, unsigned timeout_ms,
+                        std::optional<TermId> assume) {
   z3::context c;
   Result r;
   try {
@@ -116,6 +117,7 @@ Result check_equal_ieee(const ir::TermStore& store, TermId a, TermId b,
     z3::solver s(c);
     s.set(p);
     s.add(enc.facts());
+    if (assume) s.add(enc.encode(*assume));
     s.add(ea != eb);  // SMT-LIB equality: the same bits, one NaN
     switch (s.check()) {
       case z3::unsat:

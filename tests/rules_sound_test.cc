@@ -18,25 +18,6 @@ const double kSpecials[] = {0, -0.0, 1, -1, 2, 0.5, -3.25, 7, 1e-30, -1e-30, 1e3
                             // the edges of the fp8 formats (saturation, rounding past max)
                             448, -448, 464, 465, 57344, -61440};
 
-// Builds the closed term of pattern p with the variables replaced by constants.
-ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
-                       const std::vector<ir::TermId>& vals) {
-  std::vector<ir::TermId> ids(p.nodes.size());
-  for (size_t k = 0; k < p.nodes.size(); ++k) {
-    const auto& n = p.nodes[k];
-    if (n.is_var) {
-      ids[k] = vals[n.var];
-    } else if (static_cast<ir::Op>(n.op) == ir::Op::Const) {
-      ids[k] = s.constant(s.constant_at(n.payload));
-    } else {
-      std::vector<ir::TermId> kids;
-      for (uint32_t c : n.children) kids.push_back(ids[c]);
-      ids[k] = s.make(static_cast<ir::Op>(n.op), kids);
-    }
-  }
-  return ids.back();
-}
-
 bool real_equal(const ir::RealValue& a, const ir::RealValue& b) {
   if (a.type != b.type) return false;
   if (a.type != ir::Type::F32) return a.i == b.i;
@@ -57,27 +38,6 @@ bool real_equal(const ir::RealValue& a, const ir::RealValue& b) {
   return mpfr_lessequal_p(diff.get(), scale.get());
 }
 
-// Variable types that make both sides well typed (f32 unless a position needs bool).
-std::optional<std::vector<ir::Type>> var_types(ir::TermStore& s, const KeqRule& r) {
-  size_t n = r.rewrite.lhs.num_vars();
-  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
-    std::vector<ir::Type> ts(n);
-    std::vector<ir::TermId> vals(n);
-    for (size_t v = 0; v < n; ++v) {
-      ts[v] = (mask >> v) & 1 ? ir::Type::Bool : ir::Type::F32;
-      vals[v] = ts[v] == ir::Type::Bool ? s.constant(ir::Constant::of_bool(true))
-                                        : s.constant(ir::Constant::of_float(1));
-    }
-    try {
-      instantiate(s, r.rewrite.lhs, vals);
-      instantiate(s, r.rewrite.rhs, vals);
-      return ts;
-    } catch (const ir::TypeError&) {
-    }
-  }
-  return std::nullopt;
-}
-
 TEST(RulesSound, EverySeedRuleHoldsWhereItsConditionsHold) {
   ir::TermStore store;
   KeqLanguage parse_lang(&store, ir::Semantics::Real);
@@ -87,7 +47,7 @@ TEST(RulesSound, EverySeedRuleHoldsWhereItsConditionsHold) {
   std::normal_distribution<double> normal(0, 10);
   for (const KeqRule& r : rules) {
     SCOPED_TRACE(r.rewrite.name + " at " + r.pos.str());
-    auto types = var_types(store, r);
+    auto types = pattern_var_types(store, r);
     ASSERT_TRUE(types) << "no variable typing makes both sides well typed";
     size_t n = types->size();
     int checked = 0;

@@ -141,4 +141,13 @@ std::string to_json(const std::string& ref_path, const std::string& cand_path,
                     const std::vector<Report>& reports, Verdict overall,
                     const std::string& provenance = "");
 
+// keq rules check: each rule under the semantics it declares (verify/rule_check.cc says how).
+struct RuleVerdict {
+  std::string name, where;  // where: file:line:col
+  ir::Semantics holds = ir::Semantics::Real;
+  enum class Outcome { Proved, Refuted, Unknown } outcome = Outcome::Unknown;
+  std::string detail;  // how it was proved, the counterexample, or why unknown
+};
+std::vector<RuleVerdict> check_rules(const std::vector<std::string>& files, unsigned timeout_ms);
+
 }  // namespace keq::verify
