@@ -4,6 +4,8 @@
 //
 //   build/bench/verify_bench                   Google Benchmark
 //   build/bench/verify_bench --table           one run each, as bench/README.md shows it
+//   build/bench/verify_bench --quant-table     the fp8 quantization examples (examples/fp8_*) at
+//                                              keq verify's default bound, with Z3, one run each
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -79,6 +81,41 @@ void table() {
   }
 }
 
+// The quantization examples, as a user runs them: keq verify's default bound, Z3 on.
+std::vector<std::string> quant_examples() {
+  std::vector<std::string> out;
+  for (const char* n :
+       {"fp8_per_token_satcast", "fp8_per_token_recip_mul", "fp8_per_tensor_fake_quant",
+        "fp8_per_group_ue8m0", "fp8_per_block_weight", "fp8_per_token_max_240",
+        "fp8_per_token_max_57344", "fp8_per_token_scale_not_inverted", "fp8_per_token_no_eps",
+        "fp8_static_scale_noclamp", "fp8_ue8m0_floor_noclamp", "fp8_stored_scale_differs"})
+    out.push_back(n);
+  return out;
+}
+
+verify::Verdict run_quant(const std::string& name) {
+  std::string dir = std::string(KEQ_SOURCE_DIR) + "/examples/" + name + "/";
+  verify::Verdict all = verify::Verdict::Equivalent;
+  for (const verify::Report& r :
+       verify::verify_default_bound(dir + "ref.py", dir + "cand.py", verify::Options{}))
+    all = verify::combine(all, r.verdict);
+  return all;
+}
+
+void BM_Quant(benchmark::State& state, std::string name) {
+  for (auto _ : state) benchmark::DoNotOptimize(run_quant(name));
+}
+
+void quant_table() {
+  std::printf("| example | default bound: s, verdict |\n|---|---|\n");
+  for (const std::string& n : quant_examples()) {
+    auto t0 = std::chrono::steady_clock::now();
+    verify::Verdict v = run_quant(n);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("| %s | %.2f s, %s |\n", n.c_str(), s, verify::verdict_name(v));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,6 +123,14 @@ int main(int argc, char** argv) {
     table();
     return 0;
   }
+  if (argc > 1 && std::strcmp(argv[1], "--quant-table") == 0) {
+    quant_table();
+    return 0;
+  }
+  for (const std::string& n : quant_examples())
+    benchmark::RegisterBenchmark(("quant/" + n).c_str(), BM_Quant, n)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1);
   for (const Case& c : cases())
     for (bool nf : {true, false})
       benchmark::RegisterBenchmark((std::string(c.name) + (nf ? "/nf" : "/no_nf")).c_str(),

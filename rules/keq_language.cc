@@ -8,6 +8,14 @@ namespace keq::rules {
 
 using ir::Op;
 
+KeqLanguage::KeqLanguage(ir::TermStore* store, ir::Semantics sem)
+    : store_(store),
+      sem_(sem),
+      nfs_(std::make_unique<NormalForms>()),
+      magnitude_(std::make_unique<MagnitudeCache>()) {}
+KeqLanguage::~KeqLanguage() = default;
+KeqLanguage::KeqLanguage(KeqLanguage&&) noexcept = default;
+
 std::string KeqLanguage::node_str(OpCode op, uint32_t payload) const {
   switch (static_cast<Op>(op)) {
     case Op::Const:
@@ -104,7 +112,8 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
     d.range.meet(ir::interval_square(ranges[0], sem_));  // x * x >= 0, which intervals alone miss
   if (sem_ == ir::Semantics::Real && d.type == ir::Type::F32 &&
       (op == Op::Div || op == Op::DivFull || op == Op::Mul))
-    if (auto r = ratio_interval(g, n)) d.range.meet(*r);  // max-abs scaling (magnitude.h)
+    if (auto r = ratio_interval(g, n, *magnitude_))
+      d.range.meet(*r);  // max-abs scaling (magnitude.h)
   if (all_const) {
     d.constant = fold(op, consts, sem_);
     if (d.constant) {

@@ -28,6 +28,8 @@
 
 namespace keq::rules {
 
+class MagnitudeCache;  // rules/magnitude.h
+
 using ir::Interval;  // the analysis domain lives with the op table, which gives its transfer
 
 using egraph::EClassId;
@@ -50,8 +52,9 @@ class KeqLanguage {
   static constexpr uint32_t kNormalForm = 1;
   static constexpr uint8_t kMaxNfChanges = 8;
 
-  KeqLanguage(ir::TermStore* store, ir::Semantics sem)
-      : store_(store), sem_(sem), nfs_(std::make_unique<NormalForms>()) {}
+  KeqLanguage(ir::TermStore* store, ir::Semantics sem);
+  ~KeqLanguage();
+  KeqLanguage(KeqLanguage&&) noexcept;
 
   // Normal forms are on in real semantics unless turned off (to measure what they buy).
   void set_normal_forms(bool on) { use_nf_ = on; }
@@ -90,7 +93,8 @@ class KeqLanguage {
   NfId normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const;
   void register_nf(Graph& g, NfId nf, EClassId cls);
 
-  std::unique_ptr<NormalForms> nfs_;  // mutable through const make(): it only interns
+  std::unique_ptr<NormalForms> nfs_;           // mutable through const make(): it only interns
+  std::unique_ptr<MagnitudeCache> magnitude_;  // likewise: it only remembers
   bool use_nf_ = true;
   absl::flat_hash_map<NfId, EClassId> nf_class_;
   std::vector<std::pair<NfId, EClassId>> nf_pending_;  // forms seen for a class, to register

@@ -1,5 +1,6 @@
 #include "rules/magnitude.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,7 +53,7 @@ void nodes_with(const KeqLanguage::Graph& g, EClassId c, Op op, F&& f) {
 // A search over class nodes, depth- and step-bounded: classes grow during saturation.
 class MagnitudeSearch {
  public:
-  explicit MagnitudeSearch(const KeqLanguage::Graph& g) : g_(g) {}
+  MagnitudeSearch(const KeqLanguage::Graph& g, MagnitudeCache& cache) : g_(g), cache_(cache) {}
 
   // |a| <= k |b|.
   std::optional<double> ratio(EClassId a, EClassId b, int depth = kDepth) {
@@ -61,8 +62,7 @@ class MagnitudeSearch {
     if (a == b) return 1.0;
     if (depth == 0 || --steps_ < 0) return std::nullopt;
     std::optional<double> best;
-    g_.for_each_node(
-        b, [&](EClassId id) { best = least(best, via_dominator(a, g_.view(id), depth - 1)); });
+    g_.for_each_node(b, [&](EClassId id) { best = least(best, via_dominator(a, id, depth - 1)); });
     g_.for_each_node(
         a, [&](EClassId id) { best = least(best, via_dominated(g_.view(id), b, depth - 1)); });
     return best;
@@ -108,7 +108,8 @@ class MagnitudeSearch {
   }
 
   // |a| <= k |b| through one node of b's class.
-  std::optional<double> via_dominator(EClassId a, const egraph::ENode& n, int depth) {
+  std::optional<double> via_dominator(EClassId a, EClassId id, int depth) {
+    const egraph::ENode n = g_.view(id);
     Op op = static_cast<Op>(n.op);
     const ir::OpInfo& info = ir::op_info(op);
     switch (op) {
@@ -146,26 +147,14 @@ class MagnitudeSearch {
         break;
     }
     if (info.is_extremum() && info.is_max) {
-      // The common case first, without search: a or |a| is an operand (an amax over a row).
-      for (EClassId u : n.children)
-        if (bounds_extremum(info, u) && is_abs_of(u, a)) return 1.0;
+      // The common case without search: a or |a| is an operand (an amax over a row).
+      const MagnitudeCache::Members& m = cache_.members(g_, id);
+      if (m.bounded.contains(g_.find(a))) return 1.0;
       std::optional<double> best;
-      for (EClassId u : n.children)
-        if (bounds_extremum(info, u)) best = least(best, ratio(a, u, depth));
+      for (EClassId u : m.composite) best = least(best, ratio(a, u, depth));
       return best;
     }
     return std::nullopt;
-  }
-  // u is a or |a| (or -a).
-  bool is_abs_of(EClassId u, EClassId a) const {
-    if (g_.find(u) == g_.find(a)) return true;
-    bool hit = false;
-    g_.for_each_node(u, [&](EClassId id) {
-      egraph::ENode v = g_.view(id);
-      Op op = static_cast<Op>(v.op);
-      hit |= (op == Op::Abs || op == Op::Neg) && g_.find(v.children[0]) == g_.find(a);
-    });
-    return hit;
   }
 
   // |a| <= k |b| through one node of a's class.
@@ -223,18 +212,52 @@ class MagnitudeSearch {
   }
 
   const KeqLanguage::Graph& g_;
+  MagnitudeCache& cache_;
   int steps_ = 400;
 };
 
 }  // namespace
 
-std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b) {
-  return MagnitudeSearch(g).ratio(a, b);
+const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
+  // An entry from before some unions is still true (its classes only grew), only less
+  // complete: rebuild once unions have grown by an eighth, not after each one.
+  size_t unions = g.num_ids() - g.num_classes();
+  if (unions_ == SIZE_MAX || unions > unions_ + std::max<size_t>(64, unions_ / 8))
+    by_node_.clear(), unions_ = unions;
+  auto [it, fresh] = by_node_.try_emplace(node);
+  if (!fresh) return it->second;
+  Members& m = it->second;
+  const egraph::ENode n = g.view(node);
+  const ir::OpInfo& info = ir::op_info(static_cast<Op>(n.op));
+  for (EClassId u : n.children) {
+    // max(...) >= u >= 0 wherever it is not NaN; with maxnum a NaN operand is dropped.
+    const Interval& r = g.data(u).range;
+    if (r.empty_range() || r.lo < 0 || (info.nan_policy != ir::NanPolicy::Propagate && r.nan))
+      continue;
+    m.bounded.insert(g.find(u));
+    bool composite = false;
+    g.for_each_node(u, [&](EClassId id) {
+      egraph::ENode v = g.view(id);
+      Op op = static_cast<Op>(v.op);
+      if (op == Op::Abs || op == Op::Neg)
+        m.bounded.insert(g.find(v.children[0]));
+      else
+        composite |= op != Op::Var && op != Op::Const;
+    });
+    if (composite) m.composite.push_back(u);
+  }
+  return m;
 }
 
-std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n) {
+std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b,
+                                      MagnitudeCache& cache) {
+  return MagnitudeSearch(g, cache).ratio(a, b);
+}
+
+std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n,
+                                       MagnitudeCache& cache) {
   Op op = static_cast<Op>(n.op);
-  MagnitudeSearch search(g);
+  MagnitudeSearch search(g, cache);
   std::optional<double> k;
   if (op == Op::Div || op == Op::DivFull) {
     k = search.ratio(n.children[0], n.children[1]);

@@ -8,18 +8,42 @@
 // a rounded scale proves nothing, as it must not.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "rules/keq_language.h"
 
 namespace keq::rules {
 
+// What the search keeps between calls: for each max-like node, the classes its operands bound
+// (each operand, and v where an operand is |v| or -v) and the operands worth searching below.
+// A quantization's quotients all ask about one wide amax. Entries stay true after unions (a
+// class only grows) and are rebuilt as unions accumulate, for completeness.
+class MagnitudeCache {
+ public:
+  struct Members {
+    absl::flat_hash_set<EClassId> bounded;
+    std::vector<EClassId> composite;
+  };
+  const Members& members(const KeqLanguage::Graph& g, EClassId node);
+
+ private:
+  size_t unions_ = SIZE_MAX;  // ids minus classes: grows with every union
+  absl::flat_hash_map<EClassId, Members> by_node_;
+};
+
 // The least k this search finds with |a| <= k * |b| wherever neither is NaN (extended reals:
 // |a| = inf forces |b| = inf), or none. Bounded work per call.
-std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b);
+std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b,
+                                      MagnitudeCache& cache);
 
 // An interval for the node `n` (a quotient or a product with a reciprocal) from magnitude_ratio,
 // or none. Meet it with the node's own interval: it says nothing about NaN.
-std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n);
+std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n,
+                                       MagnitudeCache& cache);
 
 }  // namespace keq::rules
