@@ -121,6 +121,20 @@ bool same_bits(float keq, double torch) {
 
 // Candidates Triton 3.6's interpreter (TRITON_INTERPRET=1) cannot run on the CPU; the GPU
 // fixtures cover them. Anything else the framework could not run fails the test.
+// Triton's interpreter does not convert fp32 to fp8 as the GPU does. Measured with
+// TRITON_INTERPRET=1 (Triton 3.6): 125 -> 64, 100 -> 104, 0.0039 -> 2^-9, 464 -> NaN, 500 -> 256,
+// NaN -> 384, where the H200's cvt.rn.satfinite (and torch) round to nearest even and saturate
+// (SEMANTICS-FACTS.md). keq models the GPU, so against the interpreter an element whose term has
+// a Triton fp8 cast is not compared; tests/fixtures/gpu/ checks those against the H200.
+bool has_triton_fp8_cast(const ir::TermStore& s, ir::TermId t,
+                         absl::flat_hash_map<ir::TermId, bool>& memo) {
+  if (auto it = memo.find(t); it != memo.end()) return it->second;
+  bool r = s.op(t) == ir::Op::CastE4M3Sat || s.op(t) == ir::Op::CastE5M2Sat;
+  for (ir::TermId k : s.children(t)) r = r || has_triton_fp8_cast(s, k, memo);
+  memo[t] = r;
+  return r;
+}
+
 const std::set<std::string> kInterpreterCannotRun = {
     // a scalar running max (m = -inf, then tl.maximum): 0-d array error
     "cand_softmax_rows.case",
@@ -149,7 +163,8 @@ const std::set<std::string> kInterpreterCannotRun = {
 // Where keq's terms for the recorded inputs miss the recorded outputs, one message each
 // (inputs, parameters and outputs matched by creation order and shape first).
 std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermStore& store,
-                                    bool bit_exact, size_t& elements) {
+                                    bool bit_exact, bool interpreter, size_t& elements) {
+  absl::flat_hash_map<ir::TermId, bool> fp8_memo;
   std::vector<std::string> bad;
   auto expect = [&](bool ok, const std::string& what) {
     if (!ok) bad.push_back(what);
@@ -193,6 +208,7 @@ std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermSto
       bool exact = bit_exact && want.dtype == "float32" && iv.type == ir::Type::F32 &&
                    verify::ieee_approximation(store, t, p.state.ieee_unfixed, memo).empty();
       double rtol = tolerance(want.dtype);
+      if (interpreter && has_triton_fp8_cast(store, t, fp8_memo)) continue;
       for (auto [got_v, sem] : {std::pair{ieee, "ieee"}, {real, "real"}}) {
         bool ok = exact && sem == std::string("ieee") ? same_bits(iv.f, want.values[e])
                                                       : close(got_v, want.values[e], rtol);
@@ -209,9 +225,10 @@ std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermSto
   return bad;
 }
 
-// Checks every .case of a folder, bit for bit where bit_exact says the IEEE evaluation must be
+// Checks every .case of a folder (recorded in Triton's interpreter, or on the GPU), bit for bit
+// where bit_exact says the IEEE evaluation must be
 // exact; returns the number of cases.
-size_t check_folder(const fs::path& dir, bool bit_exact) {
+size_t check_folder(const fs::path& dir, bool bit_exact, bool interpreter) {
   size_t cases = 0, elements = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".case") continue;
@@ -238,7 +255,7 @@ size_t check_folder(const fs::path& dir, bool bit_exact) {
         bad = {e.what()};
         break;
       }
-      bad = mismatches(c, p, store, bit_exact, elements);
+      bad = mismatches(c, p, store, bit_exact, interpreter, elements);
       if (bad.empty() || config + 1 >= p.state.autotune_configs) break;
     }
     for (const auto& m : bad) ADD_FAILURE() << m;
@@ -252,13 +269,13 @@ size_t check_folder(const fs::path& dir, bool bit_exact) {
 // from the CPU's, are the ones that count, so --semantics ieee must match them bit for bit.
 // (The CPU differs: torch.sqrt is 1 ulp off correct rounding there, softshrink gives -0.)
 TEST(TorchCrossCheck, KeqTermsComputeWhatCudaComputes) {
-  EXPECT_GE(check_folder(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu", true), 100u);
+  EXPECT_GE(check_folder(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu", true, false), 100u);
 }
 
 TEST(TorchCrossCheck, KeqTermsComputeWhatTorchComputesOnTheCpu) {
   const char* dir = std::getenv("KEQ_CROSSCHECK_DIR");
   if (!dir) GTEST_SKIP() << "KEQ_CROSSCHECK_DIR is not set: run tests/crosscheck/run.sh";
-  EXPECT_GE(check_folder(dir, false), 100u);
+  EXPECT_GE(check_folder(dir, false, true), 100u);
 }
 
 }  // namespace
