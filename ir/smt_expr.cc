@@ -88,6 +88,20 @@ Expr fp_round_through(IeeeEncoding& e, const Expr& x, unsigned ebits, unsigned s
   return Expr(c, Z3_mk_fpa_to_fp_float(c, e.rne(), narrow, e.f32()));
 }
 
+Expr fp_round_e4m3(IeeeEncoding& e, const Expr& x, bool saturate) {
+  z3::context& c = e.ctx();
+  auto f32 = [&](double v) { return c.fpa_val(static_cast<float>(v)); };
+  auto mul = [&](const Expr& a, const Expr& b) { return Expr(c, Z3_mk_fpa_mul(c, e.rne(), a, b)); };
+  Expr v = saturate ? fp_clamp(e, x, 448.0) : x;
+  Expr normal = fp_round_through(e, v, 5, 4);
+  // Subnormal range: v * 2^9 is exact, rounded to an integer (ties to even), scaled back.
+  Expr quanta = Expr(c, Z3_mk_fpa_round_to_integral(c, e.rne(), mul(v, f32(512))));
+  Expr rounded = z3::ite(fp_abs(v) < f32(1.0 / 64), mul(quanta, f32(1.0 / 512)), normal);
+  if (saturate) return rounded;
+  // Past 448 (465 and up, and +-inf) torch gives NaN; a NaN input stays NaN.
+  return z3::ite(fp_abs(rounded) > f32(448), e.nan(), rounded);
+}
+
 Expr fp_clamp(IeeeEncoding& e, const Expr& x, double max) {
   z3::context& c = e.ctx();
   Expr hi = c.fpa_val(static_cast<float>(max)), lo = c.fpa_val(static_cast<float>(-max));

@@ -70,6 +70,11 @@ Expr fp_fma(IeeeEncoding& e, const Expr& a, const Expr& b, const Expr& c);
 Expr fp_sqrt(IeeeEncoding& e, const Expr& x);
 // x rounded through a narrower IEEE format (ebits, sbits) and back to fp32, which is exact.
 Expr fp_round_through(IeeeEncoding& e, const Expr& x, unsigned ebits, unsigned sbits);
+// x rounded into float8_e4m3fn and back to fp32: torch's cast (NaN past 464 and for +-inf) or,
+// with `saturate`, Triton's satfinite one. e4m3fn has no IEEE sort (no infinities, max 448):
+// normals round through (_ FloatingPoint 5 4), which has its 3 mantissa bits and more exponent
+// range, and below 2^-6 the quantum is fixed at 2^-9.
+Expr fp_round_e4m3(IeeeEncoding& e, const Expr& x, bool saturate);
 // x clamped to [-max, max] (NaN passes through): what a saturating cast does before rounding.
 Expr fp_clamp(IeeeEncoding& e, const Expr& x, double max);
 // max/min as both frameworks order fp32 values: -0 below +0; NaN wins (torch's max) or loses

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace keq::smt {
 namespace {
 
@@ -135,6 +137,38 @@ TEST(Smt, NarrowCastsRoundToNearestEven) {
     EXPECT_NE(ir::round_to_format(x, ir::FloatFormat::F16, ir::Overflow::Inf),
               ir::round_to_format(x, ir::FloatFormat::BF16, ir::Overflow::Inf))
         << x;
+}
+
+// The IEEE encoding of e4m3fn (no IEEE sort of its own) agrees with the concrete evaluator at
+// every tie and its neighbours across the format, the subnormal edge, overflow and specials.
+TEST(SmtIeee, E4m3EncodingMatchesTheEvaluator) {
+  std::vector<float> xs = {0.0f,    -0.0f,     1e-30f,   0x1p-10f,  0x1p-9f, 0x3p-11f,
+                           0x1p-6f, 0x1.fp-7f, 448,      449,       464,     465,
+                           480,     1e6f,      INFINITY, -INFINITY, NAN};
+  // Midpoints between neighbouring e4m3fn values (ties) and the fp32 values either side.
+  for (int e = -9; e <= 8; ++e)
+    for (int m = 8; m < 16; ++m) {
+      float mid = std::ldexp(m + 0.5f, e - 3);
+      for (float x : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, INFINITY)})
+        if ((e + m) % 5 == 0) xs.push_back((e + m) % 2 ? x : -x);
+    }
+  for (bool sat : {false, true}) {
+    for (float x : xs) {
+      Query q;
+      double want = ir::round_to_format(static_cast<double>(x), ir::FloatFormat::E4M3FN,
+                                        sat ? ir::Overflow::Saturate : ir::Overflow::NaN);
+      std::string lhs = std::string(sat ? "(cast.e4m3.sat " : "(cast.e4m3 ") +
+                        ir::Constant::of_float(x).str() + ")";
+      std::string rhs = ir::Constant::of_float(want).str();
+      Result r = q.check(lhs, rhs, true);
+      EXPECT_EQ(r.outcome, Outcome::Proved)
+          << lhs << " at " << x << " = " << rhs << ": " << r.reason;
+    }
+  }
+  Query any;
+  any.range.nonfinite = true;
+  EXPECT_EQ(any.check("(cast.e4m3 x)", "(cast.e4m3 (cast.e4m3 x))", true).outcome, Outcome::Proved);
+  EXPECT_EQ(any.check("(cast.e4m3 x)", "(cast.e4m3.sat x)", true).outcome, Outcome::Model);
 }
 
 TEST(SmtIeee, SaturatingE5m2IsAClampThenTheCast) {

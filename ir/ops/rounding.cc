@@ -84,7 +84,13 @@ constexpr OpInfo cast_row() {
                },
            .smt_real = [](smt::RealEncoding& e,
                           SArgs a) { return e.round_to_format(a[0], kFormat, kOverflow); },
-           .no_smt_ieee = "e4m3fn is no IEEE format (no infinities; max 448): not yet encoded"};
+           .no_smt_ieee = "not yet encoded"};
+  if (kFormat == FloatFormat::E4M3FN) {
+    r.smt_ieee = [](smt::IeeeEncoding& e, SArgs a) {
+      return smt::fp_round_e4m3(e, a[0], kOverflow == Overflow::Saturate);
+    };
+    r.no_smt_ieee = {};
+  }
   if (kOp == Op::CastE5M2Sat) {  // e5m2 is IEEE-like: clamp (NaN passes), then round
     r.smt_ieee = [](smt::IeeeEncoding& e, SArgs a) {
       return smt::fp_round_through(e, smt::fp_clamp(e, a[0], 57344.0), 5, 3);
