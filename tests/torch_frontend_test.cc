@@ -65,6 +65,29 @@ TEST(TorchFrontend, SumOfBoolsIsInt64) {
   EXPECT_EQ(s.type(r->tensor->elems[0]), ir::Type::I64);
 }
 
+// repeat_interleave by an int: along a dim, or over the flattened elements; jit and compile
+// decorators leave the function as it is.
+TEST(TorchFrontend, RepeatInterleaveAndCompileDecorators) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nx = torch.randn(2, 3)\n"
+      "@torch.compile(mode='max-autotune')\ndef f(t):\n    return t.repeat_interleave(2, dim=1)\n"
+      "@torch.jit.script\ndef g(t):\n    return torch.repeat_interleave(t, 3)\n"
+      "r = (f(x), g(x))\n",
+      "r", s);
+  ASSERT_EQ(r->kind, K::Tuple);
+  const auto& a = *r->items[0]->tensor;
+  ASSERT_EQ(a.shape, (std::vector<int64_t>{2, 6}));
+  EXPECT_EQ(s.str(a.elems[0]), "p0[0,0]");
+  EXPECT_EQ(s.str(a.elems[1]), "p0[0,0]");
+  EXPECT_EQ(s.str(a.elems[2]), "p0[0,1]");
+  EXPECT_EQ(s.str(a.elems[11]), "p0[1,2]");
+  const auto& b = *r->items[1]->tensor;
+  ASSERT_EQ(b.shape, (std::vector<int64_t>{18}));
+  EXPECT_EQ(s.str(b.elems[3]), "p0[0,1]");
+  EXPECT_EQ(s.str(b.elems[17]), "p0[1,2]");
+}
+
 // Python integers are unbounded: wrapping at 64 bits once made `y * ((2**64 + 1) % 7)` equal to y.
 TEST(Interp, IntegersAreUnboundedAsPythons) {
   EXPECT_EQ(int_of("r = (2**64 + 1) % 7"), 3);

@@ -161,7 +161,7 @@ void Torch::install_creation(const Ref& torch) {
   (*cuda->attrs)["synchronize"] =
       python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
   install_cuda_queries(st, cuda);
-  install_host_environment(in, torch, cuda);
+  install_host_environment(in, st, torch, cuda);
   install_autograd(in, torch);
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);

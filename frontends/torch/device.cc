@@ -64,7 +64,8 @@ Ref amp_decorator(const std::string& name) {
 
 }  // namespace
 
-void install_host_environment(python::Interp& in, const Ref& torch, const Ref& cuda) {
+void install_host_environment(python::Interp& in, TorchState& st, const Ref& torch,
+                              const Ref& cuda) {
   auto& t = *torch->attrs;
   t["__version__"] = python::string("2.11.0");
   Ref version = python::module_object("torch.version");
@@ -76,6 +77,22 @@ void install_host_environment(python::Interp& in, const Ref& torch, const Ref& c
   (*amp->attrs)["custom_fwd"] = amp_decorator("torch.amp.custom_fwd");
   (*amp->attrs)["custom_bwd"] = amp_decorator("torch.amp.custom_bwd");
   t["amp"] = amp;
+  // torch.jit.script/ignore/unused and torch.compile, bare or with keywords: the function (or
+  // module) itself. A compiled function computes what eager torch does over the reals; its
+  // fp32 rounding may differ (inductor fuses and reorders), which the report says.
+  Ref jit = python::module_object("torch.jit");
+  for (const char* n : {"script", "ignore", "unused", "export"})
+    (*jit->attrs)[n] = amp_decorator(std::string("torch.jit.") + n);
+  t["jit"] = jit;
+  in.register_module("torch.jit", jit);
+  Ref compile = amp_decorator("torch.compile");
+  t["compile"] = python::builtin(
+      "torch.compile", [&st, compile](python::Interp& i2, python::CallArgs& a) -> Ref {
+        st.host_assumptions.insert(
+            "torch.compile runs as eager torch (inductor's fp32 rounding and reduction order may "
+            "differ: real semantics is unaffected)");
+        return i2.call(compile, a);
+      });
   Ref cuda_amp = python::module_object("torch.cuda.amp");
   (*cuda_amp->attrs)["custom_fwd"] = amp_decorator("torch.cuda.amp.custom_fwd");
   (*cuda_amp->attrs)["custom_bwd"] = amp_decorator("torch.cuda.amp.custom_bwd");

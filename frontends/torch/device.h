@@ -11,7 +11,7 @@ void install_cuda_queries(TorchState& st, const python::Ref& cuda);
 // What libraries read about the installation at import: torch.__version__, torch.version,
 // torch.amp's decorators, torch.distributed (available, not initialized; no tensor is a DTensor)
 // and torch.cuda.device(...) as a context.
-void install_host_environment(python::Interp& in, const python::Ref& torch,
+void install_host_environment(python::Interp& in, TorchState& st, const python::Ref& torch,
                               const python::Ref& cuda);
 
 }  // namespace keq::torch

@@ -61,6 +61,33 @@ void Torch::install_views() {
     perm.insert(perm.begin() + to, from);
     return wrap(permuted(x, perm));
   });
+  // repeat_interleave(repeats, dim): an int count; dim None repeats the flattened elements.
+  define("repeat_interleave", [this](Interp&, CallArgs& a) {
+    Ref reps = a.get(1, "repeats");
+    if (!reps || reps->kind != K::Int)
+      in.unsupported(a.at, "repeat_interleave with repeats other than an int");
+    if (reps->i < 0) in.error(a.at, "repeat_interleave: repeats must have non-negative values");
+    TensorPtr x = tensor_arg(a, 0, "input");
+    std::optional<int64_t> given = int_arg(a, 2, "dim");
+    if (!given) x = reshaped(x, {x->numel()});
+    int64_t dim = norm_dim(in, given.value_or(0), x->shape.size(), a.at);
+    auto r = std::make_shared<Tensor>();
+    r->dtype = x->dtype;
+    r->shape = x->shape;
+    r->shape[dim] *= reps->i;
+    std::vector<int64_t> idx(r->shape.size(), 0), st = x->strides();
+    for (int64_t k = 0; k < r->numel(); ++k) {
+      int64_t flat = 0;
+      for (size_t d = 0; d < idx.size(); ++d)
+        flat += (static_cast<int64_t>(d) == dim ? idx[d] / reps->i : idx[d]) * st[d];
+      r->elems.push_back(x->elems[flat]);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < r->shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return wrap(r);
+  });
   // narrow(dim, start, length): x[..., start:start + length, ...], a view.
   define("narrow", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
