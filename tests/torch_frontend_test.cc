@@ -88,6 +88,17 @@ TEST(TorchFrontend, RepeatInterleaveAndCompileDecorators) {
   EXPECT_EQ(s.str(b.elems[17]), "p0[1,2]");
 }
 
+// torch on CUDA divides by a scalar as x * fl32(1/c) (tests/fixtures/gpu/div_by_constant.txt):
+// modelled as (* x (recip c)) where 1.0f / fl32(c) is that fp32 value, else left unmodelled.
+TEST(TorchFrontend, DivisionByAConstantIsAReciprocalMultiply) {
+  ir::TermStore s;
+  Ref r =
+      run_snippet("import torch\nx = torch.randn(1)\nr = (x / 3.0, x / 0.001, x / 4.0)\n", "r", s);
+  EXPECT_EQ(s.str(r->items[0]->tensor->elems[0]), "(* p0[0] (recip 3))");
+  EXPECT_EQ(s.str(r->items[1]->tensor->elems[0]), "(/ p0[0] 0.0010000000474974513)");
+  EXPECT_EQ(s.str(r->items[2]->tensor->elems[0]), "(* p0[0] (recip 4))");
+}
+
 // Python integers are unbounded: wrapping at 64 bits once made `y * ((2**64 + 1) % 7)` equal to y.
 TEST(Interp, IntegersAreUnboundedAsPythons) {
   EXPECT_EQ(int_of("r = (2**64 + 1) % 7"), 3);

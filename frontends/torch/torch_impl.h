@@ -102,11 +102,15 @@ struct Torch {
   TermId mk(Op op, std::initializer_list<TermId> kids) {
     TermId t = s.make(op, kids);
     if (op == Op::Div && kids.size() == 2 && divides_by_reciprocal(*std::next(kids.begin())))
-      st.ieee_unfixed.emplace(t, "division by a constant (torch on CUDA multiplies by 1/c)");
+      st.ieee_unfixed.emplace(t, kDivisionByConstant);
     return t;
   }
-  // CUDA torch divides by a scalar as a multiply by its reciprocal (tests/fixtures/gpu:
-  // fp8_quantize's / 448.0, hardswish's / 6): the same bits only where 1/c is exact.
+  static constexpr const char* kDivisionByConstant =
+      "division by a constant (torch on CUDA multiplies by fl32(1/c))";
+  // CUDA torch divides by a CPU scalar as x * fl32(1/c), 1/c taken in double (measured bit for
+  // bit: tests/fixtures/gpu/div_by_constant.txt): binary() models a Python number divisor so
+  // where 1.0f / fl32(c) is that fp32 value. Other constant divisors (a 0-d CUDA tensor takes
+  // the division kernel) stay unmodelled in IEEE where 1/c is inexact.
   bool divides_by_reciprocal(TermId divisor) const {
     if (s.op(divisor) != Op::Const || s.type(divisor) != ir::Type::F32) return false;
     int e = 0;
@@ -201,9 +205,18 @@ struct Torch {
     else
       in.unsupported(at, "tensor operator " + opname);
     DType xd = x->dtype, yd = y->dtype;
+    // A Python number divisor: x * (recip c) is torch's x * fl32(1/c) in IEEE and x / c over
+    // the reals, where 1.0f / fl32(c) rounds as 1/c in double does (3, 448, 3.3; not 0.001).
+    bool reciprocal = false;
+    if (op == Op::Div && compute == DType::F32 && (b->kind == K::Float || b->kind == K::Int)) {
+      double c = b->kind == K::Float ? b->f : static_cast<double>(b->i);
+      reciprocal =
+          c != 0 && std::isfinite(c) && static_cast<float>(1.0 / c) == 1.0f / static_cast<float>(c);
+    }
     return wrap(map2(
         in, x, y, out,
         [&](TermId p, TermId q) {
+          if (reciprocal) return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {q})});
           return mk(op, {cast(p, xd), cast(q, yd)});
         },
         at));
