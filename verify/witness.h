@@ -307,17 +307,23 @@ class Witness {
     for (double c : consts)
       for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
     std::normal_distribution<double> normal;
+    // Uniform points first: every input 0 (an all-zero row, where a missing eps guard divides
+    // 0 by 0), then 1 and -1; random draws almost never make a whole reduction equal.
+    const double kUniform[] = {0.0, 1.0, -1.0};
     for (size_t k = 0; k < points; ++k) {
       ++tried;
       Point p;
-      bool guided = k < points / 2;
+      bool uniform = k < std::size(kUniform), guided = k < points / 2;
       for (TermId v : vars) {
-        double x = guided ? pool[rng_() % pool.size()]
-                          : normal(rng_) * std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
+        double x = uniform  ? kUniform[k]
+                   : guided ? pool[rng_() % pool.size()]
+                            : normal(rng_) * std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
         p[v] = into_domain(x, domain(v), rng_);
       }
       if (differs(pr, p)) {
-        how = guided ? "witness search (constant-guided point)" : "witness search (random point)";
+        how = uniform  ? "witness search (uniform point)"
+              : guided ? "witness search (constant-guided point)"
+                       : "witness search (random point)";
         return minimize(pr, p);
       }
     }
