@@ -88,35 +88,38 @@ class PairKey {
     return seen_.at(root);
   }
   void record(TermId t) {
-    std::vector<uint64_t> payload = {s_.payload(t)};
-    if (s_.op(t) == ir::Op::Var) {
+    key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
+    if (s_.op(t) != ir::Op::Var) {
+      key_.push_back(s_.payload(t));
+    } else if (const Domain* dom = domain_of(t)) {
       // Renamed only within one input or parameter domain, exactly (no hashing): the index of
       // first occurrence plus the domain's bits. A variable outside every domain keeps its name.
-      auto dom = d_.find(tensor_of(s_.variable_of(t).name));
-      if (dom != d_.end()) {
-        auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
-        const Domain& d = dom->second;
-        payload = {1,
-                   it->second,
-                   std::bit_cast<uint64_t>(d.lo),
-                   std::bit_cast<uint64_t>(d.hi),
-                   uint64_t{d.hi_open},
-                   static_cast<uint64_t>(d.dtype),
-                   uint64_t{d.nonfinite}};
-      } else {
-        payload = {0, s_.payload(t)};
-      }
+      auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
+      const Domain& d = *dom;
+      key_.insert(key_.end(),
+                  {1, it->second, std::bit_cast<uint64_t>(d.lo), std::bit_cast<uint64_t>(d.hi),
+                   uint64_t{d.hi_open}, static_cast<uint64_t>(d.dtype), uint64_t{d.nonfinite}});
+    } else {
+      key_.insert(key_.end(), {0, s_.payload(t)});
     }
-    key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
-    key_.insert(key_.end(), payload.begin(), payload.end());
     auto kids = s_.children(t);
     key_.push_back(kids.size());
     for (TermId c : kids) key_.push_back(seen_.at(c));
     uint64_t id = seen_.size();
     seen_[t] = id;
   }
+  // A variable's domain, looked up by its tensor's name once for all pairs.
+  const Domain* domain_of(TermId var) {
+    auto [it, fresh] = domains_.try_emplace(var, nullptr);
+    if (fresh) {
+      auto dom = d_.find(tensor_of(s_.variable_of(var).name));
+      it->second = dom == d_.end() ? nullptr : &dom->second;
+    }
+    return it->second;
+  }
   const ir::TermStore& s_;
   const Domains& d_;
+  absl::flat_hash_map<TermId, const Domain*> domains_;
   std::vector<uint64_t> key_;
   absl::flat_hash_map<TermId, uint64_t> seen_;
   absl::flat_hash_map<uint32_t, uint64_t> vars_;
