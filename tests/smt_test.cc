@@ -58,6 +58,10 @@ TEST(SmtIeee, ProvesBitExactIdentitiesAndRefutesRoundingDifferences) {
   EXPECT_EQ(q.check("(* x 0.1)", "x", true).outcome, Outcome::Unsupported);  // 0.1 is no fp32
   EXPECT_EQ(q.check("(+ x 0)", "x", true).outcome, Outcome::Model);
   EXPECT_EQ(q.check("(* x 1)", "x", true).outcome, Outcome::Proved);
+  // recip is the correctly rounded 1/x (torch's x / c is x * (recip c)).
+  EXPECT_EQ(q.check("(recip x)", "(/ 1 x)", true).outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(* x (recip 4))", "(/ x 4)", true).outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(* x (recip 3))", "(/ x 3)", true).outcome, Outcome::Model);
   // fp16: 65520 and up overflow; a clamp to 65504 first keeps them finite.
   EXPECT_EQ(q.check("(cast.f16 (clamp x -65504 65504))", "(cast.f16 x)", true).outcome,
             Outcome::Model);

@@ -235,7 +235,7 @@ const OpInfo kRows[] = {
      .interval = KEQ_INTERVAL(return recip(a[0]);),
      .enclosure = KEQ_ENCLOSE(return recip(*a[0]);),
      .smt_real = KEQ_SMT_REAL(return e.quotient(e.real(1), a[0]);),
-     .no_smt_ieee = "not yet encoded: the frontends write 1/x as a division"},
+     .smt_ieee = KEQ_SMT_IEEE(return e.ctx().fpa_val(1.0f) / a[0];)},
     // Reductions. IEEE evaluation folds left to right; the prover treats their order as
     // unspecified.
     reduction_row<Op::Sum, Op::Add, NormalFormRole::Sum, f_add, mpfr_add, add, add, smt_add>(),
