@@ -40,6 +40,14 @@ std::optional<double> least(std::optional<double> a, std::optional<double> b) {
   return std::min(*a, *b);
 }
 
+// b >= u >= 0 for an operand u of max-like b wherever b is not NaN: with maxnum a NaN operand
+// is dropped, so it must not be one.
+bool bounds_max(const KeqLanguage::Graph& g, const ir::OpInfo& info, EClassId u) {
+  const Interval& r = g.data(u).range;
+  if (r.empty_range() || r.lo < 0) return false;
+  return info.nan_policy == ir::NanPolicy::Propagate || !r.nan;
+}
+
 // The nodes of class c with op `op`, walking the class (the e-matching snapshot would be
 // rebuilt after every node added).
 template <class F>
@@ -89,13 +97,6 @@ class MagnitudeSearch {
   bool nonneg(EClassId c) const {
     const Interval& r = g_.data(c).range;
     return !r.nan && !r.empty_range() && r.lo >= 0;
-  }
-  // b >= u >= 0 for an operand u of max-like b whenever b is not NaN: with maxnum a NaN operand
-  // is dropped, so it must not be one.
-  bool bounds_extremum(const ir::OpInfo& info, EClassId u) const {
-    const Interval& r = g_.data(u).range;
-    if (r.empty_range() || r.lo < 0) return false;
-    return info.nan_policy == ir::NanPolicy::Propagate || !r.nan;
   }
   // The operand that is not the constant, and the constant, of a binary node.
   std::optional<std::pair<EClassId, double>> scaled(const egraph::ENode& n,
@@ -205,7 +206,7 @@ class MagnitudeSearch {
     if (info.is_extremum() && info.is_max) {
       std::optional<double> best;
       for (EClassId u : n.children)
-        if (bounds_extremum(info, u)) best = least(best, square_ratio(a, u, depth));
+        if (bounds_max(g_, info, u)) best = least(best, square_ratio(a, u, depth));
       return best;
     }
     return std::nullopt;
@@ -230,10 +231,7 @@ const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph&
   const egraph::ENode n = g.view(node);
   const ir::OpInfo& info = ir::op_info(static_cast<Op>(n.op));
   for (EClassId u : n.children) {
-    // max(...) >= u >= 0 wherever it is not NaN; with maxnum a NaN operand is dropped.
-    const Interval& r = g.data(u).range;
-    if (r.empty_range() || r.lo < 0 || (info.nan_policy != ir::NanPolicy::Propagate && r.nan))
-      continue;
+    if (!bounds_max(g, info, u)) continue;
     m.bounded.insert(g.find(u));
     bool composite = false;
     g.for_each_node(u, [&](EClassId id) {
@@ -247,11 +245,6 @@ const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph&
     if (composite) m.composite.push_back(u);
   }
   return m;
-}
-
-std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b,
-                                      MagnitudeCache& cache) {
-  return MagnitudeSearch(g, cache).ratio(a, b);
 }
 
 std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n,

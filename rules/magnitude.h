@@ -36,13 +36,10 @@ class MagnitudeCache {
   absl::flat_hash_map<EClassId, Members> by_node_;
 };
 
-// The least k this search finds with |a| <= k * |b| wherever neither is NaN (extended reals:
-// |a| = inf forces |b| = inf), or none. Bounded work per call.
-std::optional<double> magnitude_ratio(const KeqLanguage::Graph& g, EClassId a, EClassId b,
-                                      MagnitudeCache& cache);
-
-// An interval for the node `n` (a quotient or a product with a reciprocal) from magnitude_ratio,
-// or none. Meet it with the node's own interval: it says nothing about NaN.
+// An interval for the node `n` (a quotient, or a product with a reciprocal) from the least k
+// a bounded search finds with |numerator| <= k |denominator| wherever neither is NaN (extended
+// reals: an infinite numerator forces an infinite denominator), or none. Meet it with the node's
+// own interval: it says nothing about NaN.
 std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n,
                                        MagnitudeCache& cache);
 

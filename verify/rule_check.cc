@@ -4,7 +4,9 @@
 // encoding does not hold, are evaluated at every combination of special values. A refutation
 // is a point where evaluation of both sides confirms the difference.
 #include <cmath>
+#include <stdexcept>
 
+#include "ir/enclosure.h"
 #include "rules/rules.h"
 #include "smt/smt.h"
 #include "verify/verify.h"
@@ -24,7 +26,9 @@ struct RuleTerms {
   std::optional<TermId> z3_assume, eval_assume;  // the conditions, as Z3 and evaluation read them
 };
 
-// A condition as a bool term. Over Z3's finite reals `finite` and `not-nan` always hold.
+// A condition as a bool term; none where it restricts nothing: `const` (any value may be the
+// constant), and `finite` and `not-nan` over Z3's finite reals. A condition this does not know
+// throws: treated as no restriction it would refute rules that hold.
 std::optional<TermId> condition_term(ir::TermStore& s, const std::string& name,
                                      const std::vector<TermId>& v, bool finite_reals) {
   auto num = [&](double x) { return s.constant(ir::Constant::of_float(x)); };
@@ -48,7 +52,8 @@ std::optional<TermId> condition_term(ir::TermStore& s, const std::string& name,
   if (name == "e4m3-range") return within(448);
   if (name == "e5m2-range") return within(57344);
   if (name == "le") return s.make(Op::Le, {v[0], v[1]});
-  return std::nullopt;  // `const`: any value may be the constant
+  if (name == "const") return std::nullopt;
+  throw std::invalid_argument("condition '" + name + "' has no term form in keq rules check");
 }
 
 std::optional<TermId> conjunction(ir::TermStore& s, const rules::KeqRule& r,
@@ -93,20 +98,14 @@ std::string differs_at(ir::TermStore& s, const RuleTerms& t, const std::vector<d
       if (ir::same_value(a, b, ir::Semantics::Ieee)) return "";
       return "left " + a.str() + ", right " + b.str();
     }
+    // Real semantics: a difference only where the two sides' enclosures are disjoint, as keq
+    // verify's replay requires (the conditions compare exact inputs with constants).
     auto env = [&](const ir::Variable& v) { return std::optional(ir::RealValue::of(value_of(v))); };
     if (t.eval_assume && !ir::evaluate_real(s, *t.eval_assume, env).i) return "";
-    ir::RealValue a = ir::evaluate_real(s, t.lhs, env), b = ir::evaluate_real(s, t.rhs, env);
-    if (a.type != ir::Type::F32) return a.i == b.i ? "" : "left " + a.str() + ", right " + b.str();
-    mpfr_srcptr x = a.f.get(), y = b.f.get();
-    if (mpfr_nan_p(x) && mpfr_nan_p(y)) return "";
-    if (!mpfr_nan_p(x) && !mpfr_nan_p(y) && mpfr_equal_p(x, y)) return "";
-    // Away from equality by more than evaluation error (MPFR's 256 bits): a real difference.
-    if (!mpfr_nan_p(x) && !mpfr_nan_p(y) && !mpfr_inf_p(x) && !mpfr_inf_p(y)) {
-      double d = std::fabs(a.f.approx_double() - b.f.approx_double());
-      double m = std::max(std::fabs(a.f.approx_double()), std::fabs(b.f.approx_double()));
-      if (d <= m * 1e-60 + 1e-300) return "";
-    }
-    return "left " + a.str() + ", right " + b.str();
+    if (!ir::disjoint(ir::evaluate_enclosure(s, t.lhs, env), ir::evaluate_enclosure(s, t.rhs, env)))
+      return "";
+    return "left " + ir::evaluate_real(s, t.lhs, env).str() + ", right " +
+           ir::evaluate_real(s, t.rhs, env).str();
   } catch (const ir::EvalError&) {
     return "";  // outside the evaluator's range: no evidence
   }
@@ -155,8 +154,13 @@ RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeou
   t.lhs = rules::instantiate(s, r.rewrite.lhs, t.vars);
   t.rhs = rules::instantiate(s, r.rewrite.rhs, t.vars);
   bool ieee = r.holds == ir::Semantics::Ieee;
-  t.z3_assume = conjunction(s, r, t.vars, !ieee);
-  t.eval_assume = conjunction(s, r, t.vars, false);
+  try {
+    t.z3_assume = conjunction(s, r, t.vars, !ieee);
+    t.eval_assume = conjunction(s, r, t.vars, false);
+  } catch (const std::invalid_argument& e) {
+    v.detail = e.what();
+    return v;
+  }
   size_t points = 0;
   if (std::string diff = sweep_specials(s, t, r.holds, points); !diff.empty()) {
     v.outcome = RuleVerdict::Outcome::Refuted;

@@ -1,0 +1,44 @@
+// keq rules check (verify/rule_check.cc): every condition the rule language knows has a term
+// form there (else a rule under it would be checked without it), and refutations are points
+// where evaluation confirms the difference.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "rules/rules.h"
+#include "verify/verify.h"
+
+namespace keq::verify {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<RuleVerdict> check_text(const std::string& text) {
+  fs::path f = fs::temp_directory_path() / "keq_rule_check_test.rules";
+  std::ofstream(f) << text;
+  return check_rules({f.string()}, 10000);
+}
+
+TEST(RuleCheck, EveryConditionHasATermForm) {
+  std::string text;
+  for (const std::string& c : rules::KeqLanguage::condition_names()) {
+    std::string vars = c == "le" ? "?a ?b" : "?a";
+    text += "(rule under-" + c + " (+ ?a ?b) (+ ?a ?b) :if (" + c + " " + vars + ") :holds ieee)\n";
+  }
+  for (const RuleVerdict& v : check_text(text))
+    EXPECT_EQ(v.outcome, RuleVerdict::Outcome::Proved) << v.name << ": " << v.detail;
+}
+
+TEST(RuleCheck, ConditionsRestrictTheCheck) {
+  // x / x = 1 needs x finite and nonzero; without the conditions it is refuted (0/0, inf/inf).
+  auto vs = check_text(
+      "(rule ok (/ ?a ?a) 1 :if (finite ?a) (nonzero ?a) :holds ieee)\n"
+      "(rule bare (/ ?a ?a) 1 :holds real)\n");
+  ASSERT_EQ(vs.size(), 2u);
+  EXPECT_EQ(vs[0].outcome, RuleVerdict::Outcome::Proved) << vs[0].detail;
+  EXPECT_EQ(vs[1].outcome, RuleVerdict::Outcome::Refuted) << vs[1].detail;
+}
+
+}  // namespace
+}  // namespace keq::verify
