@@ -139,6 +139,18 @@ struct OpInfo {
   std::string_view no_smt_real;
   SmtIeeeFn smt_ieee = nullptr;  // null: outside the IEEE encoding, for the reason given
   std::string_view no_smt_ieee;
+  // Generated CUDA and C++ (runner/): the runtime function (runner/runtime.cuh) that computes
+  // the op, overloaded on float (IEEE: the GPU intrinsic with explicit rounding, or the
+  // hardware approximation for an approximate op), double (real semantics, approximated) and
+  // the integer types; variadic ops fold it left. Null for leaves, with the reason in no_cuda.
+  std::string_view cuda;
+  std::string_view no_cuda;
+  // The function takes a trailing `bool& undefined`: the op is undefined for some operands
+  // (integer division by zero, a shift out of range), where the evaluator throws.
+  bool cuda_may_fail = false;
+  // For an op that is not ieee_exact: its CUDA lowering is the instruction both frameworks
+  // emit (measured: SEMANTICS-FACTS.md), so its GPU bits are the programs' bits.
+  bool gpu_pinned = false;
 
   bool is_extremum() const { return nan_policy != NanPolicy::NotExtremum; }
 };

@@ -32,6 +32,7 @@ TEST(OpTable, EveryOpHasEachPartOrSaysWhyNot) {
     EXPECT_NE(info.enclosure == nullptr, info.no_enclosure.empty());
     EXPECT_NE(info.smt_real == nullptr, info.no_smt_real.empty());
     EXPECT_NE(info.smt_ieee == nullptr, info.no_smt_ieee.empty());
+    EXPECT_NE(info.cuda.empty(), info.no_cuda.empty()) << info.name;
     if (info.sig != Signature::Leaf) {
       EXPECT_GE(info.arity, 1);
     }

@@ -99,7 +99,8 @@ constexpr OpInfo reduction_row() {
                 if (a.size() > 2)
                   throw smt::NotEncoded{"a sum or product whose order is unspecified"};
                 return a.size() == 1 ? a[0] : S(a[0], a[1]);
-              }};
+              },
+          .cuda = kStep == Op::Add ? "keq_add" : "keq_mul"};
 }
 
 constexpr std::string_view kLeaf = "a leaf: its value is the constant or the input";
@@ -115,7 +116,8 @@ constexpr OpInfo leaf_row(Op op) {
           .no_interval = kLeaf,
           .no_enclosure = kLeaf,
           .no_smt_real = kLeaf,
-          .no_smt_ieee = kLeaf};
+          .no_smt_ieee = kLeaf,
+          .no_cuda = kLeaf};
 }
 
 const OpInfo kRows[] = {
@@ -131,7 +133,8 @@ const OpInfo kRows[] = {
      .interval = KEQ_INTERVAL(return add(a[0], a[1]);),
      .enclosure = float_fold<add>,
      .smt_real = KEQ_SMT_REAL(return a[0] + a[1];),
-     .smt_ieee = KEQ_SMT_IEEE(return a[0] + a[1];)},
+     .smt_ieee = KEQ_SMT_IEEE(return a[0] + a[1];),
+     .cuda = "keq_add"},
     {.op = Op::Sub,
      .arity = 2,
      .sig = Signature::SameNum,
@@ -142,7 +145,8 @@ const OpInfo kRows[] = {
      .enclosure = KEQ_ENCLOSE(if (a[0]->type != Type::F32) return Enclosure::any(a[0]->type);
                               return add(*a[0], neg(*a[1]));),
      .smt_real = KEQ_SMT_REAL(return a[0] - a[1];),
-     .smt_ieee = KEQ_SMT_IEEE(return a[0] - a[1];)},
+     .smt_ieee = KEQ_SMT_IEEE(return a[0] - a[1];),
+     .cuda = "keq_sub"},
     {.op = Op::Mul,
      .arity = 2,
      .sig = Signature::SameNum,
@@ -153,7 +157,8 @@ const OpInfo kRows[] = {
      .interval = KEQ_INTERVAL(return mul(a[0], a[1]);),
      .enclosure = float_fold<mul>,
      .smt_real = KEQ_SMT_REAL(return a[0] * a[1];),
-     .smt_ieee = KEQ_SMT_IEEE(return a[0] * a[1];)},
+     .smt_ieee = KEQ_SMT_IEEE(return a[0] * a[1];),
+     .cuda = "keq_mul"},
     {.op = Op::Div,
      .arity = 2,
      .sig = Signature::SameFloat,
@@ -164,7 +169,8 @@ const OpInfo kRows[] = {
      .interval = KEQ_INTERVAL(return div(a[0], a[1]);),
      .enclosure = KEQ_ENCLOSE(return div(*a[0], *a[1]);),
      .smt_real = KEQ_SMT_REAL(return e.quotient(a[0], a[1]);),
-     .smt_ieee = KEQ_SMT_IEEE(return a[0] / a[1];)},
+     .smt_ieee = KEQ_SMT_IEEE(return a[0] / a[1];),
+     .cuda = "keq_div"},
     // Triton's fp32 `/` (div.full.f32, up to 2 ulp): exact division over the reals.
     {.op = Op::DivFull,
      .arity = 2,
@@ -176,7 +182,8 @@ const OpInfo kRows[] = {
      .interval = KEQ_INTERVAL(return div(a[0], a[1]);),
      .enclosure = KEQ_ENCLOSE(return div(*a[0], *a[1]);),
      .smt_real = KEQ_SMT_REAL(return e.quotient(a[0], a[1]);),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_div_full"},
     {.op = Op::Neg,
      .arity = 1,
      .sig = Signature::SameNum,
@@ -193,7 +200,8 @@ const OpInfo kRows[] = {
      .enclosure = KEQ_ENCLOSE(if (a[0]->type != Type::F32) return Enclosure::any(a[0]->type);
                               return neg(*a[0]);),
      .smt_real = KEQ_SMT_REAL(return -a[0];),
-     .smt_ieee = KEQ_SMT_IEEE(return -a[0];)},
+     .smt_ieee = KEQ_SMT_IEEE(return -a[0];),
+     .cuda = "keq_neg"},
     {.op = Op::Abs,
      .arity = 1,
      .sig = Signature::SameNum,
@@ -212,7 +220,8 @@ const OpInfo kRows[] = {
      .interval = abs_interval,
      .enclosure = abs_enclosure,
      .smt_real = KEQ_SMT_REAL(return z3::ite(a[0] >= 0, a[0], -a[0]);),
-     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_abs(a[0]);)},
+     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_abs(a[0]);),
+     .cuda = "keq_abs"},
     {.op = Op::Fma,
      .arity = 3,
      .sig = Signature::SameFloat,
@@ -224,7 +233,8 @@ const OpInfo kRows[] = {
      .interval = KEQ_INTERVAL(return add(mul(a[0], a[1]), a[2]);),
      .enclosure = KEQ_ENCLOSE(return add(mul(*a[0], *a[1]), *a[2]);),
      .smt_real = KEQ_SMT_REAL(return a[0] * a[1] + a[2];),
-     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_fma(e, a[0], a[1], a[2]);)},
+     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_fma(e, a[0], a[1], a[2]);),
+     .cuda = "keq_fma"},
     {.op = Op::Recip,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -235,7 +245,8 @@ const OpInfo kRows[] = {
      .interval = KEQ_INTERVAL(return recip(a[0]);),
      .enclosure = KEQ_ENCLOSE(return recip(*a[0]);),
      .smt_real = KEQ_SMT_REAL(return e.quotient(e.real(1), a[0]);),
-     .smt_ieee = KEQ_SMT_IEEE(return e.ctx().fpa_val(1.0f) / a[0];)},
+     .smt_ieee = KEQ_SMT_IEEE(return e.ctx().fpa_val(1.0f) / a[0];),
+     .cuda = "keq_recip"},
     // Reductions. IEEE evaluation folds left to right; the prover treats their order as
     // unspecified.
     reduction_row<Op::Sum, Op::Add, NormalFormRole::Sum, f_add, mpfr_add, add, add, smt_add>(),

@@ -106,7 +106,8 @@ const OpInfo kRows[] = {
      .interval = exp_interval<false>,
      .enclosure = monotone_enclosure<mpfr_exp>,
      .smt_real = KEQ_SMT_REAL(return e.exp(a[0]);),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_exp"},
     {.op = Op::Exp2,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -119,7 +120,8 @@ const OpInfo kRows[] = {
      .enclosure = monotone_enclosure<mpfr_exp2>,
      .smt_real =
          KEQ_SMT_REAL(smt::Expr r = e.apply("exp2", a[0], mpfr_exp2); e.fact(r > 0); return r;),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_exp2"},
     {.op = Op::Log,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -132,7 +134,8 @@ const OpInfo kRows[] = {
      // log y: the l with exp(l) = y, for y > 0.
      .smt_real = KEQ_SMT_REAL(smt::Expr l = e.apply("log", a[0], nullptr); e.condition(a[0] > 0);
                               e.fact(z3::implies(a[0] > 0, e.exp(l) == a[0])); return l;),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_log"},
     {.op = Op::Log2,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -143,7 +146,8 @@ const OpInfo kRows[] = {
      .interval = log_interval<true>,
      .enclosure = monotone_enclosure<mpfr_log2>,
      .smt_real = KEQ_SMT_REAL(e.condition(a[0] > 0); return e.apply("log2", a[0], mpfr_log2);),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_log2"},
     // log1p and expm1: exact near 0, where log(1 + x) and exp(x) - 1 in fp32 lose every digit.
     // Over the reals they are log(1 + x) and exp(x) - 1, and Z3 sees them so.
     {.op = Op::Log1p,
@@ -158,7 +162,8 @@ const OpInfo kRows[] = {
      .smt_real =
          KEQ_SMT_REAL(smt::Expr y = 1 + a[0]; smt::Expr l = e.apply("log", y, nullptr);
                       e.condition(y > 0); e.fact(z3::implies(y > 0, e.exp(l) == y)); return l;),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_log1p"},
     {.op = Op::Expm1,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -171,7 +176,8 @@ const OpInfo kRows[] = {
          if (a[0].no_inf()) r.never_inf = true; return r;),
      .enclosure = monotone_enclosure<mpfr_expm1>,
      .smt_real = KEQ_SMT_REAL(return e.exp(a[0]) - 1;),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_expm1"},
     {.op = Op::Sqrt,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -183,7 +189,8 @@ const OpInfo kRows[] = {
      .enclosure = monotone_enclosure<mpfr_sqrt>,
      .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("sqrt"); e.condition(a[0] >= 0);
                               e.fact(z3::implies(a[0] >= 0, r >= 0 && r * r == a[0])); return r;),
-     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_sqrt(e, a[0]);)},
+     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_sqrt(e, a[0]);),
+     .cuda = "keq_sqrt"},
     // tl.sqrt: sqrt.approx.f32.
     {.op = Op::SqrtApprox,
      .arity = 1,
@@ -197,19 +204,23 @@ const OpInfo kRows[] = {
      .enclosure = monotone_enclosure<mpfr_sqrt>,
      .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("sqrt"); e.condition(a[0] >= 0);
                               e.fact(z3::implies(a[0] >= 0, r >= 0 && r * r == a[0])); return r;),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_sqrt_approx"},
     {.op = Op::Rsqrt,
      .arity = 1,
      .sig = Signature::SameFloat,
      .ieee_exact = false,
      .spellings = "torch.rsqrt tl.rsqrt libdevice.rsqrt",
-     .ieee = KEQ_VIA_REAL(Rsqrt),
+     // IEEE 754's rSqrt(-0) is -inf (torch and CUDA agree); MPFR's rec_sqrt gives +inf.
+     .ieee = KEQ_IEEE(if (a[0].f == 0) return fval(std::copysign(INFINITY, a[0].f));
+                      return ieee_via_real(Op::Rsqrt, a);),
      .real = real_unary<mpfr_rec_sqrt>,
      .interval = KEQ_INTERVAL(return clip(recip(sqrt_interval(a)), 0, kInf);),
      .enclosure = monotone_enclosure<mpfr_rec_sqrt, false>,
      .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("rsqrt"); e.condition(a[0] > 0);
                               e.fact(z3::implies(a[0] > 0, r > 0 && r * r * a[0] == 1)); return r;),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_rsqrt"},
     {.op = Op::Pow,
      .arity = 2,
      .sig = Signature::SameFloat,
@@ -221,7 +232,8 @@ const OpInfo kRows[] = {
      .no_interval = "not yet: the normal forms expand small integer powers instead",
      .enclosure = pow_enclosure,
      .no_smt_real = "pow is not in the real fragment (no exact encoding of x^y)",
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_pow"},
     {.op = Op::Tanh,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -234,7 +246,8 @@ const OpInfo kRows[] = {
      .enclosure = monotone_enclosure<mpfr_tanh>,
      // tanh y = (e^2y - 1) / (e^2y + 1)
      .smt_real = KEQ_SMT_REAL(smt::Expr x = e.exp(2 * a[0]); return e.quotient(x - 1, x + 1);),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_tanh"},
     {.op = Op::Erf,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -247,7 +260,8 @@ const OpInfo kRows[] = {
      .enclosure = monotone_enclosure<mpfr_erf>,
      .smt_real = KEQ_SMT_REAL(smt::Expr r = e.apply("erf", a[0], mpfr_erf); e.fact(r > -1 && r < 1);
                               return r;),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_erf"},
     {.op = Op::Sigmoid,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -259,7 +273,8 @@ const OpInfo kRows[] = {
          return clip(monotone(a[0], [](double x) { return 1 / (1 + std::exp(-x)); }), 0, 1);),
      .enclosure = monotone_enclosure<sigmoid_directed>,
      .smt_real = KEQ_SMT_REAL(return e.quotient(e.real(1), 1 + e.exp(-a[0]));),
-     .no_smt_ieee = kApprox},
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_sigmoid"},
 };
 
 }  // namespace

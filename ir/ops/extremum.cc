@@ -136,7 +136,8 @@ constexpr OpInfo extremum_row(std::string_view spellings) {
           .interval = extremum_interval<kMax, kProp>,
           .enclosure = extremum_enclosure<kMax, kProp>,
           .smt_real = real_extremum_smt<kMax>,
-          .smt_ieee = ieee_extremum_smt<kMax, kProp>};
+          .smt_ieee = ieee_extremum_smt<kMax, kProp>,
+          .cuda = kMax ? (kProp ? "keq_max" : "keq_maxnum") : (kProp ? "keq_min" : "keq_minnum")};
 }
 
 const OpInfo kRows[] = {
@@ -166,7 +167,8 @@ const OpInfo kRows[] = {
          KEQ_ENCLOSE(return extremum2<false, true>(extremum2<true, true>(*a[0], *a[1]), *a[2]);),
      .smt_real = KEQ_SMT_REAL(return real_pick(real_pick(a[0], a[1], true), a[2], false);),
      .smt_ieee = KEQ_SMT_IEEE(
-         return smt::fp_pick(e, smt::fp_pick(e, a[0], a[1], true, true), a[2], false, true);)},
+         return smt::fp_pick(e, smt::fp_pick(e, a[0], a[1], true, true), a[2], false, true);),
+     .cuda = "keq_clamp"},
 };
 
 }  // namespace

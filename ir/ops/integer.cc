@@ -73,8 +73,10 @@ constexpr std::string_view kNoIntervals = "integer results are not tracked by th
 constexpr std::string_view kNoReal = "integer and bit operations are outside the real fragment";
 constexpr std::string_view kNoIeee = "integer values are outside the floating-point encoding";
 
+// `cuda`: the runtime function; `may_fail`: undefined for some operands (division by zero,
+// shifts out of range), where the evaluator throws.
 template <Op kOp>
-constexpr OpInfo int_row(bool commutative = false) {
+constexpr OpInfo int_row(std::string_view cuda, bool may_fail, bool commutative = false) {
   return {.op = kOp,
           .arity = 2,
           .sig = Signature::SameInt,
@@ -84,7 +86,9 @@ constexpr OpInfo int_row(bool commutative = false) {
           .no_interval = kNoIntervals,
           .no_enclosure = kAnyAwayFromPoints,
           .no_smt_real = kNoReal,
-          .no_smt_ieee = kNoIeee};
+          .no_smt_ieee = kNoIeee,
+          .cuda = cuda,
+          .cuda_may_fail = may_fail};
 }
 
 template <Op kOp, Type kType>
@@ -113,14 +117,15 @@ constexpr OpInfo to_int_row() {
                 return exact_monotone(kOp, *a[0]);
               },
           .no_smt_real = kNoReal,
-          .no_smt_ieee = kNoIeee};
+          .no_smt_ieee = kNoIeee,
+          .cuda = kType == Type::I32 ? "keq_cast_i32" : "keq_cast_i64"};
 }
 
 const OpInfo kRows[] = {
-    int_row<Op::DivC>(),
-    int_row<Op::ModC>(),
-    int_row<Op::FloorDiv>(),
-    int_row<Op::ModPy>(),
+    int_row<Op::DivC>("keq_div_c", true),
+    int_row<Op::ModC>("keq_mod_c", true),
+    int_row<Op::FloorDiv>("keq_floordiv", true),
+    int_row<Op::ModPy>("keq_mod_py", true),
     {.op = Op::FMod,
      .arity = 2,
      .sig = Signature::SameFloat,
@@ -130,7 +135,8 @@ const OpInfo kRows[] = {
      .no_interval = "not yet bounded",
      .enclosure = modulo_enclosure<false>,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = "not yet encoded (Z3's fp.rem rounds the quotient to even, fmod truncates)"},
+     .no_smt_ieee = "not yet encoded (Z3's fp.rem rounds the quotient to even, fmod truncates)",
+     .cuda = "keq_fmod"},
     {.op = Op::Remainder,
      .arity = 2,
      .sig = Signature::SameFloat,
@@ -141,13 +147,14 @@ const OpInfo kRows[] = {
      .no_interval = "not yet bounded",
      .enclosure = modulo_enclosure<true>,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = "not yet encoded"},
-    int_row<Op::Shl>(),
-    int_row<Op::Shr>(),
-    int_row<Op::LShr>(),
-    int_row<Op::BitAnd>(true),
-    int_row<Op::BitOr>(true),
-    int_row<Op::BitXor>(true),
+     .no_smt_ieee = "not yet encoded",
+     .cuda = "keq_remainder"},
+    int_row<Op::Shl>("keq_shl", true),
+    int_row<Op::Shr>("keq_shr", true),
+    int_row<Op::LShr>("keq_lshr", true),
+    int_row<Op::BitAnd>("keq_band", false, true),
+    int_row<Op::BitOr>("keq_bor", false, true),
+    int_row<Op::BitXor>("keq_bxor", false, true),
     to_int_row<Op::CastI32, Type::I32>(),
     to_int_row<Op::CastI64, Type::I64>(),
     {.op = Op::CastBool,
@@ -161,7 +168,8 @@ const OpInfo kRows[] = {
      .interval = [](IvArgs) { return bool_interval(); },
      .enclosure = cast_bool_enclosure,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = "not yet encoded"},
+     .no_smt_ieee = "not yet encoded",
+     .cuda = "keq_cast_bool"},
     {.op = Op::BitcastI32,
      .arity = 1,
      .sig = Signature::BitcastF2I,
@@ -173,7 +181,8 @@ const OpInfo kRows[] = {
      .no_interval = kNoIntervals,
      .no_enclosure = kAnyAwayFromPoints,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = kNoIeee},
+     .no_smt_ieee = kNoIeee,
+     .cuda = "keq_bitcast_i32"},
     {.op = Op::BitcastF32,
      .arity = 1,
      .sig = Signature::BitcastI2F,
@@ -184,7 +193,8 @@ const OpInfo kRows[] = {
      .no_interval = "not yet: any fp32 value or NaN",
      .no_enclosure = kAnyAwayFromPoints,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = kNoIeee},
+     .no_smt_ieee = kNoIeee,
+     .cuda = "keq_bitcast_f32"},
     // frexp: x = mant * 2^exp with |mant| in [0.5, 1); zero, inf and NaN give (x, 0).
     {.op = Op::FrexpMant,
      .arity = 1,
@@ -201,7 +211,8 @@ const OpInfo kRows[] = {
      .no_interval = "not yet bounded",
      .no_enclosure = kAnyAwayFromPoints,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = "not yet encoded"},
+     .no_smt_ieee = "not yet encoded",
+     .cuda = "keq_frexp_mant"},
     {.op = Op::FrexpExp,
      .arity = 1,
      .sig = Signature::FrexpExp,
@@ -213,7 +224,8 @@ const OpInfo kRows[] = {
      .no_interval = kNoIntervals,
      .no_enclosure = kAnyAwayFromPoints,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = kNoIeee},
+     .no_smt_ieee = kNoIeee,
+     .cuda = "keq_frexp_exp"},
     {.op = Op::Ldexp,
      .arity = 2,
      .sig = Signature::Ldexp,
@@ -223,7 +235,8 @@ const OpInfo kRows[] = {
      .no_interval = "not yet bounded",
      .enclosure = ldexp_enclosure,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = kNoIeee},
+     .no_smt_ieee = kNoIeee,
+     .cuda = "keq_ldexp"},
 };
 
 }  // namespace

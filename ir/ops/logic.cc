@@ -132,7 +132,13 @@ constexpr OpInfo compare_row(bool commutative) {
       .interval = [](IvArgs) { return bool_interval(); },
       .enclosure = compare_enclosure<kOp>,
       .smt_real = [](smt::RealEncoding&, SArgs a) { return compare_smt<kOp>(a[0], a[1], false); },
-      .smt_ieee = [](smt::IeeeEncoding&, SArgs a) { return compare_smt<kOp>(a[0], a[1], true); }};
+      .smt_ieee = [](smt::IeeeEncoding&, SArgs a) { return compare_smt<kOp>(a[0], a[1], true); },
+      .cuda = kOp == Op::Lt   ? "keq_lt"
+              : kOp == Op::Le ? "keq_le"
+              : kOp == Op::Gt ? "keq_gt"
+              : kOp == Op::Ge ? "keq_ge"
+              : kOp == Op::Eq ? "keq_eq"
+                              : "keq_ne"};
 }
 
 const OpInfo kRows[] = {
@@ -154,7 +160,8 @@ const OpInfo kRows[] = {
      .enclosure = KEQ_ENCLOSE(if (a[0]->ilo == a[0]->ihi) return a[0]->ilo ? *a[1] : *a[2];
                               return hull(*a[1], *a[2]);),
      .smt_real = KEQ_SMT_REAL(return z3::ite(a[0], a[1], a[2]);),
-     .smt_ieee = KEQ_SMT_IEEE(return z3::ite(a[0], a[1], a[2]);)},
+     .smt_ieee = KEQ_SMT_IEEE(return z3::ite(a[0], a[1], a[2]);),
+     .cuda = "keq_select"},
     {.op = Op::And,
      .arity = 2,
      .sig = Signature::Logic,
@@ -164,7 +171,8 @@ const OpInfo kRows[] = {
      .interval = [](IvArgs) { return bool_interval(); },
      .enclosure = KEQ_ENCLOSE(return ints(Type::Bool, a[0]->ilo& a[1]->ilo, a[0]->ihi& a[1]->ihi);),
      .smt_real = KEQ_SMT_REAL(return a[0] && a[1];),
-     .smt_ieee = KEQ_SMT_IEEE(return a[0] && a[1];)},
+     .smt_ieee = KEQ_SMT_IEEE(return a[0] && a[1];),
+     .cuda = "keq_and"},
     {.op = Op::Or,
      .arity = 2,
      .sig = Signature::Logic,
@@ -175,7 +183,8 @@ const OpInfo kRows[] = {
      .enclosure =
          KEQ_ENCLOSE(return ints(Type::Bool, a[0]->ilo | a[1]->ilo, a[0]->ihi | a[1]->ihi);),
      .smt_real = KEQ_SMT_REAL(return a[0] || a[1];),
-     .smt_ieee = KEQ_SMT_IEEE(return a[0] || a[1];)},
+     .smt_ieee = KEQ_SMT_IEEE(return a[0] || a[1];),
+     .cuda = "keq_or"},
     {.op = Op::Not,
      .arity = 1,
      .sig = Signature::Logic,
@@ -184,7 +193,8 @@ const OpInfo kRows[] = {
      .interval = [](IvArgs) { return bool_interval(); },
      .enclosure = KEQ_ENCLOSE(return ints(Type::Bool, 1 - a[0]->ihi, 1 - a[0]->ilo);),
      .smt_real = KEQ_SMT_REAL(return !a[0];),
-     .smt_ieee = KEQ_SMT_IEEE(return !a[0];)},
+     .smt_ieee = KEQ_SMT_IEEE(return !a[0];),
+     .cuda = "keq_not"},
 };
 
 }  // namespace

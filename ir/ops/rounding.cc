@@ -20,7 +20,8 @@ int round_even(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
 }
 
 template <Mpfr1 F, double (*D)(double)>
-constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee) {
+constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee,
+                                std::string_view cuda) {
   return {.op = op,
           .arity = 1,
           .sig = Signature::SameFloat,
@@ -36,7 +37,8 @@ constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee) 
               },
           .enclosure = [](EArgs a) { return monotone(*a[0], F, true); },
           .no_smt_real = "rounding to an integer is outside the real fragment",
-          .no_smt_ieee = "not yet encoded (Z3's fp.roundToIntegral would do)"};
+          .no_smt_ieee = "not yet encoded (Z3's fp.roundToIntegral would do)",
+          .cuda = cuda};
 }
 
 double floor_d(double x) {
@@ -84,7 +86,13 @@ constexpr OpInfo cast_row() {
                },
            .smt_real = [](smt::RealEncoding& e,
                           SArgs a) { return e.round_to_format(a[0], kFormat, kOverflow); },
-           .no_smt_ieee = "not yet encoded"};
+           .no_smt_ieee = "not yet encoded",
+           .cuda = kOp == Op::CastF16       ? "keq_cast_f16"
+                   : kOp == Op::CastBF16    ? "keq_cast_bf16"
+                   : kOp == Op::CastE4M3    ? "keq_cast_e4m3"
+                   : kOp == Op::CastE4M3Sat ? "keq_cast_e4m3_sat"
+                   : kOp == Op::CastE5M2    ? "keq_cast_e5m2"
+                                            : "keq_cast_e5m2_sat"};
   if (kFormat == FloatFormat::E4M3FN) {
     r.smt_ieee = [](smt::IeeeEncoding& e, SArgs a) {
       return smt::fp_round_e4m3(e, a[0], kOverflow == Overflow::Saturate);
@@ -108,14 +116,18 @@ constexpr OpInfo cast_row() {
 
 const OpInfo kRows[] = {
     to_integer_row<floor_fn, floor_d>(Op::Floor, "torch.floor tl.floor libdevice.floor",
-                                      KEQ_IEEE(return fval(std::floor(a[0].f));)),
+                                      KEQ_IEEE(return fval(std::floor(a[0].f));),
+                                      "keq_floor"),
     to_integer_row<ceil_fn, ceil_d>(Op::Ceil, "torch.ceil tl.ceil libdevice.ceil",
-                                    KEQ_IEEE(return fval(std::ceil(a[0].f));)),
+                                    KEQ_IEEE(return fval(std::ceil(a[0].f));),
+                                      "keq_ceil"),
     // Half to even, as torch.round and libdevice's rint.
     to_integer_row<round_even, rint_d>(Op::Round, "torch.round libdevice.rint",
-                                       KEQ_IEEE(return fval(std::nearbyint(a[0].f));)),
+                                       KEQ_IEEE(return fval(std::nearbyint(a[0].f));),
+                                      "keq_round"),
     to_integer_row<trunc_fn, trunc_d>(Op::Trunc, "torch.trunc libdevice.trunc",
-                                      KEQ_IEEE(return fval(std::trunc(a[0].f));)),
+                                      KEQ_IEEE(return fval(std::trunc(a[0].f));),
+                                      "keq_trunc"),
     {.op = Op::CastF32,
      .arity = 1,
      .sig = Signature::CastTo,
@@ -130,7 +142,8 @@ const OpInfo kRows[] = {
          KEQ_ENCLOSE(if (a[0]->type == Type::F32) return *a[0]; return Enclosure::any(Type::F32);),
      .no_smt_real = "casts are outside the real fragment",
      .smt_ieee =
-         KEQ_SMT_IEEE(if (!a[0].is_fpa()) throw smt::NotEncoded{"integer casts"}; return a[0];)},
+         KEQ_SMT_IEEE(if (!a[0].is_fpa()) throw smt::NotEncoded{"integer casts"}; return a[0];),
+     .cuda = "keq_cast_f32"},
     cast_row<Op::CastF16, FloatFormat::F16, Overflow::Inf, 5, 11>(),
     cast_row<Op::CastBF16, FloatFormat::BF16, Overflow::Inf, 8, 8>(),
     cast_row<Op::CastE4M3, FloatFormat::E4M3FN, Overflow::NaN>(),
