@@ -18,7 +18,7 @@ int egraph_command(const std::vector<std::string>& args);
 int parse_command(const std::vector<std::string>& args);
 int inspect_command(const std::vector<std::string>& args);
 int verify_command(const std::vector<std::string>& args);
-int rules_command(const std::vector<std::string>& args);  // keq rules check
+int rules_command(const std::vector<std::string>& args);  // keq rules check, validate
 extern const char* const kEgraphHelp;
 
 }  // namespace keq::cli

@@ -1,5 +1,7 @@
 #include "rules/keq_language.h"
 
+#include <array>
+#include <cmath>
 #include <vector>
 
 #include "rules/magnitude.h"
@@ -313,11 +315,34 @@ constexpr Fact kFacts[] = {
     {"e5m2-range", &Interval::within_e5m2},
 };
 
+// (in-FORMAT ?x): x is one of the narrow format's values, as a cast into it (or into a format
+// whose values it holds: fp8 values are fp16 and bf16 values) leaves it, or a constant that is.
+struct FormatFact {
+  const char* name;
+  ir::FloatFormat format;
+  std::array<Op, 6> casts;  // the casts whose results lie in the format (repeats pad)
+};
+constexpr FormatFact kFormatFacts[] = {
+    {"in-f16",
+     ir::FloatFormat::F16,
+     {Op::CastF16, Op::CastE4M3, Op::CastE4M3Sat, Op::CastE5M2, Op::CastE5M2Sat, Op::CastF16}},
+    {"in-bf16",
+     ir::FloatFormat::BF16,
+     {Op::CastBF16, Op::CastE4M3, Op::CastE4M3Sat, Op::CastE5M2, Op::CastE5M2Sat, Op::CastBF16}},
+    {"in-e4m3",
+     ir::FloatFormat::E4M3FN,
+     {Op::CastE4M3, Op::CastE4M3Sat, Op::CastE4M3, Op::CastE4M3, Op::CastE4M3, Op::CastE4M3}},
+    {"in-e5m2",
+     ir::FloatFormat::E5M2,
+     {Op::CastE5M2, Op::CastE5M2Sat, Op::CastE5M2, Op::CastE5M2, Op::CastE5M2, Op::CastE5M2}},
+};
+
 }  // namespace
 
 std::vector<std::string> KeqLanguage::condition_names() {
   std::vector<std::string> out;
   for (const Fact& f : kFacts) out.push_back(f.name);
+  for (const FormatFact& f : kFormatFacts) out.push_back(f.name);
   out.push_back("const");
   out.push_back("le");
   return out;
@@ -338,6 +363,22 @@ std::optional<KeqLanguage::Condition> KeqLanguage::condition(std::string_view na
     auto test = f.test;
     return [v, test](const Graph& g, std::span<const EClassId> s) {
       return (g.data(s[v]).range.*test)();
+    };
+  }
+  for (const FormatFact& f : kFormatFacts) {
+    if (name != f.name) continue;
+    if (!want(1)) return std::nullopt;
+    uint32_t v = vars[0];
+    const FormatFact* fact = &f;
+    return [v, fact](const Graph& g, std::span<const EClassId> s) {
+      if (const auto& c = g.data(s[v]).constant) {
+        if (c->type != ir::Type::F32) return false;
+        double r = ir::round_to_format(c->f, fact->format, ir::Overflow::Inf);
+        return r == c->f || (std::isnan(r) && std::isnan(c->f));
+      }
+      for (Op cast : fact->casts)
+        if (!g.class_nodes_with_op(s[v], static_cast<OpCode>(cast)).empty()) return true;
+      return false;
     };
   }
   if (name == "const") {

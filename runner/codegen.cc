@@ -301,6 +301,7 @@ std::string generate(const ir::TermStore& s, std::span<const Check> checks,
   out << "  uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1;\n";
   out << "  int points = argc > 2 ? std::atoi(argv[2]) : 32;\n";
   out << "  int only = argc > 3 ? std::atoi(argv[3]) : -1;\n";
+  out << "  keq_print_device();\n";
   for (size_t k = 0; k < checks.size(); ++k)
     out << "  if (only < 0 || only == " << k << ") keq_run<Check" << k << ">(" << k << ", "
         << plans[k].count << "ull, seed, points);\n";

@@ -93,7 +93,7 @@ double value_of_bits(uint64_t b, ir::Type t) {
 // "check ID tried N skipped N undefined N differs N max_diff D ms T" and
 // "example|sample ID INDEX OUTCOME v0 ... lhs rhs" (hex: the inputs' bits, the sides' doubles).
 void parse(const std::string& text, const ir::TermStore& s, std::span<const Check> checks,
-           std::vector<CheckResult>& out, std::string& error) {
+           std::vector<CheckResult>& out, std::string& device, std::string& error) {
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
@@ -103,6 +103,10 @@ void parse(const std::string& text, const ir::TermStore& s, std::span<const Chec
     w >> kind;
     if (kind == "error") {
       error = line;
+      continue;
+    }
+    if (kind == "device") {
+      device = line.substr(7);
       continue;
     }
     w >> id;
@@ -173,7 +177,7 @@ RunResult run(const ir::TermStore& s, std::span<const Check> checks, const RunOp
   } else {
     auto [out, status] = capture(shell_quote(exe.string()) + " " + std::to_string(opt.seed) + " " +
                                  std::to_string(opt.points));
-    parse(out, s, checks, res.checks, res.error);
+    parse(out, s, checks, res.checks, res.device, res.error);
     if (status != 0 && res.error.empty())
       res.error = "the generated checks exited with status " + std::to_string(status) + ":\n" +
                   out.substr(0, 4000);

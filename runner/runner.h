@@ -87,6 +87,7 @@ struct RunResult {
   std::vector<CheckResult> checks;  // in the order given
   double compile_s = 0;
   std::string compiler;  // the command line used
+  std::string device;    // "NVIDIA H200 (sm_90, 132 SMs)" or "CPU, N threads"
   std::string error;     // nonempty: nothing ran (no compiler, a compile error, no GPU)
 };
 

@@ -799,6 +799,18 @@ __global__ void keq_eval_kernel(const uint64_t* idx, int n, uint64_t seed, doubl
   } while (0)
 #endif
 
+// The line naming where the checks run.
+inline void keq_print_device() {
+#ifdef __CUDACC__
+  cudaDeviceProp prop;
+  KEQ_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor,
+              prop.multiProcessorCount);
+#else
+  std::printf("device CPU, %u threads\n", std::thread::hardware_concurrency());
+#endif
+}
+
 // Sweeps [0, count) on the device (or on every CPU thread), then evaluates the examples found and
 // a sample of inputs and prints them; lines are read by runner/runner.cc.
 template <class C>

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "ir/enclosure.h"
 #include "rules/rules.h"
 #include "smt/smt.h"
+#include "verify/rule_terms.h"
 #include "verify/verify.h"
 
 namespace keq::verify {
@@ -19,97 +19,6 @@ using ir::Op;
 using ir::TermId;
 
 constexpr double kSpecials[] = {INFINITY, -INFINITY, NAN, 0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 448.0};
-
-struct RuleTerms {
-  std::vector<TermId> vars;
-  TermId lhs, rhs;
-  std::optional<TermId> z3_assume, eval_assume;  // the conditions, as Z3 and evaluation read them
-};
-
-// A condition as a bool term; none where it restricts nothing: `const` (any value may be the
-// constant), and `finite` and `not-nan` over Z3's finite reals. A condition this does not know
-// throws: treated as no restriction it would refute rules that hold.
-std::optional<TermId> condition_term(ir::TermStore& s, const std::string& name,
-                                     const std::vector<TermId>& v, bool finite_reals) {
-  auto num = [&](double x) { return s.constant(ir::Constant::of_float(x)); };
-  auto both = [&](TermId a, TermId b) { return s.make(Op::And, {a, b}); };
-  auto within = [&](double m) {
-    return both(s.make(Op::Ge, {v[0], num(-m)}), s.make(Op::Le, {v[0], num(m)}));
-  };
-  if (name == "finite")
-    return finite_reals ? std::nullopt
-                        : std::optional(s.make(Op::Lt, {s.make(Op::Abs, {v[0]}), num(INFINITY)}));
-  if (name == "not-nan")
-    return finite_reals ? std::nullopt : std::optional(s.make(Op::Eq, {v[0], v[0]}));
-  if (name == "nonzero") {
-    TermId ne = s.make(Op::Ne, {v[0], num(0)});
-    return finite_reals ? ne : both(ne, s.make(Op::Eq, {v[0], v[0]}));
-  }
-  if (name == "positive") return s.make(Op::Gt, {v[0], num(0)});
-  if (name == "negative") return s.make(Op::Lt, {v[0], num(0)});
-  if (name == "nonneg") return s.make(Op::Ge, {v[0], num(0)});
-  if (name == "nonpos") return s.make(Op::Le, {v[0], num(0)});
-  if (name == "e4m3-range") return within(448);
-  if (name == "e5m2-range") return within(57344);
-  if (name == "le") return s.make(Op::Le, {v[0], v[1]});
-  if (name == "const") return std::nullopt;
-  throw std::invalid_argument("condition '" + name + "' has no term form in keq rules check");
-}
-
-std::optional<TermId> conjunction(ir::TermStore& s, const rules::KeqRule& r,
-                                  const std::vector<TermId>& vars, bool finite_reals) {
-  std::optional<TermId> all;
-  for (const auto& [name, idx] : r.condition_specs) {
-    std::vector<TermId> args;
-    for (uint32_t k : idx) args.push_back(vars[k]);
-    if (auto t = condition_term(s, name, args, finite_reals))
-      all = all ? s.make(Op::And, {*all, *t}) : *t;
-  }
-  return all;
-}
-
-std::string point_str(const std::vector<TermId>& vars, const std::vector<double>& vals,
-                      const ir::TermStore& s) {
-  std::string out;
-  for (size_t k = 0; k < vars.size(); ++k)
-    out += (k ? ", " : "") + s.variable_of(vars[k]).name + " = " +
-           ir::Constant::of_float(vals[k]).str();
-  return out;
-}
-
-// Both sides and the condition at one point, in the rule's semantics: "" when they agree or the
-// condition fails, else what each side gives.
-std::string differs_at(ir::TermStore& s, const RuleTerms& t, const std::vector<double>& vals,
-                       ir::Semantics sem) {
-  auto value_of = [&](const ir::Variable& v) -> ir::Constant {
-    double x = 0;
-    for (size_t k = 0; k < t.vars.size(); ++k)
-      if (s.variable_of(t.vars[k]).name == v.name) x = vals[k];
-    return v.type == ir::Type::Bool ? ir::Constant::of_bool(x != 0) : ir::Constant::of_float(x);
-  };
-  try {
-    if (sem == ir::Semantics::Ieee) {
-      auto env = [&](const ir::Variable& v) {
-        return std::optional(ir::IeeeValue::of(value_of(v)));
-      };
-      if (t.eval_assume && !ir::evaluate_ieee(s, *t.eval_assume, env).i) return "";
-      ir::Constant a = ir::evaluate_ieee(s, t.lhs, env).to_constant();
-      ir::Constant b = ir::evaluate_ieee(s, t.rhs, env).to_constant();
-      if (ir::same_value(a, b, ir::Semantics::Ieee)) return "";
-      return "left " + a.str() + ", right " + b.str();
-    }
-    // Real semantics: a difference only where the two sides' enclosures are disjoint, as keq
-    // verify's replay requires (the conditions compare exact inputs with constants).
-    auto env = [&](const ir::Variable& v) { return std::optional(ir::RealValue::of(value_of(v))); };
-    if (t.eval_assume && !ir::evaluate_real(s, *t.eval_assume, env).i) return "";
-    if (!ir::disjoint(ir::evaluate_enclosure(s, t.lhs, env), ir::evaluate_enclosure(s, t.rhs, env)))
-      return "";
-    return "left " + ir::evaluate_real(s, t.lhs, env).str() + ", right " +
-           ir::evaluate_real(s, t.rhs, env).str();
-  } catch (const ir::EvalError&) {
-    return "";  // outside the evaluator's range: no evidence
-  }
-}
 
 // Every combination of special values, in the rule's semantics: the first difference, or "".
 // `points` counts those with an infinity or NaN (what the real encoding leaves out).
@@ -126,8 +35,9 @@ std::string sweep_specials(ir::TermStore& s, const RuleTerms& t, ir::Semantics s
       nonfinite |= !is_bool && !std::isfinite(kSpecials[idx[k]]);
     }
     points += nonfinite;
-    std::string diff = differs_at(s, t, vals, sem);
-    if (!diff.empty()) return "at " + point_str(t.vars, vals, s) + ": " + diff;
+    std::vector<ir::Constant> point = point_of(s, t.vars, vals);
+    std::string diff = differs_at(s, t, point, sem);
+    if (!diff.empty()) return "at " + point_str(t.vars, point, s) + ": " + diff;
     more = false;
     for (size_t k = 0; k < n && !more; ++k) {
       if (++idx[k] < std::size(kSpecials))
@@ -141,26 +51,19 @@ std::string sweep_specials(ir::TermStore& s, const RuleTerms& t, ir::Semantics s
 
 RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeout_ms) {
   RuleVerdict v{r.rewrite.name, r.pos.str(), r.holds, RuleVerdict::Outcome::Unknown, ""};
-  auto types = rules::pattern_var_types(s, r);
-  if (!types) {
-    v.detail = "no typing of its variables makes both sides well typed";
-    return v;
-  }
-  RuleTerms t;
-  for (size_t k = 0; k < types->size(); ++k)
-    t.vars.push_back(s.variable(
-        std::string((*types)[k] == ir::Type::Bool ? "cond_" : "") + static_cast<char>('a' + k),
-        (*types)[k]));
-  t.lhs = rules::instantiate(s, r.rewrite.lhs, t.vars);
-  t.rhs = rules::instantiate(s, r.rewrite.rhs, t.vars);
-  bool ieee = r.holds == ir::Semantics::Ieee;
+  std::optional<RuleTerms> built;
   try {
-    t.z3_assume = conjunction(s, r, t.vars, !ieee);
-    t.eval_assume = conjunction(s, r, t.vars, false);
+    built = rule_terms(s, r);
   } catch (const std::invalid_argument& e) {
     v.detail = e.what();
     return v;
   }
+  if (!built) {
+    v.detail = "no typing of its variables makes both sides well typed";
+    return v;
+  }
+  const RuleTerms& t = *built;
+  bool ieee = r.holds == ir::Semantics::Ieee;
   size_t points = 0;
   if (std::string diff = sweep_specials(s, t, r.holds, points); !diff.empty()) {
     v.outcome = RuleVerdict::Outcome::Refuted;
@@ -173,10 +76,11 @@ RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeou
   if (res.outcome == smt::Outcome::Model) {
     std::vector<double> vals;
     for (TermId x : t.vars) vals.push_back(res.model.contains(x) ? res.model.at(x) : 0.0);
-    std::string diff = differs_at(s, t, vals, r.holds);
+    std::vector<ir::Constant> point = point_of(s, t.vars, vals);
+    std::string diff = differs_at(s, t, point, r.holds);
     if (!diff.empty()) {
       v.outcome = RuleVerdict::Outcome::Refuted;
-      v.detail = "at " + point_str(t.vars, vals, s) + ": " + diff;
+      v.detail = "at " + point_str(t.vars, point, s) + ": " + diff;
       return v;
     }
     v.detail = "Z3's model did not replay as a difference";

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "frontends/triton/program.h"
+#include "runner/runner.h"
 
 namespace keq::verify {
 
@@ -149,5 +150,35 @@ struct RuleVerdict {
   std::string detail;  // how it was proved, the counterexample, or why unknown
 };
 std::vector<RuleVerdict> check_rules(const std::vector<std::string>& files, unsigned timeout_ms);
+
+// keq rules validate: each rule evaluated by generated code (runner/) on many inputs. IEEE
+// rules: the same bits; real rules: candidates measured in doubles, decided by rigorous
+// evaluation (disjoint enclosures) on the CPU.
+struct RuleValidation {
+  std::string name, where;
+  ir::Semantics holds = ir::Semantics::Real;
+  std::string not_run;  // why the rule was not validated (a condition with no term form)
+  std::string inputs;   // "f16 x f16, all" / "f32, sampled"
+  uint64_t tried = 0, skipped = 0, undefined = 0;
+  uint64_t mismatches = 0;  // IEEE: differing bits; real: confirmed by rigorous evaluation
+  uint64_t flagged = 0, replayed = 0;  // real: inputs the doubles flagged; points replayed
+  double max_difference = 0;           // real: the largest relative difference of the doubles
+  double ms = 0;                       // the sweep on the device
+  bool approximate = false;  // IEEE with an op whose device bits are one library's approximation
+  std::vector<std::string> counterexamples;
+  // The device against keq's evaluator, on the bit-exact sides of the points it returned.
+  size_t evaluator_points = 0, evaluator_disagreements = 0;
+  std::string evaluator_note;
+};
+struct ValidateOptions {
+  runner::RunOptions run;
+  std::optional<runner::InputFormat> format;  // for fp32 variables the rule does not restrict
+};
+struct ValidationRun {
+  std::vector<RuleValidation> rules;
+  double compile_s = 0;
+  std::string compiler, device, error;
+};
+ValidationRun validate_rules(const std::vector<std::string>& files, const ValidateOptions& opt);
 
 }  // namespace keq::verify
