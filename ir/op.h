@@ -148,8 +148,9 @@ struct OpInfo {
   // The function takes a trailing `bool& undefined`: the op is undefined for some operands
   // (integer division by zero, a shift out of range), where the evaluator throws.
   bool cuda_may_fail = false;
-  // For an op that is not ieee_exact: its CUDA lowering is the instruction both frameworks
-  // emit (measured: SEMANTICS-FACTS.md), so its GPU bits are the programs' bits.
+  // For an op that is not ieee_exact: its CUDA lowering gave the same bits as every framework
+  // op the IR op stands for, on every input measured on the H200
+  // (tests/fixtures/gpu/lowerings.txt), so its GPU bits are the programs' bits.
   bool gpu_pinned = false;
 
   bool is_extremum() const { return nan_policy != NanPolicy::NotExtremum; }

@@ -210,7 +210,7 @@ class Writer {
       out_ << "    if (!" << cond << ") return kKeqSkipped;\n";
     }
     std::string l = emit(c_.lhs), r = emit(c_.rhs);
-    out_ << "    lhs = " << l << ";\n    rhs = " << r << ";\n";
+    out_ << "    lhs = keq_opaque(" << l << ");\n    rhs = keq_opaque(" << r << ");\n";
     out_ << "    if (u) return kKeqUndefined;\n";
     out_ << "    return keq_compare(lhs, rhs);\n  }\n";
   }

@@ -528,10 +528,10 @@ KEQ_HD float keq_sqrt(float x) {
 KEQ_HD double keq_sqrt(double x) {
   return std::sqrt(x);
 }
-KEQ_HD float keq_sqrt_approx(float x) {  // Triton's tl.sqrt
+KEQ_HD float keq_sqrt_approx(float x) {  // Triton's tl.sqrt: measured, flushing subnormals
 #if KEQ_ON_DEVICE
   float r;
-  asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
   return r;
 #else
   return std::sqrt(x);
@@ -674,6 +674,34 @@ KEQ_HD float keq_random_f32(uint64_t r) {
   int e = static_cast<int>((r >> 40) % 61) - 30;
   float v = std::ldexp(1.0f + static_cast<float>(mant) * 0x1p-23f, e);
   return (r >> 63) ? -v : v;
+}
+
+// ---- an optimization barrier ---------------------------------------------------------------
+// Each side's value passes through it, so that the compiler cannot fold a comparison it can
+// prove (select(!c, a, b) against select(c, b, a)) and remove the evaluation being timed.
+#if KEQ_ON_DEVICE
+#define KEQ_OPAQUE(T, C)         \
+  KEQ_HD T keq_opaque(T x) {     \
+    asm volatile("" : "+" C(x)); \
+    return x;                    \
+  }
+KEQ_OPAQUE(float, "f")
+KEQ_OPAQUE(double, "d")
+KEQ_OPAQUE(int32_t, "r")
+KEQ_OPAQUE(int64_t, "l")
+#else
+#define KEQ_OPAQUE(T, C)         \
+  KEQ_HD T keq_opaque(T x) {     \
+    asm volatile("" : "+" C(x)); \
+    return x;                    \
+  }
+KEQ_OPAQUE(float, "x")
+KEQ_OPAQUE(double, "x")
+KEQ_OPAQUE(int32_t, "r")
+KEQ_OPAQUE(int64_t, "r")
+#endif
+KEQ_HD bool keq_opaque(bool b) {
+  return keq_opaque(static_cast<int32_t>(b)) != 0;
 }
 
 // ---- the sweep -----------------------------------------------------------------------------

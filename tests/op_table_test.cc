@@ -5,6 +5,8 @@
 
 #include <bit>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "ir/ir.h"
@@ -135,6 +137,46 @@ TEST(OpTable, IeeeEncodingsComputeTheEvaluatorsBits) {
     }
   }
   EXPECT_GT(checked, 3000);
+}
+
+// An approximate op is pinned to its GPU lowering only where keq's lowering gave the same bits as
+// every framework op that the IR op stands for, on every input measured on the H200
+// (tests/fixtures/gpu/measure_lowerings.py wrote lowerings.txt).
+TEST(OpTable, PinnedLoweringsAreTheMeasuredOnes) {
+  std::ifstream in(std::string(KEQ_SOURCE_DIR) + "/tests/fixtures/gpu/lowerings.txt");
+  ASSERT_TRUE(in) << "tests/fixtures/gpu/lowerings.txt";
+  std::stringstream text;
+  text << in.rdbuf();
+  auto zero = [&](const std::string& line) {
+    return text.str().find(line + ": 0 differ") != std::string::npos;
+  };
+  struct Measured {
+    Op op;
+    std::vector<std::string> same;  // lines that must read 0 differ for the op to be pinned
+  };
+  const Measured rows[] = {
+      {Op::DivFull, {"div: tl./ vs keq.div.full"}},
+      {Op::SqrtApprox, {"sqrt: tl.sqrt vs keq.sqrt"}},
+      {Op::Log, {"log: tl.log vs keq.log", "log: torch.log vs keq.log"}},
+      {Op::Log2, {"log2: tl.log2 vs keq.log2", "log2: torch.log2 vs keq.log2"}},
+      {Op::Exp, {"exp: tl.exp vs keq.exp", "exp: torch.exp vs keq.exp"}},
+      {Op::Exp2, {"exp2: tl.exp2 vs keq.exp2", "exp2: torch.exp2 vs keq.exp2"}},
+      {Op::Rsqrt, {"rsqrt: tl.rsqrt vs keq.rsqrt", "rsqrt: torch.rsqrt vs keq.rsqrt"}},
+      {Op::Tanh, {"tanh: libdevice.tanh vs keq.tanh", "tanh: torch.tanh vs keq.tanh"}},
+      {Op::Erf, {"erf: tl.math.erf vs keq.erf", "erf: torch.erf vs keq.erf"}},
+      {Op::Sigmoid,
+       {"sigmoid: tl.sigmoid vs keq.sigmoid", "sigmoid: torch.sigmoid vs keq.sigmoid"}},
+      {Op::Log1p, {"log1p: libdevice.log1p vs keq.log1p", "log1p: torch.log1p vs keq.log1p"}},
+      {Op::Expm1, {"expm1: libdevice.expm1 vs keq.expm1", "expm1: torch.expm1 vs keq.expm1"}},
+  };
+  for (const Measured& m : rows) {
+    bool all_same = true;
+    for (const std::string& line : m.same) all_same &= zero(line);
+    EXPECT_EQ(op_info(m.op).gpu_pinned, all_same) << op_name(m.op);
+  }
+  for (Op op : all_ops()) {
+    if (op_info(op).gpu_pinned) EXPECT_FALSE(op_info(op).ieee_exact) << op_name(op);
+  }
 }
 
 }  // namespace

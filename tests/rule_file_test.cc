@@ -44,7 +44,8 @@ TEST(RuleFile, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(error_of("(rule r (frob ?a) ?a :holds real)"), "t.rules:1:10: unknown op 'frob'");
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :if (shiny ?a) :holds real)"),
             "t.rules:1:26: unknown condition 'shiny' (known: finite, not-nan, nonzero, positive, "
-            "negative, nonneg, nonpos, e4m3-range, e5m2-range, const, le)");
+            "negative, nonneg, nonpos, e4m3-range, e5m2-range, in-f16, in-bf16, in-e4m3, in-e5m2, "
+            "const, le)");
   EXPECT_EQ(error_of("\n(rule r (+ ?a 0) ?b :holds real)"),
             "t.rules:2:18: variable ?b on the right is not bound on the left");
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a)"),
@@ -86,6 +87,33 @@ TEST(RuleFile, SeedRuleSetsLoad) {
   size_t ieee = rewrites_for(rs, ir::Semantics::Ieee).size();
   EXPECT_GT(ieee, 20u);
   EXPECT_LT(ieee, rs.size());
+}
+
+// (in-f16 ?x) holds for a class that a cast into fp16 (or fp8, whose values fp16 holds) made,
+// or a constant fp16 represents; not for other terms.
+TEST(RuleFile, FormatConditionsReadCastsAndConstants) {
+  ir::TermStore store;
+  KeqLanguage::Graph g(KeqLanguage(&store, ir::Semantics::Ieee));
+  auto rs =
+      load_rules(g.lang(), {std::string(KEQ_SOURCE_DIR) + "/tests/rules_validate/formats.rules"});
+  auto rws = rewrites_for(rs, ir::Semantics::Ieee);
+  auto proves = [&](const std::string& a, const std::string& b) {
+    egraph::EClassId ia = add_term(g, ir::read_term(store, ir::parse_sexprs(a, "a").at(0)));
+    egraph::EClassId ib = add_term(g, ir::read_term(store, ir::parse_sexprs(b, "b").at(0)));
+    egraph::Runner<KeqLanguage>({10, 10000, 5.0}).run(g, rws, [&](KeqLanguage::Graph& eg) {
+      return eg.find(ia) == eg.find(ib);
+    });
+    return g.find(ia) == g.find(ib);
+  };
+  EXPECT_TRUE(proves("(fma (cast.f16 x) (cast.e4m3 y) (cast.f16 x))",
+                     "(+ (* (cast.f16 x) (cast.e4m3 y)) (cast.f16 x))"));
+  EXPECT_TRUE(
+      proves("(fma (cast.f16 x) 0.5 (cast.f16 x))", "(+ (* (cast.f16 x) 0.5) (cast.f16 x))"));
+  EXPECT_FALSE(proves("(fma (cast.bf16 x) (cast.f16 y) (cast.bf16 x))",
+                      "(+ (* (cast.bf16 x) (cast.f16 y)) (cast.bf16 x))"));
+  EXPECT_FALSE(proves("(fma x (cast.f16 y) x)", "(+ (* x (cast.f16 y)) x)"));
+  EXPECT_FALSE(
+      proves("(fma (cast.f16 x) 0.1 (cast.f16 x))", "(+ (* (cast.f16 x) 0.1) (cast.f16 x))"));
 }
 
 }  // namespace

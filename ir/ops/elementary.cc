@@ -135,7 +135,8 @@ const OpInfo kRows[] = {
      .smt_real = KEQ_SMT_REAL(smt::Expr l = e.apply("log", a[0], nullptr); e.condition(a[0] > 0);
                               e.fact(z3::implies(a[0] > 0, e.exp(l) == a[0])); return l;),
      .no_smt_ieee = kApprox,
-     .cuda = "keq_log"},
+     .cuda = "keq_log",
+     .gpu_pinned = true},
     {.op = Op::Log2,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -147,7 +148,8 @@ const OpInfo kRows[] = {
      .enclosure = monotone_enclosure<mpfr_log2>,
      .smt_real = KEQ_SMT_REAL(e.condition(a[0] > 0); return e.apply("log2", a[0], mpfr_log2);),
      .no_smt_ieee = kApprox,
-     .cuda = "keq_log2"},
+     .cuda = "keq_log2",
+     .gpu_pinned = true},
     // log1p and expm1: exact near 0, where log(1 + x) and exp(x) - 1 in fp32 lose every digit.
     // Over the reals they are log(1 + x) and exp(x) - 1, and Z3 sees them so.
     {.op = Op::Log1p,
@@ -205,7 +207,8 @@ const OpInfo kRows[] = {
      .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("sqrt"); e.condition(a[0] >= 0);
                               e.fact(z3::implies(a[0] >= 0, r >= 0 && r * r == a[0])); return r;),
      .no_smt_ieee = kApprox,
-     .cuda = "keq_sqrt_approx"},
+     .cuda = "keq_sqrt_approx",
+     .gpu_pinned = true},
     {.op = Op::Rsqrt,
      .arity = 1,
      .sig = Signature::SameFloat,
@@ -215,7 +218,10 @@ const OpInfo kRows[] = {
      .ieee = KEQ_IEEE(if (a[0].f == 0) return fval(std::copysign(INFINITY, a[0].f));
                       return ieee_via_real(Op::Rsqrt, a);),
      .real = real_unary<mpfr_rec_sqrt>,
-     .interval = KEQ_INTERVAL(return clip(recip(sqrt_interval(a)), 0, kInf);),
+     // A zero argument may be -0, whose IEEE rsqrt is -inf.
+     .interval = KEQ_INTERVAL(Interval r = clip(recip(sqrt_interval(a)), 0, kInf);
+                              if (a[0].contains_zero()) r.lo = -kInf, r.lo_strict = false;
+                              return r;),
      .enclosure = monotone_enclosure<mpfr_rec_sqrt, false>,
      .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("rsqrt"); e.condition(a[0] > 0);
                               e.fact(z3::implies(a[0] > 0, r > 0 && r * r * a[0] == 1)); return r;),

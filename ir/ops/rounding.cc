@@ -116,18 +116,14 @@ constexpr OpInfo cast_row() {
 
 const OpInfo kRows[] = {
     to_integer_row<floor_fn, floor_d>(Op::Floor, "torch.floor tl.floor libdevice.floor",
-                                      KEQ_IEEE(return fval(std::floor(a[0].f));),
-                                      "keq_floor"),
+                                      KEQ_IEEE(return fval(std::floor(a[0].f));), "keq_floor"),
     to_integer_row<ceil_fn, ceil_d>(Op::Ceil, "torch.ceil tl.ceil libdevice.ceil",
-                                    KEQ_IEEE(return fval(std::ceil(a[0].f));),
-                                      "keq_ceil"),
+                                    KEQ_IEEE(return fval(std::ceil(a[0].f));), "keq_ceil"),
     // Half to even, as torch.round and libdevice's rint.
     to_integer_row<round_even, rint_d>(Op::Round, "torch.round libdevice.rint",
-                                       KEQ_IEEE(return fval(std::nearbyint(a[0].f));),
-                                      "keq_round"),
+                                       KEQ_IEEE(return fval(std::nearbyint(a[0].f));), "keq_round"),
     to_integer_row<trunc_fn, trunc_d>(Op::Trunc, "torch.trunc libdevice.trunc",
-                                      KEQ_IEEE(return fval(std::trunc(a[0].f));),
-                                      "keq_trunc"),
+                                      KEQ_IEEE(return fval(std::trunc(a[0].f));), "keq_trunc"),
     {.op = Op::CastF32,
      .arity = 1,
      .sig = Signature::CastTo,
