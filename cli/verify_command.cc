@@ -42,6 +42,7 @@ const char* const kHelp =
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
                   [--nonfinite-inputs] [--semantics real|ieee] [--eval]
+                  [--exhaustive] [--device cpu|cuda] [--cuda-arch ARCH]
                   [--max-memory SIZE] [--repro FILE] [--python-path DIR]... [--venv DIR]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
@@ -94,6 +95,19 @@ options:
                     float inputs from get_inputs() may also be +-inf and NaN (parameters stay
                     finite): the witness search tries them, the e-graph assumes nothing about
                     them, and Z3 (whose encoding is finite) is not asked
+  --exhaustive      (with --semantics ieee) output pairs that are functions of one float input
+                    element are evaluated, by generated code, at every value of the input's
+                    format within its get_inputs() range (2^32 for fp32, 2^16 for fp16): none
+                    differing is EQUIVALENT "by exhaustion", the first differing value is a
+                    counterexample (confirmed by keq's evaluator, or "replayed on the GPU" where
+                    the bits depend on a lowering keq pins: Triton's / and tl.sqrt, log, log2).
+                    Other pairs go through the stages as usual. An fp32 sweep takes about 40 s
+                    per distinct pair on a 2-core CPU and milliseconds on an H200
+  --device cpu|cuda where --exhaustive runs (default cpu: the host C++ compiler, $KEQ_CXX or
+                    $CXX or c++; cuda: nvcc, $KEQ_NVCC or /usr/local/cuda/bin/nvcc, and a GPU).
+                    Without a GPU the sweep does not run and the pairs stay with the other
+                    stages
+  --cuda-arch ARCH  nvcc -arch for --device cuda (default native)
   --no-smt          answer from the e-graph and the witness search alone (the fast pre-filter
                     for generation loops): what they leave is UNKNOWN
   --autotune-config K
@@ -175,6 +189,12 @@ int verify_command(const std::vector<std::string>& args) {
       opt.eval_mode = true;
     } else if (a == "--nonfinite-inputs") {
       opt.nonfinite_inputs = true;
+    } else if (a == "--exhaustive") {
+      opt.exhaustive = true;
+    } else if (a == "--device") {
+      opt.device = in.word({"cpu", "cuda"}) == "cuda" ? runner::Device::Cuda : runner::Device::Cpu;
+    } else if (a == "--cuda-arch") {
+      opt.cuda_arch = in.value();
     } else if (imports.option(in, a)) {
     } else if (a == "--no-smt") {
       opt.use_smt = false;
@@ -183,6 +203,10 @@ int verify_command(const std::vector<std::string>& args) {
     }
   }
   imports.apply();
+  if (opt.exhaustive && opt.semantics != ir::Semantics::Ieee) {
+    std::fprintf(stderr, "keq verify: --exhaustive compares bits: it needs --semantics ieee\n");
+    return kExitError;
+  }
   if (files.size() != 2) {
     std::fputs(kHelp, stderr);
     return kExitError;

@@ -93,11 +93,13 @@ KEQ_HD double keq_round_format(double x, int mant, int emin, double max, int ove
   if (overflow == kKeqOverflowSat) x = x > max ? max : (x < -max ? -max : x);
   double a = std::fabs(x);
   if (a == 0 || std::isinf(a)) return overflow == kKeqOverflowNaN && std::isinf(a) ? NAN : x;
-  int e;
-  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1): the leading bit is 2^(e-1)
-  int lead = e - 1 < emin ? emin : e - 1;
-  double quantum = std::ldexp(1.0, lead - mant);
-  double r = std::nearbyint(a / quantum) * quantum;  // a / quantum is exact: a power of two
+  // The leading bit's exponent from the bits (a double subnormal lies far below every emin).
+  int lead = static_cast<int>(keq_bits(a) >> 52) - 1023;
+  if (lead < emin) lead = emin;
+  int q = lead - mant;  // the quantum is 2^q; scaling by powers of two is exact
+  // a * 2^-q < 2^(mant + 2): adding and removing 2^52 rounds it to an integer, ties to even.
+  double scaled = a * keq_double(static_cast<uint64_t>(1023 - q) << 52);
+  double r = ((scaled + 0x1p52) - 0x1p52) * keq_double(static_cast<uint64_t>(1023 + q) << 52);
   if (r > max) {
     if (overflow == kKeqOverflowNaN) return NAN;
     r = INFINITY;

@@ -64,6 +64,7 @@ void fill(const Report& r, report::Configuration& c) {
   s->set_smt_proved(static_cast<uint32_t>(r.stats.smt_proved));
   s->set_smt_refuted(static_cast<uint32_t>(r.stats.smt_refuted));
   s->set_smt_seconds(r.stats.smt_seconds);
+  s->set_exhaustion_proved(static_cast<uint32_t>(r.stats.exhaustion_proved));
 }
 
 }  // namespace

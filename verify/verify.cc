@@ -23,6 +23,7 @@
 #include "ir/enclosure.h"
 #include "rules/rules.h"
 #include "smt/smt.h"
+#include "verify/exhaust.h"
 #include "verify/witness.h"
 
 namespace keq::verify {
@@ -128,7 +129,7 @@ std::optional<Report> structural(const Program& ref, const Program& cand, Report
 // order, and a reduction of two products may be one fma (cuDNN's: tests/fixtures/gpu/ops).
 std::string ieee_approximation(const ir::TermStore& s, TermId t,
                                const std::map<TermId, std::string>& unfixed,
-                               absl::flat_hash_map<TermId, std::string>& memo) {
+                               absl::flat_hash_map<TermId, std::string>& memo, bool pinned_ok) {
   if (auto it = memo.find(t); it != memo.end()) return it->second;
   ir::Op op = s.op(t);
   size_t arity = s.children(t).size();
@@ -140,7 +141,7 @@ std::string ieee_approximation(const ir::TermStore& s, TermId t,
             " terms (order unspecified)";
     else if (op == ir::Op::Sum && std::ranges::any_of(s.children(t), product))
       why = "a reduction of products (may be one fma)";
-  } else if (!ir::op_info(op).ieee_exact) {
+  } else if (!ir::op_info(op).ieee_exact && !(pinned_ok && ir::op_info(op).gpu_pinned)) {
     why = std::string(ir::op_name(op)) + " (an approximation)";
   } else if (auto it = unfixed.find(t); it != unfixed.end()) {
     why = it->second;
@@ -148,7 +149,7 @@ std::string ieee_approximation(const ir::TermStore& s, TermId t,
   // A term depends on whatever any of its subterms depends on.
   for (TermId c : s.children(t)) {
     if (!why.empty()) break;
-    why = ieee_approximation(s, c, unfixed, memo);
+    why = ieee_approximation(s, c, unfixed, memo, pinned_ok);
   }
   memo.emplace(t, why);
   return why;
@@ -281,6 +282,7 @@ class Pipeline {
         &Pipeline::run_programs,       // both programs, symbolically (DESIGN.md's table if not)
         &Pipeline::structure,          // shapes, dtypes, memory findings
         &Pipeline::dedup,              // pairs equal up to renaming are checked once
+        &Pipeline::exhaustive,         // --exhaustive: pairs of one input element, every value
         &Pipeline::set_aside_unfixed,  // IEEE: pairs whose bits no one fixes
         &Pipeline::probe,              // a few witness points before any proof
         &Pipeline::egraph,             // rewrites and normal forms
@@ -303,6 +305,7 @@ class Pipeline {
   bool run_programs();
   bool structure();
   bool dedup();
+  bool exhaustive();
   bool set_aside_unfixed();
   bool probe();
   bool egraph();
@@ -435,6 +438,39 @@ bool Pipeline::dedup() {
     }
   r_.stats.deduped = pairs_.size();
   witness_ = std::make_unique<Witness>(store_, domains_, opt_.seed, opt_.semantics);
+  return true;
+}
+
+// --exhaustive: pairs of one input element settled by evaluating every value of it.
+bool Pipeline::exhaustive() {
+  if (!opt_.exhaustive) return true;
+  std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;
+  unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
+  internal::Exhaustion x = internal::exhaust(store_, pairs_, domains_, opt_, unfixed);
+  if (!x.note.empty()) r_.notes.push_back(x.note);
+  if (x.refuted) {
+    const Pair& p = pairs_[x.refuted->pair];
+    Counterexample c;
+    c.output = p.output;
+    c.index = unravel(p.element, ref_.outputs[p.output]->shape);
+    c.inputs = x.refuted->inputs;
+    c.ref_value = x.refuted->ref_value, c.cand_value = x.refuted->cand_value;
+    c.difference = "different bits";
+    c.found_by = x.refuted->how;
+    r_.counterexample = c;
+    r_.verdict = Verdict::NotEquivalent;
+    r_.reason = "a counterexample found by exhaustion";
+    r_.stats.unknown = pairs_.size() - 1;
+    r_.stats.seconds = elapsed();
+    return false;
+  }
+  r_.stats.exhaustion_proved = x.proved.size();
+  std::vector<bool> drop(pairs_.size(), false);
+  for (size_t k : x.proved) drop[k] = true;
+  std::vector<Pair> rest;
+  for (size_t k = 0; k < pairs_.size(); ++k)
+    if (!drop[k]) rest.push_back(pairs_[k]);
+  pairs_ = std::move(rest);
   return true;
 }
 
@@ -616,8 +652,15 @@ void Pipeline::conclude() {
   if (r.counterexample) return;
   if (r.stats.unknown == 0) {
     r.verdict = Verdict::Equivalent;
-    r.reason = r.stats.smt_proved ? "every output element proved (e-graph and Z3)"
-                                  : "every output element proved by the e-graph";
+    size_t by_exhaustion = r.stats.exhaustion_proved, total = r.stats.deduped;
+    if (by_exhaustion && by_exhaustion == total)
+      r.reason = "every output element proved by exhaustion (every value of its input)";
+    else
+      r.reason = std::string(r.stats.smt_proved ? "every output element proved (e-graph and Z3"
+                                                : "every output element proved (e-graph") +
+                 (by_exhaustion ? ", " + std::to_string(by_exhaustion) + " by exhaustion)" : ")");
+    if (!r.stats.smt_proved && !by_exhaustion)
+      r.reason = "every output element proved by the e-graph";
     return;
   }
   r.verdict = Verdict::Unknown;

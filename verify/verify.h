@@ -46,6 +46,11 @@ struct Options {
   ir::Semantics semantics = ir::Semantics::Real;
   size_t autotune_config = 0;         // which config autotuned kernels run (0-based)
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
+  // --exhaustive (IEEE): pairs of one input element evaluated at every value of its format, on
+  // `device` (generated code: runner/).
+  bool exhaustive = false;
+  runner::Device device = runner::Device::Cpu;
+  std::string cuda_arch = "native";
   // --explain: the output and element whose proof to print (the e-graph's rewrite chain).
   std::optional<std::pair<size_t, std::vector<int64_t>>> explain;
 };
@@ -60,6 +65,7 @@ struct Counterexample {
 
 struct Stats {
   size_t pairs = 0, deduped = 0, egraph_proved = 0, witness_refuted = 0, unknown = 0;
+  size_t exhaustion_proved = 0;  // --exhaustive: pairs with no differing input
   size_t smt_queries = 0, smt_proved = 0, smt_refuted = 0, smt_refinements = 0;
   double smt_seconds = 0;
   size_t egraph_nodes = 0, egraph_iterations = 0;
@@ -110,9 +116,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
 // IEEE semantics: what term t's bits depend on that keq does not model bit for bit, or "".
 // `unfixed` holds the terms the frontends know the frameworks round otherwise
 // (torch::TorchState::ieee_unfixed); memo caches subterms across calls.
+// With `pinned_ok`, ops whose GPU lowering keq pins (op table's gpu_pinned) count as fixed: their
+// bits are the GPU's (memo must then be used with pinned_ok alone).
 std::string ieee_approximation(const ir::TermStore& s, ir::TermId t,
                                const std::map<ir::TermId, std::string>& unfixed,
-                               absl::flat_hash_map<ir::TermId, std::string>& memo);
+                               absl::flat_hash_map<ir::TermId, std::string>& memo,
+                               bool pinned_ok = false);
 // A configuration's sizes as the report prints them ("batch_size=2,dim=3").
 std::string dims_str(const torch::Dims& dims);
 std::string to_text(const Report& r);
