@@ -106,7 +106,12 @@ options:
   --device cpu|cuda where --exhaustive runs (default cpu: the host C++ compiler, $KEQ_CXX or
                     $CXX or c++; cuda: nvcc, $KEQ_NVCC or /usr/local/cuda/bin/nvcc, and a GPU).
                     Without a GPU the sweep does not run and the pairs stay with the other
-                    stages
+                    stages. With cuda and --semantics ieee, output pairs set aside because
+                    their bits depend only on lowerings keq pins (Triton's / and tl.sqrt, log,
+                    log2) are also evaluated on the GPU at 2^22 sampled inputs each: a
+                    difference is NOT_EQUIVALENT "replayed on the GPU"; none leaves them
+                    UNKNOWN (a sample proves nothing). Other approximations (exp, tanh, ...:
+                    torch and Triton differ) and torch's division by a constant stay UNKNOWN
   --cuda-arch ARCH  nvcc -arch for --device cuda (default native)
   --no-smt          answer from the e-graph and the witness search alone (the fast pre-filter
                     for generation loops): what they leave is UNKNOWN

@@ -231,33 +231,62 @@ class Writer {
     return "?";
   }
 
-  // The name holding t's value, emitting statements for it and its operands first.
-  std::string emit(TermId t) {
-    if (auto it = emitted_.find(t); it != emitted_.end()) return it->second;
-    Op op = s_.op(t);
-    if (op == Op::Var)
-      throw ir::TypeError("variable " + s_.variable_of(t).name + " is not an input of the check");
-    if (op == Op::Const) return emitted_.emplace(t, constant(t)).first->second;
-    const ir::OpInfo& info = ir::op_info(op);
+  // The name holding t's value, emitting statements for it and its operands first (post-order
+  // with an explicit stack: a scalar accumulator over a wide row is as deep as the row is long).
+  std::string emit(TermId root) {
+    std::vector<std::pair<TermId, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+      auto [t, expanded] = stack.back();
+      stack.pop_back();
+      if (emitted_.contains(t)) continue;
+      Op op = s_.op(t);
+      if (op == Op::Var)
+        throw ir::TypeError("variable " + s_.variable_of(t).name + " is not an input of the check");
+      if (op == Op::Const) {
+        emitted_.emplace(t, constant(t));
+        continue;
+      }
+      if (!expanded) {
+        stack.push_back({t, true});
+        auto kids = s_.children(t);
+        for (auto k = kids.rbegin(); k != kids.rend(); ++k) stack.push_back({*k, false});
+        continue;
+      }
+      statement(t);
+    }
+    return emitted_.at(root);
+  }
+
+  // t's statement, its operands emitted.
+  void statement(TermId t) {
+    const ir::OpInfo& info = ir::op_info(s_.op(t));
     if (info.cuda.empty())
       throw ir::TypeError("op " + std::string(info.name) +
                           " has no CUDA form: " + std::string(info.no_cuda));
     std::vector<std::string> args;
-    for (TermId k : s_.children(t)) args.push_back(emit(k));
-    std::string tail = info.cuda_may_fail ? ", u)" : ")";
-    std::string expr;
-    if (info.variadic) {
-      expr = args[0];
-      for (size_t k = 1; k < args.size(); ++k)
-        expr = std::string(info.cuda) + "(" + expr + ", " + args[k] + tail;
-    } else {
-      expr = std::string(info.cuda) + "(";
-      for (size_t k = 0; k < args.size(); ++k) expr += (k ? ", " : "") + args[k];
-      expr += tail;
+    for (TermId k : s_.children(t)) {
+      const std::string& a = emitted_.at(k);
+      // An extremum of a multiset is that of its set (NaN aside, whose payload no comparison
+      // reads): a masked 1024-lane reduction's padding constants appear once.
+      if (info.variadic && info.is_extremum() &&
+          std::find(args.begin(), args.end(), a) != args.end())
+        continue;
+      args.push_back(a);
     }
-    std::string name = "t" + std::to_string(t);
-    out_ << "    const " << type_name(s_.type(t)) << " " << name << " = " << expr << ";\n";
-    return emitted_.emplace(t, name).first->second;
+    std::string tail = info.cuda_may_fail ? ", u)" : ")";
+    std::string name = "t" + std::to_string(t), type = type_name(s_.type(t));
+    if (info.variadic) {  // a left fold, one statement per operand: a 1024-lane reduction nested
+                          // as one expression takes nvcc minutes
+      out_ << "    " << type << " " << name << " = " << args[0] << ";\n";
+      for (size_t k = 1; k < args.size(); ++k)
+        out_ << "    " << name << " = " << info.cuda << "(" << name << ", " << args[k] << tail
+             << ";\n";
+    } else {
+      out_ << "    const " << type << " " << name << " = " << info.cuda << "(";
+      for (size_t k = 0; k < args.size(); ++k) out_ << (k ? ", " : "") << args[k];
+      out_ << tail << ";\n";
+    }
+    emitted_.emplace(t, name);
   }
 
   const ir::TermStore& s_;

@@ -98,6 +98,25 @@ TEST(Runner, RealChecksMeasureTheirDifference) {
   EXPECT_GT(r.max_difference, 0.0);  // doubles round: the rigorous check decides, not this
 }
 
+TEST(Runner, DeepTermsAndWideReductionsGenerateCompactCode) {
+  ir::TermStore s;
+  TermId x = s.variable("x");
+  TermId chain = x;  // a scalar accumulator over a 100,000-wide row
+  for (int k = 0; k < 100000; ++k) chain = s.make(Op::Add, {chain, x});
+  std::vector<TermId> lanes(1024, s.constant(ir::Constant::of_float(0)));
+  lanes[7] = x;  // a masked reduction: one live lane, the rest padding
+  TermId amax = s.make(Op::TMax, lanes);
+  Check c{"deep", ir::Semantics::Ieee, {{x, InputFormat::F32}}, chain, amax, std::nullopt};
+  Plan plan{16, false};
+  std::string code = generate(s, std::span<const Check>(&c, 1), std::span<const Plan>(&plan, 1));
+  EXPECT_NE(code.find("keq_add"), std::string::npos);
+  size_t folds = 0;
+  for (size_t at = code.find("keq_maxnum("); at != std::string::npos;
+       at = code.find("keq_maxnum(", at + 1))
+    ++folds;
+  EXPECT_EQ(folds, 1u);  // the padding constant once, not 1023 times
+}
+
 TEST(Runner, GeneratedCodeComputesWhatTheEvaluatorComputes) {
   RunOptions opt;
   opt.points = 2048;

@@ -50,7 +50,92 @@ std::string value_str(double v) {
   return buf;
 }
 
+// A check of pair p over the float inputs it reads, each within its domain; none when it reads
+// another kind of input, or more than `max_vars` of them.
+std::optional<runner::Check> pair_check(ir::TermStore& s, const Pair& p, const Domains& domains,
+                                        size_t max_vars, std::vector<TermId>& vars, size_t& nodes) {
+  absl::flat_hash_map<TermId, bool> seen;
+  std::vector<double> consts;
+  vars.clear();
+  collect(s, p.ref, seen, vars, consts);
+  collect(s, p.cand, seen, vars, consts);
+  nodes = seen.size();
+  if (vars.empty() || vars.size() > max_vars) return std::nullopt;
+  runner::Check c;
+  c.name = "output " + std::to_string(p.output) + " element " + std::to_string(p.element);
+  c.semantics = ir::Semantics::Ieee;
+  c.lhs = p.ref;
+  c.rhs = p.cand;
+  for (TermId v : vars) {
+    auto d = domains.find(tensor_of(s.variable_of(v).name));
+    if (s.type(v) != ir::Type::F32 || d == domains.end() || !torch::is_float(d->second.dtype))
+      return std::nullopt;
+    c.inputs.push_back({v, format_of(d->second.dtype)});
+    if (auto cond = domain_condition(s, v, d->second))
+      c.assume = c.assume ? s.make(ir::Op::And, {*c.assume, *cond}) : *cond;
+  }
+  return c;
+}
+
+std::vector<std::pair<std::string, std::string>> inputs_of(const ir::TermStore& s,
+                                                           const runner::Check& c,
+                                                           const runner::Point& e) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t k = 0; k < c.inputs.size(); ++k)
+    out.push_back({s.variable_of(c.inputs[k].var).name, value_str(e.inputs[k])});
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace
+
+Replay gpu_replay(ir::TermStore& s, const std::vector<Pair>& pairs, const Domains& domains,
+                  const Options& opt, const std::map<TermId, std::string>& unfixed) {
+  constexpr size_t kMaxVars = 256, kMaxNodes = 20000;  // what nvcc compiles in seconds
+  Replay out;
+  absl::flat_hash_map<TermId, std::string> memo;
+  std::vector<runner::Check> checks;
+  std::vector<size_t> which;
+  std::vector<TermId> vars;
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    if (!ieee_approximation(s, pairs[k].ref, unfixed, memo, true).empty() ||
+        !ieee_approximation(s, pairs[k].cand, unfixed, memo, true).empty())
+      continue;
+    size_t nodes = 0;
+    auto c = pair_check(s, pairs[k], domains, kMaxVars, vars, nodes);
+    if (!c || nodes > kMaxNodes) continue;
+    checks.push_back(std::move(*c));
+    which.push_back(k);
+  }
+  out.pairs = checks.size();
+  if (checks.empty()) return out;
+  runner::RunOptions ro;
+  ro.device = runner::Device::Cuda;
+  ro.samples = 1 << 22;
+  ro.points = 0;
+  ro.seed = opt.seed;
+  ro.cuda_arch = opt.cuda_arch;
+  runner::RunResult res = runner::run(s, checks, ro);
+  if (!res.error.empty()) {
+    out.note = "ieee: the GPU replay did not run: " + res.error;
+    return out;
+  }
+  for (size_t i = 0; i < checks.size() && !out.refuted; ++i) {
+    const runner::CheckResult& r = res.checks[i];
+    out.inputs += r.plan.count;
+    if (r.differs == 0 || r.examples.empty()) continue;
+    const runner::Point& e = r.examples.front();
+    out.refuted = Exhaustion::Refuted{
+        which[i], inputs_of(s, checks[i], e), value_str(e.lhs), value_str(e.rhs),
+        "sampled on " + res.device + ": " + std::to_string(r.differs) + " of " +
+            std::to_string(r.plan.count) + " inputs differ; replayed on the GPU"};
+  }
+  out.note = "ieee: " + std::to_string(checks.size()) +
+             " pairs whose bits depend only on lowerings keq pins were evaluated on " + res.device +
+             " at " + std::to_string(out.inputs) + " sampled inputs" +
+             (out.refuted ? "" : ", none differing (a sample: no proof)");
+  return out;
+}
 
 Exhaustion exhaust(ir::TermStore& s, const std::vector<Pair>& pairs, const Domains& domains,
                    const Options& opt, const std::map<TermId, std::string>& unfixed) {
@@ -63,14 +148,10 @@ Exhaustion exhaust(ir::TermStore& s, const std::vector<Pair>& pairs, const Domai
   std::string not_fixed_why;
   for (size_t k = 0; k < pairs.size(); ++k) {
     const Pair& p = pairs[k];
-    absl::flat_hash_map<TermId, bool> seen;
     std::vector<TermId> vars;
-    std::vector<double> consts;
-    collect(s, p.ref, seen, vars, consts);
-    collect(s, p.cand, seen, vars, consts);
-    if (vars.size() != 1 || s.type(vars[0]) != ir::Type::F32) continue;
-    auto d = domains.find(tensor_of(s.variable_of(vars[0]).name));
-    if (d == domains.end() || !torch::is_float(d->second.dtype)) continue;
+    size_t nodes = 0;
+    auto c = pair_check(s, p, domains, 1, vars, nodes);
+    if (!c) continue;
     ++out.unary;
     std::string why = ieee_approximation(s, p.ref, unfixed, memo_device, gpu);
     if (why.empty()) why = ieee_approximation(s, p.cand, unfixed, memo_device, gpu);
@@ -78,14 +159,7 @@ Exhaustion exhaust(ir::TermStore& s, const std::vector<Pair>& pairs, const Domai
       if (not_fixed++ == 0) not_fixed_why = why;
       continue;
     }
-    runner::Check c;
-    c.name = "output " + std::to_string(p.output) + " element " + std::to_string(p.element);
-    c.semantics = ir::Semantics::Ieee;
-    c.inputs = {{vars[0], format_of(d->second.dtype)}};
-    c.lhs = p.ref;
-    c.rhs = p.cand;
-    c.assume = domain_condition(s, vars[0], d->second);
-    checks.push_back(std::move(c));
+    checks.push_back(std::move(*c));
     which.push_back(k);
   }
   std::string where = gpu ? "the GPU" : "the CPU";

@@ -33,4 +33,17 @@ struct Exhaustion {
 Exhaustion exhaust(ir::TermStore& s, const std::vector<Pair>& pairs, const Domains& domains,
                    const Options& opt, const std::map<TermId, std::string>& unfixed);
 
+// IEEE with --device cuda: the pairs set aside because their bits depend on approximations, where
+// every approximation is a lowering keq pins, are evaluated on the GPU at sampled inputs of their
+// domains (special values, then random ones: 2^22 per pair). A differing input is a counterexample
+// "replayed on the GPU"; none proves nothing (sampled), so those pairs stay unknown.
+struct Replay {
+  std::optional<Exhaustion::Refuted> refuted;
+  size_t pairs = 0;     // pairs replayed
+  uint64_t inputs = 0;  // inputs evaluated, all pairs together
+  std::string note;
+};
+Replay gpu_replay(ir::TermStore& s, const std::vector<Pair>& pairs, const Domains& domains,
+                  const Options& opt, const std::map<TermId, std::string>& unfixed);
+
 }  // namespace keq::verify::internal

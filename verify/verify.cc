@@ -481,21 +481,41 @@ bool Pipeline::set_aside_unfixed() {
   absl::flat_hash_map<TermId, std::string> memo;
   std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;  // one store: one set
   unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
-  std::vector<Pair> exact;
+  std::vector<Pair> exact, aside;
   for (const Pair& p : pairs_) {
     std::string why = ieee_approximation(store_, p.ref, unfixed, memo);
     if (why.empty()) why = ieee_approximation(store_, p.cand, unfixed, memo);
-    if (why.empty())
+    if (why.empty()) {
       exact.push_back(p);
-    else if (approximate_++ == 0)
-      approximate_why_ = why;
+      continue;
+    }
+    aside.push_back(p);
+    if (approximate_++ == 0) approximate_why_ = why;
   }
   pairs_ = std::move(exact);
   if (approximate_)
     r_.notes.push_back(
         "ieee: " + std::to_string(approximate_) +
         " output pairs depend on what keq does not model bit for bit, first: " + approximate_why_);
-  return true;
+  if (opt_.device != runner::Device::Cuda || aside.empty()) return true;
+  // With a GPU, the pairs whose approximations are all pinned lowerings are sampled there.
+  internal::Replay replay = internal::gpu_replay(store_, aside, domains_, opt_, unfixed);
+  if (!replay.note.empty()) r_.notes.push_back(replay.note);
+  if (!replay.refuted) return true;
+  const Pair& p = aside[replay.refuted->pair];
+  Counterexample c;
+  c.output = p.output;
+  c.index = unravel(p.element, ref_.outputs[p.output]->shape);
+  c.inputs = replay.refuted->inputs;
+  c.ref_value = replay.refuted->ref_value, c.cand_value = replay.refuted->cand_value;
+  c.difference = "different bits";
+  c.found_by = replay.refuted->how;
+  r_.counterexample = c;
+  r_.verdict = Verdict::NotEquivalent;
+  r_.reason = "a counterexample replayed on the GPU";
+  r_.stats.unknown = pairs_.size() + approximate_ - 1;
+  r_.stats.seconds = elapsed();
+  return false;
 }
 
 // Every counterexample, from the witness search or from Z3, is replayed in real semantics.
