@@ -65,6 +65,8 @@ options:
   --seed N           the random inputs' seed (default 1)
   --keep DIR         write the generated program there and keep it
   --cuda-arch ARCH   nvcc -arch (default native: the GPU of this machine)
+  --compile-only     generate and compile the checks, run nothing (checks the toolchain; with
+                     --device cuda and --cuda-arch sm_90 it needs no GPU)
   --ops              instead of rules, every op of the op table at --samples operands (default
                      4096) per typing, generated code against keq's evaluator: IEEE-exact ops
                      must agree bit for bit; approximations show their largest distance in ulps
@@ -164,6 +166,10 @@ int ops_command(runner::RunOptions opt, bool samples_given) {
     std::fprintf(stderr, "keq rules validate --ops: %s\n", error.c_str());
     return kExitError;
   }
+  if (opt.compile_only) {
+    std::printf("%zu op typings compiled; nothing ran (--compile-only)\n", rows.size());
+    return 0;
+  }
   std::printf("%-14s %-16s %-6s %8s %8s %10s  %s\n", "op", "operands", "kind", "points", "agree",
               "max ulps", "first disagreement");
   size_t defects = 0;
@@ -233,6 +239,8 @@ int validate_command(const std::vector<std::string>& args) {
       const std::string* v = value();
       if (!v) return kExitError;
       opt.run.cuda_arch = *v;
+    } else if (a == "--compile-only") {
+      opt.run.compile_only = true;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "keq rules validate: unknown option '%s'\n", a.c_str());
       return kExitError;
@@ -251,6 +259,10 @@ int validate_command(const std::vector<std::string>& args) {
   }
   std::printf("device: %s; compiled in %.1f s: %s\n", run.device.c_str(), run.compile_s,
               run.compiler.c_str());
+  if (opt.run.compile_only) {
+    std::printf("%zu rules compiled; nothing ran (--compile-only)\n", run.rules.size());
+    return 0;
+  }
   std::printf("%-22s %-5s %-24s %12s %-20s %-9s %12s %-10s\n", "rule", "holds", "inputs", "tried",
               "mismatches", "max diff", "time", "rate");
   size_t with_mismatch = 0, not_run = 0, defects = 0;

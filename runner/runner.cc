@@ -14,6 +14,11 @@
 #include <fstream>
 #include <sstream>
 
+// The nvcc CMake found (-DKEQ_CUDA=ON), tried before /usr/local/cuda/bin/nvcc and PATH.
+#ifndef KEQ_DEFAULT_NVCC
+#define KEQ_DEFAULT_NVCC ""
+#endif
+
 namespace keq::runner {
 
 extern const char* const kRuntimeText;  // runtime.cuh, embedded at build (runtime_text.cc)
@@ -52,7 +57,7 @@ std::pair<std::string, int> capture(const std::string& cmd) {
 std::string compiler_for(Device d, const std::string& arch, const fs::path& src,
                          const fs::path& exe) {
   if (d == Device::Cuda) {
-    std::string nvcc = env_or("KEQ_NVCC", "");
+    std::string nvcc = env_or("KEQ_NVCC", KEQ_DEFAULT_NVCC);
     if (nvcc.empty())
       nvcc = fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
     return shell_quote(nvcc) + " -std=c++17 -O3 -fmad=false -arch=" + shell_quote(arch) + " -o " +
@@ -174,6 +179,8 @@ RunResult run(const ir::TermStore& s, std::span<const Check> checks, const RunOp
   if (rc != 0) {
     res.error =
         "compiling the generated checks failed (" + res.compiler + "):\n" + log.substr(0, 4000);
+  } else if (opt.compile_only) {
+    res.device = "none (--compile-only)";
   } else {
     auto [out, status] = capture(shell_quote(exe.string()) + " " + std::to_string(opt.seed) + " " +
                                  std::to_string(opt.points));

@@ -52,6 +52,7 @@ struct RunOptions {
   int points = 32;                   // inputs evaluated and returned per check, besides examples
   std::string cuda_arch = "native";  // nvcc -arch
   std::string keep_dir;              // keep the generated program there (else a temp dir)
+  bool compile_only = false;         // generate and compile, run nothing (a toolchain check)
 };
 
 // How a check's inputs are drawn.
