@@ -392,6 +392,21 @@ TEST(Triton, MemoryFindingsNameTheLine) {
       << findings_of("grid_too_small.py");
 }
 
+// Found by the variant corpus (tests/variants/): a load without other= whose masked lanes a
+// tl.where discards is no finding, and 1.0 / n for a runtime scalar n stays a division.
+TEST(Triton, WhereDiscardsMaskedLanesAndRuntimeScalarsComputeInTheKernel) {
+  EXPECT_EQ(findings_of("masked_then_where.py"), "");
+  ir::TermStore s;
+  Program p = run_program(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/masked_then_where.py").string(), s,
+      "ModelNew", {});
+  std::string out = s.str(p.outputs.at(0)->elems.at(0));
+  EXPECT_NE(out.find("(div.full 1 5)"), std::string::npos) << out;
+  // The float argument is the fp32 Triton passes (0.1 rounded), not the Python double.
+  EXPECT_NE(out.find(ir::Constant::of_float(static_cast<float>(0.1)).str()), std::string::npos)
+      << out;
+}
+
 TEST(Triton, DotOnFp32WithoutIeeePrecisionNotesTf32) {
   EXPECT_NE(findings_of("dot_default_tf32.py")
                 .find("dot_default_tf32.py:11:9: note: tl.dot on fp32 rounds its inputs to TF32"),

@@ -197,6 +197,15 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
       if (r.failure->program_error) raise(at, r.failure->message);
       unsupported(at, r.failure->message);
     } else {
+      // Arithmetic with a Triton runtime scalar runs in the kernel, in fp32 (a 0-d tensor), not
+      // in Python's doubles: 1.0 / n for a runtime n is a division keq must see (exact over the
+      // reals, div.full in IEEE), not a rounded constant.
+      auto runtime_scalar = [](const Ref& v) {
+        return (v->kind == K::Int || v->kind == K::Float) && v->b;
+      };
+      bool runtime = runtime_scalar(a) || runtime_scalar(b);
+      if (runtime && hooks_.binop && hooks_.in_kernel && hooks_.in_kernel())
+        return hooks_.binop(*this, op, a, b, at);
       double x = to_float(a, at), y = to_float(b, at);
       if (op == "+") return floating(x + y);
       if (op == "-") return floating(x - y);

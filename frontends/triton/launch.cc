@@ -55,8 +55,15 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   std::vector<bool> constexpr_param = constexpr_parameters(fn);
   for (size_t k = 0; k < a.pos.size(); ++k) {
     const Ref& v = a.pos[k];
-    if (v->kind == K::Int && (k >= constexpr_param.size() || !constexpr_param[k])) {
+    bool runtime = k >= constexpr_param.size() || !constexpr_param[k];
+    if (v->kind == K::Int && runtime) {
       call.pos.push_back(runtime_int(v->i));  // a runtime scalar, not a constexpr
+      continue;
+    }
+    if (v->kind == K::Float && runtime) {  // an fp32 scalar in the kernel
+      Ref f = python::floating(static_cast<double>(static_cast<float>(v->f)));
+      f->b = true;
+      call.pos.push_back(f);
       continue;
     }
     if (v->kind == K::Tensor && v->tensor->strided)

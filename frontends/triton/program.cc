@@ -56,7 +56,14 @@ void report_undefined_outputs(const ir::TermStore& s, Program& p) {
       reported.insert(n.substr(6, hash - 6) + ": " + n.substr(br + 1, n.size() - br - 2) +
                       " reaches an output");
     }
-    for (ir::TermId c : s.children(t)) stack.push_back(c);
+    auto kids = s.children(t);
+    // tl.where(mask, tl.load(p, mask=mask), 0): a lane the condition decides never reads the
+    // other branch, so a masked lane's undefined value there reaches nothing.
+    if (s.op(t) == ir::Op::Select && s.op(kids[0]) == ir::Op::Const) {
+      stack.push_back(s.constant_of(kids[0]).i ? kids[1] : kids[2]);
+      continue;
+    }
+    for (ir::TermId c : kids) stack.push_back(c);
   }
   for (const auto& r : reported) p.state.findings.push_back(r);
 }

@@ -1,0 +1,209 @@
+"""Equivalent variants of correct candidates: the metamorphic side of mutation testing.
+
+Each transformation rewrites the @triton.jit kernels of a candidate (its Python AST) into a form
+that computes the same function in keq's real semantics; keq must prove every variant
+(tests/variants/run.sh runs keq verify --no-smt on each and prints the share proved, by
+transformation). A failure is a normal-form gap to close, not a variant to drop.
+
+    python3 make_variants.py CAND.py OUT_DIR   ->  OUT_DIR/<transformation>.py, one per change
+
+A transformation that finds nothing to rewrite in a file writes nothing."""
+import ast
+import copy
+import os
+import sys
+
+
+def is_tl(node, *names):
+    """tl.NAME(...) or tl.math.NAME(...)"""
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    if isinstance(f, ast.Attribute) and f.attr in names:
+        v = f.value
+        if isinstance(v, ast.Name) and v.id == "tl":
+            return True
+        if isinstance(v, ast.Attribute) and v.attr == "math" and isinstance(v.value, ast.Name) \
+                and v.value.id == "tl":
+            return True
+    return False
+
+
+def tl_call(name, *args, **kwargs):
+    return ast.Call(func=ast.Attribute(value=ast.Name(id="tl", ctx=ast.Load()), attr=name,
+                                       ctx=ast.Load()),
+                    args=list(args),
+                    keywords=[ast.keyword(arg=k, value=v) for k, v in kwargs.items()])
+
+
+def num(v):
+    return ast.Constant(value=v)
+
+
+def is_float_context(node):
+    """Conservatively: an expression that is not an integer index computation."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and is_tl(n, "arange", "program_id", "num_programs"):
+            return False
+        if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value,
+                                                                                      bool):
+            return False
+    return True
+
+
+class Transform(ast.NodeTransformer):
+    """Rewrites inside @triton.jit functions only; counts its rewrites."""
+    name = ""
+
+    def __init__(self, module_constants=()):
+        self.count = 0
+        self.in_kernel = False
+        self.module_constants = set(module_constants)  # FP8_MAX = 448.0 at module level
+        self.constexprs = set(module_constants)  # and the kernel's tl.constexpr parameters
+
+    def visit_FunctionDef(self, node):
+        jit = any("jit" in ast.unparse(d) for d in node.decorator_list)
+        outer, outer_consts = self.in_kernel, self.constexprs
+        self.in_kernel = outer or jit
+        if jit:
+            self.constexprs = self.module_constants | {
+                a.arg for a in node.args.args
+                if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+        self.generic_visit(node)
+        self.in_kernel, self.constexprs = outer, outer_consts
+        return node
+
+    def compile_time(self, node):
+        """A value Triton computes in Python at compile time: constants and constexprs."""
+        return all(isinstance(n, ast.Constant) or (isinstance(n, ast.Name) and n.id in
+                                                   self.constexprs)
+                   for n in ast.walk(node) if isinstance(n, (ast.Constant, ast.Name)))
+
+
+class DivToMulRecip(Transform):
+    """a / b -> a * (1.0 / b) for a b computed in the kernel (x / n <-> x * (1/n); mean as sum / n
+    <-> sum * (1/n)). A compile-time b is left alone: Python folds 1.0 / b in double and Triton
+    rounds it to fp32, which is not 1 / b over the reals (x / 3.0 and x * (1.0 / 3.0) differ)."""
+    name = "div_to_mul_recip"
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if self.in_kernel and isinstance(node.op, ast.Div) and is_float_context(node) and \
+                not self.compile_time(node.right) and not (
+                isinstance(node.left, ast.Constant) and node.left.value == 1.0):
+            self.count += 1
+            return ast.BinOp(left=node.left, op=ast.Mult(),
+                             right=ast.BinOp(left=num(1.0), op=ast.Div(), right=node.right))
+        return node
+
+
+class SubToAddNeg(Transform):
+    """a - b -> a + (-b) on float expressions"""
+    name = "sub_to_add_neg"
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if self.in_kernel and isinstance(node.op, ast.Sub) and is_float_context(node):
+            self.count += 1
+            return ast.BinOp(left=node.left, op=ast.Add(),
+                             right=ast.UnaryOp(op=ast.USub(), operand=node.right))
+        return node
+
+
+class RsqrtToSqrtDiv(Transform):
+    """tl.rsqrt(v) -> 1.0 / tl.sqrt(v)"""
+    name = "rsqrt_to_sqrt_div"
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if self.in_kernel and is_tl(node, "rsqrt") and len(node.args) == 1:
+            self.count += 1
+            return ast.BinOp(left=num(1.0), op=ast.Div(), right=tl_call("sqrt", node.args[0]))
+        return node
+
+
+class SqrtDivToRsqrt(Transform):
+    """a / tl.sqrt(v) -> a * tl.rsqrt(v)"""
+    name = "sqrt_div_to_rsqrt"
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if self.in_kernel and isinstance(node.op, ast.Div) and is_tl(node.right, "sqrt"):
+            self.count += 1
+            return ast.BinOp(left=node.left, op=ast.Mult(),
+                             right=tl_call("rsqrt", *node.right.args))
+        return node
+
+
+class OtherZeroToWhere(Transform):
+    """tl.load(p, mask=m, other=0) -> tl.where(m, tl.load(p, mask=m), 0)"""
+    name = "other_zero_to_where"
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if not (self.in_kernel and is_tl(node, "load")):
+            return node
+        kw = {k.arg: k.value for k in node.keywords}
+        other = kw.get("other")
+        if "mask" not in kw or not isinstance(other, ast.Constant) or other.value not in (0, 0.0):
+            return node
+        load = copy.deepcopy(node)
+        load.keywords = [k for k in load.keywords if k.arg != "other"]
+        self.count += 1
+        return tl_call("where", kw["mask"], load, num(0.0))
+
+
+class MaximumToWhere(Transform):
+    """tl.maximum(a, 0.0) -> tl.where(a > 0.0, a, 0.0) (a constant operand: NaN aside, where keq's
+    real semantics has no NaN from finite inputs)"""
+    name = "maximum_const_to_where"
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if self.in_kernel and is_tl(node, "maximum", "minimum") and len(node.args) == 2 and \
+                isinstance(node.args[1], ast.Constant):
+            a, c = node.args
+            op = ast.Gt() if node.func.attr == "maximum" else ast.Lt()
+            self.count += 1
+            return tl_call("where", ast.Compare(left=a, ops=[op], comparators=[c]),
+                           copy.deepcopy(a), c)
+        return node
+
+
+TRANSFORMS = [DivToMulRecip, SubToAddNeg, RsqrtToSqrtDiv, SqrtDivToRsqrt, OtherZeroToWhere,
+              MaximumToWhere]
+
+
+def module_constants(tree):
+    """Names a module binds to a number (or tl.constexpr(number)): compile-time in kernels."""
+    out = set()
+    for st in tree.body:
+        targets, value = [], None
+        if isinstance(st, ast.Assign):
+            targets, value = st.targets, st.value
+        elif isinstance(st, ast.AnnAssign) and st.value is not None:
+            targets, value = [st.target], st.value
+        if isinstance(value, ast.Call) and value.args:
+            value = value.args[0]  # tl.constexpr(448.0)
+        if isinstance(value, (ast.Constant, ast.UnaryOp, ast.BinOp)):
+            out |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return out
+
+
+def main():
+    src, out_dir = sys.argv[1], sys.argv[2]
+    text = open(src).read()
+    os.makedirs(out_dir, exist_ok=True)
+    constants = module_constants(ast.parse(text))
+    for t in TRANSFORMS:
+        tree = ast.parse(text)
+        tr = t(constants)
+        tree = ast.fix_missing_locations(tr.visit(tree))
+        if tr.count:
+            with open(os.path.join(out_dir, t.name + ".py"), "w") as f:
+                f.write(f"# {t.name}: {tr.count} rewrites of {os.path.basename(src)}\n")
+                f.write(ast.unparse(tree) + "\n")
+
+
+if __name__ == "__main__":
+    main()
