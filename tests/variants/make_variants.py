@@ -7,7 +7,9 @@ transformation). A failure is a normal-form gap to close, not a variant to drop.
 
     python3 make_variants.py CAND.py OUT_DIR   ->  OUT_DIR/<transformation>.py, one per change
 
-A transformation that finds nothing to rewrite in a file writes nothing."""
+A transformation that finds nothing to rewrite in a file writes nothing. Not here yet (issue 15):
+one loop as two over halves, a vector accumulator as a scalar one, exp(x) as exp2(x * log2 e)
+(which differs over the reals once log2 e is rounded)."""
 import ast
 import copy
 import os
@@ -170,8 +172,102 @@ class MaximumToWhere(Transform):
         return node
 
 
+def names_in(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def has_effect(node):
+    """A call that writes memory, or anything the reordering must not move."""
+    return any(isinstance(n, ast.Call) and is_tl(n, "store", "atomic_add", "atomic_max",
+                                                   "atomic_min", "atomic_cas", "atomic_xchg",
+                                                   "debug_barrier")
+               for n in ast.walk(node))
+
+
+class ForToWhile(Transform):
+    """for i in range(a, b[, s]): body -> i = a; while i < b: body; i += s (positive constant
+    step, no break or continue in the body)"""
+    name = "for_to_while"
+
+    def rewrite_body(self, body):
+        out = []
+        for st in body:
+            out.extend(self.rewrite(st))
+        return out
+
+    def rewrite(self, st):
+        for field in ("body", "orelse"):
+            if hasattr(st, field) and isinstance(getattr(st, field), list) and \
+                    not isinstance(st, ast.FunctionDef):
+                setattr(st, field, self.rewrite_body(getattr(st, field)))
+        if not (self.in_kernel and isinstance(st, ast.For) and isinstance(st.target, ast.Name)
+                and isinstance(st.iter, ast.Call) and isinstance(st.iter.func, ast.Name)
+                and st.iter.func.id == "range" and not st.orelse and not st.iter.keywords):
+            return [st]
+        if any(isinstance(n, (ast.Break, ast.Continue)) for n in ast.walk(st)):
+            return [st]
+        args = st.iter.args
+        start, stop, step = (num(0), args[0], num(1)) if len(args) == 1 else \
+            (args[0], args[1], args[2] if len(args) == 3 else num(1))
+        positive = (isinstance(step, ast.Constant) and isinstance(step.value, int) and
+                    step.value > 0) or (isinstance(step, ast.Name) and step.id in self.constexprs)
+        if not positive:  # a constexpr step is a block size
+            return [st]
+        i = st.target.id
+        self.count += 1
+        init = ast.Assign(targets=[ast.Name(id=i, ctx=ast.Store())], value=start)
+        incr = ast.AugAssign(target=ast.Name(id=i, ctx=ast.Store()), op=ast.Add(), value=step)
+        cond = ast.Compare(left=ast.Name(id=i, ctx=ast.Load()), ops=[ast.Lt()], comparators=[stop])
+        return [init, ast.While(test=cond, body=st.body + [incr], orelse=[])]
+
+    def visit_FunctionDef(self, node):
+        jit = any("jit" in ast.unparse(d) for d in node.decorator_list)
+        outer, outer_consts = self.in_kernel, self.constexprs
+        self.in_kernel = outer or jit
+        if jit:
+            self.constexprs = self.module_constants | {
+                a.arg for a in node.args.args
+                if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+        if self.in_kernel:
+            node.body = self.rewrite_body(node.body)
+        self.in_kernel, self.constexprs = outer, outer_consts
+        return node
+
+
+class SwapIndependent(Transform):
+    """Two adjacent assignments that read neither's target and write no memory: swapped (the
+    first such pair of each block)"""
+    name = "swap_independent"
+
+    def swap_in(self, body):
+        for k in range(len(body) - 1):
+            a, b = body[k], body[k + 1]
+            if not (isinstance(a, ast.Assign) and isinstance(b, ast.Assign)):
+                continue
+            ta, tb = names_in(ast.Tuple(elts=a.targets)), names_in(ast.Tuple(elts=b.targets))
+            if ta & tb or ta & names_in(b.value) or tb & names_in(a.value):
+                continue
+            if has_effect(a) or has_effect(b):
+                continue
+            body[k], body[k + 1] = b, a
+            self.count += 1
+            return
+
+    def visit_FunctionDef(self, node):
+        jit = any("jit" in ast.unparse(d) for d in node.decorator_list)
+        outer = self.in_kernel
+        self.in_kernel = outer or jit
+        if self.in_kernel:
+            for n in ast.walk(node):
+                for field in ("body", "orelse"):
+                    if isinstance(getattr(n, field, None), list):
+                        self.swap_in(getattr(n, field))
+        self.in_kernel = outer
+        return node
+
+
 TRANSFORMS = [DivToMulRecip, SubToAddNeg, RsqrtToSqrtDiv, SqrtDivToRsqrt, OtherZeroToWhere,
-              MaximumToWhere]
+              MaximumToWhere, ForToWhile, SwapIndependent]
 
 
 def module_constants(tree):
