@@ -24,10 +24,13 @@ commands:
   inspect FILE  run a KernelBench-style reference symbolically: inputs, parameters, outputs, terms
   parse FILE    print the Python AST keq reads from FILE, with spans (frontend debugging)
   rules check [FILES]  prove each rewrite rule under the semantics it declares
+  rules validate [FILES]  evaluate each rule on many inputs with generated CUDA (--device cuda)
+                or C++ (the CPU)
   help          this text; `keq egraph --help` for a command's options
 
-Not yet available in this build: rules validate, bench (see the project's
-issues). keq never runs Python: it reads models and kernels as source.
+Not yet available in this build: bench (see the project's issues). keq never runs Python: it
+reads models and kernels as source; it writes and compiles code only for rules validate and
+verify --exhaustive.
 
 exit codes: 0 proved/equivalent/ok, 1 not proved/not equivalent, 2 unknown, 3 unsupported
 construct, 4 error
