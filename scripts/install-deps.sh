@@ -3,7 +3,7 @@
 # present are left alone, and apt-get runs only when something is missing.
 set -euo pipefail
 pkgs=(g++ cmake make libz3-dev libabsl-dev libprotobuf-dev protobuf-compiler libbenchmark-dev
-      libgtest-dev libgmock-dev libmpfr-dev libgmp-dev clang libclang-rt-14-dev)
+      libgtest-dev libgmock-dev libmpfr-dev libgmp-dev clang libclang-rt-14-dev python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
