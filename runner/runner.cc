@@ -174,18 +174,32 @@ RunResult run(const ir::TermStore& s, std::span<const Check> checks, const RunOp
   std::ofstream(src) << program;
   res.compiler = compiler_for(opt.device, opt.cuda_arch, src, exe);
   auto t0 = std::chrono::steady_clock::now();
-  auto [log, rc] = capture(res.compiler);
+  // The caller's time limit (keq verify's --timeout) bounds the compiler and the checks: each
+  // runs under coreutils' timeout with what is left, and exit 124 says it ran out.
+  auto limited = [&](const std::string& cmd) {
+    if (opt.time_limit_s <= 0) return cmd;
+    double left = opt.time_limit_s -
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return "timeout -s KILL " + std::to_string(std::max(1, static_cast<int>(left))) + " " + cmd;
+  };
+  auto [log, rc] = capture(limited(res.compiler));
   res.compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (rc != 0) {
+  auto ran_out = [](int status) { return status == 124 || status == 137; };
+  if (rc != 0 && opt.time_limit_s > 0 && ran_out(rc)) {
+    res.error = "compiling the generated checks did not finish within the time left";
+  } else if (rc != 0) {
     res.error =
         "compiling the generated checks failed (" + res.compiler + "):\n" + log.substr(0, 4000);
   } else if (opt.compile_only) {
     res.device = "none (--compile-only)";
   } else {
-    auto [out, status] = capture(shell_quote(exe.string()) + " " + std::to_string(opt.seed) + " " +
-                                 std::to_string(opt.points));
+    auto [out, status] =
+        capture(limited(shell_quote(exe.string()) + " " + std::to_string(opt.seed) + " " +
+                        std::to_string(opt.points)));
     parse(out, s, checks, res.checks, res.device, res.error);
-    if (status != 0 && res.error.empty())
+    if (status != 0 && opt.time_limit_s > 0 && ran_out(status))
+      res.error = "the generated checks did not finish within the time left";
+    else if (status != 0 && res.error.empty())
       res.error = "the generated checks exited with status " + std::to_string(status) + ":\n" +
                   out.substr(0, 4000);
   }

@@ -53,6 +53,7 @@ struct RunOptions {
   std::string cuda_arch = "native";  // nvcc -arch
   std::string keep_dir;              // keep the generated program there (else a temp dir)
   bool compile_only = false;         // generate and compile, run nothing (a toolchain check)
+  double time_limit_s = 0;           // compiling and running together (0: no limit)
 };
 
 // How a check's inputs are drawn.

@@ -115,6 +115,7 @@ Replay gpu_replay(ir::TermStore& s, const std::vector<Pair>& pairs, const Domain
   ro.points = 0;
   ro.seed = opt.seed;
   ro.cuda_arch = opt.cuda_arch;
+  ro.time_limit_s = opt.timeout_s;
   runner::RunResult res = runner::run(s, checks, ro);
   if (!res.error.empty()) {
     out.note = "ieee: the GPU replay did not run: " + res.error;
@@ -180,6 +181,7 @@ Exhaustion exhaust(ir::TermStore& s, const std::vector<Pair>& pairs, const Domai
   ro.points = 0;
   ro.seed = opt.seed;
   ro.cuda_arch = opt.cuda_arch;
+  ro.time_limit_s = opt.timeout_s;  // what the configuration has left (Pipeline passes it)
   runner::RunResult res = runner::run(s, checks, ro);
   if (!res.error.empty()) {
     out.note = "--exhaustive: the sweep did not run, so nothing was settled by it: " + res.error;

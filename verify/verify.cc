@@ -446,7 +446,9 @@ bool Pipeline::exhaustive() {
   if (!opt_.exhaustive) return true;
   std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;
   unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
-  internal::Exhaustion x = internal::exhaust(store_, pairs_, domains_, opt_, unfixed);
+  Options left = opt_;  // the sweep gets what this configuration has left of --timeout
+  left.timeout_s = std::max(1.0, opt_.timeout_s - elapsed());
+  internal::Exhaustion x = internal::exhaust(store_, pairs_, domains_, left, unfixed);
   if (!x.note.empty()) r_.notes.push_back(x.note);
   if (x.refuted) {
     const Pair& p = pairs_[x.refuted->pair];
@@ -499,7 +501,9 @@ bool Pipeline::set_aside_unfixed() {
         " output pairs depend on what keq does not model bit for bit, first: " + approximate_why_);
   if (opt_.device != runner::Device::Cuda || aside.empty()) return true;
   // With a GPU, the pairs whose approximations are all pinned lowerings are sampled there.
-  internal::Replay replay = internal::gpu_replay(store_, aside, domains_, opt_, unfixed);
+  Options left = opt_;
+  left.timeout_s = std::max(1.0, opt_.timeout_s - elapsed());
+  internal::Replay replay = internal::gpu_replay(store_, aside, domains_, left, unfixed);
   if (!replay.note.empty()) r_.notes.push_back(replay.note);
   if (!replay.refuted) return true;
   const Pair& p = aside[replay.refuted->pair];

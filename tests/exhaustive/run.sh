@@ -34,6 +34,11 @@ if ! command -v nvidia-smi >/dev/null 2>&1; then  # no GPU: the sweep does not r
   echo "$out" | grep -q "the sweep did not run" || fail "no note that the sweep did not run"
 fi
 
+# --timeout bounds the sweep: past it the pairs go on to the other stages.
+out=$(run fp16_cast_noclamp --exhaustive --timeout 3); rc=$?
+echo "$out" | head -1
+echo "$out" | grep -q "did not finish within the time left" || fail "the sweep ran past --timeout"
+
 "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --exhaustive >/dev/null 2>&1
 [ $? -eq 4 ] || fail "--exhaustive without --semantics ieee accepted"
 echo PASS
