@@ -103,8 +103,7 @@ options:
                     the bits depend on a lowering keq pins: Triton's / and tl.sqrt, log, log2).
                     Other pairs go through the stages as usual; so do all of them when the
                     sweep (compiling included) does not finish within --timeout. An fp32 sweep
-                    takes 7 to 40 s
-                    per distinct pair on a 2-core CPU and milliseconds on an H200
+                    takes 7 to 40 s per distinct pair on a 2-core CPU, milliseconds on an H200
   --device cpu|cuda where --exhaustive runs (default cpu: the host C++ compiler, $KEQ_CXX or
                     $CXX or c++; cuda: nvcc, $KEQ_NVCC or /usr/local/cuda/bin/nvcc, and a GPU).
                     Without a GPU the sweep does not run and the pairs stay with the other
