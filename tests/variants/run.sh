@@ -27,9 +27,10 @@ for e in "${examples[@]}"; do
   for v in "$work/$e"/*.py; do
     [ -f "$v" ] || continue
     t=$(basename "$v" .py)
-    cp "$v" "$dir/.variant_$t.py"  # beside the reference: relative imports resolve as for cand.py
-    out=$("$keq" verify "$dir/ref.py" "$dir/.variant_$t.py" ${dims:+--dims "$dims"} --no-smt --timeout 60 2>&1)
-    rm -f "$dir/.variant_$t.py"
+    # In a copy of the example's folder (imports resolve as for cand.py; the source tree stays
+    # untouched if the run is killed).
+    rm -rf "$work/run" && cp -r "$dir" "$work/run" && cp "$v" "$work/run/cand.py"
+    out=$("$keq" verify "$work/run/ref.py" "$work/run/cand.py" ${dims:+--dims "$dims"} --no-smt --timeout 60 2>&1)
     verdict=$(echo "$out" | head -1 | cut -d: -f1)
     echo "$t $e $verdict $(echo "$out" | head -1 | cut -d: -f2- | cut -c1-150)" >> "$work/results"
   done
