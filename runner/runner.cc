@@ -159,6 +159,21 @@ ir::Constant Point::input(size_t k, ir::Type t) const {
   }
 }
 
+ir::IeeeValue evaluate_at(const ir::TermStore& s, const Check& c, const Point& p, ir::TermId t) {
+  auto env = [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
+    for (size_t k = 0; k < c.inputs.size(); ++k) {
+      if (s.variable_of(c.inputs[k].var).name != v.name) continue;
+      if (v.type != ir::Type::F32) return ir::IeeeValue::of(p.input(k, v.type));
+      ir::IeeeValue x{ir::Type::F32, 0, 0};
+      uint32_t b = static_cast<uint32_t>(p.input_bits[k]);
+      std::memcpy(&x.f, &b, 4);
+      return x;
+    }
+    return std::nullopt;
+  };
+  return ir::evaluate_ieee(s, t, env);
+}
+
 RunResult run(const ir::TermStore& s, std::span<const Check> checks, const RunOptions& opt) {
   RunResult res;
   std::vector<Plan> plans;

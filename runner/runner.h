@@ -75,6 +75,10 @@ struct Point {
   // The constant the k-th input is (fp32 inputs keep their bits as a float).
   ir::Constant input(size_t k, ir::Type t) const;
 };
+struct Check;
+// Term t's IEEE value from keq's evaluator with c's inputs at p, fp32 inputs from their bits (a
+// NaN keeps its payload, which bitcasts read). Throws ir::EvalError.
+ir::IeeeValue evaluate_at(const ir::TermStore& s, const Check& c, const Point& p, ir::TermId t);
 
 struct CheckResult {
   Plan plan;

@@ -125,20 +125,9 @@ std::vector<OpAgreement> compare_with_evaluator(const RunOptions& opt, std::stri
     OpAgreement& row = rows[k];
     for (const Point& p : res.checks[k].samples) {
       if (p.outcome != 2) continue;  // undefined for these operands
-      auto env = [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
-        for (size_t j = 0; j < checks[k].inputs.size(); ++j)
-          if (s.variable_of(checks[k].inputs[j].var).name == v.name) {
-            if (v.type != Type::F32) return ir::IeeeValue::of(p.input(j, v.type));
-            ir::IeeeValue x{Type::F32, 0, 0};  // from the bits: a NaN keeps its payload
-            uint32_t b = static_cast<uint32_t>(p.input_bits[j]);
-            std::memcpy(&x.f, &b, 4);
-            return x;
-          }
-        return std::nullopt;
-      };
       ir::IeeeValue want;
       try {
-        want = ir::evaluate_ieee(s, checks[k].lhs, env);
+        want = evaluate_at(s, checks[k], p, checks[k].lhs);
       } catch (const ir::EvalError&) {
         continue;
       }

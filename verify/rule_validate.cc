@@ -82,19 +82,8 @@ std::string side_str(double v, ir::Type t) {
 // The evaluator's IEEE value of t at p, against the device's; "" when they agree.
 std::string evaluator_disagrees(const ir::TermStore& s, const runner::Check& c,
                                 const runner::Point& p, TermId t, double device) {
-  auto env = [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
-    for (size_t k = 0; k < c.inputs.size(); ++k) {
-      if (s.variable_of(c.inputs[k].var).name != v.name) continue;
-      if (v.type != ir::Type::F32) return ir::IeeeValue::of(p.input(k, v.type));
-      ir::IeeeValue x{ir::Type::F32, 0, 0};  // from the bits: a NaN keeps its payload
-      uint32_t b = static_cast<uint32_t>(p.input_bits[k]);
-      std::memcpy(&x.f, &b, 4);
-      return x;
-    }
-    return std::nullopt;
-  };
   try {
-    ir::Constant want = ir::evaluate_ieee(s, t, env).to_constant();
+    ir::Constant want = runner::evaluate_at(s, c, p, t).to_constant();
     ir::Constant got = want.type == ir::Type::F32 ? ir::Constant::of_float(device)
                        : want.type == ir::Type::Bool
                            ? ir::Constant::of_bool(device != 0)

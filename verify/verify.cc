@@ -300,6 +300,10 @@ class Pipeline {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
   void refute(const Pair& p, const Point& point, const std::string& how);
+  void refute_on_device(const Pair& p, const internal::Exhaustion::Refuted& x,
+                        const std::string& reason, size_t unknown);
+  std::map<TermId, std::string> unfixed_terms() const;
+  Options time_left() const;
 
   bool start();
   bool run_programs();
@@ -444,26 +448,12 @@ bool Pipeline::dedup() {
 // --exhaustive: pairs of one input element settled by evaluating every value of it.
 bool Pipeline::exhaustive() {
   if (!opt_.exhaustive) return true;
-  std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;
-  unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
-  Options left = opt_;  // the sweep gets what this configuration has left of --timeout
-  left.timeout_s = std::max(1.0, opt_.timeout_s - elapsed());
-  internal::Exhaustion x = internal::exhaust(store_, pairs_, domains_, left, unfixed);
+  internal::Exhaustion x =
+      internal::exhaust(store_, pairs_, domains_, time_left(), unfixed_terms());
   if (!x.note.empty()) r_.notes.push_back(x.note);
   if (x.refuted) {
-    const Pair& p = pairs_[x.refuted->pair];
-    Counterexample c;
-    c.output = p.output;
-    c.index = unravel(p.element, ref_.outputs[p.output]->shape);
-    c.inputs = x.refuted->inputs;
-    c.ref_value = x.refuted->ref_value, c.cand_value = x.refuted->cand_value;
-    c.difference = "different bits";
-    c.found_by = x.refuted->how;
-    r_.counterexample = c;
-    r_.verdict = Verdict::NotEquivalent;
-    r_.reason = "a counterexample found by exhaustion";
-    r_.stats.unknown = pairs_.size() - 1;
-    r_.stats.seconds = elapsed();
+    refute_on_device(pairs_[x.refuted->pair], *x.refuted, "a counterexample found by exhaustion",
+                     pairs_.size() - 1);
     return false;
   }
   r_.stats.exhaustion_proved = x.proved.size();
@@ -481,8 +471,7 @@ bool Pipeline::exhaustive() {
 bool Pipeline::set_aside_unfixed() {
   if (opt_.semantics != ir::Semantics::Ieee) return true;
   absl::flat_hash_map<TermId, std::string> memo;
-  std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;  // one store: one set
-  unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
+  std::map<TermId, std::string> unfixed = unfixed_terms();
   std::vector<Pair> exact, aside;
   for (const Pair& p : pairs_) {
     std::string why = ieee_approximation(store_, p.ref, unfixed, memo);
@@ -501,25 +490,43 @@ bool Pipeline::set_aside_unfixed() {
         " output pairs depend on what keq does not model bit for bit, first: " + approximate_why_);
   if (opt_.device != runner::Device::Cuda || aside.empty()) return true;
   // With a GPU, the pairs whose approximations are all pinned lowerings are sampled there.
-  Options left = opt_;
-  left.timeout_s = std::max(1.0, opt_.timeout_s - elapsed());
-  internal::Replay replay = internal::gpu_replay(store_, aside, domains_, left, unfixed);
+  internal::Replay replay = internal::gpu_replay(store_, aside, domains_, time_left(), unfixed);
   if (!replay.note.empty()) r_.notes.push_back(replay.note);
   if (!replay.refuted) return true;
-  const Pair& p = aside[replay.refuted->pair];
+  refute_on_device(aside[replay.refuted->pair], *replay.refuted,
+                   "a counterexample replayed on the GPU", pairs_.size() + approximate_ - 1);
+  return false;
+}
+
+// A counterexample from generated code: the device's values, confirmed as exhaust.h says.
+void Pipeline::refute_on_device(const Pair& p, const internal::Exhaustion::Refuted& x,
+                                const std::string& reason, size_t unknown) {
   Counterexample c;
   c.output = p.output;
   c.index = unravel(p.element, ref_.outputs[p.output]->shape);
-  c.inputs = replay.refuted->inputs;
-  c.ref_value = replay.refuted->ref_value, c.cand_value = replay.refuted->cand_value;
+  c.inputs = x.inputs;
+  c.ref_value = x.ref_value, c.cand_value = x.cand_value;
   c.difference = "different bits";
-  c.found_by = replay.refuted->how;
+  c.found_by = x.how;
   r_.counterexample = c;
   r_.verdict = Verdict::NotEquivalent;
-  r_.reason = "a counterexample replayed on the GPU";
-  r_.stats.unknown = pairs_.size() + approximate_ - 1;
+  r_.reason = reason;
+  r_.stats.unknown = unknown;
   r_.stats.seconds = elapsed();
-  return false;
+}
+
+// The terms the frontends know the frameworks round otherwise, both programs (one store).
+std::map<TermId, std::string> Pipeline::unfixed_terms() const {
+  std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;
+  unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
+  return unfixed;
+}
+
+// These options with what the configuration has left of --timeout (generated code's limit).
+Options Pipeline::time_left() const {
+  Options left = opt_;
+  left.timeout_s = std::max(1.0, opt_.timeout_s - elapsed());
+  return left;
 }
 
 // Every counterexample, from the witness search or from Z3, is replayed in real semantics.

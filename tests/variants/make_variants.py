@@ -71,9 +71,16 @@ class Transform(ast.NodeTransformer):
             self.constexprs = self.module_constants | {
                 a.arg for a in node.args.args
                 if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-        self.generic_visit(node)
+        if self.in_kernel:
+            self.kernel(node)
+        else:
+            self.generic_visit(node)
         self.in_kernel, self.constexprs = outer, outer_consts
         return node
+
+    def kernel(self, node):
+        """Rewrites a @triton.jit function: expression-level transformations visit its nodes."""
+        self.generic_visit(node)
 
     def compile_time(self, node):
         """A value Triton computes in Python at compile time: constants and constexprs."""
@@ -220,18 +227,8 @@ class ForToWhile(Transform):
         cond = ast.Compare(left=ast.Name(id=i, ctx=ast.Load()), ops=[ast.Lt()], comparators=[stop])
         return [init, ast.While(test=cond, body=st.body + [incr], orelse=[])]
 
-    def visit_FunctionDef(self, node):
-        jit = any("jit" in ast.unparse(d) for d in node.decorator_list)
-        outer, outer_consts = self.in_kernel, self.constexprs
-        self.in_kernel = outer or jit
-        if jit:
-            self.constexprs = self.module_constants | {
-                a.arg for a in node.args.args
-                if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-        if self.in_kernel:
-            node.body = self.rewrite_body(node.body)
-        self.in_kernel, self.constexprs = outer, outer_consts
-        return node
+    def kernel(self, node):
+        node.body = self.rewrite_body(node.body)
 
 
 class SwapIndependent(Transform):
@@ -253,17 +250,11 @@ class SwapIndependent(Transform):
             self.count += 1
             return
 
-    def visit_FunctionDef(self, node):
-        jit = any("jit" in ast.unparse(d) for d in node.decorator_list)
-        outer = self.in_kernel
-        self.in_kernel = outer or jit
-        if self.in_kernel:
-            for n in ast.walk(node):
-                for field in ("body", "orelse"):
-                    if isinstance(getattr(n, field, None), list):
-                        self.swap_in(getattr(n, field))
-        self.in_kernel = outer
-        return node
+    def kernel(self, node):
+        for n in ast.walk(node):
+            for field in ("body", "orelse"):
+                if isinstance(getattr(n, field, None), list):
+                    self.swap_in(getattr(n, field))
 
 
 TRANSFORMS = [DivToMulRecip, SubToAddNeg, RsqrtToSqrtDiv, SqrtDivToRsqrt, OtherZeroToWhere,
