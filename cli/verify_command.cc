@@ -1,4 +1,5 @@
 // keq verify: the pipeline of verify/ for each --dims configuration, combined.
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <cmath>
@@ -6,10 +7,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/watchdog.h"
 #include "ir/sexp.h"
 #include "verify/verify.h"
 
@@ -35,6 +38,53 @@ void limit_address_space(size_t budget) {
     rl.rlim_cur = cap;
     setrlimit(RLIMIT_AS, &rl);
   }
+}
+
+// The CPUs this process may run on: its affinity mask, capped by a cgroup CPU quota (v2's
+// cpu.max, v1's cfs quota). hardware_concurrency() counts the host's, which in a container
+// limited to 2 CPUs of 64 ran 34 Z3 queries at once, each with a 34th of a share.
+size_t usable_cpus() {
+  cpu_set_t set;
+  size_t n = sched_getaffinity(0, sizeof set, &set) == 0
+                 ? static_cast<size_t>(CPU_COUNT(&set))
+                 : std::max(1u, std::thread::hardware_concurrency());
+  auto quota = [](const char* path, const char* period_path) -> std::optional<double> {
+    std::ifstream in(path);
+    std::string q, p;
+    if (!(in >> q) || q == "max" || q == "-1") return std::nullopt;
+    if (!(in >> p)) {  // v1: the period is its own file
+      std::ifstream pin(period_path);
+      if (!(pin >> p)) return std::nullopt;
+    }
+    double quota = std::atof(q.c_str()), period = std::atof(p.c_str());
+    if (quota <= 0 || period <= 0) return std::nullopt;
+    return quota / period;
+  };
+  for (auto cpus :
+       {quota("/sys/fs/cgroup/cpu.max", ""),
+        quota("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us")})
+    if (cpus) n = std::min(n, static_cast<size_t>(std::max(1.0, std::ceil(*cpus))));
+  return std::max<size_t>(1, n);
+}
+
+// The watchdog's report: the run overran --timeout in `stage` (cli/watchdog.h).
+int report_overrun(const std::vector<std::string>& files, const std::string& json_path,
+                   const std::string& provenance, const char* stage, double over_s) {
+  verify::Report r;
+  r.verdict = verify::Verdict::Unknown;
+  r.bound = "the configuration running at the deadline";
+  char what[200];
+  std::snprintf(what, sizeof what,
+                "keq overran --timeout by %.1f s in its %s stage (one that did not poll the "
+                "deadline) and was stopped",
+                over_s, stage);
+  r.reason = what;
+  std::fputs(verify::to_text({r}, r.verdict, provenance).c_str(), stdout);
+  if (!json_path.empty()) {
+    std::ofstream out(json_path);
+    out << verify::to_json(files[0], files[1], {r}, r.verdict, provenance);
+  }
+  return verify::exit_code(r.verdict);
 }
 
 const char* const kHelp =
@@ -80,7 +130,8 @@ options:
   --timeout S       seconds for the whole run (default 60): every configuration, autotune
                     config and stage ends by then, the symbolic execution of the two files
                     and the e-graph included (Z3 queries share what is left); what is still
-                    open is UNKNOWN "before the timeout"
+                    open is UNKNOWN "before the timeout". A watchdog stops a run still going
+                    max(5 s, a quarter of S) past it with UNKNOWN "overran", naming the stage
   --max-memory SZ   resident memory the run may use (default 8G; 0: none), e.g. 2G or 512M:
                     past it the configuration is UNKNOWN "memory budget" (an address-space
                     cap of twice that, at least 4G more, is the last guard)
@@ -123,8 +174,8 @@ options:
   --explain O:I,J   print how element [I,J] of output O (O: and default 0) was settled: the
                     e-graph's rewrite chain when it proved it (rules, congruence, constant
                     folds, normal forms), or what settled it otherwise
-  --jobs N          Z3 queries run at once, each in its own Z3 context (default: the machine's
-                    hardware threads); the verdict does not depend on N
+  --jobs N          Z3 queries run at once, each in its own Z3 context (default: the CPUs this
+                    process may use: its affinity and cgroup CPU quota); the verdict does not depend on N
   --seed N          the witness search's random seed (default 1)
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 )" KEQ_IMPORT_PATH_HELP R"(
@@ -153,7 +204,7 @@ int verify_command(const std::vector<std::string>& args) {
   std::string json_path;
   std::string repro_path;
   verify::Options opt;
-  opt.jobs = std::max(1u, std::thread::hardware_concurrency());
+  opt.jobs = usable_cpus();
   ArgReader in(args);
   ImportPath imports;
   while (!in.done()) {
@@ -222,6 +273,11 @@ int verify_command(const std::vector<std::string>& args) {
   opt.deadline = std::chrono::steady_clock::now() +
                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                      std::chrono::duration<double>(opt.timeout_s));
+  std::string provenance = verify::provenance(opt);
+  Watchdog watchdog(opt.timeout_s, [&, provenance](const char* stage, double over_s) {
+    return report_overrun(files, json_path, provenance, stage, over_s);
+  });
+  opt.stage = &watchdog.stage();
   verify::Verdict all = verify::Verdict::Equivalent;
   std::vector<verify::Report> reports;
   auto print = [&](const std::vector<verify::Report>& rs) {
@@ -239,12 +295,14 @@ int verify_command(const std::vector<std::string>& args) {
     try {
       print(verify::verify_default_bound(files[0], files[1], opt));
     } catch (const Error& e) {  // reading the reference's sizes for the bound
+      auto printing = watchdog.finish();
       bool unsupported = e.kind() == ErrorKind::Unsupported;
       std::printf("%s: %s\n", unsupported ? "UNSUPPORTED" : "ERROR", e.what());
       return verify::exit_code(unsupported ? verify::Verdict::Unsupported : verify::Verdict::Error);
     }
   }
-  std::fputs(verify::to_text(reports, all, verify::provenance(opt)).c_str(), stdout);
+  auto printing = watchdog.finish();
+  std::fputs(verify::to_text(reports, all, provenance).c_str(), stdout);
   for (const auto& w : verify::coverage_warnings(reports)) std::printf("coverage: %s\n", w.c_str());
   if (!repro_path.empty()) {
     const verify::Report& d = reports.at(verify::deciding_report(reports, all));
@@ -263,7 +321,7 @@ int verify_command(const std::vector<std::string>& args) {
   }
   if (!json_path.empty()) {
     std::ofstream out(json_path);
-    out << verify::to_json(files[0], files[1], reports, all, verify::provenance(opt));
+    out << verify::to_json(files[0], files[1], reports, all, provenance);
     if (!out) {
       std::fprintf(stderr, "keq verify: cannot write %s\n", json_path.c_str());
       return kExitError;

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "ir/smt_expr.h"
+#include "smt/interrupt.h"
 
 namespace keq::smt {
 
@@ -32,6 +33,8 @@ class Encoder final : public RealEncoding {
   }
   const z3::expr_vector& facts() const { return facts_; }            // true of the functions
   const z3::expr_vector& conditions() const { return conditions_; }  // must hold for all inputs
+  // conditions()[i] came from encoding term origins()[i].first, its origins()[i].second-th.
+  const std::vector<std::pair<TermId, unsigned>>& origins() const { return origins_; }
   const absl::flat_hash_map<TermId, z3::expr>& vars() const { return vars_; }
   // Each application of an uninterpreted function, with the MPFR function it stands for (all
   // increasing), for model refinement.
@@ -49,7 +52,12 @@ class Encoder final : public RealEncoding {
     return c_.int_const((prefix + std::to_string(n_++)).c_str());
   }
   void fact(const Expr& e) override { facts_.push_back(e); }
-  void condition(const Expr& e) override { conditions_.push_back(e); }
+  void condition(const Expr& e) override {
+    unsigned k =
+        origins_.empty() || origins_.back().first != building_ ? 0 : origins_.back().second + 1;
+    origins_.emplace_back(building_, k);
+    conditions_.push_back(e);
+  }
   Expr apply(const char* name, const Expr& x, MpfrFn increasing) override {
     auto it = functions_.find(name);
     if (it == functions_.end())
@@ -101,6 +109,7 @@ class Encoder final : public RealEncoding {
     if (!info.smt_real) throw NotEncoded{"op " + std::string(info.name)};
     std::vector<z3::expr> kids;
     for (TermId k : s_.children(t)) kids.push_back(encode(k));
+    building_ = t;  // the origin of the side conditions the row adds
     return info.smt_real(*this, kids);
   }
 
@@ -111,6 +120,8 @@ class Encoder final : public RealEncoding {
   std::map<std::string, z3::func_decl> functions_;
   absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
   std::vector<Application> apps_;
+  std::vector<std::pair<TermId, unsigned>> origins_;
+  TermId building_{};
   int n_ = 0;
 };
 
@@ -168,7 +179,57 @@ double value_of(const z3::expr& v) {
   return std::strtod(s.c_str(), nullptr);
 }
 
+// The uninterpreted constants (inputs, fresh names) of e, into `out`; `seen` skips shared dags.
+void constants_of(const z3::expr& e, absl::flat_hash_set<unsigned>& seen,
+                  absl::flat_hash_set<unsigned>& out) {
+  if (!seen.insert(e.id()).second || !e.is_app()) return;
+  if (e.is_const() && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
+    out.insert(e.decl().id());
+    return;
+  }
+  for (unsigned i = 0; i < e.num_args(); ++i) constants_of(e.arg(i), seen, out);
+}
+
+// The facts that share constants with `goal`, transitively (the cone of influence). Dropping a
+// fact only weakens the hypotheses, so an unsat answer stays a proof; a side condition about one
+// group's variance no longer carries every other output's exp and rsqrt facts.
+z3::expr_vector relevant_facts(const z3::expr_vector& facts, const z3::expr& goal) {
+  std::vector<absl::flat_hash_set<unsigned>> uses(facts.size());
+  for (unsigned i = 0; i < facts.size(); ++i) {
+    absl::flat_hash_set<unsigned> seen;
+    constants_of(facts[i], seen, uses[i]);
+  }
+  absl::flat_hash_set<unsigned> wanted, seen;
+  constants_of(goal, seen, wanted);
+  std::vector<bool> taken(facts.size(), false);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (unsigned i = 0; i < facts.size(); ++i) {
+      if (taken[i]) continue;
+      bool shares = uses[i].empty();  // a ground fact: kept
+      for (unsigned x : uses[i]) shares = shares || wanted.contains(x);
+      if (!shares) continue;
+      taken[i] = grew = true;
+      wanted.insert(uses[i].begin(), uses[i].end());
+    }
+  }
+  z3::expr_vector out(facts.ctx());
+  for (unsigned i = 0; i < facts.size(); ++i)
+    if (taken[i]) out.push_back(facts[i]);
+  return out;
+}
+
 }  // namespace
+
+bool ProvedConditions::contains(std::pair<TermId, unsigned> c) const {
+  std::lock_guard lock(mutex_);
+  return proved_.contains(c);
+}
+
+void ProvedConditions::insert(std::pair<TermId, unsigned> c) {
+  std::lock_guard lock(mutex_);
+  proved_.insert(c);
+}
 
 void set_memory_limit(size_t bytes) {
   z3::set_param("memory_max_size", static_cast<int>(std::min<size_t>(bytes >> 20, INT32_MAX)));
@@ -176,8 +237,9 @@ void set_memory_limit(size_t bytes) {
 
 Result check_equal(const ir::TermStore& store, TermId a, TermId b,
                    const std::function<VarRange(TermId)>& range, unsigned timeout_ms,
-                   std::optional<TermId> assume) {
+                   std::optional<TermId> assume, ProvedConditions* proved) {
   z3::context c;
+  InterruptAt guard(c, after_ms(timeout_ms));
   Result r;
   try {
     Encoder enc(c, store, range);
@@ -192,27 +254,41 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
               .count();
       if (used >= timeout_ms) return false;
       z3::params p(c);
-      p.set("timeout", static_cast<unsigned>(timeout_ms - used));
+      // At least 1 ms: Z3 reads a timeout of 0 as none.
+      p.set("timeout", static_cast<unsigned>(std::max(1.0, std::ceil(timeout_ms - used))));
       p.set("rlimit", kQueryResourceLimit);  // deterministic: load cannot change the answer
       s.set(p);
       return true;
     };
+    const char* kSideCondition =
+        "that a divisor, log or sqrt argument stays in its domain, or a non-saturating cast's "
+        "argument where it rounds finite";
     const std::string kTimeout = "Z3: timeout (the query's share of --timeout)";
     // Side conditions first: each must hold for every input, or nothing is proved.
-    for (const z3::expr& cond : enc.conditions()) {
+    for (unsigned i = 0; i < enc.conditions().size(); ++i) {
+      const z3::expr& cond = enc.conditions()[i];
+      // A condition is a fact about one term for every input in range: proved once, it holds
+      // in every query over the same store and ranges (not under `assume`, which narrows them).
+      bool shared = proved && !assume;
+      if (shared && proved->contains(enc.origins()[i])) continue;
       z3::solver s(c);
       if (!budget(s)) {
         r.reason = kTimeout;
         return r;
       }
-      s.add(enc.facts());
+      s.add(relevant_facts(enc.facts(), cond));
       s.add(!cond);
-      if (s.check() != z3::unsat) {
-        r.reason =
-            "Z3 could not show that a divisor, log or sqrt argument stays in its domain, or a "
-            "non-saturating cast's argument where it rounds finite";
-        return r;
+      switch (s.check()) {
+        case z3::unsat:
+          break;
+        case z3::unknown:
+          r.reason = "Z3: " + s.reason_unknown() + " (on a side condition: " + kSideCondition + ")";
+          return r;
+        case z3::sat:
+          r.reason = std::string("Z3 could not show ") + kSideCondition;
+          return r;
       }
+      if (shared) proved->insert(enc.origins()[i]);
     }
     z3::solver s(c);
     s.add(enc.facts());

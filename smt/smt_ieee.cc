@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "ir/smt_expr.h"
+#include "smt/interrupt.h"
 #include "smt/smt.h"
 
 namespace keq::smt {
@@ -107,12 +108,13 @@ Result check_equal_ieee(const ir::TermStore& store, TermId a, TermId b,
                         const std::function<VarRange(TermId)>& range, unsigned timeout_ms,
                         std::optional<TermId> assume) {
   z3::context c;
+  InterruptAt guard(c, after_ms(timeout_ms));
   Result r;
   try {
     FpEncoder enc(c, store, range);
     z3::expr ea = enc.encode(a), eb = enc.encode(b);
     z3::params p(c);
-    p.set("timeout", timeout_ms);
+    p.set("timeout", std::max(1u, timeout_ms));  // Z3 reads 0 as none
     p.set("rlimit", kQueryResourceLimit);  // deterministic: load cannot change the answer
     z3::solver s(c);
     s.set(p);

@@ -184,3 +184,54 @@ TEST(SmtIeee, SaturatingE5m2IsAClampThenTheCast) {
 
 }  // namespace
 }  // namespace keq::smt
+
+namespace keq::smt {
+namespace {
+
+// check_batch answers in a child process what check_equal answers here, models included, and
+// each query's side conditions are proved once for the batch.
+TEST(SmtBatch, AChildProcessGivesTheAnswersOfThisOne) {
+  Query q;
+  q.range = {1, 4, false};
+  const char* pairs[][2] = {{"(* (/ 1 y) 0)", "0"},           // proved, with a side condition
+                            {"(+ (* (/ 1 y) 0) x)", "x"},     // the same condition again
+                            {"(+ x y)", "(+ x (* y 2))"},     // a model
+                            {"(cast.e4m3 x)", "(pow x 2)"}};  // outside the fragment
+  Batch b;
+  for (auto& [l, r] : pairs)
+    b.pairs.emplace_back(ir::read_term(q.store, ir::parse_sexprs(l, "l").at(0)),
+                         ir::read_term(q.store, ir::parse_sexprs(r, "r").at(0)));
+  b.seconds = 60;
+  b.jobs = 2;
+  auto range = [&](ir::TermId) { return q.range; };
+  std::vector<BatchAnswer> child = check_batch(q.store, b, range);
+  b.isolate = false;
+  std::vector<BatchAnswer> here = check_batch(q.store, b, range);
+  ASSERT_EQ(child.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(child[i].answered) << i << ": " << child[i].result.reason;
+    EXPECT_EQ(child[i].result.outcome, here[i].result.outcome) << i;
+    EXPECT_EQ(child[i].result.reason, here[i].result.reason) << i;
+    EXPECT_EQ(child[i].result.model, here[i].result.model) << i;
+  }
+  EXPECT_EQ(child[0].result.outcome, Outcome::Proved);
+  EXPECT_EQ(child[1].result.outcome, Outcome::Proved);
+  EXPECT_EQ(child[2].result.outcome, Outcome::Model);
+  EXPECT_EQ(child[2].result.model.size(), 2u);
+  EXPECT_EQ(child[3].result.outcome, Outcome::Unsupported);
+}
+
+TEST(SmtBatch, NoTimeLeftLeavesEveryQueryOpenWithItsReason) {
+  Query q;
+  Batch b;
+  ir::TermId x = ir::read_term(q.store, ir::parse_sexprs("(* x x)", "x").at(0));
+  b.pairs = {{x, x}, {x, x}};
+  b.seconds = 0;
+  for (const BatchAnswer& a : check_batch(q.store, b, [&](ir::TermId) { return q.range; })) {
+    EXPECT_EQ(a.result.outcome, Outcome::Unknown);
+    EXPECT_NE(a.result.reason.find("no time left"), std::string::npos) << a.result.reason;
+  }
+}
+
+}  // namespace
+}  // namespace keq::smt

@@ -170,43 +170,23 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
     return smt::VarRange{d.lo, d.hi, d.hi_open, d.nonfinite};
   };
   // The queries are independent (each has its own Z3 context and reads the store only): up to
-  // opt.jobs run at once, each with an equal share of the time left. Their answers are then
-  // taken in order, so the verdict does not depend on the number of jobs.
+  // opt.jobs run at once (smt::check_batch, in a child process killed at the deadline). Their
+  // answers are then taken in order, so the verdict does not depend on the number of jobs.
   double left = opt.timeout_s - elapsed();
   if (left <= 0) {
     reason = reason.empty() ? "timeout" : reason;
     return;
   }
   smt::set_memory_limit(opt.max_memory_bytes);
-  size_t jobs = std::max<size_t>(1, std::min(opt.jobs, open.size()));
-  double rounds = std::ceil(static_cast<double>(open.size()) / static_cast<double>(jobs));
-  // Clamped: an unbounded --timeout (inf) must not reach the cast (UBSan found it).
-  unsigned ms = static_cast<unsigned>(std::clamp(1000 * left / rounds, 1.0, 1e9));
-  std::vector<smt::Result> results(open.size());
-  std::vector<double> seconds(open.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t n; (n = next++) < open.size();) {
-      auto t0 = std::chrono::steady_clock::now();
-      const Pair& pr = pairs[open[n]];
-      try {  // a worker thread must not let the budget's exception escape it
-        results[n] = opt.semantics == ir::Semantics::Ieee
-                         ? smt::check_equal_ieee(store, pr.ref, pr.cand, range, ms)
-                         : smt::check_equal(store, pr.ref, pr.cand, range, ms);
-      } catch (const ir::BudgetExceeded& e) {
-        results[n].outcome = smt::Outcome::Unknown;
-        results[n].reason = e.what();
-      }
-      seconds[n] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (size_t j = 1; j < jobs; ++j) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
+  smt::Batch batch;
+  for (size_t i : open) batch.pairs.emplace_back(pairs[i].ref, pairs[i].cand);
+  batch.ieee = opt.semantics == ir::Semantics::Ieee;
+  batch.seconds = left;
+  batch.jobs = opt.jobs;
+  std::vector<smt::BatchAnswer> answers = smt::check_batch(store, batch, range);
   for (size_t n = 0; n < open.size(); ++n) {
-    smt::Result& res = results[n];
-    r.stats.smt_seconds += seconds[n];
+    smt::Result& res = answers[n].result;
+    r.stats.smt_seconds += answers[n].seconds;
     r.stats.smt_refinements += res.refinements;
     ++r.stats.smt_queries;
     if (res.outcome == smt::Outcome::Proved) {
@@ -276,21 +256,26 @@ class Pipeline {
       : ref_path_(ref_path), cand_path_(cand_path), opt_(options) {}
 
   Report run() {
-    using Stage = bool (Pipeline::*)();  // false: the report is final
-    static constexpr Stage kStages[] = {
-        &Pipeline::start,              // the configuration's share of the run's --timeout
-        &Pipeline::run_programs,       // both programs, symbolically (DESIGN.md's table if not)
-        &Pipeline::structure,          // shapes, dtypes, memory findings
-        &Pipeline::dedup,              // pairs equal up to renaming are checked once
-        &Pipeline::exhaustive,         // --exhaustive: pairs of one input element, every value
-        &Pipeline::set_aside_unfixed,  // IEEE: pairs whose bits no one fixes
-        &Pipeline::probe,              // a few witness points before any proof
-        &Pipeline::egraph,             // rewrites and normal forms
-        &Pipeline::witness_search,     // the residue, point by point
-        &Pipeline::smt,                // Z3 on what is left
+    struct Stage {
+      bool (Pipeline::*run)();  // false: the report is final
+      const char* name;         // for --timeout's watchdog (Options::stage)
     };
-    for (Stage stage : kStages)
-      if (!(this->*stage)()) return r_;
+    static constexpr Stage kStages[] = {
+        {&Pipeline::start, "start"},  // the configuration's share of the run's --timeout
+        {&Pipeline::run_programs, "running the programs"},  // DESIGN.md's table if they cannot
+        {&Pipeline::structure, "structure"},                // shapes, dtypes, memory findings
+        {&Pipeline::dedup, "dedup"},                  // pairs equal up to renaming are checked once
+        {&Pipeline::exhaustive, "exhaustive sweep"},  // --exhaustive: every value of one input
+        {&Pipeline::set_aside_unfixed, "set-aside"},  // IEEE: pairs whose bits no one fixes
+        {&Pipeline::probe, "probe"},                  // a few witness points before any proof
+        {&Pipeline::egraph, "e-graph"},               // rewrites and normal forms
+        {&Pipeline::witness_search, "witness search"},  // the residue, point by point
+        {&Pipeline::smt, "Z3"},                         // what is left
+    };
+    for (const Stage& stage : kStages) {
+      if (opt_.stage) opt_.stage->store(stage.name);
+      if (!(this->*stage.run)()) return r_;
+    }
     conclude();
     return r_;
   }

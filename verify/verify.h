@@ -5,6 +5,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -51,6 +52,9 @@ struct Options {
   bool exhaustive = false;
   runner::Device device = runner::Device::Cpu;
   std::string cuda_arch = "native";
+  // Where the run is: each stage stores its name (a string literal) here, for keq verify's
+  // watchdog, which reports it if the run overruns --timeout. Null: not tracked.
+  std::atomic<const char*>* stage = nullptr;
   // --explain: the output and element whose proof to print (the e-graph's rewrite chain).
   std::optional<std::pair<size_t, std::vector<int64_t>>> explain;
 };
