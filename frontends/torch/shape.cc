@@ -492,6 +492,15 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       return wrap(map1(
           in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
     });
+  // view_as/reshape_as: self's elements in other's shape.
+  if (name == "view_as" || name == "reshape_as")
+    return self_fn([this, name](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor, other = tensor_arg(a, 1, "other");
+      if (x->numel() != other->numel())
+        in.error(a.at, "Tensor." + name + ": shape does not match the " +
+                           std::to_string(x->numel()) + " elements");
+      return wrap(reshaped(x, other->shape));
+    });
   // new_empty/new_zeros/new_ones/new_full: a fresh tensor with self's dtype unless dtype= says.
   if (name == "new_empty" || name == "new_zeros" || name == "new_ones" || name == "new_full")
     return self_fn([this, name](Interp&, CallArgs& a) -> Ref {
@@ -509,10 +518,12 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       DType d = dtype_kw(a, x->dtype);
       return wrap(name == "new_empty" ? filled(shape, d, std::nullopt) : filled(shape, d, fill));
     });
-  if (name == "expand")
-    return self_fn([this](Interp&, CallArgs& a) {
+  if (name == "expand" || name == "expand_as")
+    return self_fn([this, name](Interp&, CallArgs& a) {
       TensorPtr x = a.pos[0]->tensor;
-      std::vector<int64_t> shape = sizes(a, 1);
+      std::vector<int64_t> shape =
+          name == "expand_as" ? tensor_arg(a, 1, "other")->shape : sizes(a, 1);
+      if (shape.size() < x->shape.size()) in.error(a.at, "expand: too few dimensions");
       size_t off = shape.size() - x->shape.size();
       for (size_t d = 0; d < x->shape.size(); ++d)
         if (shape[d + off] == -1) shape[d + off] = x->shape[d];
