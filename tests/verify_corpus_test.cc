@@ -193,6 +193,36 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
                                   size_of("literal@8:44")}));
 }
 
+TEST(VerifyCorpus, AConfirmedCounterexampleEndsTheBound) {
+  // NOT_EQUIVALENT outranks every other verdict: later configurations cannot change the answer.
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/leaky_relu_wrong_slope";
+  Options opt;
+  opt.jobs = 2;
+  std::vector<Report> rs =
+      verify_default_bound((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].verdict, Verdict::NotEquivalent);
+  bool noted = false;
+  for (const std::string& n : rs[0].notes)
+    noted = noted || n.find("later configurations were not checked") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(VerifyCorpus, SizesWrittenAsOneStayOne) {
+  // Targets of shape (batch, 1) next to predictions of (batch, *input_shape): a 1 is structure
+  // (broadcast, keepdim), and a candidate written for it need not handle 3 (a false alarm once).
+  fs::path tmp = fs::temp_directory_path() / "keq_size_one.py";
+  std::ofstream(tmp) << "import torch\nbatch_size = 128\ninput_shape = (1,)\n"
+                        "def get_inputs():\n"
+                        "    return [torch.randn(batch_size, *input_shape), "
+                        "torch.randn(batch_size, 1)]\n"
+                        "def get_init_inputs():\n    return []\n";
+  torch::Dims d = torch::default_dims(tmp.string(), 2);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0], (std::pair<std::string, std::vector<int64_t>>{"batch_size", {2}}));
+  EXPECT_EQ(d[1], (std::pair<std::string, std::vector<int64_t>>{"input_shape", {1}}));
+}
+
 // Source mutations of the kind that make real bugs: a constant, an operator, a mask, other=.
 std::vector<std::pair<std::string, std::string>> mutations_of(const std::string& src) {
   const std::vector<std::pair<std::string, std::string>> edits = {

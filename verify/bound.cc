@@ -14,13 +14,20 @@ namespace keq::verify {
 
 namespace {
 
+// A confirmed counterexample decides the run (NOT_EQUIVALENT outranks every other verdict):
+// the configurations after it are not checked, which keeps keq fast as a pre-filter.
+bool decided(const std::vector<Report>& reports) {
+  return std::any_of(reports.begin(), reports.end(),
+                     [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
+}
+
 // The reports of every autotune config after the first, which the caller already has.
 void more_autotune_configs(const std::string& ref_path, const std::string& cand_path, Options opt,
                            std::vector<Report>& reports) {
   if (!opt.every_autotune_config) return;
   const std::vector<std::string> sigs = reports[0].autotune_signatures;
   std::vector<std::string> same;
-  for (size_t c = 1; c < reports[0].autotune_configs; ++c) {
+  for (size_t c = 1; c < reports[0].autotune_configs && !decided(reports); ++c) {
     // A config whose constexprs an earlier one already had is the same program: checked once.
     if (c < sigs.size()) {
       auto earlier = std::find(sigs.begin(), sigs.begin() + c, sigs[c]);
@@ -91,8 +98,13 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::optional<torch::Dims> accepted;  // the first sizes both sides ran with
   // `first` is the configuration's report for its first autotune config, when the caller ran it
   // already (a configuration is verified once: the shared --timeout is spent once).
+  size_t not_checked = 0;  // configurations after a counterexample
   auto run = [&](const torch::Dims& dims, const std::string& why = "",
                  std::optional<Report> first = std::nullopt) {
+    if (decided(all)) {
+      ++not_checked;
+      return;
+    }
     opt.dims = dims;
     std::vector<Report> rs;
     if (first) {
@@ -111,6 +123,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // Distinct small sizes first; where the model rejects them (a kernel wider than the input,
   // channels that must divide into groups), larger ones, then the file's own proportions.
   for (int64_t first : {2, 5}) {
+    if (decided(all)) {
+      ++not_checked;
+      continue;
+    }
     int64_t budget = first == 2 ? 4096 : 16384;
     std::vector<torch::Dims> tries = {
         torch::default_dims(ref_path, first), torch::default_dims(ref_path, first + 4),
@@ -132,7 +148,16 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       break;
     }
   }
-  if (blocks.empty()) return with_skipped(std::move(all), skipped);
+  auto finish = [&] {
+    if (not_checked > 0)
+      for (Report& r : all)
+        if (r.verdict == Verdict::NotEquivalent)
+          r.notes.push_back("bound: " + std::to_string(not_checked) +
+                            " later configurations were not checked: a confirmed counterexample "
+                            "decides the run");
+    return with_skipped(std::move(all), skipped);
+  };
+  if (blocks.empty()) return finish();
   // Past the largest block B (blocks are powers of two): B + 1 leaves a one-lane tail and makes
   // a second trip for every block size in use.
   int64_t past = *blocks.rbegin() + 1;
@@ -147,7 +172,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         for (int64_t x : v) product *= x;
       if (product <= 32768) run(dims, base[d].first + " past BLOCK " + std::to_string(past - 1));
     }
-  return with_skipped(std::move(all), skipped);
+  return finish();
 }
 
 }  // namespace keq::verify

@@ -147,9 +147,12 @@ Dims default_dims(const std::string& ref_path, int64_t first) {
     bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
     if (!named && large) dims.push_back({name, values});
   }
+  // A size written as 1 (or 0) stays: it is structure (a broadcast or kept dimension, targets
+  // of shape (batch, 1)), and a candidate written for it need not handle 3 there.
   int64_t next = first;
   for (auto& [name, values] : dims)
-    for (int64_t& x : values) x = next++;
+    for (int64_t& x : values)
+      if (x > 1) x = next++;
   return dims;
 }
 
