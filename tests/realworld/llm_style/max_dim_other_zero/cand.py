@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_max_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    vals = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + row, tl.max(vals, axis=0))
+
+
+class ModelNew(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        assert self.dim == x.dim() - 1
+        x2 = x.contiguous().view(-1, x.shape[-1])
+        out = torch.empty(x2.shape[0], device=x.device, dtype=x.dtype)
+        BLOCK = triton.next_power_of_2(x2.shape[1])
+        row_max_kernel[(x2.shape[0],)](x2, out, x2.shape[1], BLOCK=BLOCK)
+        return out.view(x.shape[:-1])
