@@ -306,12 +306,15 @@ std::string separation(const Enclosure& a, const Enclosure& b) {
 }
 
 Enclosure evaluate_enclosure(const TermStore& s, TermId root, const EnclosureEnv& env) {
-  auto point_env = [&](const Variable& v) -> std::optional<Enclosure> {
+  return evaluate_enclosure_over(s, root, [&](const Variable& v) -> std::optional<Enclosure> {
     auto r = env(v);
     return r ? std::optional(Enclosure::point(*r)) : std::nullopt;
-  };
+  });
+}
+
+Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const EnclosureRangeEnv& env) {
   std::vector<const Enclosure*> args;
-  return evaluate<Enclosure>(s, root, point_env,
+  return evaluate<Enclosure>(s, root, env,
                              [&](Op op, std::span<const TermId> kids, const auto& memo) {
                                args.clear();
                                for (TermId c : kids) args.push_back(&memo.at(c));

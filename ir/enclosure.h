@@ -48,5 +48,9 @@ using EnclosureEnv = std::function<std::optional<RealValue>(const Variable&)>;
 // Evaluates t at the working precision (Real::working_precision). Throws EvalError when a
 // variable has no value.
 Enclosure evaluate_enclosure(const TermStore& store, TermId t, const EnclosureEnv& env);
+// The same with each variable ranging over an enclosure (its inputs' domain): what t can be for
+// every input, e.g. a host value that does not depend on which inputs are drawn.
+using EnclosureRangeEnv = std::function<std::optional<Enclosure>(const Variable&)>;
+Enclosure evaluate_enclosure_over(const TermStore& store, TermId t, const EnclosureRangeEnv& env);
 
 }  // namespace keq::ir

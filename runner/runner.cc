@@ -85,6 +85,20 @@ double bits_to_double(uint64_t b) {
   return d;
 }
 
+}  // namespace
+
+ir::Constant side_constant(double device, ir::Type t) {
+  if (t == ir::Type::F32) return ir::Constant::of_float(device);
+  if (t == ir::Type::Bool) return ir::Constant::of_bool(device != 0);
+  int64_t i = device >= 0x1p63     ? INT64_MAX
+              : device <= -0x1p63  ? INT64_MIN
+              : std::isnan(device) ? 0
+                                   : static_cast<int64_t>(device);
+  return ir::Constant::of_int(t, i);
+}
+
+namespace {
+
 double value_of_bits(uint64_t b, ir::Type t) {
   if (t == ir::Type::F32) {
     uint32_t u = static_cast<uint32_t>(b);

@@ -75,6 +75,10 @@ struct Point {
   // The constant the k-th input is (fp32 inputs keep their bits as a float).
   ir::Constant input(size_t k, ir::Type t) const;
 };
+// A side's value as the device returned it (a double), as a constant of type t. Integers past
+// 2^53 arrive rounded: the device's own comparison is exact, and INT64_MAX (2^63 once rounded)
+// saturates back to itself rather than wrapping.
+ir::Constant side_constant(double device, ir::Type t);
 struct Check;
 // Term t's IEEE value from keq's evaluator with c's inputs at p, fp32 inputs from their bits (a
 // NaN keeps its payload, which bitcasts read). Throws ir::EvalError.

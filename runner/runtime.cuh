@@ -591,8 +591,8 @@ KEQ_HD I keq_float_to_int(T x) {
   if (keq_isnan(x)) return 0;
   const double lo = -std::ldexp(1.0, static_cast<int>(sizeof(I) * 8 - 1));
   if (x <= lo) return static_cast<I>(lo);
-  if (x >= -lo)
-    return static_cast<I>(~static_cast<I>(0) ^ (static_cast<I>(1) << (sizeof(I) * 8 - 1)));
+  if (x >= -lo)  // the largest I, built unsigned: 1 << 63 in int64_t is undefined behaviour
+    return static_cast<I>((static_cast<unsigned long long>(1) << (sizeof(I) * 8 - 1)) - 1);
   return static_cast<I>(std::trunc(x));
 }
 KEQ_HD int32_t keq_cast_i32(float x) {

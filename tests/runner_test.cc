@@ -138,3 +138,17 @@ TEST(Runner, GeneratedCodeComputesWhatTheEvaluatorComputes) {
 
 }  // namespace
 }  // namespace keq::runner
+
+namespace keq::runner {
+namespace {
+
+TEST(Runner, IntegerSidesPastTwoToThe53SaturateInsteadOfWrapping) {
+  // INT64_MAX arrives as the double 2^63 (a saturated cast of inf): it must read back as itself.
+  EXPECT_EQ(side_constant(0x1p63, ir::Type::I64).i, INT64_MAX);
+  EXPECT_EQ(side_constant(-0x1p63, ir::Type::I64).i, INT64_MIN);
+  EXPECT_EQ(side_constant(-5, ir::Type::I32).i, -5);
+  EXPECT_EQ(side_constant(1, ir::Type::Bool).i, 1);
+}
+
+}  // namespace
+}  // namespace keq::runner

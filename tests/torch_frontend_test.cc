@@ -522,6 +522,33 @@ TEST(Triton, DataDependentIfGuardsItsStoresWithSelect) {
       << unsupported_of("if_conditional_store_uninit.py");
 }
 
+TEST(Triton, HostValuesAndKernelBranchesTheInputDomainsDecide) {
+  // mask.sum().item() of targets in [0, 3) is 4 for every input; in the kernel, y == -100 is
+  // never true. Keyword arguments become pointers and runtime scalars as positional ones do.
+  ir::TermStore s;
+  Program p = golden_candidate("host_item_kernel_branch.py", s);
+  EXPECT_TRUE(p.state.findings.empty());
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[3]), "(* in0[3,0] 0.25)");
+  std::string notes;
+  for (const std::string& n : p.state.host_assumptions) notes += n + "\n";
+  EXPECT_NE(notes.find("host_item_kernel_branch.py:21:13 is 4 for every input"), std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("host_item_kernel_branch.py:12:8 is never taken"), std::string::npos)
+      << notes;
+  ir::TermStore s2;
+  try {
+    run_program(
+        (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/host_item_kernel_branch.py").string(),
+        s2, "ModelSumItem", {});
+    ADD_FAILURE() << "x.sum().item() was decided";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find(":31:20: a host value that depends on the inputs"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Triton, NonContiguousViewsAreRefusedAtLaunch) {
   EXPECT_NE(unsupported_of("strided_launch.py")
                 .find("strided_launch.py:17:9: a tensor whose torch layout is not contiguous"),

@@ -74,9 +74,8 @@ std::vector<ir::Constant> constants_of(const ir::TermStore& s, const runner::Che
 }
 
 std::string side_str(double v, ir::Type t) {
-  if (t == ir::Type::F32) return ir::Constant::of_float(v).str();
   if (t == ir::Type::Bool) return v != 0 ? "true" : "false";
-  return ir::Constant::of_int(t, static_cast<int64_t>(v)).str();
+  return runner::side_constant(v, t).str();
 }
 
 // The evaluator's IEEE value of t at p, against the device's; "" when they agree.
@@ -84,10 +83,7 @@ std::string evaluator_disagrees(const ir::TermStore& s, const runner::Check& c,
                                 const runner::Point& p, TermId t, double device) {
   try {
     ir::Constant want = runner::evaluate_at(s, c, p, t).to_constant();
-    ir::Constant got = want.type == ir::Type::F32 ? ir::Constant::of_float(device)
-                       : want.type == ir::Type::Bool
-                           ? ir::Constant::of_bool(device != 0)
-                           : ir::Constant::of_int(want.type, static_cast<int64_t>(device));
+    ir::Constant got = runner::side_constant(device, want.type);
     if (ir::same_value(want, got, ir::Semantics::Ieee)) return "";
     return "device " + got.str() + ", evaluator " + want.str();
   } catch (const ir::EvalError&) {

@@ -66,6 +66,7 @@ void Interp::install_builtins() {
   });
   def("int", [](Interp& in, CallArgs& a) -> Ref {
     Ref x = one_arg(in, a, "int");
+    if (x->kind == K::Tensor && in.hooks().host_scalar) x = in.hooks().host_scalar(in, x, a.at);
     if (x->kind == K::Float) {
       if (!std::isfinite(x->f)) in.error(a.at, "cannot convert " + in.repr(x) + " to an integer");
       return big_or_small(mpz_class(std::trunc(x->f)));  // exact: 1e30 is a 100-bit int

@@ -40,6 +40,9 @@ struct TensorHooks {
   // Control flow on a tensor (a Triton scalar): 1 or 0 when its value is known at this bound,
   // -1 when it depends on loaded data. Unset: every tensor condition is unsupported.
   std::function<int(Interp&, const Ref& cond, Span at)> truth;
+  // int(t), float(t), t.item() of a one-element tensor outside a kernel: the Python number it
+  // holds when that does not depend on the inputs drawn; unsupported otherwise.
+  std::function<Ref(Interp&, const Ref& t, Span at)> host_scalar;
   // An `if` on a data-dependent condition runs both branches: `enter_branch` brackets each (the
   // condition, negated for the else branch) so effects can be guarded, and `select` merges each
   // variable the branches left different.

@@ -45,6 +45,8 @@ bool Interp::truthy(const Ref& v, Span at) {
 
 int64_t Interp::to_int(const Ref& v, Span at) {
   if (v->kind == K::Int || v->kind == K::Bool) return v->i;
+  if (v->kind == K::Tensor && hooks_.host_scalar)
+    return to_int(hooks_.host_scalar(*this, v, at), at);
   if (v->kind == K::BigInt)
     unsupported(at, "the integer " + integer_str(v) + " is past 64 bits (size limit)");
   error(at, "expected an int, got " + v->type_name());
@@ -52,6 +54,8 @@ int64_t Interp::to_int(const Ref& v, Span at) {
 
 double Interp::to_float(const Ref& v, Span at) {
   if (v->kind == K::Float) return v->f;
+  if (v->kind == K::Tensor && hooks_.host_scalar)
+    return to_float(hooks_.host_scalar(*this, v, at), at);
   if (is_integer(v)) {
     if (auto d = integer_to_double(v)) return *d;
     error(at, "OverflowError: int too large to convert to float");

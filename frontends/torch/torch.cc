@@ -3,6 +3,7 @@
 // conv_pool_norm, activations, selection, linalg, losses); this one installs them and the hooks
 // the interpreter calls for tensor operators, attributes and subscripts.
 #include "frontends/torch/torch_impl.h"
+#include "ir/enclosure.h"
 
 namespace keq::torch {
 
@@ -93,6 +94,62 @@ void install(python::Interp& in, TorchState& state) {
   in.hooks().subscript = [t](Interp&, const Ref& v, const Ref& index, Span at) {
     return t->subscript(v->tensor, index, at);
   };
+  in.hooks().host_scalar = [t](Interp&, const Ref& v, Span at) {
+    return t->host_scalar(v->tensor, at);
+  };
+  in.hooks().truth = [t](Interp& i2, const Ref& v, Span at) -> int {
+    const char* why = "control flow on a tensor's value (data-dependent branching)";
+    return i2.truthy(t->host_scalar(v->tensor, at, why), at) ? 1 : 0;
+  };
+}
+
+std::optional<ir::RealValue> value_over_inputs(const TorchState& st, const ir::TermStore& s,
+                                               ir::TermId e) {
+  auto range = [&](const ir::Variable& v) -> std::optional<ir::Enclosure> {
+    std::string tensor = v.name.substr(0, v.name.find('['));
+    for (const SymbolicTensor& in : st.inputs) {
+      if (in.name != tensor) continue;
+      ir::Enclosure r = ir::Enclosure::any(v.type);
+      if (v.type == ir::Type::F32) {
+        r.lo = ir::Real(in.lo);
+        r.hi = ir::Real(in.hi);
+        r.nan = !std::isfinite(in.lo) || !std::isfinite(in.hi);
+      } else if (v.type != ir::Type::Bool && std::isfinite(in.lo) && std::isfinite(in.hi)) {
+        r.ilo = static_cast<int64_t>(std::ceil(in.lo));
+        r.ihi = static_cast<int64_t>(in.hi_open ? std::ceil(in.hi) - 1 : std::floor(in.hi));
+      }
+      return r;
+    }
+    return ir::Enclosure::any(v.type);
+  };
+  ir::Enclosure r = ir::evaluate_enclosure_over(s, e, range);
+  if (!r.is_point()) return std::nullopt;
+  ir::RealValue v;
+  v.type = r.type;
+  if (r.type != ir::Type::F32) {
+    v.i = r.ilo;
+    return v;
+  }
+  if (r.nan || !r.real) return std::nullopt;  // a NaN that some input makes is not one value
+  v.f = r.lo;
+  return v;
+}
+
+Ref Torch::host_scalar(const TensorPtr& x, Span at, const char* unsupported) {
+  if (x->numel() != 1)
+    in.error(at, "a Python number from a tensor of " + std::to_string(x->numel()) +
+                     " elements (only one-element tensors convert)");
+  TermId e = x->elems[0];
+  if (e == Tensor::kUninit) in.unsupported(at, "the value of an uninitialized tensor element");
+  std::optional<ir::RealValue> r = value_over_inputs(st, s, e);
+  std::optional<double> f = r && r->type == ir::Type::F32 ? r->f.exact_double() : std::nullopt;
+  if (!r || (r->type == ir::Type::F32 && !f)) in.unsupported(at, unsupported);
+  Ref v = r->type == ir::Type::Bool  ? python::boolean(r->i != 0)
+          : r->type == ir::Type::F32 ? python::floating(*f)
+                                     : python::integer(r->i);
+  st.host_assumptions.insert("host value: " + in.where(at) + " is " + in.repr(v) +
+                             " for every input in the get_inputs() domains");
+  return v;
 }
 
 }  // namespace keq::torch

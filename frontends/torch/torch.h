@@ -83,4 +83,10 @@ struct TorchState {
 // Registers torch, torch.nn, torch.nn.functional (and triton stubs) in the interpreter.
 void install(python::Interp& in, TorchState& state);
 
+// The one value term e takes for every input in its get_inputs() domain (parameters any value;
+// unbounded float inputs NaN too, as under --nonfinite-inputs), or nothing when it varies:
+// what decides t.item() in host code and `if y == ignore_index` on a loaded target in a kernel.
+std::optional<ir::RealValue> value_over_inputs(const TorchState& st, const ir::TermStore& s,
+                                               ir::TermId e);
+
 }  // namespace keq::torch

@@ -422,6 +422,13 @@ struct Torch {
   }
   Ref subscript(const TensorPtr& t, const Ref& index, Span at);
   Ref tensor_attr(const Ref& self, const std::string& name, Span at);
+  // The Python number a one-element host tensor holds (t.item(), int(t), `if t:`), decided
+  // over the inputs' domains; unsupported where it depends on which inputs are drawn.
+  Ref host_scalar(const TensorPtr& t, Span at,
+                  const char* unsupported =
+                      "a host value that depends on the inputs' values (t.item(), int(t) or "
+                      "float(t) of a tensor that differs between inputs in the get_inputs() "
+                      "domains)");
 
   // An int or a tuple of n ints (kernel_size=3 or (3, 3)).
   std::vector<int64_t> tuple_arg(const Ref& v, size_t n, int64_t dflt, Span at) {

@@ -53,35 +53,18 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   CallArgs call;
   call.at = a.at;
   std::vector<bool> constexpr_param = constexpr_parameters(fn);
-  for (size_t k = 0; k < a.pos.size(); ++k) {
-    const Ref& v = a.pos[k];
-    bool runtime = k >= constexpr_param.size() || !constexpr_param[k];
-    if (v->kind == K::Int && runtime) {
-      call.pos.push_back(runtime_int(v->i));  // a runtime scalar, not a constexpr
-      continue;
-    }
-    if (v->kind == K::Float && runtime) {  // an fp32 scalar in the kernel
-      Ref f = python::floating(static_cast<double>(static_cast<float>(v->f)));
-      f->b = true;
-      call.pos.push_back(f);
-      continue;
-    }
-    if (v->kind == K::Tensor && v->tensor->strided)
-      in.unsupported(a.at,
-                     "a tensor whose torch layout is not contiguous (a permute, transpose, "
-                     "expand or slice view) passed to a kernel: keq models contiguous "
-                     "buffers only; pass .contiguous()");
-    if (v->kind == K::Tensor) {
-      auto p = std::make_shared<Value>();
-      p->kind = K::Pointer;
-      p->tensor = v->tensor;
-      p->offsets = {0};
-      call.pos.push_back(p);
-    } else {
-      call.pos.push_back(v);
-    }
+  std::vector<std::string> names = in.parameter_names(fn);
+  for (size_t k = 0; k < a.pos.size(); ++k)
+    call.pos.push_back(
+        kernel_arg(a.pos[k], k >= constexpr_param.size() || !constexpr_param[k], a.at));
+  // Keyword arguments are arguments like the others (a pointer, a runtime scalar) unless they
+  // name a constexpr parameter or a launch option.
+  for (auto& [k, v] : meta) {
+    auto at = std::find(names.begin(), names.end(), k);
+    size_t n = static_cast<size_t>(at - names.begin());
+    bool runtime = at != names.end() && (n >= constexpr_param.size() || !constexpr_param[n]);
+    call.kw.push_back({k, kernel_arg(v, runtime, a.at)});
   }
-  for (auto& [k, v] : meta) call.kw.push_back({k, v});
   run = &l;
   for (l.pid[2] = 0; l.pid[2] < l.grid[2]; ++l.pid[2])
     for (l.pid[1] = 0; l.pid[1] < l.grid[1]; ++l.pid[1])
@@ -92,6 +75,28 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
       }
   run = nullptr;
   return python::none();
+}
+
+// What a kernel parameter receives for host value v: a tensor becomes a pointer to its buffer;
+// a runtime int or float a scalar of the kernel (floats rounded to fp32); a constexpr is v.
+Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
+  if (v->kind == K::Int && runtime) return runtime_int(v->i);  // a runtime scalar
+  if (v->kind == K::Float && runtime) {                        // an fp32 scalar in the kernel
+    Ref f = python::floating(static_cast<double>(static_cast<float>(v->f)));
+    f->b = true;
+    return f;
+  }
+  if (v->kind != K::Tensor) return v;
+  if (v->tensor->strided)
+    in.unsupported(at,
+                   "a tensor whose torch layout is not contiguous (a permute, transpose, "
+                   "expand or slice view) passed to a kernel: keq models contiguous "
+                   "buffers only; pass .contiguous()");
+  auto p = std::make_shared<Value>();
+  p->kind = K::Pointer;
+  p->tensor = v->tensor;
+  p->offsets = {0};
+  return p;
 }
 
 std::vector<bool> Triton::constexpr_parameters(const Ref& fn) const {

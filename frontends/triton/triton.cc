@@ -47,7 +47,16 @@ void install(python::Interp& in, torch::TorchState& state) {
       const ir::Constant& k = t->s.constant_of(e);
       return k.type == ir::Type::F32 ? k.f != 0 : k.i != 0;
     }
-    if (!t->run) i2.unsupported(at, "control flow on a tensor's value (data-dependent branching)");
+    if (!t->run) return t->torch_hooks.truth(i2, c, at);  // host code: decided or unsupported
+    // A loaded value whose condition every input decides (a target in [0, V) against
+    // ignore_index = -100) takes one branch; else both run, merged.
+    if (auto v = torch::value_over_inputs(t->st, t->s, e)) {
+      bool taken = v->type == ir::Type::F32 ? !mpfr_zero_p(v->f.get()) : v->i != 0;
+      t->st.host_assumptions.insert("kernel branch: " + i2.where(at) + " is " +
+                                    (taken ? "always" : "never") +
+                                    " taken for inputs in the get_inputs() domains");
+      return taken;
+    }
     return -1;
   };
   h.enter_branch = [t](Interp&, const Ref& c, bool negated, Span at) {

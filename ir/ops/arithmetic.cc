@@ -52,10 +52,32 @@ Enclosure abs_enclosure(EArgs args) {
   return r;
 }
 
-// Float-only transfer of an op that integers leave to "any value".
-template <Enclosure (*F)(const Enclosure&, const Enclosure&)>
-Enclosure float_fold(EArgs a) {
-  return a[0]->type == Type::F32 ? fold(a, F) : Enclosure::any(a[0]->type);
+// Integer ranges of +, - and *: exact while no bound leaves the type (past it the op wraps, and
+// the result is any value). A count of true lanes (mask.sum()) stays a range this way.
+template <Op kOp>
+Enclosure int_fold(EArgs a) {
+  __int128 lo = a[0]->ilo, hi = a[0]->ihi;
+  for (size_t k = 1; k < a.size(); ++k) {
+    __int128 blo = a[k]->ilo, bhi = a[k]->ihi;
+    if (kOp == Op::Add) {
+      lo += blo, hi += bhi;
+    } else if (kOp == Op::Sub) {
+      lo -= bhi, hi -= blo;
+    } else {
+      __int128 c[] = {lo * blo, lo * bhi, hi * blo, hi * bhi};
+      lo = *std::min_element(c, c + 4), hi = *std::max_element(c, c + 4);
+    }
+    if (lo < INT64_MIN || hi > INT64_MAX) return Enclosure::any(a[0]->type);
+  }
+  Enclosure any = Enclosure::any(a[0]->type);
+  if (lo < any.ilo || hi > any.ihi) return any;
+  return ints(a[0]->type, static_cast<int64_t>(lo), static_cast<int64_t>(hi));
+}
+
+// Float transfer F; integers by their ranges.
+template <Enclosure (*F)(const Enclosure&, const Enclosure&), Op kOp>
+Enclosure num_fold(EArgs a) {
+  return a[0]->type == Type::F32 ? fold(a, F) : int_fold<kOp>(a);
 }
 
 smt::Expr smt_add(const smt::Expr& a, const smt::Expr& b) {
@@ -86,7 +108,7 @@ constexpr OpInfo reduction_row() {
                 for (size_t k = 1; k < a.size(); ++k) r = I(r, a[k]);
                 return r;
               },
-          .enclosure = float_fold<E>,
+          .enclosure = num_fold<E, kStep>,
           .smt_real =
               [](smt::RealEncoding&, SArgs a) {
                 smt::Expr acc = a[0];
@@ -131,7 +153,7 @@ const OpInfo kRows[] = {
      .ieee = KEQ_IEEE(return ieee_num2(Op::Add, a, f_add);),
      .real = real_num2<mpfr_add, Op::Add>,
      .interval = KEQ_INTERVAL(return add(a[0], a[1]);),
-     .enclosure = float_fold<add>,
+     .enclosure = num_fold<add, Op::Add>,
      .smt_real = KEQ_SMT_REAL(return a[0] + a[1];),
      .smt_ieee = KEQ_SMT_IEEE(return a[0] + a[1];),
      .cuda = "keq_add"},
@@ -142,7 +164,7 @@ const OpInfo kRows[] = {
      .ieee = KEQ_IEEE(return ieee_num2(Op::Sub, a, f_sub);),
      .real = real_num2<mpfr_sub, Op::Sub>,
      .interval = KEQ_INTERVAL(return add(a[0], neg(a[1]));),
-     .enclosure = KEQ_ENCLOSE(if (a[0]->type != Type::F32) return Enclosure::any(a[0]->type);
+     .enclosure = KEQ_ENCLOSE(if (a[0]->type != Type::F32) return int_fold<Op::Sub>(a);
                               return add(*a[0], neg(*a[1]));),
      .smt_real = KEQ_SMT_REAL(return a[0] - a[1];),
      .smt_ieee = KEQ_SMT_IEEE(return a[0] - a[1];),
@@ -155,7 +177,7 @@ const OpInfo kRows[] = {
      .ieee = KEQ_IEEE(return ieee_num2(Op::Mul, a, f_mul);),
      .real = real_num2<mpfr_mul, Op::Mul>,
      .interval = KEQ_INTERVAL(return mul(a[0], a[1]);),
-     .enclosure = float_fold<mul>,
+     .enclosure = num_fold<mul, Op::Mul>,
      .smt_real = KEQ_SMT_REAL(return a[0] * a[1];),
      .smt_ieee = KEQ_SMT_IEEE(return a[0] * a[1];),
      .cuda = "keq_mul"},

@@ -113,8 +113,10 @@ constexpr OpInfo to_int_row() {
           .no_interval = kNoIntervals,
           .enclosure =
               [](EArgs a) {
-                if (a[0]->type != Type::F32) return Enclosure::any(kType);
-                return exact_monotone(kOp, *a[0]);
+                if (a[0]->type == Type::F32) return exact_monotone(kOp, *a[0]);
+                Enclosure any = Enclosure::any(kType);  // a range past the type wraps
+                if (a[0]->ilo < any.ilo || a[0]->ihi > any.ihi) return any;
+                return ints(kType, a[0]->ilo, a[0]->ihi);
               },
           .no_smt_real = kNoReal,
           .no_smt_ieee = kNoIeee,
