@@ -29,7 +29,8 @@ inline constexpr NfId kZeroNf = 1;  // the zero polynomial
 class NormalForms {
  public:
   // `budget`: the most terms a product of two sums may have before it is left as an atom.
-  explicit NormalForms(size_t budget = 256);
+  // 2048 lets a group of 45 elements square its sum (E[x^2] - E[x]^2 against sum (x - m)^2).
+  explicit NormalForms(size_t budget = 2048);
 
   NfId constant(const mpq_class& c);
   NfId class_atom(uint32_t cls);  // the class as an atom; it must be finite

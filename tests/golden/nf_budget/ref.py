@@ -4,7 +4,7 @@ class Model(nn.Module):
     def forward(self, x, y):
         return (x.sum(dim=1, keepdim=True) * y.sum(dim=1, keepdim=True))
 batch = 1
-n = 20
+n = 50
 def get_inputs():
     return [torch.randn(batch, n), torch.randn(batch, n)]
 def get_init_inputs():
