@@ -249,9 +249,27 @@ Interp::Flow Interp::exec_with(const Node& n, const std::shared_ptr<Env>& env) {
       if (returned) return_value_ = returned;
       return body;
     }
+    if (ctx->kind == K::Instance) {  // a class with __enter__ and __exit__ (a lock, a timer)
+      CallArgs none_args;
+      none_args.at = item.span;
+      Ref entered = call(getattr(ctx, "__enter__", item.span), none_args);
+      if (item.kids[1] != kNoNode) assign(item.kids[1], entered, env);
+      CallArgs exit_args = none_args;
+      exit_args.pos = {none(), none(), none()};
+      Flow body;
+      try {
+        body = enter(k + 1);
+      } catch (const ProgramError&) {  // __exit__ runs, told nothing: it cannot swallow it
+        call(getattr(ctx, "__exit__", item.span), exit_args);
+        throw;
+      }
+      call(getattr(ctx, "__exit__", item.span), exit_args);
+      return body;
+    }
     if (ctx->kind != K::Module || ctx->s.rfind("context:", 0) != 0)
       unsupported(item.span, "a with statement over " + ctx->type_name() +
-                                 " (modelled: torch.no_grad() and kin, @contextmanager)");
+                                 " (modelled: torch.no_grad() and kin, @contextmanager, "
+                                 "objects with __enter__ and __exit__)");
     if (item.kids[1] != kNoNode) assign(item.kids[1], none(), env);
     return enter(k + 1);
   };

@@ -56,6 +56,9 @@ struct TensorHooks {
   std::function<bool()> in_kernel;
 };
 
+// The Python text keq models a standard-library module with (logging, threading, os), or null.
+const char* stdlib_model_source(const std::string& name);
+
 // Where `import` looks for modules read as source, after the importing program's own folder:
 // --python-path, PYTHONPATH and --venv's site-packages, set once by the CLI.
 void set_import_path(std::vector<std::string> dirs);
@@ -158,7 +161,9 @@ class Interp {
   // Imports (modules.cc).
   Ref import_module(const std::string& name, Span at);
   std::string resolve_relative(const std::string& name, Span at) const;
-  Ref load_source_module(const std::string& name, const std::string& file, bool package);
+  // `source`: the module's text where keq models it in Python (stdlib_models.cc), else read.
+  Ref load_source_module(const std::string& name, const std::string& file, bool package,
+                         const char* source = nullptr);
   void run_module_body(const Tree& tree, const Ref& module);
   // A module's attribute; a stopped module's missing name is unavailable (returned, not thrown).
   Ref module_attr(const Ref& module, const std::string& name, Span at);

@@ -116,6 +116,16 @@ std::shared_ptr<const Tree> parse_cached(const std::string& path) {
   return slot;
 }
 
+// keq's Python models of standard-library modules, parsed once per process.
+std::shared_ptr<const Tree> parse_model(const std::string& name, const char* source) {
+  static std::mutex mu;
+  static absl::flat_hash_map<std::string, std::shared_ptr<const Tree>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[name];
+  if (!slot) slot = std::make_shared<const Tree>(parse(source, "<keq's model of " + name + ">"));
+  return slot;
+}
+
 // Names a statement binds in its scope, nested blocks included (not function bodies); for a
 // statement that mutates an object (`d[k] = v`, `obj.x = v`, `d.update(...)`), the object's
 // name too: after a stop, those objects no longer hold what the module would have left.
@@ -214,6 +224,8 @@ Ref Interp::import_module(const std::string& name, Span at) {
   size_t dot = name.rfind('.');
   std::string top = name.substr(0, name.find('.'));
   if (dot == std::string::npos) {
+    if (const char* source = stdlib_model_source(name))
+      return load_source_module(name, "<keq's model of " + name + ">", false, source);
     if (is_stdlib(top))
       unsupported(at, "the standard-library module '" + name + "' is not modelled");
   } else {
@@ -261,7 +273,8 @@ Ref Interp::import_module(const std::string& name, Span at) {
   raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'");
 }
 
-Ref Interp::load_source_module(const std::string& name, const std::string& file, bool package) {
+Ref Interp::load_source_module(const std::string& name, const std::string& file, bool package,
+                               const char* source) {
   Ref m = module_object(name);
   m->scope = std::make_shared<Env>();
   m->scope->parent = builtins_;
@@ -281,7 +294,7 @@ Ref Interp::load_source_module(const std::string& name, const std::string& file,
   if (fs::is_directory(file)) return m;
   std::shared_ptr<const Tree> tree;
   try {
-    tree = parse_cached(file);
+    tree = source ? parse_model(name, source) : parse_cached(file);
   } catch (const Error& e) {  // CPython reads it; keq's parser does not
     (*m->attrs)["<stopped>"] = string("keq cannot read " + file + ": " + e.what());
     import_notes_.push_back("module '" + name + "': " + (*m->attrs)["<stopped>"]->s);

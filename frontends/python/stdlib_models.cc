@@ -1,0 +1,227 @@
+// Standard-library modules keq models in Python itself: read as source, like any module, from
+// text built into keq. Each does what CPython's does up to what keq observes: log records, locks
+// and the environment change no tensor, so they go nowhere, always succeed, and are empty.
+#include "frontends/python/interp.h"
+
+namespace keq::python {
+
+namespace {
+
+// logging: loggers keep their level and handlers; records go nowhere.
+constexpr const char* kLogging = R"PY(
+CRITICAL = 50
+FATAL = 50
+ERROR = 40
+WARNING = 30
+WARN = 30
+INFO = 20
+DEBUG = 10
+NOTSET = 0
+
+
+class Formatter:
+    def __init__(self, *args, **kwargs):
+        pass
+
+
+class Filter:
+    def __init__(self, name=""):
+        self.name = name
+
+
+class Handler:
+    def __init__(self, *args, **kwargs):
+        self.level = NOTSET
+
+    def setLevel(self, level):
+        self.level = level
+
+    def setFormatter(self, fmt):
+        pass
+
+    def addFilter(self, f):
+        pass
+
+
+class StreamHandler(Handler):
+    pass
+
+
+class NullHandler(Handler):
+    pass
+
+
+class FileHandler(Handler):
+    pass
+
+
+class Logger:
+    def __init__(self, name, level=NOTSET):
+        self.name = name
+        self.level = level
+        self.handlers = []
+        self.propagate = True
+        self.disabled = False
+
+    def setLevel(self, level):
+        self.level = level
+
+    def getEffectiveLevel(self):
+        return self.level if self.level else WARNING
+
+    def isEnabledFor(self, level):
+        return level >= self.getEffectiveLevel()
+
+    def addHandler(self, handler):
+        self.handlers.append(handler)
+
+    def removeHandler(self, handler):
+        pass
+
+    def hasHandlers(self):
+        return len(self.handlers) > 0
+
+    def addFilter(self, f):
+        pass
+
+    def getChild(self, suffix):
+        return getLogger(self.name + "." + suffix)
+
+    def debug(self, *args, **kwargs):
+        pass
+
+    def info(self, *args, **kwargs):
+        pass
+
+    def warning(self, *args, **kwargs):
+        pass
+
+    def warn(self, *args, **kwargs):
+        pass
+
+    def error(self, *args, **kwargs):
+        pass
+
+    def exception(self, *args, **kwargs):
+        pass
+
+    def critical(self, *args, **kwargs):
+        pass
+
+    def log(self, level, *args, **kwargs):
+        pass
+
+
+_loggers = {}
+
+
+def getLogger(name=None):
+    key = "root" if name is None else name
+    if key not in _loggers:
+        _loggers[key] = Logger(key)
+    return _loggers[key]
+
+
+root = getLogger()
+
+
+def basicConfig(*args, **kwargs):
+    pass
+
+
+def disable(level=CRITICAL):
+    pass
+
+
+def captureWarnings(capture):
+    pass
+
+
+def debug(*args, **kwargs):
+    pass
+
+
+def info(*args, **kwargs):
+    pass
+
+
+def warning(*args, **kwargs):
+    pass
+
+
+def error(*args, **kwargs):
+    pass
+
+
+def critical(*args, **kwargs):
+    pass
+)PY";
+
+// threading: one thread; a lock is always free when taken.
+constexpr const char* kThreading = R"PY(
+class Lock:
+    def __init__(self):
+        self._held = False
+
+    def acquire(self, blocking=True, timeout=-1):
+        self._held = True
+        return True
+
+    def release(self):
+        self._held = False
+
+    def locked(self):
+        return self._held
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
+
+
+RLock = Lock
+
+
+class local:
+    pass
+
+
+def get_ident():
+    return 1
+
+
+TIMEOUT_MAX = 9223372036.0
+)PY";
+
+// os: an empty environment (KernelBench runs set no LIGER_*, TRITON_* variables keq would have
+// to model); os.path for the names libraries join.
+constexpr const char* kOs = R"PY(
+environ = {}
+sep = "/"
+name = "posix"
+
+
+def getenv(key, default=None):
+    return environ.get(key, default)
+
+
+def cpu_count():
+    return 16
+
+
+def getpid():
+    return 1
+)PY";
+
+}  // namespace
+
+const char* stdlib_model_source(const std::string& name) {
+  if (name == "logging") return kLogging;
+  if (name == "threading") return kThreading;
+  if (name == "os") return kOs;
+  return nullptr;
+}
+
+}  // namespace keq::python
