@@ -173,6 +173,14 @@ std::vector<z3::expr> refinements(const Encoder& enc, const z3::model& m) {
   return out;
 }
 
+// Z3's reason, with its ways of saying "out of time" (its timer, our interrupt) made one.
+std::string why_unknown(z3::solver& s) {
+  std::string r = s.reason_unknown();
+  if (r == "timeout" || r == "canceled" || r == "interrupted")
+    return "Z3: timeout (the query's share of --timeout)";
+  return "Z3: " + r;
+}
+
 double value_of(const z3::expr& v) {
   std::string s = v.is_bool() ? (v.is_true() ? "1" : "0") : v.get_decimal_string(30);
   if (!s.empty() && s.back() == '?') s.pop_back();  // an algebraic number, rounded
@@ -282,7 +290,7 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
         case z3::unsat:
           break;
         case z3::unknown:
-          r.reason = "Z3: " + s.reason_unknown() + " (on a side condition: " + kSideCondition + ")";
+          r.reason = why_unknown(s) + " (on a side condition: " + kSideCondition + ")";
           return r;
         case z3::sat:
           r.reason = std::string("Z3 could not show ") + kSideCondition;
@@ -306,7 +314,7 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
           r.outcome = Outcome::Proved;
           return r;
         case z3::unknown:
-          r.reason = "Z3: " + s.reason_unknown();
+          r.reason = why_unknown(s);
           return r;
         case z3::sat:
           break;

@@ -28,6 +28,13 @@ TEST(Smt, ProvesPiecewiseIdentities) {
   EXPECT_EQ(q.check("(sqrt (* x x))", "(abs x)").outcome, Outcome::Proved);
   EXPECT_EQ(q.check("(clamp x 0 6)", "(maxnum (minnum x 6) 0)").outcome, Outcome::Proved);
   EXPECT_EQ(q.check("(clamp x 6 0)", "0").outcome, Outcome::Proved);  // lo > hi: torch gives hi
+  // A count of true lanes, as a float: bools are 0 or 1, the i64 sum is exact.
+  EXPECT_EQ(q.check("(cast.f32 (+ (cast.i64 (> x 0)) (cast.i64 (> y 0))))",
+                    "(+ (select (> x 0) 1 0) (select (> y 0) 1 0))")
+                .outcome,
+            Outcome::Proved);
+  EXPECT_EQ(q.check("(cast.i64 x)", "(cast.i64 (+ x 0.5))").outcome,
+            Outcome::Unsupported);  // float truncation stays outside
 }
 
 TEST(Smt, ModelsLeaningOnFalseExpValuesAreRefined) {

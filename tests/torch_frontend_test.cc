@@ -648,5 +648,35 @@ TEST(TorchModules, NormEpsAttributesAreTorchDefaults) {
   EXPECT_EQ(run_snippet(src, "q", s)->kind, K::None);
 }
 
+TEST(TorchFrontend, SortIsAStableNetworkWithNanLargest) {
+  ir::TermStore s;
+  fs::path f = fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/sort_rows.py";
+  Program p = run_program(f.string(), s, "Model", {});
+  ASSERT_EQ(p.outputs.size(), 3u);
+  // Row 1: 2, NaN, -1, 2 (NaN sorts as the largest value; the two 2s keep their order).
+  const double row[] = {2, NAN, -1, 2};
+  auto value = [&](const std::string& n) {
+    return n.rfind("in0[1,", 0) == 0 ? row[n[6] - '0'] : 0.0;
+  };
+  auto at = [&](size_t out, size_t k) {
+    ir::TermId t = p.outputs[out]->elems[4 + k];
+    ir::RealValue v = ir::evaluate_real(s, t, [&](const ir::Variable& var) {
+      return std::optional(ir::RealValue::of(ir::Constant::of_float(value(var.name))));
+    });
+    return v.type == ir::Type::F32 ? v.f.approx_double() : static_cast<double>(v.i);
+  };
+  EXPECT_TRUE(std::isnan(at(0, 0)));
+  EXPECT_EQ(at(0, 1), 2);
+  EXPECT_EQ(at(0, 3), -1);
+  EXPECT_EQ(at(1, 0), -1);
+  EXPECT_EQ(at(1, 2), 2);
+  EXPECT_TRUE(std::isnan(at(1, 3)));
+  const double stable_order[] = {2, 0, 3, 1};  // -1 at 2, the 2s at 0 then 3, NaN at 1
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(at(2, k), stable_order[k]) << k;
+  // Without stable=True torch leaves the order of equal values open: the indices are too.
+  ir::TermStore s2;
+  EXPECT_THROW(run_program(f.string(), s2, "ModelUnstableIndices", {}), python::Unsupported);
+}
+
 }  // namespace
 }  // namespace keq::torch

@@ -55,6 +55,63 @@ void Torch::install_scans_and_selection() {
     r->s = "values,indices";
     return r;
   });
+  // sort: odd-even transposition (adjacent compare-and-swap, n rounds), which is a stable sort:
+  // a pair swaps only when strictly out of order, NaN counting as the largest value as in torch.
+  // Indices only with stable=True: otherwise torch leaves the order of equal values open.
+  define("sort", [this](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t dim = norm_dim(in, int_arg(a, 1, "dim").value_or(-1), x->shape.size(), a.at);
+    bool descending = bool_arg(a, 2, "descending", false);
+    bool stable = bool_arg(a, 99, "stable", false);
+    if (!x->shape.empty() && x->shape[dim] > 64)
+      in.unsupported(a.at, "torch.sort of rows longer than 64 (" + std::to_string(x->shape[dim]) +
+                               "): the sorting network's size");
+    auto nan = [&](TermId v) { return mk(Op::Ne, {v, v}); };
+    // Does b belong before a? Descending: b > a, or b NaN and a not; ascending: b < a, or a NaN.
+    auto before = [&](TermId a_v, TermId b_v) {
+      return descending
+                 ? mk(Op::Or,
+                      {mk(Op::Gt, {b_v, a_v}), mk(Op::And, {nan(b_v), mk(Op::Not, {nan(a_v)})})})
+                 : mk(Op::Or,
+                      {mk(Op::Lt, {b_v, a_v}), mk(Op::And, {nan(a_v), mk(Op::Not, {nan(b_v)})})});
+    };
+    std::vector<std::vector<TermId>> index_rows;
+    TensorPtr values = along(x, dim, [&](std::vector<TermId>& row) {
+      std::vector<TermId> v = row, idx;
+      for (size_t k = 0; k < v.size(); ++k)
+        idx.push_back(s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))));
+      for (size_t round = 0; round < v.size(); ++round)
+        for (size_t k = round % 2; k + 1 < v.size(); k += 2) {
+          TermId swap = before(v[k], v[k + 1]);
+          TermId hi = mk(Op::Select, {swap, v[k + 1], v[k]});
+          TermId lo = mk(Op::Select, {swap, v[k], v[k + 1]});
+          TermId ihi = mk(Op::Select, {swap, idx[k + 1], idx[k]});
+          TermId ilo = mk(Op::Select, {swap, idx[k], idx[k + 1]});
+          v[k] = hi, v[k + 1] = lo, idx[k] = ihi, idx[k + 1] = ilo;
+        }
+      index_rows.push_back(idx);
+      return v;
+    });
+    // Equal values of either zero sign may come in another order on a GPU: their bits are open.
+    for (TermId e : values->elems)
+      if (x->dtype != DType::I64 && x->dtype != DType::I32)
+        st.ieee_unfixed.emplace(e, "torch.sort: the order of -0 and +0");
+    Ref indices;
+    if (stable) {
+      size_t row = 0;
+      TensorPtr idx = along(x, dim, [&](std::vector<TermId>&) { return index_rows[row++]; });
+      idx->dtype = DType::I64;
+      indices = wrap(idx);
+    } else {
+      indices = in.unavailable(
+          "torch.sort's indices without stable=True: torch leaves the order "
+          "of equal values open (" +
+          in.where(a.at) + ")");
+    }
+    Ref r = python::tuple({wrap(values), indices});
+    r->s = "values,indices";
+    return r;
+  });
   define("flip", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     std::vector<int64_t> dims = sizes(a, 1, "dims");

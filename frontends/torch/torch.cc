@@ -22,7 +22,7 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   install_losses(nn, F, module_cls);
   install_adaptive_pooling(nn, F, module_cls);
   for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",
-                        "gather", "einsum", "glu"})
+                        "gather", "einsum", "glu", "sort"})
     (*in.module_value("torch", {}).get()->attrs)[n] =
         python::builtin(std::string("torch.") + n, ops.at(n));
 }

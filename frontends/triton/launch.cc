@@ -17,10 +17,15 @@ Ref Triton::make_kernel(const Ref& fn) {
 Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
   Ref fn = (*kernel->attrs)["fn"];
-  // Constexprs and launch options come as keywords; an autotuned kernel adds its config's.
+  // Constexprs and launch options come as keywords; an autotuned kernel adds its config's. A
+  // kernel that declares a parameter named like an option (num_warps: tl.constexpr) gets the
+  // value too, as Triton binds keywords to the signature first.
   Attrs meta;
+  std::vector<std::string> params = in.parameter_names(fn);
   for (auto& [k, v] : a.kw)
-    if (k != "num_warps" && k != "num_stages" && k != "num_ctas") meta[k] = v;
+    if ((k != "num_warps" && k != "num_stages" && k != "num_ctas") ||
+        std::find(params.begin(), params.end(), k) != params.end())
+      meta[k] = v;
   if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end()) {
     apply_config(fn, it->second->items, a.at, meta);
     reset_after_tuning(kernel, fn, a);
@@ -53,7 +58,7 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   CallArgs call;
   call.at = a.at;
   std::vector<bool> constexpr_param = constexpr_parameters(fn);
-  std::vector<std::string> names = in.parameter_names(fn);
+  const std::vector<std::string>& names = params;
   for (size_t k = 0; k < a.pos.size(); ++k)
     call.pos.push_back(
         kernel_arg(a.pos[k], k >= constexpr_param.size() || !constexpr_param[k], a.at));

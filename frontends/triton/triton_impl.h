@@ -67,6 +67,15 @@ struct Triton {
   // Index arithmetic is concrete at a bound: integer and bool blocks fold as they are built.
   TermId fold(TermId t) {
     if (s.op(t) == Op::Const || s.op(t) == Op::Var) return t;
+    // A mask's constant false (or true) decides an `and` (an `or`) whatever the loaded part is:
+    // a masked lane's `(x > t) & mask` must not carry its other=-inf into the terms.
+    if (s.op(t) == Op::And || s.op(t) == Op::Or) {
+      int64_t absorbing = s.op(t) == Op::And ? 0 : 1;
+      for (TermId c : s.children(t))
+        if (is_const(c) && s.type(c) == ir::Type::Bool && s.constant_of(c).i == absorbing) return c;
+    }
+    if (s.op(t) == Op::Select && is_const(s.children(t)[0]))  // a masked lane's where()
+      return s.children(t)[s.constant_of(s.children(t)[0]).i != 0 ? 1 : 2];
     std::vector<ir::IeeeValue> args;
     for (TermId c : s.children(t)) {
       if (!is_const(c)) return t;

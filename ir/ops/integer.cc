@@ -118,7 +118,14 @@ constexpr OpInfo to_int_row() {
                 if (a[0]->ilo < any.ilo || a[0]->ihi > any.ihi) return any;
                 return ints(kType, a[0]->ilo, a[0]->ihi);
               },
-          .no_smt_real = kNoReal,
+          // A bool is 0 or 1 and an i32 fits an i64 exactly; float truncation and the i32 wrap
+          // of an i64 stay outside the fragment.
+          .smt_real = [](smt::RealEncoding& e, SArgs a) -> smt::Expr {
+            z3::context& c = e.ctx();
+            if (a[0].is_bool()) return z3::ite(a[0], c.int_val(1), c.int_val(0));
+            if (a[0].is_int() && kType == Type::I64) return a[0];
+            throw smt::NotEncoded{"a cast to an integer from a float or an i64 to i32"};
+          },
           .no_smt_ieee = kNoIeee,
           .cuda = kType == Type::I32 ? "keq_cast_i32" : "keq_cast_i64"};
 }

@@ -136,7 +136,9 @@ const OpInfo kRows[] = {
      .no_interval = "not yet: integer inputs have no interval of their own",
      .enclosure =
          KEQ_ENCLOSE(if (a[0]->type == Type::F32) return *a[0]; return Enclosure::any(Type::F32);),
-     .no_smt_real = "casts are outside the real fragment",
+     // An integer or a bool becomes its exact real (the real evaluator's too); floats stay.
+     .smt_real = KEQ_SMT_REAL(if (a[0].is_bool()) return z3::ite(a[0], e.real(1), e.real(0));
+                              if (a[0].is_int()) return z3::to_real(a[0]); return a[0];),
      .smt_ieee =
          KEQ_SMT_IEEE(if (!a[0].is_fpa()) throw smt::NotEncoded{"integer casts"}; return a[0];),
      .cuda = "keq_cast_f32"},

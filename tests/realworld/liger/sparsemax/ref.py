@@ -12,7 +12,8 @@ class Model(nn.Module):
         cumsum = z.cumsum(dim=-1)
         support = (1 + k * z) > cumsum
         k_z = support.sum(dim=-1, keepdim=True)
-        tau = (torch.gather(cumsum, -1, k_z - 1) - 1) / k_z.to(x.dtype)
+        # The support is a prefix of the sorted row: its sum is the cumsum at k_z.
+        tau = ((z * support).sum(dim=-1, keepdim=True) - 1) / k_z.to(x.dtype)
         return torch.clamp(x - tau, min=0)
 
 def get_inputs():
