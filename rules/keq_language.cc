@@ -63,8 +63,33 @@ std::optional<ir::Constant> fold(Op op, std::span<const ir::Constant> args, ir::
 
 KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode n) const {
   Data d = make_facts(g, node, n);
-  if (normal_forms_on()) d.nf = normal_form(g, node, n, d);
+  if (normal_forms_on())
+    d.nf = d.type == ir::Type::Bool ? comparison_form(g, node, n, d) : normal_form(g, node, n, d);
   return d;
+}
+
+// A comparison of two values with normal forms (finite reals: no NaN) is one of their
+// difference with 0, which is the same for every positive multiple of it: 1 + k z > c and
+// z > (c - 1) / k (k > 0) meet. A constant difference decides it.
+NfId KeqLanguage::comparison_form(const Graph& g, EClassId node, egraph::ENode n, Data& d) const {
+  Op op = static_cast<Op>(n.op);
+  if (op != Op::Lt && op != Op::Le && op != Op::Gt && op != Op::Ge && op != Op::Eq && op != Op::Ne)
+    return kNoNf;
+  NfId a = g.data(n.children[0]).nf, b = g.data(n.children[1]).nf;
+  if (a == kNoNf || b == kNoNf || g.data(n.children[0]).type != ir::Type::F32) return kNoNf;
+  bool less = op == Op::Lt || op == Op::Le;
+  NfId diff = less ? nfs_->sub(b, a) : nfs_->sub(a, b);  // kinds 0, 1: diff > 0, diff >= 0
+  uint32_t kind = op == Op::Lt || op == Op::Gt   ? 0
+                  : op == Op::Le || op == Op::Ge ? 1
+                  : op == Op::Eq                 ? 2
+                                                 : 3;
+  if (auto c = nfs_->constant_value(diff)) {
+    bool v = kind == 0 ? *c > 0 : kind == 1 ? *c >= 0 : kind == 2 ? *c == 0 : *c != 0;
+    d.constant = ir::Constant::of_bool(v);
+    d.const_source = node;
+    return kNoNf;
+  }
+  return nfs_->comparison(diff, kind);
 }
 
 KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph::ENode n) const {
@@ -128,6 +153,9 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
 
 egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from) {
   egraph::DidMerge did;
+  // from's parents were made without a form for it (an `and` with a constant true before it
+  // met its comparison): they see one now.
+  if (from.nf == kNoNf && into.nf != kNoNf) did.from_changed = true;
   if (from.nf != kNoNf && from.nf != into.nf) {
     // Both forms are right. A class atom is the weakest form; otherwise the newer form wins
     // (a re-made node sees its children's latest forms), a bounded number of times. The form
@@ -187,6 +215,9 @@ void KeqLanguage::modify(Graph& g, EClassId c) {
 
 void KeqLanguage::register_nf(Graph& g, NfId nf, EClassId cls) {
   if (nf == kNoNf) return;
+  // An integer class registers its value tagged with its type: integers of one type with one
+  // value merge; cast.i32 b and cast.i64 b, which share a value, do not.
+  if (ir::Type t = g.data(cls).type; ir::is_int(t)) nf = nfs_->typed(nf, static_cast<uint32_t>(t));
   auto [it, inserted] = nf_class_.try_emplace(nf, cls);
   if (inserted) return;
   EClassId other = g.find(it->second);
@@ -196,14 +227,32 @@ void KeqLanguage::register_nf(Graph& g, NfId nf, EClassId cls) {
 
 NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const {
   auto fallback = [&] { return d.range.finite() ? nfs_->class_atom(g.find(node)) : kNoNf; };
-  if (d.type != ir::Type::F32) return kNoNf;
+  if (d.type == ir::Type::Bool) return kNoNf;
+  // Integers are exact while they stay inside their type (no wrap) and where doubles hold them.
+  const double limit = d.type == ir::Type::I32 ? INT32_MAX : 0x1p53;
+  if (ir::is_int(d.type) && !(d.range.finite() && d.range.lo >= -limit && d.range.hi <= limit))
+    return kNoNf;
   Op op = static_cast<Op>(n.op);
   auto kid = [&](size_t k) { return g.data(n.children[k]).nf; };
   auto kid_range = [&](size_t k) -> const Interval& { return g.data(n.children[k]).range; };
   NfId r = kNoNf;
   if (op == Op::Const) {
-    double v = store_->constant_at(n.payload).f;
-    return std::isfinite(v) ? nfs_->constant(mpq_class(v)) : kNoNf;
+    ir::Constant c = store_->constant_at(n.payload);
+    if (ir::is_int(c.type)) return nfs_->constant(mpq_class(static_cast<long>(c.i)));
+    return std::isfinite(c.f) ? nfs_->constant(mpq_class(c.f)) : kNoNf;
+  }
+  if (op == Op::CastF32 || op == Op::CastI32 || op == Op::CastI64) {
+    // A bool is the 0/1 value of its class; an integer keeps its value (the result's range was
+    // checked above, and an int becomes its exact real); float truncation stays an atom.
+    // A comparison's 0/1 is named by its comparison form, so two comparisons that agree give
+    // one value before (or without) their classes merging; other bools by their class.
+    ir::Type from = g.data(n.children[0]).type;
+    if (from == ir::Type::Bool)
+      r = kid(0) != kNoNf ? nfs_->indicator(kid(0)) : nfs_->class_atom(g.find(n.children[0]));
+    const Interval& in = g.data(n.children[0]).range;
+    if (ir::is_int(from) && in.finite() && in.lo >= -limit && in.hi <= limit) r = kid(0);
+    if (from == ir::Type::F32 && op == Op::CastF32) r = kid(0);
+    return r != kNoNf ? r : fallback();
   }
   const ir::OpInfo& info = ir::op_info(op);
   using Role = ir::NormalFormRole;
@@ -259,8 +308,9 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
       // normal forms, so they are finite and not NaN). max(-inf, x) = x is one case of it.
       auto passed = [&](size_t k) {
         const Data& cd = g.data(n.children[k]);
-        if (!cd.constant || cd.constant->type != ir::Type::F32) return false;
-        double c = cd.constant->f;
+        if (!cd.constant || cd.constant->type == ir::Type::Bool) return false;
+        double c = cd.constant->type == ir::Type::F32 ? cd.constant->f
+                                                      : static_cast<double>(cd.constant->i);
         if (c == (info.is_max ? -INFINITY : INFINITY)) return true;
         for (size_t j = 0; j < n.children.size(); ++j) {
           const Data& other = g.data(n.children[j]);  // not a constant: those may go too

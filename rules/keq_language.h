@@ -91,6 +91,7 @@ class KeqLanguage {
   absl::flat_hash_map<uint32_t, Interval> domains_;
   Data make_facts(const Graph& g, EClassId node, egraph::ENode n) const;
   NfId normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const;
+  NfId comparison_form(const Graph& g, EClassId node, egraph::ENode n, Data& d) const;
   void register_nf(Graph& g, NfId nf, EClassId cls);
 
   std::unique_ptr<NormalForms> nfs_;           // mutable through const make(): it only interns

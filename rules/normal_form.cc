@@ -98,6 +98,31 @@ NfId NormalForms::constant(const mpq_class& c) {
   return single(intern_coeff(c), 0, kZeroNf);
 }
 
+std::optional<mpq_class> NormalForms::constant_value(NfId a) const {
+  if (a == kNoNf) return std::nullopt;
+  const auto& p = polys_[a];
+  if (p.empty()) return mpq_class(0);
+  if (p.size() == 1 && p[0].mono == 0 && p[0].expo == kZeroNf) return coeffs_[p[0].coeff];
+  return std::nullopt;
+}
+
+NfId NormalForms::comparison(NfId diff, uint32_t kind) {
+  if (diff == kNoNf || polys_[diff].empty()) return kNoNf;
+  mpq_class lead = coeffs_[polys_[diff][0].coeff];
+  if (kind < 2) lead = abs(lead);  // an order keeps its direction only under positive scaling
+  NfId monic = scale(diff, 1 / lead);
+  return mul(atom_poly(intern_atom({AtomKind::Comparison, kind})), monic);
+}
+
+NfId NormalForms::indicator(NfId comparison_form) {
+  return atom_poly(intern_atom({AtomKind::Indicator, comparison_form}));
+}
+
+NfId NormalForms::typed(NfId a, uint32_t type) {
+  // a + T, not a * T: zero times a marker would be the zero of every type.
+  return add(atom_poly(intern_atom({AtomKind::Type, type})), a);
+}
+
 NfId NormalForms::class_atom(uint32_t cls) {
   return atom_poly(intern_atom({AtomKind::Class, cls}));
 }
@@ -230,6 +255,18 @@ std::string NormalForms::term_str(const Term& t,
         break;
       case AtomKind::Inverse:
         an = "inv(" + str(a.payload, name) + ")";
+        break;
+      case AtomKind::Type:
+        an = "type" + std::to_string(a.payload);
+        break;
+      case AtomKind::Indicator:
+        an = "[" + str(a.payload, name) + "]";
+        break;
+      case AtomKind::Comparison:
+        an = std::string("cmp") + (a.payload == 0   ? ">0"
+                                   : a.payload == 1 ? ">=0"
+                                   : a.payload == 2 ? "==0"
+                                                    : "!=0");
         break;
       case AtomKind::Max:
       case AtomKind::Min: {

@@ -16,6 +16,7 @@
 #include <gmpxx.h>
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,6 +46,18 @@ class NormalForms {
   // max or min of members (flattened, deduplicated); -inf members are dropped by the caller.
   NfId extremum(std::span<const NfId> members, bool is_max);
 
+  // The value of a constant form (no atoms, no exp), else nothing.
+  std::optional<mpq_class> constant_value(NfId a) const;
+  // The form of a comparison `diff <op> 0` (kind: 0 for >, 1 for >=, 2 for ==, 3 for !=), equal
+  // for every positive multiple of diff (and, for == and !=, every nonzero one): diff divided by
+  // its first term's coefficient, taken absolute for the orders, times a marker of the kind.
+  // a < b and 2a + 1 < 2b + 1 then share it. diff must not be constant (the caller decides it).
+  NfId comparison(NfId diff, uint32_t kind);
+  // The 0/1 value of a comparison, as an atom named by its comparison form.
+  NfId indicator(NfId comparison_form);
+  // a tagged with a type (an integer class's value): no float form and no other type's equals it.
+  NfId typed(NfId a, uint32_t type);
+
   // Exactly 1 * A for a class atom A: the weakest form, which any other form should replace.
   bool is_class_atom(NfId a) const;
   size_t num_terms(NfId a) const { return polys_[a].size(); }
@@ -60,7 +73,7 @@ class NormalForms {
     uint32_t mono;   // index into monos_ (0: the empty monomial)
     NfId expo;       // kZeroNf: no exp factor
   };
-  enum class AtomKind : uint32_t { Class, Inverse, Max, Min };
+  enum class AtomKind : uint32_t { Class, Inverse, Max, Min, Comparison, Indicator, Type };
   struct Atom {
     AtomKind kind;
     uint32_t payload;  // class id; NF id; member list id

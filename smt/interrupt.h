@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace keq::smt {
@@ -40,6 +41,14 @@ class InterruptAt {
   bool done_ = false;
   std::thread thread_;  // last: it starts once the members it reads exist
 };
+
+// Z3's reason, with its ways of saying "out of time" (its timer, the interrupt) made one.
+inline std::string why_unknown(z3::solver& s, const std::string& prefix = "Z3") {
+  std::string r = s.reason_unknown();
+  if (r == "timeout" || r == "canceled" || r == "interrupted")
+    return prefix + ": timeout (the query's share of --timeout)";
+  return prefix + ": " + r;
+}
 
 inline std::chrono::steady_clock::time_point after_ms(unsigned ms) {
   return std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);

@@ -173,14 +173,6 @@ std::vector<z3::expr> refinements(const Encoder& enc, const z3::model& m) {
   return out;
 }
 
-// Z3's reason, with its ways of saying "out of time" (its timer, our interrupt) made one.
-std::string why_unknown(z3::solver& s) {
-  std::string r = s.reason_unknown();
-  if (r == "timeout" || r == "canceled" || r == "interrupted")
-    return "Z3: timeout (the query's share of --timeout)";
-  return "Z3: " + r;
-}
-
 double value_of(const z3::expr& v) {
   std::string s = v.is_bool() ? (v.is_true() ? "1" : "0") : v.get_decimal_string(30);
   if (!s.empty() && s.back() == '?') s.pop_back();  // an algebraic number, rounded

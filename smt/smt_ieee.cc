@@ -126,7 +126,7 @@ Result check_equal_ieee(const ir::TermStore& store, TermId a, TermId b,
         r.outcome = Outcome::Proved;
         return r;
       case z3::unknown:
-        r.reason = "Z3 (floating point): " + s.reason_unknown();
+        r.reason = why_unknown(s, "Z3 (floating point)");
         return r;
       case z3::sat: {
         z3::model m = s.get_model();

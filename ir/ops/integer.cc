@@ -110,7 +110,24 @@ constexpr OpInfo to_int_row() {
                   return set_int(out, kType, kType == Type::I32 ? wrap(kType, a[0]->i) : a[0]->i);
                 set_int(out, kType, saturate_to_int(kType, a[0]->f.get()));
               },
-          .no_interval = kNoIntervals,
+          // Truncation toward zero, NaN to 0: a bool stays [0, 1], an int in range keeps its
+          // interval.
+          .interval =
+              [](IvArgs a) {
+                const double lo_t = kType == Type::I32 ? INT32_MIN : -0x1p63;
+                const double hi_t = kType == Type::I32 ? INT32_MAX : 0x1p63;
+                Interval r = a[0];
+                bool nan = r.nan;
+                r.nan = false;
+                r.never_inf = true;
+                r.lo_strict = false;
+                // Past the type a float saturates but an integer wraps: then anything.
+                if (!r.empty_range() && (r.lo < lo_t || r.hi > hi_t)) r.lo = lo_t, r.hi = hi_t;
+                r.lo = r.empty_range() ? 0 : std::trunc(r.lo);
+                r.hi = r.empty_range() ? 0 : std::trunc(r.hi);
+                if (nan) r.lo = std::min(r.lo, 0.0), r.hi = std::max(r.hi, 0.0);
+                return r;
+              },
           .enclosure =
               [](EArgs a) {
                 if (a[0]->type == Type::F32) return exact_monotone(kOp, *a[0]);

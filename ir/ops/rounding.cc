@@ -133,7 +133,9 @@ const OpInfo kRows[] = {
        mpfr_set(set_float(out), a[0]->f.get(), MPFR_RNDN);
        return;
      } mpfr_set_si(set_float(out), a[0]->i, MPFR_RNDN);),
-     .no_interval = "not yet: integer inputs have no interval of their own",
+     // The value itself: a float stays, an integer or bool (its interval, [0, 1] for a bool) is
+     // exact over the reals and widened for fp32 rounding by interval_of in IEEE semantics.
+     .interval = KEQ_INTERVAL(return a[0];),
      .enclosure =
          KEQ_ENCLOSE(if (a[0]->type == Type::F32) return *a[0]; return Enclosure::any(Type::F32);),
      // An integer or a bool becomes its exact real (the real evaluator's too); floats stay.
