@@ -198,6 +198,24 @@ h = t.n
   EXPECT_EQ(r.integer("h"), 6);
 }
 
+TEST(PythonHost, SetsForMembershipButNotForOrder) {
+  // Members once, `in`, len(), add/discard; iterating is unsupported: CPython's order is the
+  // members' hash order, not insertion order.
+  Folder f;
+  ProgramRun r(f, R"(
+reserved = {"backends", "experimental", "backends"}
+seen = set()
+seen.add(("jsd", "triton"))
+seen.add(("jsd", "triton"))
+seen.discard("nothing")
+a = len(reserved) + 10 * len(seen) + 100 * (("jsd", "triton") in seen) + 1000 * ("x" in reserved)
+b = len({k % 3 for k in range(10)}) + len(frozenset([1, 1, 2]))
+)");
+  EXPECT_EQ(r.integer("a"), 112);
+  EXPECT_EQ(r.integer("b"), 5);
+  EXPECT_THROW(ProgramRun(f, "for m in {1, 2}:\n    pass\n"), python::Unsupported);
+}
+
 TEST(PythonExceptions, AnUnmatchedExceptionAndKeqsOwnGapsPassThrough) {
   Folder f;
   EXPECT_THROW(ProgramRun(f, "try:\n    raise RuntimeError('x')\nexcept ValueError:\n    pass\n"),

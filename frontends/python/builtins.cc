@@ -62,6 +62,7 @@ void Interp::install_builtins() {
       return in.call(in.getattr(x, "__len__", a.at), none);
     }
     if (x->kind == K::Str) return integer(static_cast<int64_t>(x->s.size()));
+    if (x->kind == K::Dict) return integer(static_cast<int64_t>(x->dict.size()));  // sets too
     return integer(static_cast<int64_t>(in.to_sequence(x, a.at).size()));
   });
   def("int", [](Interp& in, CallArgs& a) -> Ref {
@@ -100,6 +101,19 @@ void Interp::install_builtins() {
     }
     return floating(in.to_float(x, a.at));
   });
+  // set() and frozenset(): members kept once; iterating one is unsupported (hash order).
+  for (const char* name : {"set", "frozenset"})
+    def(name, [name](Interp& in, CallArgs& a) -> Ref {
+      if (a.pos.size() > 1) in.error(a.at, std::string(name) + "() takes at most one argument");
+      std::vector<Ref> members;
+      if (!a.pos.empty()) {
+        if (is_set(a.pos[0]))
+          for (auto& [k, _] : a.pos[0]->dict) members.push_back(k);
+        else
+          members = in.to_sequence(a.pos[0], a.at);
+      }
+      return in.make_set(members, a.at);
+    });
   def("bool",
       [](Interp& in, CallArgs& a) { return boolean(in.truthy(one_arg(in, a, "bool"), a.at)); });
   def("str", [](Interp& in, CallArgs& a) { return string(in.repr(one_arg(in, a, "str"))); });

@@ -664,6 +664,13 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     case NodeKind::GenExp:
     case NodeKind::DictComp:
       return comprehension(e, env);
+    case NodeKind::SetComp:
+      return make_set(to_sequence(comprehension(e, env), n.span), n.span);
+    case NodeKind::Set: {
+      std::vector<Ref> members;
+      for (NodeId k : n.kids) members.push_back(eval(k, env));
+      return make_set(members, n.span);
+    }
     default:
       unsupported(n.span, "the expression " + std::string(kind_name(n.kind)));
   }

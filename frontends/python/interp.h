@@ -111,6 +111,9 @@ class Interp {
 
   Ref binop(const std::string& op, const Ref& a, const Ref& b, Span at);
   bool equal(const Ref& a, const Ref& b) const;
+  // A set of `members` (duplicates dropped); members whose equality keq cannot decide as
+  // Python does (tensors) are unsupported.
+  Ref make_set(const std::vector<Ref>& members, Span at);
   // Whether equal() answers as Python's == for `v` (identity stands in for value equality
   // for some kinds): only then is a failed lookup a certain KeyError.
   bool equality_is_pythons(const Ref& v) const;

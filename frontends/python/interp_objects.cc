@@ -308,6 +308,40 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
         });
       break;
     case K::Dict:
+      if (is_set(obj) && (name == "add" || name == "discard" || name == "remove" ||
+                          name == "update" || name == "clear" || name == "copy"))
+        return builtin("set." + name, [obj, name](Interp& in, CallArgs& a) -> Ref {
+          auto find = [&](const Ref& m) {
+            for (auto it = obj->dict.begin(); it != obj->dict.end(); ++it)
+              if (in.equal(it->first, m)) return it;
+            return obj->dict.end();
+          };
+          if (name == "clear") {
+            obj->dict.clear();
+          } else if (name == "copy") {
+            auto c = std::make_shared<Value>(*obj);
+            return c;
+          } else if (name == "update") {
+            for (const Ref& x : a.pos)
+              for (const Ref& m : is_set(x) ? [&] {
+                     std::vector<Ref> keys;
+                     for (auto& [k, _] : x->dict) keys.push_back(k);
+                     return keys;
+                   }()
+                                            : in.to_sequence(x, a.at))
+                if (find(m) == obj->dict.end()) obj->dict.push_back({m, none()});
+          } else {
+            if (a.pos.size() != 1) in.error(a.at, "set." + name + " takes one argument");
+            Ref m = a.pos[0];
+            if (!in.equality_is_pythons(m)) in.unsupported(a.at, "a set of " + m->type_name());
+            auto it = find(m);
+            if (name == "add" && it == obj->dict.end()) obj->dict.push_back({m, none()});
+            if (name != "add" && it != obj->dict.end()) obj->dict.erase(it);
+            if (name == "remove" && it == obj->dict.end())
+              in.raise_exception(a.at, "KeyError", in.repr(m));
+          }
+          return none();
+        });
       if (name == "items" || name == "keys" || name == "values" || name == "get")
         return builtin("dict." + name, [obj, name](Interp& in, CallArgs& a) {
           std::vector<Ref> out;

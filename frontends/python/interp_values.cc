@@ -86,7 +86,24 @@ void Interp::check_shape(Span at, const std::vector<int64_t>& shape, const std::
                         " elements (size limit " + std::to_string(kMaxElements) + ")");
 }
 
+Ref Interp::make_set(const std::vector<Ref>& members, Span at) {
+  auto v = std::make_shared<Value>();
+  v->kind = K::Dict;
+  v->s = kSetMarker;
+  for (const Ref& m : members) {
+    if (!equality_is_pythons(m)) unsupported(at, "a set of " + m->type_name() + " values");
+    bool seen = false;
+    for (auto& [k, _] : v->dict) seen = seen || equal(k, m);
+    if (!seen) v->dict.push_back({m, none()});
+  }
+  return v;
+}
+
 std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
+  if (is_set(v))  // membership and len() need no order; iteration does
+    unsupported(at,
+                "iterating over a set: CPython visits its members in hash order, which keq "
+                "does not model");
   switch (v->kind) {
     case K::Tuple:
     case K::List:
@@ -251,6 +268,8 @@ bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at)
     bool found = false;
     if (b->kind == K::Str && a->kind == K::Str) {
       found = b->s.find(a->s) != std::string::npos;
+    } else if (b->kind == K::Dict) {  // a dict's keys, a set's members: in any order
+      for (auto& [k, _] : b->dict) found = found || equal(a, k);
     } else {
       for (const Ref& x : to_sequence(b, at)) found = found || equal(a, x);
     }

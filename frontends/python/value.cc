@@ -15,6 +15,7 @@ bool CallArgs::has(const std::string& name) const {
 }
 
 std::string Value::type_name() const {
+  if (kind == Kind::Dict && s == kSetMarker) return "set";
   switch (kind) {
     case Kind::None:
       return "NoneType";

@@ -110,6 +110,11 @@ Ref builtin(std::string name, BuiltinFn fn);
 // A module, or a plain object with attributes only (torch.version, a device's properties): a
 // Module named `name` with no attributes yet.
 Ref module_object(std::string name);
+// A Python set: a dict (Kind::Dict) marked "set" whose keys are the members, values None.
+inline constexpr const char* kSetMarker = "set";
+inline bool is_set(const Ref& v) {
+  return v->kind == Value::Kind::Dict && v->s == kSetMarker;
+}
 // What Python's callable() answers.
 bool is_callable(const Ref& v);
 // tl.constexpr(v): v itself where Triton unwraps it (kernels, launches), marked (`s` is

@@ -85,6 +85,15 @@ void install_host_environment(python::Interp& in, TorchState& st, const Ref& tor
     (*jit->attrs)[n] = amp_decorator(std::string("torch.jit.") + n);
   t["jit"] = jit;
   in.register_module("torch.jit", jit);
+  // torch.compiler.disable / assume_constant_result: run as eager torch does.
+  Ref compiler = python::module_object("torch.compiler");
+  for (const char* n : {"disable", "assume_constant_result", "allow_in_graph"})
+    (*compiler->attrs)[n] = amp_decorator(std::string("torch.compiler.") + n);
+  (*compiler->attrs)["is_compiling"] =
+      python::builtin("torch.compiler.is_compiling",
+                      [](python::Interp&, python::CallArgs&) { return python::boolean(false); });
+  t["compiler"] = compiler;
+  in.register_module("torch.compiler", compiler);
   Ref compile = amp_decorator("torch.compile");
   t["compile"] = python::builtin(
       "torch.compile", [&st, compile](python::Interp& i2, python::CallArgs& a) -> Ref {
