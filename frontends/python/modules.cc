@@ -107,22 +107,13 @@ bool is_stdlib(const std::string& top) {
 }
 
 // Parsed once per process: a library module is read by every program run that imports it.
-std::shared_ptr<const Tree> parse_cached(const std::string& path) {
+// `source`: keq's own Python text for a modelled standard-library module (`file` names it).
+std::shared_ptr<const Tree> parse_cached(const std::string& file, const char* source = nullptr) {
   static std::mutex mu;
   static absl::flat_hash_map<std::string, std::shared_ptr<const Tree>> cache;
   std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[path];
-  if (!slot) slot = std::make_shared<const Tree>(parse_file(path));
-  return slot;
-}
-
-// keq's Python models of standard-library modules, parsed once per process.
-std::shared_ptr<const Tree> parse_model(const std::string& name, const char* source) {
-  static std::mutex mu;
-  static absl::flat_hash_map<std::string, std::shared_ptr<const Tree>> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& slot = cache[name];
-  if (!slot) slot = std::make_shared<const Tree>(parse(source, "<keq's model of " + name + ">"));
+  auto& slot = cache[file];
+  if (!slot) slot = std::make_shared<const Tree>(source ? parse(source, file) : parse_file(file));
   return slot;
 }
 
@@ -294,7 +285,7 @@ Ref Interp::load_source_module(const std::string& name, const std::string& file,
   if (fs::is_directory(file)) return m;
   std::shared_ptr<const Tree> tree;
   try {
-    tree = source ? parse_model(name, source) : parse_cached(file);
+    tree = parse_cached(file, source);
   } catch (const Error& e) {  // CPython reads it; keq's parser does not
     (*m->attrs)["<stopped>"] = string("keq cannot read " + file + ": " + e.what());
     import_notes_.push_back("module '" + name + "': " + (*m->attrs)["<stopped>"]->s);
