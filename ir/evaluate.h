@@ -5,6 +5,8 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -13,11 +15,14 @@
 
 namespace keq::ir {
 
-// V::of(Constant) gives a constant's value; env(Variable) a variable's (nothing: EvalError);
+// V::of(Constant) gives a constant's value; env(Variable) or env(TermId) a variable's (nothing:
+// EvalError);
 // apply(op, children, memo) an op's value from its children's, which memo holds.
+// `memo` may come filled from earlier calls at the same point (the same value for every
+// variable): what is there is reused, what is computed stays.
 template <class V, class Env, class Apply>
-V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply) {
-  absl::flat_hash_map<TermId, V> memo;
+V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply,
+           absl::flat_hash_map<TermId, V>& memo) {
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   while (!stack.empty()) {
     Budget::tick();
@@ -28,7 +33,11 @@ V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply) 
     if (op == Op::Const) {
       memo.emplace(t, V::of(s.constant_of(t)));
     } else if (op == Op::Var) {
-      auto v = env(s.variable_of(t));
+      std::optional<V> v;
+      if constexpr (std::is_invocable_v<const Env&, TermId>)
+        v = env(t);  // by term: no lookup by name
+      else
+        v = env(s.variable_of(t));
       if (!v) throw EvalError{"no value for variable " + s.variable_of(t).name};
       memo.emplace(t, std::move(*v));
     } else if (!expanded) {
@@ -40,6 +49,12 @@ V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply) 
     }
   }
   return memo.at(root);
+}
+
+template <class V, class Env, class Apply>
+V evaluate(const TermStore& s, TermId root, const Env& env, const Apply& apply) {
+  absl::flat_hash_map<TermId, V> memo;
+  return evaluate(s, root, env, apply, memo);
 }
 
 }  // namespace keq::ir

@@ -191,21 +191,33 @@ IeeeValue evaluate_ieee(const TermStore& s, TermId t, const IeeeEnv& env) {
 }
 
 RealValue evaluate_real(const TermStore& s, TermId t, const RealEnv& env) {
+  RealMemo memo;
+  return evaluate_real(
+      s, t, [&](TermId v) { return env(s.variable_of(v)); }, memo);
+}
+
+RealValue evaluate_real(const TermStore& s, TermId t, const RealTermEnv& env, RealMemo& memo) {
   // A value past MPFR's exponent range (exp(1e10)) would come back as inf or 0: refuse instead,
   // since replay must never confirm a difference that only the evaluator's range made.
   mpfr_clear_overflow();
   mpfr_clear_underflow();
-  RealValue v = evaluate<RealValue>(s, t, env, [](Op op, std::span<const TermId> kids, auto& memo) {
+  auto apply = [](Op op, std::span<const TermId> kids, auto& values) {
     std::vector<const RealValue*> args;
     args.reserve(kids.size());
-    for (TermId c : kids) args.push_back(&memo.at(c));
+    for (TermId c : kids) args.push_back(&values.at(c));
     RealValue out;
     eval_real(op, args, out);
     return out;
-  });
-  if (mpfr_overflow_p() || mpfr_underflow_p())
-    throw EvalError{"a real intermediate value is beyond the evaluator's exponent range"};
-  return v;
+  };
+  try {
+    RealValue v = evaluate<RealValue>(s, t, env, apply, memo);
+    if (mpfr_overflow_p() || mpfr_underflow_p())
+      throw EvalError{"a real intermediate value is beyond the evaluator's exponent range"};
+    return v;
+  } catch (const EvalError&) {
+    memo.clear();
+    throw;
+  }
 }
 
 }  // namespace keq::ir

@@ -93,5 +93,13 @@ using IeeeEnv = std::function<std::optional<IeeeValue>(const Variable&)>;
 using RealEnv = std::function<std::optional<RealValue>(const Variable&)>;
 IeeeValue evaluate_ieee(const TermStore& store, TermId t, const IeeeEnv& env);
 RealValue evaluate_real(const TermStore& store, TermId t, const RealEnv& env);
+// The same, reusing and extending `memo`: the values of terms at one point, which every call
+// with that memo must give each variable. Many pairs share most of their terms (the sum of a
+// softmax row), so evaluating them at one point costs their union, not the sum of their sizes.
+// On EvalError the memo is cleared (a value past the exponent range must not be reused).
+// The environment is asked by the variable's term.
+using RealMemo = absl::flat_hash_map<TermId, RealValue>;
+using RealTermEnv = std::function<std::optional<RealValue>(TermId)>;
+RealValue evaluate_real(const TermStore& store, TermId t, const RealTermEnv& env, RealMemo& memo);
 
 }  // namespace keq::ir

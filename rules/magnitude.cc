@@ -80,8 +80,7 @@ class MagnitudeSearch {
   std::optional<double> square_ratio(EClassId a, EClassId s, int depth = kDepth) {
     if (depth == 0 || --steps_ < 0 || !nonneg(s)) return std::nullopt;
     std::optional<double> best;
-    g_.for_each_node(
-        s, [&](EClassId id) { best = least(best, square_via(a, g_.view(id), depth - 1)); });
+    g_.for_each_node(s, [&](EClassId id) { best = least(best, square_via(a, id, depth - 1)); });
     return best;
   }
 
@@ -125,13 +124,8 @@ class MagnitudeSearch {
         if (auto s = scaled(n, false)) return times(ratio(a, s->first, depth), s->second);
         return std::nullopt;
       case Op::Add:
-      case Op::Sum: {  // a sum of nonnegative terms is at least each of them
-        for (EClassId u : n.children)
-          if (!nonneg(u)) return std::nullopt;
-        std::optional<double> best;
-        for (EClassId u : n.children) best = least(best, ratio(a, u, depth));
-        return best;
-      }
+      case Op::Sum:  // a sum of nonnegative terms is at least each of them
+        return via_members(a, id, depth);
       case Op::Exp2: {  // 2^ceil(log2 u) >= u for u >= 0 (u = inf: inf)
         std::optional<double> best;
         nodes_with(g_, n.children[0], Op::Ceil, [&](egraph::ENode c) {
@@ -147,15 +141,22 @@ class MagnitudeSearch {
       default:
         break;
     }
-    if (info.is_extremum() && info.is_max) {
-      // The common case without search: a or |a| is an operand (an amax over a row).
-      const MagnitudeCache::Members& m = cache_.members(g_, id);
-      if (m.bounded.contains(g_.find(a))) return 1.0;
-      std::optional<double> best;
-      for (EClassId u : m.composite) best = least(best, ratio(a, u, depth));
-      return best;
-    }
+    if (info.is_extremum() && info.is_max) return via_members(a, id, depth);
     return std::nullopt;
+  }
+
+  // |a| <= k |b| where b is at least each operand: the common case without search is that a or
+  // |a| is an operand (an amax over a row, the sum of a softmax row), looked up, not walked, so
+  // the n quotients of a row cost n, not n^2.
+  std::optional<double> via_members(EClassId a, EClassId id, int depth) {
+    const MagnitudeCache::Members& m = cache_.members(g_, id);
+    if (m.bounded.contains(g_.find(a))) return 1.0;
+    std::optional<double> best;
+    for (EClassId u : m.composite) {
+      if (steps_ < 0) break;
+      best = least(best, ratio(a, u, depth));
+    }
+    return best;
   }
 
   // |a| <= k |b| through one node of a's class.
@@ -177,7 +178,8 @@ class MagnitudeSearch {
   }
 
   // a^2 <= k s through one node of s's class.
-  std::optional<double> square_via(EClassId a, const egraph::ENode& n, int depth) {
+  std::optional<double> square_via(EClassId a, EClassId id, int depth) {
+    const egraph::ENode n = g_.view(id);
     Op op = static_cast<Op>(n.op);
     const ir::OpInfo& info = ir::op_info(op);
     switch (op) {
@@ -193,11 +195,15 @@ class MagnitudeSearch {
         if (auto s = scaled(n, false)) return times(square_ratio(a, s->first, depth), s->second);
         return std::nullopt;
       case Op::Add:
-      case Op::Sum: {
-        for (EClassId u : n.children)
-          if (!nonneg(u)) return std::nullopt;
+      case Op::Sum: {  // a sum of nonnegative terms is at least each; a^2 may be one of them
+        const MagnitudeCache::Members& m = cache_.members(g_, id);
+        if (m.squared.contains(g_.find(a))) return 1.0;
+        if (m.bounded.empty()) return std::nullopt;
         std::optional<double> best;
-        for (EClassId u : n.children) best = least(best, square_ratio(a, u, depth));
+        for (EClassId u : n.children) {
+          if (steps_ < 0) break;
+          best = least(best, square_ratio(a, u, depth));
+        }
         return best;
       }
       default:
@@ -230,6 +236,10 @@ const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph&
   Members& m = it->second;
   const egraph::ENode n = g.view(node);
   const ir::OpInfo& info = ir::op_info(static_cast<Op>(n.op));
+  // A sum bounds its operands only when all are nonnegative; a max bounds each such operand.
+  bool sum = !info.is_extremum();
+  for (EClassId u : n.children)
+    if (sum && !bounds_max(g, info, u)) return m;
   for (EClassId u : n.children) {
     if (!bounds_max(g, info, u)) continue;
     m.bounded.insert(g.find(u));
@@ -239,6 +249,8 @@ const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph&
       Op op = static_cast<Op>(v.op);
       if (op == Op::Abs || op == Op::Neg)
         m.bounded.insert(g.find(v.children[0]));
+      else if (op == Op::Mul && g.find(v.children[0]) == g.find(v.children[1]))
+        m.squared.insert(g.find(v.children[0])), composite = true;
       else
         composite |= op != Op::Var && op != Op::Const;
     });

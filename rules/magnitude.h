@@ -19,14 +19,16 @@
 
 namespace keq::rules {
 
-// What the search keeps between calls: for each max-like node, the classes its operands bound
-// (each operand, and v where an operand is |v| or -v) and the operands worth searching below.
-// A quantization's quotients all ask about one wide amax. Entries stay true after unions (a
-// class only grows) and are rebuilt as unions accumulate, for completeness.
+// What the search keeps between calls: for each max-like node and each sum of nonnegative
+// terms, the classes its operands bound (each operand, and v where an operand is |v| or -v) and
+// the operands worth searching below (and v where an operand is v * v, for a^2 <= k s). A
+// quantization's quotients all ask about one wide amax, a softmax row's about one sum. Entries stay
+// true after unions (a class only grows) and are rebuilt as unions accumulate, for completeness.
 class MagnitudeCache {
  public:
   struct Members {
     absl::flat_hash_set<EClassId> bounded;
+    absl::flat_hash_set<EClassId> squared;  // v where an operand is v * v
     std::vector<EClassId> composite;
   };
   const Members& members(const KeqLanguage::Graph& g, EClassId node);

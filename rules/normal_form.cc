@@ -159,6 +159,7 @@ NfId NormalForms::sum(std::span<const NfId> parts) {
 
 NfId NormalForms::scale(NfId a, const mpq_class& c) {
   if (a == kNoNf) return kNoNf;
+  if (c == 1) return a;
   std::vector<Term> t = polys_[a];
   for (Term& x : t) x.coeff = intern_coeff(coeffs_[x.coeff] * c);
   return intern_poly(std::move(t));
@@ -198,6 +199,13 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
 
 NfId NormalForms::recip(NfId a) {
   if (a == kNoNf || a == kZeroNf) return kNoNf;
+  if (auto it = recip_memo_.find(a); it != recip_memo_.end()) return it->second;
+  NfId r = recip_uncached(a);
+  recip_memo_[a] = r;
+  return r;
+}
+
+NfId NormalForms::recip_uncached(NfId a) {
   const std::vector<Term> t = polys_[a];
   if (t.size() == 1) {  // (c m exp(E))^-1 = c^-1 m^-1 exp(-E); every atom of m is nonzero
     Mono m = monos_[t[0].mono];

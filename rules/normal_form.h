@@ -84,6 +84,7 @@ class NormalForms {
   uint32_t intern_mono(Mono m);
   uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
   NfId mul_uncached(NfId a, NfId b);
+  NfId recip_uncached(NfId a);
   uint32_t intern_atom(Atom a);
   NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
   NfId single(uint32_t coeff, uint32_t mono, NfId expo) {
@@ -116,6 +117,7 @@ class NormalForms {
   // monomial and exponent sums over and over.
   absl::flat_hash_map<uint64_t, uint32_t> mono_product_memo_;
   absl::flat_hash_map<uint64_t, NfId> add_memo_, mul_memo_;
+  absl::flat_hash_map<NfId, NfId> recip_memo_;  // a row's n quotients share one divisor
   std::vector<std::vector<Term>> polys_;
   absl::flat_hash_map<std::vector<uint32_t>, NfId> poly_index_;
 };

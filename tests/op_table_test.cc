@@ -175,7 +175,9 @@ TEST(OpTable, PinnedLoweringsAreTheMeasuredOnes) {
     EXPECT_EQ(op_info(m.op).gpu_pinned, all_same) << op_name(m.op);
   }
   for (Op op : all_ops()) {
-    if (op_info(op).gpu_pinned) EXPECT_FALSE(op_info(op).ieee_exact) << op_name(op);
+    if (op_info(op).gpu_pinned) {
+      EXPECT_FALSE(op_info(op).ieee_exact) << op_name(op);
+    }
   }
 }
 

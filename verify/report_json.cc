@@ -65,6 +65,11 @@ void fill(const Report& r, report::Configuration& c) {
   s->set_smt_refuted(static_cast<uint32_t>(r.stats.smt_refuted));
   s->set_smt_seconds(r.stats.smt_seconds);
   s->set_exhaustion_proved(static_cast<uint32_t>(r.stats.exhaustion_proved));
+  for (const auto& [stage, seconds] : r.stats.stage_seconds) {
+    report::StageTime* st = s->add_stages();
+    st->set_stage(stage);
+    st->set_seconds(seconds);
+  }
 }
 
 }  // namespace

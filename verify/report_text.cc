@@ -111,7 +111,16 @@ std::string to_text(const Report& r) {
                 s.witness_points, s.smt_proved, s.smt_refuted, s.smt_queries, s.smt_seconds,
                 s.unknown, r.counterexample ? "left unchecked after the counterexample" : "unknown",
                 s.seconds);
-  return t + buf;
+  t += buf;
+  // Where the time went: the stages that took a millisecond or more.
+  std::string stages;
+  for (const auto& [stage, seconds] : s.stage_seconds) {
+    if (seconds < 1e-3) continue;
+    std::snprintf(buf, sizeof buf, "%s%s %.3f s", stages.empty() ? "" : ", ", stage.c_str(),
+                  seconds);
+    stages += buf;
+  }
+  return stages.empty() ? t : t + "time: " + stages + "\n";
 }
 
 std::string provenance(const Options& opt) {

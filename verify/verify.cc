@@ -24,6 +24,7 @@
 #include "rules/rules.h"
 #include "smt/smt.h"
 #include "verify/exhaust.h"
+#include "verify/pair_key.h"
 #include "verify/witness.h"
 
 namespace keq::verify {
@@ -274,7 +275,10 @@ class Pipeline {
     };
     for (const Stage& stage : kStages) {
       if (opt_.stage) opt_.stage->store(stage.name);
-      if (!(this->*stage.run)()) return r_;
+      double began = elapsed();
+      bool go_on = (this->*stage.run)();
+      r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
+      if (!go_on) return r_;
     }
     conclude();
     return r_;
@@ -416,15 +420,17 @@ bool Pipeline::structure() {
 
 bool Pipeline::dedup() {
   domains_ = domains_of(ref_, cand_, opt_.nonfinite_inputs);
-  PairKey key(store_, domains_);
-  absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
+  std::vector<Pair> all;
   for (size_t o = 0; o < ref_.outputs.size(); ++o)
     for (size_t e = 0; e < ref_.outputs[o]->elems.size(); ++e) {
       ++r_.stats.pairs;
       Pair p{ref_.outputs[o]->elems[e], cand_.outputs[o]->elems[e], o, e};
-      if (p.ref == p.cand) continue;  // the same term: equal by construction
-      if (first.try_emplace(key(p.ref, p.cand), pairs_.size()).second) pairs_.push_back(p);
+      if (p.ref != p.cand) all.push_back(p);  // the same term: equal by construction
     }
+  PairKeys key(store_, domains_, all);
+  absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
+  for (const Pair& p : all)
+    if (first.try_emplace(key(p.ref, p.cand), pairs_.size()).second) pairs_.push_back(p);
   r_.stats.deduped = pairs_.size();
   witness_ = std::make_unique<Witness>(store_, domains_, opt_.seed, opt_.semantics);
   return true;
@@ -537,11 +543,11 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
 // a few outputs, and then the e-graph need not saturate at all. Evaluating long terms is costly,
 // so the probe samples at most kProbePairs pairs, spread over the outputs.
 bool Pipeline::probe() {
-  constexpr size_t kProbePairs = 8, kProbePoints = 4;
+  constexpr size_t kProbePairs = 8;
   size_t stride = std::max<size_t>(1, pairs_.size() / kProbePairs);
   for (size_t k = 0; k < pairs_.size() && !r_.counterexample; k += stride) {
     std::string how;
-    if (auto point = witness_->search(pairs_[k], kProbePoints, how, r_.stats.witness_points)) {
+    if (auto point = witness_->probe(pairs_[k], how, r_.stats.witness_points)) {
       ++r_.stats.witness_refuted;
       refute(pairs_[k], *point, how);
     }

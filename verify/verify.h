@@ -76,6 +76,7 @@ struct Stats {
   std::string egraph_stop;
   size_t witness_points = 0;
   double seconds = 0;
+  std::vector<std::pair<std::string, double>> stage_seconds;  // where the time went, in order
 };
 
 struct Report {

@@ -50,81 +50,6 @@ inline std::string tensor_of(const std::string& var) {
   return var.substr(0, var.find('['));
 }
 
-// A canonical encoding of the pair (ref, cand) up to renaming of variables: the DAG in visit
-// order, variables numbered by first occurrence and tagged with their domain, so two pairs with
-// equal keys are equivalent together or not at all.
-class PairKey {
- public:
-  PairKey(const ir::TermStore& s, const Domains& d) : s_(s), d_(d) {}
-  std::vector<uint64_t> operator()(TermId a, TermId b) {
-    key_.clear(), seen_.clear(), vars_.clear();
-    uint64_t root_a = visit(a), root_b = visit(b);
-    // The node count first, the roots last: records and roots can never be read across.
-    key_.insert(key_.begin(), seen_.size());
-    key_.push_back(root_a);
-    key_.push_back(root_b);
-    return key_;
-  }
-
- private:
-  // Post-order with an explicit stack: a 100,000-term chain (a scalar loop accumulator over a
-  // wide row) is as deep as it is long.
-  uint64_t visit(TermId root) {
-    std::vector<std::pair<TermId, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      ir::Budget::tick();
-      auto [t, expanded] = stack.back();
-      stack.pop_back();
-      if (seen_.contains(t)) continue;
-      if (!expanded) {
-        stack.push_back({t, true});
-        auto kids = s_.children(t);
-        for (auto k = kids.rbegin(); k != kids.rend(); ++k)
-          if (!seen_.contains(*k)) stack.push_back({*k, false});
-        continue;
-      }
-      record(t);
-    }
-    return seen_.at(root);
-  }
-  void record(TermId t) {
-    key_.push_back(static_cast<uint64_t>(s_.op(t)) << 8 | static_cast<uint64_t>(s_.type(t)));
-    if (s_.op(t) != ir::Op::Var) {
-      key_.push_back(s_.payload(t));
-    } else if (const Domain* dom = domain_of(t)) {
-      // Renamed only within one input or parameter domain, exactly (no hashing): the index of
-      // first occurrence plus the domain's bits. A variable outside every domain keeps its name.
-      auto [it, fresh] = vars_.try_emplace(s_.payload(t), vars_.size());
-      const Domain& d = *dom;
-      key_.insert(key_.end(),
-                  {1, it->second, std::bit_cast<uint64_t>(d.lo), std::bit_cast<uint64_t>(d.hi),
-                   uint64_t{d.hi_open}, static_cast<uint64_t>(d.dtype), uint64_t{d.nonfinite}});
-    } else {
-      key_.insert(key_.end(), {0, s_.payload(t)});
-    }
-    auto kids = s_.children(t);
-    key_.push_back(kids.size());
-    for (TermId c : kids) key_.push_back(seen_.at(c));
-    uint64_t id = seen_.size();
-    seen_[t] = id;
-  }
-  // A variable's domain, looked up by its tensor's name once for all pairs.
-  const Domain* domain_of(TermId var) {
-    auto [it, fresh] = domains_.try_emplace(var, nullptr);
-    if (fresh) {
-      auto dom = d_.find(tensor_of(s_.variable_of(var).name));
-      it->second = dom == d_.end() ? nullptr : &dom->second;
-    }
-    return it->second;
-  }
-  const ir::TermStore& s_;
-  const Domains& d_;
-  absl::flat_hash_map<TermId, const Domain*> domains_;
-  std::vector<uint64_t> key_;
-  absl::flat_hash_map<TermId, uint64_t> seen_;
-  absl::flat_hash_map<uint32_t, uint64_t> vars_;
-};
-
 struct Pair {
   TermId ref, cand;
   size_t output, element;
@@ -299,6 +224,16 @@ class Witness {
   }
 
   std::optional<Point> search(const Pair& pr, size_t points, std::string& how, size_t& tried) {
+    // Uniform points first: every input 0 (an all-zero row, where a missing eps guard divides
+    // 0 by 0), then 1 and -1; random draws almost never make a whole reduction equal.
+    size_t k = 0;
+    for (; k < std::min(points, std::size(kUniform)) && shares_points(); ++k) {
+      ++tried;
+      if (auto p = differs_at_shared(pr, k)) {
+        how = "witness search (uniform point)";
+        return minimize(pr, *p);
+      }
+    }
     absl::flat_hash_map<TermId, bool> seen;
     std::vector<TermId> vars;
     std::vector<double> consts;
@@ -310,10 +245,7 @@ class Witness {
     for (double c : consts)
       for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
     std::normal_distribution<double> normal;
-    // Uniform points first: every input 0 (an all-zero row, where a missing eps guard divides
-    // 0 by 0), then 1 and -1; random draws almost never make a whole reduction equal.
-    const double kUniform[] = {0.0, 1.0, -1.0};
-    for (size_t k = 0; k < points; ++k) {
+    for (; k < points; ++k) {
       ++tried;
       Point p;
       bool uniform = k < std::size(kUniform), guided = k < points / 2;
@@ -328,6 +260,22 @@ class Witness {
               : guided ? "witness search (constant-guided point)"
                        : "witness search (random point)";
         return minimize(pr, p);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // A short probe before any proof: the uniform points and one random point, each shared by
+  // every pair (drawn once per variable), so the probe of many pairs over one row costs about
+  // one evaluation of the row per point.
+  std::optional<Point> probe(const Pair& pr, std::string& how, size_t& tried) {
+    if (!shares_points()) return search(pr, kSharedPoints, how, tried);
+    for (size_t k = 0; k < kSharedPoints; ++k) {
+      ++tried;
+      if (auto p = differs_at_shared(pr, k)) {
+        how = k < std::size(kUniform) ? "witness search (uniform point)"
+                                      : "witness search (random point)";
+        return minimize(pr, *p);
       }
     }
     return std::nullopt;
@@ -364,8 +312,60 @@ class Witness {
     }
     return differs(pr, p) ? p : confirmed;
   }
+  static constexpr double kUniform[] = {0.0, 1.0, -1.0};
+  static constexpr size_t kSharedPoints = std::size(kUniform) + 1;  // and one random point
+  struct SharedPoint {
+    absl::flat_hash_map<TermId, double> values;  // drawn once per variable
+    ir::RealMemo memo;                           // the terms evaluated there so far
+  };
+  // Memoized evaluation is the real evaluator's at its working precision.
+  bool shares_points() const {
+    return sem_ == ir::Semantics::Real && ir::Real::working_precision() == ir::Real::kPrecision;
+  }
+  double shared_value(size_t k, TermId v) {
+    auto [it, fresh] = shared_[k].values.try_emplace(v, 0.0);
+    if (fresh) {
+      double x = k < std::size(kUniform) ? kUniform[k]
+                                         : std::normal_distribution<double>()(rng_) *
+                                               std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
+      it->second = into_domain(x, domain(v), rng_);
+    }
+    return it->second;
+  }
+  // Shared point k when the pair's sides differ there for certain (then as a point of the
+  // pair's variables), evaluated with the terms other pairs left in its memo.
+  std::optional<Point> differs_at_shared(const Pair& pr, size_t k) {
+    SharedPoint& sp = shared_[k];
+    if (sp.memo.size() > kMaxMemo) sp.memo.clear();
+    auto env = [&](TermId v) -> std::optional<ir::RealValue> {
+      double x = shared_value(k, v);
+      ir::Type t = s_.type(v);
+      return ir::RealValue::of(t == ir::Type::F32
+                                   ? ir::Constant::of_float(x)
+                                   : ir::Constant::of_int(t, static_cast<int64_t>(x)));
+    };
+    try {
+      if (!real_difference(ir::evaluate_real(s_, pr.ref, env, sp.memo),
+                           ir::evaluate_real(s_, pr.cand, env, sp.memo)))
+        return std::nullopt;
+    } catch (const ir::EvalError&) {
+      return std::nullopt;
+    }
+    absl::flat_hash_map<TermId, bool> seen;
+    std::vector<TermId> vars;
+    std::vector<double> consts;
+    collect(s_, pr.ref, seen, vars, consts);
+    collect(s_, pr.cand, seen, vars, consts);
+    Point p;
+    for (TermId v : vars) p[v] = shared_value(k, v);
+    if (differs(pr, p)) return p;
+    return std::nullopt;
+  }
+  static constexpr size_t kMaxMemo = size_t{1} << 21;  // a bound on the memory memos keep
+
   const ir::TermStore& s_;
   const Domains& d_;
+  std::array<SharedPoint, kSharedPoints> shared_;
   std::mt19937_64 rng_;
   ir::Semantics sem_;
   bool nonfinite_ = false;

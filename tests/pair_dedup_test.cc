@@ -1,0 +1,79 @@
+// Pair dedup (verify/pair_key.h): pairs equal up to renaming share a key, others never do, and
+// a row's outputs that share one sum are keyed without walking the sum once per output.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "verify/pair_key.h"
+
+namespace keq::verify::internal {
+namespace {
+
+using ir::Op;
+
+class PairDedup : public ::testing::Test {
+ protected:
+  TermId x(int row, int col) {
+    return store.variable("in0[" + std::to_string(row) + "," + std::to_string(col) + "]");
+  }
+  Domains domains{{"in0", Domain{}}};
+  ir::TermStore store;
+};
+
+// Softmax rows: y_i = exp(x_i - m) / S, S the sum of the exps over the row (which contains the
+// numerator of y_i), against exp(x_i - m) * recip(S). Row 1 is row 0 renamed, output by output;
+// within a row, outputs are different pairs.
+TEST_F(PairDedup, RowsOfASoftmaxShareKeysOutputByOutputAndNotAcrossOutputs) {
+  constexpr int kRows = 2, kWidth = 5;
+  std::vector<Pair> pairs;
+  for (int r = 0; r < kRows; ++r) {
+    std::vector<TermId> row, exps;
+    for (int c = 0; c < kWidth; ++c) row.push_back(x(r, c));
+    TermId m = store.make(Op::AMax, row);
+    for (TermId v : row) exps.push_back(store.make(Op::Exp, {store.make(Op::Sub, {v, m})}));
+    TermId sum = store.make(Op::Sum, exps);
+    for (int c = 0; c < kWidth; ++c)
+      pairs.push_back({store.make(Op::Div, {exps[c], sum}),
+                       store.make(Op::Mul, {exps[c], store.make(Op::Recip, {sum})}), 0,
+                       static_cast<size_t>(r * kWidth + c)});
+  }
+  PairKeys key(store, domains, pairs);
+  std::vector<std::vector<uint64_t>> keys;
+  for (const Pair& p : pairs) keys.push_back(key(p.ref, p.cand));
+  for (int c = 0; c < kWidth; ++c) {
+    EXPECT_EQ(keys[c], keys[kWidth + c]) << "output " << c;
+    for (int d = 0; d < c; ++d) EXPECT_NE(keys[c], keys[d]) << "outputs " << c << ", " << d;
+  }
+}
+
+// x0 * (x0 + x1) and x2 * (x0 + x1) reach the same shared sum; only the first multiplies by one
+// of its own terms, so they are not equal up to renaming. x3 * (x3 + x4) is the first renamed.
+TEST_F(PairDedup, APrivateVariableThatOccursInTheSharedTermIsNotAFreshOne) {
+  TermId s01 = store.make(Op::Add, {x(0, 0), x(0, 1)});
+  TermId s34 = store.make(Op::Add, {x(0, 3), x(0, 4)});
+  auto pair = [&](TermId v, TermId s, size_t e) {
+    return Pair{store.make(Op::Mul, {v, s}), store.make(Op::Mul, {s, v}), 0, e};
+  };
+  std::vector<Pair> pairs = {pair(x(0, 0), s01, 0), pair(x(0, 2), s01, 1), pair(x(0, 3), s34, 2),
+                             pair(x(0, 4), s34, 3)};
+  PairKeys key(store, domains, pairs);
+  auto k0 = key(pairs[0].ref, pairs[0].cand), k1 = key(pairs[1].ref, pairs[1].cand);
+  auto k2 = key(pairs[2].ref, pairs[2].cand), k3 = key(pairs[3].ref, pairs[3].cand);
+  EXPECT_NE(k0, k1);
+  EXPECT_EQ(k0, k2);
+  EXPECT_NE(k2, k3);  // x3 is the sum's first term, x4 its second: not the same pair
+}
+
+// A variable's domain is part of the key: the same shape over another input's range differs.
+TEST_F(PairDedup, VariablesOfDifferentDomainsAreNotRenamedIntoEachOther) {
+  domains["in1"] = Domain{0, 1, false};
+  TermId a = x(0, 0), b = store.variable("in1[0,0]");
+  std::vector<Pair> pairs = {{store.make(Op::Exp, {a}), store.make(Op::Exp2, {a}), 0, 0},
+                             {store.make(Op::Exp, {b}), store.make(Op::Exp2, {b}), 0, 1}};
+  PairKeys key(store, domains, pairs);
+  EXPECT_NE(key(pairs[0].ref, pairs[0].cand), key(pairs[1].ref, pairs[1].cand));
+}
+
+}  // namespace
+}  // namespace keq::verify::internal

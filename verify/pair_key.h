@@ -1,0 +1,54 @@
+// Pair dedup: a canonical key of an output pair up to renaming of the input variables.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "ir/term.h"
+#include "verify/witness.h"
+
+namespace keq::verify::internal {
+
+using ir::TermId;
+
+// Two pairs with equal keys are equivalent together or not at all: the key encodes the pair's
+// DAG in visit order, variables numbered by first occurrence and tagged with their domain.
+//
+// Why it is not one walk per pair: the outputs of a softmax row all divide by one sum over the
+// row, so walking each pair's whole DAG costs n per output, n^2 per row. Instead, terms that
+// several pairs reach ("shared") are walked once per distinct tuple of them: a pair's key is its
+// private part (up to the shared terms) plus the canonical id of the tuple of shared terms it
+// reaches, with each private variable that occurs in the tuple named by its index there.
+// Equal keys still mean isomorphic pairs: equal tuple ids give a renaming of the tuples, and the
+// private parts agree under it (fresh private variables are numbered apart from the tuple's).
+class PairKeys {
+ public:
+  // All the pairs, first: which terms more than one pair reaches is decided over all of them.
+  PairKeys(const ir::TermStore& s, const Domains& d, const std::vector<Pair>& pairs);
+  std::vector<uint64_t> operator()(TermId a, TermId b);
+
+ private:
+  struct Walk;  // one canonical walk: records, the numbering of nodes and variables
+  struct Tuple {
+    uint64_t id;
+    absl::flat_hash_map<uint32_t, uint64_t> vars;  // variable -> index in the tuple's numbering
+  };
+  void mark_shared(const std::vector<Pair>& pairs);
+  const Tuple& tuple(const std::vector<TermId>& leaves);
+  void record(Walk& w, TermId t, const Tuple* outer);
+  void record_var(Walk& w, uint32_t var, const Domain& d, const Tuple* outer);
+  uint64_t walk(Walk& w, TermId root, const Tuple* outer);
+  const Domain* domain_of(TermId var);
+
+  const ir::TermStore& s_;
+  const Domains& d_;
+  absl::flat_hash_map<TermId, const Domain*> domains_;
+  absl::flat_hash_set<TermId> shared_;
+  absl::flat_hash_map<std::vector<uint64_t>, uint64_t> tuple_ids_;
+  std::vector<TermId> last_leaves_;  // consecutive pairs usually reach the same tuple
+  Tuple last_tuple_;
+};
+
+}  // namespace keq::verify::internal
