@@ -134,10 +134,41 @@ bool NormalForms::is_class_atom(NfId a) const {
   return m.size() == 1 && m[0].second == 1 && atoms_[m[0].first].kind == AtomKind::Class;
 }
 
+// A few terms added to a wide form that has some of them (x_i - mean over a row: the mean's n
+// terms with one coefficient changed). Expanded, each of a row's n outputs costs n, so n^2 in
+// all; left without a form, its class is an atom, and congruence matches it when both programs
+// subtract the same mean (the two means' forms merge them first). Accumulating a row (terms
+// the form does not have yet) is always expanded: that is where the programs' orders differ.
+bool NormalForms::edits_wide(NfId a, NfId b) const {
+  constexpr size_t kWide = 64, kFew = 4;
+  const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
+  if (wide->size() < few->size()) std::swap(wide, few);
+  if (wide->size() <= kWide || few->size() > kFew) return false;
+  auto by_key = [](const Term& x, const Term& y) {
+    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
+  };
+  for (const Term& t : *few)
+    if (std::binary_search(wide->begin(), wide->end(), t, by_key)) return true;
+  return false;
+}
+
+NfId NormalForms::sub(NfId a, NfId b) {
+  if (a == kNoNf || b == kNoNf) return kNoNf;
+  if (edits_wide(a, b)) {
+    ++wide_edits_;
+    return kNoNf;
+  }
+  return add(a, neg(b));
+}
+
 NfId NormalForms::add(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
   if (a == kZeroNf) return b;
   if (b == kZeroNf) return a;
+  if (edits_wide(a, b)) {
+    ++wide_edits_;
+    return kNoNf;
+  }
   if (a > b) std::swap(a, b);
   uint64_t key = uint64_t{a} << 32 | b;
   if (auto it = add_memo_.find(key); it != add_memo_.end()) return it->second;

@@ -10,6 +10,11 @@
 // These identities hold over the reals, not over the extended reals (inf - inf is NaN). So an
 // NF is only built from atoms and constants proven finite; the caller checks that. NFs are
 // hash-consed: equal NFs have equal ids, which is how the e-graph finds classes to merge.
+//
+// Two size guards keep the cost near the size of the terms: a product of two sums past the
+// budget, and a sum that changes a few terms of a form over 64 terms (x_i - mean over a wide
+// row), get no form; their classes are atoms, which congruence matches when both programs build
+// them alike. Either makes forms incomplete, never wrong.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -39,7 +44,7 @@ class NormalForms {
   NfId sum(std::span<const NfId> parts);  // one normalization for an n-ary sum
   NfId scale(NfId a, const mpq_class& c);
   NfId neg(NfId a) { return scale(a, -1); }
-  NfId sub(NfId a, NfId b) { return add(a, neg(b)); }
+  NfId sub(NfId a, NfId b);
   NfId mul(NfId a, NfId b);  // kNoNf when two sums would multiply past the budget
   NfId recip(NfId a);        // a must be nonzero everywhere; kNoNf for zero
   NfId exp(NfId a);
@@ -62,6 +67,7 @@ class NormalForms {
   bool is_class_atom(NfId a) const;
   size_t num_terms(NfId a) const { return polys_[a].size(); }
   size_t budget_exceeded() const { return budget_exceeded_; }
+  size_t wide_edits() const { return wide_edits_; }  // sums left to congruence (edits_wide)
   size_t budget() const { return budget_; }
   size_t size() const { return polys_.size(); }
   // Renders an NF; `class_name` names class atoms.
@@ -84,6 +90,7 @@ class NormalForms {
   uint32_t intern_mono(Mono m);
   uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
   NfId mul_uncached(NfId a, NfId b);
+  bool edits_wide(NfId a, NfId b) const;
   NfId recip_uncached(NfId a);
   uint32_t intern_atom(Atom a);
   NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
@@ -95,6 +102,7 @@ class NormalForms {
 
   size_t budget_;
   size_t budget_exceeded_ = 0;
+  size_t wide_edits_ = 0;
   uint32_t one_ = 0;
   struct CoeffHash {
     size_t operator()(const mpq_class& q) const;

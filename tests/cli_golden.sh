@@ -163,19 +163,23 @@ sed 's/(triton.cdiv(n, 32),)/(2000000000,)/' "$base/cand.py" >"$tmp/grid.py"
 check size-grid 3 "a grid of 2000000000 programs (size limit" timeout 60 "$keq" verify "$base/ref.py" "$tmp/grid.py" --dims batch_size=2,dim=3 --timeout 5
 sed 's/BLOCK=32)/BLOCK=2**30)/; s/triton.cdiv(n, 32)/triton.cdiv(n, 2**30)/' "$base/cand.py" >"$tmp/block.py"
 check size-block 1 "numel (1073741824) exceeds triton maximum tensor numel" timeout 60 "$keq" verify "$base/ref.py" "$tmp/block.py" --dims batch_size=2,dim=3 --timeout 5
-check_first budget-timeout 2 "UNKNOWN: stopped: the --timeout was reached" timeout 60 "$keq" verify "$ex/layernorm_blocked/ref.py" "$ex/layernorm_blocked/cand.py" --dims batch_size=2,features=3,dim1=2000 --timeout 5 --max-memory 2G
-check_first budget-memory 2 "UNKNOWN: stopped: the memory budget (--max-memory 300 MiB) was reached" timeout 60 "$keq" verify "$ex/layernorm_blocked/ref.py" "$ex/layernorm_blocked/cand.py" --dims batch_size=2,features=3,dim1=2000 --timeout 50 --max-memory 300M
+# A 512^3 matmul is 134 million products on each side: past any budget these tests give it.
+# (A 2000-wide LayerNorm served here until its cost became linear in the width.)
+big_matmul=("$ex/matmul_relu_k_tiles/ref.py" "$ex/matmul_relu_k_tiles/cand.py" --dims batch_size=512,in_features=512,out_features=512)
+check_first budget-timeout 2 "UNKNOWN: stopped: the --timeout was reached" timeout 60 "$keq" verify "${big_matmul[@]}" --timeout 5 --max-memory 2G
+check_first budget-memory 2 "UNKNOWN: stopped: the memory budget (--max-memory 300 MiB) was reached" timeout 60 "$keq" verify "${big_matmul[@]}" --timeout 50 --max-memory 300M
 check max-memory-bad 4 "--max-memory takes a size" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --max-memory lots
 printf 'import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def forward(self, x):\n        return torch.softmax(x, dim=1)\n\n\nbatch_size = 16\ndim = 2 ** 14\n\n\ndef get_inputs():\n    return [torch.randn(batch_size, dim)]\n\n\ndef get_init_inputs():\n    return []\n' >"$tmp/pow_ref.py"
 check size-as-expression-is-a-dimension 0 "bound: batch_size=2,dim=3 (default bound)" "$keq" verify "$tmp/pow_ref.py" "$ex/softmax_rows/cand.py"
 
-# Reproducible: the same command gives the same report (timings aside), whatever --jobs is.
+# Reproducible: the same command gives the same report (timings aside: the "time:" line lists
+# the stages that took a millisecond or more), whatever --jobs is.
 reproducible() {  # name, command...
   local name="$1"
   shift
   local first="" out k ok=1
   for k in 1 2 3 4 5; do
-    out=$("$@" --jobs $(((k % 2) + 1)) 2>&1 | sed -E 's/[0-9]+\.[0-9]+ s\b/T s/g')
+    out=$("$@" --jobs $(((k % 2) + 1)) 2>&1 | sed -E '/^time: /d; s/[0-9]+\.[0-9]+ s\b/T s/g')
     if [ -z "$first" ]; then first="$out"; elif [ "$out" != "$first" ]; then ok=0; fi
   done
   if [ "$ok" = 1 ] && grep -q "counterexample" <<<"$first"; then

@@ -1,6 +1,7 @@
 #include "verify/verify.h"
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <absl/hash/hash.h>
 #include <mpfr.h>
 
@@ -278,13 +279,19 @@ class Pipeline {
       double began = elapsed();
       bool go_on = (this->*stage.run)();
       r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
-      if (!go_on) return r_;
+      if (!go_on) return once_each(std::move(r_));
     }
     conclude();
-    return r_;
+    return once_each(std::move(r_));
   }
 
  private:
+  // A note made at every launch of a kernel (64 program instances of one tl.dot) says it once.
+  static Report once_each(Report r) {
+    absl::flat_hash_set<std::string> seen;
+    std::erase_if(r.notes, [&](const std::string& n) { return !seen.insert(n).second; });
+    return r;
+  }
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
@@ -629,6 +636,13 @@ bool Pipeline::egraph() {
       r.notes.push_back("normal forms: " + std::to_string(over) +
                         " products of sums left as atoms (over the " +
                         std::to_string(nfs.budget()) + "-term budget)");
+    // Sums that edit a wide form have no form of their own (normal_form.h): say so where a
+    // proof did not come, since the e-graph then needed congruence to match them.
+    if (size_t wide = nfs.wide_edits(); wide && !std::all_of(proved.begin(), proved.end(),
+                                                             [](bool b) { return b; }))
+      r.notes.push_back("normal forms: " + std::to_string(wide) +
+                        " sums that change a few terms of a form over 64 terms were left to "
+                        "congruence (not expanded)");
     const egraph::RunReport& rep = proof->report;
     r.stats.egraph_iterations = rep.iterations.size();
     r.stats.egraph_nodes = proof->graph.memo_size();
