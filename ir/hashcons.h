@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 
 namespace keq::ir {
 
@@ -34,26 +35,44 @@ struct NodeView {
 };
 
 // Owner must provide `NodeView view(uint32_t id) const`.
+//
+// Each entry keeps its node's hash: growing the table rehashes every entry, and reading the
+// node back for it (two cache misses in a table of millions) was most of the cost of building a
+// 128^3 matmul's terms. The stored hash also rejects most unequal candidates without reading
+// their node.
 template <class Owner>
 class HashCons {
  public:
-  explicit HashCons(const Owner* owner) : set_(0, Hash{owner}, Eq{owner}) {}
+  explicit HashCons(const Owner* owner) : set_(0, Hash{}, Eq{owner}) {}
 
   std::optional<uint32_t> find(const NodeView& n) const {
-    auto it = set_.find(n);
+    auto it = set_.find(Probe{&n, hash32(n)});
     if (it == set_.end()) return std::nullopt;
-    return *it;
+    return it->id;
   }
   // Inserts id (whose current content is its key); returns the id already there, if any.
   std::optional<uint32_t> insert(uint32_t id) {
-    auto [it, inserted] = set_.insert(id);
+    auto [it, inserted] = set_.insert(Entry{id, hash32(owner()->view(id))});
     if (inserted) return std::nullopt;
-    return *it;
+    return it->id;
+  }
+  // The id with content n, or new_id when there is none (then the caller must make new_id's
+  // content n before the table next compares with it): one hash and one probe, where find then
+  // insert took two.
+  std::pair<uint32_t, bool> find_or_insert(const NodeView& n, uint32_t new_id) {
+    bool inserted = false;
+    Probe p{&n, hash32(n)};
+    auto it = set_.lazy_emplace(p, [&](const auto& construct) {
+      inserted = true;
+      construct(Entry{new_id, p.hash});
+    });
+    return {it->id, inserted};
   }
   // Removes id; its current content must be the content it was inserted with.
   bool erase(uint32_t id) {
-    auto it = set_.find(set_.hash_function().owner->view(id));
-    if (it == set_.end() || *it != id) return false;
+    NodeView v = owner()->view(id);
+    auto it = set_.find(Probe{&v, hash32(v)});
+    if (it == set_.end() || it->id != id) return false;
     set_.erase(it);
     return true;
   }
@@ -62,22 +81,39 @@ class HashCons {
   void clear() { set_.clear(); }
 
  private:
+  struct Entry {
+    uint32_t id;
+    uint32_t hash;
+  };
+  struct Probe {  // a lookup by content, hashed once
+    const NodeView* view;
+    uint32_t hash;
+  };
+  static uint32_t hash32(const NodeView& n) { return static_cast<uint32_t>(absl::HashOf(n)); }
+  // The table reads both ends of the hash (the group from the high bits, a tag from the low 7):
+  // a multiply spreads the 32 stored bits over 64.
+  static size_t spread(uint32_t h) {
+    uint64_t x = uint64_t{h} * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(x ^ (x >> 32));
+  }
   struct Hash {
     using is_transparent = void;
-    const Owner* owner;
-    size_t operator()(uint32_t id) const { return absl::HashOf(owner->view(id)); }
-    size_t operator()(const NodeView& n) const { return absl::HashOf(n); }
+    size_t operator()(const Entry& e) const { return spread(e.hash); }
+    size_t operator()(const Probe& p) const { return spread(p.hash); }
   };
   struct Eq {
     using is_transparent = void;
     const Owner* owner;
-    bool operator()(uint32_t a, uint32_t b) const {
-      return a == b || owner->view(a) == owner->view(b);
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.id == b.id || (a.hash == b.hash && owner->view(a.id) == owner->view(b.id));
     }
-    bool operator()(uint32_t a, const NodeView& b) const { return owner->view(a) == b; }
-    bool operator()(const NodeView& a, uint32_t b) const { return a == owner->view(b); }
+    bool operator()(const Entry& a, const Probe& b) const {
+      return a.hash == b.hash && owner->view(a.id) == *b.view;
+    }
+    bool operator()(const Probe& a, const Entry& b) const { return (*this)(b, a); }
   };
-  absl::flat_hash_set<uint32_t, Hash, Eq> set_;
+  const Owner* owner() const { return set_.key_eq().owner; }
+  absl::flat_hash_set<Entry, Hash, Eq> set_;
 };
 
 }  // namespace keq::ir

@@ -1,5 +1,7 @@
 #include "ir/term.h"
 
+#include <absl/container/inlined_vector.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -15,13 +17,12 @@ TermStore::TermStore() : memo_(this) {}
 
 TermId TermStore::intern(Op op, Type type, uint32_t payload, std::span<const TermId> children) {
   NodeView v{static_cast<uint32_t>(op), payload, children};
-  if (auto hit = memo_.find(v)) return *hit;
-  TermId id = static_cast<TermId>(nodes_.size());
+  auto [id, fresh] = memo_.find_or_insert(v, static_cast<TermId>(nodes_.size()));
+  if (!fresh) return id;
   nodes_.push_back(Node{static_cast<uint16_t>(op), type, payload,
                         static_cast<uint32_t>(children_.size()),
                         static_cast<uint32_t>(children.size())});
   children_.insert(children_.end(), children.begin(), children.end());
-  memo_.insert(id);
   return id;
 }
 
@@ -47,8 +48,7 @@ TermId TermStore::variable(std::string_view name, Type type) {
 
 TermId TermStore::make(Op op, std::span<const TermId> children) {
   Budget::tick();
-  std::vector<Type> ts;
-  ts.reserve(children.size());
+  absl::InlinedVector<Type, 8> ts;  // no allocation for the common few operands
   for (TermId c : children) ts.push_back(type(c));
   TypeResult r = result_type(op, ts);
   if (!r.type) throw TypeError(r.error);

@@ -134,22 +134,34 @@ bool NormalForms::is_class_atom(NfId a) const {
   return m.size() == 1 && m[0].second == 1 && atoms_[m[0].first].kind == AtomKind::Class;
 }
 
-// A few terms added to a wide form that has some of them (x_i - mean over a row: the mean's n
-// terms with one coefficient changed). Expanded, each of a row's n outputs costs n, so n^2 in
-// all; left without a form, its class is an atom, and congruence matches it when both programs
-// subtract the same mean (the two means' forms merge them first). Accumulating a row (terms
-// the form does not have yet) is always expanded: that is where the programs' orders differ.
-bool NormalForms::edits_wide(NfId a, NfId b) const {
-  constexpr size_t kWide = 64, kFew = 4;
+// A sum that only changes coefficients of a wide form: every term of the smaller side is one
+// of the wide form's (x_i - mean over a row: the mean's n terms, one coefficient changed; a
+// convolution output minus its group's mean). Expanded, each of a row's n outputs costs n, so
+// n^2 in all; left without a form, its class is an atom, and congruence matches it when both
+// programs subtract the same mean (the two means' forms merge them first). Accumulating a row
+// adds terms the form does not have yet, so it is always expanded: that is where the programs'
+// orders differ and forms are needed. Constant terms do not count either way.
+bool NormalForms::edits_wide(NfId a, NfId b) {
+  // Wide: past what forms of a few groups' statistics reach (Liger's GroupNorm needs its
+  // E[x^2] - E[x]^2 over a group, a hundred-odd terms, expanded against sum (x - m)^2).
+  constexpr size_t kWide = 256;
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
-  if (wide->size() <= kWide || few->size() > kFew) return false;
+  if (wide->size() <= kWide || few->size() > wide->size() / 8) return false;
   auto by_key = [](const Term& x, const Term& y) {
     return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
   };
-  for (const Term& t : *few)
-    if (std::binary_search(wide->begin(), wide->end(), t, by_key)) return true;
-  return false;
+  bool any = false;
+  for (const Term& t : *few) {
+    if (t.mono == 0 && t.expo == kZeroNf) continue;
+    if (!std::binary_search(wide->begin(), wide->end(), t, by_key)) return false;
+    any = true;
+  }
+  // A form's first few edits are expanded: a group's statistics edit their form once or twice
+  // (E[x^2] - E[x]^2), and a proof may need that expansion; a row's n outputs edit one form n
+  // times, and those are what cost n^2.
+  constexpr uint32_t kExpanded = 8;
+  return any && ++edits_of_[wide == &polys_[a] ? a : b] > kExpanded;
 }
 
 NfId NormalForms::sub(NfId a, NfId b) {

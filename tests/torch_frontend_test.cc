@@ -680,3 +680,38 @@ TEST(TorchFrontend, SortIsAStableNetworkWithNanLargest) {
 
 }  // namespace
 }  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+// A GroupNorm of one group is a LayerNorm, one channel per group an InstanceNorm: the frontend
+// says so, and the default bound passes such sizes over while others remain (verify/bound.cc).
+TEST(TorchModules, GroupNormSizesThatFlattenItAreNamed) {
+  auto run = [](int groups, int channels) {
+    auto path =
+        std::filesystem::temp_directory_path() /
+        ("keq_groupnorm_" + std::to_string(groups) + "_" + std::to_string(channels) + ".py");
+    std::ofstream(path) << "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                           "    def __init__(self):\n        super().__init__()\n"
+                           "        self.gn = nn.GroupNorm("
+                        << groups << ", " << channels
+                        << ")\n\n    def forward(self, x):\n        return self.gn(x)\n\n\n"
+                           "def get_inputs():\n    return [torch.randn(2, "
+                        << channels << ", 3)]\n";
+    ir::TermStore s;
+    Program p = run_program(path.string(), s, "Model", {});
+    std::filesystem::remove(path);
+    return p.state.flattened;
+  };
+  EXPECT_TRUE(run(2, 4).empty());
+  auto one_group = run(1, 4), one_channel = run(4, 4);
+  ASSERT_EQ(one_group.size(), 1u);
+  EXPECT_NE(one_group.begin()->find("1 groups of 4 channels (a LayerNorm)"), std::string::npos)
+      << *one_group.begin();
+  ASSERT_EQ(one_channel.size(), 1u);
+  EXPECT_NE(one_channel.begin()->find("(an InstanceNorm)"), std::string::npos);
+  EXPECT_NE(one_channel.begin()->find(".py:11:"), std::string::npos) << *one_channel.begin();
+}
+
+}  // namespace
+}  // namespace keq::torch

@@ -139,10 +139,16 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       // bound's choice, not the user's file: try the next.
       bool rejected =
           probe.verdict == Verdict::Error || probe.assert_rejected || probe.reference_stopped;
-      if (t + 1 < tries.size() && rejected) {
+      // Sizes that flatten the model's structure (one group in a GroupNorm hides a group bug)
+      // are passed over while other sizes remain; the last try is kept, with a note.
+      bool flat = !rejected && !probe.flattened.empty() && !decided({probe});
+      if (t + 1 < tries.size() && (rejected || flat)) {
         if (probe.assert_rejected) skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
+        if (flat) skipped.push_back(dims_str(opt.dims) + ": it flattens " + probe.flattened[0]);
         continue;
       }
+      if (flat)
+        probe.notes.push_back("bound: no sizes tried keep the structure: " + probe.flattened[0]);
       if (!rejected && !accepted) accepted = opt.dims;
       run(opt.dims, t >= 2 ? "the file's sizes scaled down" : "", std::move(probe));
       break;

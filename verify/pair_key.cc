@@ -10,16 +10,8 @@ namespace {
 constexpr uint64_t kLeafRef = ~uint64_t{0};  // never an op/type word: a reference to a tuple term
 }  // namespace
 
-struct PairKeys::Walk {
-  bool stop_at_shared = false;  // a pair's private part; false: a tuple, walked whole
-  std::vector<uint64_t> key;
-  absl::flat_hash_map<TermId, uint64_t> seen;  // node -> its number in visit order
-  absl::flat_hash_map<uint32_t, uint64_t> vars;
-  std::vector<TermId> leaves;  // the shared terms reached, in order
-};
-
 PairKeys::PairKeys(const ir::TermStore& s, const Domains& d, const std::vector<Pair>& pairs)
-    : s_(s), d_(d) {
+    : s_(s), d_(d), shared_(s.size(), false), seen_in_(s.size(), 0), node_number_(s.size(), 0) {
   mark_shared(pairs);
 }
 
@@ -40,39 +32,69 @@ void PairKeys::mark_shared(const std::vector<Pair>& pairs) {
     ir::Budget::tick();
     if (reacher[t] == kNone || s_.children(t).empty()) continue;
     if (reacher[t] == kMany) {
-      shared_.insert(t);  // walks stop here: its children are not reached through it
+      shared_[t] = true;  // walks stop here: its children are not reached through it
       continue;
     }
     for (TermId k : s_.children(t)) reach(k, reacher[t]);
   }
 }
 
+// A fresh walk: its own generation, so the stamps of earlier walks read as unseen.
+void PairKeys::start(Walk& w, bool stop) {
+  w.stop_at_shared = stop;
+  w.key.clear(), w.leaves.clear(), w.var_order.clear();
+  w.nodes = 0;
+  w.generation = ++generation_;
+}
+
+bool PairKeys::seen(const Walk& w, TermId t) const {
+  return seen_in_[t] == w.generation;
+}
+
+uint64_t PairKeys::number(Walk& w, TermId t) {
+  seen_in_[t] = w.generation;
+  return node_number_[t] = w.nodes++;
+}
+
 std::vector<uint64_t> PairKeys::operator()(TermId a, TermId b) {
   // First the shared terms the private part reaches, then the private part in their terms.
-  Walk collect{true};
-  walk(collect, a, nullptr), walk(collect, b, nullptr);
+  // The walks' tables are kept from pair to pair: their memory is reused, not reallocated.
+  Walk& collect = walks_[0];
+  start(collect, true);
+  uint64_t root_a = walk(collect, a, nullptr), root_b = walk(collect, b, nullptr);
   const Tuple& t = tuple(collect.leaves);
-  Walk w{true};
-  uint64_t root_a = walk(w, a, &t), root_b = walk(w, b, &t);
+  Walk* final = &collect;  // with no shared terms, every variable was fresh: that walk is it
+  if (!collect.leaves.empty()) {
+    final = &walks_[1];
+    start(*final, true);
+    root_a = walk(*final, a, &t), root_b = walk(*final, b, &t);
+  }
+  const Walk& w = *final;
   // The tuple and node count first, the roots last: records and roots can never be read across.
-  w.key.insert(w.key.begin(), {t.id, w.seen.size()});
-  w.key.push_back(root_a);
-  w.key.push_back(root_b);
-  return w.key;
+  std::vector<uint64_t> key;
+  key.reserve(w.key.size() + 4);
+  key.insert(key.end(), {t.id, w.nodes});
+  key.insert(key.end(), w.key.begin(), w.key.end());
+  key.insert(key.end(), {root_a, root_b});
+  return key;
 }
 
 // The canonical id of a tuple of shared terms: equal ids, equal up to a renaming that maps the
 // i-th variable of one's numbering to the i-th of the other's.
 const PairKeys::Tuple& PairKeys::tuple(const std::vector<TermId>& leaves) {
   if (leaves == last_leaves_ && !tuple_ids_.empty()) return last_tuple_;
-  Walk w{false};
+  Walk& w = walks_[2];
+  start(w, false);
   std::vector<uint64_t> roots;
   for (TermId leaf : leaves) roots.push_back(walk(w, leaf, nullptr));
-  w.key.insert(w.key.begin(), {w.seen.size(), roots.size()});
-  w.key.insert(w.key.end(), roots.begin(), roots.end());
-  auto [it, fresh] = tuple_ids_.try_emplace(std::move(w.key), tuple_ids_.size());
+  std::vector<uint64_t> key = {w.nodes, roots.size()};
+  key.insert(key.end(), w.key.begin(), w.key.end());
+  key.insert(key.end(), roots.begin(), roots.end());
+  auto [it, fresh] = tuple_ids_.try_emplace(std::move(key), tuple_ids_.size());
   last_leaves_ = leaves;
-  last_tuple_ = {it->second, std::move(w.vars)};
+  last_tuple_.id = it->second;
+  last_tuple_.vars.clear();
+  for (uint64_t k = 0; k < w.var_order.size(); ++k) last_tuple_.vars[w.var_order[k]] = k;
   return last_tuple_;
 }
 
@@ -84,24 +106,24 @@ uint64_t PairKeys::walk(Walk& w, TermId root, const Tuple* outer) {
     ir::Budget::tick();
     auto [t, expanded] = stack.back();
     stack.pop_back();
-    if (w.seen.contains(t)) continue;
-    if (w.stop_at_shared && shared_.contains(t)) {
+    if (seen(w, t)) continue;
+    if (w.stop_at_shared && shared_[t]) {
       // seen above: each shared term is met once per walk, so it is the next leaf
       w.key.insert(w.key.end(), {kLeafRef, w.leaves.size()});
       w.leaves.push_back(t);
-      w.seen.emplace(t, w.seen.size());
+      number(w, t);
       continue;
     }
     if (!expanded) {
       stack.push_back({t, true});
       auto kids = s_.children(t);
       for (auto k = kids.rbegin(); k != kids.rend(); ++k)
-        if (!w.seen.contains(*k)) stack.push_back({*k, false});
+        if (!seen(w, *k)) stack.push_back({*k, false});
       continue;
     }
     record(w, t, outer);
   }
-  return w.seen.at(root);
+  return node_number_[root];
 }
 
 void PairKeys::record(Walk& w, TermId t, const Tuple* outer) {
@@ -115,8 +137,8 @@ void PairKeys::record(Walk& w, TermId t, const Tuple* outer) {
   }
   auto kids = s_.children(t);
   w.key.push_back(kids.size());
-  for (TermId c : kids) w.key.push_back(w.seen.at(c));
-  w.seen.emplace(t, w.seen.size());
+  for (TermId c : kids) w.key.push_back(node_number_[c]);
+  number(w, t);
 }
 
 // Renamed only within one input or parameter domain, exactly (no hashing): a variable of the
@@ -127,20 +149,26 @@ void PairKeys::record_var(Walk& w, uint32_t var, const Domain& d, const Tuple* o
       w.key.insert(w.key.end(), {2, it->second});
       return;
     }
-  auto [it, fresh] = w.vars.try_emplace(var, w.vars.size());
+  if (var >= var_seen_in_.size()) var_seen_in_.resize(var + 1, 0), var_number_.resize(var + 1);
+  if (var_seen_in_[var] != w.generation) {
+    var_seen_in_[var] = w.generation;
+    var_number_[var] = static_cast<uint32_t>(w.var_order.size());
+    w.var_order.push_back(var);
+  }
   w.key.insert(w.key.end(),
-               {1, it->second, std::bit_cast<uint64_t>(d.lo), std::bit_cast<uint64_t>(d.hi),
+               {1, var_number_[var], std::bit_cast<uint64_t>(d.lo), std::bit_cast<uint64_t>(d.hi),
                 uint64_t{d.hi_open}, static_cast<uint64_t>(d.dtype), uint64_t{d.nonfinite}});
 }
 
 // A variable's domain, looked up by its tensor's name once for all pairs.
 const Domain* PairKeys::domain_of(TermId var) {
-  auto [it, fresh] = domains_.try_emplace(var, nullptr);
-  if (fresh) {
+  uint32_t v = s_.payload(var);
+  if (v >= domains_.size()) domains_.resize(v + 1, std::nullopt);
+  if (!domains_[v]) {
     auto dom = d_.find(tensor_of(s_.variable_of(var).name));
-    it->second = dom == d_.end() ? nullptr : &dom->second;
+    domains_[v] = dom == d_.end() ? nullptr : &dom->second;
   }
-  return it->second;
+  return *domains_[v];
 }
 
 }  // namespace keq::verify::internal

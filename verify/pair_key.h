@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -30,12 +31,25 @@ class PairKeys {
   std::vector<uint64_t> operator()(TermId a, TermId b);
 
  private:
-  struct Walk;  // one canonical walk: records, the numbering of nodes and variables
+  // One canonical walk: its records, and its numbering of nodes and variables, kept by term in
+  // arrays stamped with the walk's generation (a matmul's 16,384 pairs walk millions of nodes:
+  // hash tables were most of the cost).
+  struct Walk {
+    bool stop_at_shared = false;  // a pair's private part; false: a tuple, walked whole
+    std::vector<uint64_t> key;
+    std::vector<TermId> leaves;       // the shared terms reached, in order
+    std::vector<uint32_t> var_order;  // the variables numbered, in order
+    uint64_t nodes = 0;
+    uint32_t generation = 0;
+  };
   struct Tuple {
     uint64_t id;
     absl::flat_hash_map<uint32_t, uint64_t> vars;  // variable -> index in the tuple's numbering
   };
   void mark_shared(const std::vector<Pair>& pairs);
+  void start(Walk& w, bool stop);
+  bool seen(const Walk& w, TermId t) const;
+  uint64_t number(Walk& w, TermId t);
   const Tuple& tuple(const std::vector<TermId>& leaves);
   void record(Walk& w, TermId t, const Tuple* outer);
   void record_var(Walk& w, uint32_t var, const Domain& d, const Tuple* outer);
@@ -44,8 +58,12 @@ class PairKeys {
 
   const ir::TermStore& s_;
   const Domains& d_;
-  absl::flat_hash_map<TermId, const Domain*> domains_;
-  absl::flat_hash_set<TermId> shared_;
+  std::vector<std::optional<const Domain*>> domains_;  // by variable (payload); null: none
+  Walk walks_[3];                                      // a pair's two walks, and a tuple's
+  std::vector<bool> shared_;                           // by term
+  std::vector<uint32_t> seen_in_, node_number_;        // by term: the walk that numbered it, how
+  std::vector<uint32_t> var_seen_in_, var_number_;     // by variable (payload)
+  uint32_t generation_ = 0;
   absl::flat_hash_map<std::vector<uint64_t>, uint64_t> tuple_ids_;
   std::vector<TermId> last_leaves_;  // consecutive pairs usually reach the same tuple
   Tuple last_tuple_;

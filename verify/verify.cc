@@ -411,6 +411,8 @@ bool Pipeline::run_programs() {
 }
 
 bool Pipeline::structure() {
+  for (const auto* st : {&ref_.state, &cand_.state})
+    r_.flattened.insert(r_.flattened.end(), st->flattened.begin(), st->flattened.end());
   r_.masks = cand_.state.mask_coverage;
   r_.loops = cand_.state.loop_trips;
   r_.blocks = cand_.state.block_sizes;
@@ -638,10 +640,10 @@ bool Pipeline::egraph() {
                         std::to_string(nfs.budget()) + "-term budget)");
     // Sums that edit a wide form have no form of their own (normal_form.h): say so where a
     // proof did not come, since the e-graph then needed congruence to match them.
-    if (size_t wide = nfs.wide_edits(); wide && !std::all_of(proved.begin(), proved.end(),
-                                                             [](bool b) { return b; }))
+    if (size_t wide = nfs.wide_edits();
+        wide && !std::all_of(proved.begin(), proved.end(), [](bool b) { return b; }))
       r.notes.push_back("normal forms: " + std::to_string(wide) +
-                        " sums that change a few terms of a form over 64 terms were left to "
+                        " sums that change a few terms of a form over 256 terms were left to "
                         "congruence (not expanded)");
     const egraph::RunReport& rep = proof->report;
     r.stats.egraph_iterations = rep.iterations.size();

@@ -89,7 +89,9 @@ struct Report {
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
-  std::vector<std::string> notes;     // assumptions the verdict depends on
+  std::vector<std::string> notes;
+  std::vector<std::string> flattened;  // structure these sizes flatten (TorchState::flattened) //
+                                       // assumptions the verdict depends on
   std::vector<std::string> coverage;  // masks whose true or false lanes never ran at this bound
   std::string explanation;            // for Options::explain: how that element was settled
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col

@@ -229,6 +229,10 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
         int64_t groups = i2.to_int(i2.getattr(self, "num_groups", a.at), a.at);
         if (channels % groups) i2.error(a.at, "GroupNorm: channels not divisible by groups");
         int64_t per = channels / groups;
+        if (groups < 2 || per < 2)
+          st.flattened.insert(i2.where(a.at) + ": nn.GroupNorm with " + std::to_string(groups) +
+                              " groups of " + std::to_string(per) + " channels (" +
+                              (groups < 2 ? "a LayerNorm" : "an InstanceNorm") + ")");
         return wrap(group_normalize(
             x, [groups, per](int64_t n, int64_t c) { return n * groups + c / per; },
             x->shape[0] * groups, eps, w, b, a.at));

@@ -71,6 +71,9 @@ struct TorchState {
   // Device queries the host code made (is_cuda, data_ptr(), torch.cuda.*), each answered as an
   // H200 with torch 2.11 would: the report names them, since a branch may hang on them.
   std::set<std::string> host_assumptions;
+  // Structure the sizes flattened away, by file:line (a GroupNorm of one group is a LayerNorm,
+  // one channel per group an InstanceNorm): the default bound prefers sizes that keep it.
+  std::set<std::string> flattened;
   size_t autotune_choice = 0;
   size_t autotune_configs = 0;
   std::vector<std::string> autotune_used;

@@ -28,7 +28,7 @@ void flatten_outputs(const Ref& v, std::vector<std::shared_ptr<Tensor>>& out, py
 // A lane that nothing defined (a masked load without other=, an out-of-bounds read, memory that
 // nothing wrote) is a finding when it reaches an output.
 void report_undefined_outputs(const ir::TermStore& s, Program& p) {
-  absl::flat_hash_map<ir::TermId, bool> seen;
+  std::vector<bool> seen(s.size(), false);  // by term: a matmul's outputs reach millions
   std::vector<ir::TermId> stack;
   std::set<std::string> reported;
   for (size_t o = 0; o < p.outputs.size(); ++o) {
@@ -49,7 +49,8 @@ void report_undefined_outputs(const ir::TermStore& s, Program& p) {
   while (!stack.empty()) {
     ir::TermId t = stack.back();
     stack.pop_back();
-    if (!seen.try_emplace(t, true).second) continue;
+    if (seen[t]) continue;
+    seen[t] = true;
     if (s.op(t) == ir::Op::Var && s.variable_of(t).name.rfind("undef@", 0) == 0) {
       const std::string& n = s.variable_of(t).name;
       size_t hash = n.find('#'), br = n.find('[');
