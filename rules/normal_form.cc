@@ -141,13 +141,15 @@ bool NormalForms::is_class_atom(NfId a) const {
 // programs subtract the same mean (the two means' forms merge them first). Accumulating a row
 // adds terms the form does not have yet, so it is always expanded: that is where the programs'
 // orders differ and forms are needed. Constant terms do not count either way.
-bool NormalForms::edits_wide(NfId a, NfId b) {
-  // Wide: past what forms of a few groups' statistics reach (Liger's GroupNorm needs its
-  // E[x^2] - E[x]^2 over a group, a hundred-odd terms, expanded against sum (x - m)^2).
-  constexpr size_t kWide = 256;
+bool NormalForms::edits_wide(NfId a, NfId b) const {
+  // A sum is an edit when the smaller side is at most a 64th of the wide form: one element
+  // minus its row's mean, a convolution output (19 terms) minus its group's (thousands). A
+  // group's statistics are not (Liger's GroupNorm: E[x^2], 34 terms, minus E[x]^2, 630), and a
+  // proof may need their expansion.
+  constexpr size_t kWide = 64, kRatio = 64;
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
-  if (wide->size() <= kWide || few->size() > wide->size() / 8) return false;
+  if (wide->size() <= kWide || few->size() * kRatio > wide->size()) return false;
   auto by_key = [](const Term& x, const Term& y) {
     return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
   };
@@ -157,11 +159,7 @@ bool NormalForms::edits_wide(NfId a, NfId b) {
     if (!std::binary_search(wide->begin(), wide->end(), t, by_key)) return false;
     any = true;
   }
-  // A form's first few edits are expanded: a group's statistics edit their form once or twice
-  // (E[x^2] - E[x]^2), and a proof may need that expansion; a row's n outputs edit one form n
-  // times, and those are what cost n^2.
-  constexpr uint32_t kExpanded = 8;
-  return any && ++edits_of_[wide == &polys_[a] ? a : b] > kExpanded;
+  return any;
 }
 
 NfId NormalForms::sub(NfId a, NfId b) {

@@ -12,9 +12,10 @@
 // hash-consed: equal NFs have equal ids, which is how the e-graph finds classes to merge.
 //
 // Two size guards keep the cost near the size of the terms: a product of two sums past the
-// budget, and a sum that changes a few terms of a form over 256 terms (x_i - mean over a wide
-// row) past its first few, get no form; their classes are atoms, which congruence matches when both
-// programs build them alike. Either makes forms incomplete, never wrong.
+// budget, and a sum that only changes coefficients of a form over 64 terms, the other side a
+// 64th of its size or less (x_i - mean over a wide row), get no form; their classes are atoms,
+// which congruence matches when both programs build them alike. Either makes forms
+// incomplete, never wrong.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -90,7 +91,7 @@ class NormalForms {
   uint32_t intern_mono(Mono m);
   uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
   NfId mul_uncached(NfId a, NfId b);
-  bool edits_wide(NfId a, NfId b);
+  bool edits_wide(NfId a, NfId b) const;
   NfId recip_uncached(NfId a);
   uint32_t intern_atom(Atom a);
   NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
@@ -103,7 +104,6 @@ class NormalForms {
   size_t budget_;
   size_t budget_exceeded_ = 0;
   size_t wide_edits_ = 0;
-  absl::flat_hash_map<NfId, uint32_t> edits_of_;  // by wide form: its edits so far
   uint32_t one_ = 0;
   struct CoeffHash {
     size_t operator()(const mpq_class& q) const;

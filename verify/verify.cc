@@ -643,7 +643,7 @@ bool Pipeline::egraph() {
     if (size_t wide = nfs.wide_edits();
         wide && !std::all_of(proved.begin(), proved.end(), [](bool b) { return b; }))
       r.notes.push_back("normal forms: " + std::to_string(wide) +
-                        " sums that change a few terms of a form over 256 terms were left to "
+                        " sums that change a few terms of a form over 64 terms were left to "
                         "congruence (not expanded)");
     const egraph::RunReport& rep = proof->report;
     r.stats.egraph_iterations = rep.iterations.size();
