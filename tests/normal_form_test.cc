@@ -152,6 +152,25 @@ TEST(NormalFormStore, BudgetLeavesLargeProductsAlone) {
   EXPECT_NE(nf.mul(s, nf.class_atom(9)), kNoNf);  // one-term factors never grow a sum
 }
 
+// x_i - mean over a row of 200: the mean's terms with one coefficient changed gets no form (a
+// row's 200 outputs would each expand it); adding terms the form lacks (accumulating the row)
+// and an edit by a side over a 64th of the form (a group's E[x^2] - E[x]^2) are expanded.
+TEST(NormalFormStore, SumsThatEditAWideFormAreLeftToCongruence) {
+  NormalForms nf;
+  constexpr uint32_t kWidth = 200;
+  NfId row = kZeroNf;
+  for (uint32_t k = 0; k < kWidth; ++k) row = nf.add(row, nf.class_atom(k));
+  NfId mean = nf.scale(row, mpq_class(1, kWidth));
+  EXPECT_EQ(nf.wide_edits(), 0u);  // accumulating: every add brought a new term
+  EXPECT_EQ(nf.sub(nf.class_atom(7), mean), kNoNf);
+  EXPECT_EQ(nf.add(mean, nf.constant(1)), nf.add(nf.constant(1), mean));  // constants: not edits
+  EXPECT_NE(nf.sub(nf.class_atom(kWidth), mean), kNoNf);                  // a term the mean lacks
+  NfId few = kZeroNf;
+  for (uint32_t k = 0; k < 4; ++k) few = nf.add(few, nf.class_atom(k));
+  EXPECT_NE(nf.sub(few, mean), kNoNf);  // 4 of 200: more than a 64th
+  EXPECT_EQ(nf.wide_edits(), 1u);
+}
+
 }  // namespace
 }  // namespace keq::rules
 

@@ -643,8 +643,8 @@ bool Pipeline::egraph() {
     if (size_t wide = nfs.wide_edits();
         wide && !std::all_of(proved.begin(), proved.end(), [](bool b) { return b; }))
       r.notes.push_back("normal forms: " + std::to_string(wide) +
-                        " sums that change a few terms of a form over 64 terms were left to "
-                        "congruence (not expanded)");
+                        " sums that only change coefficients of a form at least 64 times "
+                        "their size were left to congruence (not expanded)");
     const egraph::RunReport& rep = proof->report;
     r.stats.egraph_iterations = rep.iterations.size();
     r.stats.egraph_nodes = proof->graph.memo_size();
