@@ -122,11 +122,14 @@ options:
   --dims a=1,b=2    one configuration (module-level integer constants of REF.py; a tuple takes
                     4x5); repeat for several; --dims '' checks the sizes as written.
                     Default: two configurations in which every constant get_inputs() names
-                    gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...), then one per
-                    constant at BLOCK + 1 (the largest block size the kernels used; the others
-                    small), where mask tails and second loop trips start; skipped where the
-                    sizes multiply past 32768. Constants only get_init_inputs() names stay as
-                    written.
+                    gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...), then, for
+                    each size that feeds a masked index (offs < n, traced from the first run;
+                    for a flattened index the innermost size of the product), that size at
+                    BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 for each block it was masked with,
+                    the others small: mask tails, partial tiles, second and third loop trips.
+                    Where no mask is traced, each constant at the largest BLOCK + 1.
+                    Configurations past 65536 elements are named in the notes, not run.
+                    Constants only get_init_inputs() names stay as written.
   --timeout S       seconds for the whole run (default 60): every configuration, autotune
                     config and stage ends by then, the symbolic execution of the two files
                     and the e-graph included (Z3 queries share what is left); what is still

@@ -22,12 +22,15 @@ bool decided(const std::vector<Report>& reports) {
 }
 
 // The reports of every autotune config after the first, which the caller already has.
+// `until_out_of_time`: a config that ran out of time ends the list (the default bound's sizes
+// around the blocks, which are dropped then).
 void more_autotune_configs(const std::string& ref_path, const std::string& cand_path, Options opt,
-                           std::vector<Report>& reports) {
+                           std::vector<Report>& reports, bool until_out_of_time = false) {
   if (!opt.every_autotune_config) return;
   const std::vector<std::string> sigs = reports[0].autotune_signatures;
   std::vector<std::string> same;
   for (size_t c = 1; c < reports[0].autotune_configs && !decided(reports); ++c) {
+    if (until_out_of_time && reports.back().out_of_time) break;
     // A config whose constexprs an earlier one already had is the same program: checked once.
     if (c < sigs.size()) {
       auto earlier = std::find(sigs.begin(), sigs.begin() + c, sigs[c]);
@@ -82,6 +85,97 @@ std::vector<Report> with_skipped(std::vector<Report> all, std::vector<std::strin
 
 }  // namespace
 
+namespace {
+
+// Past this product of sizes a configuration the default bound would add is named in the notes
+// instead of run (before its share of the time budget would stop it: online softmax over
+// 2 x 65,537 with BLOCK 1024 takes 24 s).
+constexpr int64_t kMaxElements = int64_t{1} << 18;
+
+int64_t elements(const torch::Dims& dims) {
+  int64_t product = 1;
+  for (const auto& entry : dims)
+    for (int64_t x : entry.second) product *= x;
+  return product;
+}
+
+// A configuration the default bound adds, and why (shown in its bound line).
+struct SizeTry {
+  torch::Dims dims;
+  std::string why;
+  size_t entry;  // which size it varies (in dims order, tuples flattened)
+};
+
+// One size of a configuration: dims[d].second[j].
+struct SizeEntry {
+  size_t d, j;
+};
+
+// The sizes whose product is n: one entry equal to n, else the shortest run of consecutive
+// entries (a flattened index, rows * cols), as a [first, last] range; empty when none.
+std::optional<std::pair<size_t, size_t>> feeding(const std::vector<int64_t>& sizes, int64_t n) {
+  for (size_t len = 1; len <= sizes.size(); ++len)
+    for (size_t i = 0; i + len <= sizes.size(); ++i) {
+      int64_t product = 1;
+      for (size_t k = i; k < i + len; ++k) product *= sizes[k];
+      if (product == n) return std::pair{i, i + len - 1};
+    }
+  return std::nullopt;
+}
+
+// Sizes around each block for the dimensions that feed a masked index (DESIGN.md): a limit n
+// that a kernel compared a block of extent B with at `base` is traced back to the sizes whose
+// product makes it (sizes are distinct, so a value names its dimension), and the last of them
+// is set so the product lands at B + 1 (a one-lane tail, a second trip), B - 1 (one partial
+// block) and 2B + 1 (a carried value read twice); a product of several sizes is rounded up to
+// one that still leaves a tail.
+std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
+                                        const std::set<std::pair<int64_t, int64_t>>& limits) {
+  std::vector<SizeEntry> entries;
+  std::vector<int64_t> sizes;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j) {
+      entries.push_back({d, j});
+      sizes.push_back(base[d].second[j]);
+    }
+  std::vector<SizeTry> out;
+  for (const auto& [n, block] : limits) {
+    auto range = feeding(sizes, n);
+    if (!range || block < 2) continue;
+    SizeEntry e = entries[range->second];
+    int64_t rest = n / sizes[range->second];
+    const std::pair<int64_t, const char*> targets[] = {
+        {block + 1, "BLOCK+1"}, {block - 1, "BLOCK-1"}, {2 * block + 1, "2*BLOCK+1"}};
+    for (const auto& [target, label] : targets) {
+      int64_t v = (target + rest - 1) / rest;
+      while (rest > 1 && (v * rest) % block == 0) ++v;
+      if (v < 2 || v == base[e.d].second[e.j]) continue;
+      torch::Dims dims = base;
+      dims[e.d].second[e.j] = v;
+      std::string why = base[e.d].first + " at " + label + ", BLOCK " + std::to_string(block);
+      if (range->first != range->second) why += " (a flattened index)";
+      out.push_back({std::move(dims), std::move(why), range->second});
+    }
+  }
+  return out;
+}
+
+// Where no masked index was traced to a size: each size in turn past the largest block B
+// (blocks are powers of two), B + 1, a one-lane tail and a second trip for every block in use.
+std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block) {
+  std::vector<SizeTry> out;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j) {
+      torch::Dims dims = base;
+      dims[d].second[j] = block + 1;
+      out.push_back(
+          {std::move(dims), base[d].first + " past BLOCK " + std::to_string(block), out.size()});
+    }
+  return out;
+}
+
+}  // namespace
+
 std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
                                                  const std::string& cand_path, Options opt) {
   std::vector<Report> reports{verify(ref_path, cand_path, first_config(opt))};
@@ -95,10 +189,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::vector<Report> all;
   std::vector<std::string> skipped;  // configurations an assert rejected, with why
   std::set<int64_t> blocks;
-  std::optional<torch::Dims> accepted;  // the first sizes both sides ran with
+  std::optional<torch::Dims> accepted;           // the first sizes both sides ran with
+  std::set<std::pair<int64_t, int64_t>> limits;  // the candidate's mask limits there (below)
   // `first` is the configuration's report for its first autotune config, when the caller ran it
   // already (a configuration is verified once: the shared --timeout is spent once).
-  size_t not_checked = 0;  // configurations after a counterexample
+  size_t not_checked = 0;      // configurations after a counterexample
+  bool around_blocks = false;  // running the sizes around the blocks (below)
   auto run = [&](const torch::Dims& dims, const std::string& why = "",
                  std::optional<Report> first = std::nullopt) {
     if (decided(all)) {
@@ -111,7 +207,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       rs.push_back(std::move(*first));
       more_autotune_configs(ref_path, cand_path, opt, rs);
     } else {
-      rs = verify_every_autotune_config(ref_path, cand_path, opt);
+      rs = {verify(ref_path, cand_path, first_config(opt))};
+      more_autotune_configs(ref_path, cand_path, opt, rs, around_blocks);
     }
     for (Report& r : rs) {
       blocks.insert(r.blocks.begin(), r.blocks.end());
@@ -165,20 +262,50 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     return with_skipped(std::move(all), skipped);
   };
   if (blocks.empty()) return finish();
-  // Past the largest block B (blocks are powers of two): B + 1 leaves a one-lane tail and makes
-  // a second trip for every block size in use.
-  int64_t past = *blocks.rbegin() + 1;
   // Around the first sizes both sides accepted (a group size that divides its dimension).
   torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
-  for (size_t d = 0; d < base.size(); ++d)
-    for (size_t j = 0; j < base[d].second.size(); ++j) {
-      torch::Dims dims = base;
-      dims[d].second[j] = past;
-      int64_t product = 1;
-      for (const auto& [name, v] : dims)
-        for (int64_t x : v) product *= x;
-      if (product <= 32768) run(dims, base[d].first + " past BLOCK " + std::to_string(past - 1));
+  for (const Report& r : all)  // every autotune config's launches at those sizes
+    if (accepted && r.dims == *accepted) limits.insert(r.mask_limits.begin(), r.mask_limits.end());
+  std::vector<SizeTry> around = around_mask_limits(base, limits);
+  if (around.empty()) around = past_largest_block(base, *blocks.rbegin());
+  // Smallest first; each gets a share of the time budget, and a size that does not finish in
+  // its share is named in the notes, with the larger sizes of that dimension after it.
+  std::stable_sort(around.begin(), around.end(), [](const SizeTry& a, const SizeTry& b) {
+    return elements(a.dims) < elements(b.dims);
+  });
+  std::set<std::string> seen;
+  for (const Report& r : all) seen.insert(dims_str(r.dims));
+  std::set<size_t> too_slow;  // entries whose size ran out of its share
+  Options around_opt = opt;
+  around_opt.timeout_s = std::max(2.0, opt.timeout_s / 8);
+  for (const SizeTry& t : around) {
+    if (!seen.insert(dims_str(t.dims)).second) continue;
+    std::string named = dims_str(t.dims) + " (" + t.why + ")";
+    if (elements(t.dims) > kMaxElements || too_slow.count(t.entry)) {
+      skipped.push_back(named + ": " +
+                        (too_slow.count(t.entry)
+                             ? "a smaller size of it ran out of time"
+                             : std::to_string(elements(t.dims)) + " elements, past the " +
+                                   std::to_string(kMaxElements) + " it runs"));
+      continue;
     }
+    std::swap(opt, around_opt);
+    size_t before = all.size();
+    around_blocks = true;
+    run(t.dims, t.why);
+    around_blocks = false;
+    std::swap(opt, around_opt);
+    bool slow = std::any_of(all.begin() + before, all.end(), [](const Report& r) {
+      return r.out_of_time && r.verdict == Verdict::Unknown;
+    });
+    if (slow && !decided(all)) {
+      all.resize(before);
+      too_slow.insert(t.entry);
+      skipped.push_back(named + ": not decided within its share of the time budget (" +
+                        std::to_string(static_cast<int>(around_opt.timeout_s * 10) / 10) + "." +
+                        std::to_string(static_cast<int>(around_opt.timeout_s * 10) % 10) + " s)");
+    }
+  }
   return finish();
 }
 

@@ -230,6 +230,7 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
     r.semantics = options.semantics;
     r.verdict = Verdict::Unknown;
     r.reason = std::string("stopped: ") + e.what() + " before this configuration was decided";
+    r.out_of_time = !e.memory_exhausted;
     return r;
   } catch (const std::bad_alloc&) {
     Report r;
@@ -416,6 +417,7 @@ bool Pipeline::structure() {
   r_.masks = cand_.state.mask_coverage;
   r_.loops = cand_.state.loop_trips;
   r_.blocks = cand_.state.block_sizes;
+  r_.mask_limits = cand_.state.mask_limits;
   r_.coverage = coverage_warnings({r_});
   for (const auto* st : {&ref_.state, &cand_.state})
     for (const auto& a : st->host_assumptions) r_.notes.push_back("host assumption: " + a);
@@ -702,6 +704,7 @@ void Pipeline::conclude() {
     return;
   }
   r.verdict = Verdict::Unknown;
+  r.out_of_time = r.stats.unknown > approximate_ && elapsed() > opt_.timeout_s;
   r.reason =
       std::to_string(r.stats.unknown) + " output pairs neither proved nor refuted" +
       (approximate_ ? "; " + std::to_string(approximate_) +

@@ -92,14 +92,16 @@ struct Report {
   std::vector<std::string> notes;
   std::vector<std::string> flattened;  // structure these sizes flatten (TorchState::flattened) //
                                        // assumptions the verdict depends on
-  std::vector<std::string> coverage;  // masks whose true or false lanes never ran at this bound
-  std::string explanation;            // for Options::explain: how that element was settled
+  std::vector<std::string> coverage;   // masks whose true or false lanes never ran at this bound
+  std::string explanation;             // for Options::explain: how that element was settled
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
-  std::map<std::string, unsigned> loops;  // trip counts that ran, by file:line:col
-  std::set<int64_t> blocks;               // the block sizes the kernels' launches used
+  std::map<std::string, unsigned> loops;              // trip counts that ran, by file:line:col
+  std::set<int64_t> blocks;                           // the block sizes the kernels' launches used
+  std::set<std::pair<int64_t, int64_t>> mask_limits;  // TorchState's: (n, block extent)
   bool cannot_run = false;         // NOT_EQUIVALENT because the candidate raises or does not parse
   bool assert_rejected = false;    // UNKNOWN because an assert in either file rejects the sizes
   bool reference_stopped = false;  // the reference raised or stopped at these sizes
+  bool out_of_time = false;        // UNKNOWN because the timeout came first
   torch::Dims dims;                // the configuration's sizes (empty: as the file writes them)
   Stats stats;
 };
@@ -113,10 +115,13 @@ std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
 
 // keq verify's default bound, all of it: two configurations of distinct small sizes
 // (default_dims from 2 and from 5; sizes a model rejects are raised, then replaced by
-// scaled_dims of at most 4096 and 16384 elements, with floors 1, 8 and 32), then, for the
-// largest block size any launch used, each dimension in turn at BLOCK + 1 with the others small,
-// where a mask tail and a second loop trip start (skipped when the sizes multiply past 32768).
-// Every autotune config of each. Throws ir::SyntaxError when REF cannot be read.
+// scaled_dims of at most 4096 and 16384 elements, with floors 1, 8 and 32), then sizes around
+// the blocks for the dimensions that feed a masked index: each limit a kernel compared a block
+// of indices with (TorchState::mask_limits) is traced back to the sizes that make it, and those
+// go to BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 (mask tails, partial tiles, second and third
+// trips); where no limit is traced, each size in turn at the largest BLOCK + 1. Configurations
+// past 65536 elements are named in the notes, not run. Every autotune config of each.
+// Throws ir::SyntaxError when REF cannot be read.
 std::vector<Report> verify_default_bound(const std::string& ref_path, const std::string& cand_path,
                                          Options options);
 

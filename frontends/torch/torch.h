@@ -58,6 +58,10 @@ struct TorchState {
   // The block sizes the launches used (power-of-two constexprs and *BLOCK* arguments): the
   // default bound adds sizes just past them, where tails and second trips start.
   std::set<int64_t> block_sizes;
+  // Every integer a block of indices was compared with in a kernel (offs < n_cols) or that a
+  // block pointer's shape gives, with the block's extent: (n, extent). The default bound maps n
+  // back to the dimensions whose sizes make it and tries sizes around the extent there.
+  std::set<std::pair<int64_t, int64_t>> mask_limits;
   // Terms whose fp32 bits the frameworks compute by another formula than keq's, with why: in
   // IEEE semantics they are approximations. Float a*b+c inside kernels (Triton fuses it into one
   // fma: tests/fixtures/measure/fp_contraction.py); torch's division by a constant and eval

@@ -196,6 +196,7 @@ Ref Triton::block_lanes(const Ref& bp, const Ref& check, Span at, std::vector<bo
       if (d < 0 || d >= static_cast<int64_t>(shape.size()))
         in.error(at, "boundary_check names dimension " + std::to_string(d));
       checked[d] = true;
+      st.mask_limits.insert({shape[d], block[d]});
     }
   const Ref& base = (*bp->attrs)["base"];
   auto p = std::make_shared<Value>();

@@ -164,12 +164,25 @@ struct Triton {
     return r;
   }
 
+  // A block of integers ordered against one integer (offs < n_cols, n > offs) is how kernels
+  // mask a tail: recorded for the default bound (TorchState::mask_limits).
+  void note_mask_limit(const std::string& op, const Ref& a, const Ref& b) {
+    if (op != "<" && op != "<=" && op != ">" && op != ">=") return;
+    auto block = [](const Ref& v) {
+      return v->kind == K::Tensor && v->tensor->numel() > 1 && !torch::is_float(v->tensor->dtype) &&
+             v->tensor->dtype != DType::Bool;
+    };
+    if (block(a) && b->kind == K::Int) st.mask_limits.insert({b->i, a->tensor->numel()});
+    if (block(b) && a->kind == K::Int) st.mask_limits.insert({a->i, b->tensor->numel()});
+  }
+
   Ref binary(const std::string& op, const Ref& a, const Ref& b, Span at) {
     if (a->kind == K::Pointer && (op == "+" || op == "-"))
       return pointer_offset(a, b, op == "-", at);
     if (b->kind == K::Pointer && op == "+") return pointer_offset(b, a, false, at);
     if (a->kind == K::Pointer || b->kind == K::Pointer)
       in.unsupported(at, "pointer operator " + op);
+    note_mask_limit(op, a, b);
     DType out = promote(a, b, in, at);
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
     check_broadcast(in, at, x->shape, y->shape);

@@ -1,0 +1,145 @@
+// The default bound's sizes around the blocks (DESIGN.md, "Bounded verification"): they go to
+// the dimension that feeds a masked index, at BLOCK - 1, BLOCK + 1 and 2 * BLOCK + 1; a flattened
+// index varies its innermost size; a size written as an expression is a dimension like any other;
+// configurations past the element cap are named, not run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "verify/verify.h"
+
+namespace keq::verify {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A reference and a candidate written to a fresh folder.
+struct Files {
+  fs::path dir, ref, cand;
+  Files(const std::string& name, const std::string& ref_text, const std::string& cand_text)
+      : dir(fs::temp_directory_path() / ("keq_default_bound_" + name)),
+        ref(dir / "ref.py"),
+        cand(dir / "cand.py") {
+    fs::create_directories(dir);
+    std::ofstream(ref) << ref_text;
+    std::ofstream(cand) << cand_text;
+  }
+  ~Files() { fs::remove_all(dir); }
+  std::vector<Report> run() const { return verify_default_bound(ref.string(), cand.string(), {}); }
+};
+
+std::string row_sum_ref(const std::string& dims) {
+  return "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+         "    def forward(self, x):\n        return x.sum(dim=1)\n\n\n" +
+         dims + "\n\n\ndef get_inputs():\n    return [torch.randn(rows, cols)]\n";
+}
+
+// A row sum over `trips` blocks of BLOCK (for trips = "tl.cdiv(n_cols, BLOCK)" every block).
+std::string row_sum_cand(const std::string& trips, int block) {
+  return "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+         "@triton.jit\ndef row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):\n"
+         "    row = tl.program_id(0)\n    acc = 0.0\n    for i in range(" +
+         trips +
+         "):\n        offs = i * BLOCK + tl.arange(0, BLOCK)\n"
+         "        acc += tl.sum(tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, "
+         "other=0.0), axis=0)\n    tl.store(y_ptr + row, acc)\n\n\nclass ModelNew(nn.Module):\n"
+         "    def forward(self, x):\n        rows, cols = x.shape\n"
+         "        y = torch.empty(rows, device=x.device)\n"
+         "        row_sum[(rows,)](x, y, cols, BLOCK=" +
+         std::to_string(block) + ")\n        return y\n";
+}
+
+std::vector<std::string> bounds(const std::vector<Report>& rs) {
+  std::vector<std::string> out;
+  for (const Report& r : rs) out.push_back(r.bound);
+  return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& part) {
+  return std::any_of(v.begin(), v.end(),
+                     [&](const std::string& s) { return s.find(part) != std::string::npos; });
+}
+
+TEST(DefaultBound, SizesAroundTheBlockGoToTheMaskedDimension) {
+  // cols feeds the mask (offs < n_cols); rows only the grid. cols is written as an expression.
+  Files f("masked", row_sum_ref("rows = 4096\ncols = 2 ** 14"),
+          row_sum_cand("tl.cdiv(n_cols, BLOCK)", 4));
+  std::vector<Report> rs = f.run();
+  std::vector<std::string> b = bounds(rs);
+  for (const Report& r : rs) EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << r.reason;
+  EXPECT_TRUE(has(b, "rows=2,cols=5 (default bound, cols at BLOCK+1, BLOCK 4)")) << b.size();
+  EXPECT_TRUE(has(b, "rows=2,cols=9 (default bound, cols at 2*BLOCK+1, BLOCK 4)"));
+  EXPECT_FALSE(has(b, "rows at")) << "rows feeds no masked index";
+  EXPECT_FALSE(has(b, "rows past")) << "rows feeds no masked index";
+}
+
+TEST(DefaultBound, ABugPastTwoBlocksIsFoundAtTwiceTheBlockPlusOne) {
+  // Two blocks of 4 are summed whatever the width: right up to 8 columns, wrong from 9.
+  Files f("two_blocks", row_sum_ref("rows = 16\ncols = 64"), row_sum_cand("2", 4));
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  auto wrong = std::find_if(rs.begin(), rs.end(),
+                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
+  ASSERT_NE(wrong, rs.end()) << "the third block is never read at BLOCK+1";
+  EXPECT_NE(wrong->bound.find("cols at 2*BLOCK+1"), std::string::npos) << wrong->bound;
+  ASSERT_TRUE(wrong->counterexample);
+}
+
+TEST(DefaultBound, AFlattenedIndexVariesItsInnermostSizeAndKeepsATail) {
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return torch.relu(x)\n\n\nrows = 64\ncols = 64\n\n\n"
+      "def get_inputs():\n    return [torch.randn(rows, cols)]\n";
+  std::string cand =
+      "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+      "@triton.jit\ndef relu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
+      "    tl.store(y_ptr + offs, tl.maximum(x, 0.0), mask=offs < n)\n\n\n"
+      "class ModelNew(nn.Module):\n    def forward(self, x):\n        y = torch.empty_like(x)\n"
+      "        n = x.numel()\n        relu[(triton.cdiv(n, 8),)](x, y, n, BLOCK=8)\n"
+      "        return y\n";
+  Files f("flattened", ref, cand);
+  std::vector<Report> rs = f.run();
+  bool flattened = false;
+  for (const Report& r : rs) {
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound;
+    if (r.bound.find("a flattened index") == std::string::npos) continue;
+    flattened = true;
+    EXPECT_NE(r.bound.find("cols at"), std::string::npos) << r.bound;  // the innermost size
+    int64_t elements = r.dims[0].second[0] * r.dims[1].second[0];
+    EXPECT_NE(elements % 8, 0) << r.bound << ": no tail";
+  }
+  EXPECT_TRUE(flattened);
+}
+
+TEST(DefaultBound, SizesPastTheElementCapAreNamedNotRun) {
+  // One program per a over the flattened b * c: 131,071 elements need c = 43,691 (at a=2, b=3).
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return x * 2.0\n\n\na = 8\nb = 8\nc = 8\n\n\n"
+      "def get_inputs():\n    return [torch.randn(a, b, c)]\n";
+  std::string cand =
+      "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+      "@triton.jit\ndef scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+      "    offs = tl.arange(0, BLOCK)\n    base = tl.program_id(0) * n\n"
+      "    x = tl.load(x_ptr + base + offs, mask=offs < n)\n"
+      "    tl.store(y_ptr + base + offs, x * 2.0, mask=offs < n)\n\n\n"
+      "class ModelNew(nn.Module):\n    def forward(self, x):\n        y = torch.empty_like(x)\n"
+      "        scale[(x.shape[0],)](x, y, x.shape[1] * x.shape[2], BLOCK=131072)\n"
+      "        return y\n";
+  Files f("cap", ref, cand);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs.size(), 2u) << "only the two small configurations run";
+  bool named = false;
+  for (const std::string& n : rs[0].notes)
+    named = named || (n.find("bound: skipped a=2,b=3,c=43691") != std::string::npos &&
+                      n.find("past the 262144 it runs") != std::string::npos);
+  EXPECT_TRUE(named);
+}
+
+}  // namespace
+}  // namespace keq::verify
