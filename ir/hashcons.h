@@ -60,14 +60,22 @@ class HashCons {
   // content n before the table next compares with it): one hash and one probe, where find then
   // insert took two.
   std::pair<uint32_t, bool> find_or_insert(const NodeView& n, uint32_t new_id) {
+    return find_or_insert(n, hash32(n), new_id);
+  }
+  // The same with n's hash (hash_of) computed before, e.g. to prefetch with it.
+  std::pair<uint32_t, bool> find_or_insert(const NodeView& n, uint32_t hash, uint32_t new_id) {
     bool inserted = false;
-    Probe p{&n, hash32(n)};
+    Probe p{&n, hash};
     auto it = set_.lazy_emplace(p, [&](const auto& construct) {
       inserted = true;
       construct(Entry{new_id, p.hash});
     });
     return {it->id, inserted};
   }
+  static uint32_t hash_of(const NodeView& n) { return hash32(n); }
+  // Starts loading the table memory a lookup of a node with this hash reads: lookups issued a
+  // few ahead of their use overlap their cache misses (a table of millions misses on each).
+  void prefetch(uint32_t hash) const { set_.prefetch(Probe{nullptr, hash}); }
   // Removes id; its current content must be the content it was inserted with.
   bool erase(uint32_t id) {
     NodeView v = owner()->view(id);

@@ -2,6 +2,7 @@
 
 #include <absl/container/inlined_vector.h>
 
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -17,13 +18,41 @@ TermStore::TermStore() : memo_(this) {}
 
 TermId TermStore::intern(Op op, Type type, uint32_t payload, std::span<const TermId> children) {
   NodeView v{static_cast<uint32_t>(op), payload, children};
-  auto [id, fresh] = memo_.find_or_insert(v, static_cast<TermId>(nodes_.size()));
+  return intern_hashed(type, v, memo_.hash_of(v));
+}
+
+TermId TermStore::intern_hashed(Type type, const NodeView& v, uint32_t hash) {
+  auto [id, fresh] = memo_.find_or_insert(v, hash, static_cast<TermId>(nodes_.size()));
   if (!fresh) return id;
-  nodes_.push_back(Node{static_cast<uint16_t>(op), type, payload,
+  nodes_.push_back(Node{static_cast<uint16_t>(v.op), type, v.payload,
                         static_cast<uint32_t>(children_.size()),
-                        static_cast<uint32_t>(children.size())});
-  children_.insert(children_.end(), children.begin(), children.end());
+                        static_cast<uint32_t>(v.children.size())});
+  children_.insert(children_.end(), v.children.begin(), v.children.end());
   return id;
+}
+
+void TermStore::make_each(Op op, std::span<const TermId> a, std::span<const TermId> b,
+                          std::vector<TermId>& out) {
+  constexpr size_t kAhead = 8;  // lookups in flight: enough to cover a miss, few enough to fit
+  size_t n = std::min(a.size(), b.size());
+  absl::InlinedVector<std::array<TermId, 2>, 128> kids(n);
+  absl::InlinedVector<uint32_t, 128> hashes(n);
+  absl::InlinedVector<Type, 128> types(n);
+  for (size_t k = 0; k < n; ++k) {
+    Budget::tick();
+    kids[k] = {a[k], b[k]};
+    std::array<Type, 2> ts{type(a[k]), type(b[k])};
+    TypeResult r = result_type(op, ts);
+    if (!r.type) throw TypeError(r.error);
+    types[k] = *r.type;
+    hashes[k] = memo_.hash_of(NodeView{static_cast<uint32_t>(op), 0, kids[k]});
+    if (k < kAhead) memo_.prefetch(hashes[k]);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    if (k + kAhead < n) memo_.prefetch(hashes[k + kAhead]);
+    out.push_back(
+        intern_hashed(types[k], NodeView{static_cast<uint32_t>(op), 0, kids[k]}, hashes[k]));
+  }
 }
 
 TermId TermStore::constant(const Constant& c) {

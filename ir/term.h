@@ -36,6 +36,11 @@ class TermStore {
   TermId make(Op op, std::initializer_list<TermId> children) {
     return make(op, std::span<const TermId>(children.begin(), children.size()));
   }
+  // make(op, {a[k], b[k]}) for every k, appended to out: a matmul's products are millions of
+  // independent lookups in a table far larger than the cache, so each is prefetched a few
+  // lookups ahead of its use and their misses overlap.
+  void make_each(Op op, std::span<const TermId> a, std::span<const TermId> b,
+                 std::vector<TermId>& out);
 
   Op op(TermId t) const { return static_cast<Op>(nodes_[t].op); }
   Type type(TermId t) const { return nodes_[t].type; }
@@ -66,6 +71,7 @@ class TermStore {
     uint32_t arity;
   };
   TermId intern(Op op, Type type, uint32_t payload, std::span<const TermId> children);
+  TermId intern_hashed(Type type, const NodeView& v, uint32_t hash);
 
   std::vector<Node> nodes_;
   std::vector<TermId> children_;

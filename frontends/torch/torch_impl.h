@@ -251,9 +251,10 @@ struct Torch {
               oy = broadcast_index(by_t, batch, bidx) * k * n;
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) {
-          std::vector<TermId> terms;
-          for (int64_t q = 0; q < k; ++q)
-            terms.push_back(mk(Op::Mul, {x->elems[ox + i * k + q], y->elems[oy + q * n + j]}));
+          std::vector<TermId> terms, column;
+          for (int64_t q = 0; q < k; ++q) column.push_back(y->elems[oy + q * n + j]);
+          s.make_each(Op::Mul, {x->elems.data() + ox + i * k, static_cast<size_t>(k)}, column,
+                      terms);
           r->elems.push_back(
               round_to(s, out, terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms)));
         }

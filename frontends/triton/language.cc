@@ -242,10 +242,12 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     r->dtype = DType::F32;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
-        std::vector<TermId> terms;
-        for (int64_t q = 0; q < k; ++q)
-          terms.push_back(mk(Op::Mul, {convert(s, x->elems[i * k + q], x->dtype, DType::F32),
-                                       convert(s, y->elems[q * n + j], y->dtype, DType::F32)}));
+        std::vector<TermId> terms, row, column;
+        for (int64_t q = 0; q < k; ++q) {
+          row.push_back(convert(s, x->elems[i * k + q], x->dtype, DType::F32));
+          column.push_back(convert(s, y->elems[q * n + j], y->dtype, DType::F32));
+        }
+        s.make_each(Op::Mul, row, column, terms);
         TermId sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
         if (acc && acc->kind == K::Tensor) sum = mk(Op::Add, {acc->tensor->elems[i * n + j], sum});
         r->elems.push_back(sum);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/inlined_vector.h>
 
 #include "frontends/torch/tensor_ops.h"
 #include "frontends/triton/compile_checks.h"
@@ -76,14 +77,28 @@ struct Triton {
     }
     if (s.op(t) == Op::Select && is_const(s.children(t)[0]))  // a masked lane's where()
       return s.children(t)[s.constant_of(s.children(t)[0]).i != 0 ? 1 : 2];
-    std::vector<ir::IeeeValue> args;
-    for (TermId c : s.children(t)) {
+    for (TermId c : s.children(t))
       if (!is_const(c)) return t;
-      args.push_back(ir::IeeeValue::of(s.constant_of(c)));
-    }
     if (s.type(t) == ir::Type::F32) return t;  // float values stay terms
+    return evaluated(s.op(t), s.children(t));
+  }
+  // s.make then fold, without interning the node that folds away: a tiled matmul's index
+  // arithmetic is millions of constant lanes, each of which left a dead node in the store.
+  TermId fold_make(Op op, std::initializer_list<TermId> kids) {
+    absl::InlinedVector<ir::Type, 4> types;
+    for (TermId k : kids) {
+      if (!is_const(k)) return fold(s.make(op, kids));
+      types.push_back(s.type(k));
+    }
+    ir::TypeResult r = ir::result_type(op, types);
+    if (!r.type || *r.type == ir::Type::F32) return fold(s.make(op, kids));  // make says why
+    return evaluated(op, std::span<const TermId>(kids.begin(), kids.size()));
+  }
+  TermId evaluated(Op op, std::span<const TermId> constants) {
+    absl::InlinedVector<ir::IeeeValue, 4> args;
+    for (TermId c : constants) args.push_back(ir::IeeeValue::of(s.constant_of(c)));
     try {
-      return s.constant(ir::eval_ieee(s.op(t), args).to_constant());
+      return s.constant(ir::eval_ieee(op, args).to_constant());
     } catch (const ir::EvalError& e) {
       in.error(Span{}, e.what());
     }
@@ -232,7 +247,7 @@ struct Triton {
         in, x, y, result,
         [&](TermId p, TermId q) {
           TermId r =
-              fold(s.make(o, {fold(convert(s, p, xd, operand)), fold(convert(s, q, yd, operand))}));
+              fold_make(o, {fold(convert(s, p, xd, operand)), fold(convert(s, q, yd, operand))});
           if (fusable && (s.op(p) == Op::Mul || s.op(q) == Op::Mul))
             st.ieee_unfixed.emplace(r, "a*b+c in a kernel (Triton fuses it into one fma)");
           return r;
