@@ -162,6 +162,19 @@ bool NormalForms::edits_wide(NfId a, NfId b) const {
   return any;
 }
 
+// The n^2 of edits_wide, by another road: once rules distribute a deviation's square (d_i * (x_i
+// - mean), d_i left without a form), each of a group's n elements multiplies the group's mean
+// (n terms) by its own atom. A form over 64 terms times a one-term factor that is not a constant
+// gets a form for its first 16 factors only; a running sum rescaled once per block (online
+// softmax), or a row's sum times a few weights, stays far below that.
+bool NormalForms::scales_wide_too_often(NfId single, NfId form) {
+  constexpr size_t kWide = 64, kFactors = 16;
+  if (polys_[single].size() != 1 || polys_[form].size() <= kWide) return false;
+  const Term& t = polys_[single][0];
+  if (t.mono == 0 && t.expo == kZeroNf) return false;  // a constant: a scaling
+  return ++wide_factors_[form] > kFactors;
+}
+
 NfId NormalForms::sub(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
   if (edits_wide(a, b)) {
@@ -223,6 +236,10 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
   size_t na = polys_[a].size(), nb = polys_[b].size();
   if (na > 1 && nb > 1 && na * nb > budget_) {
     ++budget_exceeded_;
+    return kNoNf;
+  }
+  if (scales_wide_too_often(na == 1 ? a : b, na == 1 ? b : a)) {
+    ++wide_products_;
     return kNoNf;
   }
   std::vector<Term> out;

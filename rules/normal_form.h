@@ -11,11 +11,12 @@
 // NF is only built from atoms and constants proven finite; the caller checks that. NFs are
 // hash-consed: equal NFs have equal ids, which is how the e-graph finds classes to merge.
 //
-// Two size guards keep the cost near the size of the terms: a product of two sums past the
-// budget, and a sum that only changes coefficients of a form over 64 terms, the other side a
-// 64th of its size or less (x_i - mean over a wide row), get no form; their classes are atoms,
-// which congruence matches when both programs build them alike. Either makes forms
-// incomplete, never wrong.
+// Three size guards keep the cost near the size of the terms: a product of two sums past the
+// budget, a sum that only changes coefficients of a form over 64 terms, the other side a 64th
+// of its size or less (x_i - mean over a wide row), and a form over 64 terms times its 17th
+// distinct one-term factor (each deviation of a group times the group's mean) get no form;
+// their classes are atoms, which congruence matches when both programs build them alike. Each
+// makes forms incomplete, never wrong.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -69,6 +70,8 @@ class NormalForms {
   size_t num_terms(NfId a) const { return polys_[a].size(); }
   size_t budget_exceeded() const { return budget_exceeded_; }
   size_t wide_edits() const { return wide_edits_; }  // sums left to congruence (edits_wide)
+  // Products left to congruence (scales_wide_too_often).
+  size_t wide_products() const { return wide_products_; }
   size_t budget() const { return budget_; }
   size_t size() const { return polys_.size(); }
   // Renders an NF; `class_name` names class atoms.
@@ -92,6 +95,7 @@ class NormalForms {
   uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
   NfId mul_uncached(NfId a, NfId b);
   bool edits_wide(NfId a, NfId b) const;
+  bool scales_wide_too_often(NfId single, NfId form);
   NfId recip_uncached(NfId a);
   uint32_t intern_atom(Atom a);
   NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
@@ -104,6 +108,7 @@ class NormalForms {
   size_t budget_;
   size_t budget_exceeded_ = 0;
   size_t wide_edits_ = 0;
+  size_t wide_products_ = 0;
   uint32_t one_ = 0;
   struct CoeffHash {
     size_t operator()(const mpq_class& q) const;
@@ -126,7 +131,8 @@ class NormalForms {
   // monomial and exponent sums over and over.
   absl::flat_hash_map<uint64_t, uint32_t> mono_product_memo_;
   absl::flat_hash_map<uint64_t, NfId> add_memo_, mul_memo_;
-  absl::flat_hash_map<NfId, NfId> recip_memo_;  // a row's n quotients share one divisor
+  absl::flat_hash_map<NfId, NfId> recip_memo_;        // a row's n quotients share one divisor
+  absl::flat_hash_map<NfId, uint32_t> wide_factors_;  // one-term factors each wide form took
   std::vector<std::vector<Term>> polys_;
   absl::flat_hash_map<std::vector<uint32_t>, NfId> poly_index_;
 };

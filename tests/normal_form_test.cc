@@ -171,6 +171,26 @@ TEST(NormalFormStore, SumsThatEditAWideFormAreLeftToCongruence) {
   EXPECT_EQ(nf.wide_edits(), 1u);
 }
 
+// Each deviation of a wide group times the group's mean (rules distributing d_i * (x_i - mean))
+// would cost n each, n^2 in all: a wide form gets products with 16 distinct one-term factors,
+// then none; constants always scale it, and a narrow form takes any number of factors.
+TEST(NormalFormStore, AWideFormTimesManyDistinctFactorsIsLeftToCongruence) {
+  NormalForms nf;
+  NfId row = kZeroNf, narrow = kZeroNf;
+  for (uint32_t k = 0; k < 100; ++k) row = nf.add(row, nf.class_atom(k));
+  for (uint32_t k = 0; k < 8; ++k) narrow = nf.add(narrow, nf.class_atom(k));
+  for (uint32_t k = 0; k < 16; ++k) {
+    NfId product = nf.mul(nf.class_atom(1000 + k), row);
+    ASSERT_NE(product, kNoNf) << k;
+    EXPECT_EQ(nf.num_terms(product), 100u);
+  }
+  EXPECT_EQ(nf.mul(nf.class_atom(1000), row), nf.mul(row, nf.class_atom(1000)));  // memoized
+  EXPECT_EQ(nf.mul(nf.class_atom(2000), row), kNoNf);
+  EXPECT_EQ(nf.wide_products(), 1u);
+  for (int c = 2; c < 40; ++c) EXPECT_NE(nf.mul(nf.constant(c), row), kNoNf) << c;
+  for (uint32_t k = 0; k < 40; ++k) EXPECT_NE(nf.mul(nf.class_atom(3000 + k), narrow), kNoNf);
+}
+
 }  // namespace
 }  // namespace keq::rules
 

@@ -642,11 +642,15 @@ bool Pipeline::egraph() {
                         std::to_string(nfs.budget()) + "-term budget)");
     // Sums that edit a wide form have no form of their own (normal_form.h): say so where a
     // proof did not come, since the e-graph then needed congruence to match them.
-    if (size_t wide = nfs.wide_edits();
-        wide && !std::all_of(proved.begin(), proved.end(), [](bool b) { return b; }))
+    bool all_proved = std::all_of(proved.begin(), proved.end(), [](bool b) { return b; });
+    if (size_t wide = nfs.wide_edits(); wide && !all_proved)
       r.notes.push_back("normal forms: " + std::to_string(wide) +
                         " sums that only change coefficients of a form at least 64 times "
                         "their size were left to congruence (not expanded)");
+    if (size_t wide = nfs.wide_products(); wide && !all_proved)
+      r.notes.push_back("normal forms: " + std::to_string(wide) +
+                        " products of a form over 64 terms with its 17th or later one-term "
+                        "factor were left to congruence (not expanded)");
     const egraph::RunReport& rep = proof->report;
     r.stats.egraph_iterations = rep.iterations.size();
     r.stats.egraph_nodes = proof->graph.memo_size();
