@@ -196,6 +196,8 @@ reproducible reproducible-minimized "$keq" verify "$ex/layernorm_unbiased_var/re
 reproducible reproducible-default-bound "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py" --seed 1
 
 check verify-time-by-stage 0 "time: running the programs" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=2000 --no-smt
+# A frontend's note is printed once as a note, with its file:line (it was "note: f:l: note: ...").
+check verify-note-once 0 "note: $src/bench/scaling/matmul/cand.py:22:16: tl.dot on fp32 rounds" "$keq" verify "$src/bench/scaling/matmul/ref.py" "$src/bench/scaling/matmul/cand.py" --dims M=4,N=4,K=4
 check verify-json-stages 0 '"stage": "e-graph"' bash -c "'$keq' verify '$ex/softmax_rows/ref.py' '$ex/softmax_rows/cand.py' --dims batch_size=2,dim=3 --json '$tmp/st.json' >/dev/null; cat '$tmp/st.json'"
 check verify-json-provenance 0 '"provenance": "keq 0.3.0; rules ' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/p.json' >/dev/null; cat '$tmp/p.json'"
 check verify-repro 1 "repro: $tmp/repro.py" "$keq" verify "$ex/fp16_cast_noclamp/ref.py" "$ex/fp16_cast_noclamp/cand.py" --dims batch_size=2,dim=3 --repro "$tmp/repro.py"

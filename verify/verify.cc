@@ -89,9 +89,16 @@ bool is_note(const std::string& f) {
   return f.find(": note: ") != std::string::npos;
 }
 
+// A frontend's "file:line: note: text" as a report note, which is printed after "note: ".
+std::string as_note(std::string f) {
+  if (size_t at = f.find(": note: "); at != std::string::npos) f.replace(at, 8, ": ");
+  return f;
+}
+
 // Shapes, dtypes and findings: verdicts that need no proof.
 std::optional<Report> structural(const Program& ref, const Program& cand, Report r) {
-  for (const auto& f : cand.state.findings) (is_note(f) ? r.notes : r.findings).push_back(f);
+  for (const auto& f : cand.state.findings)
+    is_note(f) ? r.notes.push_back(as_note(f)) : r.findings.push_back(f);
   auto shape = [](const torch::Tensor& t) {
     std::string s = std::string(torch::dtype_name(t.dtype)) + "[";
     for (size_t k = 0; k < t.shape.size(); ++k) s += (k ? ", " : "") + std::to_string(t.shape[k]);
@@ -425,7 +432,7 @@ bool Pipeline::structure() {
     r_ = *s;
     return false;
   }
-  for (const auto& f : cand_.state.findings) r_.notes.push_back(f);
+  for (const auto& f : cand_.state.findings) r_.notes.push_back(as_note(f));
   return true;
 }
 
