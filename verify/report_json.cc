@@ -45,6 +45,7 @@ void fill(const Report& r, report::Configuration& c) {
     pc->set_found_by(x->found_by);
   }
   for (const auto& f : r.findings) c.add_findings(f);
+  for (const auto& f : r.file_size_findings) c.add_file_size_findings(f);
   for (const auto& n : r.notes) c.add_notes(n);
   for (const auto& w : r.coverage) c.add_coverage(w);
   c.set_explanation(r.explanation);

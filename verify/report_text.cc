@@ -69,8 +69,17 @@ std::vector<std::string> input_lines(const std::vector<std::pair<std::string, st
   return out;
 }
 
+// The first line names findings at the file's own sizes: a loop that reads one line must not
+// take an EQUIVALENT at the bound for a kernel that breaks at the sizes the file writes.
+std::string file_size_suffix(const Report& r) {
+  if (r.file_size_findings.empty()) return "";
+  return "; at the file's own sizes (not run) " + std::to_string(r.file_size_findings.size()) +
+         " int32 offset" + (r.file_size_findings.size() > 1 ? "s wrap" : " wraps") + " (below)";
+}
+
 std::string to_text(const Report& r) {
-  std::string t = std::string(verdict_name(r.verdict)) + ": " + r.reason + "\n";
+  std::string t =
+      std::string(verdict_name(r.verdict)) + ": " + r.reason + file_size_suffix(r) + "\n";
   t += "semantics: " + std::string(ir::semantics_name(r.semantics)) +
        (r.nonfinite_inputs ? " (inputs: +-inf and NaN too)" : "") + "; bound: " + r.bound + "\n";
   if (const auto& c = r.counterexample) {
@@ -91,6 +100,10 @@ std::string to_text(const Report& r) {
       t += "  " + r.findings[k] + "\n";
     if (r.findings.size() > 10)
       t += "  ... and " + std::to_string(r.findings.size() - 10) + " more\n";
+  }
+  if (!r.file_size_findings.empty()) {
+    t += "findings at the file's own sizes (not run; the verdict covers the bound):\n";
+    for (const auto& f : r.file_size_findings) t += "  " + f + "\n";
   }
   for (const auto& n : r.notes) t += "note: " + n + "\n";
   if (!r.explanation.empty())
@@ -148,7 +161,7 @@ std::string to_text(const std::vector<Report>& reports, Verdict overall,
   std::string t = std::string(verdict_name(overall)) + ": " + decider.reason;
   if (reports.size() > 1)
     t += " (configuration " + std::to_string(d + 1) + " of " + std::to_string(reports.size()) + ")";
-  t += "\n";
+  t += file_size_suffix(decider) + "\n";
   if (!provenance.empty()) t += provenance + "\n";
   if (reports.size() > 1) {
     t += "configurations:\n";

@@ -25,6 +25,7 @@
 #include "rules/rules.h"
 #include "smt/smt.h"
 #include "verify/exhaust.h"
+#include "verify/index_overflow.h"
 #include "verify/pair_key.h"
 #include "verify/witness.h"
 
@@ -425,6 +426,11 @@ bool Pipeline::structure() {
   r_.loops = cand_.state.loop_trips;
   r_.blocks = cand_.state.block_sizes;
   r_.mask_limits = cand_.state.mask_limits;
+  if (!cand_.state.int32_offsets.empty()) {
+    torch::Dims file = torch::file_dims(ref_path_);
+    r_.file_size_findings = int32_offset_findings(cand_.state.int32_offsets,
+                                                  opt_.dims.empty() ? file : opt_.dims, file);
+  }
   r_.coverage = coverage_warnings({r_});
   for (const auto* st : {&ref_.state, &cand_.state})
     for (const auto& a : st->host_assumptions) r_.notes.push_back("host assumption: " + a);

@@ -89,6 +89,9 @@ struct Report {
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
+  // Found at the file's own sizes, which keq does not run (int32 offsets that wrap there): they
+  // do not decide this configuration's verdict, which covers its bound.
+  std::vector<std::string> file_size_findings;
   std::vector<std::string> notes;
   std::vector<std::string> flattened;  // structure these sizes flatten (TorchState::flattened) //
                                        // assumptions the verdict depends on

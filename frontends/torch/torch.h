@@ -62,6 +62,15 @@ struct TorchState {
   // block pointer's shape gives, with the block's extent: (n, extent). The default bound maps n
   // back to the dimensions whose sizes make it and tries sizes around the extent there.
   std::set<std::pair<int64_t, int64_t>> mask_limits;
+  // Pointer offsets a kernel computed in int32, by file:line:col: the largest offset a lane
+  // added and the shape of the buffer it addressed (the largest such buffer). At the file's own
+  // sizes, which keq does not run, an int32 offset that spans its buffer wraps once the buffer
+  // passes 2^31 - 1 elements (verify/index_overflow.h).
+  struct Int32Offset {
+    int64_t max_offset = 0;
+    std::vector<int64_t> buffer_shape;
+  };
+  std::map<std::string, Int32Offset> int32_offsets;
   // Terms whose fp32 bits the frameworks compute by another formula than keq's, with why: in
   // IEEE semantics they are approximations. Float a*b+c inside kernels (Triton fuses it into one
   // fma: tests/fixtures/measure/fp_contraction.py); torch's division by a constant and eval

@@ -54,6 +54,8 @@ std::optional<std::string> parameter_mismatch(const Program& ref, const Program&
 // only get_init_inputs() names (kernel_size, stride, groups) stay as written.
 // Throws ir::SyntaxError when the file cannot be read.
 Dims default_dims(const std::string& ref_path, int64_t first);
+// The same dimensions with the sizes the file writes.
+Dims file_dims(const std::string& ref_path);
 // Sizes that keep the file's proportions: every size get_inputs() names, and every other
 // module-level size of 16 or more (channels, features), divided by one power of two until the
 // inputs' sizes multiply to at most max_product, but none below `floor` (or its own value when

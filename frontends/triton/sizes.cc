@@ -136,17 +136,23 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
 
 }  // namespace
 
-Dims default_dims(const std::string& ref_path, int64_t first) {
+Dims file_dims(const std::string& ref_path) {
   Dims init, dims = input_sizes(ref_path, nullptr, &init);
   // Module sizes only get_init_inputs() names (out_features, hidden_size, out_channels) are
   // dimensions too when they are large; small ones (kernel_size, stride, groups) stay.
-  for (const auto& entry : init) {  // not a structured binding: clang 14 cannot capture one
-    const auto& [name, values] = entry;
+  // (Not a structured binding: clang 14 cannot capture one.)
+  for (const auto& entry : init) {
     bool named = std::any_of(dims.begin(), dims.end(),
                              [&](const auto& p) { return p.first == entry.first; });
-    bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
-    if (!named && large) dims.push_back({name, values});
+    bool large =
+        std::all_of(entry.second.begin(), entry.second.end(), [](int64_t x) { return x >= 16; });
+    if (!named && large) dims.push_back(entry);
   }
+  return dims;
+}
+
+Dims default_dims(const std::string& ref_path, int64_t first) {
+  Dims dims = file_dims(ref_path);
   // A size written as 1 (or 0) stays: it is structure (a broadcast or kept dimension, targets
   // of shape (batch, 1)), and a candidate written for it need not handle 3 there.
   int64_t next = first;

@@ -158,6 +158,7 @@ struct Triton {
   Ref pointer_offset(const Ref& p, const Ref& by, bool minus, Span at) {
     TensorPtr off = as_tensor(in, by, at, DType::I32);
     check_pointer_offset(in, at, p->tensor->dtype, off->dtype);
+    if (off->dtype == DType::I32) note_int32_offset(*off, *p->tensor, at);
     Tensor base;
     base.shape = p->shape;
     std::vector<int64_t> shape = broadcast_shapes(in, p->shape, off->shape, at);
@@ -179,6 +180,18 @@ struct Triton {
     return r;
   }
 
+  // TorchState::int32_offsets: how far an int32 offset block reaches into its buffer.
+  void note_int32_offset(const Tensor& off, const Tensor& buffer, Span at) {
+    int64_t most = 0;
+    for (TermId e : off.elems)
+      if (is_const(e)) most = std::max(most, std::abs(s.constant_of(e).i));
+    auto& seen = st.int32_offsets[in.where(at)];
+    seen.max_offset = std::max(seen.max_offset, most);
+    int64_t numel = 1, seen_numel = 1;
+    for (int64_t d : buffer.shape) numel *= d;
+    for (int64_t d : seen.buffer_shape) seen_numel *= d;
+    if (seen.buffer_shape.empty() || numel > seen_numel) seen.buffer_shape = buffer.shape;
+  }
   // A block of integers ordered against one integer (offs < n_cols, n > offs) is how kernels
   // mask a tail: recorded for the default bound (TorchState::mask_limits).
   void note_mask_limit(const std::string& op, const Ref& a, const Ref& b) {
