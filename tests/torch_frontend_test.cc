@@ -715,3 +715,42 @@ TEST(TorchModules, GroupNormSizesThatFlattenItAreNamed) {
 
 }  // namespace
 }  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+// The constants a tensor holds, in order (NaN for anything else).
+std::vector<double> values(const ir::TermStore& s, const Ref& t) {
+  std::vector<double> out;
+  for (ir::TermId e : t->tensor->elems)
+    out.push_back(s.op(e) == ir::Op::Const ? s.constant_of(e).f : std::nan(""));
+  return out;
+}
+
+// out[0] = total was UNSUPPORTED ("in-place tensor writes are not modelled"): LLM-written host
+// code stores a reduction's result that way. Ints, slices and broadcast values, as torch does.
+TEST(TorchFrontend, ItemAssignmentWritesTheSelectedElements) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nr = torch.zeros(2, 3)\nr[0] = 1.0\nr[1, 1:] = torch.full((2,), 2.0)\n"
+      "r[1, 0] = 5\n",
+      "r", s);
+  EXPECT_EQ(values(s, r), (std::vector<double>{1, 1, 1, 5, 2, 2}));
+}
+
+// A view shares its tensor's storage: a write through y.view(-1) is a write into y (a kernel
+// that stored into the view left y "never written", a false NOT_EQUIVALENT), and a clone does not.
+TEST(TorchFrontend, AWriteThroughAViewReachesItsTensorAndNotACopy) {
+  ir::TermStore s;
+  Ref y = run_snippet(
+      "import torch\ny = torch.zeros(2, 2)\nc = y.clone()\nv = y.view(-1)\nv[3] = 7.0\n"
+      "y.contiguous().reshape(4)[0] = 3.0\nr = [y, c, v]\n",
+      "r", s);
+  ASSERT_EQ(y->items.size(), 3u);
+  EXPECT_EQ(values(s, y->items[0]), (std::vector<double>{3, 0, 0, 7}));
+  EXPECT_EQ(values(s, y->items[1]), (std::vector<double>{0, 0, 0, 0}));
+  EXPECT_EQ(values(s, y->items[2]), (std::vector<double>{3, 0, 0, 7}));
+}
+
+}  // namespace
+}  // namespace keq::torch

@@ -481,8 +481,11 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
         obj->dict.push_back({idx, std::move(v)});
         return;
       }
-      unsupported(t.span, "item assignment into " + obj->type_name() +
-                              " (in-place tensor writes are not modelled yet)");
+      if (obj->kind == K::Tensor && hooks_.setitem && !(hooks_.in_kernel && hooks_.in_kernel())) {
+        hooks_.setitem(*this, obj, idx, v, t.span);
+        return;
+      }
+      unsupported(t.span, "item assignment into " + obj->type_name());
     }
     default:
       unsupported(t.span, "assignment to " + std::string(kind_name(t.kind)));

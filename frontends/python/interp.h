@@ -37,6 +37,8 @@ struct TensorHooks {
   std::function<Ref(Interp&, const Ref& t, const std::string& name, Span at)> getattr;
   std::function<std::string(const Ref& t)> repr;  // repr() of a tensor
   std::function<Ref(Interp&, const Ref& t, const Ref& index, Span at)> subscript;
+  // t[index] = value on a host tensor (unset: unsupported).
+  std::function<void(Interp&, const Ref& t, const Ref& index, const Ref& value, Span at)> setitem;
   // Control flow on a tensor (a Triton scalar): 1 or 0 when its value is known at this bound,
   // -1 when it depends on loaded data. Unset: every tensor condition is unsupported.
   std::function<int(Interp&, const Ref& cond, Span at)> truth;

@@ -154,7 +154,9 @@ void Torch::install_views() {
     return wrap(reshaped(x, shape));
   });
   define("contiguous", [this](Interp&, CallArgs& a) {
-    auto r = std::make_shared<Tensor>(*tensor_arg(a, 0, "input"));
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (!x->strided) return wrap(reshaped(x, x->shape));  // torch returns x itself
+    auto r = std::make_shared<Tensor>(*x);
     r->strided = false;
     return wrap(r);
   });
@@ -283,7 +285,7 @@ static bool contiguous_picks(const std::vector<std::vector<int64_t>>& pick,
   return true;
 }
 
-Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
+Torch::Selection Torch::selection(const TensorPtr& t, const Ref& index, Span at) {
   std::vector<Ref> idx = index->kind == K::Tuple ? index->items : std::vector<Ref>{index};
   size_t consumed = 0;
   for (const Ref& i : idx)
@@ -339,10 +341,9 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
     out_shape.push_back(t->shape[d]);
     out_src.push_back(static_cast<int>(d));
   }
-  auto r = std::make_shared<Tensor>();
-  r->shape = out_shape;
-  r->dtype = t->dtype;
-  r->strided = t->strided || !contiguous_picks(pick, t->shape);
+  Selection sel;
+  sel.shape = out_shape;
+  sel.contiguous = contiguous_picks(pick, t->shape);
   std::vector<int64_t> strides = t->strides();
   // Walk every combination of picks (source dims in order).
   std::vector<size_t> pos(t->shape.size(), 0);
@@ -351,13 +352,43 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
   for (int64_t k = 0; k < total; ++k) {
     int64_t flat = 0;
     for (size_t q = 0; q < pos.size(); ++q) flat += pick[q][pos[q]] * strides[q];
-    r->elems.push_back(t->elems[flat]);
+    sel.flat.push_back(flat);
     for (size_t q = pos.size(); q-- > 0;) {
       if (++pos[q] < pick[q].size()) break;
       pos[q] = 0;
     }
   }
+  return sel;
+}
+
+Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
+  Selection sel = selection(t, index, at);
+  auto r = std::make_shared<Tensor>();
+  r->shape = sel.shape;
+  r->dtype = t->dtype;
+  r->strided = t->strided || !sel.contiguous;
+  for (int64_t flat : sel.flat) r->elems.push_back(t->elems[flat]);
   return wrap(r);
+}
+
+// t[index] = value: the selected elements take value (a number, or a tensor broadcast to the
+// selection's shape, converted to t's dtype), in t and every view of its storage.
+void Torch::setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at) {
+  Selection sel = selection(t, index, at);
+  TensorPtr v = as_tensor(in, value, at, t->dtype);
+  if (broadcast_shapes(in, v->shape, sel.shape, at) != sel.shape)
+    in.error(at, "the value's shape does not broadcast to the " + std::to_string(sel.flat.size()) +
+                     " elements it is assigned to");
+  check_initialized(in, *v, at);
+  std::vector<int64_t> idx(sel.shape.size(), 0);
+  for (size_t k = 0; k < sel.flat.size(); ++k) {
+    t->write(sel.flat[k],
+             convert(s, v->elems[broadcast_index(*v, sel.shape, idx)], v->dtype, t->dtype));
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < sel.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
 }
 
 Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
@@ -443,8 +474,11 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     });
   if (name == "numel")
     return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
-  if (name == "cuda" || name == "cpu" || name == "detach" || name == "clone")
+  if (name == "cuda" || name == "cpu" || name == "detach")  // the same storage
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
+  if (name == "clone")  // a new storage: writes into either no longer reach the other
+    return self_fn(
+        [this](Interp&, CallArgs& a) { return wrap(std::make_shared<Tensor>(*a.pos[0]->tensor)); });
   if (name == "element_size")
     return self_fn([](Interp&, CallArgs& a) {
       return python::integer(element_size(a.pos[0]->tensor->dtype));

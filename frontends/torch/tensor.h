@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,22 @@ bool is_float(DType d);
 
 // A tensor: concrete shape, a dtype, one term per element (row-major). Views copy their
 // elements' ids, which costs an id each, never a term.
+struct Tensor;
+
+// Tensors that are one storage in one element order (view, reshape, flatten, squeeze or
+// contiguous() of a contiguous tensor): a write into one is a write into all, as torch shares
+// their storage (a kernel given y.view(-1) fills y). Copying a Tensor makes a new storage, so a
+// copy leaves the group.
+struct SameStorage {
+  std::shared_ptr<std::vector<std::weak_ptr<Tensor>>> members;
+  SameStorage() = default;
+  SameStorage(const SameStorage&) {}
+  SameStorage& operator=(const SameStorage&) {
+    members.reset();
+    return *this;
+  }
+};
+
 struct Tensor {
   std::vector<int64_t> shape;
   DType dtype = DType::F32;
@@ -27,6 +44,14 @@ struct Tensor {
   // op on one, which keeps its strides): the elements here are still in logical order, but a
   // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
   bool strided = false;
+  SameStorage storage;
+  // elems[off] = e here and in every tensor of the same storage.
+  void write(int64_t off, ir::TermId e) {
+    elems[off] = e;
+    if (!storage.members) return;
+    for (const auto& m : *storage.members)
+      if (auto t = m.lock(); t && t.get() != this) t->elems[off] = e;
+  }
   int64_t numel() const {
     int64_t n = 1;
     for (int64_t d : shape) n *= d;

@@ -94,6 +94,9 @@ void install(python::Interp& in, TorchState& state) {
   in.hooks().subscript = [t](Interp&, const Ref& v, const Ref& index, Span at) {
     return t->subscript(v->tensor, index, at);
   };
+  in.hooks().setitem = [t](Interp&, const Ref& v, const Ref& index, const Ref& value, Span at) {
+    t->setitem(v->tensor, index, value, at);
+  };
   in.hooks().host_scalar = [t](Interp&, const Ref& v, Span at) {
     return t->host_scalar(v->tensor, at);
   };

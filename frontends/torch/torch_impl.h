@@ -274,7 +274,17 @@ struct Torch {
   TensorPtr reshaped(const TensorPtr& t, std::vector<int64_t> shape) {
     auto r = std::make_shared<Tensor>(*t);
     r->shape = std::move(shape);
+    if (!t->strided) same_storage(t, r);  // a view; torch copies a strided tensor's reshape
     return r;
+  }
+  // r becomes a view of t's storage (Tensor::write).
+  static void same_storage(const TensorPtr& t, const TensorPtr& r) {
+    if (!t->storage.members) {
+      t->storage.members = std::make_shared<std::vector<std::weak_ptr<Tensor>>>();
+      t->storage.members->push_back(t);
+    }
+    r->storage.members = t->storage.members;
+    r->storage.members->push_back(r);
   }
   TensorPtr permuted(const TensorPtr& t, const std::vector<int64_t>& perm) {
     auto r = std::make_shared<Tensor>();
@@ -421,7 +431,15 @@ struct Torch {
     sl->items = {python::integer(lo), python::integer(hi), python::none()};
     return sl;
   }
+  // The elements t[index] selects (ints, slices with a positive step, None, ...), by flat
+  // position in t, in the order of the result's shape.
+  struct Selection {
+    std::vector<int64_t> shape, flat;
+    bool contiguous = true;
+  };
+  Selection selection(const TensorPtr& t, const Ref& index, Span at);
   Ref subscript(const TensorPtr& t, const Ref& index, Span at);
+  void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
   Ref tensor_attr(const Ref& self, const std::string& name, Span at);
   // The Python number a one-element host tensor holds (t.item(), int(t), `if t:`), decided
   // over the inputs' domains; unsupported where it depends on which inputs are drawn.

@@ -159,7 +159,7 @@ void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span a
   }
   for (const char* opt : {"num_warps", "num_stages"})
     if (auto o = cfg->attrs->find(opt); o != cfg->attrs->end() && o->second->kind != K::None)
-      desc += std::string(", ") + opt + "=" + in.repr(o->second);
+      desc += std::string(desc.empty() ? "" : ", ") + opt + "=" + in.repr(o->second);
   desc = fn->s + " config " + std::to_string(k + 1) + " of " + std::to_string(configs.size()) +
          " (" + desc + ")";
   if (std::find(st.autotune_used.begin(), st.autotune_used.end(), desc) == st.autotune_used.end())

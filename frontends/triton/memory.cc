@@ -124,8 +124,8 @@ Ref Triton::store(CallArgs& a) {
       if (oob || buf->elems[off] == Tensor::kUninit || (w[off] >= 0 && w[off] != run->program()))
         need_unconditional(a.at, "a store out of bounds, to memory nothing wrote, or racing");
       w[off] = -(run->program() + 2);
-      buf->elems[off] =
-          s.make(Op::Select, {path_guard(), to_dtype(e, v->dtype, buf->dtype), buf->elems[off]});
+      buf->write(off, s.make(Op::Select,
+                             {path_guard(), to_dtype(e, v->dtype, buf->dtype), buf->elems[off]}));
       continue;
     }
     if (oob) {
@@ -139,7 +139,7 @@ Ref Triton::store(CallArgs& a) {
                         " is stored by several programs of this launch");
     w[off] = run->program();
     run->stored_lane[{buf.get(), off}] = {p->shape, static_cast<int64_t>(k)};
-    buf->elems[off] = to_dtype(e, v->dtype, buf->dtype);
+    buf->write(off, to_dtype(e, v->dtype, buf->dtype));
   }
   return python::none();
 }

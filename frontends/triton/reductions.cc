@@ -55,7 +55,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
         else
           parts.push_back(old);
         parts.push_back(val);
-        buf->elems[off] = s.make(op, parts);
+        buf->write(off, s.make(op, parts));
       }
       return python::none();
     };
@@ -112,7 +112,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
           val = fold(mk(Op::Select, {mk(Op::Eq, {old, c}), val, old}));
         }
         w[off] = run->program();
-        buf->elems[off] = val;
+        buf->write(off, val);
       }
       return wrap(r);
     };
