@@ -115,6 +115,33 @@ TEST(DefaultBound, AFlattenedIndexVariesItsInnermostSizeAndKeepsATail) {
   EXPECT_TRUE(flattened);
 }
 
+// A Linear's output is batch x out_features: its flattened index skips in_features, which
+// lies between them in the file.
+TEST(DefaultBound, AFlattenedIndexMayLeaveOutADimensionBetweenItsSizes) {
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def __init__(self, in_features, out_features):\n        super().__init__()\n"
+      "        self.fc = nn.Linear(in_features, out_features)\n\n"
+      "    def forward(self, x):\n        return torch.relu(self.fc(x))\n\n\n"
+      "batch_size = 64\nin_features = 64\nout_features = 64\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, in_features)]\n\n\n"
+      "def get_init_inputs():\n    return [in_features, out_features]\n";
+  std::string cand =
+      "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+      "@triton.jit\ndef relu(x_ptr, n, BLOCK: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
+      "    tl.store(x_ptr + offs, tl.maximum(x, 0.0), mask=offs < n)\n\n\n"
+      "class ModelNew(nn.Module):\n    def __init__(self, in_features, out_features):\n"
+      "        super().__init__()\n        self.fc = nn.Linear(in_features, out_features)\n\n"
+      "    def forward(self, x):\n        y = self.fc(x)\n"
+      "        relu[(triton.cdiv(y.numel(), 8),)](y, y.numel(), BLOCK=8)\n        return y\n";
+  Files f("linear", ref, cand);
+  std::vector<Report> rs = f.run();
+  for (const Report& r : rs) EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << r.reason;
+  EXPECT_TRUE(has(bounds(rs), "out_features at BLOCK+1, BLOCK 8 (a flattened index)")) << rs.size();
+}
+
 TEST(DefaultBound, SizesPastTheElementCapAreNamedNotRun) {
   // One program per a over the flattened b * c: 131,071 elements need c = 43,691 (at a=2, b=3).
   std::string ref =

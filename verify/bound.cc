@@ -111,16 +111,23 @@ struct SizeEntry {
   size_t d, j;
 };
 
-// The sizes whose product is n: one entry equal to n, else the shortest run of consecutive
-// entries (a flattened index, rows * cols), as a [first, last] range; empty when none.
-std::optional<std::pair<size_t, size_t>> feeding(const std::vector<int64_t>& sizes, int64_t n) {
-  for (size_t len = 1; len <= sizes.size(); ++len)
-    for (size_t i = 0; i + len <= sizes.size(); ++i) {
-      int64_t product = 1;
-      for (size_t k = i; k < i + len; ++k) product *= sizes[k];
-      if (product == n) return std::pair{i, i + len - 1};
-    }
-  return std::nullopt;
+// The sizes whose product is n: one size equal to n, else the smallest set of sizes whose
+// product is n (a flattened index: rows * cols, or batch * out_features of a Linear's output,
+// which skips in_features), by index; empty when none. Sets of up to 16 sizes are searched.
+std::vector<size_t> feeding(const std::vector<int64_t>& sizes, int64_t n) {
+  size_t count = std::min<size_t>(sizes.size(), 16);
+  std::vector<size_t> best;
+  for (uint32_t set = 1; set < (1u << count); ++set) {
+    if (!best.empty() && static_cast<size_t>(__builtin_popcount(set)) >= best.size()) continue;
+    int64_t product = 1;
+    for (size_t k = 0; k < count && product <= n; ++k)
+      if (set >> k & 1) product *= sizes[k];
+    if (product != n) continue;
+    best.clear();
+    for (size_t k = 0; k < count; ++k)
+      if (set >> k & 1) best.push_back(k);
+  }
+  return best;
 }
 
 // Sizes around each block for the dimensions that feed a masked index (DESIGN.md): a limit n
@@ -140,10 +147,10 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
     }
   std::vector<SizeTry> out;
   for (const auto& [n, block] : limits) {
-    auto range = feeding(sizes, n);
-    if (!range || block < 2) continue;
-    SizeEntry e = entries[range->second];
-    int64_t rest = n / sizes[range->second];
+    std::vector<size_t> set = feeding(sizes, n);
+    if (set.empty() || block < 2) continue;
+    SizeEntry e = entries[set.back()];  // the innermost of them
+    int64_t rest = n / sizes[set.back()];
     const std::pair<int64_t, const char*> targets[] = {
         {block + 1, "BLOCK+1"}, {block - 1, "BLOCK-1"}, {2 * block + 1, "2*BLOCK+1"}};
     for (const auto& [target, label] : targets) {
@@ -153,8 +160,8 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
       torch::Dims dims = base;
       dims[e.d].second[e.j] = v;
       std::string why = base[e.d].first + " at " + label + ", BLOCK " + std::to_string(block);
-      if (range->first != range->second) why += " (a flattened index)";
-      out.push_back({std::move(dims), std::move(why), range->second});
+      if (set.size() > 1) why += " (a flattened index)";
+      out.push_back({std::move(dims), std::move(why), set.back()});
     }
   }
   return out;
