@@ -92,8 +92,8 @@ check verify-equivalent 0 "EQUIVALENT: every output element proved" "$keq" verif
 check verify-counterexample 1 "reference: 65504" "$keq" verify "$ex/fp16_cast_noclamp/ref.py" "$ex/fp16_cast_noclamp/cand.py" --dims batch_size=2,dim=3
 check verify-finding 1 "cand.py:16:5: write-write race" "$keq" verify "$ex/row_sum_split_store_race/ref.py" "$ex/row_sum_split_store_race/cand.py" --dims rows=2,cols=10
 # A pair the e-graph leaves to Z3 (tanh written through exp, clamped).
-check verify-smt-proves 0 "Z3 proved 1" "$keq" verify "$ex/gemm_swish_tanh_exp_forms/ref.py" "$ex/gemm_swish_tanh_exp_forms/cand.py" --dims batch_size=2,in_features=3,out_features=4
-check verify-no-smt-unknown 2 "by the e-graph and the witness search (--no-smt)" "$keq" verify "$ex/gemm_swish_tanh_exp_forms/ref.py" "$ex/gemm_swish_tanh_exp_forms/cand.py" --dims batch_size=2,in_features=3,out_features=4 --no-smt
+check verify-smt-proves 0 "Z3 proved 1" "$keq" verify "$ex/relu_difference_identity/ref.py" "$ex/relu_difference_identity/cand.py" --dims batch_size=2,dim=3
+check verify-no-smt-unknown 2 "by the e-graph and the witness search (--no-smt)" "$keq" verify "$ex/relu_difference_identity/ref.py" "$ex/relu_difference_identity/cand.py" --dims batch_size=2,dim=3 --no-smt
 check verify-no-egraph-unknown 2 "UNKNOWN: 5 output pairs neither proved nor refuted; first reason: the Z3 encoding does not cover non-finite constants" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --no-egraph
 check verify-unsupported 3 "UNSUPPORTED: $src/tests/golden/unsupported/dropout.py:11:16: nn.Dropout with p > 0" "$keq" verify "$src/tests/golden/unsupported/dropout.py" "$ex/softmax_rows/cand.py" --dims ""
 check verify-default-bound 1 "bound: batch_size=5,features=6,dim1=7 (default bound)" "$keq" verify "$ex/layernorm_no_where_tail/ref.py" "$ex/layernorm_no_where_tail/cand.py"
@@ -117,7 +117,7 @@ check verify-explain 0 "; <= leaky-ge-gt" "$keq" verify "$ex/leaky_relu_ge/ref.p
 check verify-explain-bad 4 "--explain takes OUTPUT:I,J" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --explain 0:x
 check verify-autotune-every-config 0 "autotune: relu_kernel config 3 of 3 (BLOCK=64, num_warps=4)" "$keq" verify "$ex/relu_autotune/ref.py" "$ex/relu_autotune/cand.py" --dims batch_size=3,dim=7
 check verify-autotune-one-config 1 "config 2 of 2 (BLOCK=8" "$keq" verify "$ex/row_sum_autotune_block_too_small/ref.py" "$ex/row_sum_autotune_block_too_small/cand.py" --dims batch_size=2,dim=12 --autotune-config 2
-check verify-jobs 0 "Z3 proved 1" "$keq" verify "$ex/gemm_swish_tanh_exp_forms/ref.py" "$ex/gemm_swish_tanh_exp_forms/cand.py" --dims batch_size=2,in_features=3,out_features=4 --jobs 2
+check verify-jobs 0 "Z3 proved 1" "$keq" verify "$ex/relu_difference_identity/ref.py" "$ex/relu_difference_identity/cand.py" --dims batch_size=2,dim=3 --jobs 2
 check_first verify-two-configs 1 "NOT_EQUIVALENT: a counterexample that replay confirms (configuration 2 of 2)" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
 check verify-coverage-warning 0 "layernorm/cand.py:12:9: mask never false: no masked-off (tail) lane" "$keq" verify "$ex/layernorm/ref.py" "$ex/layernorm/cand.py" --dims batch_size=2,features=3,dim1=4
 # The first line is the overall verdict, even when an early configuration is equivalent.
