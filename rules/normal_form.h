@@ -37,8 +37,9 @@ inline constexpr NfId kZeroNf = 1;  // the zero polynomial
 class NormalForms {
  public:
   // `budget`: the most terms a product of two sums may have before it is left as an atom.
-  // 2048 lets a group of 45 elements square its sum (E[x^2] - E[x]^2 against sum (x - m)^2).
-  explicit NormalForms(size_t budget = 2048);
+  // 4096 lets a group of 64 elements square its sum (E[x^2] - E[x]^2 against sum (x - m)^2;
+  // a LayerNorm over 3 x 4 x 5 written that way by an LLM needed 60).
+  explicit NormalForms(size_t budget = 4096);
 
   NfId constant(const mpq_class& c);
   NfId class_atom(uint32_t cls);  // the class as an atom; it must be finite
