@@ -128,7 +128,10 @@ options:
                     BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 for each block it was masked with,
                     the others small: mask tails, partial tiles, second and third loop trips.
                     Where no mask is traced, each constant at the largest BLOCK + 1.
-                    Configurations past 65536 elements are named in the notes, not run.
+                    These run smallest first, each within an eighth of --timeout (at least
+                    2 s); one that does not finish there (and the larger sizes of its
+                    dimension) and sizes multiplying past 262144 are named in the notes, not
+                    run: the verdict covers the configurations it lists.
                     Constants only get_init_inputs() names stay as written.
   --timeout S       seconds for the whole run (default 60): every configuration, autotune
                     config and stage ends by then, the symbolic execution of the two files
