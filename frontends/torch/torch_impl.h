@@ -284,7 +284,12 @@ struct Torch {
       t->storage.members->push_back(t);
     }
     r->storage.members = t->storage.members;
-    r->storage.members->push_back(r);
+    auto& members = *r->storage.members;  // views made in a loop: drop the ones gone
+    if (members.size() >= 8)
+      members.erase(std::remove_if(members.begin(), members.end(),
+                                   [](const std::weak_ptr<Tensor>& m) { return m.expired(); }),
+                    members.end());
+    members.push_back(r);
   }
   TensorPtr permuted(const TensorPtr& t, const std::vector<int64_t>& perm) {
     auto r = std::make_shared<Tensor>();
