@@ -30,6 +30,10 @@ struct Files {
   std::vector<Report> run() const { return verify_default_bound(ref.string(), cand.string(), {}); }
 };
 
+// What every candidate here starts with.
+const std::string kTritonImports =
+    "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n";
+
 std::string row_sum_ref(const std::string& dims) {
   return "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
          "    def forward(self, x):\n        return x.sum(dim=1)\n\n\n" +
@@ -38,7 +42,7 @@ std::string row_sum_ref(const std::string& dims) {
 
 // A row sum over `trips` blocks of BLOCK (for trips = "tl.cdiv(n_cols, BLOCK)" every block).
 std::string row_sum_cand(const std::string& trips, int block) {
-  return "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+  return kTritonImports +
          "@triton.jit\ndef row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):\n"
          "    row = tl.program_id(0)\n    acc = 0.0\n    for i in range(" +
          trips +
@@ -93,7 +97,7 @@ TEST(DefaultBound, AFlattenedIndexVariesItsInnermostSizeAndKeepsATail) {
       "    def forward(self, x):\n        return torch.relu(x)\n\n\nrows = 64\ncols = 64\n\n\n"
       "def get_inputs():\n    return [torch.randn(rows, cols)]\n";
   std::string cand =
-      "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+      kTritonImports +
       "@triton.jit\ndef relu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
       "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
       "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
@@ -127,7 +131,7 @@ TEST(DefaultBound, AFlattenedIndexMayLeaveOutADimensionBetweenItsSizes) {
       "def get_inputs():\n    return [torch.randn(batch_size, in_features)]\n\n\n"
       "def get_init_inputs():\n    return [in_features, out_features]\n";
   std::string cand =
-      "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+      kTritonImports +
       "@triton.jit\ndef relu(x_ptr, n, BLOCK: tl.constexpr):\n"
       "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
       "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
@@ -149,7 +153,7 @@ TEST(DefaultBound, SizesPastTheElementCapAreNamedNotRun) {
       "    def forward(self, x):\n        return x * 2.0\n\n\na = 8\nb = 8\nc = 8\n\n\n"
       "def get_inputs():\n    return [torch.randn(a, b, c)]\n";
   std::string cand =
-      "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+      kTritonImports +
       "@triton.jit\ndef scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
       "    offs = tl.arange(0, BLOCK)\n    base = tl.program_id(0) * n\n"
       "    x = tl.load(x_ptr + base + offs, mask=offs < n)\n"

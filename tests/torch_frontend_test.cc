@@ -754,5 +754,30 @@ TEST(TorchFrontend, AWriteThroughAViewReachesItsTensorAndNotACopy) {
   EXPECT_EQ(values(s, y->items[2]), (std::vector<double>{3, 0, 0, 7}));
 }
 
+// A row, a chunk and narrow() are contiguous runs of their tensor: views at an offset. Writes
+// through them reach it, and what is written into it reaches them.
+TEST(TorchFrontend, AContiguousSliceIsAViewAtItsOffset) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\ny = torch.zeros(3, 2)\nrow = y[1]\nrow[0] = 4.0\n"
+      "a, b, c = y.chunk(3)\nb[0, 1] = 5.0\ny.narrow(0, 2, 1)[0, 0] = 6.0\ny[0, 0] = 1.0\n"
+      "r = [y, row, a]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 3u);
+  EXPECT_EQ(values(s, r->items[0]), (std::vector<double>{1, 0, 4, 5, 6, 0}));
+  EXPECT_EQ(values(s, r->items[1]), (std::vector<double>{4, 5}));
+  EXPECT_EQ(values(s, r->items[2]), (std::vector<double>{1, 0}));
+}
+
+// A column or a transpose is a view keq does not share storage with: writing through one is
+// UNSUPPORTED, not a write that silently misses the tensor.
+TEST(TorchFrontend, ItemAssignmentThroughAStridedViewIsUnsupported) {
+  ir::TermStore s;
+  EXPECT_THROW(run_snippet("import torch\ny = torch.zeros(2, 2)\nc = y.t()\nc[0, 1] = 1.0\n"
+                           "r = y\n",
+                           "r", s),
+               python::Unsupported);
+}
+
 }  // namespace
 }  // namespace keq::torch

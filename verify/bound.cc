@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <functional>
 #include <set>
 
@@ -308,9 +309,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     if (slow && !decided(all)) {
       all.resize(before);
       too_slow.insert(t.entry);
-      skipped.push_back(named + ": not decided within its share of the time budget (" +
-                        std::to_string(static_cast<int>(around_opt.timeout_s * 10) / 10) + "." +
-                        std::to_string(static_cast<int>(around_opt.timeout_s * 10) % 10) + " s)");
+      char share[32];
+      std::snprintf(share, sizeof share, "%.1f s", around_opt.timeout_s);
+      skipped.push_back(named + ": not decided within its share of the time budget (" + share +
+                        ")");
     }
   }
   return finish();

@@ -300,7 +300,7 @@ void Torch::install_init(const Ref& nn) {
           if (is_symbolic(t) && !st.params_initial) return a.pos[0];
           double v = n == "zeros_" ? 0 : n == "ones_" ? 1 : float_arg(a, 1, "val", 0);
           if (n == "constant_" && !a.get(1, "val")) in.error(a.at, "nn.init.constant_ needs val");
-          for (TermId& e : t->elems) e = constant(s, t->dtype, v);
+          for (size_t k = 0; k < t->elems.size(); ++k) t->write(k, constant(s, t->dtype, v));
           return a.pos[0];
         });
   }
@@ -310,8 +310,10 @@ void Torch::install_init(const Ref& nn) {
     (*init->attrs)[n] =
         python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
           TensorPtr t = tensor_arg(a, 0, "tensor");
-          if (!is_symbolic(t))
-            t->elems = symbolic("nn.init." + n, t->shape, t->dtype, a.at, true)->elems;
+          if (!is_symbolic(t)) {
+            TensorPtr fresh = symbolic("nn.init." + n, t->shape, t->dtype, a.at, true);
+            for (size_t k = 0; k < t->elems.size(); ++k) t->write(k, fresh->elems[k]);
+          }
           return a.pos[0];
         });
   }

@@ -368,12 +368,19 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
   r->dtype = t->dtype;
   r->strided = t->strided || !sel.contiguous;
   for (int64_t flat : sel.flat) r->elems.push_back(t->elems[flat]);
+  if (!r->strided && !sel.flat.empty()) same_storage(t, r, sel.flat[0]);  // one run: a view
   return wrap(r);
 }
 
 // t[index] = value: the selected elements take value (a number, or a tensor broadcast to the
 // selection's shape, converted to t's dtype), in t and every view of its storage.
 void Torch::setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at) {
+  // keq shares storage only with contiguous views; a write through a transpose or a column
+  // would not reach the tensor it views.
+  if (t->strided)
+    in.unsupported(at,
+                   "item assignment into a strided tensor (a transpose, permute, expand or "
+                   "column slice, or an op on one)");
   Selection sel = selection(t, index, at);
   TensorPtr v = as_tensor(in, value, at, t->dtype);
   if (broadcast_shapes(in, v->shape, sel.shape, at) != sel.shape)

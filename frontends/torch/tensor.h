@@ -21,16 +21,19 @@ bool is_float(DType d);
 // elements' ids, which costs an id each, never a term.
 struct Tensor;
 
-// Tensors that are one storage in one element order (view, reshape, flatten, squeeze or
-// contiguous() of a contiguous tensor): a write into one is a write into all, as torch shares
-// their storage (a kernel given y.view(-1) fills y). Copying a Tensor makes a new storage, so a
-// copy leaves the group.
+// Tensors that are one storage (view, reshape, flatten, squeeze or contiguous() of a contiguous
+// tensor, and a basic index that picks one contiguous run of it, such as a row): a write into one
+// is a write into all, as torch shares their storage (a kernel given y.view(-1) or y[0] fills
+// y). `offset` is where this tensor's first element lies in the storage. Copying a Tensor makes a
+// new storage, so a copy leaves the group.
 struct SameStorage {
   std::shared_ptr<std::vector<std::weak_ptr<Tensor>>> members;
+  int64_t offset = 0;
   SameStorage() = default;
   SameStorage(const SameStorage&) {}
   SameStorage& operator=(const SameStorage&) {
     members.reset();
+    offset = 0;
     return *this;
   }
 };
@@ -45,12 +48,17 @@ struct Tensor {
   // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
   bool strided = false;
   SameStorage storage;
-  // elems[off] = e here and in every tensor of the same storage.
+  // elems[off] = e here and in every tensor of the same storage that holds that element.
   void write(int64_t off, ir::TermId e) {
     elems[off] = e;
     if (!storage.members) return;
-    for (const auto& m : *storage.members)
-      if (auto t = m.lock(); t && t.get() != this) t->elems[off] = e;
+    int64_t at = storage.offset + off;
+    for (const auto& m : *storage.members) {
+      auto t = m.lock();
+      if (!t || t.get() == this) continue;
+      int64_t local = at - t->storage.offset;
+      if (local >= 0 && local < static_cast<int64_t>(t->elems.size())) t->elems[local] = e;
+    }
   }
   int64_t numel() const {
     int64_t n = 1;

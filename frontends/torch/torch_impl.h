@@ -277,13 +277,14 @@ struct Torch {
     if (!t->strided) same_storage(t, r);  // a view; torch copies a strided tensor's reshape
     return r;
   }
-  // r becomes a view of t's storage (Tensor::write).
-  static void same_storage(const TensorPtr& t, const TensorPtr& r) {
+  // r becomes a view of t's storage whose first element is t's element `first` (Tensor::write).
+  static void same_storage(const TensorPtr& t, const TensorPtr& r, int64_t first = 0) {
     if (!t->storage.members) {
       t->storage.members = std::make_shared<std::vector<std::weak_ptr<Tensor>>>();
       t->storage.members->push_back(t);
     }
     r->storage.members = t->storage.members;
+    r->storage.offset = t->storage.offset + first;
     auto& members = *r->storage.members;  // views made in a loop: drop the ones gone
     if (members.size() >= 8)
       members.erase(std::remove_if(members.begin(), members.end(),
