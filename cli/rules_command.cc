@@ -23,12 +23,16 @@ keq rules check
 Proves each rewrite rule under the semantics it declares (default: the shipped rules/*.rules).
   :holds ieee  Z3's floating-point theory over every fp32 input, NaN, infinities and signed
                zeros included; "the same bits, any NaN matching any NaN"
-  :holds real  Z3 over finite reals, under the rule's conditions; the infinite and NaN cases,
-               which that encoding does not hold, are evaluated at every combination of special
-               values (+-inf, NaN, +-0, +-1, 0.5, 3, 448)
+  :holds real  Z3 over finite reals, under the rule's conditions, where both sides are defined
+               (divisors nonzero, log and sqrt arguments in their domains; an input must exist
+               there); exp and exp2 are functions Z3 knows only by their laws (f(u + v) =
+               f(u) f(v), f(0) = 1, increasing; log and log2 their inverses), stated at the
+               rule's own arguments. The infinite and NaN cases and the points outside the
+               domains, which that encoding does not hold, are evaluated at every combination of
+               special values (+-inf, NaN, +-0, +-1, 0.5, 3, 448)
 A refutation is a point where evaluating both sides confirms the difference. Unknown says why
-(an op outside the encoding, such as exp, which Z3 sees as an uninterpreted function; Z3's
-limit). keq rules validate evaluates rules on many inputs instead (below).
+(an op outside the encoding, such as a bitcast or pow to a non-integer; Z3's limit). keq rules
+validate evaluates rules on many inputs instead (below).
 
 options:
   --timeout-ms N   Z3's time per rule (default 10000; a resource limit binds first)

@@ -64,7 +64,34 @@ class Encoder final : public RealEncoding {
       it = functions_.emplace(name, c_.function(name, c_.real_sort(), c_.real_sort())).first;
     z3::expr e = it->second(x);
     if (increasing) apps_.push_back({increasing, x, e});
+    by_function_[name].push_back({x, e});
     return e;
+  }
+
+  // The laws of exp and exp2 at this query's arguments (check_rule_real in smt.h), where each
+  // has at most `max_apps` applications: f(u + v) = f(u) f(v) over every pair of them and 0, and
+  // f increasing over all of those. log2 y is first tied to exp2 as log y is to exp.
+  void add_function_laws(size_t max_apps) {
+    auto log2s = by_function_["log2"];
+    for (const auto& [y, l] : log2s) fact(z3::implies(y > 0, apply("exp2", l, mpfr_exp2) == y));
+    const std::pair<const char*, MpfrFn> kLaws[] = {{"exp", mpfr_exp}, {"exp2", mpfr_exp2}};
+    for (auto [name, f] : kLaws) {
+      std::vector<std::pair<z3::expr, z3::expr>> base = by_function_[name];
+      if (base.empty() || base.size() > max_apps) continue;
+      base.push_back({real(0), apply(name, real(0), f)});
+      fact(base.back().second == 1);
+      std::vector<std::pair<z3::expr, z3::expr>> all = base;
+      for (size_t i = 0; i < base.size(); ++i)
+        for (size_t j = i; j < base.size(); ++j) {
+          z3::expr u = base[i].first + base[j].first;
+          all.push_back({u, apply(name, u, f)});
+          fact(all.back().second == base[i].second * base[j].second);
+        }
+      for (const auto& [u, v] : all) fact(v > 0);
+      for (const auto& [u, v] : all)
+        for (const auto& [w, z] : all)
+          if (!z3::eq(u, w)) fact(z3::implies(u < w, v < z));
+    }
   }
 
  private:
@@ -120,6 +147,7 @@ class Encoder final : public RealEncoding {
   std::map<std::string, z3::func_decl> functions_;
   absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
   std::vector<Application> apps_;
+  std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> by_function_;  // (arg, value)
   std::vector<std::pair<TermId, unsigned>> origins_;
   TermId building_{};
   int n_ = 0;
@@ -235,9 +263,15 @@ void set_memory_limit(size_t bytes) {
   z3::set_param("memory_max_size", static_cast<int>(std::min<size_t>(bytes >> 20, INT32_MAX)));
 }
 
-Result check_equal(const ir::TermStore& store, TermId a, TermId b,
-                   const std::function<VarRange(TermId)>& range, unsigned timeout_ms,
-                   std::optional<TermId> assume, ProvedConditions* proved) {
+namespace {
+
+// A rule's queries see every function law up to this many applications of one function (the
+// shipped rules have at most 4): the laws grow with its square and cube.
+constexpr size_t kLawApplications = 8;
+
+Result check(const ir::TermStore& store, TermId a, TermId b,
+             const std::function<VarRange(TermId)>& range, unsigned timeout_ms,
+             std::optional<TermId> assume, ProvedConditions* proved, bool rule) {
   z3::context c;
   InterruptAt guard(c, after_ms(timeout_ms));
   Result r;
@@ -245,6 +279,7 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
     Encoder enc(c, store, range);
     z3::expr ea = enc.encode(a), eb = enc.encode(b);
     if (assume) enc.fact(enc.encode(*assume));
+    if (rule) enc.add_function_laws(kLawApplications);
     // timeout_ms bounds the whole query, side conditions and refinements included: each check
     // gets what is left (a query of 8 refinements took 9 times its share, past --timeout).
     auto start = std::chrono::steady_clock::now();
@@ -264,8 +299,26 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
         "that a divisor, log or sqrt argument stays in its domain, or a non-saturating cast's "
         "argument where it rounds finite";
     const std::string kTimeout = "Z3: timeout (the query's share of --timeout)";
+    if (rule && !enc.conditions().empty()) {
+      // Where both sides are defined; if nowhere, nothing is proved.
+      r.within_domains = true;
+      z3::solver s(c);
+      if (!budget(s)) {
+        r.reason = kTimeout;
+        return r;
+      }
+      s.add(enc.facts());
+      s.add(z3::mk_and(enc.conditions()));
+      if (z3::check_result defined = s.check(); defined != z3::sat) {
+        r.reason = defined == z3::unsat ? "Z3 found no input where both sides are defined"
+                                        : why_unknown(s) + " (looking for an input where both "
+                                                           "sides are defined)";
+        return r;
+      }
+      for (const z3::expr& cond : enc.conditions()) enc.fact(cond);
+    }
     // Side conditions first: each must hold for every input, or nothing is proved.
-    for (unsigned i = 0; i < enc.conditions().size(); ++i) {
+    for (unsigned i = 0; i < enc.conditions().size() && !rule; ++i) {
       const z3::expr& cond = enc.conditions()[i];
       // A condition is a fact about one term for every input in range: proved once, it holds
       // in every query over the same store and ranges (not under `assume`, which narrows them).
@@ -335,6 +388,20 @@ Result check_equal(const ir::TermStore& store, TermId a, TermId b,
     r.reason = std::string("Z3: ") + e.msg();
   }
   return r;
+}
+
+}  // namespace
+
+Result check_equal(const ir::TermStore& store, TermId a, TermId b,
+                   const std::function<VarRange(TermId)>& range, unsigned timeout_ms,
+                   std::optional<TermId> assume, ProvedConditions* proved) {
+  return check(store, a, b, range, timeout_ms, assume, proved, false);
+}
+
+Result check_rule_real(const ir::TermStore& store, TermId a, TermId b, unsigned timeout_ms,
+                       std::optional<TermId> assume) {
+  auto any = [](TermId) { return VarRange{}; };
+  return check(store, a, b, any, timeout_ms, assume, nullptr, true);
 }
 
 }  // namespace keq::smt

@@ -7,7 +7,8 @@
 // through exp. So unsat is a proof; sat gives a model that the caller must replay, after
 // refinement: where a model gives exp (exp2, log2, erf) a value the real function does not take
 // at the model's argument, the true enclosure there is added as a fact and Z3 asked again. Anything
-// outside the fragment (casts, integer division, -inf constants, pow) is Unsupported.
+// outside the fragment (integer division, bitcasts, -inf constants, pow but to a small integer
+// power) is Unsupported.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -37,6 +38,8 @@ struct Result {
   std::string reason;                             // for Unknown and Unsupported
   absl::flat_hash_map<ir::TermId, double> model;  // variable term -> value, for Model
   unsigned refinements = 0;  // rounds of true function values added after models leaned on UFs
+  // check_rule_real: the sides' domain conditions were assumed, not proved (there were some).
+  bool within_domains = false;
 };
 
 // Is a == b for every input? `range` gives each variable's range.
@@ -69,6 +72,16 @@ Result check_equal(const ir::TermStore& store, ir::TermId a, ir::TermId b,
                    const std::function<VarRange(ir::TermId)>& range, unsigned timeout_ms,
                    std::optional<ir::TermId> assume = std::nullopt,
                    ProvedConditions* proved = nullptr);
+
+// A real rule's two sides (keq rules check): equal wherever both are defined. Unlike
+// check_equal, the sides' side conditions (a divisor nonzero, a log's argument positive) are
+// assumed, since a rule need only hold where its sides have values over the reals (its points
+// outside are the caller's to evaluate); an assumption that no input meets is no proof. exp and
+// exp2 get their defining laws as facts at the query's own arguments: f(u + v) = f(u) f(v),
+// f(0) = 1, f strictly increasing, and log2 is exp2's inverse, as log is exp's: true facts, so
+// unsat is still a proof, and what proves exp(a) exp(b) = exp(a + b), which models never can.
+Result check_rule_real(const ir::TermStore& store, ir::TermId a, ir::TermId b,
+                       unsigned timeout_ms, std::optional<ir::TermId> assume = std::nullopt);
 
 // The same in IEEE semantics (smt_ieee.cc): fp32 in Z3's floating-point theory, equal meaning
 // the same bits with any NaN matching any NaN. Exact IEEE operations only: approximations and

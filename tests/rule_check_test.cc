@@ -40,5 +40,29 @@ TEST(RuleCheck, ConditionsRestrictTheCheck) {
   EXPECT_EQ(vs[1].outcome, RuleVerdict::Outcome::Refuted) << vs[1].detail;
 }
 
+TEST(RuleCheck, ExpAndLogLawsProveTheirIdentities) {
+  // Models of uninterpreted exp can never show exp(a) exp(b) = exp(a + b); its laws as facts can.
+  auto vs = check_text(
+      "(rule a (* (exp ?a) (exp ?b)) (exp (+ ?a ?b)) :holds real)\n"
+      "(rule b (log (* ?a ?b)) (+ (log ?a) (log ?b)) :if (positive ?a) (positive ?b) :holds real)\n"
+      "(rule c (tanh ?a) (- (* 2 (sigmoid (* 2 ?a))) 1) :holds real)\n"
+      "(rule d (log2 (exp2 ?a)) ?a :holds real)\n");
+  ASSERT_EQ(vs.size(), 4u);
+  for (const RuleVerdict& v : vs)
+    EXPECT_EQ(v.outcome, RuleVerdict::Outcome::Proved) << v.name << ": " << v.detail;
+}
+
+TEST(RuleCheck, DomainsAreAssumedOnlyWhereBothSidesAreDefined) {
+  // a / b = a * recip(b) where b != 0 (b = 0 is left to the special values, where both agree);
+  // a side defined nowhere proves nothing.
+  auto vs = check_text(
+      "(rule a (/ ?a ?b) (* ?a (recip ?b)) :holds real)\n"
+      "(rule b (* 0 (sqrt (neg (+ (* ?a ?a) 1)))) 0 :if (finite ?a) :holds real)\n");
+  ASSERT_EQ(vs.size(), 2u);
+  EXPECT_EQ(vs[0].outcome, RuleVerdict::Outcome::Proved) << vs[0].detail;
+  EXPECT_NE(vs[0].detail.find("where both sides are defined"), std::string::npos) << vs[0].detail;
+  EXPECT_NE(vs[1].outcome, RuleVerdict::Outcome::Proved) << vs[1].detail;
+}
+
 }  // namespace
 }  // namespace keq::verify

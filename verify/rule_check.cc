@@ -21,20 +21,18 @@ using ir::TermId;
 constexpr double kSpecials[] = {INFINITY, -INFINITY, NAN, 0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 448.0};
 
 // Every combination of special values, in the rule's semantics: the first difference, or "".
-// `points` counts those with an infinity or NaN (what the real encoding leaves out).
+// `points` counts them.
 std::string sweep_specials(ir::TermStore& s, const RuleTerms& t, ir::Semantics sem,
                            size_t& points) {
   size_t n = t.vars.size();
   std::vector<size_t> idx(n, 0);
   for (bool more = n > 0; more;) {
     std::vector<double> vals;
-    bool nonfinite = false;
     for (size_t k = 0; k < n; ++k) {
       bool is_bool = s.variable_of(t.vars[k]).type == ir::Type::Bool;
       vals.push_back(is_bool ? static_cast<double>(idx[k] % 2) : kSpecials[idx[k]]);
-      nonfinite |= !is_bool && !std::isfinite(kSpecials[idx[k]]);
     }
-    points += nonfinite;
+    points += 1;
     std::vector<ir::Constant> point = point_of(s, t.vars, vals);
     std::string diff = differs_at(s, t, point, sem);
     if (!diff.empty()) return "at " + point_str(t.vars, point, s) + ": " + diff;
@@ -72,7 +70,7 @@ RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeou
   }
   auto range = [ieee](TermId) { return smt::VarRange{-INFINITY, INFINITY, false, ieee}; };
   smt::Result res = ieee ? smt::check_equal_ieee(s, t.lhs, t.rhs, range, timeout_ms, t.z3_assume)
-                         : smt::check_equal(s, t.lhs, t.rhs, range, timeout_ms, t.z3_assume);
+                         : smt::check_rule_real(s, t.lhs, t.rhs, timeout_ms, t.z3_assume);
   if (res.outcome == smt::Outcome::Model) {
     std::vector<double> vals;
     for (TermId x : t.vars) vals.push_back(res.model.contains(x) ? res.model.at(x) : 0.0);
@@ -96,8 +94,11 @@ RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeou
     return v;
   }
   v.outcome = RuleVerdict::Outcome::Proved;
-  v.detail =
-      "Z3 over finite reals; infinities and NaN at " + std::to_string(points) + " special points";
+  v.detail = std::string("Z3 over finite reals") +
+             (res.within_domains ? " where both sides are defined" : "") +
+             "; infinities and NaN" +
+             (res.within_domains ? ", zero divisors and log and sqrt outside their domains," : "") +
+             " at the " + std::to_string(points) + " combinations of special values";
   return v;
 }
 

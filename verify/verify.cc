@@ -611,6 +611,13 @@ void Pipeline::find_explained() {
   }
 }
 
+// A term printed in full can run to megabytes (a row's sum); --explain shows its start.
+static std::string abbreviated(std::string s) {
+  constexpr size_t kShown = 2000;
+  if (s.size() > kShown) s = s.substr(0, kShown) + " ... (" + std::to_string(s.size()) + " chars)";
+  return s;
+}
+
 bool Pipeline::egraph() {
   Report& r = r_;
   const Options& opt = opt_;
@@ -645,7 +652,9 @@ bool Pipeline::egraph() {
     if (explained && proof->proved(pairs.size()))
       r.explanation = "proved by the e-graph:\n" + proof->explain(pairs.size());
     else if (explained)
-      r.explanation = "the e-graph did not prove it (see the verdict for what did)";
+      r.explanation = "the e-graph did not prove it (see the verdict for what did):\n  reference: " +
+                      abbreviated(store.str(explained->ref)) +
+                      "\n  candidate: " + abbreviated(store.str(explained->cand));
     const auto& nfs = proof->graph.lang().normal_forms();
     // The normal form leaves a product of two large sums as an atom (its size guard): say so,
     // since a proof that needed the expansion then fails for that reason alone.

@@ -237,7 +237,13 @@ const OpInfo kRows[] = {
      .real = real_float2<mpfr_pow>,
      .no_interval = "not yet: the normal forms expand small integer powers instead",
      .enclosure = pow_enclosure,
-     .no_smt_real = "pow is not in the real fragment (no exact encoding of x^y)",
+     // x^n for a constant integer n up to 16 in size is a product (pow(x, 2) is how kernels
+     // square); another exponent has no exact encoding.
+     .smt_real = KEQ_SMT_REAL(
+         int64_t n = 0; if (!a[1].is_numeral_i64(n) || n < -16 || n > 16) throw smt::NotEncoded(
+             "pow with an exponent other than an integer constant of at most 16");
+         smt::Expr p = e.real(1); for (int64_t k = 0; k < (n < 0 ? -n : n); ++k) p = p * a[0];
+         return n < 0 ? e.quotient(e.real(1), p) : p;),
      .no_smt_ieee = kApprox,
      .cuda = "keq_pow"},
     {.op = Op::Tanh,
