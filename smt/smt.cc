@@ -311,8 +311,9 @@ Result check(const ir::TermStore& store, TermId a, TermId b,
       s.add(z3::mk_and(enc.conditions()));
       if (z3::check_result defined = s.check(); defined != z3::sat) {
         r.reason = defined == z3::unsat ? "Z3 found no input where both sides are defined"
-                                        : why_unknown(s) + " (looking for an input where both "
-                                                           "sides are defined)";
+                                        : why_unknown(s) +
+                                              " (looking for an input where both "
+                                              "sides are defined)";
         return r;
       }
       for (const z3::expr& cond : enc.conditions()) enc.fact(cond);

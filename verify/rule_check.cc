@@ -95,8 +95,7 @@ RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeou
   }
   v.outcome = RuleVerdict::Outcome::Proved;
   v.detail = std::string("Z3 over finite reals") +
-             (res.within_domains ? " where both sides are defined" : "") +
-             "; infinities and NaN" +
+             (res.within_domains ? " where both sides are defined" : "") + "; infinities and NaN" +
              (res.within_domains ? ", zero divisors and log and sqrt outside their domains," : "") +
              " at the " + std::to_string(points) + " combinations of special values";
   return v;

@@ -652,9 +652,10 @@ bool Pipeline::egraph() {
     if (explained && proof->proved(pairs.size()))
       r.explanation = "proved by the e-graph:\n" + proof->explain(pairs.size());
     else if (explained)
-      r.explanation = "the e-graph did not prove it (see the verdict for what did):\n  reference: " +
-                      abbreviated(store.str(explained->ref)) +
-                      "\n  candidate: " + abbreviated(store.str(explained->cand));
+      r.explanation =
+          "the e-graph did not prove it (see the verdict for what did):\n  reference: " +
+          abbreviated(store.str(explained->ref)) +
+          "\n  candidate: " + abbreviated(store.str(explained->cand));
     const auto& nfs = proof->graph.lang().normal_forms();
     // The normal form leaves a product of two large sums as an atom (its size guard): say so,
     // since a proof that needed the expansion then fails for that reason alone.

@@ -122,4 +122,19 @@ void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]) {
                            std::to_string(kMaxPrograms) + ")");
 }
 
+void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& index) {
+  std::vector<python::Ref> items =
+      index->kind == K::Tuple ? index->items : std::vector<python::Ref>{index};
+  for (const python::Ref& sl : items) {
+    if (sl->kind == K::None) continue;
+    bool bare = sl->kind == K::Slice;
+    for (size_t k = 0; bare && k < sl->items.size(); ++k) bare = sl->items[k]->kind == K::None;
+    if (!bare)
+      in.raise(at, "ValueError: unsupported tensor index: " +
+                       std::string(sl->kind == K::Slice ? "a slice with bounds"
+                                                        : "a " + sl->type_name()) +
+                       " (Triton blocks take only None and `:`)");
+  }
+}
+
 }  // namespace keq::triton

@@ -39,5 +39,8 @@ void check_broadcast(python::Interp& in, python::Span at, const std::vector<int6
                      const std::vector<int64_t>& b);
 void check_reshape(python::Interp& in, python::Span at, int64_t from_numel, int64_t to_numel);
 void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]);
+// A block's subscript in a kernel: only None (a new axis) and a bare `:` (tensor.__getitem__);
+// an integer, a slice with bounds or a block index is rejected at compile time.
+void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& index);
 
 }  // namespace keq::triton

@@ -33,6 +33,10 @@ void install(python::Interp& in, torch::TorchState& state) {
     i2.unsupported(at, "operator " + op + " in a kernel");
   };
   h.in_kernel = [t] { return t->run != nullptr; };
+  h.subscript = [t](Interp& i2, const Ref& v, const Ref& index, Span at) {
+    if (t->run) check_tensor_index(i2, at, index);
+    return t->torch_hooks.subscript(i2, v, index, at);
+  };
   (*triton->attrs)["__version__"] = python::string("3.6.0");
   h.loop_ran = [t](Interp& i2, Span at, size_t trips) {
     if (t->run) t->st.loop_trips[i2.where(at)] |= trips == 0 ? 1u : trips == 1 ? 2u : 4u;

@@ -219,9 +219,9 @@ const OpInfo kRows[] = {
                       return ieee_via_real(Op::Rsqrt, a);),
      .real = real_unary<mpfr_rec_sqrt>,
      // A zero argument may be -0, whose IEEE rsqrt is -inf.
-     .interval = KEQ_INTERVAL(Interval r = clip(recip(sqrt_interval(a)), 0, kInf);
-                              if (a[0].contains_zero()) r.lo = -kInf, r.lo_strict = false;
-                              return r;),
+     .interval =
+         KEQ_INTERVAL(Interval r = clip(recip(sqrt_interval(a)), 0, kInf);
+                      if (a[0].contains_zero()) r.lo = -kInf, r.lo_strict = false; return r;),
      .enclosure = monotone_enclosure<mpfr_rec_sqrt, false>,
      .smt_real = KEQ_SMT_REAL(smt::Expr r = e.fresh("rsqrt"); e.condition(a[0] > 0);
                               e.fact(z3::implies(a[0] > 0, r > 0 && r * r * a[0] == 1)); return r;),
