@@ -77,6 +77,11 @@ class Interp {
   // Makes `import NAME` (and `from NAME import ...`) produce this module: keq's model of a
   // library, which takes precedence over any source of that name on the search path.
   void register_module(const std::string& name, Ref module);
+  // The public names a module keq models in part really has: a name outside them is Python's
+  // AttributeError (hasattr() is False), one inside that keq lacks is UNSUPPORTED.
+  void set_real_names(const std::string& module, absl::flat_hash_set<std::string> names) {
+    real_names_[module] = std::move(names);
+  }
   // The module `import NAME` binds: a registered one, or one read as source from the search
   // path (modules.cc). A name found nowhere raises ModuleNotFoundError, as CPython would.
   Ref module_value(const std::string& name, Span at);
@@ -188,6 +193,7 @@ class Interp {
   const Tree* tree_ = nullptr;
   std::shared_ptr<Env> builtins_;
   absl::flat_hash_map<std::string, Ref> modules_;
+  absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> real_names_;
   Ref return_value_;
   int depth_ = 0;
   const Env* module_env_ = nullptr;

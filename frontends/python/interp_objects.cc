@@ -380,6 +380,14 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
     obj->scope->vars[name] = std::move(v);
     return;
   }
+  // A name a modelled library lacks, added to it (`if not hasattr(tl, "tanh"): tl.tanh = f`):
+  // Python binds it; replacing a name the library has would change the library, which keq
+  // does not follow.
+  if (auto real = real_names_.find(obj->s);
+      obj->kind == K::Module && real != real_names_.end() && !real->second.contains(name)) {
+    (*obj->attrs)[name] = std::move(v);
+    return;
+  }
   if (obj->kind != K::Instance || obj->s == "super")
     unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
   if (!obj->attrs->contains(name)) obj->attr_order.push_back(name);

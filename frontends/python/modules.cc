@@ -344,7 +344,9 @@ Ref Interp::module_attr(const Ref& module, const std::string& name, Span at) {
   }
   if (auto s = module->attrs->find("<stopped>"); s != module->attrs->end())
     return unavailable(s->second->s);
-  if (!module->scope) unsupported(at, module->s + "." + name + " is not modelled");
+  auto real = real_names_.find(module->s);
+  bool absent = real != real_names_.end() && !real->second.contains(name);
+  if (!module->scope && !absent) unsupported(at, module->s + "." + name + " is not modelled");
   raise_exception(at, "AttributeError",
                   "module '" + module->s + "' has no attribute '" + name + "'");
 }

@@ -18,6 +18,8 @@ struct DeviceFacts {
 
 }  // namespace
 
+void install_cuda_timing(TorchState& st, const Ref& cuda);
+
 void install_cuda_queries(TorchState& st, const Ref& cuda) {
   static const DeviceFacts kH200;
   auto& t = *cuda->attrs;
@@ -48,6 +50,46 @@ void install_cuda_queries(TorchState& st, const Ref& cuda) {
     a["L2_cache_size"] = python::integer(kH200.l2_cache_size);
     return p;
   });
+  install_cuda_timing(st, cuda);
+}
+
+// Streams and events: one stream, and work done in program order, so they order nothing keq
+// models. A timing read by elapsed_time() is not a value keq can know: every one is 1.0 ms,
+// which the report says, since a choice among configurations by timing then takes the first.
+void install_cuda_timing(TorchState& st, const Ref& cuda) {
+  auto& t = *cuda->attrs;
+  auto inert = [](const std::string& name) {
+    return python::builtin(name, [](python::Interp&, python::CallArgs&) { return python::none(); });
+  };
+  auto object = [inert, &st](const std::string& type) {
+    Ref o = python::module_object("torch.cuda." + type);
+    auto& a = *o->attrs;
+    for (const char* m : {"record", "synchronize", "wait", "wait_event", "wait_stream"})
+      a[m] = inert("torch.cuda." + type + "." + m);
+    a["query"] =
+        python::builtin("torch.cuda." + type + ".query",
+                        [](python::Interp&, python::CallArgs&) { return python::boolean(true); });
+    a["elapsed_time"] =
+        python::builtin("torch.cuda.Event.elapsed_time", [&st](python::Interp&, python::CallArgs&) {
+          st.host_assumptions.insert(
+              "torch.cuda.Event.elapsed_time() is 1.0 ms for every measurement (a choice made by "
+              "timing takes the first of equals)");
+          return python::floating(1.0);
+        });
+    return o;
+  };
+  for (const char* type : {"Event", "Stream"})
+    t[type] = python::builtin(
+        "torch.cuda." + std::string(type),
+        [object, type](python::Interp&, python::CallArgs&) { return object(type); });
+  t["current_stream"] =
+      python::builtin("torch.cuda.current_stream",
+                      [object](python::Interp&, python::CallArgs&) { return object("Stream"); });
+  t["default_stream"] = t["current_stream"];
+  t["stream"] = python::builtin("torch.cuda.stream", [](python::Interp&, python::CallArgs&) {
+    return python::module_object("context:stream");
+  });
+  t["empty_cache"] = inert("torch.cuda.empty_cache");
 }
 
 namespace {

@@ -599,7 +599,62 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       }
       return wrap(r);
     });
+  if (Ref f = in_place_method(self, name)) return f;
   in.unsupported(at, "Tensor." + name + " is not modelled");
+}
+
+// t.zero_(), t.fill_(v), t.copy_(src) and t.OP_(...) for every out-of-place OP keq models
+// (add_, div_, clamp_, relu_, ...): OP's result, broadcast to t's shape and cast to its dtype,
+// written into t and every view of its storage; t itself is returned, as torch does.
+Ref Torch::in_place_method(const Ref& self, const std::string& name) {
+  if (name.size() < 2 || name.back() != '_' || name[0] == '_') return nullptr;
+  std::string base = name.substr(0, name.size() - 1);
+  bool known = base == "zero" || base == "fill" || base == "copy" || ops.contains(base);
+  if (!known) return nullptr;
+  return python::builtin("Tensor." + name, [this, self, base, name](Interp&, CallArgs& a) -> Ref {
+    const TensorPtr& t = self->tensor;
+    Ref value;
+    if (base == "zero")
+      value = python::integer(0);
+    else if (base == "fill" || base == "copy")
+      value = a.get(0, base == "fill" ? "value" : "src");
+    else {
+      a.pos.insert(a.pos.begin(), self);
+      value = ops.at(base)(in, a);
+    }
+    if (!value) in.error(a.at, "Tensor." + name + " needs a value");
+    TensorPtr v = value->kind == K::Tensor ? value->tensor : as_tensor(in, value, a.at, t->dtype);
+    // In place, the result keeps self's dtype: a float result into an integer tensor is
+    // torch's "result type Float can't be cast to the desired output type" (copy_ casts).
+    if (base != "copy" && base != "fill" && is_float(v->dtype) && !is_float(t->dtype))
+      in.raise(a.at, "RuntimeError: result type " + std::string(dtype_name(v->dtype)) +
+                         " can't be cast to the desired output type " +
+                         std::string(dtype_name(t->dtype)));
+    write_all(t, v, "Tensor." + name, a.at);
+    return self;
+  });
+}
+
+// Every element of t takes v's (broadcast to t's shape, converted to t's dtype), in t and every
+// view of its storage.
+void Torch::write_all(const TensorPtr& t, const TensorPtr& v, const std::string& what, Span at) {
+  if (t->strided)
+    in.unsupported(at, what +
+                           " into a strided tensor (a transpose, permute, expand or column "
+                           "slice, or an op on one)");
+  if (broadcast_shapes(in, v->shape, t->shape, at) != t->shape)
+    in.raise(at, "RuntimeError: " + what +
+                     ": the value's shape does not broadcast to the "
+                     "tensor's shape");
+  check_initialized(in, *v, at);
+  std::vector<int64_t> idx(t->shape.size(), 0);
+  for (int64_t k = 0; k < t->numel(); ++k) {
+    t->write(k, convert(s, v->elems[broadcast_index(*v, t->shape, idx)], v->dtype, t->dtype));
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < t->shape[d]) break;
+      idx[d] = 0;
+    }
+  }
 }
 
 }  // namespace keq::torch::impl

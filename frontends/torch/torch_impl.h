@@ -216,7 +216,7 @@ struct Torch {
     return wrap(map2(
         in, x, y, out,
         [&](TermId p, TermId q) {
-          if (reciprocal) return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {q})});
+          if (reciprocal) return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {cast(q, yd)})});
           return mk(op, {cast(p, xd), cast(q, yd)});
         },
         at));
@@ -446,6 +446,8 @@ struct Torch {
   Selection selection(const TensorPtr& t, const Ref& index, Span at);
   Ref subscript(const TensorPtr& t, const Ref& index, Span at);
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
+  Ref in_place_method(const Ref& self, const std::string& name);  // nullptr: not one keq knows
+  void write_all(const TensorPtr& t, const TensorPtr& v, const std::string& what, Span at);
   Ref tensor_attr(const Ref& self, const std::string& name, Span at);
   // The Python number a one-element host tensor holds (t.item(), int(t), `if t:`), decided
   // over the inputs' domains; unsupported where it depends on which inputs are drawn.

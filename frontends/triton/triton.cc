@@ -18,6 +18,11 @@ void install(python::Interp& in, torch::TorchState& state) {
   t->install_language(tl, triton);
   in.register_module("triton", triton);
   in.register_module("triton.language", tl);
+  const std::pair<const char*, std::vector<std::string>> kRealNames[] = {
+#include "frontends/triton/module_names.inc"
+  };
+  for (const auto& [module, names] : kRealNames)
+    in.set_real_names(module, absl::flat_hash_set<std::string>(names.begin(), names.end()));
   python::TensorHooks& h = in.hooks();
   h.binop = [t](Interp& i2, const std::string& op, const Ref& a, const Ref& b, Span at) {
     if (t->run || a->kind == K::Pointer || b->kind == K::Pointer) return t->binary(op, a, b, at);
