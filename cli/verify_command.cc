@@ -177,7 +177,8 @@ options:
                     check only config K (from 1) of each @triton.autotune kernel; by default
                     every config is checked, each as a configuration of its own (a kernel with
                     fewer configs runs its last)
-  --explain O:I,J   print how element [I,J] of output O (O: and default 0) was settled: the
+  --explain O:I,J   print how element [I,J] of output O (O: and default 0; O: alone for a 0-d
+                    output) was settled: the
                     e-graph's rewrite chain when it proved it (rules, congruence, constant
                     folds, normal forms), or what settled it otherwise
   --jobs N          Z3 queries run at once, each in its own Z3 context (default: the CPUs this
@@ -196,9 +197,12 @@ std::pair<size_t, std::vector<int64_t>> parse_explain(ArgReader& in) {
   size_t colon = v.find(':');
   std::optional<std::vector<int64_t>> output = std::vector<int64_t>{0};
   if (colon != std::string::npos) output = parse_ints(v.substr(0, colon), '\0');
-  auto index = parse_ints(colon == std::string::npos ? v : v.substr(colon + 1), ',');
+  std::string rest = colon == std::string::npos ? v : v.substr(colon + 1);
+  // "O:" (nothing after the colon) is the one element of a 0-d output.
+  auto index =
+      colon != std::string::npos && rest.empty() ? std::vector<int64_t>{} : parse_ints(rest, ',');
   if (!output || output->front() < 0 || !index)
-    in.fail("takes OUTPUT:I,J,... or I,J,... (e.g. 0:1,2)");
+    in.fail("takes OUTPUT:I,J,... or I,J,... (e.g. 0:1,2; 0: for a 0-d output)");
   return {static_cast<size_t>(output->front()), *index};
 }
 

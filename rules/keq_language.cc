@@ -59,6 +59,19 @@ std::optional<ir::Constant> fold(Op op, std::span<const ir::Constant> args, ir::
   }
 }
 
+// A comparison every value of its operands settles the same way (true only: a NaN would make
+// it false, and then only the intervals' NaN flags would say so). Sound in both semantics: the
+// intervals enclose every value, fp32 rounding included.
+std::optional<bool> decided_by_intervals(Op op, const Interval& a, const Interval& b) {
+  if (a.nan || b.nan || a.empty_range() || b.empty_range()) return std::nullopt;
+  auto below = [](const Interval& x, const Interval& y) {  // every x < every y
+    return x.hi < y.lo || (x.hi == y.lo && y.lo_strict);
+  };
+  if ((op == Op::Lt && below(a, b)) || (op == Op::Gt && below(b, a))) return true;
+  if ((op == Op::Le && a.hi <= b.lo) || (op == Op::Ge && b.hi <= a.lo)) return true;
+  return std::nullopt;
+}
+
 }  // namespace
 
 KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode n) const {
@@ -141,6 +154,11 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
       (op == Op::Div || op == Op::DivFull || op == Op::Mul))
     if (auto r = ratio_interval(g, n, *magnitude_))
       d.range.meet(*r);  // max-abs scaling (magnitude.h)
+  if (!all_const && ranges.size() == 2 && types[0] == ir::Type::F32)
+    if (auto decided = decided_by_intervals(op, ranges[0], ranges[1])) {
+      d.constant = ir::Constant::of_bool(*decided);  // xlogy's t > 0 for a softmax's t
+      d.const_source = node;
+    }
   if (all_const) {
     d.constant = fold(op, consts, sem_);
     if (d.constant) {
@@ -254,6 +272,11 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
     if (from == ir::Type::F32 && op == Op::CastF32) r = kid(0);
     return r != kNoNf ? r : fallback();
   }
+  // A select whose condition is settled is the branch it takes (the comparison's constant comes
+  // from the intervals at creation), so a sum of them has its form from the start.
+  if (op == Op::Select)
+    if (const auto& c = g.data(n.children[0]).constant; c && c->type == ir::Type::Bool)
+      return kid(c->i != 0 ? 1 : 2) != kNoNf ? kid(c->i != 0 ? 1 : 2) : fallback();
   const ir::OpInfo& info = ir::op_info(op);
   using Role = ir::NormalFormRole;
   switch (info.normal_form) {
@@ -395,6 +418,7 @@ std::vector<std::string> KeqLanguage::condition_names() {
   for (const FormatFact& f : kFormatFacts) out.push_back(f.name);
   out.push_back("const");
   out.push_back("le");
+  out.push_back("lt");
   return out;
 }
 
@@ -444,6 +468,15 @@ std::optional<KeqLanguage::Condition> KeqLanguage::condition(std::string_view na
     return [v, w](const Graph& g, std::span<const EClassId> s) {
       const Interval &a = g.data(s[v]).range, &b = g.data(s[w]).range;
       return !a.nan && !b.nan && !a.empty_range() && !b.empty_range() && a.hi <= b.lo;
+    };
+  }
+  if (name == "lt") {  // every value of the first is < every value of the second, no NaN
+    if (!want(2)) return std::nullopt;
+    uint32_t v = vars[0], w = vars[1];
+    return [v, w](const Graph& g, std::span<const EClassId> s) {
+      const Interval &a = g.data(s[v]).range, &b = g.data(s[w]).range;
+      return !a.nan && !b.nan && !a.empty_range() && !b.empty_range() &&
+             (a.hi < b.lo || (a.hi == b.lo && b.lo_strict));
     };
   }
   std::string known;

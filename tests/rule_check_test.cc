@@ -23,7 +23,7 @@ std::vector<RuleVerdict> check_text(const std::string& text) {
 TEST(RuleCheck, EveryConditionHasATermForm) {
   std::string text;
   for (const std::string& c : rules::KeqLanguage::condition_names()) {
-    std::string vars = c == "le" ? "?a ?b" : "?a";
+    std::string vars = c == "le" || c == "lt" ? "?a ?b" : "?a";
     text += "(rule under-" + c + " (+ ?a ?b) (+ ?a ?b) :if (" + c + " " + vars + ") :holds ieee)\n";
   }
   for (const RuleVerdict& v : check_text(text))

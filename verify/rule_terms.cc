@@ -39,6 +39,7 @@ std::optional<TermId> condition_term(ir::TermStore& s, const std::string& name,
   if (name == "e4m3-range") return within(448);
   if (name == "e5m2-range") return within(57344);
   if (name == "le") return s.make(Op::Le, {v[0], v[1]});
+  if (name == "lt") return s.make(Op::Lt, {v[0], v[1]});
   for (auto [fmt, cast] : {std::pair{"in-f16", Op::CastF16}, std::pair{"in-bf16", Op::CastBF16},
                            std::pair{"in-e4m3", Op::CastE4M3}, std::pair{"in-e5m2", Op::CastE5M2}})
     if (name == fmt)  // a value its own rounding, or NaN
