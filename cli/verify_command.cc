@@ -127,7 +127,10 @@ options:
                     for a flattened index the innermost size of the product), that size at
                     BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 for each block it was masked with,
                     the others small: mask tails, partial tiles, second and third loop trips.
-                    Where no mask is traced, each constant at the largest BLOCK + 1.
+                    A limit computed from a size (a pooling's output length) is found by
+                    rerunning the programs with that size grown, and the size searched for
+                    the limit at those three values. Where no mask is traced, each constant
+                    at the largest BLOCK + 1.
                     These run smallest first, each within an eighth of --timeout (at least
                     2 s); one that does not finish there (and the larger sizes of its
                     dimension) and sizes multiplying past 262144 are named in the notes, not

@@ -172,5 +172,34 @@ TEST(DefaultBound, SizesPastTheElementCapAreNamedNotRun) {
   EXPECT_TRUE(named);
 }
 
+TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
+  // The masked limit is a pooling's output length, L // 2: no product of sizes, so only a search
+  // over L puts it past the one block of 8 the kernel covers (L = 18); L = 9 (L at BLOCK + 1)
+  // leaves 4 outputs, where the kernel is right.
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return nn.functional.max_pool1d(x.unsqueeze(1), kernel_size=2).squeeze(1)\n\n\n"
+      "rows = 16\nlength = 64\n\n\ndef get_inputs():\n    return [torch.randn(rows, length)]\n";
+  std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef pool2(x_ptr, y_ptr, n_in, n_out, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    j = tl.arange(0, BLOCK)\n    m = j < n_out\n"
+      "    a = tl.load(x_ptr + row * n_in + 2 * j, mask=m, other=0.0)\n"
+      "    b = tl.load(x_ptr + row * n_in + 2 * j + 1, mask=m, other=0.0)\n"
+      "    tl.store(y_ptr + row * n_out + j, tl.maximum(a, b), mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n    def forward(self, x):\n        rows, n = x.shape\n"
+      "        y = torch.empty(rows, n // 2, device=x.device)\n"
+      "        pool2[(rows,)](x, y, n, n // 2, BLOCK=8)\n        return y\n";
+  Files f("computed_limit", ref, cand);
+  std::vector<Report> rs = f.run();
+  auto wrong = std::find_if(rs.begin(), rs.end(),
+                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
+  ASSERT_NE(wrong, rs.end()) << "no size put the output length past one block";
+  EXPECT_NE(wrong->bound.find("length so a limit computed from it is at BLOCK+1, BLOCK 8"),
+            std::string::npos)
+      << wrong->bound;
+}
+
 }  // namespace
 }  // namespace keq::verify

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <functional>
+#include <iterator>
+#include <map>
 #include <set>
 
 #include "frontends/python/python.h"
@@ -168,6 +170,102 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
   return out;
 }
 
+using Limits = std::set<std::pair<int64_t, int64_t>>;  // (n, block extent), TorchState's
+
+// The candidate's mask limits at `dims`, from running the programs alone (no proof); none
+// where it does not run there. Remembered: the search below asks for the same sizes again.
+class LimitProbe {
+ public:
+  LimitProbe(const std::string& ref, const std::string& cand) : ref_(ref), cand_(cand) {}
+  const std::optional<Limits>& at(const torch::Dims& dims) {
+    auto [it, fresh] = seen_.try_emplace(dims_str(dims));
+    if (fresh && runs_++ < kMaxRuns) try {
+        ir::TermStore store;
+        it->second = torch::run_candidate(cand_, ref_, store, dims).state.mask_limits;
+      } catch (const std::exception&) {
+      }
+    return it->second;
+  }
+
+ private:
+  static constexpr int kMaxRuns = 96;  // a bound on the search's cost, whatever the file
+  std::string ref_, cand_;
+  std::map<std::string, std::optional<Limits>> seen_;
+  int runs_ = 0;
+};
+
+// A limit computed from a size rather than a product of sizes (a pooling's or convolution's
+// output length, (L + 2p - d(k - 1) - 1) / s + 1) is found by running the candidate with that
+// size grown: the limit of the same block that moved with it, and no product of sizes, is the
+// size's function f. The size is then searched (growing, then halving the interval, f taken as
+// non-decreasing) for f = BLOCK + 1, BLOCK - 1 and 2 BLOCK + 1; a target f steps over is left.
+std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims& base,
+                                            const Limits& limits) {
+  std::vector<SizeEntry> entries;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j) entries.push_back({d, j});
+  auto sizes_of = [&](const torch::Dims& dims) {
+    std::vector<int64_t> out;
+    for (SizeEntry e : entries) out.push_back(dims[e.d].second[e.j]);
+    return out;
+  };
+  std::vector<SizeTry> out;
+  for (const auto& [n, block] : limits) {
+    if (block < 2 || !feeding(sizes_of(base), n).empty()) continue;
+    for (size_t k = 0; k < entries.size() && k < 8; ++k) {
+      SizeEntry e = entries[k];
+      auto with = [&](int64_t v) {
+        torch::Dims dims = base;
+        dims[e.d].second[e.j] = v;
+        return dims;
+      };
+      const int64_t start = base[e.d].second[e.j];
+      const std::optional<Limits>& grown = probe.at(with(2 * start + 1));
+      if (!grown || grown->count({n, block})) continue;  // this size does not move it
+      // f(v): the one limit of this block at v that is no product of sizes with this one,
+      // leaving out those that stayed where they were when the size grew (other dimensions').
+      Limits fixed;
+      std::set_intersection(limits.begin(), limits.end(), grown->begin(), grown->end(),
+                            std::inserter(fixed, fixed.begin()));
+      auto f = [&](int64_t v) -> std::optional<int64_t> {
+        const std::optional<Limits>& at = probe.at(with(v));
+        if (!at) return std::nullopt;
+        std::optional<int64_t> found;
+        for (const auto& [m, b] : *at) {
+          std::vector<size_t> made_by = feeding(sizes_of(with(v)), m);
+          if (b != block || fixed.count({m, b}) ||
+              std::find(made_by.begin(), made_by.end(), k) != made_by.end())
+            continue;
+          if (found) return std::nullopt;  // two candidates: not one function
+          found = m;
+        }
+        return found;
+      };
+      const std::pair<int64_t, const char*> targets[] = {
+          {block + 1, "BLOCK+1"}, {block - 1, "BLOCK-1"}, {2 * block + 1, "2*BLOCK+1"}};
+      for (const auto& [target, label] : targets) {
+        int64_t lo = start, hi = start;  // f(lo) < target <= f(hi) once found
+        std::optional<int64_t> fh = f(hi);
+        while (fh && *fh < target && hi < (int64_t{1} << 20)) fh = f(hi = 2 * hi + 1), lo = hi / 2;
+        if (!fh || *fh < target) break;
+        while (hi - lo > 1) {
+          int64_t mid = lo + (hi - lo) / 2;
+          std::optional<int64_t> fm = f(mid);
+          if (!fm) break;
+          (*fm < target ? lo : hi) = mid;
+        }
+        if (f(hi) != target || hi == start) continue;
+        out.push_back({with(hi),
+                       base[e.d].first + " so a limit computed from it is at " + label +
+                           ", BLOCK " + std::to_string(block),
+                       k});
+      }
+      break;  // one size per limit: the first that moves it
+    }
+  }
+  return out;
+}
+
 // Where no masked index was traced to a size: each size in turn past the largest block B
 // (blocks are powers of two), B + 1, a one-lane tail and a second trip for every block in use.
 std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block) {
@@ -275,6 +373,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   for (const Report& r : all)  // every autotune config's launches at those sizes
     if (accepted && r.dims == *accepted) limits.insert(r.mask_limits.begin(), r.mask_limits.end());
   std::vector<SizeTry> around = around_mask_limits(base, limits);
+  LimitProbe probe(ref_path, cand_path);
+  for (SizeTry& t : around_computed_limits(probe, base, limits)) around.push_back(std::move(t));
   if (around.empty()) around = past_largest_block(base, *blocks.rbegin());
   // Smallest first; each gets a share of the time budget, and a size that does not finish in
   // its share is named in the notes, with the larger sizes of that dimension after it.

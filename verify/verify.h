@@ -122,7 +122,9 @@ std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
 // the blocks for the dimensions that feed a masked index: each limit a kernel compared a block
 // of indices with (TorchState::mask_limits) is traced back to the sizes that make it, and those
 // go to BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 (mask tails, partial tiles, second and third
-// trips); where no limit is traced, each size in turn at the largest BLOCK + 1. Those run
+// trips); a limit that is no product of sizes (a pooling's output length) is traced by running
+// the programs with each size grown, and the size that moves it searched for those values;
+// where no limit is traced, each size in turn at the largest BLOCK + 1. Those run
 // smallest first, each within an eighth of the timeout (at least 2 s); one that does not finish
 // there, the larger sizes of its dimension, and sizes multiplying past 262144 are named in the
 // notes, not run. Every autotune config of each.
