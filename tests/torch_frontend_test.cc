@@ -559,14 +559,19 @@ TEST(Triton, HostValuesAndKernelBranchesTheInputDomainsDecide) {
   }
 }
 
-TEST(Triton, NonContiguousViewsAreRefusedAtLaunch) {
-  EXPECT_NE(unsupported_of("strided_launch.py")
-                .find("strided_launch.py:17:9: a tensor whose torch layout is not contiguous"),
-            std::string::npos)
-      << unsupported_of("strided_launch.py");
+// A transpose handed to a kernel is its storage, in x's order (a weight's .T with its strides is
+// how LLM-written linears call a matmul kernel): a flat copy of x.t() reads x[0, 1] second, where
+// a copy of x.t().contiguous() reads x.t()[0, 1] = x[1, 0]. An expand's layout is not tracked.
+TEST(Triton, PermutedViewsAreTheirStorageAndExpandsAreRefusedAtLaunch) {
   ir::TermStore s;
+  Program flat = golden_candidate("strided_launch.py", s);
+  EXPECT_EQ(s.str(flat.outputs[0]->elems[1]), "in0[0,1]");
   Program p = golden_candidate("strided_launch_contiguous.py", s);
   EXPECT_EQ(s.str(p.outputs[0]->elems[1]), "in0[1,0]");  // x.t()[0, 1]
+  EXPECT_NE(unsupported_of("expand_launch.py")
+                .find("expand_launch.py:17:9: a tensor whose torch layout keq does not track"),
+            std::string::npos)
+      << unsupported_of("expand_launch.py");
 }
 
 TEST(Triton, BlockPointerBoundaryCheckPadsWithNan) {
@@ -833,6 +838,28 @@ TEST(TorchFrontend, CudaEventsTimeEveryLaunchAlike) {
       "r", s);
   EXPECT_EQ(r->kind, K::Float);
   EXPECT_EQ(r->f, 1.0);
+}
+
+// Strides of a transpose are the base's, permuted; a kernel's stores through it reach the base
+// and every view of it.
+TEST(TorchFrontend, TransposedViewsHaveTheirStridesAndShareStorage) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nw = torch.zeros(2, 3)\nt = w.t()\nu = w.unsqueeze(0).permute(2, 0, 1)\n"
+      "w[1, 2] = 5.0\nr = [t.stride(), u.stride(), t.is_contiguous(), t.contiguous().stride(), "
+      "t]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 5u);
+  auto ints = [](const Ref& tuple) {
+    std::vector<int64_t> out;
+    for (const Ref& v : tuple->items) out.push_back(v->i);
+    return out;
+  };
+  EXPECT_EQ(ints(r->items[0]), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(ints(r->items[1]), (std::vector<int64_t>{1, 6, 3}));
+  EXPECT_FALSE(r->items[2]->b);
+  EXPECT_EQ(ints(r->items[3]), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(values(s, r->items[4]), (std::vector<double>{0, 0, 0, 0, 0, 5}));
 }
 
 }  // namespace

@@ -165,11 +165,11 @@ void Torch::install_views() {
   });
   define("stride", [this](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input");
-    if (x->strided)
+    if (x->strided && x->storage.strides.empty())
       in.unsupported(a.at,
-                     "stride() of a view whose torch layout is not contiguous (keq models "
-                     "contiguous layouts; call .contiguous() first)");
-    std::vector<int64_t> st = x->strides();
+                     "stride() of a view whose torch layout keq does not track (an expand, a "
+                     "slice, or an op on a permuted tensor; permutes and transposes are tracked)");
+    std::vector<int64_t> st = x->storage.strides.empty() ? x->strides() : x->storage.strides;
     if (Ref d = a.get(1, "dim"); d && d->kind != K::None)
       return python::integer(st[norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at)]);
     std::vector<Ref> items;

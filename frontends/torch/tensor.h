@@ -2,8 +2,10 @@
 // element. The host interpreter holds them opaquely (python::Value::tensor).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -26,14 +28,18 @@ struct Tensor;
 // is a write into all, as torch shares their storage (a kernel given y.view(-1) or y[0] fills
 // y). `offset` is where this tensor's first element lies in the storage. Copying a Tensor makes a
 // new storage, so a copy leaves the group.
+// A permuted view (a transpose, .T, permute) of a contiguous tensor is one storage with it too:
+// `strides` are its torch strides there (empty: contiguous), a permutation of the base's.
 struct SameStorage {
   std::shared_ptr<std::vector<std::weak_ptr<Tensor>>> members;
   int64_t offset = 0;
+  std::vector<int64_t> strides;
   SameStorage() = default;
   SameStorage(const SameStorage&) {}
   SameStorage& operator=(const SameStorage&) {
     members.reset();
     offset = 0;
+    strides.clear();
     return *this;
   }
 };
@@ -48,17 +54,38 @@ struct Tensor {
   // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
   bool strided = false;
   SameStorage storage;
-  // elems[off] = e here and in every tensor of the same storage that holds that element.
+  // elems[off] = e here and in every tensor of the same storage that holds that element. `off`
+  // is a position in the storage's order from this tensor's start: for a permuted view, the
+  // pointer a kernel is given (memory.cc), never its own logical index.
   void write(int64_t off, ir::TermId e) {
-    elems[off] = e;
+    if (storage.strides.empty()) elems[off] = e;
     if (!storage.members) return;
     int64_t at = storage.offset + off;
     for (const auto& m : *storage.members) {
       auto t = m.lock();
-      if (!t || t.get() == this) continue;
-      int64_t local = at - t->storage.offset;
-      if (local >= 0 && local < static_cast<int64_t>(t->elems.size())) t->elems[local] = e;
+      if (!t || (t.get() == this && storage.strides.empty())) continue;
+      if (auto local = t->logical_index(at - t->storage.offset)) t->elems[*local] = e;
     }
+  }
+  // The element of this tensor at position `rel` of its storage from its start, if it holds one.
+  std::optional<int64_t> logical_index(int64_t rel) const {
+    if (rel < 0 || rel >= numel()) return std::nullopt;
+    if (storage.strides.empty()) return rel;
+    // A permutation of contiguous strides: the largest stride divides first (size-1 dims last).
+    std::vector<size_t> order(shape.size());
+    for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if ((shape[a] == 1) != (shape[b] == 1)) return shape[b] == 1;
+      return storage.strides[a] > storage.strides[b];
+    });
+    std::vector<int64_t> logical = strides();
+    int64_t flat = 0;
+    for (size_t d : order) {
+      if (shape[d] == 1) continue;
+      flat += rel / storage.strides[d] * logical[d];
+      rel %= storage.strides[d];
+    }
+    return flat;
   }
   int64_t numel() const {
     int64_t n = 1;

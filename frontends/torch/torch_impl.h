@@ -296,14 +296,22 @@ struct Torch {
     auto r = std::make_shared<Tensor>();
     r->dtype = t->dtype;
     for (int64_t p : perm) r->shape.push_back(t->shape[p]);
-    // Contiguous still when the dimensions longer than 1 keep their order.
-    int64_t last = -1;
-    r->strided = t->strided;
-    for (int64_t p : perm)
-      if (t->shape[p] > 1) {
-        if (p < last) r->strided = true;
-        last = p;
-      }
+    // A permutation of a tensor whose torch strides keq knows (contiguous, or itself permuted)
+    // is a view of its storage with those strides permuted (a weight's .T handed to a kernel
+    // with its strides); contiguous still when the dimensions longer than 1 keep their order.
+    bool known = !t->strided || !t->storage.strides.empty();
+    std::vector<int64_t> layout = t->storage.strides.empty() ? t->strides() : t->storage.strides;
+    std::vector<int64_t> view_strides;
+    for (int64_t p : perm) view_strides.push_back(layout[p]);
+    std::vector<int64_t> row_major = r->strides();
+    r->strided = false;
+    for (size_t d = 0; d < perm.size(); ++d)
+      r->strided |= r->shape[d] > 1 && view_strides[d] != row_major[d];
+    r->strided |= !known;
+    if (known) {
+      same_storage(t, r);
+      if (r->strided) r->storage.strides = view_strides;
+    }
     std::vector<int64_t> st = t->strides();
     std::vector<int64_t> idx(r->shape.size(), 0);
     for (int64_t k = 0; k < t->numel(); ++k) {

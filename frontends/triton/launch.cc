@@ -92,16 +92,30 @@ Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
     return f;
   }
   if (v->kind != K::Tensor) return v;
-  if (v->tensor->strided)
+  if (v->tensor->strided && v->tensor->storage.strides.empty())
     in.unsupported(at,
-                   "a tensor whose torch layout is not contiguous (a permute, transpose, "
-                   "expand or slice view) passed to a kernel: keq models contiguous "
-                   "buffers only; pass .contiguous()");
+                   "a tensor whose torch layout keq does not track (an expand or slice view, or "
+                   "an op on a permuted tensor) passed to a kernel; pass .contiguous()");
   auto p = std::make_shared<Value>();
   p->kind = K::Pointer;
-  p->tensor = v->tensor;
+  p->tensor = v->tensor->strided ? storage_span(v->tensor) : v->tensor;
   p->offsets = {0};
   return p;
+}
+
+// The memory a kernel sees through a permuted view: its elements in storage order, one storage
+// with the view and its base, so the kernel's stores reach both (Tensor::write).
+TensorPtr Triton::storage_span(const TensorPtr& view) {
+  auto span = std::make_shared<Tensor>();
+  span->dtype = view->dtype;
+  span->shape = {view->numel()};
+  span->elems.resize(view->numel());
+  for (int64_t rel = 0; rel < view->numel(); ++rel)
+    span->elems[rel] = view->elems[*view->logical_index(rel)];
+  span->storage.members = view->storage.members;
+  span->storage.offset = view->storage.offset;
+  span->storage.members->push_back(span);
+  return span;
 }
 
 std::vector<bool> Triton::constexpr_parameters(const Ref& fn) const {

@@ -247,7 +247,10 @@ def run(path, shown_path, dims, seed, device, ref=None):
     lines = [f"file {shown_path}", "dims " + ",".join(f"{k}={v}" for k, v in dims.items())]
     if ref:
         lines.append(f"ref {ref[1]}")
-    lines += [f"input {shape(t)} : {values(t)}" for t in inputs if isinstance(t, torch.Tensor)]
+    # keq's input variables are the random draws get_inputs makes; what it does to them after
+    # (a softmax, a triu) is part of keq's terms. Where it returns draws as they are, the two agree.
+    drawn = created["in"] if created["in"] else [t for t in inputs if isinstance(t, torch.Tensor)]
+    lines += [f"input {shape(t)} : {values(t)}" for t in drawn]
     lines += [f"param {shape(t)} : {values(t)}" for t in params]
     lines += [f"output {str(t.dtype).replace('torch.', '')} {shape(t)} : {values(t)}" for t in outs]
     return "\n".join(lines) + "\n"
