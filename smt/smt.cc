@@ -266,7 +266,8 @@ void set_memory_limit(size_t bytes) {
 namespace {
 
 // A rule's queries see every function law up to this many applications of one function (the
-// shipped rules have at most 4): the laws grow with its square and cube.
+// shipped rules have at most 4): the sums grow with its square, the order facts with its fourth
+// power.
 constexpr size_t kLawApplications = 8;
 
 Result check(const ir::TermStore& store, TermId a, TermId b,
