@@ -127,6 +127,8 @@ options:
                     for a flattened index the innermost size of the product), that size at
                     BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 for each block it was masked with,
                     the others small: mask tails, partial tiles, second and third loop trips.
+                    A kernel loop stepping over several blocks (range(0, n, 4 * BLOCK)) adds
+                    n at STEP + 1, STEP - 1 and 2 * STEP + 1.
                     A limit computed from a size (a pooling's output length) is found by
                     rerunning the programs with that size grown, and the size searched for
                     the limit at those three values. Where no mask is traced, each constant

@@ -172,6 +172,33 @@ TEST(DefaultBound, SizesPastTheElementCapAreNamedNotRun) {
   EXPECT_TRUE(named);
 }
 
+TEST(DefaultBound, ALoopUnrolledOverBlocksGetsSizesAroundItsStep) {
+  // Two blocks of 4 a trip: the bug (the second block's sum kept from the first trip only) shows
+  // once a second trip has a second block, from 13 columns: the blocks' own sizes (5, 3, 9) never
+  // get there, the step's 2 * 8 + 1 does.
+  std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    acc = 0.0\n    acc2 = 0.0\n    offs = tl.arange(0, BLOCK)\n"
+      "    for off in range(0, n_cols, 2 * BLOCK):\n"
+      "        a = off + offs\n        b = off + BLOCK + offs\n"
+      "        acc += tl.sum(tl.load(x_ptr + row * n_cols + a, mask=a < n_cols, other=0.0))\n"
+      "        part = tl.sum(tl.load(x_ptr + row * n_cols + b, mask=b < n_cols, other=0.0))\n"
+      "        acc2 = tl.where(off == 0, part, acc2)\n"
+      "    tl.store(y_ptr + row, acc + acc2)\n\n\nclass ModelNew(nn.Module):\n"
+      "    def forward(self, x):\n        rows, cols = x.shape\n"
+      "        y = torch.empty(rows, device=x.device)\n"
+      "        row_sum[(rows,)](x, y, cols, BLOCK=4)\n        return y\n";
+  Files f("unrolled", row_sum_ref("rows = 16\ncols = 64"), cand);
+  std::vector<Report> rs = f.run();
+  std::vector<std::string> b = bounds(rs);
+  EXPECT_TRUE(has(b, "cols at STEP-1, STEP 8")) << b.size();  // STEP + 1 is 2 * BLOCK + 1
+  auto wrong = std::find_if(rs.begin(), rs.end(),
+                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
+  ASSERT_NE(wrong, rs.end()) << "no size gave the loop a second trip with a third block";
+  EXPECT_NE(wrong->bound.find("cols at 2*STEP+1, STEP 8"), std::string::npos) << wrong->bound;
+}
+
 TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
   // The masked limit is a pooling's output length, L // 2: no product of sizes, so only a search
   // over L puts it past the one block of 8 the kernel covers (L = 18); L = 9 (L at BLOCK + 1)

@@ -140,7 +140,8 @@ std::vector<size_t> feeding(const std::vector<int64_t>& sizes, int64_t n) {
 // block) and 2B + 1 (a carried value read twice); a product of several sizes is rounded up to
 // one that still leaves a tail.
 std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
-                                        const std::set<std::pair<int64_t, int64_t>>& limits) {
+                                        const std::set<std::pair<int64_t, int64_t>>& limits,
+                                        const std::string& unit = "BLOCK") {
   std::vector<SizeEntry> entries;
   std::vector<int64_t> sizes;
   for (size_t d = 0; d < base.size(); ++d)
@@ -154,15 +155,16 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
     if (set.empty() || block < 2) continue;
     SizeEntry e = entries[set.back()];  // the innermost of them
     int64_t rest = n / sizes[set.back()];
-    const std::pair<int64_t, const char*> targets[] = {
-        {block + 1, "BLOCK+1"}, {block - 1, "BLOCK-1"}, {2 * block + 1, "2*BLOCK+1"}};
+    const std::pair<int64_t, std::string> targets[] = {
+        {block + 1, unit + "+1"}, {block - 1, unit + "-1"}, {2 * block + 1, "2*" + unit + "+1"}};
     for (const auto& [target, label] : targets) {
       int64_t v = (target + rest - 1) / rest;
       while (rest > 1 && (v * rest) % block == 0) ++v;
       if (v < 2 || v == base[e.d].second[e.j]) continue;
       torch::Dims dims = base;
       dims[e.d].second[e.j] = v;
-      std::string why = base[e.d].first + " at " + label + ", BLOCK " + std::to_string(block);
+      std::string why =
+          base[e.d].first + " at " + label + ", " + unit + " " + std::to_string(block);
       if (set.size() > 1) why += " (a flattened index)";
       out.push_back({std::move(dims), std::move(why), set.back()});
     }
@@ -373,6 +375,14 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   for (const Report& r : all)  // every autotune config's launches at those sizes
     if (accepted && r.dims == *accepted) limits.insert(r.mask_limits.begin(), r.mask_limits.end());
   std::vector<SizeTry> around = around_mask_limits(base, limits);
+  // A loop stepping past one block (unrolled over several) has its own tail: sizes around the
+  // step, for the steps no block already gives.
+  std::set<std::pair<int64_t, int64_t>> steps;
+  for (const Report& r : all)
+    if (accepted && r.dims == *accepted)
+      for (const auto& step : r.loop_steps)
+        if (!limits.count(step)) steps.insert(step);
+  for (SizeTry& t : around_mask_limits(base, steps, "STEP")) around.push_back(std::move(t));
   LimitProbe probe(ref_path, cand_path);
   for (SizeTry& t : around_computed_limits(probe, base, limits)) around.push_back(std::move(t));
   if (around.empty()) around = past_largest_block(base, *blocks.rbegin());

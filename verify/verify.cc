@@ -426,6 +426,7 @@ bool Pipeline::structure() {
   r_.loops = cand_.state.loop_trips;
   r_.blocks = cand_.state.block_sizes;
   r_.mask_limits = cand_.state.mask_limits;
+  r_.loop_steps = cand_.state.loop_steps;
   if (!cand_.state.int32_offsets.empty()) {
     torch::Dims file = torch::file_dims(ref_path_);
     r_.file_size_findings = int32_offset_findings(cand_.state.int32_offsets,

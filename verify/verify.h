@@ -101,6 +101,7 @@ struct Report {
   std::map<std::string, unsigned> loops;              // trip counts that ran, by file:line:col
   std::set<int64_t> blocks;                           // the block sizes the kernels' launches used
   std::set<std::pair<int64_t, int64_t>> mask_limits;  // TorchState's: (n, block extent)
+  std::set<std::pair<int64_t, int64_t>> loop_steps;   // TorchState's: (end, step)
   bool cannot_run = false;         // NOT_EQUIVALENT because the candidate raises or does not parse
   bool assert_rejected = false;    // UNKNOWN because an assert in either file rejects the sizes
   bool reference_stopped = false;  // the reference raised or stopped at these sizes
@@ -123,7 +124,8 @@ std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
 // of indices with (TorchState::mask_limits) is traced back to the sizes that make it, and those
 // go to BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 (mask tails, partial tiles, second and third
 // trips); a limit that is no product of sizes (a pooling's output length) is traced by running
-// the programs with each size grown, and the size that moves it searched for those values;
+// the programs with each size grown, and the size that moves it searched for those values; a
+// kernel loop stepping past one block (TorchState::loop_steps) adds the same around its step;
 // where no limit is traced, each size in turn at the largest BLOCK + 1. Those run
 // smallest first, each within an eighth of the timeout (at least 2 s); one that does not finish
 // there, the larger sizes of its dimension, and sizes multiplying past 262144 are named in the

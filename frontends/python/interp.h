@@ -77,6 +77,9 @@ class Interp {
   // Makes `import NAME` (and `from NAME import ...`) produce this module: keq's model of a
   // library, which takes precedence over any source of that name on the search path.
   void register_module(const std::string& name, Ref module);
+  // A builtin (range), to wrap: the Triton frontend records kernel loops' steps.
+  Ref builtin_value(const std::string& name) const { return builtins_->vars.at(name); }
+  void set_builtin(const std::string& name, Ref v) { builtins_->vars[name] = std::move(v); }
   // The public names a module keq models in part really has: a name outside them is Python's
   // AttributeError (hasattr() is False), one inside that keq lacks is UNSUPPORTED.
   void set_real_names(const std::string& module, absl::flat_hash_set<std::string> names) {

@@ -62,6 +62,9 @@ struct TorchState {
   // block pointer's shape gives, with the block's extent: (n, extent). The default bound maps n
   // back to the dimensions whose sizes make it and tries sizes around the extent there.
   std::set<std::pair<int64_t, int64_t>> mask_limits;
+  // Every kernel loop over a runtime end with a step of 2 or more (range(0, n, 4 * BLOCK), a loop
+  // unrolled over four blocks): (end, step). The bound tries sizes around the step as well.
+  std::set<std::pair<int64_t, int64_t>> loop_steps;
   // Pointer offsets a kernel computed in int32, by file:line:col: the largest offset a lane
   // added and the shape of the buffer it addressed (the largest such buffer). At the file's own
   // sizes, which keq does not run, an int32 offset that spans its buffer wraps once the buffer

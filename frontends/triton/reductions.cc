@@ -152,6 +152,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   // loop_unroll_factor, ...) are scheduling hints with no effect on values.
   for (const char* name : {"range", "static_range"})
     def(name, [this, name](Interp&, CallArgs& a) {
+      record_loop_step(a);
       std::vector<int64_t> v;
       for (const Ref& x : a.pos) v.push_back(int_of(x, a.at));
       if (v.empty() || v.size() > 3)
@@ -199,6 +200,15 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
                                                                    {"int64", DType::I64},
                                                                    {"int1", DType::Bool}})
     t[name] = torch::dtype_value(d);
+}
+
+// range(lo, n, step) in a kernel, n a runtime int and step at least 2: (n, step) for the
+// default bound (TorchState::loop_steps), as a block compared with n records (n, extent).
+void Triton::record_loop_step(const CallArgs& a) {
+  if (a.pos.size() != 3) return;
+  const Ref &end = a.pos[1], &step = a.pos[2];
+  if (is_runtime_int(end) && step->kind == K::Int && step->i >= 2 && end->i > 0)
+    st.loop_steps.insert({end->i, step->i});
 }
 
 }  // namespace keq::triton::impl

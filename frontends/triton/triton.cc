@@ -38,6 +38,11 @@ void install(python::Interp& in, torch::TorchState& state) {
     i2.unsupported(at, "operator " + op + " in a kernel");
   };
   h.in_kernel = [t] { return t->run != nullptr; };
+  Ref py_range = in.builtin_value("range");
+  in.set_builtin("range", python::builtin("range", [t, py_range](Interp& i2, CallArgs& a) {
+                   if (t->run) t->record_loop_step(a);
+                   return i2.call(py_range, a);
+                 }));
   h.subscript = [t](Interp& i2, const Ref& v, const Ref& index, Span at) {
     if (t->run) check_tensor_index(i2, at, index);
     return t->torch_hooks.subscript(i2, v, index, at);

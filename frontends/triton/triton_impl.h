@@ -141,6 +141,7 @@ struct Triton {
   std::vector<bool> constexpr_parameters(const Ref& fn) const;
   Ref kernel_arg(const Ref& v, bool runtime, Span at);
   static TensorPtr storage_span(const TensorPtr& view);
+  void record_loop_step(const CallArgs& a);
 
   void record_block_sizes(const Ref& fn, const std::vector<Ref>& pos, const Attrs& meta);
 
