@@ -228,16 +228,24 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
       if (runtime && hooks_.binop && hooks_.in_kernel && hooks_.in_kernel())
         return hooks_.binop(*this, op, a, b, at);
       double x = to_float(a, at), y = to_float(b, at);
-      if (op == "+") return floating(x + y);
-      if (op == "-") return floating(x - y);
-      if (op == "*") return floating(x * y);
+      // A GPU timing stays one through arithmetic (ms * 1000 compared is still a choice).
+      bool timing = (a->kind == K::Float && a->s == kTimingMarker) ||
+                    (b->kind == K::Float && b->s == kTimingMarker);
+      auto number = [timing](double v) {
+        Ref r = floating(v);
+        if (timing) r->s = kTimingMarker;
+        return r;
+      };
+      if (op == "+") return number(x + y);
+      if (op == "-") return number(x - y);
+      if (op == "*") return number(x * y);
       if (op == "/") {
         if (y == 0) error(at, "float division by zero");
-        return floating(x / y);
+        return number(x / y);
       }
-      if (op == "//") return floating(std::floor(x / y));
-      if (op == "%") return floating(x - std::floor(x / y) * y);
-      if (op == "**") return floating(std::pow(x, y));
+      if (op == "//") return number(std::floor(x / y));
+      if (op == "%") return number(x - std::floor(x / y) * y);
+      if (op == "**") return number(std::pow(x, y));
     }
   }
   if (op == "+" && a->kind == b->kind && (a->kind == K::Str)) return string(a->s + b->s);
@@ -261,6 +269,11 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
 
 bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at) {
   if (op == "is") return a == b || (a->kind == K::None && b->kind == K::None);
+  for (const Ref& v : {a, b})
+    if (v->kind == K::Float && v->s == kTimingMarker)
+      unsupported(at,
+                  "a comparison of GPU timings (torch.cuda.Event.elapsed_time): which choice "
+                  "the GPU's timings make is not modelled");
   if (op == "is not") return !(a == b || (a->kind == K::None && b->kind == K::None));
   if (op == "==") return equal(a, b);
   if (op == "!=") return !equal(a, b);

@@ -112,6 +112,9 @@ Ref builtin(std::string name, BuiltinFn fn);
 Ref module_object(std::string name);
 // A Python set: a dict (Kind::Dict) marked "set" whose keys are the members, values None.
 inline constexpr const char* kSetMarker = "set";
+// A float that is a GPU timing (torch.cuda.Event.elapsed_time): keq cannot know its value, so a
+// comparison of it, the choice a hand-rolled autotuner makes, is unsupported.
+inline constexpr const char* kTimingMarker = "timing";
 inline bool is_set(const Ref& v) {
   return v->kind == Value::Kind::Dict && v->s == kSetMarker;
 }

@@ -18,7 +18,7 @@ struct DeviceFacts {
 
 }  // namespace
 
-void install_cuda_timing(TorchState& st, const Ref& cuda);
+void install_cuda_timing(const Ref& cuda);
 
 void install_cuda_queries(TorchState& st, const Ref& cuda) {
   static const DeviceFacts kH200;
@@ -50,18 +50,18 @@ void install_cuda_queries(TorchState& st, const Ref& cuda) {
     a["L2_cache_size"] = python::integer(kH200.l2_cache_size);
     return p;
   });
-  install_cuda_timing(st, cuda);
+  install_cuda_timing(cuda);
 }
 
 // Streams and events: one stream, and work done in program order, so they order nothing keq
-// models. A timing read by elapsed_time() is not a value keq can know: every one is 1.0 ms,
-// which the report says, since a choice among configurations by timing then takes the first.
-void install_cuda_timing(TorchState& st, const Ref& cuda) {
+// models. A timing read by elapsed_time() is not a value keq can know: it may be printed, but a
+// comparison of it (a choice among configurations) is UNSUPPORTED (python::kTimingMarker).
+void install_cuda_timing(const Ref& cuda) {
   auto& t = *cuda->attrs;
   auto inert = [](const std::string& name) {
     return python::builtin(name, [](python::Interp&, python::CallArgs&) { return python::none(); });
   };
-  auto object = [inert, &st](const std::string& type) {
+  auto object = [inert](const std::string& type) {
     Ref o = python::module_object("torch.cuda." + type);
     auto& a = *o->attrs;
     for (const char* m : {"record", "synchronize", "wait", "wait_event", "wait_stream"})
@@ -70,11 +70,10 @@ void install_cuda_timing(TorchState& st, const Ref& cuda) {
         python::builtin("torch.cuda." + type + ".query",
                         [](python::Interp&, python::CallArgs&) { return python::boolean(true); });
     a["elapsed_time"] =
-        python::builtin("torch.cuda.Event.elapsed_time", [&st](python::Interp&, python::CallArgs&) {
-          st.host_assumptions.insert(
-              "torch.cuda.Event.elapsed_time() is 1.0 ms for every measurement (a choice made by "
-              "timing takes the first of equals)");
-          return python::floating(1.0);
+        python::builtin("torch.cuda.Event.elapsed_time", [](python::Interp&, python::CallArgs&) {
+          Ref ms = python::floating(1.0);  // printed or logged, it changes nothing
+          ms->s = python::kTimingMarker;   // compared, it would choose: unsupported
+          return ms;
         });
     return o;
   };

@@ -2,6 +2,8 @@
 // tensor attributes.
 #include <absl/container/flat_hash_set.h>
 
+#include <numeric>
+
 #include "frontends/torch/torch_impl.h"
 
 namespace keq::torch::impl {
@@ -375,17 +377,22 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
 // t[index] = value: the selected elements take value (a number, or a tensor broadcast to the
 // selection's shape, converted to t's dtype), in t and every view of its storage.
 void Torch::setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at) {
-  // keq shares storage only with contiguous views; a write through a transpose or a column
-  // would not reach the tensor it views.
+  write_selection(t, selection(t, index, at), as_tensor(in, value, at, t->dtype), "item assignment",
+                  at);
+}
+
+// The selected elements of t take v's, broadcast to the selection's shape and converted to t's
+// dtype, in t and every view of its storage. keq shares storage only with contiguous and
+// permuted views: a write through a column or an expand would not reach the tensor it views.
+void Torch::write_selection(const TensorPtr& t, const Selection& sel, const TensorPtr& v,
+                            const std::string& what, Span at) {
   if (t->strided)
-    in.unsupported(at,
-                   "item assignment into a strided tensor (a transpose, permute, expand or "
-                   "column slice, or an op on one)");
-  Selection sel = selection(t, index, at);
-  TensorPtr v = as_tensor(in, value, at, t->dtype);
+    in.unsupported(at, what +
+                           " into a strided tensor (a transpose, permute, expand or column "
+                           "slice, or an op on one)");
   if (broadcast_shapes(in, v->shape, sel.shape, at) != sel.shape)
-    in.error(at, "the value's shape does not broadcast to the " + std::to_string(sel.flat.size()) +
-                     " elements it is assigned to");
+    in.raise(at, "RuntimeError: " + what + ": the value's shape does not broadcast to the " +
+                     std::to_string(sel.flat.size()) + " elements it is written to");
   check_initialized(in, *v, at);
   std::vector<int64_t> idx(sel.shape.size(), 0);
   for (size_t k = 0; k < sel.flat.size(); ++k) {
@@ -630,31 +637,11 @@ Ref Torch::in_place_method(const Ref& self, const std::string& name) {
       in.raise(a.at, "RuntimeError: result type " + std::string(dtype_name(v->dtype)) +
                          " can't be cast to the desired output type " +
                          std::string(dtype_name(t->dtype)));
-    write_all(t, v, "Tensor." + name, a.at);
+    Selection all{t->shape, std::vector<int64_t>(t->numel()), true};
+    std::iota(all.flat.begin(), all.flat.end(), 0);
+    write_selection(t, all, v, "Tensor." + name, a.at);
     return self;
   });
-}
-
-// Every element of t takes v's (broadcast to t's shape, converted to t's dtype), in t and every
-// view of its storage.
-void Torch::write_all(const TensorPtr& t, const TensorPtr& v, const std::string& what, Span at) {
-  if (t->strided)
-    in.unsupported(at, what +
-                           " into a strided tensor (a transpose, permute, expand or column "
-                           "slice, or an op on one)");
-  if (broadcast_shapes(in, v->shape, t->shape, at) != t->shape)
-    in.raise(at, "RuntimeError: " + what +
-                     ": the value's shape does not broadcast to the "
-                     "tensor's shape");
-  check_initialized(in, *v, at);
-  std::vector<int64_t> idx(t->shape.size(), 0);
-  for (int64_t k = 0; k < t->numel(); ++k) {
-    t->write(k, convert(s, v->elems[broadcast_index(*v, t->shape, idx)], v->dtype, t->dtype));
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < t->shape[d]) break;
-      idx[d] = 0;
-    }
-  }
 }
 
 }  // namespace keq::torch::impl

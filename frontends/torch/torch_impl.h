@@ -455,7 +455,8 @@ struct Torch {
   Ref subscript(const TensorPtr& t, const Ref& index, Span at);
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
   Ref in_place_method(const Ref& self, const std::string& name);  // nullptr: not one keq knows
-  void write_all(const TensorPtr& t, const TensorPtr& v, const std::string& what, Span at);
+  void write_selection(const TensorPtr& t, const Selection& sel, const TensorPtr& v,
+                       const std::string& what, Span at);
   Ref tensor_attr(const Ref& self, const std::string& name, Span at);
   // The Python number a one-element host tensor holds (t.item(), int(t), `if t:`), decided
   // over the inputs' domains; unsupported where it depends on which inputs are drawn.
