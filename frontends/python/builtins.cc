@@ -87,6 +87,8 @@ void Interp::install_builtins() {
   def("float", [](Interp& in, CallArgs& a) -> Ref {
     if (a.pos.empty()) return floating(0);
     Ref x = one_arg(in, a, "float");
+    if (x->kind == K::InputDependentFloat) return x;
+    if (x->kind == K::Tensor && in.hooks().item) return in.hooks().item(in, x, a.at);
     if (x->kind == K::Str) {
       std::string s = x->s;
       std::transform(s.begin(), s.end(), s.begin(), ::tolower);
@@ -196,9 +198,9 @@ void Interp::install_builtins() {
       if (c->kind == K::Builtin) {
         const std::string& n = c->s;
         if ((n == "int" && (x->kind == K::Int || x->kind == K::BigInt)) ||
-            (n == "float" && x->kind == K::Float) || (n == "bool" && x->kind == K::Bool) ||
-            (n == "str" && x->kind == K::Str) || (n == "list" && x->kind == K::List) ||
-            (n == "tuple" && x->kind == K::Tuple))
+            (n == "float" && (x->kind == K::Float || x->kind == K::InputDependentFloat)) ||
+            (n == "bool" && x->kind == K::Bool) || (n == "str" && x->kind == K::Str) ||
+            (n == "list" && x->kind == K::List) || (n == "tuple" && x->kind == K::Tuple))
           return boolean(true);
       } else if (c->kind == K::Class) {
         if (in.is_instance_of(x, c->s)) return boolean(true);

@@ -566,6 +566,7 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     case NodeKind::UnaryOp: {
       Ref x = eval(n.kids[0], env);
       if (n.text == "not") return boolean(!truthy(x, n.span));
+      if (x->kind == K::InputDependentFloat) input_dependent_use(n.span, x);
       if (x->kind == K::Tensor) {
         if (!hooks_.unop) unsupported(n.span, "tensor operator " + n.text);
         return hooks_.unop(*this, n.text, x, n.span);

@@ -45,6 +45,9 @@ struct TensorHooks {
   // int(t), float(t), t.item() of a one-element tensor outside a kernel: the Python number it
   // holds when that does not depend on the inputs drawn; unsupported otherwise.
   std::function<Ref(Interp&, const Ref& t, Span at)> host_scalar;
+  // t.item(), float(t): host_scalar's number, or where a floating tensor's element depends on
+  // the inputs, an InputDependentFloat that a kernel can take as a scalar argument.
+  std::function<Ref(Interp&, const Ref& t, Span at)> item;
   // An `if` on a data-dependent condition runs both branches: `enter_branch` brackets each (the
   // condition, negated for the else branch) so effects can be guarded, and `select` merges each
   // variable the branches left different.
@@ -133,6 +136,8 @@ class Interp {
 
   [[noreturn]] void unsupported(Span at, const std::string& what) const;
   [[noreturn]] void error(Span at, const std::string& what) const;
+  // Unsupported: host Python reads a float that depends on the inputs (Kind::InputDependentFloat).
+  [[noreturn]] void input_dependent_use(Span at, const Ref& v) const;
   // An error CPython, torch or Triton raise for certain here (ProgramError::confirmed). Its type
   // is the prefix of `what` before ':' when that names an exception class ("TypeError: ..."),
   // else Exception; try/except matches on it.

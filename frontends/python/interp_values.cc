@@ -32,6 +32,8 @@ bool Interp::truthy(const Ref& v, Span at) {
       return !v->items.empty();
     case K::Dict:
       return !v->dict.empty();
+    case K::InputDependentFloat:
+      input_dependent_use(at, v);
     case K::Tensor:
       if (hooks_.truth)
         if (int t = hooks_.truth(*this, v, at); t >= 0) return t == 1;
@@ -45,6 +47,7 @@ bool Interp::truthy(const Ref& v, Span at) {
 
 int64_t Interp::to_int(const Ref& v, Span at) {
   if (v->kind == K::Int || v->kind == K::Bool) return v->i;
+  if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);
   if (v->kind == K::Tensor && hooks_.host_scalar)
     return to_int(hooks_.host_scalar(*this, v, at), at);
   if (v->kind == K::BigInt)
@@ -54,6 +57,7 @@ int64_t Interp::to_int(const Ref& v, Span at) {
 
 double Interp::to_float(const Ref& v, Span at) {
   if (v->kind == K::Float) return v->f;
+  if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);
   if (v->kind == K::Tensor && hooks_.host_scalar)
     return to_float(hooks_.host_scalar(*this, v, at), at);
   if (is_integer(v)) {
@@ -186,6 +190,7 @@ bool Interp::equality_is_pythons(const Ref& v) const {
     case K::Dict:
     case K::Range:
     case K::Slice:
+    case K::InputDependentFloat:
       return false;  // Python compares these by value, equal() by identity
     case K::Instance:
       for (Ref c = v->cls; c; c = c->cls)
@@ -198,12 +203,20 @@ bool Interp::equality_is_pythons(const Ref& v) const {
 
 // ---- operators ---------------------------------------------------------------------------
 
+void Interp::input_dependent_use(Span at, const Ref& v) const {
+  unsupported(at, "host Python reads a float that depends on the inputs' values (made by " + v->s +
+                      "): keq models such a value as a kernel's scalar argument and in tensor "
+                      "operators, nothing else done with it");
+}
+
 Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
   if (a->kind == K::Tensor || b->kind == K::Tensor || a->kind == K::Pointer ||
       b->kind == K::Pointer) {
     if (!hooks_.binop) unsupported(at, "tensor operator " + op);
     return hooks_.binop(*this, op, a, b, at);
   }
+  for (const Ref& v : {a, b})
+    if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);
   if (is_number(a) && is_number(b)) {
     bool ints = a->kind != K::Float && b->kind != K::Float;
     if (ints) {
@@ -275,6 +288,8 @@ bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at)
                   "a comparison of GPU timings (torch.cuda.Event.elapsed_time): which choice "
                   "the GPU's timings make is not modelled");
   if (op == "is not") return !(a == b || (a->kind == K::None && b->kind == K::None));
+  for (const Ref& v : {a, b})
+    if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);
   if (op == "==") return equal(a, b);
   if (op == "!=") return !equal(a, b);
   if (op == "in" || op == "not in") {

@@ -25,6 +25,7 @@ std::string Value::type_name() const {
     case Kind::BigInt:
       return "int";
     case Kind::Float:
+    case Kind::InputDependentFloat:
       return "float";
     case Kind::Str:
       return "str";

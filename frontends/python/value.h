@@ -71,7 +71,11 @@ struct Value {
     Device,
     Range,
     Pointer,  // a Triton pointer block: a buffer (tensor), a shape, an element offset per lane
-    BigInt    // a Python int past int64 (frontends/python/integers.h)
+    BigInt,   // a Python int past int64 (frontends/python/integers.h)
+    // A Python float that depends on the inputs' values (t.item() of a parameter's sum): its
+    // term is `tensor`'s one element, `s` where it was made. It may reach a kernel as an fp32
+    // scalar; host Python that reads it (arithmetic, a branch, a comparison) is unsupported.
+    InputDependentFloat
   };
   Kind kind = Kind::None;
   // Bool: the value. Class: defined by the program (not keq's model of a library class).

@@ -317,6 +317,21 @@ void Torch::install_init(const Ref& nn) {
           return a.pos[0];
         });
   }
+  // nn.Linear's own reset_parameters, which LLM-written modules copy: fan_in is size(1) times
+  // the receptive field (the product of the sizes past the second), fan_out size(0) times it.
+  (*init->attrs)["_calculate_fan_in_and_fan_out"] =
+      python::builtin("nn.init._calculate_fan_in_and_fan_out", [this](Interp&, CallArgs& a) {
+        TensorPtr t = tensor_arg(a, 0, "tensor");
+        if (t->shape.size() < 2)
+          in.raise(
+              a.at,
+              "ValueError: Fan in and fan out can not be computed for tensor with fewer than 2 "
+              "dimensions");
+        int64_t field = 1;
+        for (size_t d = 2; d < t->shape.size(); ++d) field *= t->shape[d];
+        return python::tuple(
+            {python::integer(t->shape[1] * field), python::integer(t->shape[0] * field)});
+      });
   (*nn->attrs)["init"] = init;
   in.register_module("torch.nn.init", init);
 }

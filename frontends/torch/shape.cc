@@ -541,7 +541,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
           in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
     });
   if (name == "item")
-    return self_fn([this](Interp&, CallArgs& a) { return host_scalar(a.pos[0]->tensor, a.at); });
+    return self_fn([this](Interp&, CallArgs& a) { return item(a.pos[0]->tensor, a.at); });
   // view_as/reshape_as: self's elements in other's shape.
   if (name == "view_as" || name == "reshape_as")
     return self_fn([this, name](Interp&, CallArgs& a) -> Ref {

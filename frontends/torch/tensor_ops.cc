@@ -66,6 +66,9 @@ TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {
   if (v->kind == K::Float) {
     t->dtype = torch::is_float(like) ? like : DType::F32;
     t->elems = {constant(in.store(), t->dtype, v->f)};
+  } else if (v->kind == K::InputDependentFloat) {  // a Python float, as the constant above
+    t->dtype = torch::is_float(like) ? like : DType::F32;
+    t->elems = {convert(in.store(), v->tensor->elems[0], v->tensor->dtype, t->dtype)};
   } else if (v->kind == K::Int || v->kind == K::Bool) {
     t->dtype = v->kind == K::Bool && like == DType::Bool ? DType::Bool : like;
     t->elems = {constant(in.store(), t->dtype, static_cast<double>(v->i))};
@@ -78,7 +81,9 @@ TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {
 DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
   auto kind_of = [](DType d) { return torch::is_float(d) ? 2 : d == DType::Bool ? 0 : 1; };
   auto scalar_kind = [](const Ref& v) {
-    return v->kind == K::Float ? 2 : v->kind == K::Bool ? 0 : 1;
+    return v->kind == K::Float || v->kind == K::InputDependentFloat ? 2
+           : v->kind == K::Bool                                     ? 0
+                                                                    : 1;
   };
   if (a->kind == K::Tensor && b->kind == K::Tensor) {
     DType x = a->tensor->dtype, y = b->tensor->dtype;

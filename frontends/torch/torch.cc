@@ -97,6 +97,7 @@ void install(python::Interp& in, TorchState& state) {
   in.hooks().setitem = [t](Interp&, const Ref& v, const Ref& index, const Ref& value, Span at) {
     t->setitem(v->tensor, index, value, at);
   };
+  in.hooks().item = [t](Interp&, const Ref& v, Span at) { return t->item(v->tensor, at); };
   in.hooks().host_scalar = [t](Interp&, const Ref& v, Span at) {
     return t->host_scalar(v->tensor, at);
   };
@@ -135,6 +136,19 @@ std::optional<ir::RealValue> value_over_inputs(const TorchState& st, const ir::T
   }
   if (r.nan || !r.real) return std::nullopt;  // a NaN that some input makes is not one value
   v.f = r.lo;
+  return v;
+}
+
+Ref Torch::item(const TensorPtr& x, Span at) {
+  if (x->numel() != 1 || !is_float(x->dtype) || x->elems[0] == Tensor::kUninit ||
+      value_over_inputs(st, s, x->elems[0]))
+    return host_scalar(x, at);
+  auto v = std::make_shared<python::Value>();
+  v->kind = python::Value::Kind::InputDependentFloat;
+  v->s = "the .item() or float() at " + in.where(at);
+  v->tensor = std::make_shared<Tensor>();
+  v->tensor->dtype = x->dtype;
+  v->tensor->elems = {x->elems[0]};
   return v;
 }
 

@@ -466,6 +466,10 @@ struct Torch {
                       "float(t) of a tensor that differs between inputs in the get_inputs() "
                       "domains)");
 
+  // t.item(), float(t): host_scalar's number, or an InputDependentFloat (python/value.h) where
+  // a floating tensor's element depends on the inputs.
+  Ref item(const TensorPtr& t, Span at);
+
   // An int or a tuple of n ints (kernel_size=3 or (3, 3)).
   std::vector<int64_t> tuple_arg(const Ref& v, size_t n, int64_t dflt, Span at) {
     if (!v || v->kind == K::None) return std::vector<int64_t>(n, dflt);

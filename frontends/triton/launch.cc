@@ -91,6 +91,12 @@ Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
     f->b = true;
     return f;
   }
+  if (v->kind == K::InputDependentFloat) {  // an fp32 scalar whose value is a term
+    if (!runtime)
+      in.unsupported(at, "a float that depends on the inputs' values (made by " + v->s +
+                             ") as a tl.constexpr argument");
+    return input_dependent_scalar(v);
+  }
   if (v->kind != K::Tensor) return v;
   if (v->tensor->strided && v->tensor->storage.strides.empty())
     in.unsupported(at,
@@ -101,6 +107,14 @@ Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
   p->tensor = v->tensor->strided ? storage_span(v->tensor) : v->tensor;
   p->offsets = {0};
   return p;
+}
+
+Ref Triton::input_dependent_scalar(const Ref& v) {
+  auto t = std::make_shared<Tensor>();
+  t->dtype = DType::F32;
+  // Every narrow float is an fp32 value: the double .item() gave rounds back exactly.
+  t->elems = {convert(s, v->tensor->elems[0], v->tensor->dtype, DType::F32)};
+  return wrap(t);
 }
 
 // The memory a kernel sees through a permuted view: its elements in storage order, one storage

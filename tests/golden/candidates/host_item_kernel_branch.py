@@ -28,7 +28,20 @@ class ModelNew(nn.Module):
 
 class ModelSumItem(nn.Module):
     def forward(self, x, target):
-        return x * x.sum().item()  # differs between inputs: unsupported
+        return x * x.sum().item()  # differs between inputs: a Python float that is a term
+
+
+class ModelItemKernelScalar(nn.Module):
+    def forward(self, x, target):
+        out = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
+        total = x.sum().item()  # reaches the kernel as an fp32 scalar
+        pick_kernel[(x.shape[0],)](x, target, out, x.shape[1], -100, total)
+        return out
+
+
+class ModelItemArithmetic(nn.Module):
+    def forward(self, x, target):
+        return x * (x.sum().item() * 0.5)  # Python arithmetic on it: unsupported
 
 
 def get_inputs():
