@@ -245,16 +245,35 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
       };
       const std::pair<int64_t, const char*> targets[] = {
           {block + 1, "BLOCK+1"}, {block - 1, "BLOCK-1"}, {2 * block + 1, "2*BLOCK+1"}};
+      // f is mostly affine in the size (an output length; a product with other sizes): its
+      // values at start and 2 start + 1 predict where it reaches the target, and two probes
+      // confirm the crossing (f(v - 1) < target <= f(v)) where the search takes a dozen runs
+      // of the programs, each at a size up to the target's.
+      auto predicted = [&](int64_t target) -> std::optional<int64_t> {
+        const int64_t s1 = 2 * start + 1;
+        std::optional<int64_t> f0 = f(start), f1 = f(s1);
+        if (!f0 || !f1 || *f1 <= *f0 || *f0 >= target) return std::nullopt;
+        int64_t rise = *f1 - *f0, run = s1 - start;
+        int64_t v = start + ((target - *f0) * run + rise - 1) / rise;
+        std::optional<int64_t> at = f(v), before = f(v - 1);
+        if (at && before && *before < target && *at >= target) return v;
+        return std::nullopt;
+      };
       for (const auto& [target, label] : targets) {
         int64_t lo = start, hi = start;  // f(lo) < target <= f(hi) once found
-        std::optional<int64_t> fh = f(hi);
-        while (fh && *fh < target && hi < (int64_t{1} << 20)) fh = f(hi = 2 * hi + 1), lo = hi / 2;
-        if (!fh || *fh < target) break;
-        while (hi - lo > 1) {
-          int64_t mid = lo + (hi - lo) / 2;
-          std::optional<int64_t> fm = f(mid);
-          if (!fm) break;
-          (*fm < target ? lo : hi) = mid;
+        if (std::optional<int64_t> v = predicted(target)) {
+          hi = *v;
+        } else {
+          std::optional<int64_t> fh = f(hi);
+          while (fh && *fh < target && hi < (int64_t{1} << 20))
+            fh = f(hi = 2 * hi + 1), lo = hi / 2;
+          if (!fh || *fh < target) break;
+          while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            std::optional<int64_t> fm = f(mid);
+            if (!fm) break;
+            (*fm < target ? lo : hi) = mid;
+          }
         }
         if (f(hi) != target || hi == start) continue;
         out.push_back({with(hi),
