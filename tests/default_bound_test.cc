@@ -228,5 +228,33 @@ TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
       << wrong->bound;
 }
 
+TEST(DefaultBound, AComputedLimitNoSizeReachesExactlyGetsTheNearestTail) {
+  // The masked limit is 4 L (a concatenation's length): never 33 = BLOCK + 1 for BLOCK 32, so
+  // the nearest past it (36, L = 9) is taken, where the one block the kernel covers leaves four
+  // outputs unwritten.
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return torch.cat([x, x, x, x], dim=1)\n\n\n"
+      "rows = 16\nlength = 64\n\n\ndef get_inputs():\n    return [torch.randn(rows, length)]\n";
+  std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef cat4(x_ptr, y_ptr, n_in, n_out, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    j = tl.arange(0, BLOCK)\n    m = j < n_out\n"
+      "    v = tl.load(x_ptr + row * n_in + j % n_in, mask=m, other=0.0)\n"
+      "    tl.store(y_ptr + row * n_out + j, v, mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n    def forward(self, x):\n        rows, n = x.shape\n"
+      "        y = torch.empty(rows, 4 * n, device=x.device)\n"
+      "        cat4[(rows,)](x, y, n, 4 * n, BLOCK=32)\n        return y\n";
+  Files f("nearest_limit", ref, cand);
+  std::vector<Report> rs = f.run();
+  auto wrong = std::find_if(rs.begin(), rs.end(),
+                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
+  ASSERT_NE(wrong, rs.end()) << "no size put the output length past one block";
+  EXPECT_NE(wrong->bound.find("length so a limit computed from it is at 36 (the nearest to "
+                              "BLOCK+1), BLOCK 32"),
+            std::string::npos)
+      << wrong->bound;
+}
+
 }  // namespace
 }  // namespace keq::verify

@@ -883,5 +883,16 @@ TEST(TorchFrontend, TransposedViewsHaveTheirStridesAndShareStorage) {
   EXPECT_EQ(values(s, r->items[4]), (std::vector<double>{0, 0, 0, 0, 0, 5}));
 }
 
+// The default bound puts sizes around a masked index's extent: the indices a block covers, not
+// its lanes (a channel index over BLOCK_C * BLOCK_HW lanes covers BLOCK_C channels).
+TEST(Triton, AMaskLimitsExtentIsTheIndicesItsBlockCovers) {
+  ir::TermStore s;
+  Program p = golden_candidate("channel_index_over_lanes.py", s);
+  const auto& limits = p.state.mask_limits;
+  EXPECT_TRUE(limits.count({6, 4})) << "the channel limit with its 4 channels";
+  EXPECT_TRUE(limits.count({5, 8})) << "the position limit with its 8 positions";
+  EXPECT_FALSE(limits.count({6, 32})) << "the lane count is not the channels' extent";
+}
+
 }  // namespace
 }  // namespace keq::torch

@@ -275,10 +275,24 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
             (*fm < target ? lo : hi) = mid;
           }
         }
-        if (f(hi) != target || hi == start) continue;
-        out.push_back({with(hi),
-                       base[e.d].first + " so a limit computed from it is at " + label +
-                           ", BLOCK " + std::to_string(block),
+        // Where no size makes f exactly the target (an output of 2H x 2W is never 257), the
+        // nearest on the same side of the block boundary still ends in a partial block: the
+        // first value past the target, or for BLOCK - 1 the last value before it.
+        std::optional<int64_t> exact = f(hi);
+        int64_t v = target < block ? hi - 1 : hi;
+        std::optional<int64_t> fv = f(v);
+        if (!exact || !fv || v <= start) continue;
+        std::string at = label;
+        if (*exact != target) {
+          bool partial = *fv % block != 0 && *fv / block == target / block;
+          if (!partial) continue;
+          at = std::to_string(*fv) + " (the nearest to " + label + ")";
+        } else {
+          v = hi;
+        }
+        out.push_back({with(v),
+                       base[e.d].first + " so a limit computed from it is at " + at + ", BLOCK " +
+                           std::to_string(block),
                        k});
       }
       break;  // one size per limit: the first that moves it

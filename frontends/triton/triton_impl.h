@@ -204,8 +204,19 @@ struct Triton {
       return v->kind == K::Tensor && v->tensor->numel() > 1 && !torch::is_float(v->tensor->dtype) &&
              v->tensor->dtype != DType::Bool;
     };
-    if (block(a) && b->kind == K::Int) st.mask_limits.insert({b->i, a->tensor->numel()});
-    if (block(b) && a->kind == K::Int) st.mask_limits.insert({a->i, b->tensor->numel()});
+    if (block(a) && b->kind == K::Int) st.mask_limits.insert({b->i, index_extent(a->tensor)});
+    if (block(b) && a->kind == K::Int) st.mask_limits.insert({a->i, index_extent(b->tensor)});
+  }
+  // How many indices a block covers: its distinct values where they are known at this bound,
+  // not its lanes. A channel index pid * BLOCK_C + tid // BLOCK_HW over BLOCK_C * BLOCK_HW
+  // lanes (or offs[:, None] broadcast over a tile) covers BLOCK_C, where its tail starts.
+  int64_t index_extent(const TensorPtr& t) const {
+    absl::flat_hash_set<TermId> values;
+    for (TermId e : t->elems) {
+      if (!is_const(e)) return t->numel();
+      values.insert(e);
+    }
+    return static_cast<int64_t>(values.size());
   }
 
   Ref binary(const std::string& op, const Ref& a, const Ref& b, Span at) {
