@@ -220,9 +220,10 @@ int run(const Options& o) {
               egraph::stop_reason_name(rep.stop), rep.iterations.size(), g.num_nodes(),
               g.num_classes(), g.memo_size(), rep.total_s);
   if (g.lang().normal_forms_on())
-    std::printf("normal forms: %zu; products left as atoms (over the %zu-term budget): %zu\n",
-                g.lang().normal_forms().size(), g.lang().normal_forms().budget(),
-                g.lang().normal_forms().budget_exceeded());
+    std::printf(
+        "normal forms: %zu; products past the %zu-term budget (wide factors as atoms): %zu\n",
+        g.lang().normal_forms().size(), g.lang().normal_forms().budget(),
+        g.lang().normal_forms().budget_exceeded());
   else
     std::printf("normal forms: off\n");
   size_t proved = proof->proved_count();

@@ -3,6 +3,7 @@
 #include <absl/hash/hash.h>
 
 #include <algorithm>
+#include <map>
 
 #include "ir/budget.h"
 
@@ -19,7 +20,10 @@ size_t NormalForms::CoeffHash::operator()(const mpq_class& q) const {
 
 NormalForms::NormalForms(size_t budget) : budget_(budget) {
   polys_.emplace_back();  // kNoNf: never used as a polynomial
+  poly_folds_.push_back(false);
+  poly_linear_.push_back(false);
   monos_.emplace_back();  // monomial 0: empty
+  mono_folds_.push_back(false);
   mono_index_[{}] = 0;
   zero_ = intern_coeff(0);
   one_ = intern_coeff(1);
@@ -46,7 +50,12 @@ uint32_t NormalForms::intern_mono(Mono m) {
   std::vector<int64_t> key;
   for (auto [atom, pow] : merged) key.push_back(int64_t{atom} << 32 | static_cast<uint32_t>(pow));
   auto [it, inserted] = mono_index_.try_emplace(key, static_cast<uint32_t>(monos_.size()));
-  if (inserted) monos_.push_back(std::move(merged));
+  if (inserted) {
+    mono_folds_.push_back(std::any_of(merged.begin(), merged.end(), [&](const auto& p) {
+      return p.second == 1 && atoms_[p.first].kind == AtomKind::Wide;
+    }));
+    monos_.push_back(std::move(merged));
+  }
   return it->second;
 }
 
@@ -89,7 +98,15 @@ NfId NormalForms::intern_poly(std::vector<Term> terms) {
   std::vector<uint32_t> key;
   for (const Term& t : out) key.insert(key.end(), {t.coeff, t.mono, t.expo});
   auto [it, inserted] = poly_index_.try_emplace(key, static_cast<NfId>(polys_.size()));
-  if (inserted) polys_.push_back(std::move(out));
+  if (inserted) {
+    poly_folds_.push_back(
+        std::any_of(out.begin(), out.end(), [&](const Term& t) { return mono_folds_[t.mono]; }));
+    poly_linear_.push_back(std::all_of(out.begin(), out.end(), [&](const Term& t) {
+      const Mono& m = monos_[t.mono];
+      return t.expo == kZeroNf && m.size() <= 1 && (m.empty() || m[0].second == 1);
+    }));
+    polys_.push_back(std::move(out));
+  }
   return it->second;
 }
 
@@ -137,16 +154,19 @@ bool NormalForms::is_class_atom(NfId a) const {
 // A sum that only changes coefficients of a wide form: every term of the smaller side is one
 // of the wide form's (x_i - mean over a row: the mean's n terms, one coefficient changed; a
 // convolution output minus its group's mean). Expanded, each of a row's n outputs costs n, so
-// n^2 in all; left without a form, its class is an atom, and congruence matches it when both
-// programs subtract the same mean (the two means' forms merge them first). Accumulating a row
-// adds terms the form does not have yet, so it is always expanded: that is where the programs'
-// orders differ and forms are needed. Constant terms do not count either way.
+// n^2 in all; the wide side is an atom W instead (add, sub), the same atom the mean's
+// square past the budget is (mul_uncached), so sum_i (x_i - m)^2 folds to what E[x^2] - E[x]^2
+// gives (fold_wide). Accumulating a row adds terms the form does not have yet, so it is always
+// expanded: that is where the programs' orders differ and forms are needed. Constant terms do
+// not count either way.
 bool NormalForms::edits_wide(NfId a, NfId b) const {
-  // A sum is an edit when the smaller side is at most a 64th of the wide form: one element
-  // minus its row's mean, a convolution output (19 terms) minus its group's (thousands). A
-  // group's statistics are not (Liger's GroupNorm: E[x^2], 34 terms, minus E[x]^2, 630), and a
-  // proof may need their expansion.
-  constexpr size_t kWide = 64, kRatio = 64;
+  // A sum is an edit when the wide form has over 64 terms (past them, the mean's square is past
+  // the budget: the two decisions agree) and the smaller side is at most a 32nd of it: one
+  // element minus its group's mean over more than 64 elements, a convolution output (17 terms)
+  // minus its group's (900). Two statistics of a group of n <= 64 elements are not (E[x^2], n
+  // terms, minus E[x]^2, expanded to n(n+1)/2: a ratio of at most 32), as the reference's
+  // sum of (x_i - m)^2 is expanded there too.
+  constexpr size_t kWide = 64, kRatio = 32;
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
   if (wide->size() <= kWide || few->size() * kRatio > wide->size()) return false;
@@ -160,6 +180,21 @@ bool NormalForms::edits_wide(NfId a, NfId b) const {
     any = true;
   }
   return any;
+}
+
+// An edit of a linear wide form (a mean of loaded values: each term one atom) by an element of
+// one to four terms takes the form as W (x_i - W/n, whose square has a few terms). Others have
+// no form: a convolution output (k terms, each a product) minus its group's mean has a square
+// of k^2/2 terms, and the group's sum of them n k^2/2 (100,000 for 512 elements of 19 terms),
+// where both programs usually build the same deviations, which congruence matches at n terms;
+// and the e-graph's rewrites of such a group (one product of a sum minus the mean) would each
+// get a form holding W. Counted in wide_edits().
+bool NormalForms::small_edit(NfId a, NfId b) {
+  constexpr size_t kFew = 4;
+  if (polys_[a].size() < polys_[b].size()) std::swap(a, b);
+  if (polys_[b].size() <= kFew && poly_linear_[a]) return true;
+  ++wide_edits_;
+  return false;
 }
 
 // The n^2 of edits_wide, by another road: once rules distribute a deviation's square (d_i * (x_i
@@ -177,11 +212,75 @@ bool NormalForms::scales_wide_too_often(NfId single, NfId form) {
 
 NfId NormalForms::sub(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
-  if (edits_wide(a, b)) {
-    ++wide_edits_;
-    return kNoNf;
+  if (edits_wide(a, b)) {  // the wide side as W first: negating it costs its n terms
+    if (!small_edit(a, b)) return kNoNf;
+    if (polys_[a].size() >= polys_[b].size()) return add(wide(a), neg(b));
+    return add(a, neg(wide(b)));
   }
   return add(a, neg(b));
+}
+
+// A wide form as one atom, W(P) for P the form scaled so its first coefficient is 1 (a mean and
+// a sum share it). Edits of a wide form and products past the budget see it instead of the n
+// terms: x_i - mean is 2 terms, mean^2 one. fold_wide gives the sums back their meeting point.
+NfId NormalForms::wide(NfId a) {
+  if (auto it = wide_memo_.find(a); it != wide_memo_.end()) return it->second;  // a row's n edits
+  mpq_class c = coeffs_[polys_[a][0].coeff];
+  uint32_t atom = intern_atom({AtomKind::Wide, scale(a, 1 / c)});
+  NfId r = scale(atom_poly(atom), c);
+  wide_memo_[a] = r;
+  return r;
+}
+
+// Whether terms (distinct monomial-exponent pairs) are k P for some k, found in last_ratio_: the
+// same monomials in the same order, coefficients in one ratio. No interning: a wide form's
+// terms are compared where they differ, at their first term most often.
+bool NormalForms::proportional(std::vector<Term> terms, NfId p) {
+  const std::vector<Term>& form = polys_[p];
+  auto by_key = [](const Term& x, const Term& y) {
+    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
+  };
+  std::sort(terms.begin(), terms.end(), by_key);
+  for (size_t k = 0; k < terms.size(); ++k)
+    if (terms[k].mono != form[k].mono || terms[k].expo != form[k].expo) return false;
+  last_ratio_ = coeffs_[terms[0].coeff] / coeffs_[form[0].coeff];
+  for (size_t k = 1; k < terms.size(); ++k)
+    if (coeffs_[terms[k].coeff] != last_ratio_ * coeffs_[form[k].coeff]) return false;
+  return true;
+}
+
+// Sum_i x_i * W(P) where the x_i (times what else the terms share) make up k P is k W(P)^2:
+// sum_i (x_i - m)^2 = sum x_i^2 - 2 m sum x_i + n m^2 meets E[x^2] - E[x]^2 this way, with
+// m = W(P)/n from edits and m * m = W(P)^2/n^2 from the product, where the expansion costs n^2
+// (a group of n elements, each minus the group's mean).
+NfId NormalForms::fold_wide(NfId a) {
+  if (a == kNoNf || !poly_folds_[a] || polys_[a].size() < 2) return a;
+  const std::vector<Term> terms = polys_[a];
+  std::map<uint32_t, std::vector<size_t>> by_atom;  // ordered: the same folds every run
+  for (size_t k = 0; k < terms.size(); ++k)
+    for (auto [atom, pow] : monos_[terms[k].mono])
+      if (pow == 1 && atoms_[atom].kind == AtomKind::Wide) by_atom[atom].push_back(k);
+  std::vector<bool> folded(terms.size(), false);
+  std::vector<Term> squares;
+  for (const auto& [atom, members] : by_atom) {
+    NfId p = atoms_[atom].payload;
+    if (members.size() != polys_[p].size() ||
+        std::any_of(members.begin(), members.end(), [&](size_t k) { return folded[k]; }))
+      continue;
+    std::vector<Term> cofactor;
+    for (size_t k : members) {
+      Mono m = monos_[terms[k].mono];
+      std::erase_if(m, [atom = atom](const auto& x) { return x.first == atom; });
+      cofactor.push_back({terms[k].coeff, intern_mono(std::move(m)), terms[k].expo});
+    }
+    if (!proportional(std::move(cofactor), p)) continue;
+    for (size_t k : members) folded[k] = true;
+    squares.push_back({intern_coeff(last_ratio_), intern_mono({{atom, 2}}), kZeroNf});
+  }
+  if (squares.empty()) return a;
+  for (size_t k = 0; k < terms.size(); ++k)
+    if (!folded[k]) squares.push_back(terms[k]);
+  return intern_poly(std::move(squares));
 }
 
 NfId NormalForms::add(NfId a, NfId b) {
@@ -189,15 +288,16 @@ NfId NormalForms::add(NfId a, NfId b) {
   if (a == kZeroNf) return b;
   if (b == kZeroNf) return a;
   if (edits_wide(a, b)) {
-    ++wide_edits_;
-    return kNoNf;
+    if (!small_edit(a, b)) return kNoNf;
+    if (polys_[a].size() < polys_[b].size()) std::swap(a, b);
+    return add(wide(a), b);
   }
   if (a > b) std::swap(a, b);
   uint64_t key = uint64_t{a} << 32 | b;
   if (auto it = add_memo_.find(key); it != add_memo_.end()) return it->second;
   std::vector<Term> t = polys_[a];
   t.insert(t.end(), polys_[b].begin(), polys_[b].end());
-  NfId r = intern_poly(std::move(t));
+  NfId r = fold_wide(intern_poly(std::move(t)));
   add_memo_[key] = r;
   return r;
 }
@@ -208,7 +308,7 @@ NfId NormalForms::sum(std::span<const NfId> parts) {
     if (p == kNoNf) return kNoNf;
     t.insert(t.end(), polys_[p].begin(), polys_[p].end());
   }
-  return intern_poly(std::move(t));
+  return fold_wide(intern_poly(std::move(t)));
 }
 
 NfId NormalForms::scale(NfId a, const mpq_class& c) {
@@ -234,9 +334,13 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
   // A product with a one-term factor is no larger than the other factor; only sum-by-sum
   // products can grow without bound.
   size_t na = polys_[a].size(), nb = polys_[b].size();
+  // Past the budget, a product of two factors that squared would each pass it alone is one of
+  // their atoms: m * m is W(P)^2 / n^2 for a group mean m = P / n. Others have no form (a wide
+  // form times each of a group's elements would give the group n forms of its size).
   if (na > 1 && nb > 1 && na * nb > budget_) {
     ++budget_exceeded_;
-    return kNoNf;
+    if (na * na <= budget_ || nb * nb <= budget_) return kNoNf;
+    return mul(wide(a), wide(b));
   }
   if (scales_wide_too_often(na == 1 ? a : b, na == 1 ? b : a)) {
     ++wide_products_;
@@ -321,6 +425,9 @@ std::string NormalForms::term_str(const Term& t,
         break;
       case AtomKind::Inverse:
         an = "inv(" + str(a.payload, name) + ")";
+        break;
+      case AtomKind::Wide:
+        an = "W(" + str(a.payload, name) + ")";
         break;
       case AtomKind::Type:
         an = "type" + std::to_string(a.payload);

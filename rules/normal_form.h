@@ -11,12 +11,18 @@
 // NF is only built from atoms and constants proven finite; the caller checks that. NFs are
 // hash-consed: equal NFs have equal ids, which is how the e-graph finds classes to merge.
 //
-// Three size guards keep the cost near the size of the terms: a product of two sums past the
-// budget, a sum that only changes coefficients of a form over 64 terms, the other side a 64th
-// of its size or less (x_i - mean over a wide row), and a form over 64 terms times its 17th
-// distinct one-term factor (each deviation of a group times the group's mean) get no form;
-// their classes are atoms, which congruence matches when both programs build them alike. Each
-// makes forms incomplete, never wrong.
+// Size guards keep the cost near the size of the terms. A product of two sums past the budget
+// multiplies its wide factors (over 64 terms) as atoms W(P), P the form scaled to a first
+// coefficient of 1; a sum that only changes coefficients of a form over 64 terms, the other
+// side a 32nd of its size or less (x_i - mean over a wide group), takes the form as W(P) too
+// when that side has at most 4 terms and the form is linear (a mean of atoms), and has no form
+// otherwise (its class is an atom);
+// and a sum of terms that hold W(P) once, whose cofactors make up k P, folds them to k W(P)^2.
+// So sum_i (x_i - m)^2 and E[x^2] - E[x]^2 meet over any group width without the n^2 terms.
+// A W(P) stands for P's value: forms stay exact, only less complete (the same value written
+// with and without W has two forms). A form over 64 terms times its 17th distinct one-term
+// factor gets no form; its class is an atom, which congruence matches when both programs build
+// it alike.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -70,7 +76,7 @@ class NormalForms {
   bool is_class_atom(NfId a) const;
   size_t num_terms(NfId a) const { return polys_[a].size(); }
   size_t budget_exceeded() const { return budget_exceeded_; }
-  size_t wide_edits() const { return wide_edits_; }  // sums left to congruence (edits_wide)
+  size_t wide_edits() const { return wide_edits_; }  // edits left without a form (small_edit)
   // Products left to congruence (scales_wide_too_often).
   size_t wide_products() const { return wide_products_; }
   size_t budget() const { return budget_; }
@@ -84,7 +90,7 @@ class NormalForms {
     uint32_t mono;   // index into monos_ (0: the empty monomial)
     NfId expo;       // kZeroNf: no exp factor
   };
-  enum class AtomKind : uint32_t { Class, Inverse, Max, Min, Comparison, Indicator, Type };
+  enum class AtomKind : uint32_t { Class, Inverse, Max, Min, Comparison, Indicator, Type, Wide };
   struct Atom {
     AtomKind kind;
     uint32_t payload;  // class id; NF id; member list id
@@ -96,6 +102,10 @@ class NormalForms {
   uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
   NfId mul_uncached(NfId a, NfId b);
   bool edits_wide(NfId a, NfId b) const;
+  bool small_edit(NfId a, NfId b);
+  NfId wide(NfId a);  // c * W(a / c), c the first term's coefficient: one term for n
+  NfId fold_wide(NfId a);
+  bool proportional(std::vector<Term> terms, NfId p);
   bool scales_wide_too_often(NfId single, NfId form);
   NfId recip_uncached(NfId a);
   uint32_t intern_atom(Atom a);
@@ -110,6 +120,7 @@ class NormalForms {
   size_t budget_exceeded_ = 0;
   size_t wide_edits_ = 0;
   size_t wide_products_ = 0;
+  mpq_class last_ratio_;  // proportional()'s k
   uint32_t one_ = 0;
   struct CoeffHash {
     size_t operator()(const mpq_class& q) const;
@@ -133,8 +144,13 @@ class NormalForms {
   absl::flat_hash_map<uint64_t, uint32_t> mono_product_memo_;
   absl::flat_hash_map<uint64_t, NfId> add_memo_, mul_memo_;
   absl::flat_hash_map<NfId, NfId> recip_memo_;        // a row's n quotients share one divisor
+  absl::flat_hash_map<NfId, NfId> wide_memo_;         // and its n deviations one mean
   absl::flat_hash_map<NfId, uint32_t> wide_factors_;  // one-term factors each wide form took
   std::vector<std::vector<Term>> polys_;
+  // Per form and per monomial: whether one holds a Wide atom to the first power (fold_wide's
+  // candidates), so sums without one are not scanned.
+  std::vector<bool> poly_folds_, mono_folds_;
+  std::vector<bool> poly_linear_;  // every term one atom to the first power, or a constant
   absl::flat_hash_map<std::vector<uint32_t>, NfId> poly_index_;
 };
 

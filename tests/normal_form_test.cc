@@ -143,31 +143,72 @@ TEST(NormalFormStore, FormsAreCanonical) {
   EXPECT_FALSE(nf.is_class_atom(nf.scale(x, 2)));
 }
 
-TEST(NormalFormStore, BudgetLeavesLargeProductsAlone) {
+// A product past the budget multiplies its wide factors as atoms W(P), P scaled to a first
+// coefficient of 1: (2 s) * s is 2 W(s)^2, one term, and equals 2 (s * s).
+TEST(NormalFormStore, BudgetTurnsWideFactorsIntoAtoms) {
   NormalForms nf(16);
   NfId s = kZeroNf;
   for (uint32_t k = 0; k < 5; ++k) s = nf.add(s, nf.class_atom(k));
-  EXPECT_EQ(nf.mul(s, s), kNoNf);  // 25 terms > 16
+  NfId square = nf.mul(s, s);  // 25 terms > 16
+  ASSERT_NE(square, kNoNf);
+  EXPECT_EQ(nf.num_terms(square), 1u);
   EXPECT_EQ(nf.budget_exceeded(), 1u);
-  EXPECT_NE(nf.mul(s, nf.class_atom(9)), kNoNf);  // one-term factors never grow a sum
+  EXPECT_EQ(nf.mul(nf.scale(s, 2), s), nf.scale(square, 2));
+  EXPECT_NE(nf.mul(nf.add(s, nf.class_atom(5)), s), nf.mul(s, s));  // another form, another atom
+  EXPECT_EQ(nf.num_terms(nf.mul(s, nf.class_atom(9))), 5u);  // one-term factors never grow a sum
 }
 
-// x_i - mean over a row of 200: the mean's terms with one coefficient changed gets no form (a
+// sum_i (x_i - m)^2 over a group of 200 (m its mean) is sum x_i^2 - n m^2, which E[x^2] - E[x]^2
+// computes: the deviations are x_i - W/n and m^2 is W^2/n^2, and the sum folds sum_i x_i W back
+// into W^2. Dropping one element of the sum, or another multiple of m^2, is another form.
+TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAWideGroup) {
+  NormalForms nf;
+  constexpr uint32_t kWidth = 200;
+  NfId row = kZeroNf, squares = kZeroNf;
+  for (uint32_t k = 0; k < kWidth; ++k) {
+    row = nf.add(row, nf.class_atom(k));
+    squares = nf.add(squares, nf.mul(nf.class_atom(k), nf.class_atom(k)));
+  }
+  NfId mean = nf.scale(row, mpq_class(1, kWidth));
+  std::vector<NfId> deviations_squared;
+  for (uint32_t k = 0; k < kWidth; ++k) {
+    NfId d = nf.sub(nf.class_atom(k), mean);
+    ASSERT_EQ(nf.num_terms(d), 2u) << k;
+    deviations_squared.push_back(nf.mul(d, d));
+  }
+  NfId two_pass = nf.scale(nf.sum(deviations_squared), mpq_class(1, kWidth));
+  NfId one_pass = nf.sub(nf.scale(squares, mpq_class(1, kWidth)), nf.mul(mean, mean));
+  EXPECT_EQ(two_pass, one_pass) << nf.str(two_pass, [](uint32_t c) { return std::to_string(c); });
+  EXPECT_EQ(nf.num_terms(two_pass), kWidth + 1);
+  std::span<const NfId> all_but_one(deviations_squared.data(), kWidth - 1);
+  EXPECT_NE(nf.scale(nf.sum(all_but_one), mpq_class(1, kWidth)), one_pass);
+  EXPECT_NE(nf.sub(nf.scale(squares, mpq_class(1, kWidth)), nf.scale(nf.mul(mean, mean), 2)),
+            two_pass);
+  EXPECT_NE(nf.sub(nf.scale(squares, mpq_class(1, kWidth - 1)), nf.mul(mean, mean)), two_pass);
+}
+
+// x_i - mean over a row of 200: the mean's terms with one coefficient changed is x_i - W/200 (a
 // row's 200 outputs would each expand it); adding terms the form lacks (accumulating the row)
-// and an edit by a side over a 64th of the form (a group's E[x^2] - E[x]^2) are expanded.
-TEST(NormalFormStore, SumsThatEditAWideFormAreLeftToCongruence) {
+// and an edit by a side over a 32nd of the form (a group's E[x^2] - E[x]^2) are expanded. A
+// form of products (a convolution's outputs) edited by one of them has no form.
+TEST(NormalFormStore, SumsThatEditAWideFormSeeItAsAnAtom) {
   NormalForms nf;
   constexpr uint32_t kWidth = 200;
   NfId row = kZeroNf;
   for (uint32_t k = 0; k < kWidth; ++k) row = nf.add(row, nf.class_atom(k));
   NfId mean = nf.scale(row, mpq_class(1, kWidth));
   EXPECT_EQ(nf.wide_edits(), 0u);  // accumulating: every add brought a new term
-  EXPECT_EQ(nf.sub(nf.class_atom(7), mean), kNoNf);
-  EXPECT_EQ(nf.add(mean, nf.constant(1)), nf.add(nf.constant(1), mean));  // constants: not edits
-  EXPECT_NE(nf.sub(nf.class_atom(kWidth), mean), kNoNf);                  // a term the mean lacks
+  EXPECT_EQ(nf.num_terms(nf.sub(nf.class_atom(7), mean)), 2u);
+  EXPECT_EQ(nf.add(mean, nf.constant(1)), nf.add(nf.constant(1), mean));     // constants: not edits
+  EXPECT_EQ(nf.num_terms(nf.sub(nf.class_atom(kWidth), mean)), kWidth + 1);  // a term it lacks
   NfId few = kZeroNf;
-  for (uint32_t k = 0; k < 4; ++k) few = nf.add(few, nf.class_atom(k));
-  EXPECT_NE(nf.sub(few, mean), kNoNf);  // 4 of 200: more than a 64th
+  for (uint32_t k = 0; k < 8; ++k) few = nf.add(few, nf.class_atom(k));
+  EXPECT_EQ(nf.num_terms(nf.sub(few, mean)), kWidth);  // 8 of 200: more than a 32nd
+  EXPECT_EQ(nf.wide_edits(), 0u);
+  NfId products = kZeroNf;
+  for (uint32_t k = 0; k < kWidth; ++k)
+    products = nf.add(products, nf.mul(nf.class_atom(k), nf.class_atom(1000 + k)));
+  EXPECT_EQ(nf.sub(nf.mul(nf.class_atom(7), nf.class_atom(1007)), products), kNoNf);
   EXPECT_EQ(nf.wide_edits(), 1u);
 }
 

@@ -658,19 +658,19 @@ bool Pipeline::egraph() {
           abbreviated(store.str(explained->ref)) +
           "\n  candidate: " + abbreviated(store.str(explained->cand));
     const auto& nfs = proof->graph.lang().normal_forms();
-    // The normal form leaves a product of two large sums as an atom (its size guard): say so,
-    // since a proof that needed the expansion then fails for that reason alone.
+    // The normal form multiplies the wide factors of a product of two large sums, and the wide
+    // side of a sum that edits a wide form, as atoms (its size guards): say so, since a proof
+    // that needed the expansion then fails for that reason alone.
     if (size_t over = nfs.budget_exceeded())
-      r.notes.push_back("normal forms: " + std::to_string(over) +
-                        " products of sums left as atoms (over the " +
-                        std::to_string(nfs.budget()) + "-term budget)");
-    // Sums that edit a wide form have no form of their own (normal_form.h): say so where a
-    // proof did not come, since the e-graph then needed congruence to match them.
+      r.notes.push_back("normal forms: " + std::to_string(over) + " products of sums past the " +
+                        std::to_string(nfs.budget()) +
+                        "-term budget took their wide factors as atoms (not expanded)");
     bool all_proved = std::all_of(proved.begin(), proved.end(), [](bool b) { return b; });
     if (size_t wide = nfs.wide_edits(); wide && !all_proved)
       r.notes.push_back("normal forms: " + std::to_string(wide) +
-                        " sums that only change coefficients of a form at least 64 times "
-                        "their size were left to congruence (not expanded)");
+                        " sums that only change coefficients of a form over 64 terms, at "
+                        "least 32 times their size and over 4 terms, were left to congruence "
+                        "(not expanded)");
     if (size_t wide = nfs.wide_products(); wide && !all_proved)
       r.notes.push_back("normal forms: " + std::to_string(wide) +
                         " products of a form over 64 terms with its 17th or later one-term "
