@@ -894,5 +894,14 @@ TEST(Triton, AMaskLimitsExtentIsTheIndicesItsBlockCovers) {
   EXPECT_FALSE(limits.count({6, 32})) << "the lane count is not the channels' extent";
 }
 
+// triton.Config({"num_warps": 2}) names a launch option, not a kernel argument (Triton's
+// Config.all_kwargs() gives it to the launch); the kernel's BLOCK comes at the launch.
+TEST(Triton, AutotuneConfigsNamingOnlyLaunchOptionsRun) {
+  ir::TermStore s;
+  Program p = golden_candidate("autotune_options_in_kwargs.py", s);
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[9]), "(* 2 in0[9])");
+}
+
 }  // namespace
 }  // namespace keq::torch

@@ -14,6 +14,10 @@ Ref Triton::make_kernel(const Ref& fn) {
   return inst;
 }
 
+bool Triton::is_launch_option(const std::string& name) {
+  return name == "num_warps" || name == "num_stages" || name == "num_ctas" || name == "maxnreg";
+}
+
 Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
   Ref fn = (*kernel->attrs)["fn"];
@@ -23,8 +27,7 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   Attrs meta;
   std::vector<std::string> params = in.parameter_names(fn);
   for (auto& [k, v] : a.kw)
-    if ((k != "num_warps" && k != "num_stages" && k != "num_ctas") ||
-        std::find(params.begin(), params.end(), k) != params.end())
+    if (!is_launch_option(k) || std::find(params.begin(), params.end(), k) != params.end())
       meta[k] = v;
   if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end()) {
     apply_config(fn, it->second->items, a.at, meta);
@@ -181,9 +184,14 @@ void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span a
   }
   const Ref& cfg = configs[k];
   std::string desc;
+  // Config({"num_warps": 2}) is a launch option, as in the kernel's keywords: Triton's
+  // Config.all_kwargs() passes it (overridden by the Config's own num_warps) to the launch.
+  std::vector<std::string> params = in.parameter_names(fn);
   for (auto& [key, v] : (*cfg->attrs)["kwargs"]->dict) {
-    meta[key->s] = v;
     desc += (desc.empty() ? "" : ", ") + key->s + "=" + in.repr(v);
+    if (!is_launch_option(key->s) ||
+        std::find(params.begin(), params.end(), key->s) != params.end())
+      meta[key->s] = v;
   }
   for (const char* opt : {"num_warps", "num_stages"})
     if (auto o = cfg->attrs->find(opt); o != cfg->attrs->end() && o->second->kind != K::None)
