@@ -61,6 +61,13 @@ std::vector<std::string> bounds(const std::vector<Report>& rs) {
   return out;
 }
 
+// The first configuration found NOT_EQUIVALENT, or null.
+const Report* first_refuted(const std::vector<Report>& rs) {
+  for (const Report& r : rs)
+    if (r.verdict == Verdict::NotEquivalent) return &r;
+  return nullptr;
+}
+
 bool has(const std::vector<std::string>& v, const std::string& part) {
   return std::any_of(v.begin(), v.end(),
                      [&](const std::string& s) { return s.find(part) != std::string::npos; });
@@ -84,9 +91,8 @@ TEST(DefaultBound, ABugPastTwoBlocksIsFoundAtTwiceTheBlockPlusOne) {
   Files f("two_blocks", row_sum_ref("rows = 16\ncols = 64"), row_sum_cand("2", 4));
   std::vector<Report> rs = f.run();
   ASSERT_FALSE(rs.empty());
-  auto wrong = std::find_if(rs.begin(), rs.end(),
-                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
-  ASSERT_NE(wrong, rs.end()) << "the third block is never read at BLOCK+1";
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr) << "the third block is never read at BLOCK+1";
   EXPECT_NE(wrong->bound.find("cols at 2*BLOCK+1"), std::string::npos) << wrong->bound;
   ASSERT_TRUE(wrong->counterexample);
 }
@@ -193,9 +199,8 @@ TEST(DefaultBound, ALoopUnrolledOverBlocksGetsSizesAroundItsStep) {
   std::vector<Report> rs = f.run();
   std::vector<std::string> b = bounds(rs);
   EXPECT_TRUE(has(b, "cols at STEP-1, STEP 8")) << b.size();  // STEP + 1 is 2 * BLOCK + 1
-  auto wrong = std::find_if(rs.begin(), rs.end(),
-                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
-  ASSERT_NE(wrong, rs.end()) << "no size gave the loop a second trip with a third block";
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr) << "no size gave the loop a second trip with a third block";
   EXPECT_NE(wrong->bound.find("cols at 2*STEP+1, STEP 8"), std::string::npos) << wrong->bound;
 }
 
@@ -220,9 +225,8 @@ TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
       "        pool2[(rows,)](x, y, n, n // 2, BLOCK=8)\n        return y\n";
   Files f("computed_limit", ref, cand);
   std::vector<Report> rs = f.run();
-  auto wrong = std::find_if(rs.begin(), rs.end(),
-                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
-  ASSERT_NE(wrong, rs.end()) << "no size put the output length past one block";
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr) << "no size put the output length past one block";
   EXPECT_NE(wrong->bound.find("length so a limit computed from it is at BLOCK+1, BLOCK 8"),
             std::string::npos)
       << wrong->bound;
@@ -247,9 +251,8 @@ TEST(DefaultBound, AComputedLimitNoSizeReachesExactlyGetsTheNearestTail) {
       "        cat4[(rows,)](x, y, n, 4 * n, BLOCK=32)\n        return y\n";
   Files f("nearest_limit", ref, cand);
   std::vector<Report> rs = f.run();
-  auto wrong = std::find_if(rs.begin(), rs.end(),
-                            [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
-  ASSERT_NE(wrong, rs.end()) << "no size put the output length past one block";
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr) << "no size put the output length past one block";
   EXPECT_NE(wrong->bound.find("length so a limit computed from it is at 36 (the nearest to "
                               "BLOCK+1), BLOCK 32"),
             std::string::npos)
