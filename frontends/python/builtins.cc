@@ -88,7 +88,8 @@ void Interp::install_builtins() {
     if (a.pos.empty()) return floating(0);
     Ref x = one_arg(in, a, "float");
     if (x->kind == K::InputDependentFloat) return x;
-    if (x->kind == K::Tensor && in.hooks().item) return in.hooks().item(in, x, a.at);
+    bool in_kernel = in.hooks().in_kernel && in.hooks().in_kernel();  // a block is no number
+    if (x->kind == K::Tensor && in.hooks().item && !in_kernel) return in.hooks().item(in, x, a.at);
     if (x->kind == K::Str) {
       std::string s = x->s;
       std::transform(s.begin(), s.end(), s.begin(), ::tolower);
