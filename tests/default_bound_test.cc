@@ -55,6 +55,26 @@ std::string row_sum_cand(const std::string& trips, int block) {
          std::to_string(block) + ")\n        return y\n";
 }
 
+// A max-pooling of 2 over a row: its output length L // 2 is a limit no product of sizes makes.
+// The candidate covers one block of 8 outputs, whatever the length.
+std::string pool2_ref() {
+  return "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+         "    def forward(self, x):\n"
+         "        return nn.functional.max_pool1d(x.unsqueeze(1), kernel_size=2).squeeze(1)\n\n\n"
+         "rows = 16\nlength = 64\n\n\ndef get_inputs():\n    return [torch.randn(rows, length)]\n";
+}
+std::string pool2_cand() {
+  return kTritonImports +
+         "@triton.jit\ndef pool2(x_ptr, y_ptr, n_in, n_out, BLOCK: tl.constexpr):\n"
+         "    row = tl.program_id(0)\n    j = tl.arange(0, BLOCK)\n    m = j < n_out\n"
+         "    a = tl.load(x_ptr + row * n_in + 2 * j, mask=m, other=0.0)\n"
+         "    b = tl.load(x_ptr + row * n_in + 2 * j + 1, mask=m, other=0.0)\n"
+         "    tl.store(y_ptr + row * n_out + j, tl.maximum(a, b), mask=m)\n\n\n"
+         "class ModelNew(nn.Module):\n    def forward(self, x):\n        rows, n = x.shape\n"
+         "        y = torch.empty(rows, n // 2, device=x.device)\n"
+         "        pool2[(rows,)](x, y, n, n // 2, BLOCK=8)\n        return y\n";
+}
+
 std::vector<std::string> bounds(const std::vector<Report>& rs) {
   std::vector<std::string> out;
   for (const Report& r : rs) out.push_back(r.bound);
@@ -208,21 +228,7 @@ TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
   // The masked limit is a pooling's output length, L // 2: no product of sizes, so only a search
   // over L puts it past the one block of 8 the kernel covers (L = 18); L = 9 (L at BLOCK + 1)
   // leaves 4 outputs, where the kernel is right.
-  std::string ref =
-      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-      "    def forward(self, x):\n"
-      "        return nn.functional.max_pool1d(x.unsqueeze(1), kernel_size=2).squeeze(1)\n\n\n"
-      "rows = 16\nlength = 64\n\n\ndef get_inputs():\n    return [torch.randn(rows, length)]\n";
-  std::string cand =
-      kTritonImports +
-      "@triton.jit\ndef pool2(x_ptr, y_ptr, n_in, n_out, BLOCK: tl.constexpr):\n"
-      "    row = tl.program_id(0)\n    j = tl.arange(0, BLOCK)\n    m = j < n_out\n"
-      "    a = tl.load(x_ptr + row * n_in + 2 * j, mask=m, other=0.0)\n"
-      "    b = tl.load(x_ptr + row * n_in + 2 * j + 1, mask=m, other=0.0)\n"
-      "    tl.store(y_ptr + row * n_out + j, tl.maximum(a, b), mask=m)\n\n\n"
-      "class ModelNew(nn.Module):\n    def forward(self, x):\n        rows, n = x.shape\n"
-      "        y = torch.empty(rows, n // 2, device=x.device)\n"
-      "        pool2[(rows,)](x, y, n, n // 2, BLOCK=8)\n        return y\n";
+  std::string ref = pool2_ref(), cand = pool2_cand();
   Files f("computed_limit", ref, cand);
   std::vector<Report> rs = f.run();
   const Report* wrong = first_refuted(rs);
@@ -257,6 +263,23 @@ TEST(DefaultBound, AComputedLimitNoSizeReachesExactlyGetsTheNearestTail) {
                               "BLOCK+1), BLOCK 32"),
             std::string::npos)
       << wrong->bound;
+}
+
+TEST(DefaultBound, TheSearchForComputedLimitsStopsAtItsShareOfTheTimeout) {
+  // The pooling of ALimitComputedFromASizeIsSearchedForItsTail with --timeout 0.01: the search
+  // for sizes around its output length gets 1.25 ms, runs out, and says so in the notes.
+  std::string ref = pool2_ref(), cand = pool2_cand();
+  Files f("computed_limit_timeout", ref, cand);
+  Options opt;
+  opt.timeout_s = 0.01;
+  std::vector<Report> rs = verify_default_bound(f.ref.string(), f.cand.string(), opt);
+  ASSERT_FALSE(rs.empty());
+  std::string notes;
+  for (const std::string& n : rs[0].notes) notes += n + "\n";
+  EXPECT_NE(notes.find("bound: skipped sizes around limits computed from sizes: the search for "
+                       "them stopped at its share of the time budget (0.00 s)"),
+            std::string::npos)
+      << notes;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <iterator>
@@ -176,24 +177,35 @@ using Limits = std::set<std::pair<int64_t, int64_t>>;  // (n, block extent), Tor
 
 // The candidate's mask limits at `dims`, from running the programs alone (no proof); none
 // where it does not run there. Remembered: the search below asks for the same sizes again.
+// Bounded in runs and in seconds (a run of a convolution at a searched size can take one):
+// past either, sizes not run yet have no limits, and out_of_time() says so.
 class LimitProbe {
  public:
-  LimitProbe(const std::string& ref, const std::string& cand) : ref_(ref), cand_(cand) {}
+  LimitProbe(const std::string& ref, const std::string& cand, double seconds)
+      : ref_(ref),
+        cand_(cand),
+        deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(seconds))) {}
   const std::optional<Limits>& at(const torch::Dims& dims) {
     auto [it, fresh] = seen_.try_emplace(dims_str(dims));
-    if (fresh && runs_++ < kMaxRuns) try {
+    if (fresh && Clock::now() > deadline_) out_of_time_ = true;
+    if (fresh && !out_of_time_ && runs_++ < kMaxRuns) try {
         ir::TermStore store;
         it->second = torch::run_candidate(cand_, ref_, store, dims).state.mask_limits;
       } catch (const std::exception&) {
       }
     return it->second;
   }
+  bool out_of_time() const { return out_of_time_; }
 
  private:
+  using Clock = std::chrono::steady_clock;
   static constexpr int kMaxRuns = 96;  // a bound on the search's cost, whatever the file
   std::string ref_, cand_;
+  Clock::time_point deadline_;
   std::map<std::string, std::optional<Limits>> seen_;
   int runs_ = 0;
+  bool out_of_time_ = false;
 };
 
 // A limit computed from a size rather than a product of sizes (a pooling's or convolution's
@@ -416,8 +428,18 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       for (const auto& step : r.loop_steps)
         if (!limits.count(step)) steps.insert(step);
   for (SizeTry& t : around_mask_limits(base, steps, "STEP")) around.push_back(std::move(t));
-  LimitProbe probe(ref_path, cand_path);
+  // The search gets an eighth of --timeout, as each size around a block does (their floor of
+  // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
+  const double probe_share = opt.timeout_s / 8;
+  LimitProbe probe(ref_path, cand_path, probe_share);
   for (SizeTry& t : around_computed_limits(probe, base, limits)) around.push_back(std::move(t));
+  if (probe.out_of_time()) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.2f s", probe_share);
+    skipped.push_back(std::string("sizes around limits computed from sizes: the search for them "
+                                  "stopped at its share of the time budget (") +
+                      share + ")");
+  }
   if (around.empty()) around = past_largest_block(base, *blocks.rbegin());
   // Smallest first; each gets a share of the time budget, and a size that does not finish in
   // its share is named in the notes, with the larger sizes of that dimension after it.
