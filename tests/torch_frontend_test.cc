@@ -573,6 +573,17 @@ TEST(Triton, AnInputDependentItemIsATermForTensorsAndKernelsOnly) {
               std::string::npos)
         << e.what();
   }
+  try {
+    run_program(file, s2, "ModelItemMembership", {});
+    ADD_FAILURE() << "`in` decided an input-dependent .item() by identity";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("host Python compares a float that depends on the "
+                                         "inputs' values (made by the .item() or float() at"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("host_item_kernel_branch.py:49:20"), std::string::npos)
+        << e.what();
+  }
 }
 
 // A transpose handed to a kernel is its storage, in x's order (a weight's .T with its strides is

@@ -158,6 +158,15 @@ std::string Interp::repr(const Ref& v) const {
 
 bool Interp::equal(const Ref& a, const Ref& b) const {
   if (is_number(a) && is_number(b)) return compare_numbers(a, b) == 0;
+  // `in`, a dict key, an item of two tuples: Python compares by identity first, then by value,
+  // which an input-dependent float does not have here (equal() has no span: the message names
+  // where the value was made).
+  for (const Ref& v : {a, b})
+    if (v->kind == K::InputDependentFloat && a != b)
+      throw Unsupported(
+          "host Python compares a float that depends on the inputs' values (made "
+          "by " +
+          v->s + ") with another value");
   if (a->kind != b->kind) return false;
   switch (a->kind) {
     case K::None:

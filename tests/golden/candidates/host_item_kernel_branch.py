@@ -44,6 +44,13 @@ class ModelItemArithmetic(nn.Module):
         return x * (x.sum().item() * 0.5)  # Python arithmetic on it: unsupported
 
 
+class ModelItemMembership(nn.Module):
+    def forward(self, x, target):
+        if 1.0 in [x.sum().item()]:  # compared by value: unsupported
+            return x
+        return -x
+
+
 def get_inputs():
     return [torch.randn(4, 3), torch.randint(0, 3, (4,))]
 
