@@ -16,6 +16,10 @@ KeqLanguage::KeqLanguage(ir::TermStore* store, ir::Semantics sem)
       nfs_(std::make_unique<NormalForms>()),
       magnitude_(std::make_unique<MagnitudeCache>()) {}
 KeqLanguage::~KeqLanguage() = default;
+
+void KeqLanguage::set_normal_form_element_terms(size_t terms) {
+  nfs_ = std::make_unique<NormalForms>(nfs_->budget(), terms);
+}
 KeqLanguage::KeqLanguage(KeqLanguage&&) noexcept = default;
 
 std::string KeqLanguage::node_str(OpCode op, uint32_t payload) const {

@@ -58,6 +58,9 @@ class KeqLanguage {
 
   // Normal forms are on in real semantics unless turned off (to measure what they buy).
   void set_normal_forms(bool on) { use_nf_ = on; }
+  // Before any term is added: the most terms of an element whose deviation from a wide group's
+  // mean gets a form (NormalForms::element_terms).
+  void set_normal_form_element_terms(size_t terms);
   bool normal_forms_on() const { return use_nf_ && sem_ == ir::Semantics::Real; }
   const NormalForms& normal_forms() const { return *nfs_; }
   std::string nf_str(NfId nf) const;

@@ -18,7 +18,8 @@ size_t NormalForms::CoeffHash::operator()(const mpq_class& q) const {
   return absl::HashOf(limbs(mpq_numref(q.get_mpq_t())), limbs(mpq_denref(q.get_mpq_t())));
 }
 
-NormalForms::NormalForms(size_t budget) : budget_(budget) {
+NormalForms::NormalForms(size_t budget, size_t element_terms)
+    : budget_(budget), element_terms_(element_terms) {
   polys_.emplace_back();  // kNoNf: never used as a polynomial
   poly_folds_.push_back(false);
   poly_linear_.push_back(false);
@@ -182,19 +183,36 @@ bool NormalForms::edits_wide(NfId a, NfId b) const {
   return any;
 }
 
-// An edit of a linear wide form (a mean of loaded values: each term one atom) by an element of
-// one to four terms takes the form as W (x_i - W/n, whose square has a few terms). Others have
-// no form: a convolution output (k terms, each a product) minus its group's mean has a square
-// of k^2/2 terms, and the group's sum of them n k^2/2 (100,000 for 512 elements of 19 terms),
-// where both programs usually build the same deviations, which congruence matches at n terms;
-// and the e-graph's rewrites of such a group (one product of a sum minus the mean) would each
-// get a form holding W. Counted in wide_edits().
+// An edit that is an element minus its group's mean (outweighs) takes the form as W when the
+// element has at most element_terms() terms: x_i - W/n, whose square has about k^2/2 terms. Past
+// that (a convolution output of k terms, a group's sum of squares n k^2/2: 100,000 for 512
+// elements of 19) it has no form by default, as both programs usually build the same deviations,
+// which congruence matches at n terms; those refused for size are counted in wide_edits(), and
+// the prover's second pass (verify) raises element_terms where a goal is left. Other edits
+// (an element added to a running sum that holds it already) have no form either.
 bool NormalForms::small_edit(NfId a, NfId b) {
-  constexpr size_t kFew = 4;
   if (polys_[a].size() < polys_[b].size()) std::swap(a, b);
-  if (polys_[b].size() <= kFew && poly_linear_[a]) return true;
+  if (!outweighs(b, a)) return false;
+  if (polys_[b].size() <= element_terms_) return true;
   ++wide_edits_;
   return false;
+}
+
+// Whether each of few's terms, other than a constant, has a larger coefficient (in magnitude)
+// than the same term in wide: x_i - P/n and n x_i - P do, an element added to a running sum that
+// holds it already (a bias added once per element) does not.
+bool NormalForms::outweighs(NfId few, NfId wide) const {
+  auto by_key = [](const Term& x, const Term& y) {
+    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
+  };
+  const std::vector<Term>& w = polys_[wide];
+  for (const Term& t : polys_[few]) {
+    if (t.mono == 0 && t.expo == kZeroNf) continue;
+    auto it = std::lower_bound(w.begin(), w.end(), t, by_key);
+    if (it == w.end() || it->mono != t.mono || it->expo != t.expo) return false;
+    if (abs(coeffs_[t.coeff]) <= abs(coeffs_[it->coeff])) return false;
+  }
+  return true;
 }
 
 // The n^2 of edits_wide, by another road: once rules distribute a deviation's square (d_i * (x_i

@@ -15,8 +15,9 @@
 // multiplies its wide factors (over 64 terms) as atoms W(P), P the form scaled to a first
 // coefficient of 1; a sum that only changes coefficients of a form over 64 terms, the other
 // side a 32nd of its size or less (x_i - mean over a wide group), takes the form as W(P) too
-// when that side has at most 4 terms and the form is linear (a mean of atoms), and has no form
-// otherwise (its class is an atom);
+// when that side is an element minus its group's mean (its coefficients outweigh the form's)
+// of at most element_terms terms (4 by default: a loaded value, an activation of one), and has
+// no form otherwise (its class is an atom);
 // and a sum of terms that hold W(P) once, whose cofactors make up k P, folds them to k W(P)^2.
 // So sum_i (x_i - m)^2 and E[x^2] - E[x]^2 meet over any group width without the n^2 terms.
 // A W(P) stands for P's value: forms stay exact, only less complete (the same value written
@@ -45,7 +46,9 @@ class NormalForms {
   // `budget`: the most terms a product of two sums may have before it is left as an atom.
   // 4096 lets a group of 64 elements square its sum (E[x^2] - E[x]^2 against sum (x - m)^2;
   // a LayerNorm over 3 x 4 x 5 written that way by an LLM needed 60).
-  explicit NormalForms(size_t budget = 4096);
+  // `element_terms`: the most terms an element may have for its deviation from a wide group's
+  // mean to get a form (small_edit).
+  explicit NormalForms(size_t budget = 4096, size_t element_terms = 4);
 
   NfId constant(const mpq_class& c);
   NfId class_atom(uint32_t cls);  // the class as an atom; it must be finite
@@ -76,7 +79,9 @@ class NormalForms {
   bool is_class_atom(NfId a) const;
   size_t num_terms(NfId a) const { return polys_[a].size(); }
   size_t budget_exceeded() const { return budget_exceeded_; }
-  size_t wide_edits() const { return wide_edits_; }  // edits left without a form (small_edit)
+  // Deviations left without a form for their element's size (small_edit).
+  size_t wide_edits() const { return wide_edits_; }
+  size_t element_terms() const { return element_terms_; }
   // Products left to congruence (scales_wide_too_often).
   size_t wide_products() const { return wide_products_; }
   size_t budget() const { return budget_; }
@@ -103,6 +108,7 @@ class NormalForms {
   NfId mul_uncached(NfId a, NfId b);
   bool edits_wide(NfId a, NfId b) const;
   bool small_edit(NfId a, NfId b);
+  bool outweighs(NfId few, NfId wide) const;
   NfId wide(NfId a);  // c * W(a / c), c the first term's coefficient: one term for n
   NfId fold_wide(NfId a);
   bool proportional(std::vector<Term> terms, NfId p);
@@ -117,6 +123,7 @@ class NormalForms {
   std::string term_str(const Term& t, const std::function<std::string(uint32_t)>& name) const;
 
   size_t budget_;
+  size_t element_terms_;
   size_t budget_exceeded_ = 0;
   size_t wide_edits_ = 0;
   size_t wide_products_ = 0;

@@ -56,6 +56,7 @@ std::unique_ptr<Proof> prove(ir::TermStore& store, const std::vector<Goal>& goal
   auto p = std::make_unique<Proof>(store, opt);
   KeqLanguage::Graph& g = p->graph;
   g.lang().set_normal_forms(opt.normal_forms);
+  g.lang().set_normal_form_element_terms(opt.element_terms);
   for (const auto& [var, range] : opt.domains) g.lang().set_domain(store.payload(var), range);
   std::vector<KeqRule> all = rules.compile(g.lang());
   p->rules_loaded = all.size();

@@ -283,4 +283,38 @@ TEST(DefaultBound, TheSearchForComputedLimitsStopsAtItsShareOfTheTimeout) {
 }
 
 }  // namespace
+
+// File sizes scaled down to the element budget leave 8 channels in 8 groups (an InstanceNorm,
+// which hides a group bug): the bound doubles one size at a time and keeps the first sizes that
+// keep 2 channels per group, naming the size it doubled; the flattening probes stop once both
+// programs ran.
+TEST(DefaultBound, SizesThatFlattenAGroupNormGetOneSizeDoubled) {
+  const std::string sizes =
+      "batch_size = 128\nchannels = 32\nnum_groups = 8\nheight = width = 64\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, channels, height, width)]\n\n\n"
+      "def get_init_inputs():\n    return [channels, num_groups]\n";
+  const std::string model =
+      "class Model(nn.Module):\n    def __init__(self, channels, num_groups):\n"
+      "        super().__init__()\n        self.norm = nn.GroupNorm(num_groups, channels)\n\n"
+      "    def forward(self, x):\n        return self.norm(x)\n\n\n";
+  Files f(
+      "groupnorm_doubled", "import torch\nimport torch.nn as nn\n\n\n" + model + sizes,
+      kTritonImports +
+          "class ModelNew(nn.Module):\n    def __init__(self, channels, num_groups):\n"
+          "        super().__init__()\n        self.norm = nn.GroupNorm(num_groups, channels)\n\n"
+          "    def forward(self, x):\n        return self.norm(x)\n\n\n" +
+          sizes);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Equivalent) << rs[0].reason;
+  EXPECT_TRUE(rs[0].flattened.empty()) << rs[0].bound;
+  EXPECT_NE(rs[0].bound.find("channels doubled to keep the structure"), std::string::npos)
+      << rs[0].bound;
+  bool named_skip = false;
+  for (const std::string& n : rs[0].notes)
+    named_skip |= n.find("it flattens") != std::string::npos &&
+                  n.find("8 groups of 1 channels") != std::string::npos;
+  EXPECT_TRUE(named_skip);
+}
+
 }  // namespace keq::verify

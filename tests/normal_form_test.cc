@@ -189,8 +189,7 @@ TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAWideGroup) {
 
 // x_i - mean over a row of 200: the mean's terms with one coefficient changed is x_i - W/200 (a
 // row's 200 outputs would each expand it); adding terms the form lacks (accumulating the row)
-// and an edit by a side over a 32nd of the form (a group's E[x^2] - E[x]^2) are expanded. A
-// form of products (a convolution's outputs) edited by one of them has no form.
+// and an edit by a side over a 32nd of the form (a group's E[x^2] - E[x]^2) are expanded.
 TEST(NormalFormStore, SumsThatEditAWideFormSeeItAsAnAtom) {
   NormalForms nf;
   constexpr uint32_t kWidth = 200;
@@ -205,11 +204,54 @@ TEST(NormalFormStore, SumsThatEditAWideFormSeeItAsAnAtom) {
   for (uint32_t k = 0; k < 8; ++k) few = nf.add(few, nf.class_atom(k));
   EXPECT_EQ(nf.num_terms(nf.sub(few, mean)), kWidth);  // 8 of 200: more than a 32nd
   EXPECT_EQ(nf.wide_edits(), 0u);
+  // Elements that are products (an activation x * sigmoid(x)): x_7 y_7 - mean is a deviation;
+  // the running sum plus a product it holds already (a bias added once more) is not one.
   NfId products = kZeroNf;
   for (uint32_t k = 0; k < kWidth; ++k)
     products = nf.add(products, nf.mul(nf.class_atom(k), nf.class_atom(1000 + k)));
-  EXPECT_EQ(nf.sub(nf.mul(nf.class_atom(7), nf.class_atom(1007)), products), kNoNf);
-  EXPECT_EQ(nf.wide_edits(), 1u);
+  NfId product_7 = nf.mul(nf.class_atom(7), nf.class_atom(1007));
+  EXPECT_EQ(nf.num_terms(nf.sub(product_7, nf.scale(products, mpq_class(1, kWidth)))), 2u);
+  EXPECT_EQ(nf.add(products, product_7), kNoNf);
+  EXPECT_EQ(nf.wide_edits(), 0u);  // refused as no deviation, not for its size
+}
+
+// A group of convolution outputs (each a sum of 9 products): an output's deviation from the
+// group's mean has no form by default (its square has 55 terms, the group's sum of them n times
+// that: congruence matches programs that both build deviations); with element_terms raised (the
+// prover's second pass) it is x_i - W/n expanded, and the two variance forms meet.
+TEST(NormalFormStore, DeviationsOfManyTermElementsGetFormsWhenAsked) {
+  constexpr uint32_t kWidth = 100, kTaps = 9;
+  auto variance_forms = [&](NormalForms& nf) {
+    std::vector<NfId> outputs;
+    NfId row = kZeroNf, squares = kZeroNf;
+    for (uint32_t i = 0; i < kWidth; ++i) {
+      NfId out = kZeroNf;
+      for (uint32_t k = 0; k < kTaps; ++k)  // weights shared by every output, inputs overlapping
+        out = nf.add(out, nf.mul(nf.class_atom(k), nf.class_atom(1000 + i + k)));
+      outputs.push_back(out);
+      row = nf.add(row, out);
+      squares = nf.add(squares, nf.mul(out, out));
+    }
+    NfId mean = nf.scale(row, mpq_class(1, kWidth));
+    std::vector<NfId> deviations_squared;
+    for (NfId out : outputs) {
+      NfId d = nf.sub(out, mean);
+      deviations_squared.push_back(nf.mul(d, d));
+    }
+    NfId two_pass = nf.scale(nf.sum(deviations_squared), mpq_class(1, kWidth));
+    NfId one_pass = nf.sub(nf.scale(squares, mpq_class(1, kWidth)), nf.mul(mean, mean));
+    return std::pair{two_pass, one_pass};
+  };
+  NormalForms by_default;
+  auto [none, one_pass] = variance_forms(by_default);
+  EXPECT_EQ(none, kNoNf);
+  EXPECT_NE(one_pass, kNoNf);
+  EXPECT_EQ(by_default.wide_edits(), kWidth);
+  NormalForms asked(4096, 64);
+  auto [two_pass, also_one_pass] = variance_forms(asked);
+  EXPECT_NE(two_pass, kNoNf);
+  EXPECT_EQ(two_pass, also_one_pass);
+  EXPECT_EQ(asked.wide_edits(), 0u);
 }
 
 // Each deviation of a wide group times the group's mean (rules distributing d_i * (x_i - mean))

@@ -313,6 +313,21 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
   return out;
 }
 
+// Sizes that flattened the model's structure, each size over 1 doubled in turn.
+std::vector<std::pair<torch::Dims, std::string>> each_size_doubled(const torch::Dims& dims,
+                                                                   const std::string& why) {
+  std::vector<std::pair<torch::Dims, std::string>> out;
+  for (size_t d = 0; d < dims.size(); ++d)
+    for (size_t j = 0; j < dims[d].second.size(); ++j) {
+      if (dims[d].second[j] <= 1) continue;
+      torch::Dims more = dims;
+      more[d].second[j] *= 2;
+      out.push_back({std::move(more), (why.empty() ? "" : why + ", ") + dims[d].first +
+                                          " doubled to keep the structure"});
+    }
+  return out;
+}
+
 // Where no masked index was traced to a size: each size in turn past the largest block B
 // (blocks are powers of two), B + 1, a one-lane tail and a second trip for every block in use.
 std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block) {
@@ -378,13 +393,21 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       continue;
     }
     int64_t budget = first == 2 ? 4096 : 16384;
-    std::vector<torch::Dims> tries = {
-        torch::default_dims(ref_path, first), torch::default_dims(ref_path, first + 4),
-        torch::scaled_dims(ref_path, budget, 1), torch::scaled_dims(ref_path, budget, 8),
-        torch::scaled_dims(ref_path, budget, 32)};
+    const std::string scaled = "the file's sizes scaled down";
+    std::vector<std::pair<torch::Dims, std::string>> tries = {
+        {torch::default_dims(ref_path, first), ""},
+        {torch::default_dims(ref_path, first + 4), ""},
+        {torch::scaled_dims(ref_path, budget, 1), scaled},
+        {torch::scaled_dims(ref_path, budget, 8), scaled},
+        {torch::scaled_dims(ref_path, budget, 32), scaled}};
+    bool doubled = false;  // the first sizes that flatten were tried with each size doubled
     for (size_t t = 0; t < tries.size(); ++t) {
-      opt.dims = tries[t];
+      // The second round can reach the first's sizes (both scaled down to keep a structure).
+      if (accepted && dims_str(tries[t].first) == dims_str(*accepted)) break;
+      opt.dims = tries[t].first;
+      opt.stop_if_flattened = t + 1 < tries.size();
       Report probe = verify(ref_path, cand_path, first_config(opt));
+      opt.stop_if_flattened = false;
       // Sizes the reference itself cannot run (a view into groups that do not divide) are the
       // bound's choice, not the user's file: try the next.
       bool rejected =
@@ -392,16 +415,23 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       // Sizes that flatten the model's structure (one group in a GroupNorm hides a group bug)
       // are passed over while other sizes remain; the last try is kept, with a note.
       bool flat = !rejected && !probe.flattened.empty() &&
-                  probe.verdict != Verdict::NotEquivalent;  // a counterexample holds anyway
+                  probe.verdict != Verdict::NotEquivalent;  // (the last try runs to a verdict)
       if (t + 1 < tries.size() && (rejected || flat)) {
         if (probe.assert_rejected) skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
         if (flat) skipped.push_back(dims_str(opt.dims) + ": it flattens " + probe.flattened[0]);
+        // One size too small flattens most often (channels as few as the groups): each size
+        // doubled in turn, before any larger floor multiplies them all.
+        if (flat && !doubled) {
+          doubled = true;
+          auto more = each_size_doubled(opt.dims, tries[t].second);
+          tries.insert(tries.begin() + static_cast<ptrdiff_t>(t) + 1, more.begin(), more.end());
+        }
         continue;
       }
       if (flat)
         probe.notes.push_back("bound: no sizes tried keep the structure: " + probe.flattened[0]);
       if (!rejected && !accepted) accepted = opt.dims;
-      run(opt.dims, t >= 2 ? "the file's sizes scaled down" : "", std::move(probe));
+      run(opt.dims, tries[t].second, std::move(probe));
       break;
     }
   }

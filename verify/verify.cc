@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <numeric>
 #include <random>
 #include <set>
 #include <thread>
@@ -318,6 +319,8 @@ class Pipeline {
   bool set_aside_unfixed();
   bool probe();
   bool egraph();
+  std::unique_ptr<rules::Proof> prove(const std::vector<size_t>& which, size_t element_terms,
+                                      double seconds);
   void find_explained();
   bool witness_search();
   bool smt();
@@ -422,6 +425,11 @@ bool Pipeline::run_programs() {
 bool Pipeline::structure() {
   for (const auto* st : {&ref_.state, &cand_.state})
     r_.flattened.insert(r_.flattened.end(), st->flattened.begin(), st->flattened.end());
+  if (opt_.stop_if_flattened && !r_.flattened.empty()) {
+    r_.verdict = Verdict::Unknown;
+    r_.reason = "not verified: these sizes flatten " + r_.flattened[0];
+    return false;
+  }
   r_.masks = cand_.state.mask_coverage;
   r_.loops = cand_.state.loop_trips;
   r_.blocks = cand_.state.block_sizes;
@@ -619,6 +627,33 @@ static std::string abbreviated(std::string s) {
   return s;
 }
 
+// The e-graph over the goals `which` (indices into pairs_, pairs_.size() for the explained one).
+std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
+                                              size_t element_terms, double seconds) {
+  rules::ProverOptions po;
+  po.semantics = opt_.semantics;
+  po.normal_forms = opt_.normal_forms;
+  po.element_terms = element_terms;
+  po.explanations = explained_.has_value();
+  po.limits = {30, 500000, seconds};
+  for (TermId id = 0; id < store_.size(); ++id)
+    if (store_.op(id) == ir::Op::Var && store_.type(id) == ir::Type::F32) {
+      // Inputs and parameters are finite values of their range; anything else stays unknown.
+      auto d = domains_.find(tensor_of(store_.variable_of(id).name));
+      if (d == domains_.end() || d->second.nonfinite) continue;
+      ir::Interval iv = ir::Interval::any_finite();
+      if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
+        iv = {d->second.lo, d->second.hi, false, true};
+      po.domains.push_back({id, iv});
+    }
+  std::vector<rules::Goal> goals;
+  for (size_t k : which) {
+    const Pair& p = k < pairs_.size() ? pairs_[k] : *explained_;
+    goals.push_back({p.ref, p.cand});
+  }
+  return rules::prove(store_, goals, {}, rules::RuleSet::defaults(), po);
+}
+
 bool Pipeline::egraph() {
   Report& r = r_;
   const Options& opt = opt_;
@@ -629,30 +664,37 @@ bool Pipeline::egraph() {
   std::vector<bool>& proved = proved_;
   proved.assign(pairs.size(), false);
   if (opt.use_egraph && !pairs.empty()) {
-    rules::ProverOptions po;
-    po.semantics = opt.semantics;
-    po.normal_forms = opt.normal_forms;
-    po.explanations = explained.has_value();
-    po.limits = {30, 500000, opt.timeout_s / 2};
-    for (TermId id = 0; id < store.size(); ++id)
-      if (store.op(id) == ir::Op::Var && store.type(id) == ir::Type::F32) {
-        // Inputs and parameters are finite values of their range; anything else stays unknown.
-        auto d = domains_.find(tensor_of(store.variable_of(id).name));
-        if (d == domains_.end() || d->second.nonfinite) continue;
-        ir::Interval iv = ir::Interval::any_finite();
-        if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
-          iv = {d->second.lo, d->second.hi, false, true};
-        po.domains.push_back({id, iv});
-      }
-    std::vector<rules::Goal> goals;
-    for (const Pair& p : pairs) goals.push_back({p.ref, p.cand});
     // The explained pair is a goal like the others, so the run goes on until it is proved too.
-    if (explained) goals.push_back({explained->ref, explained->cand});
-    auto proof = rules::prove(store, goals, {}, rules::RuleSet::defaults(), po);
-    for (size_t k = 0; k < pairs.size(); ++k) proved[k] = proof->proved(k);
-    if (explained && proof->proved(pairs.size()))
-      r.explanation = "proved by the e-graph:\n" + proof->explain(pairs.size());
-    else if (explained)
+    std::vector<size_t> which(pairs.size() + (explained ? 1 : 0));
+    std::iota(which.begin(), which.end(), size_t{0});
+    auto proof = prove(which, 4, opt.timeout_s / 2);
+    bool explained_proved = false;
+    auto take = [&](rules::Proof& pr) {
+      for (size_t g = 0; g < which.size(); ++g) {
+        if (!pr.proved(g)) continue;
+        if (which[g] < pairs.size()) {
+          proved[which[g]] = true;
+        } else {
+          explained_proved = true;
+          r.explanation = "proved by the e-graph:\n" + pr.explain(g);
+        }
+      }
+    };
+    take(*proof);
+    // Deviations of elements over 4 terms from a wide group's mean (a convolution output minus
+    // its GroupNorm's mean) had no forms: where a goal is left, a second e-graph over those goals
+    // gives them forms, whose cost (n k^2/2 terms for a group of n elements of k) is paid only
+    // where congruence did not already prove the pair.
+    std::vector<size_t> left;
+    for (size_t k : which)
+      if (k < pairs.size() ? !proved[k] : !explained_proved) left.push_back(k);
+    double remaining = opt.timeout_s / 2 - elapsed();
+    if (!left.empty() && proof->graph.lang().normal_forms().wide_edits() > 0 && remaining > 0) {
+      proof = prove(left, 64, remaining);
+      which = left;
+      take(*proof);
+    }
+    if (explained && !explained_proved)
       r.explanation =
           "the e-graph did not prove it (see the verdict for what did):\n  reference: " +
           abbreviated(store.str(explained->ref)) +
@@ -668,9 +710,9 @@ bool Pipeline::egraph() {
     bool all_proved = std::all_of(proved.begin(), proved.end(), [](bool b) { return b; });
     if (size_t wide = nfs.wide_edits(); wide && !all_proved)
       r.notes.push_back("normal forms: " + std::to_string(wide) +
-                        " sums that only change coefficients of a form over 64 terms, at "
-                        "least 32 times their size and over 4 terms, were left to congruence "
-                        "(not expanded)");
+                        " deviations from the mean of a group over 64 terms, of elements over " +
+                        std::to_string(nfs.element_terms()) +
+                        " terms, were left to congruence (not expanded)");
     if (size_t wide = nfs.wide_products(); wide && !all_proved)
       r.notes.push_back("normal forms: " + std::to_string(wide) +
                         " products of a form over 64 terms with its 17th or later one-term "

@@ -29,6 +29,9 @@ Verdict combine(Verdict a, Verdict b);
 struct Options {
   torch::Dims dims;
   bool default_bound = false;  // dims came from default_dims (the report says so)
+  // The default bound's probes: sizes that flatten the model's structure stop the configuration
+  // once both programs ran (UNKNOWN, Report::flattened says why), since other sizes are tried.
+  bool stop_if_flattened = false;
   bool params_initial = false;
   bool eval_mode = false;  // --eval: both models after .eval()
   bool use_egraph = true;
@@ -119,7 +122,9 @@ std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
 
 // keq verify's default bound, all of it: two configurations of distinct small sizes
 // (default_dims from 2 and from 5; sizes a model rejects are raised, then replaced by
-// scaled_dims of at most 4096 and 16384 elements, with floors 1, 8 and 32), then sizes around
+// scaled_dims of at most 4096 and 16384 elements, with floors 1, 8 and 32; sizes that flatten
+// the model's structure, such as one channel per group, are passed over after running the
+// programs only, and the first of them is tried with each size doubled in turn), then sizes around
 // the blocks for the dimensions that feed a masked index: each limit a kernel compared a block
 // of indices with (TorchState::mask_limits) is traced back to the sizes that make it, and those
 // go to BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 (mask tails, partial tiles, second and third
