@@ -162,12 +162,13 @@ bool NormalForms::is_class_atom(NfId a) const {
 // not count either way.
 bool NormalForms::edits_wide(NfId a, NfId b) const {
   // A sum is an edit when the wide form has over 64 terms (past them, the mean's square is past
-  // the budget: the two decisions agree) and the smaller side is at most a 32nd of it: one
+  // the budget: the two decisions agree) and the smaller side is under a 33rd of it: one
   // element minus its group's mean over more than 64 elements, a convolution output (17 terms)
   // minus its group's (900). Two statistics of a group of n <= 64 elements are not (E[x^2], n
-  // terms, minus E[x]^2, expanded to n(n+1)/2: a ratio of at most 32), as the reference's
-  // sum of (x_i - m)^2 is expanded there too.
-  constexpr size_t kWide = 64, kRatio = 32;
+  // terms, minus E[x]^2, expanded to n(n+1)/2: a ratio of at most 32.5, at n = 64, which a
+  // ratio of 32 took for an edit and left without a form), as the reference's sum of
+  // (x_i - m)^2 is expanded there too.
+  constexpr size_t kWide = 64, kRatio = 33;
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
   if (wide->size() <= kWide || few->size() * kRatio > wide->size()) return false;

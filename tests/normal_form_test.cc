@@ -187,6 +187,29 @@ TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAWideGroup) {
   EXPECT_NE(nf.sub(nf.scale(squares, mpq_class(1, kWidth - 1)), nf.mul(mean, mean)), two_pass);
 }
 
+// At 64 elements E[x^2] (64 terms) minus E[x]^2 expanded (2,080) is no edit of a wide form: a
+// ratio of 32 took it for one, leaving it without a form where sum (x_i - m)^2 has one.
+TEST(NormalFormStore, TheTwoVarianceFormsMeetAtTheEditThreshold) {
+  for (uint32_t width : {63u, 64u, 65u}) {
+    NormalForms nf;
+    NfId row = kZeroNf, squares = kZeroNf;
+    for (uint32_t k = 0; k < width; ++k) {
+      row = nf.add(row, nf.class_atom(k));
+      squares = nf.add(squares, nf.mul(nf.class_atom(k), nf.class_atom(k)));
+    }
+    NfId mean = nf.scale(row, mpq_class(1, width));
+    std::vector<NfId> deviations_squared;
+    for (uint32_t k = 0; k < width; ++k) {
+      NfId d = nf.sub(nf.class_atom(k), mean);
+      deviations_squared.push_back(nf.mul(d, d));
+    }
+    NfId two_pass = nf.scale(nf.sum(deviations_squared), mpq_class(1, width));
+    NfId one_pass = nf.sub(nf.scale(squares, mpq_class(1, width)), nf.mul(mean, mean));
+    EXPECT_NE(one_pass, kNoNf) << width;
+    EXPECT_EQ(two_pass, one_pass) << width;
+  }
+}
+
 // x_i - mean over a row of 200: the mean's terms with one coefficient changed is x_i - W/200 (a
 // row's 200 outputs would each expand it); adding terms the form lacks (accumulating the row)
 // and an edit by a side over a 32nd of the form (a group's E[x^2] - E[x]^2) are expanded.
