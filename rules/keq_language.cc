@@ -16,11 +16,11 @@ KeqLanguage::KeqLanguage(ir::TermStore* store, ir::Semantics sem)
       nfs_(std::make_unique<NormalForms>()),
       magnitude_(std::make_unique<MagnitudeCache>()) {}
 KeqLanguage::~KeqLanguage() = default;
+KeqLanguage::KeqLanguage(KeqLanguage&&) noexcept = default;
 
 void KeqLanguage::set_normal_form_element_terms(size_t terms) {
   nfs_ = std::make_unique<NormalForms>(nfs_->budget(), terms);
 }
-KeqLanguage::KeqLanguage(KeqLanguage&&) noexcept = default;
 
 std::string KeqLanguage::node_str(OpCode op, uint32_t payload) const {
   switch (static_cast<Op>(op)) {

@@ -22,7 +22,6 @@ NormalForms::NormalForms(size_t budget, size_t element_terms)
     : budget_(budget), element_terms_(element_terms) {
   polys_.emplace_back();  // kNoNf: never used as a polynomial
   poly_folds_.push_back(false);
-  poly_linear_.push_back(false);
   monos_.emplace_back();  // monomial 0: empty
   mono_folds_.push_back(false);
   mono_index_[{}] = 0;
@@ -84,9 +83,7 @@ uint32_t NormalForms::intern_atom(Atom a) {
 
 NfId NormalForms::intern_poly(std::vector<Term> terms) {
   ir::Budget::tick();  // a form can be as large as a row is wide: the budget reaches here
-  std::sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) {
-    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
-  });
+  std::sort(terms.begin(), terms.end(), term_order);
   std::vector<Term> out;
   out.reserve(terms.size());
   for (const Term& t : terms) {
@@ -102,10 +99,6 @@ NfId NormalForms::intern_poly(std::vector<Term> terms) {
   if (inserted) {
     poly_folds_.push_back(
         std::any_of(out.begin(), out.end(), [&](const Term& t) { return mono_folds_[t.mono]; }));
-    poly_linear_.push_back(std::all_of(out.begin(), out.end(), [&](const Term& t) {
-      const Mono& m = monos_[t.mono];
-      return t.expo == kZeroNf && m.size() <= 1 && (m.empty() || m[0].second == 1);
-    }));
     polys_.push_back(std::move(out));
   }
   return it->second;
@@ -162,7 +155,7 @@ bool NormalForms::is_class_atom(NfId a) const {
 // not count either way.
 bool NormalForms::edits_wide(NfId a, NfId b) const {
   // A sum is an edit when the wide form has over 64 terms (past them, the mean's square is past
-  // the budget: the two decisions agree) and the smaller side is under a 33rd of it: one
+  // the budget: the two decisions agree) and the smaller side is at most a 33rd of it: one
   // element minus its group's mean over more than 64 elements, a convolution output (17 terms)
   // minus its group's (900). Two statistics of a group of n <= 64 elements are not (E[x^2], n
   // terms, minus E[x]^2, expanded to n(n+1)/2: a ratio of at most 32.5, at n = 64, which a
@@ -172,13 +165,10 @@ bool NormalForms::edits_wide(NfId a, NfId b) const {
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
   if (wide->size() <= kWide || few->size() * kRatio > wide->size()) return false;
-  auto by_key = [](const Term& x, const Term& y) {
-    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
-  };
   bool any = false;
   for (const Term& t : *few) {
     if (t.mono == 0 && t.expo == kZeroNf) continue;
-    if (!std::binary_search(wide->begin(), wide->end(), t, by_key)) return false;
+    if (!std::binary_search(wide->begin(), wide->end(), t, term_order)) return false;
     any = true;
   }
   return any;
@@ -203,13 +193,10 @@ bool NormalForms::small_edit(NfId a, NfId b) {
 // than the same term in wide: x_i - P/n and n x_i - P do, an element added to a running sum that
 // holds it already (a bias added once per element) does not.
 bool NormalForms::outweighs(NfId few, NfId wide) const {
-  auto by_key = [](const Term& x, const Term& y) {
-    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
-  };
   const std::vector<Term>& w = polys_[wide];
   for (const Term& t : polys_[few]) {
     if (t.mono == 0 && t.expo == kZeroNf) continue;
-    auto it = std::lower_bound(w.begin(), w.end(), t, by_key);
+    auto it = std::lower_bound(w.begin(), w.end(), t, term_order);
     if (it == w.end() || it->mono != t.mono || it->expo != t.expo) return false;
     if (abs(coeffs_[t.coeff]) <= abs(coeffs_[it->coeff])) return false;
   }
@@ -256,10 +243,7 @@ NfId NormalForms::wide(NfId a) {
 // terms are compared where they differ, at their first term most often.
 bool NormalForms::proportional(std::vector<Term> terms, NfId p) {
   const std::vector<Term>& form = polys_[p];
-  auto by_key = [](const Term& x, const Term& y) {
-    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
-  };
-  std::sort(terms.begin(), terms.end(), by_key);
+  std::sort(terms.begin(), terms.end(), term_order);
   for (size_t k = 0; k < terms.size(); ++k)
     if (terms[k].mono != form[k].mono || terms[k].expo != form[k].expo) return false;
   last_ratio_ = coeffs_[terms[0].coeff] / coeffs_[form[0].coeff];

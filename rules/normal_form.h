@@ -14,9 +14,9 @@
 // Size guards keep the cost near the size of the terms. A product of two sums past the budget
 // multiplies its wide factors (over 64 terms) as atoms W(P), P the form scaled to a first
 // coefficient of 1; a sum that only changes coefficients of a form over 64 terms, the other
-// side a 32nd of its size or less (x_i - mean over a wide group), takes the form as W(P) too
+// side a 33rd of its size or less (x_i - mean over a wide group), takes the form as W(P) too
 // when that side is an element minus its group's mean (its coefficients outweigh the form's)
-// of at most element_terms terms (4 by default: a loaded value, an activation of one), and has
+// of at most element_terms terms (kElementTerms by default), and has
 // no form otherwise (its class is an atom);
 // and a sum of terms that hold W(P) once, whose cofactors make up k P, folds them to k W(P)^2.
 // So sum_i (x_i - m)^2 and E[x^2] - E[x]^2 meet over any group width without the n^2 terms.
@@ -33,6 +33,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace keq::rules {
@@ -40,6 +41,8 @@ namespace keq::rules {
 using NfId = uint32_t;
 inline constexpr NfId kNoNf = 0;    // no normal form (unknown, too large, or not finite)
 inline constexpr NfId kZeroNf = 1;  // the zero polynomial
+// NormalForms::element_terms by default: a loaded value, an activation of one (x * sigmoid(x)).
+inline constexpr size_t kElementTerms = 4;
 
 class NormalForms {
  public:
@@ -48,7 +51,7 @@ class NormalForms {
   // a LayerNorm over 3 x 4 x 5 written that way by an LLM needed 60).
   // `element_terms`: the most terms an element may have for its deviation from a wide group's
   // mean to get a form (small_edit).
-  explicit NormalForms(size_t budget = 4096, size_t element_terms = 4);
+  explicit NormalForms(size_t budget = 4096, size_t element_terms = kElementTerms);
 
   NfId constant(const mpq_class& c);
   NfId class_atom(uint32_t cls);  // the class as an atom; it must be finite
@@ -95,6 +98,10 @@ class NormalForms {
     uint32_t mono;   // index into monos_ (0: the empty monomial)
     NfId expo;       // kZeroNf: no exp factor
   };
+  // A form's terms are sorted by monomial, then exponent: like terms are neighbours.
+  static bool term_order(const Term& x, const Term& y) {
+    return std::tie(x.mono, x.expo) < std::tie(y.mono, y.expo);
+  }
   enum class AtomKind : uint32_t { Class, Inverse, Max, Min, Comparison, Indicator, Type, Wide };
   struct Atom {
     AtomKind kind;
@@ -157,7 +164,6 @@ class NormalForms {
   // Per form and per monomial: whether one holds a Wide atom to the first power (fold_wide's
   // candidates), so sums without one are not scanned.
   std::vector<bool> poly_folds_, mono_folds_;
-  std::vector<bool> poly_linear_;  // every term one atom to the first power, or a constant
   absl::flat_hash_map<std::vector<uint32_t>, NfId> poly_index_;
 };
 

@@ -73,8 +73,8 @@ class RuleSet {
 struct ProverOptions {
   ir::Semantics semantics = ir::Semantics::Real;
   bool normal_forms = true;
-  size_t element_terms = 4;   // NormalForms::element_terms
-  bool explanations = false;  // record why classes merged, for explain()
+  size_t element_terms = kElementTerms;  // NormalForms::element_terms
+  bool explanations = false;             // record why classes merged, for explain()
   egraph::RunnerLimits limits{30, 500000, 10.0};
   std::vector<std::pair<ir::TermId, Interval>> domains;  // variable terms and their ranges
 };

@@ -158,33 +158,54 @@ TEST(NormalFormStore, BudgetTurnsWideFactorsIntoAtoms) {
   EXPECT_EQ(nf.num_terms(nf.mul(s, nf.class_atom(9))), 5u);  // one-term factors never grow a sum
 }
 
+// A group's variance both ways a program computes it, over its elements' forms: the mean of
+// the squared deviations from the mean, and E[x^2] - E[x]^2.
+struct VarianceForms {
+  NfId two_pass, one_pass, squares, mean;
+  std::vector<NfId> deviations, deviations_squared;
+};
+VarianceForms variance_forms(NormalForms& nf, const std::vector<NfId>& elements) {
+  VarianceForms v;
+  const mpq_class n(static_cast<unsigned long>(elements.size()));
+  NfId row = kZeroNf;
+  v.squares = kZeroNf;
+  for (NfId x : elements) {
+    row = nf.add(row, x);
+    v.squares = nf.add(v.squares, nf.mul(x, x));
+  }
+  v.mean = nf.scale(row, 1 / n);
+  for (NfId x : elements) {
+    v.deviations.push_back(nf.sub(x, v.mean));
+    v.deviations_squared.push_back(nf.mul(v.deviations.back(), v.deviations.back()));
+  }
+  v.two_pass = nf.scale(nf.sum(v.deviations_squared), 1 / n);
+  v.one_pass = nf.sub(nf.scale(v.squares, 1 / n), nf.mul(v.mean, v.mean));
+  return v;
+}
+
+std::vector<NfId> atoms(NormalForms& nf, uint32_t n) {
+  std::vector<NfId> out;
+  for (uint32_t k = 0; k < n; ++k) out.push_back(nf.class_atom(k));
+  return out;
+}
+
 // sum_i (x_i - m)^2 over a group of 200 (m its mean) is sum x_i^2 - n m^2, which E[x^2] - E[x]^2
 // computes: the deviations are x_i - W/n and m^2 is W^2/n^2, and the sum folds sum_i x_i W back
 // into W^2. Dropping one element of the sum, or another multiple of m^2, is another form.
 TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAWideGroup) {
   NormalForms nf;
   constexpr uint32_t kWidth = 200;
-  NfId row = kZeroNf, squares = kZeroNf;
-  for (uint32_t k = 0; k < kWidth; ++k) {
-    row = nf.add(row, nf.class_atom(k));
-    squares = nf.add(squares, nf.mul(nf.class_atom(k), nf.class_atom(k)));
-  }
-  NfId mean = nf.scale(row, mpq_class(1, kWidth));
-  std::vector<NfId> deviations_squared;
-  for (uint32_t k = 0; k < kWidth; ++k) {
-    NfId d = nf.sub(nf.class_atom(k), mean);
-    ASSERT_EQ(nf.num_terms(d), 2u) << k;
-    deviations_squared.push_back(nf.mul(d, d));
-  }
-  NfId two_pass = nf.scale(nf.sum(deviations_squared), mpq_class(1, kWidth));
-  NfId one_pass = nf.sub(nf.scale(squares, mpq_class(1, kWidth)), nf.mul(mean, mean));
-  EXPECT_EQ(two_pass, one_pass) << nf.str(two_pass, [](uint32_t c) { return std::to_string(c); });
-  EXPECT_EQ(nf.num_terms(two_pass), kWidth + 1);
-  std::span<const NfId> all_but_one(deviations_squared.data(), kWidth - 1);
-  EXPECT_NE(nf.scale(nf.sum(all_but_one), mpq_class(1, kWidth)), one_pass);
-  EXPECT_NE(nf.sub(nf.scale(squares, mpq_class(1, kWidth)), nf.scale(nf.mul(mean, mean), 2)),
-            two_pass);
-  EXPECT_NE(nf.sub(nf.scale(squares, mpq_class(1, kWidth - 1)), nf.mul(mean, mean)), two_pass);
+  VarianceForms v = variance_forms(nf, atoms(nf, kWidth));
+  for (NfId d : v.deviations) ASSERT_EQ(nf.num_terms(d), 2u);
+  EXPECT_EQ(v.two_pass, v.one_pass)
+      << nf.str(v.two_pass, [](uint32_t c) { return std::to_string(c); });
+  EXPECT_EQ(nf.num_terms(v.two_pass), kWidth + 1);
+  std::span<const NfId> all_but_one(v.deviations_squared.data(), kWidth - 1);
+  EXPECT_NE(nf.scale(nf.sum(all_but_one), mpq_class(1, kWidth)), v.one_pass);
+  EXPECT_NE(nf.sub(nf.scale(v.squares, mpq_class(1, kWidth)), nf.scale(nf.mul(v.mean, v.mean), 2)),
+            v.two_pass);
+  EXPECT_NE(nf.sub(nf.scale(v.squares, mpq_class(1, kWidth - 1)), nf.mul(v.mean, v.mean)),
+            v.two_pass);
 }
 
 // At 64 elements E[x^2] (64 terms) minus E[x]^2 expanded (2,080) is no edit of a wide form: a
@@ -192,27 +213,15 @@ TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAWideGroup) {
 TEST(NormalFormStore, TheTwoVarianceFormsMeetAtTheEditThreshold) {
   for (uint32_t width : {63u, 64u, 65u}) {
     NormalForms nf;
-    NfId row = kZeroNf, squares = kZeroNf;
-    for (uint32_t k = 0; k < width; ++k) {
-      row = nf.add(row, nf.class_atom(k));
-      squares = nf.add(squares, nf.mul(nf.class_atom(k), nf.class_atom(k)));
-    }
-    NfId mean = nf.scale(row, mpq_class(1, width));
-    std::vector<NfId> deviations_squared;
-    for (uint32_t k = 0; k < width; ++k) {
-      NfId d = nf.sub(nf.class_atom(k), mean);
-      deviations_squared.push_back(nf.mul(d, d));
-    }
-    NfId two_pass = nf.scale(nf.sum(deviations_squared), mpq_class(1, width));
-    NfId one_pass = nf.sub(nf.scale(squares, mpq_class(1, width)), nf.mul(mean, mean));
-    EXPECT_NE(one_pass, kNoNf) << width;
-    EXPECT_EQ(two_pass, one_pass) << width;
+    VarianceForms v = variance_forms(nf, atoms(nf, width));
+    EXPECT_NE(v.one_pass, kNoNf) << width;
+    EXPECT_EQ(v.two_pass, v.one_pass) << width;
   }
 }
 
 // x_i - mean over a row of 200: the mean's terms with one coefficient changed is x_i - W/200 (a
 // row's 200 outputs would each expand it); adding terms the form lacks (accumulating the row)
-// and an edit by a side over a 32nd of the form (a group's E[x^2] - E[x]^2) are expanded.
+// and an edit by a side over a 33rd of the form (a group's E[x^2] - E[x]^2) are expanded.
 TEST(NormalFormStore, SumsThatEditAWideFormSeeItAsAnAtom) {
   NormalForms nf;
   constexpr uint32_t kWidth = 200;
@@ -225,7 +234,7 @@ TEST(NormalFormStore, SumsThatEditAWideFormSeeItAsAnAtom) {
   EXPECT_EQ(nf.num_terms(nf.sub(nf.class_atom(kWidth), mean)), kWidth + 1);  // a term it lacks
   NfId few = kZeroNf;
   for (uint32_t k = 0; k < 8; ++k) few = nf.add(few, nf.class_atom(k));
-  EXPECT_EQ(nf.num_terms(nf.sub(few, mean)), kWidth);  // 8 of 200: more than a 32nd
+  EXPECT_EQ(nf.num_terms(nf.sub(few, mean)), kWidth);  // 8 of 200: more than a 33rd
   EXPECT_EQ(nf.wide_edits(), 0u);
   // Elements that are products (an activation x * sigmoid(x)): x_7 y_7 - mean is a deviation;
   // the running sum plus a product it holds already (a bias added once more) is not one.
@@ -244,36 +253,22 @@ TEST(NormalFormStore, SumsThatEditAWideFormSeeItAsAnAtom) {
 // prover's second pass) it is x_i - W/n expanded, and the two variance forms meet.
 TEST(NormalFormStore, DeviationsOfManyTermElementsGetFormsWhenAsked) {
   constexpr uint32_t kWidth = 100, kTaps = 9;
-  auto variance_forms = [&](NormalForms& nf) {
-    std::vector<NfId> outputs;
-    NfId row = kZeroNf, squares = kZeroNf;
-    for (uint32_t i = 0; i < kWidth; ++i) {
-      NfId out = kZeroNf;
+  auto outputs = [&](NormalForms& nf) {
+    std::vector<NfId> out(kWidth, kZeroNf);
+    for (uint32_t i = 0; i < kWidth; ++i)
       for (uint32_t k = 0; k < kTaps; ++k)  // weights shared by every output, inputs overlapping
-        out = nf.add(out, nf.mul(nf.class_atom(k), nf.class_atom(1000 + i + k)));
-      outputs.push_back(out);
-      row = nf.add(row, out);
-      squares = nf.add(squares, nf.mul(out, out));
-    }
-    NfId mean = nf.scale(row, mpq_class(1, kWidth));
-    std::vector<NfId> deviations_squared;
-    for (NfId out : outputs) {
-      NfId d = nf.sub(out, mean);
-      deviations_squared.push_back(nf.mul(d, d));
-    }
-    NfId two_pass = nf.scale(nf.sum(deviations_squared), mpq_class(1, kWidth));
-    NfId one_pass = nf.sub(nf.scale(squares, mpq_class(1, kWidth)), nf.mul(mean, mean));
-    return std::pair{two_pass, one_pass};
+        out[i] = nf.add(out[i], nf.mul(nf.class_atom(k), nf.class_atom(1000 + i + k)));
+    return out;
   };
   NormalForms by_default;
-  auto [none, one_pass] = variance_forms(by_default);
-  EXPECT_EQ(none, kNoNf);
-  EXPECT_NE(one_pass, kNoNf);
+  VarianceForms v = variance_forms(by_default, outputs(by_default));
+  EXPECT_EQ(v.two_pass, kNoNf);
+  EXPECT_NE(v.one_pass, kNoNf);
   EXPECT_EQ(by_default.wide_edits(), kWidth);
   NormalForms asked(4096, 64);
-  auto [two_pass, also_one_pass] = variance_forms(asked);
-  EXPECT_NE(two_pass, kNoNf);
-  EXPECT_EQ(two_pass, also_one_pass);
+  VarianceForms w = variance_forms(asked, outputs(asked));
+  EXPECT_NE(w.two_pass, kNoNf);
+  EXPECT_EQ(w.two_pass, w.one_pass);
   EXPECT_EQ(asked.wide_edits(), 0u);
 }
 

@@ -667,7 +667,7 @@ bool Pipeline::egraph() {
     // The explained pair is a goal like the others, so the run goes on until it is proved too.
     std::vector<size_t> which(pairs.size() + (explained ? 1 : 0));
     std::iota(which.begin(), which.end(), size_t{0});
-    auto proof = prove(which, 4, opt.timeout_s / 2);
+    auto proof = prove(which, rules::kElementTerms, opt.timeout_s / 2);
     bool explained_proved = false;
     auto take = [&](rules::Proof& pr) {
       for (size_t g = 0; g < which.size(); ++g) {
@@ -681,16 +681,18 @@ bool Pipeline::egraph() {
       }
     };
     take(*proof);
-    // Deviations of elements over 4 terms from a wide group's mean (a convolution output minus
-    // its GroupNorm's mean) had no forms: where a goal is left, a second e-graph over those goals
-    // gives them forms, whose cost (n k^2/2 terms for a group of n elements of k) is paid only
-    // where congruence did not already prove the pair.
+    // Deviations of larger elements from a wide group's mean (a convolution output minus its
+    // GroupNorm's mean) had no forms: where a goal is left, a second e-graph over those goals
+    // gives them forms for elements of up to 64 terms (whose squares fit the product budget),
+    // a cost (n k^2/2 terms for a group of n elements of k) paid only where congruence did not
+    // already prove the pair.
     std::vector<size_t> left;
     for (size_t k : which)
       if (k < pairs.size() ? !proved[k] : !explained_proved) left.push_back(k);
     double remaining = opt.timeout_s / 2 - elapsed();
     if (!left.empty() && proof->graph.lang().normal_forms().wide_edits() > 0 && remaining > 0) {
-      proof = prove(left, 64, remaining);
+      constexpr size_t kManyElementTerms = 64;
+      proof = prove(left, kManyElementTerms, remaining);
       which = left;
       take(*proof);
     }
