@@ -56,12 +56,12 @@ Interval add(const Interval& a, const Interval& b) {
   if ((a.hi == -kInf && !b.can_be_pos_inf()) || (b.hi == -kInf && !a.can_be_pos_inf()))
     r.hi = -kInf;
   if ((a.lo == kInf && !b.can_be_neg_inf()) || (b.lo == kInf && !a.can_be_neg_inf())) r.lo = kInf;
-  r.never_inf = a.never_inf && b.never_inf;
+  r.never_inf = a.no_inf() && b.no_inf();
   r.lo_strict = (a.lo_strict || b.lo_strict) && std::isfinite(r.lo) && r.lo == a.lo + b.lo;
   return r;
 }
 Interval neg(const Interval& a) {
-  return {-a.hi, -a.lo, a.nan, a.never_inf};
+  return {-a.hi, -a.lo, a.nan, a.no_inf()};
 }
 
 Interval mul(const Interval& a, const Interval& b) {
@@ -77,7 +77,7 @@ Interval mul(const Interval& a, const Interval& b) {
     // argument order drew other random terms).
     if (std::isnan(lo)) lo = 0, err = 0;
     Interval r{std::isfinite(lo) && err < 0 ? std::nextafter(lo, -kInf) : lo, up(a.hi * b.hi), nan,
-               a.never_inf && b.never_inf,
+               a.no_inf() && b.no_inf(),
                std::isfinite(lo) &&
                    (a.lo_strict || b.lo_strict || err != 0 || (lo == 0 && a.lo > 0 && b.lo > 0))};
     if (std::isnan(r.hi)) r.hi = kInf;
@@ -97,13 +97,13 @@ Interval mul(const Interval& a, const Interval& b) {
     }
   if ((a.lo >= 0 && b.lo >= 0) || (a.hi <= 0 && b.hi <= 0)) lo = std::max(lo, 0.0);
   Interval r{lo, hi, nan};
-  r.never_inf = a.never_inf && b.never_inf;
+  r.never_inf = a.no_inf() && b.no_inf();
   return r;
 }
 
 Interval recip(const Interval& a) {
   if (a.empty_range()) return {kInf, -kInf, a.nan};
-  if (a.nonzero() && a.never_inf) {  // 1/x of a finite x that is never 0: finite, same sign
+  if (a.nonzero() && a.no_inf()) {  // 1/x of a finite x that is never 0: finite, same sign
     Interval r = a.lo >= 0 ? Interval{0, a.lo > 0 ? up(1 / a.lo) : kInf, a.nan, true, true}
                            : Interval{a.hi < 0 ? down(1 / a.hi) : -kInf, 0, a.nan, true, false};
     if (a.lo >= 0 && std::isfinite(a.hi) && a.hi > 0)
@@ -116,7 +116,7 @@ Interval recip(const Interval& a) {
 
 Interval div(const Interval& a, const Interval& b) {
   Interval r = mul(a, recip(b));
-  r.never_inf = a.never_inf && b.never_inf && b.nonzero();
+  r.never_inf = a.no_inf() && b.no_inf() && b.nonzero();
   // 0/0 and inf/inf are NaN; mul(a, recip(b)) already covers inf * 0 and 0 * inf.
   if (b.contains_zero() && a.contains_zero()) r.nan = true;
   return r;
@@ -179,6 +179,7 @@ Interval interval_square(const Interval& x, Semantics sem) {
   }
   Interval r = mul(a, a);
   r.lo = std::max(r.lo, 0.0);  // squares are >= 0 in both semantics (fp32 rounds to >= 0)
+  if (sem == Semantics::Ieee) r.never_inf = false;  // fp32 overflows; bounds decide
   if (sem == Semantics::Ieee && std::isfinite(r.hi)) r.hi = r.hi * (1 + 0x1p-16);
   if (sem == Semantics::Ieee && r.hi > FLT_MAX) r.hi = kInf;
   return r;

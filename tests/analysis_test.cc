@@ -98,6 +98,12 @@ TEST(Intervals, FiniteUnboundedInputsStayFiniteOverTheReals) {
   EXPECT_TRUE(fact("(* x y)").finite());
   EXPECT_FALSE(fact("(/ x y)").finite());  // y may be 0
   EXPECT_FALSE(fact("(exp (/ 1 y))").finite());
+  // A factor with finite bounds is never infinite either: x * erf(x) - y is finite, not NaN
+  // (inf - inf), so a GELU's variance clamped at 0 (max(E[g^2] - E[g]^2, 0)) could not be
+  // dropped while this was missed.
+  EXPECT_TRUE(fact("(- (* x (erf x)) y)").finite());
+  EXPECT_TRUE(fact("(* (- (* x (erf x)) y) (- (* x (erf x)) y))").finite());
+  EXPECT_GE(fact("(* (- (* x (erf x)) y) (- (* x (erf x)) y))").lo, 0);
   Graph ieee(KeqLanguage(&store, ir::Semantics::Ieee));
   ieee.lang().set_domain(store.payload(store.variable("x")), Interval::any_finite());
   EXPECT_FALSE(

@@ -36,7 +36,7 @@ Interval abs_interval(IvArgs a) {
   if (x.empty_range()) return x;
   double lo = x.contains_zero() ? 0 : std::min(std::fabs(x.lo), std::fabs(x.hi));
   Interval r{lo, std::max(std::fabs(x.lo), std::fabs(x.hi)), x.nan};
-  r.never_inf = x.never_inf;
+  r.never_inf = x.no_inf();
   return r;
 }
 

@@ -156,7 +156,7 @@ const OpInfo kRows[] = {
      .real = KEQ_REAL(const RealValue& p = a[0]->i ? *a[1] : *a[2]; out.type = p.type; out.i = p.i;
                       out.f = p.f;),
      .interval = KEQ_INTERVAL(Interval r = join(a[1], a[2]);
-                              r.never_inf = a[1].never_inf && a[2].never_inf; return r;),
+                              r.never_inf = a[1].no_inf() && a[2].no_inf(); return r;),
      .enclosure = KEQ_ENCLOSE(if (a[0]->ilo == a[0]->ihi) return a[0]->ilo ? *a[1] : *a[2];
                               return hull(*a[1], *a[2]);),
      .smt_real = KEQ_SMT_REAL(return z3::ite(a[0], a[1], a[2]);),

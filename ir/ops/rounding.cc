@@ -32,7 +32,7 @@ constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee,
           .interval =
               [](IvArgs a) {
                 Interval r = monotone(a[0], D);
-                r.never_inf = a[0].never_inf;
+                r.never_inf = a[0].no_inf();
                 return r;
               },
           .enclosure = [](EArgs a) { return monotone(*a[0], F, true); },
