@@ -14,6 +14,7 @@
 #include <cassert>
 #include <functional>
 #include <optional>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -123,8 +124,8 @@ class EGraph {
     for (uint32_t p = from.parent_head; p != kNone; p = parent_links_[p].next)
       pending_.push_back(parent_links_[p].node);
     DidMerge did = lang_.merge(*this, ra, into.data, from.data);
-    if (did.into_changed) push_parents(into, analysis_pending_);
-    if (did.from_changed) push_parents(from, analysis_pending_);
+    if (did.into_changed) queue_parents(into);
+    if (did.from_changed) queue_parents(from);
     uf_.link(rb, ra);
     splice(into.node_head, into.node_tail, from.node_head, from.node_tail, node_next_);
     splice_parents(into, from);
@@ -160,13 +161,14 @@ class EGraph {
         }
       }
       while (!analysis_pending_.empty()) {
-        EClassId n = analysis_pending_.back();
-        analysis_pending_.pop_back();
+        EClassId n = analysis_pending_.top();
+        analysis_pending_.pop();
+        analysis_queued_[n] = false;
         if (!nodes_[n].live) continue;
         EClassId cls = find(n);
         Data fresh = lang_.make(*this, n, view(n));
         DidMerge did = lang_.merge(*this, cls, classes_[cls].data, fresh);
-        if (did.into_changed) push_parents(classes_[cls], analysis_pending_);
+        if (did.into_changed) queue_parents(classes_[cls]);
         lang_.modify(*this, cls);
       }
     }
@@ -340,9 +342,17 @@ class EGraph {
     return id;
   }
 
-  void push_parents(const ClassRec& c, std::vector<EClassId>& out) const {
-    for (uint32_t p = c.parent_head; p != kNone; p = parent_links_[p].next)
-      out.push_back(parent_links_[p].node);
+  // Parents whose facts must be re-made, each queued once and taken lowest id first: a node is
+  // made after its children, so a sum whose n operands all changed is re-made once, not n
+  // times (its normal form is replaced a bounded number of times: rules/keq_language.h).
+  void queue_parents(const ClassRec& c) {
+    for (uint32_t p = c.parent_head; p != kNone; p = parent_links_[p].next) {
+      EClassId n = parent_links_[p].node;
+      if (n >= analysis_queued_.size()) analysis_queued_.resize(nodes_.size(), false);
+      if (analysis_queued_[n]) continue;
+      analysis_queued_[n] = true;
+      analysis_pending_.push(n);
+    }
   }
   static void splice(uint32_t& head, uint32_t& tail, uint32_t from_head, uint32_t from_tail,
                      std::vector<uint32_t>& next) {
@@ -412,7 +422,9 @@ class EGraph {
   std::vector<ParentLink> parent_links_;
   std::vector<std::vector<EClassId>> by_op_;
   std::vector<ForestLink> forest_;
-  std::vector<EClassId> pending_, analysis_pending_;
+  std::vector<EClassId> pending_;
+  std::priority_queue<EClassId, std::vector<EClassId>, std::greater<EClassId>> analysis_pending_;
+  std::vector<bool> analysis_queued_;  // by node id: in analysis_pending_
   std::vector<EClassId> scratch_;
   size_t n_classes_ = 0;
   size_t stale_entries_ = 0;

@@ -87,6 +87,46 @@ TEST(NormalForm, TwoPassLayerNorm) {
   }
 }
 
+// E[g^2] - E[g]^2 against sum (g - mean)^2 / n, where the two sides spell g differently
+// (x / sqrt 2 against x * rsqrt 2 inside an erf): the group's forms change once for each of the
+// n activations whose classes merge. Facts are re-made children first (egraph_core.h), so each
+// form follows all n merges; re-made in the order they were queued, a form stopped following
+// them after its 8 changes (KeqLanguage::kMaxNfChanges) and n = 8 was not proved.
+TEST(NormalForm, AFormFollowsEveryOperandThatMerges) {
+  for (int n : {4, 8, 16}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    ir::TermStore s;
+    std::string ref_sum, ref_sq, cand_sum, cand_sq;
+    for (int i = 0; i < n; ++i) {
+      std::string x = "x" + std::to_string(i);
+      std::string g = "(* " + x + " (erf (* " + x + " (rsqrt 2))))";
+      std::string h = "(* " + x + " (erf (/ " + x + " (sqrt 2))))";
+      ref_sum += " " + g, cand_sum += " " + h, cand_sq += " (* " + h + " " + h + ")";
+    }
+    std::string ref_mean = "(/ (sum" + ref_sum + ") " + std::to_string(n) + ")";
+    for (int i = 0; i < n; ++i) {
+      std::string x = "x" + std::to_string(i);
+      std::string d = "(- (* " + x + " (erf (* " + x + " (rsqrt 2)))) " + ref_mean + ")";
+      ref_sq += " (* " + d + " " + d + ")";
+    }
+    std::string cand_mean = "(/ (sum" + cand_sum + ") " + std::to_string(n) + ")";
+    std::string ref = "(rsqrt (+ (/ (sum" + ref_sq + ") " + std::to_string(n) + ") 0.00001))";
+    std::string cand = "(rsqrt (+ (maxnum (- (/ (sum" + cand_sq + ") " + std::to_string(n) +
+                       ") (* " + cand_mean + " " + cand_mean + ")) 0) 0.00001))";
+    Graph g(KeqLanguage(&s, ir::Semantics::Real));
+    for (int i = 0; i < n; ++i)
+      g.lang().set_domain(s.payload(s.variable("x" + std::to_string(i))),
+                          ir::Interval::any_finite());
+    auto rws = rewrites_for(load_rules(g.lang(), default_rule_files()), ir::Semantics::Real);
+    egraph::EClassId a = add_term(g, ir::read_term(s, ir::parse_sexprs(ref, "ref").at(0)));
+    egraph::EClassId b = add_term(g, ir::read_term(s, ir::parse_sexprs(cand, "cand").at(0)));
+    egraph::Runner<KeqLanguage>({12, 200000, 20.0}).run(g, rws, [&](Graph& eg) {
+      return eg.find(a) == eg.find(b);
+    });
+    EXPECT_EQ(g.find(a), g.find(b));
+  }
+}
+
 TEST(NormalForm, UnbiasedVarianceIsNotProved) {
   ir::TermStore s;
   bench::NfFamilies fam(s);
