@@ -19,9 +19,10 @@ const char* const kEgraphHelp = R"(usage: keq egraph FILE [options]
 
 Reads FILE, a list of s-expressions:
   (prove A B)                 a goal: are terms A and B equal under the semantics?
-  (declare NAME TYPE [:range LO HI] [:not-nan])
-                              a variable's type (f32, i32, i64, bool) and values; undeclared
-                              variables are f32 and may be any value, NaN and infinities too
+  (declare NAME TYPE [:range LO HI] [:finite] [:not-nan])
+                              a variable's type (f32, i32, i64, bool) and values (:finite: any
+                              real, as keq verify takes inputs); undeclared variables are f32
+                              and may be any value, NaN and infinities too
   TERM                        any other form is a term, added so its best form is printed
 Terms use keq's ops: (+ x 1), (exp (neg x)), (select (> x 0) x 0), (cast.f16 x), ...
 Constants: 2, -1, 1e-5, inf, -inf, nan, true, 3:i32. Atoms like x or x[2,0] are variables.
@@ -105,11 +106,12 @@ Options parse_args(const std::vector<std::string>& args) {
   return o;
 }
 
-// (declare NAME TYPE [:range LO HI] [:not-nan])
+// (declare NAME TYPE [:range LO HI] [:finite] [:not-nan])
 void read_declare(const ir::SExpr& f, absl::flat_hash_map<std::string, ir::Type>& types,
                   Input& in) {
   if (f.items.size() < 3 || !f.items[1].is_atom() || !f.items[2].is_atom())
-    throw ir::SyntaxError(f.pos, "expected (declare NAME TYPE [:range LO HI] [:not-nan])");
+    throw ir::SyntaxError(f.pos,
+                          "expected (declare NAME TYPE [:range LO HI] [:finite] [:not-nan])");
   auto t = ir::type_by_name(f.items[2].atom);
   if (!t) throw ir::SyntaxError(f.items[2].pos, "unknown type '" + f.items[2].atom + "'");
   types[f.items[1].atom] = *t;
@@ -120,6 +122,9 @@ void read_declare(const ir::SExpr& f, absl::flat_hash_map<std::string, ir::Type>
     if (key.is_atom(":not-nan")) {
       range.nan = false;
       constrained = true;
+    } else if (key.is_atom(":finite")) {  // what keq verify assumes of inputs and parameters
+      range = ir::Interval::any_finite();
+      constrained = true;
     } else if (key.is_atom(":range") && k + 2 < f.items.size()) {
       auto lo = ir::parse_constant(f.items[k + 1].atom),
            hi = ir::parse_constant(f.items[k + 2].atom);
@@ -129,7 +134,7 @@ void read_declare(const ir::SExpr& f, absl::flat_hash_map<std::string, ir::Type>
       constrained = true;
       k += 2;
     } else {
-      throw ir::SyntaxError(key.pos, "expected :range LO HI or :not-nan");
+      throw ir::SyntaxError(key.pos, "expected :range LO HI, :finite or :not-nan");
     }
   }
   if (constrained) in.domains.push_back({f.items[1].atom, *t, range});

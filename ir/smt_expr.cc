@@ -20,6 +20,19 @@ Expr RealEncoding::exp(const Expr& x) {
   return e;
 }
 
+Expr RealEncoding::log(const Expr& x) {
+  Expr l = apply("log", x, nullptr);
+  condition(x > 0);
+  fact(z3::implies(x > 0, exp(l) == x));
+  return l;
+}
+
+Expr RealEncoding::ln2() {
+  Expr l = log(real(2));
+  fact(l > ctx().real_val("69/100") && l < ctx().real_val("7/10"));
+  return l;
+}
+
 namespace {
 
 // 2^e as an exact rational.

@@ -68,13 +68,11 @@ class Encoder final : public RealEncoding {
     return e;
   }
 
-  // The laws of exp and exp2 at this query's arguments (check_rule_real in smt.h), where each
-  // has at most `max_apps` applications: f(u + v) = f(u) f(v) over every pair of them and 0, and
-  // f increasing over all of those. log2 y is first tied to exp2 as log y is to exp.
+  // The laws of exp at this query's arguments (check_rule_real in smt.h), where it has at most
+  // `max_apps` applications: f(u + v) = f(u) f(v) over every pair of them and 0, and f
+  // increasing over all of those. exp2 and log2 are encoded through exp and log.
   void add_function_laws(size_t max_apps) {
-    auto log2s = by_function_["log2"];
-    for (const auto& [y, l] : log2s) fact(z3::implies(y > 0, apply("exp2", l, mpfr_exp2) == y));
-    const std::pair<const char*, MpfrFn> kLaws[] = {{"exp", mpfr_exp}, {"exp2", mpfr_exp2}};
+    const std::pair<const char*, MpfrFn> kLaws[] = {{"exp", mpfr_exp}};
     for (auto [name, f] : kLaws) {
       std::vector<std::pair<z3::expr, z3::expr>> base = by_function_[name];
       if (base.empty() || base.size() > max_apps) continue;
@@ -375,7 +373,7 @@ Result check(const ir::TermStore& store, TermId a, TermId b,
       }
       if (r.refinements == kRefinements) {
         r.reason =
-            "Z3's models kept giving exp, exp2, log2 or erf values the real functions do "
+            "Z3's models kept giving exp or erf values the real functions do "
             "not take (refined " +
             std::to_string(kRefinements) + " times)";
         return r;

@@ -2,10 +2,11 @@
 //
 // The encoding is exact over a finite fragment. Inputs are finite reals in their ranges; every
 // op keeps values finite (division, log, sqrt, rsqrt and recip only with side conditions that Z3
-// must first prove for all inputs); exp, log, erf, exp2, log2 are uninterpreted functions with
-// true facts about them (exp > 0, exp(log y) = y, -1 < erf < 1); sigmoid and tanh are defined
-// through exp. So unsat is a proof; sat gives a model that the caller must replay, after
-// refinement: where a model gives exp (exp2, log2, erf) a value the real function does not take
+// must first prove for all inputs); exp, log and erf are uninterpreted functions with true facts
+// about them (exp > 0, exp(log y) = y, -1 < erf < 1); exp2, log2, sigmoid and tanh are defined
+// through exp and log (2^x = exp(x ln 2), ln 2 = log 2). So unsat is a proof; sat gives a model
+// that the caller must replay, after
+// refinement: where a model gives exp (or erf) a value the real function does not take
 // at the model's argument, the true enclosure there is added as a fact and Z3 asked again. Anything
 // outside the fragment (integer division, bitcasts, -inf constants, pow but to a small integer
 // power) is Unsupported.
@@ -76,12 +77,12 @@ Result check_equal(const ir::TermStore& store, ir::TermId a, ir::TermId b,
 // A real rule's two sides (keq rules check): equal wherever both are defined. Unlike
 // check_equal, the sides' side conditions (a divisor nonzero, a log's argument positive) are
 // assumed, since a rule need only hold where its sides have values over the reals (its points
-// outside are the caller's to evaluate); an assumption that no input meets is no proof. exp and
-// exp2 get their defining laws as facts at the query's own arguments: f(u + v) = f(u) f(v),
-// f(0) = 1, f strictly increasing, and log2 is exp2's inverse, as log is exp's: true facts, so
+// outside are the caller's to evaluate); an assumption that no input meets is no proof. exp
+// gets its defining laws as facts at the query's own arguments: f(u + v) = f(u) f(v),
+// f(0) = 1, f strictly increasing (log is its inverse by encoding): true facts, so
 // unsat is still a proof, and what proves exp(a) exp(b) = exp(a + b), which models never can.
-Result check_rule_real(const ir::TermStore& store, ir::TermId a, ir::TermId b,
-                       unsigned timeout_ms, std::optional<ir::TermId> assume = std::nullopt);
+Result check_rule_real(const ir::TermStore& store, ir::TermId a, ir::TermId b, unsigned timeout_ms,
+                       std::optional<ir::TermId> assume = std::nullopt);
 
 // The same in IEEE semantics (smt_ieee.cc): fp32 in Z3's floating-point theory, equal meaning
 // the same bits with any NaN matching any NaN. Exact IEEE operations only: approximations and

@@ -27,6 +27,7 @@
 #include "smt/smt.h"
 #include "verify/exhaust.h"
 #include "verify/index_overflow.h"
+#include "verify/known_constants.h"
 #include "verify/pair_key.h"
 #include "verify/witness.h"
 
@@ -315,6 +316,7 @@ class Pipeline {
   bool run_programs();
   bool structure();
   bool dedup();
+  void take_known_constants();
   bool exhaustive();
   bool set_aside_unfixed();
   bool probe();
@@ -452,6 +454,7 @@ bool Pipeline::structure() {
 }
 
 bool Pipeline::dedup() {
+  if (opt_.semantics == ir::Semantics::Real) take_known_constants();
   domains_ = domains_of(ref_, cand_, opt_.nonfinite_inputs);
   std::vector<Pair> all;
   for (size_t o = 0; o < ref_.outputs.size(); ++o)
@@ -467,6 +470,21 @@ bool Pipeline::dedup() {
   r_.stats.deduped = pairs_.size();
   witness_ = std::make_unique<Witness>(store_, domains_, opt_.seed, opt_.semantics);
   return true;
+}
+
+// Real semantics: literals within an fp32 ulp of log2 e, ln 2, sqrt 2, 1/sqrt 2 are those
+// constants, on both sides alike, and the report lists each as an assumption.
+void Pipeline::take_known_constants() {
+  std::vector<TermId> roots;
+  for (const Program* p : {&ref_, &cand_})
+    for (const auto& out : p->outputs)
+      roots.insert(roots.end(), out->elems.begin(), out->elems.end());
+  for (const std::string& a : internal::take_known_constants(store_, roots))
+    r_.notes.push_back("assumption: " + a);
+  size_t k = 0;
+  for (Program* p : {&ref_, &cand_})
+    for (auto& out : p->outputs)
+      for (TermId& e : out->elems) e = roots[k++];
 }
 
 // --exhaustive: pairs of one input element settled by evaluating every value of it.

@@ -3,9 +3,9 @@
 //
 // In IEEE semantics only the correctly rounded sqrt has fixed bits; the others are
 // approximations whose error differs between libraries (SEMANTICS-FACTS.md), evaluated as the
-// correctly rounded fp32 of the exact function. Over the reals, exp, exp2, log, log2 and erf are
-// uninterpreted increasing functions in Z3, with true facts about them; sigmoid and tanh are
-// defined through exp.
+// correctly rounded fp32 of the exact function. Over the reals, exp, log and erf are
+// uninterpreted increasing functions in Z3, with true facts about them; exp2, log2, sigmoid and
+// tanh are defined through exp and log.
 #include "ir/ops/family.h"
 
 namespace keq::ir::family {
@@ -118,8 +118,8 @@ const OpInfo kRows[] = {
      .real = real_unary<mpfr_exp2>,
      .interval = exp_interval<true>,
      .enclosure = monotone_enclosure<mpfr_exp2>,
-     .smt_real =
-         KEQ_SMT_REAL(smt::Expr r = e.apply("exp2", a[0], mpfr_exp2); e.fact(r > 0); return r;),
+     // 2^x = e^(x ln 2): one function for Z3, so exp2 meets exp (rules/explog.rules).
+     .smt_real = KEQ_SMT_REAL(return e.exp(a[0] * e.ln2());),
      .no_smt_ieee = kApprox,
      .cuda = "keq_exp2"},
     {.op = Op::Log,
@@ -132,8 +132,7 @@ const OpInfo kRows[] = {
      .interval = log_interval<false>,
      .enclosure = monotone_enclosure<mpfr_log>,
      // log y: the l with exp(l) = y, for y > 0.
-     .smt_real = KEQ_SMT_REAL(smt::Expr l = e.apply("log", a[0], nullptr); e.condition(a[0] > 0);
-                              e.fact(z3::implies(a[0] > 0, e.exp(l) == a[0])); return l;),
+     .smt_real = KEQ_SMT_REAL(return e.log(a[0]);),
      .no_smt_ieee = kApprox,
      .cuda = "keq_log",
      .gpu_pinned = true},
@@ -146,7 +145,7 @@ const OpInfo kRows[] = {
      .real = real_unary<mpfr_log2>,
      .interval = log_interval<true>,
      .enclosure = monotone_enclosure<mpfr_log2>,
-     .smt_real = KEQ_SMT_REAL(e.condition(a[0] > 0); return e.apply("log2", a[0], mpfr_log2);),
+     .smt_real = KEQ_SMT_REAL(return e.quotient(e.log(a[0]), e.ln2());),  // log x / ln 2
      .no_smt_ieee = kApprox,
      .cuda = "keq_log2",
      .gpu_pinned = true},
