@@ -8,8 +8,7 @@ transformation). A failure is a normal-form gap to close, not a variant to drop.
     python3 make_variants.py CAND.py OUT_DIR   ->  OUT_DIR/<transformation>.py, one per change
 
 A transformation that finds nothing to rewrite in a file writes nothing. Not here yet (issue 15):
-one loop as two over halves, a vector accumulator as a scalar one, exp(x) as exp2(x * log2 e)
-(which differs over the reals once log2 e is rounded)."""
+one loop as two over halves, a vector accumulator as a scalar one."""
 import ast
 import copy
 import os
@@ -144,6 +143,20 @@ class SqrtDivToRsqrt(Transform):
         return node
 
 
+class ExpToExp2(Transform):
+    """tl.exp(v) -> tl.exp2(v * 1.4426950408889634), as flash-attention kernels write it: the
+    literal is log2 e rounded, which keq's real semantics takes as log2 e (DESIGN.md)"""
+    name = "exp_to_exp2"
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if self.in_kernel and is_tl(node, "exp") and len(node.args) == 1:
+            self.count += 1
+            return tl_call("exp2", ast.BinOp(left=node.args[0], op=ast.Mult(),
+                                             right=num(1.4426950408889634)))
+        return node
+
+
 class OtherZeroToWhere(Transform):
     """tl.load(p, mask=m, other=0) -> tl.where(m, tl.load(p, mask=m), 0)"""
     name = "other_zero_to_where"
@@ -257,8 +270,8 @@ class SwapIndependent(Transform):
                     self.swap_in(getattr(n, field))
 
 
-TRANSFORMS = [DivToMulRecip, SubToAddNeg, RsqrtToSqrtDiv, SqrtDivToRsqrt, OtherZeroToWhere,
-              MaximumToWhere, ForToWhile, SwapIndependent]
+TRANSFORMS = [DivToMulRecip, SubToAddNeg, RsqrtToSqrtDiv, SqrtDivToRsqrt, ExpToExp2,
+              OtherZeroToWhere, MaximumToWhere, ForToWhile, SwapIndependent]
 
 
 def module_constants(tree):
