@@ -315,6 +315,17 @@ TEST(DefaultBound, SizesThatFlattenAGroupNormGetOneSizeDoubled) {
     named_skip |= n.find("it flattens") != std::string::npos &&
                   n.find("8 groups of 1 channels") != std::string::npos;
   EXPECT_TRUE(named_skip);
+
+  // With the run's time spent before the bound starts, its sizes were neither accepted nor
+  // rejected: the configuration says it was not run (it was listed as if verified).
+  Options spent;
+  spent.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  rs = verify_default_bound(f.ref.string(), f.cand.string(), spent);
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Unknown);
+  EXPECT_NE(rs[0].bound.find("not run: the --timeout was spent before it started"),
+            std::string::npos)
+      << rs[0].bound;
 }
 
 }  // namespace keq::verify

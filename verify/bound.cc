@@ -82,8 +82,10 @@ std::vector<Report> with_skipped(std::vector<Report> all, std::vector<std::strin
         r.reason = "no configuration both sides accept; " + r.reason;
     return all;
   }
-  for (Report& r : kept)
-    for (const std::string& s : skipped) r.notes.push_back("bound: skipped " + s);
+  std::set<std::string> seen;  // both rounds of the bound can skip the same sizes
+  for (const std::string& s : skipped)
+    if (seen.insert(s).second)
+      for (Report& r : kept) r.notes.push_back("bound: skipped " + s);
   return kept;
 }
 
@@ -408,6 +410,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       opt.stop_if_flattened = t + 1 < tries.size();
       Report probe = verify(ref_path, cand_path, first_config(opt));
       opt.stop_if_flattened = false;
+      if (probe.not_started) {  // neither accepted nor rejected: the report says it was not run
+        run(opt.dims, "not run: the --timeout was spent before it started", std::move(probe));
+        break;
+      }
       // Sizes the reference itself cannot run (a view into groups that do not divide) are the
       // bound's choice, not the user's file: try the next.
       bool rejected =

@@ -358,6 +358,7 @@ bool Pipeline::start() {
   if (opt_.timeout_s > 0) return true;
   r_.verdict = Verdict::Unknown;
   r_.reason = "the run's --timeout was spent before this configuration started";
+  r_.not_started = true;
   return false;
 }
 
