@@ -58,6 +58,46 @@ void nodes_with(const KeqLanguage::Graph& g, EClassId c, Op op, F&& f) {
   });
 }
 
+bool is_constant(const KeqLanguage::Graph& g, EClassId c) {
+  return g.data(c).constant.has_value();
+}
+
+// A node the search can go through from above (via_dominator): |b| bounds something below it.
+// An operand of a sum or max with none of these bounds a only where a scales down to it.
+bool searchable(const KeqLanguage::Graph& g, const egraph::ENode& v) {
+  Op op = static_cast<Op>(v.op);
+  const ir::OpInfo& info = ir::op_info(op);
+  switch (op) {
+    case Op::Abs:
+    case Op::Neg:
+    case Op::Add:
+    case Op::Sum:
+    case Op::Exp2:
+    case Op::Sqrt:
+      return true;
+    case Op::Mul:
+      return v.children.size() == 2 &&
+             (is_constant(g, v.children[0]) || is_constant(g, v.children[1]));
+    case Op::Div:
+    case Op::DivFull:
+      return v.children.size() == 2 && is_constant(g, v.children[1]);
+    default:
+      return info.is_extremum() && info.is_max;
+  }
+}
+
+// A node square_via can go through to more than a^2 <= k c^2 for a = k c scaled down to a
+// squared c (which it looks up): a scaling, a sum, a max, or the square of a searchable class.
+bool square_searchable(const KeqLanguage::Graph& g, const egraph::ENode& v) {
+  Op op = static_cast<Op>(v.op);
+  if (op == Op::Mul && v.children.size() == 2 && g.find(v.children[0]) == g.find(v.children[1])) {
+    bool deep = false;
+    g.for_each_node(v.children[0], [&](EClassId id) { deep |= searchable(g, g.view(id)); });
+    return deep;
+  }
+  return op != Op::Abs && op != Op::Neg && op != Op::Exp2 && op != Op::Sqrt && searchable(g, v);
+}
+
 // A search over class nodes, depth- and step-bounded: classes grow during saturation.
 class MagnitudeSearch {
  public:
@@ -146,17 +186,52 @@ class MagnitudeSearch {
   }
 
   // |a| <= k |b| where b is at least each operand: the common case without search is that a or
-  // |a| is an operand (an amax over a row, the sum of a softmax row), looked up, not walked, so
-  // the n quotients of a row cost n, not n^2.
+  // |a| is an operand (an amax over a row, the sum of a softmax row), or a scales down to one,
+  // looked up, not walked, so the n quotients of a row cost n, not n^2.
   std::optional<double> via_members(EClassId a, EClassId id, int depth) {
     const MagnitudeCache::Members& m = cache_.members(g_, id);
     if (m.bounded.contains(g_.find(a))) return 1.0;
     std::optional<double> best;
+    std::vector<std::pair<EClassId, double>> scalings;
+    scaled_down(a, 1.0, depth, scalings);
+    for (auto [c, k] : scalings)
+      if (m.bounded.contains(c)) best = least(best, k);
     for (EClassId u : m.composite) {
       if (steps_ < 0) break;
       best = least(best, ratio(a, u, depth));
     }
     return best;
+  }
+
+  // The classes c with |a| = k |c| through a's scalings (|v|, -v, v * c, v / c), with k: where
+  // ratio(a, u) ends for an operand u that no search goes through.
+  void scaled_down(EClassId a, double k, int depth, std::vector<std::pair<EClassId, double>>& out) {
+    if (depth == 0 || --steps_ < 0) return;
+    g_.for_each_node(g_.find(a), [&](EClassId id) {
+      const egraph::ENode n = g_.view(id);
+      switch (static_cast<Op>(n.op)) {
+        case Op::Abs:
+        case Op::Neg:
+          out.push_back({g_.find(n.children[0]), k});
+          scaled_down(n.children[0], k, depth - 1, out);
+          break;
+        case Op::Mul:
+          if (auto s = scaled(n, true)) {
+            out.push_back({g_.find(s->first), mul_up(k, s->second)});
+            scaled_down(s->first, mul_up(k, s->second), depth - 1, out);
+          }
+          break;
+        case Op::Div:
+        case Op::DivFull:
+          if (auto s = scaled(n, false)) {
+            out.push_back({g_.find(s->first), div_up(k, s->second)});
+            scaled_down(s->first, div_up(k, s->second), depth - 1, out);
+          }
+          break;
+        default:
+          break;
+      }
+    });
   }
 
   // |a| <= k |b| through one node of a's class.
@@ -200,7 +275,11 @@ class MagnitudeSearch {
         if (m.squared.contains(g_.find(a))) return 1.0;
         if (m.bounded.empty()) return std::nullopt;
         std::optional<double> best;
-        for (EClassId u : n.children) {
+        std::vector<std::pair<EClassId, double>> scalings;  // a = k c, c squared: a^2 <= k^2 c^2
+        scaled_down(a, 1.0, depth, scalings);
+        for (auto [c, k] : scalings)
+          if (m.squared.contains(c)) best = least(best, mul_up(k, k));
+        for (EClassId u : m.square_composite) {
           if (steps_ < 0) break;
           best = least(best, square_ratio(a, u, depth));
         }
@@ -225,12 +304,27 @@ class MagnitudeSearch {
 
 }  // namespace
 
-const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
+void MagnitudeCache::refresh(const KeqLanguage::Graph& g) {
   // An entry from before some unions is still true (its classes only grew), only less
   // complete: rebuild once unions have grown by an eighth, not after each one.
   size_t unions = g.num_ids() - g.num_classes();
   if (unions_ == SIZE_MAX || unions > unions_ + std::max<size_t>(64, unions_ / 8))
-    by_node_.clear(), unions_ = unions;
+    by_node_.clear(), bounds_.clear(), unions_ = unions;
+}
+
+std::optional<double> MagnitudeCache::bound(const KeqLanguage::Graph& g, int kind, EClassId a,
+                                            EClassId b,
+                                            const std::function<std::optional<double>()>& search) {
+  refresh(g);
+  uint64_t key = uint64_t{g.find(a)} << 32 | g.find(b);
+  if (auto it = bounds_.find({key, kind}); it != bounds_.end()) return it->second;
+  std::optional<double> k = search();
+  bounds_[{key, kind}] = k;  // search may have refreshed: the entry is as true either way
+  return k;
+}
+
+const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
+  refresh(g);
   auto [it, fresh] = by_node_.try_emplace(node);
   if (!fresh) return it->second;
   Members& m = it->second;
@@ -252,9 +346,12 @@ const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph&
       else if (op == Op::Mul && g.find(v.children[0]) == g.find(v.children[1]))
         m.squared.insert(g.find(v.children[0])), composite = true;
       else
-        composite |= op != Op::Var && op != Op::Const;
+        composite |= searchable(g, v);
     });
     if (composite) m.composite.push_back(u);
+    bool square_composite = false;
+    g.for_each_node(u, [&](EClassId id) { square_composite |= square_searchable(g, g.view(id)); });
+    if (square_composite) m.square_composite.push_back(u);
   }
   return m;
 }
@@ -263,23 +360,28 @@ std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENod
                                        MagnitudeCache& cache) {
   Op op = static_cast<Op>(n.op);
   MagnitudeSearch search(g, cache);
+  auto ratio = [&](EClassId a, EClassId b) {
+    return cache.bound(g, 0, a, b, [&] { return search.ratio(a, b); });
+  };
+  auto square_ratio = [&](EClassId a, EClassId s) {
+    return cache.bound(g, 1, a, s, [&] { return search.square_ratio(a, s); });
+  };
   std::optional<double> k;
   if (op == Op::Div || op == Op::DivFull) {
-    k = search.ratio(n.children[0], n.children[1]);
+    k = ratio(n.children[0], n.children[1]);
   } else if (op == Op::Mul) {
     // u * w with w one of recip(v), c / v, rsqrt(v): |u w| <= |c| k.
     for (int side = 0; side < 2; ++side) {
       EClassId u = n.children[side], w = n.children[1 - side];
-      nodes_with(g, w, Op::Recip,
-                 [&](egraph::ENode r) { k = least(k, search.ratio(u, r.children[0])); });
+      nodes_with(g, w, Op::Recip, [&](egraph::ENode r) { k = least(k, ratio(u, r.children[0])); });
       nodes_with(g, w, Op::Rsqrt, [&](egraph::ENode r) {
-        if (auto k2 = search.square_ratio(u, r.children[0])) k = least(k, sqrt_up(*k2));
+        if (auto k2 = square_ratio(u, r.children[0])) k = least(k, sqrt_up(*k2));
       });
       for (Op div : {Op::Div, Op::DivFull}) {
         nodes_with(g, w, div, [&](egraph::ENode q) {
           const auto& c = g.data(q.children[0]).constant;
           if (!c || c->type != ir::Type::F32 || !std::isfinite(c->f)) return;
-          k = least(k, times(search.ratio(u, q.children[1]), std::fabs(c->f)));
+          k = least(k, times(ratio(u, q.children[1]), std::fabs(c->f)));
         });
       }
     }

@@ -12,6 +12,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -21,7 +22,10 @@ namespace keq::rules {
 
 // What the search keeps between calls: for each max-like node and each sum of nonnegative
 // terms, the classes its operands bound (each operand, and v where an operand is |v| or -v) and
-// the operands worth searching below (and v where an operand is v * v, for a^2 <= k s). A
+// the operands worth searching below: those with a node the search can go through (a scaling,
+// a sum, a max, ...); an operand without one bounds a only where a scales down to it, which
+// the search asks of a's few scalings, not of each of a softmax row's 256 lane sums (and v
+// where an operand is v * v, for a^2 <= k s). A
 // quantization's quotients all ask about one wide amax, a softmax row's about one sum. Entries stay
 // true after unions (a class only grows) and are rebuilt as unions accumulate, for completeness.
 class MagnitudeCache {
@@ -30,12 +34,20 @@ class MagnitudeCache {
     absl::flat_hash_set<EClassId> bounded;
     absl::flat_hash_set<EClassId> squared;  // v where an operand is v * v
     std::vector<EClassId> composite;
+    std::vector<EClassId> square_composite;  // the operands square_ratio goes through
   };
   const Members& members(const KeqLanguage::Graph& g, EClassId node);
+  // A search's answer for (a, b), kind 0 for |a| <= k |b| and 1 for a^2 <= k b: a node's facts
+  // are re-made each time a child class changes, and a LayerNorm's n products (x_i - m) * rstd
+  // each searched the n squares under rstd again (a quarter of the run at 16,384 columns).
+  std::optional<double> bound(const KeqLanguage::Graph& g, int kind, EClassId a, EClassId b,
+                              const std::function<std::optional<double>()>& search);
 
  private:
+  void refresh(const KeqLanguage::Graph& g);
   size_t unions_ = SIZE_MAX;  // ids minus classes: grows with every union
   absl::flat_hash_map<EClassId, Members> by_node_;
+  absl::flat_hash_map<std::pair<uint64_t, int>, std::optional<double>> bounds_;
 };
 
 // An interval for the node `n` (a quotient, or a product with a reciprocal) from the least k

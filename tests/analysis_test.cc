@@ -214,6 +214,23 @@ TEST_F(ScaledQuotients, AnElementOverItsAbsMaxIsBounded) {
   }
 }
 
+// Twice the last of 300 exps over their sum: 2 exp(x_299) is a scaling of an operand, found by
+// looking the operand up, where walking the operands one by one spent the search's 400 steps
+// before the last (and each of a softmax row's n quotients walked the n operands).
+TEST_F(ScaledQuotients, AScaledOperandOfAWideSumIsLookedUp) {
+  std::string sum = "(sum";
+  for (int i = 0; i < 300; ++i) {
+    std::string x = "x" + std::to_string(i);
+    g.lang().set_domain(store.payload(store.variable(x)), Interval::any_finite());
+    sum += " (exp " + x + ")";
+  }
+  sum += ")";
+  Interval r = range("(/ (* 2 (exp x299)) " + sum + ")");
+  EXPECT_TRUE(r.lo >= -2 && r.hi <= 2) << r.str();
+  Interval wrong = range("(/ (* 2 (exp a)) " + sum + ")");  // exp(a) is not an operand
+  EXPECT_FALSE(wrong.lo >= -2 && wrong.hi <= 2) << wrong.str();
+}
+
 TEST_F(ScaledQuotients, TheWrongScaleIsNotBounded) {
   const char* unbounded[] = {
       "(/ a (/ (max (amax (abs b) (abs c)) 1e-12) 448))",          // a is not in the set
