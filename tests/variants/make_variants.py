@@ -7,8 +7,9 @@ transformation). A failure is a normal-form gap to close, not a variant to drop.
 
     python3 make_variants.py CAND.py OUT_DIR   ->  OUT_DIR/<transformation>.py, one per change
 
-A transformation that finds nothing to rewrite in a file writes nothing. Not here yet (issue 15):
-one loop as two over halves, a vector accumulator as a scalar one."""
+A transformation that finds nothing to rewrite in a file writes nothing. Not here (issue 15): a
+scalar accumulator as a vector one (the reverse of vector_to_scalar_accumulator), which needs
+the block's shape at the update."""
 import ast
 import copy
 import os
@@ -244,6 +245,126 @@ class ForToWhile(Transform):
         node.body = self.rewrite_body(node.body)
 
 
+def simple_range(st):
+    """A `for NAME in range(...)` without else, break or continue: its (start, stop, step)."""
+    if not (isinstance(st, ast.For) and isinstance(st.target, ast.Name)
+            and isinstance(st.iter, ast.Call) and isinstance(st.iter.func, ast.Name)
+            and st.iter.func.id == "range" and not st.orelse and not st.iter.keywords):
+        return None
+    if any(isinstance(n, (ast.Break, ast.Continue)) for n in ast.walk(st)):
+        return None
+    args = st.iter.args
+    return (num(0), args[0], num(1)) if len(args) == 1 else \
+        (args[0], args[1], args[2] if len(args) == 3 else num(1))
+
+
+class SplitLoop(Transform):
+    """for i in range(0, n, s): body -> the same trips as two loops, range(0, mid, s) then
+    range(mid, n, s), mid = n // (2 * s) * s (n a size, so 0 <= mid <= n; s a constexpr or a
+    positive constant)"""
+    name = "split_loop"
+
+    def split_in(self, body):
+        out = []
+        for st in body:
+            for field in ("body", "orelse"):
+                if isinstance(getattr(st, field, None), list) and \
+                        not isinstance(st, ast.FunctionDef):
+                    setattr(st, field, self.split_in(getattr(st, field)))
+            r = simple_range(st) if self.in_kernel else None
+            if r is None or not (isinstance(r[0], ast.Constant) and r[0].value == 0):
+                out.append(st)
+                continue
+            step = r[2]
+            if not ((isinstance(step, ast.Constant) and isinstance(step.value, int) and
+                     step.value > 0) or (isinstance(step, ast.Name) and step.id in self.constexprs)):
+                out.append(st)
+                continue
+            self.count += 1
+            mid = ast.BinOp(left=ast.BinOp(left=copy.deepcopy(r[1]), op=ast.FloorDiv(),
+                                           right=ast.BinOp(left=num(2), op=ast.Mult(),
+                                                           right=copy.deepcopy(step))),
+                            op=ast.Mult(), right=copy.deepcopy(step))
+            first, second = copy.deepcopy(st), copy.deepcopy(st)
+            first.iter = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                                  args=[num(0), mid, copy.deepcopy(step)], keywords=[])
+            second.iter = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                                   args=[copy.deepcopy(mid), r[1], step], keywords=[])
+            out.extend([first, second])
+        return out
+
+    def kernel(self, node):
+        node.body = self.split_in(node.body)
+
+
+class VectorToScalarAccumulator(Transform):
+    """acc = tl.zeros([B], dtype=tl.float32); for ...: acc += e; ... tl.sum(acc, axis=0) ->
+    acc = 0.0; for ...: acc += tl.sum(e, axis=0); ... acc (where acc is read only there)"""
+    name = "vector_to_scalar_accumulator"
+
+    @staticmethod
+    def zeros_f32(value):
+        """tl.zeros([B], dtype=tl.float32): one dimension"""
+        return is_tl(value, "zeros") and value.args and \
+            isinstance(value.args[0], (ast.List, ast.Tuple)) and len(value.args[0].elts) == 1 and \
+            any(k.arg == "dtype" and ast.unparse(k.value) == "tl.float32" for k in value.keywords)
+
+    @staticmethod
+    def is_sum_of(node, acc):
+        if not (is_tl(node, "sum") and len(node.args) >= 1 and isinstance(node.args[0], ast.Name)
+                and node.args[0].id == acc):
+            return False
+        axes = [k.value for k in node.keywords if k.arg == "axis"] + node.args[1:2]
+        return all(isinstance(a, ast.Constant) and a.value in (0, None) for a in axes)
+
+    def reads_only_summed(self, nodes, acc):
+        summed = set()
+        for n in nodes:
+            for m in ast.walk(n):
+                if self.is_sum_of(m, acc):
+                    summed.add(id(m.args[0]))
+        return all(not (isinstance(m, ast.Name) and m.id == acc) or id(m) in summed
+                   for n in nodes for m in ast.walk(n))
+
+    def rewrite(self, body):
+        for k, st in enumerate(body):
+            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and
+                    isinstance(st.targets[0], ast.Name) and self.zeros_f32(st.value)):
+                continue
+            acc = st.targets[0].id
+            loop = next((j for j in range(k + 1, len(body)) if isinstance(body[j], ast.For)), None)
+            if loop is None or simple_range(body[loop]) is None:
+                continue
+            between = body[k + 1:loop]
+            updates = [u for u in body[loop].body if isinstance(u, ast.AugAssign) and
+                       isinstance(u.op, ast.Add) and isinstance(u.target, ast.Name) and
+                       u.target.id == acc]
+            rest = [u for u in body[loop].body if u not in updates]
+            reads = lambda ns: any(isinstance(m, ast.Name) and m.id == acc
+                                   for n in ns for m in ast.walk(n))
+            if len(updates) != 1 or reads(between) or reads(rest) or reads([updates[0].value]):
+                continue
+            if not self.reads_only_summed(body[loop + 1:], acc):
+                continue
+            self.count += 1
+            st.value = num(0.0)
+            updates[0].value = tl_call("sum", updates[0].value, axis=num(0))
+            for n in body[loop + 1:]:
+                for parent in ast.walk(n):
+                    for field, value in ast.iter_fields(parent):
+                        if isinstance(value, ast.AST) and self.is_sum_of(value, acc):
+                            setattr(parent, field, ast.Name(id=acc, ctx=ast.Load()))
+                        elif isinstance(value, list):
+                            for i, v in enumerate(value):
+                                if isinstance(v, ast.AST) and self.is_sum_of(v, acc):
+                                    value[i] = ast.Name(id=acc, ctx=ast.Load())
+            return
+
+    def kernel(self, node):
+        if self.in_kernel:
+            self.rewrite(node.body)
+
+
 class SwapIndependent(Transform):
     """Two adjacent assignments that read neither's target and write no memory: swapped (the
     first such pair of each block)"""
@@ -271,7 +392,8 @@ class SwapIndependent(Transform):
 
 
 TRANSFORMS = [DivToMulRecip, SubToAddNeg, RsqrtToSqrtDiv, SqrtDivToRsqrt, ExpToExp2,
-              OtherZeroToWhere, MaximumToWhere, ForToWhile, SwapIndependent]
+              OtherZeroToWhere, MaximumToWhere, ForToWhile, SplitLoop, VectorToScalarAccumulator,
+              SwapIndependent]
 
 
 def module_constants(tree):
