@@ -288,7 +288,22 @@ class Pipeline {
     for (const Stage& stage : kStages) {
       if (opt_.stage) opt_.stage->store(stage.name);
       double began = elapsed();
-      bool go_on = (this->*stage.run)();
+      bool go_on = true;
+      try {
+        go_on = (this->*stage.run)();
+      } catch (const ir::BudgetExceeded& e) {
+        // The report says where the time went: the stages so far and the one it stopped in.
+        r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
+        r_.verdict = Verdict::Unknown;
+        r_.reason = std::string("stopped: ") + e.what() + " in the " + stage.name +
+                    " stage, before this configuration was decided";
+        r_.out_of_time = !e.memory_exhausted;
+        r_.counterexample.reset();  // one not yet replayed in full is no verdict
+        r_.stats.unknown = pairs_.size() + approximate_ - r_.stats.egraph_proved -
+                           r_.stats.witness_refuted - r_.stats.smt_proved - r_.stats.smt_refuted;
+        r_.stats.seconds = elapsed();
+        return once_each(std::move(r_));
+      }
       r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
       if (!go_on) return once_each(std::move(r_));
     }
