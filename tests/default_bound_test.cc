@@ -224,6 +224,45 @@ TEST(DefaultBound, ALoopUnrolledOverBlocksGetsSizesAroundItsStep) {
   EXPECT_NE(wrong->bound.find("cols at 2*STEP+1, STEP 8"), std::string::npos) << wrong->bound;
 }
 
+// A row mean whose blocks are counted by a loop over cdiv(cols, 8) blocks unrolled by 4: the
+// unrolled trip counts 4 full blocks, wrong when the row ends inside them (an LLM-written
+// LayerNorm, which testing at multiples of its block accepted). The block count is no product of
+// sizes, and growing cols by 2 cols + 1 does not move it from 1: the bound grows the size until it
+// does, then searches cols for a count of exactly one unrolled trip (STEP), which ends partial.
+TEST(DefaultBound, AnUnrolledLoopOverACountOfBlocksGetsOneTripThatEndsPartial) {
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return x.mean(dim=1)\n\n\nrows = 16\ncols = 64\n\n\n"
+      "def get_inputs():\n    return [torch.randn(rows, cols)]\n";
+  std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef row_mean(x_ptr, y_ptr, n_cols, n_blocks, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    acc = 0.0\n    count = 0.0\n"
+      "    for b in range(0, n_blocks, 4):\n"
+      "        if b + 3 < n_blocks:\n"
+      "            for j in range(4):\n"
+      "                offs = (b + j) * BLOCK + tl.arange(0, BLOCK)\n"
+      "                acc += tl.sum(tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, "
+      "other=0.0))\n"
+      "            count += 4.0 * BLOCK\n"
+      "        else:\n"
+      "            for j in range(b, n_blocks):\n"
+      "                offs = j * BLOCK + tl.arange(0, BLOCK)\n"
+      "                acc += tl.sum(tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, "
+      "other=0.0))\n"
+      "                count += tl.sum(tl.where(offs < n_cols, 1.0, 0.0))\n"
+      "    tl.store(y_ptr + row, acc / count)\n\n\nclass ModelNew(nn.Module):\n"
+      "    def forward(self, x):\n        rows, cols = x.shape\n"
+      "        y = torch.empty(rows, device=x.device)\n"
+      "        row_mean[(rows,)](x, y, cols, triton.cdiv(cols, 8), BLOCK=8)\n        return y\n";
+  Files f("unrolled_count", ref, cand);
+  std::vector<Report> rs = f.run();
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr) << "no size gave the unrolled loop a trip that ends partial";
+  EXPECT_NE(wrong->bound.find("so a limit computed from it is at STEP, STEP 4"), std::string::npos)
+      << wrong->bound;
+}
+
 TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
   // The masked limit is a pooling's output length, L // 2: no product of sizes, so only a search
   // over L puts it past the one block of 8 the kernel covers (L = 18); L = 9 (L at BLOCK + 1)

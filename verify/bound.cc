@@ -136,6 +136,16 @@ std::vector<size_t> feeding(const std::vector<int64_t>& sizes, int64_t n) {
   return best;
 }
 
+// The values a limit n is set to around a block B (unit BLOCK) or a loop's step s (unit STEP):
+// B + 1, B - 1 and 2B + 1; a loop unrolled over s blocks also at n = s, one unrolled trip whose
+// last block may be partial (an LLM LayerNorm counted 4 full blocks there).
+std::vector<std::pair<int64_t, std::string>> limit_targets(int64_t block, const std::string& unit) {
+  std::vector<std::pair<int64_t, std::string>> out = {
+      {block + 1, unit + "+1"}, {block - 1, unit + "-1"}, {2 * block + 1, "2*" + unit + "+1"}};
+  if (unit == "STEP") out.push_back({block, unit});
+  return out;
+}
+
 // Sizes around each block for the dimensions that feed a masked index (DESIGN.md): a limit n
 // that a kernel compared a block of extent B with at `base` is traced back to the sizes whose
 // product makes it (sizes are distinct, so a value names its dimension), and the last of them
@@ -158,11 +168,9 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
     if (set.empty() || block < 2) continue;
     SizeEntry e = entries[set.back()];  // the innermost of them
     int64_t rest = n / sizes[set.back()];
-    const std::pair<int64_t, std::string> targets[] = {
-        {block + 1, unit + "+1"}, {block - 1, unit + "-1"}, {2 * block + 1, "2*" + unit + "+1"}};
-    for (const auto& [target, label] : targets) {
+    for (const auto& [target, label] : limit_targets(block, unit)) {
       int64_t v = (target + rest - 1) / rest;
-      while (rest > 1 && (v * rest) % block == 0) ++v;
+      while (rest > 1 && target != block && (v * rest) % block == 0) ++v;
       if (v < 2 || v == base[e.d].second[e.j]) continue;
       torch::Dims dims = base;
       dims[e.d].second[e.j] = v;
@@ -188,15 +196,18 @@ class LimitProbe {
         cand_(cand),
         deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(seconds))) {}
-  const std::optional<Limits>& at(const torch::Dims& dims) {
+  // The mask limits (or, with `steps`, the loop steps) at `dims`; null where it did not run.
+  const Limits* at(const torch::Dims& dims, bool steps = false) {
     auto [it, fresh] = seen_.try_emplace(dims_str(dims));
     if (fresh && Clock::now() > deadline_) out_of_time_ = true;
     if (fresh && !out_of_time_ && runs_++ < kMaxRuns) try {
         ir::TermStore store;
-        it->second = torch::run_candidate(cand_, ref_, store, dims).state.mask_limits;
+        torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims).state;
+        it->second = {st.mask_limits, st.loop_steps};
       } catch (const std::exception&) {
       }
-    return it->second;
+    if (!it->second) return nullptr;
+    return steps ? &it->second->second : &it->second->first;
   }
   bool out_of_time() const { return out_of_time_; }
 
@@ -205,7 +216,7 @@ class LimitProbe {
   static constexpr int kMaxRuns = 96;  // a bound on the search's cost, whatever the file
   std::string ref_, cand_;
   Clock::time_point deadline_;
-  std::map<std::string, std::optional<Limits>> seen_;
+  std::map<std::string, std::optional<std::pair<Limits, Limits>>> seen_;  // masks, steps
   int runs_ = 0;
   bool out_of_time_ = false;
 };
@@ -216,7 +227,9 @@ class LimitProbe {
 // size's function f. The size is then searched (growing, then halving the interval, f taken as
 // non-decreasing) for f = BLOCK + 1, BLOCK - 1 and 2 BLOCK + 1; a target f steps over is left.
 std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims& base,
-                                            const Limits& limits) {
+                                            const Limits& limits,
+                                            const std::string& unit = "BLOCK") {
+  const bool steps = unit == "STEP";
   std::vector<SizeEntry> entries;
   for (size_t d = 0; d < base.size(); ++d)
     for (size_t j = 0; j < base[d].second.size(); ++j) entries.push_back({d, j});
@@ -236,7 +249,13 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
         return dims;
       };
       const int64_t start = base[e.d].second[e.j];
-      const std::optional<Limits>& grown = probe.at(with(2 * start + 1));
+      // Grown until the limit moves: a count of blocks (cdiv(n, 1024)) stays put for a while.
+      const Limits* grown = nullptr;
+      int64_t s1 = 2 * start + 1;
+      for (; elements(with(s1)) <= kMaxElements; s1 = 8 * s1 + 1) {
+        grown = probe.at(with(s1), steps);
+        if (!grown || !grown->count({n, block})) break;
+      }
       if (!grown || grown->count({n, block})) continue;  // this size does not move it
       // f(v): the one limit of this block at v that is no product of sizes with this one,
       // leaving out those that stayed where they were when the size grew (other dimensions').
@@ -244,7 +263,7 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
       std::set_intersection(limits.begin(), limits.end(), grown->begin(), grown->end(),
                             std::inserter(fixed, fixed.begin()));
       auto f = [&](int64_t v) -> std::optional<int64_t> {
-        const std::optional<Limits>& at = probe.at(with(v));
+        const Limits* at = probe.at(with(v), steps);
         if (!at) return std::nullopt;
         std::optional<int64_t> found;
         for (const auto& [m, b] : *at) {
@@ -257,14 +276,11 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
         }
         return found;
       };
-      const std::pair<int64_t, const char*> targets[] = {
-          {block + 1, "BLOCK+1"}, {block - 1, "BLOCK-1"}, {2 * block + 1, "2*BLOCK+1"}};
       // f is mostly affine in the size (an output length; a product with other sizes): its
       // values at start and 2 start + 1 predict where it reaches the target, and two probes
       // confirm the crossing (f(v - 1) < target <= f(v)) where the search takes a dozen runs
       // of the programs, each at a size up to the target's.
       auto predicted = [&](int64_t target) -> std::optional<int64_t> {
-        const int64_t s1 = 2 * start + 1;
         std::optional<int64_t> f0 = f(start), f1 = f(s1);
         if (!f0 || !f1 || *f1 <= *f0 || *f0 >= target) return std::nullopt;
         int64_t rise = *f1 - *f0, run = s1 - start;
@@ -273,7 +289,7 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
         if (at && before && *before < target && *at >= target) return v;
         return std::nullopt;
       };
-      for (const auto& [target, label] : targets) {
+      for (const auto& [target, label] : limit_targets(block, unit)) {
         int64_t lo = start, hi = start;  // f(lo) < target <= f(hi) once found
         if (std::optional<int64_t> v = predicted(target)) {
           hi = *v;
@@ -305,8 +321,8 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
           v = hi;
         }
         out.push_back({with(v),
-                       base[e.d].first + " so a limit computed from it is at " + at + ", BLOCK " +
-                           std::to_string(block),
+                       base[e.d].first + " so a limit computed from it is at " + at + ", " + unit +
+                           " " + std::to_string(block),
                        k});
       }
       break;  // one size per limit: the first that moves it
@@ -469,6 +485,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   const double probe_share = opt.timeout_s / 8;
   LimitProbe probe(ref_path, cand_path, probe_share);
   for (SizeTry& t : around_computed_limits(probe, base, limits)) around.push_back(std::move(t));
+  // A loop over a count computed from the sizes (cdiv(n, BLOCK) blocks, unrolled by 4): its
+  // steps' tails are searched the same way.
+  for (SizeTry& t : around_computed_limits(probe, base, steps, "STEP"))
+    around.push_back(std::move(t));
   if (probe.out_of_time()) {
     char share[32];
     std::snprintf(share, sizeof share, "%.2f s", probe_share);
