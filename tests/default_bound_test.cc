@@ -88,6 +88,14 @@ const Report* first_refuted(const std::vector<Report>& rs) {
   return nullptr;
 }
 
+// The first configuration refuted was chosen for `why` (its bound line says so).
+void expect_refuted_at(const std::vector<Report>& rs, const std::string& why,
+                       const std::string& if_none) {
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr) << if_none;
+  EXPECT_NE(wrong->bound.find(why), std::string::npos) << wrong->bound;
+}
+
 bool has(const std::vector<std::string>& v, const std::string& part) {
   return std::any_of(v.begin(), v.end(),
                      [&](const std::string& s) { return s.find(part) != std::string::npos; });
@@ -256,11 +264,8 @@ TEST(DefaultBound, AnUnrolledLoopOverACountOfBlocksGetsOneTripThatEndsPartial) {
       "        y = torch.empty(rows, device=x.device)\n"
       "        row_mean[(rows,)](x, y, cols, triton.cdiv(cols, 8), BLOCK=8)\n        return y\n";
   Files f("unrolled_count", ref, cand);
-  std::vector<Report> rs = f.run();
-  const Report* wrong = first_refuted(rs);
-  ASSERT_NE(wrong, nullptr) << "no size gave the unrolled loop a trip that ends partial";
-  EXPECT_NE(wrong->bound.find("so a limit computed from it is at STEP, STEP 4"), std::string::npos)
-      << wrong->bound;
+  expect_refuted_at(f.run(), "so a limit computed from it is at STEP, STEP 4",
+                    "no size gave the unrolled loop a trip that ends partial");
 }
 
 TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
@@ -269,12 +274,8 @@ TEST(DefaultBound, ALimitComputedFromASizeIsSearchedForItsTail) {
   // leaves 4 outputs, where the kernel is right.
   std::string ref = pool2_ref(), cand = pool2_cand();
   Files f("computed_limit", ref, cand);
-  std::vector<Report> rs = f.run();
-  const Report* wrong = first_refuted(rs);
-  ASSERT_NE(wrong, nullptr) << "no size put the output length past one block";
-  EXPECT_NE(wrong->bound.find("length so a limit computed from it is at BLOCK+1, BLOCK 8"),
-            std::string::npos)
-      << wrong->bound;
+  expect_refuted_at(f.run(), "length so a limit computed from it is at BLOCK+1, BLOCK 8",
+                    "no size put the output length past one block");
 }
 
 TEST(DefaultBound, AComputedLimitNoSizeReachesExactlyGetsTheNearestTail) {
@@ -295,13 +296,10 @@ TEST(DefaultBound, AComputedLimitNoSizeReachesExactlyGetsTheNearestTail) {
       "        y = torch.empty(rows, 4 * n, device=x.device)\n"
       "        cat4[(rows,)](x, y, n, 4 * n, BLOCK=32)\n        return y\n";
   Files f("nearest_limit", ref, cand);
-  std::vector<Report> rs = f.run();
-  const Report* wrong = first_refuted(rs);
-  ASSERT_NE(wrong, nullptr) << "no size put the output length past one block";
-  EXPECT_NE(wrong->bound.find("length so a limit computed from it is at 36 (the nearest to "
-                              "BLOCK+1), BLOCK 32"),
-            std::string::npos)
-      << wrong->bound;
+  expect_refuted_at(f.run(),
+                    "length so a limit computed from it is at 36 (the nearest to "
+                    "BLOCK+1), BLOCK 32",
+                    "no size put the output length past one block");
 }
 
 TEST(DefaultBound, TheSearchForComputedLimitsStopsAtItsShareOfTheTimeout) {
