@@ -25,47 +25,63 @@ std::pair<std::string, std::vector<int64_t>> split_element(const std::string& na
   return {name.substr(0, open), idx};
 }
 
-std::string index_str(const std::vector<int64_t>& idx, size_t last_from, size_t last_to) {
-  std::string s;
-  for (size_t k = 0; k < idx.size(); ++k) {
-    s += k ? ", " : "";
-    if (k + 1 == idx.size() && last_to != last_from)
-      s += std::to_string(last_from) + ".." + std::to_string(last_to);
-    else
-      s += std::to_string(k + 1 == idx.size() ? last_from : idx[k]);
+// A block of elements of one tensor with one value: a range per axis.
+struct ValueBlock {
+  std::string tensor, value;
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+};
+
+std::string block_str(const ValueBlock& b) {
+  if (b.ranges.empty()) return b.tensor + " = " + b.value;
+  std::string s = b.tensor + "[";
+  for (size_t k = 0; k < b.ranges.size(); ++k) {
+    auto [lo, hi] = b.ranges[k];
+    s += (k ? ", " : "") + std::to_string(lo) + (hi != lo ? ".." + std::to_string(hi) : "");
   }
-  return s;
+  return s + "] = " + b.value;
+}
+
+// Merges neighbours along `axis` that agree everywhere else (in index order, so such
+// neighbours are adjacent once the later axes are merged).
+std::vector<ValueBlock> merged_along(std::vector<ValueBlock> in, size_t axis) {
+  std::vector<ValueBlock> out;
+  for (ValueBlock& b : in) {
+    if (!out.empty()) {
+      ValueBlock& p = out.back();
+      bool same = p.tensor == b.tensor && p.value == b.value &&
+                  p.ranges.size() == b.ranges.size() && axis < b.ranges.size() &&
+                  p.ranges[axis].second + 1 == b.ranges[axis].first;
+      for (size_t k = 0; same && k < b.ranges.size(); ++k)
+        same = k == axis || p.ranges[k] == b.ranges[k];
+      if (same) {
+        p.ranges[axis].second = b.ranges[axis].second;
+        continue;
+      }
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
 }
 
 }  // namespace
 
 std::vector<std::string> input_lines(const std::vector<std::pair<std::string, std::string>>& in) {
-  // In index order (in0[0, 2] before in0[0, 10]), runs along the last axis with one value
-  // compressed: in0[0, 0..511] = 0.
+  // In index order (in0[0, 2] before in0[0, 10]), blocks of one value compressed axis by axis
+  // from the last: in0[0, 0..511] = 0, and a row of 3,080 zeros in 4-d is one line, not 616.
   using Key = std::pair<std::string, std::vector<int64_t>>;
   std::map<Key, std::string> sorted;
   for (const auto& [name, value] : in) sorted[split_element(name)] = value;
-  std::vector<std::string> out;
-  for (auto it = sorted.begin(); it != sorted.end();) {
-    const auto& [tensor, idx] = it->first;
-    const std::string& value = it->second;
-    auto run_end = std::next(it);
-    int64_t last = idx.empty() ? 0 : idx.back();
-    while (run_end != sorted.end() && !idx.empty() && run_end->first.first == tensor &&
-           run_end->second == value && run_end->first.second.size() == idx.size() &&
-           std::equal(idx.begin(), idx.end() - 1, run_end->first.second.begin()) &&
-           run_end->first.second.back() == last + 1) {
-      ++last;
-      ++run_end;
-    }
-    std::string name =
-        idx.empty()
-            ? tensor
-            : tensor + "[" +
-                  index_str(idx, static_cast<size_t>(idx.back()), static_cast<size_t>(last)) + "]";
-    out.push_back(name + " = " + value);
-    it = run_end;
+  std::vector<ValueBlock> blocks;
+  size_t axes = 0;
+  for (const auto& [key, value] : sorted) {
+    ValueBlock b{key.first, value, {}};
+    for (int64_t i : key.second) b.ranges.push_back({i, i});
+    axes = std::max(axes, b.ranges.size());
+    blocks.push_back(std::move(b));
   }
+  for (size_t axis = axes; axis-- > 0;) blocks = merged_along(std::move(blocks), axis);
+  std::vector<std::string> out;
+  for (const ValueBlock& b : blocks) out.push_back(block_str(b));
   return out;
 }
 

@@ -168,8 +168,8 @@ std::string to_text(const std::vector<Report>& reports, Verdict overall,
                     const std::string& provenance);
 // The first report whose verdict is the overall one: its evidence decides.
 size_t deciding_report(const std::vector<Report>& reports, Verdict overall);
-// A counterexample's inputs in index order, runs along the last axis with one value compressed
-// ("in0[0, 0..511] = 0").
+// A counterexample's inputs in index order, blocks of one value compressed axis by axis from
+// the last ("in0[0, 0..511] = 0", "in0[0..1, 0..3, 0..4] = 0").
 std::vector<std::string> input_lines(const std::vector<std::pair<std::string, std::string>>& in);
 // Masks whose true or false lanes ran in none of the configurations: what the bound missed.
 std::vector<std::string> coverage_warnings(const std::vector<Report>& reports);
