@@ -31,6 +31,9 @@ struct Rewrite {
       EClassId to = instantiate(g, rhs, s);
       // With explanations, the edge joins the two instantiated terms, as egg records it.
       EClassId from = g.explanations_enabled() ? instantiate(g, lhs, s) : ms.roots[k];
+      // A language may refuse a union its rules cannot mean (an f32 0 for an i32 a - a).
+      if constexpr (requires { g.lang().may_union(g.data(from), g.data(to)); })
+        if (!g.lang().may_union(g.data(from), g.data(to))) continue;
       changed += g.union_classes(from, to, why);
     }
     return changed;

@@ -77,6 +77,9 @@ class KeqLanguage {
   egraph::DidMerge merge(Graph& g, EClassId cls, Data& into, Data& from);
   void modify(Graph& g, EClassId c);
   std::optional<std::string> canary() const { return canary_; }
+  // Rules are written over one type (their constants are f32): a rewrite never merges classes
+  // of two types (sub-self's 0 for an i32 (- a a) tripped the canary on a UE8M0 bit trick).
+  bool may_union(const Data& a, const Data& b) const { return a.type == b.type; }
   // The two constant nodes whose merge tripped the canary (to explain how).
   std::pair<EClassId, EClassId> canary_nodes() const { return canary_nodes_; }
 

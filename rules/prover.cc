@@ -23,6 +23,7 @@ std::vector<KeqRule> RuleSet::compile(KeqLanguage& lang) const {
     auto rs = parser.parse(forms);
     all.insert(all.end(), std::make_move_iterator(rs.begin()), std::make_move_iterator(rs.end()));
   }
+  add_type_conditions(lang.store(), all);
   return all;
 }
 

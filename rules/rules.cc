@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -65,6 +67,7 @@ std::vector<KeqRule> load_rules(KeqLanguage& lang, const std::vector<std::string
     auto rs = parser.parse_file(f);
     all.insert(all.end(), std::make_move_iterator(rs.begin()), std::make_move_iterator(rs.end()));
   }
+  add_type_conditions(lang.store(), all);
   return all;
 }
 
@@ -94,6 +97,68 @@ ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
     }
   }
   return ids.back();
+}
+
+namespace {
+
+// The types each pattern variable takes in some typing where both sides type-check and have one
+// type (f32, bool, i32, i64; rules with more than 5 variables are left as they are): rules are
+// written over f32 with f32 constants, and matched on an integer class they built ill-typed
+// nodes (sub-self's f32 0 for an i32 a - a, add-self's (* 2 a)) that the normal forms then
+// merged with integer constants, tripping the canary on a UE8M0 exponent-bit kernel.
+std::vector<std::vector<ir::Type>> typings(ir::TermStore& s, const KeqRule& r) {
+  constexpr ir::Type kTypes[] = {ir::Type::F32, ir::Type::Bool, ir::Type::I32, ir::Type::I64};
+  size_t n = r.rewrite.lhs.num_vars();
+  std::vector<std::vector<ir::Type>> allowed(n);
+  if (n > 5) return {};
+  size_t combos = 1;
+  for (size_t v = 0; v < n; ++v) combos *= std::size(kTypes);
+  for (size_t code = 0; code < combos; ++code) {
+    std::vector<ir::Type> ts(n);
+    std::vector<ir::TermId> vals(n);
+    for (size_t v = 0, c = code; v < n; ++v, c /= std::size(kTypes)) {
+      ts[v] = kTypes[c % std::size(kTypes)];
+      vals[v] = ts[v] == ir::Type::Bool  ? s.constant(ir::Constant::of_bool(true))
+                : ts[v] == ir::Type::F32 ? s.constant(ir::Constant::of_float(1))
+                                         : s.constant(ir::Constant::of_int(ts[v], 1));
+    }
+    try {
+      if (s.type(instantiate(s, r.rewrite.lhs, vals)) !=
+          s.type(instantiate(s, r.rewrite.rhs, vals)))
+        continue;
+    } catch (const ir::TypeError&) {
+      continue;
+    }
+    for (size_t v = 0; v < n; ++v)
+      if (std::find(allowed[v].begin(), allowed[v].end(), ts[v]) == allowed[v].end())
+        allowed[v].push_back(ts[v]);
+  }
+  if (n > 0 && allowed[0].empty()) return {};  // no typing here: left as it is
+  return allowed;
+}
+
+}  // namespace
+
+void add_type_conditions(ir::TermStore& s, std::vector<KeqRule>& rules) {
+  static std::mutex mu;
+  static std::map<std::string, std::vector<std::vector<ir::Type>>> cache;  // by rule text
+  for (KeqRule& r : rules) {
+    std::vector<std::vector<ir::Type>> allowed;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto [it, fresh] = cache.try_emplace(r.lhs_text + " -> " + r.rhs_text);
+      if (fresh) it->second = typings(s, r);
+      allowed = it->second;
+    }
+    for (uint32_t v = 0; v < allowed.size(); ++v) {
+      if (allowed[v].size() == 4) continue;  // any type
+      r.rewrite.conditions.push_back(
+          [v, types = allowed[v]](const KeqLanguage::Graph& g,
+                                  std::span<const egraph::EClassId> sub) {
+            return std::find(types.begin(), types.end(), g.data(sub[v]).type) != types.end();
+          });
+    }
+  }
 }
 
 std::optional<std::vector<ir::Type>> pattern_var_types(ir::TermStore& s, const KeqRule& r) {

@@ -54,6 +54,9 @@ ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
                        const std::vector<ir::TermId>& vals);
 // Variable types that make both sides of r well typed (f32 unless a position needs bool).
 std::optional<std::vector<ir::Type>> pattern_var_types(ir::TermStore& s, const KeqRule& r);
+// Adds to each rule a condition that its variables' classes have types the rule type-checks
+// with (both sides, one type): rules written over f32 do not match integer classes.
+void add_type_conditions(ir::TermStore& s, std::vector<KeqRule>& rules);
 
 class RuleSet {
  public:

@@ -62,5 +62,23 @@ TEST(Canary, SoundRulesNeverTripIt) {
   EXPECT_NE(rep.stop, egraph::StopReason::Canary) << rep.canary;
 }
 
+// Rules written over f32 (sub-self's 0, add-self's (* 2 a)) matched integer classes and built
+// ill-typed nodes that the normal forms merged with integer constants: a UE8M0 scale taken
+// from an fp32's exponent bits tripped the canary in keq verify (the default rules get type
+// conditions, add_type_conditions).
+TEST(Canary, FloatRulesDoNotMatchIntegerClasses) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, ir::Semantics::Real));
+  g.lang().set_domain(store.payload(store.variable("a")), Interval::any_finite());
+  auto rws = rewrites_for(load_rules(g.lang(), default_rule_files()), ir::Semantics::Real);
+  for (const char* t :
+       {"(+ (- n:i32 n:i32) (+ n:i32 n:i32))",
+        "(bitcast.f32 (shl (+ (+ (- (band (shr (bitcast.i32 (/ a 448)) 23:i32) 255:i32) 127:i32) "
+        "(cast.i32 (!= (band (bitcast.i32 (/ a 448)) 8388607:i32) 0:i32))) 127:i32) 23:i32))"})
+    add_term(g, ir::read_term(store, ir::parse_sexprs(t, "t").at(0)));
+  egraph::RunReport rep = egraph::Runner<KeqLanguage>({30, 20000, 5.0}).run(g, rws);
+  EXPECT_NE(rep.stop, egraph::StopReason::Canary) << rep.canary;
+}
+
 }  // namespace
 }  // namespace keq::rules

@@ -704,6 +704,13 @@ bool Pipeline::egraph() {
     auto proof = prove(which, rules::kElementTerms, opt.timeout_s / 2);
     bool explained_proved = false;
     auto take = [&](rules::Proof& pr) {
+      // A canary (two distinct constants merged) means some merge was wrong: none of this
+      // e-graph's proofs is used, and the report says why.
+      if (!pr.report.canary.empty()) {
+        r.notes.push_back("the e-graph stopped: " + pr.report.canary +
+                          "; none of its proofs is used");
+        return;
+      }
       for (size_t g = 0; g < which.size(); ++g) {
         if (!pr.proved(g)) continue;
         if (which[g] < pairs.size()) {
