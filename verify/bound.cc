@@ -225,7 +225,8 @@ class LimitProbe {
 // output length, (L + 2p - d(k - 1) - 1) / s + 1) is found by running the candidate with that
 // size grown: the limit of the same block that moved with it, and no product of sizes, is the
 // size's function f. The size is then searched (growing, then halving the interval, f taken as
-// non-decreasing) for f = BLOCK + 1, BLOCK - 1 and 2 BLOCK + 1; a target f steps over is left.
+// non-decreasing) for f = BLOCK + 1, BLOCK - 1 and 2 BLOCK + 1 (limit_targets; with unit STEP,
+// the same around a loop's step for the count it runs over); a target f steps over is left.
 std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims& base,
                                             const Limits& limits,
                                             const std::string& unit = "BLOCK") {
@@ -277,9 +278,9 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
         return found;
       };
       // f is mostly affine in the size (an output length; a product with other sizes): its
-      // values at start and 2 start + 1 predict where it reaches the target, and two probes
-      // confirm the crossing (f(v - 1) < target <= f(v)) where the search takes a dozen runs
-      // of the programs, each at a size up to the target's.
+      // values at start and at s1, where it first moved, predict where it reaches the target, and
+      // two probes confirm the crossing (f(v - 1) < target <= f(v)) where the search takes a dozen
+      // runs of the programs, each at a size up to the target's.
       auto predicted = [&](int64_t target) -> std::optional<int64_t> {
         std::optional<int64_t> f0 = f(start), f1 = f(s1);
         if (!f0 || !f1 || *f1 <= *f0 || *f0 >= target) return std::nullopt;
