@@ -75,6 +75,12 @@ check rules-dir-empty 4 "holds no *.rules file" env KEQ_RULES_DIR="$tmp/empty-ru
 
 # keq inspect and keq parse on the bundled references.
 ex="$src/examples"
+# keq verify uses none of the proofs of an e-graph whose canary tripped (it used them): rules
+# that make x * 0.5 both 1 and 2, over a GELU written x / sqrt(2).
+mkdir -p "$tmp/canary_rules"
+printf '(rule half-is-one (* ?a 0.5) 1 :holds real)\n(rule half-is-two (* ?a 0.5) 2 :holds real)\n' >"$tmp/canary_rules/bad.rules"
+check verify-canary-proves-nothing 2 "none of its proofs is used" env KEQ_RULES_DIR="$tmp/canary_rules" \
+  "$keq" verify "$ex/gelu_erf_divide_sqrt2/ref.py" "$ex/gelu_erf_divide_sqrt2/cand.py" --dims batch_size=2,dim=5 --no-smt
 check inspect-ok 0 "out0: float32[2, 4]" "$keq" inspect "$ex/matmul_relu/ref.py" --dims batch_size=2,in_features=3,out_features=4
 check inspect-parameters 0 "p0: float32[4, 3] nn.Linear.weight" "$keq" inspect "$ex/matmul_relu/ref.py" --dims batch_size=2,in_features=3,out_features=4
 check inspect-element 0 "out0[1,3] = (max (+ (sum (* in0[1,0] p0[3,0])" "$keq" inspect "$ex/matmul_relu/ref.py" --dims batch_size=2,in_features=3,out_features=4 --element 1,3
