@@ -24,6 +24,10 @@ Expr RealEncoding::log(const Expr& x) {
   Expr l = apply("log", x, nullptr);
   condition(x > 0);
   fact(z3::implies(x > 0, exp(l) == x));
+  // Its sign, which Z3 cannot get from exp's facts at the query's arguments alone: a divisor
+  // log 2 (a literal taken as log2 e = 1 / ln 2) must be proved nonzero.
+  fact(z3::implies(x > 1, l > 0));
+  fact(z3::implies(x > 0 && x < 1, l < 0));
   return l;
 }
 
