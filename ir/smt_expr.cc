@@ -25,15 +25,9 @@ Expr RealEncoding::log(const Expr& x) {
   condition(x > 0);
   fact(z3::implies(x > 0, exp(l) == x));
   // Its sign, which Z3 cannot get from exp's facts at the query's arguments alone: a divisor
-  // log 2 (a literal taken as log2 e = 1 / ln 2) must be proved nonzero.
+  // log 2 (log2's, or a literal taken as log2 e = 1 / ln 2) must be proved nonzero.
   fact(z3::implies(x > 1, l > 0));
   fact(z3::implies(x > 0 && x < 1, l < 0));
-  return l;
-}
-
-Expr RealEncoding::ln2() {
-  Expr l = log(real(2));
-  fact(l > ctx().real_val("69/100") && l < ctx().real_val("7/10"));
   return l;
 }
 

@@ -48,10 +48,9 @@ class RealEncoding {
   // x / y as the q with q * y = x, once y != 0 is proved: Z3's own x/0 is some arbitrary value.
   Expr quotient(const Expr& x, const Expr& y);
   Expr exp(const Expr& x);  // an increasing function, > 0
-  Expr log(const Expr& x);  // the l with exp(l) = x, once x > 0 is proved
-  // ln 2 as log(2) (so the real rule exp2(a) = exp(a * log 2) is an identity), with what Z3 needs
-  // to divide by it: 0.69 < ln 2 < 0.7.
-  Expr ln2();
+  // The l with exp(l) = x, once x > 0 is proved, with its sign (> 0 for x > 1): exp2 and log2
+  // are encoded through log(2), so the real rule exp2(a) = exp(a * log 2) is an identity.
+  Expr log(const Expr& x);
   // x rounded to nearest, ties to even, into a narrow format's values (fp16, bf16, e4m3fn,
   // e5m2). Saturate clamps to the largest finite value first; otherwise the cast's overflow
   // (inf or NaN, which reals do not hold) is a side condition: x stays where it rounds finite.

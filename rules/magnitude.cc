@@ -203,53 +203,48 @@ class MagnitudeSearch {
     return best;
   }
 
-  // The classes c with |a| = k |c| through a's scalings (|v|, -v, v * c, v / c), with k: where
-  // ratio(a, u) ends for an operand u that no search goes through.
+  // |n| = c |u| (or |u| / c) for a node n that is |u|, -u, u * c or u / c, c a constant.
+  struct Scaling {
+    EClassId u;
+    double c;
+    bool divides;
+    double of(double k) const { return divides ? div_up(k, c) : mul_up(k, c); }
+  };
+  std::optional<Scaling> scaling(const egraph::ENode& n) const {
+    switch (static_cast<Op>(n.op)) {
+      case Op::Abs:
+      case Op::Neg:
+        return Scaling{n.children[0], 1.0, false};
+      case Op::Mul:
+        if (auto s = scaled(n, true)) return Scaling{s->first, s->second, false};
+        return std::nullopt;
+      case Op::Div:
+      case Op::DivFull:
+        if (auto s = scaled(n, false)) return Scaling{s->first, s->second, true};
+        return std::nullopt;
+      default:
+        return std::nullopt;
+    }
+  }
+
+  // The classes c with |a| = k |c| through a's scalings, with k: where ratio(a, u) ends for an
+  // operand u that no search goes through.
   void scaled_down(EClassId a, double k, int depth, std::vector<std::pair<EClassId, double>>& out) {
     if (depth == 0 || --steps_ < 0) return;
     g_.for_each_node(g_.find(a), [&](EClassId id) {
-      const egraph::ENode n = g_.view(id);
-      switch (static_cast<Op>(n.op)) {
-        case Op::Abs:
-        case Op::Neg:
-          out.push_back({g_.find(n.children[0]), k});
-          scaled_down(n.children[0], k, depth - 1, out);
-          break;
-        case Op::Mul:
-          if (auto s = scaled(n, true)) {
-            out.push_back({g_.find(s->first), mul_up(k, s->second)});
-            scaled_down(s->first, mul_up(k, s->second), depth - 1, out);
-          }
-          break;
-        case Op::Div:
-        case Op::DivFull:
-          if (auto s = scaled(n, false)) {
-            out.push_back({g_.find(s->first), div_up(k, s->second)});
-            scaled_down(s->first, div_up(k, s->second), depth - 1, out);
-          }
-          break;
-        default:
-          break;
+      if (auto s = scaling(g_.view(id))) {
+        out.push_back({g_.find(s->u), s->of(k)});
+        scaled_down(s->u, s->of(k), depth - 1, out);
       }
     });
   }
 
   // |a| <= k |b| through one node of a's class.
   std::optional<double> via_dominated(const egraph::ENode& n, EClassId b, int depth) {
-    switch (static_cast<Op>(n.op)) {
-      case Op::Abs:
-      case Op::Neg:
-        return ratio(n.children[0], b, depth);
-      case Op::Mul:
-        if (auto s = scaled(n, true)) return times(ratio(s->first, b, depth), s->second);
-        return std::nullopt;
-      case Op::Div:
-      case Op::DivFull:
-        if (auto s = scaled(n, false)) return over(ratio(s->first, b, depth), s->second);
-        return std::nullopt;
-      default:
-        return std::nullopt;
-    }
+    auto s = scaling(n);
+    if (!s) return std::nullopt;
+    std::optional<double> k = ratio(s->u, b, depth);
+    return k ? std::optional(s->of(*k)) : std::nullopt;
   }
 
   // a^2 <= k s through one node of s's class.
@@ -304,27 +299,12 @@ class MagnitudeSearch {
 
 }  // namespace
 
-void MagnitudeCache::refresh(const KeqLanguage::Graph& g) {
+const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
   // An entry from before some unions is still true (its classes only grew), only less
   // complete: rebuild once unions have grown by an eighth, not after each one.
   size_t unions = g.num_ids() - g.num_classes();
   if (unions_ == SIZE_MAX || unions > unions_ + std::max<size_t>(64, unions_ / 8))
-    by_node_.clear(), bounds_.clear(), unions_ = unions;
-}
-
-std::optional<double> MagnitudeCache::bound(const KeqLanguage::Graph& g, int kind, EClassId a,
-                                            EClassId b,
-                                            const std::function<std::optional<double>()>& search) {
-  refresh(g);
-  uint64_t key = uint64_t{g.find(a)} << 32 | g.find(b);
-  if (auto it = bounds_.find({key, kind}); it != bounds_.end()) return it->second;
-  std::optional<double> k = search();
-  bounds_[{key, kind}] = k;  // search may have refreshed: the entry is as true either way
-  return k;
-}
-
-const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
-  refresh(g);
+    by_node_.clear(), unions_ = unions;
   auto [it, fresh] = by_node_.try_emplace(node);
   if (!fresh) return it->second;
   Members& m = it->second;
@@ -360,28 +340,23 @@ std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENod
                                        MagnitudeCache& cache) {
   Op op = static_cast<Op>(n.op);
   MagnitudeSearch search(g, cache);
-  auto ratio = [&](EClassId a, EClassId b) {
-    return cache.bound(g, 0, a, b, [&] { return search.ratio(a, b); });
-  };
-  auto square_ratio = [&](EClassId a, EClassId s) {
-    return cache.bound(g, 1, a, s, [&] { return search.square_ratio(a, s); });
-  };
   std::optional<double> k;
   if (op == Op::Div || op == Op::DivFull) {
-    k = ratio(n.children[0], n.children[1]);
+    k = search.ratio(n.children[0], n.children[1]);
   } else if (op == Op::Mul) {
     // u * w with w one of recip(v), c / v, rsqrt(v): |u w| <= |c| k.
     for (int side = 0; side < 2; ++side) {
       EClassId u = n.children[side], w = n.children[1 - side];
-      nodes_with(g, w, Op::Recip, [&](egraph::ENode r) { k = least(k, ratio(u, r.children[0])); });
+      nodes_with(g, w, Op::Recip,
+                 [&](egraph::ENode r) { k = least(k, search.ratio(u, r.children[0])); });
       nodes_with(g, w, Op::Rsqrt, [&](egraph::ENode r) {
-        if (auto k2 = square_ratio(u, r.children[0])) k = least(k, sqrt_up(*k2));
+        if (auto k2 = search.square_ratio(u, r.children[0])) k = least(k, sqrt_up(*k2));
       });
       for (Op div : {Op::Div, Op::DivFull}) {
         nodes_with(g, w, div, [&](egraph::ENode q) {
           const auto& c = g.data(q.children[0]).constant;
           if (!c || c->type != ir::Type::F32 || !std::isfinite(c->f)) return;
-          k = least(k, times(ratio(u, q.children[1]), std::fabs(c->f)));
+          k = least(k, times(search.ratio(u, q.children[1]), std::fabs(c->f)));
         });
       }
     }

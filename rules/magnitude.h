@@ -12,7 +12,6 @@
 #include <absl/container/flat_hash_set.h>
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <vector>
 
@@ -37,17 +36,10 @@ class MagnitudeCache {
     std::vector<EClassId> square_composite;  // the operands square_ratio goes through
   };
   const Members& members(const KeqLanguage::Graph& g, EClassId node);
-  // A search's answer for (a, b), kind 0 for |a| <= k |b| and 1 for a^2 <= k b: a node's facts
-  // are re-made each time a child class changes, and a LayerNorm's n products (x_i - m) * rstd
-  // each searched the n squares under rstd again (a quarter of the run at 16,384 columns).
-  std::optional<double> bound(const KeqLanguage::Graph& g, int kind, EClassId a, EClassId b,
-                              const std::function<std::optional<double>()>& search);
 
  private:
-  void refresh(const KeqLanguage::Graph& g);
   size_t unions_ = SIZE_MAX;  // ids minus classes: grows with every union
   absl::flat_hash_map<EClassId, Members> by_node_;
-  absl::flat_hash_map<std::pair<uint64_t, int>, std::optional<double>> bounds_;
 };
 
 // An interval for the node `n` (a quotient, or a product with a reciprocal) from the least k

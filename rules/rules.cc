@@ -101,38 +101,50 @@ ir::TermId instantiate(ir::TermStore& s, const egraph::Pattern& p,
 
 namespace {
 
-// The types each pattern variable takes in some typing where both sides type-check and have one
-// type (f32, bool, i32, i64; rules with more than 5 variables are left as they are): rules are
-// written over f32 with f32 constants, and matched on an integer class they built ill-typed
-// nodes (sub-self's f32 0 for an i32 a - a, add-self's (* 2 a)) that the normal forms then
-// merged with integer constants, tripping the canary on a UE8M0 exponent-bit kernel.
-std::vector<std::vector<ir::Type>> typings(ir::TermStore& s, const KeqRule& r) {
-  constexpr ir::Type kTypes[] = {ir::Type::F32, ir::Type::Bool, ir::Type::I32, ir::Type::I64};
-  size_t n = r.rewrite.lhs.num_vars();
-  std::vector<std::vector<ir::Type>> allowed(n);
-  if (n > 5) return {};
-  size_t combos = 1;
-  for (size_t v = 0; v < n; ++v) combos *= std::size(kTypes);
+// Calls on_typing(ts, lhs, rhs) for each typing ts of the rule's variables drawn from `types`
+// (the first variable varying fastest) under which both sides type-check, until it returns true.
+template <class F>
+void each_typing(ir::TermStore& s, const KeqRule& r, std::span<const ir::Type> types,
+                 F&& on_typing) {
+  size_t n = r.rewrite.lhs.num_vars(), combos = 1;
+  for (size_t v = 0; v < n; ++v) combos *= types.size();
   for (size_t code = 0; code < combos; ++code) {
     std::vector<ir::Type> ts(n);
     std::vector<ir::TermId> vals(n);
-    for (size_t v = 0, c = code; v < n; ++v, c /= std::size(kTypes)) {
-      ts[v] = kTypes[c % std::size(kTypes)];
+    for (size_t v = 0, c = code; v < n; ++v, c /= types.size()) {
+      ts[v] = types[c % types.size()];
       vals[v] = ts[v] == ir::Type::Bool  ? s.constant(ir::Constant::of_bool(true))
                 : ts[v] == ir::Type::F32 ? s.constant(ir::Constant::of_float(1))
                                          : s.constant(ir::Constant::of_int(ts[v], 1));
     }
     try {
-      if (s.type(instantiate(s, r.rewrite.lhs, vals)) !=
-          s.type(instantiate(s, r.rewrite.rhs, vals)))
-        continue;
+      ir::TermId lhs = instantiate(s, r.rewrite.lhs, vals),
+                 rhs = instantiate(s, r.rewrite.rhs, vals);
+      if (on_typing(ts, lhs, rhs)) return;
     } catch (const ir::TypeError&) {
-      continue;
     }
-    for (size_t v = 0; v < n; ++v)
-      if (std::find(allowed[v].begin(), allowed[v].end(), ts[v]) == allowed[v].end())
-        allowed[v].push_back(ts[v]);
   }
+}
+
+constexpr ir::Type kRuleTypes[] = {ir::Type::F32, ir::Type::Bool, ir::Type::I32, ir::Type::I64};
+
+// The types each pattern variable takes in some typing where both sides type-check and have one
+// type (rules with more than 5 variables are left as they are): rules are written over f32 with
+// f32 constants, and matched on an integer class they built ill-typed nodes (sub-self's f32 0
+// for an i32 a - a, add-self's (* 2 a)) that the normal forms then merged with integer
+// constants, tripping the canary on a UE8M0 exponent-bit kernel.
+std::vector<std::vector<ir::Type>> typings(ir::TermStore& s, const KeqRule& r) {
+  size_t n = r.rewrite.lhs.num_vars();
+  if (n > 5) return {};
+  std::vector<std::vector<ir::Type>> allowed(n);
+  each_typing(s, r, kRuleTypes,
+              [&](const std::vector<ir::Type>& ts, ir::TermId lhs, ir::TermId rhs) {
+                if (s.type(lhs) != s.type(rhs)) return false;
+                for (size_t v = 0; v < n; ++v)
+                  if (std::find(allowed[v].begin(), allowed[v].end(), ts[v]) == allowed[v].end())
+                    allowed[v].push_back(ts[v]);
+                return false;
+              });
   if (n > 0 && allowed[0].empty()) return {};  // no typing here: left as it is
   return allowed;
 }
@@ -151,7 +163,7 @@ void add_type_conditions(ir::TermStore& s, std::vector<KeqRule>& rules) {
       allowed = it->second;
     }
     for (uint32_t v = 0; v < allowed.size(); ++v) {
-      if (allowed[v].size() == 4) continue;  // any type
+      if (allowed[v].size() == std::size(kRuleTypes)) continue;  // any type
       r.rewrite.conditions.push_back(
           [v, types = allowed[v]](const KeqLanguage::Graph& g,
                                   std::span<const egraph::EClassId> sub) {
@@ -162,23 +174,13 @@ void add_type_conditions(ir::TermStore& s, std::vector<KeqRule>& rules) {
 }
 
 std::optional<std::vector<ir::Type>> pattern_var_types(ir::TermStore& s, const KeqRule& r) {
-  size_t n = r.rewrite.lhs.num_vars();
-  for (uint32_t mask = 0; mask < (1u << n); ++mask) {
-    std::vector<ir::Type> ts(n);
-    std::vector<ir::TermId> vals(n);
-    for (size_t v = 0; v < n; ++v) {
-      ts[v] = (mask >> v) & 1 ? ir::Type::Bool : ir::Type::F32;
-      vals[v] = ts[v] == ir::Type::Bool ? s.constant(ir::Constant::of_bool(true))
-                                        : s.constant(ir::Constant::of_float(1));
-    }
-    try {
-      instantiate(s, r.rewrite.lhs, vals);
-      instantiate(s, r.rewrite.rhs, vals);
-      return ts;
-    } catch (const ir::TypeError&) {
-    }
-  }
-  return std::nullopt;
+  constexpr ir::Type kFloatOrBool[] = {ir::Type::F32, ir::Type::Bool};
+  std::optional<std::vector<ir::Type>> found;
+  each_typing(s, r, kFloatOrBool, [&](const std::vector<ir::Type>& ts, ir::TermId, ir::TermId) {
+    found = ts;
+    return true;
+  });
+  return found;
 }
 
 }  // namespace keq::rules

@@ -10,15 +10,18 @@ namespace {
 using ir::Op;
 using ir::TermId;
 
+// Each constant as exact ops on 2: `op` of 2, then its reciprocal where `reciprocal`.
 struct KnownConstant {
   const char* name;
   double value;
+  Op op;
+  bool reciprocal;
 };
 constexpr KnownConstant kKnown[] = {
-    {"log2(e)", 1.4426950408889634},
-    {"ln(2)", 0.6931471805599453},
-    {"sqrt(2)", 1.4142135623730951},
-    {"1/sqrt(2)", 0.7071067811865476},
+    {"log2(e)", 1.4426950408889634, Op::Log, true},
+    {"ln(2)", 0.6931471805599453, Op::Log, false},
+    {"sqrt(2)", 1.4142135623730951, Op::Sqrt, false},
+    {"1/sqrt(2)", 0.7071067811865476, Op::Rsqrt, false},
 };
 
 // The distance from c to the next fp32 value away from zero: one ulp at c's binade.
@@ -29,17 +32,13 @@ double fp32_ulp(double c) {
 
 std::optional<size_t> known(double v) {
   for (size_t k = 0; k < std::size(kKnown); ++k)
-    for (double sign : {1.0, -1.0})
-      if (std::fabs(v - sign * kKnown[k].value) <= fp32_ulp(kKnown[k].value)) return k;
+    if (std::fabs(std::fabs(v) - kKnown[k].value) <= fp32_ulp(kKnown[k].value)) return k;
   return std::nullopt;
 }
 
-TermId exact(ir::TermStore& s, size_t k, bool negative) {
-  TermId two = s.constant(ir::Constant::of_float(2));
-  TermId t = k == 0   ? s.make(Op::Recip, {s.make(Op::Log, {two})})
-             : k == 1 ? s.make(Op::Log, {two})
-             : k == 2 ? s.make(Op::Sqrt, {two})
-                      : s.make(Op::Rsqrt, {two});
+TermId exact(ir::TermStore& s, const KnownConstant& c, bool negative) {
+  TermId t = s.make(c.op, {s.constant(ir::Constant::of_float(2))});
+  if (c.reciprocal) t = s.make(Op::Recip, {t});
   return negative ? s.make(Op::Neg, {t}) : t;
 }
 
@@ -59,7 +58,7 @@ std::vector<std::string> take_known_constants(ir::TermStore& s, std::vector<Term
       const ir::Constant& c = s.constant_of(t);
       if (c.type != ir::Type::F32 || !std::isfinite(c.f)) continue;
       if (auto k = known(c.f)) {
-        to[t] = exact(s, *k, c.f < 0);
+        to[t] = exact(s, kKnown[*k], c.f < 0);
         char line[160];
         std::snprintf(line, sizeof line, "the constant %.9g is taken as %s%s (within one fp32 ulp)",
                       c.f, c.f < 0 ? "-" : "", kKnown[*k].name);

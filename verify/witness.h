@@ -150,12 +150,16 @@ class Witness {
       return c ? std::optional(ir::IeeeValue::of(*c)) : std::nullopt;
     });
   }
+  // A point's value x as a constant of type t (integers truncate).
+  static ir::Constant as_type(ir::Type t, double x) {
+    return t == ir::Type::F32 ? ir::Constant::of_float(x)
+                              : ir::Constant::of_int(t, static_cast<int64_t>(x));
+  }
   // A variable's value at p, in its type; nothing when p leaves it free.
   std::optional<ir::Constant> input(const ir::Variable& v, const Point& p) const {
     auto it = p.find(const_cast<ir::TermStore&>(s_).variable(v.name, v.type));
     if (it == p.end()) return std::nullopt;
-    return v.type == ir::Type::F32 ? ir::Constant::of_float(it->second)
-                                   : ir::Constant::of_int(v.type, static_cast<int64_t>(it->second));
+    return as_type(v.type, it->second);
   }
   static std::optional<std::string> ieee_difference(const ir::IeeeValue& a,
                                                     const ir::IeeeValue& b) {
@@ -341,10 +345,7 @@ class Witness {
         [&](TermId v) -> std::optional<ir::RealValue> {
           auto it = p.find(v);
           if (it == p.end()) return std::nullopt;
-          ir::Type type = s_.type(v);
-          return ir::RealValue::of(
-              type == ir::Type::F32 ? ir::Constant::of_float(it->second)
-                                    : ir::Constant::of_int(type, static_cast<int64_t>(it->second)));
+          return ir::RealValue::of(as_type(s_.type(v), it->second));
         },
         memo);
   }
@@ -374,11 +375,7 @@ class Witness {
     SharedPoint& sp = shared_[k];
     if (sp.memo.size() > kMaxMemo) sp.memo.clear();
     auto env = [&](TermId v) -> std::optional<ir::RealValue> {
-      double x = shared_value(k, v);
-      ir::Type t = s_.type(v);
-      return ir::RealValue::of(t == ir::Type::F32
-                                   ? ir::Constant::of_float(x)
-                                   : ir::Constant::of_int(t, static_cast<int64_t>(x)));
+      return ir::RealValue::of(as_type(s_.type(v), shared_value(k, v)));
     };
     try {
       if (!real_difference(ir::evaluate_real(s_, pr.ref, env, sp.memo),

@@ -205,46 +205,6 @@ def has_effect(node):
                for n in ast.walk(node))
 
 
-class ForToWhile(Transform):
-    """for i in range(a, b[, s]): body -> i = a; while i < b: body; i += s (positive constant
-    step, no break or continue in the body)"""
-    name = "for_to_while"
-
-    def rewrite_body(self, body):
-        out = []
-        for st in body:
-            out.extend(self.rewrite(st))
-        return out
-
-    def rewrite(self, st):
-        for field in ("body", "orelse"):
-            if hasattr(st, field) and isinstance(getattr(st, field), list) and \
-                    not isinstance(st, ast.FunctionDef):
-                setattr(st, field, self.rewrite_body(getattr(st, field)))
-        if not (self.in_kernel and isinstance(st, ast.For) and isinstance(st.target, ast.Name)
-                and isinstance(st.iter, ast.Call) and isinstance(st.iter.func, ast.Name)
-                and st.iter.func.id == "range" and not st.orelse and not st.iter.keywords):
-            return [st]
-        if any(isinstance(n, (ast.Break, ast.Continue)) for n in ast.walk(st)):
-            return [st]
-        args = st.iter.args
-        start, stop, step = (num(0), args[0], num(1)) if len(args) == 1 else \
-            (args[0], args[1], args[2] if len(args) == 3 else num(1))
-        positive = (isinstance(step, ast.Constant) and isinstance(step.value, int) and
-                    step.value > 0) or (isinstance(step, ast.Name) and step.id in self.constexprs)
-        if not positive:  # a constexpr step is a block size
-            return [st]
-        i = st.target.id
-        self.count += 1
-        init = ast.Assign(targets=[ast.Name(id=i, ctx=ast.Store())], value=start)
-        incr = ast.AugAssign(target=ast.Name(id=i, ctx=ast.Store()), op=ast.Add(), value=step)
-        cond = ast.Compare(left=ast.Name(id=i, ctx=ast.Load()), ops=[ast.Lt()], comparators=[stop])
-        return [init, ast.While(test=cond, body=st.body + [incr], orelse=[])]
-
-    def kernel(self, node):
-        node.body = self.rewrite_body(node.body)
-
-
 def simple_range(st):
     """A `for NAME in range(...)` without else, break or continue: its (start, stop, step)."""
     if not (isinstance(st, ast.For) and isinstance(st.target, ast.Name)
@@ -258,43 +218,65 @@ def simple_range(st):
         (args[0], args[1], args[2] if len(args) == 3 else num(1))
 
 
-class SplitLoop(Transform):
-    """for i in range(0, n, s): body -> the same trips as two loops, range(0, mid, s) then
-    range(mid, n, s), mid = n // (2 * s) * s (n a size, so 0 <= mid <= n; s a constexpr or a
-    positive constant)"""
-    name = "split_loop"
+class LoopTransform(Transform):
+    """Rewrites each simple `for ... in range(start, stop, step)` of a kernel whose step is a
+    positive constant or a constexpr (a block size), inner loops first: rewrite_loop returns the
+    statements that replace it, or None to keep it."""
 
-    def split_in(self, body):
+    def positive_step(self, step):
+        return (isinstance(step, ast.Constant) and isinstance(step.value, int) and
+                step.value > 0) or (isinstance(step, ast.Name) and step.id in self.constexprs)
+
+    def rewrite_body(self, body):
         out = []
         for st in body:
             for field in ("body", "orelse"):
                 if isinstance(getattr(st, field, None), list) and \
                         not isinstance(st, ast.FunctionDef):
-                    setattr(st, field, self.split_in(getattr(st, field)))
+                    setattr(st, field, self.rewrite_body(getattr(st, field)))
             r = simple_range(st) if self.in_kernel else None
-            if r is None or not (isinstance(r[0], ast.Constant) and r[0].value == 0):
+            new = self.rewrite_loop(st, *r) if r and self.positive_step(r[2]) else None
+            if new is None:
                 out.append(st)
-                continue
-            step = r[2]
-            if not ((isinstance(step, ast.Constant) and isinstance(step.value, int) and
-                     step.value > 0) or (isinstance(step, ast.Name) and step.id in self.constexprs)):
-                out.append(st)
-                continue
-            self.count += 1
-            mid = ast.BinOp(left=ast.BinOp(left=copy.deepcopy(r[1]), op=ast.FloorDiv(),
-                                           right=ast.BinOp(left=num(2), op=ast.Mult(),
-                                                           right=copy.deepcopy(step))),
-                            op=ast.Mult(), right=copy.deepcopy(step))
-            first, second = copy.deepcopy(st), copy.deepcopy(st)
-            first.iter = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
-                                  args=[num(0), mid, copy.deepcopy(step)], keywords=[])
-            second.iter = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
-                                   args=[copy.deepcopy(mid), r[1], step], keywords=[])
-            out.extend([first, second])
+            else:
+                self.count += 1
+                out.extend(new)
         return out
 
     def kernel(self, node):
-        node.body = self.split_in(node.body)
+        node.body = self.rewrite_body(node.body)
+
+
+class ForToWhile(LoopTransform):
+    """for i in range(a, b[, s]): body -> i = a; while i < b: body; i += s"""
+    name = "for_to_while"
+
+    def rewrite_loop(self, st, start, stop, step):
+        i = st.target.id
+        init = ast.Assign(targets=[ast.Name(id=i, ctx=ast.Store())], value=start)
+        incr = ast.AugAssign(target=ast.Name(id=i, ctx=ast.Store()), op=ast.Add(), value=step)
+        cond = ast.Compare(left=ast.Name(id=i, ctx=ast.Load()), ops=[ast.Lt()], comparators=[stop])
+        return [init, ast.While(test=cond, body=st.body + [incr], orelse=[])]
+
+
+class SplitLoop(LoopTransform):
+    """for i in range(0, n, s): body -> the same trips as two loops, range(0, mid, s) then
+    range(mid, n, s), mid = n // (2 * s) * s (n a size, so 0 <= mid <= n)"""
+    name = "split_loop"
+
+    def rewrite_loop(self, st, start, stop, step):
+        if not (isinstance(start, ast.Constant) and start.value == 0):
+            return None
+        mid = ast.BinOp(left=ast.BinOp(left=copy.deepcopy(stop), op=ast.FloorDiv(),
+                                       right=ast.BinOp(left=num(2), op=ast.Mult(),
+                                                       right=copy.deepcopy(step))),
+                        op=ast.Mult(), right=copy.deepcopy(step))
+        first, second = copy.deepcopy(st), copy.deepcopy(st)
+        first.iter = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                              args=[num(0), mid, copy.deepcopy(step)], keywords=[])
+        second.iter = ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                               args=[copy.deepcopy(mid), stop, step], keywords=[])
+        return [first, second]
 
 
 class VectorToScalarAccumulator(Transform):
