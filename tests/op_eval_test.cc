@@ -316,3 +316,45 @@ TEST(Sexp, ErrorsNamePositions) {
 
 }  // namespace
 }  // namespace keq::ir
+
+namespace keq::ir {
+namespace {
+
+TermId term(TermStore& s, const std::string& text) {
+  return read_term(s, parse_sexprs(text, "test")[0]);
+}
+
+// x[t] as a chain of selects: what every case computes alike leaves the chain, and each value
+// of t still gives its own case.
+TEST(SelectByValue, FactorsWhatEveryCaseComputesAlike) {
+  TermStore s;
+  TermId t = s.variable("t", Type::I64);
+  std::vector<TermId> cases = {term(s, "(neg (- (- x0 m) l))"), term(s, "(neg (- (- x1 m) l))"),
+                               term(s, "(neg (- (- x2 m) l))")};
+  std::vector<int64_t> values = {0, 1, 2};
+  TermId picked = select_by_value(s, t, values, cases);
+  // One chain over the x_k, inside the shared context: the candidate's -(x[t] - m - l).
+  EXPECT_EQ(s.str(picked),
+            "(neg (- (- (select (== t 0:i64) x0 (select (== t 1:i64) x1 x2)) m) l))");
+  for (int64_t v : values) {
+    auto env = [&](const Variable& var) -> std::optional<IeeeValue> {
+      if (var.name == "t") return IeeeValue{Type::I64, 0, v};
+      return IeeeValue{Type::F32, var.name == "x" + std::to_string(v) ? 5.0f : 1.0f, 0};
+    };
+    EXPECT_EQ(evaluate_ieee(s, picked, env).f, evaluate_ieee(s, cases[v], env).f) << v;
+  }
+}
+
+// Cases that differ in their op (or in a child's type) are chained whole.
+TEST(SelectByValue, CasesOfDifferentShapeAreChainedWhole) {
+  TermStore s;
+  TermId t = s.variable("t", Type::I32);
+  std::vector<TermId> cases = {term(s, "(exp a)"), term(s, "(log a)")};
+  std::vector<int64_t> values = {3, 4};
+  EXPECT_EQ(s.str(select_by_value(s, t, values, cases)), "(select (== t 3:i32) (exp a) (log a))");
+  std::vector<TermId> same = {term(s, "(exp a)"), term(s, "(exp a)")};
+  EXPECT_EQ(select_by_value(s, t, values, same), same[0]);
+}
+
+}  // namespace
+}  // namespace keq::ir

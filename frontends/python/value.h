@@ -97,8 +97,12 @@ struct Value {
   std::shared_ptr<torch::Tensor> tensor;  // Tensor
   torch::DType dtype{};                   // DType
   std::vector<int64_t> shape, offsets;    // Pointer: block shape, offsets into tensor
-  std::shared_ptr<const mpz_class> big;   // BigInt
-  std::shared_ptr<Env> scope;             // Module read from source: its globals
+  // Pointer: each lane's offset part that depends on loaded data (x_ptr + target), added to
+  // `offsets`; empty when every lane's offset is known. A lane with none holds kNoTerm.
+  std::vector<uint32_t> loaded_offsets;
+  static constexpr uint32_t kNoTerm = UINT32_MAX;
+  std::shared_ptr<const mpz_class> big;  // BigInt
+  std::shared_ptr<Env> scope;            // Module read from source: its globals
 
   std::string type_name() const;
 };

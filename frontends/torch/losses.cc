@@ -56,30 +56,49 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
     return sel(t, t.mk(Op::Lt, {ad, dl}), t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}),
                t.mk(Op::Mul, {dl, t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), dl})})}));
   });
+  // nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+  // reduction='mean'); cross_entropy adds label_smoothing=0.0. Targets are class indices.
+  auto nll = [this, reduce_loss](CallArgs& a, const TensorPtr& logp, const TensorPtr& target,
+                                 const std::string& what) -> Ref {
+    if (logp->shape.size() != 2 || target->shape.size() != 1 || torch::is_float(target->dtype))
+      in.unsupported(a.at, what + " other than [N, C] inputs with [N] class indices");
+    auto given = [&](size_t pos, const char* name) {
+      Ref v = a.get(pos, name);
+      return v && v->kind != K::None;
+    };
+    if (given(2, "weight") || given(3, "size_average") || given(5, "reduce"))
+      in.unsupported(a.at, what + " with class weights or the legacy size_average/reduce");
+    if (float_arg(a, 7, "label_smoothing", 0.0) != 0.0)
+      in.unsupported(a.at, what + " with label_smoothing");
+    int64_t ignore = given(4, "ignore_index") ? in.to_int(a.get(4, "ignore_index"), a.at) : -100;
+    int64_t n = logp->shape[0], classes = logp->shape[1];
+    if (ignore >= 0 && ignore < classes)
+      in.unsupported(a.at, what + " with an ignore_index that is a class");
+    auto losses = std::make_shared<Tensor>();
+    losses->shape = {n};
+    losses->dtype = logp->dtype;
+    for (int64_t i = 0; i < n; ++i) {
+      std::vector<TermId> row;
+      for (int64_t k = 0; k < classes; ++k)
+        row.push_back(mk(Op::Neg, {logp->elems[i * classes + k]}));
+      // Targets outside [0, C) (ignore_index among them) are refused by pick.
+      losses->elems.push_back(pick(target->elems[i], row, a.at, what));
+    }
+    return reduce_loss(a, 6, losses);
+  };
+  fa["nll_loss"] = python::builtin("F.nll_loss", [this, nll](Interp&, CallArgs& a) -> Ref {
+    return nll(a, tensor_arg(a, 0, "input"), tensor_arg(a, 1, "target"), "nll_loss");
+  });
   fa["cross_entropy"] =
-      python::builtin("F.cross_entropy", [this, reduce_loss](Interp& i2, CallArgs& a) -> Ref {
-        TensorPtr x = tensor_arg(a, 0, "input"), target = tensor_arg(a, 1, "target");
-        if (x->shape.size() != 2 || target->shape.size() != 1 || torch::is_float(target->dtype))
+      python::builtin("F.cross_entropy", [this, nll](Interp& i2, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "input");
+        if (x->shape.size() != 2)
           in.unsupported(a.at, "cross_entropy other than [N, C] logits with [N] class indices");
         CallArgs c;
         c.at = a.at;
         c.pos = {wrap(x), python::integer(1)};
-        TensorPtr lsm = ops.at("log_softmax")(i2, c)->tensor;
-        int64_t n = x->shape[0], classes = x->shape[1];
-        auto losses = std::make_shared<Tensor>();
-        losses->shape = {n};
-        losses->dtype = x->dtype;
-        for (int64_t i = 0; i < n; ++i) {
-          // The target is symbolic: pick its class by a sum of selects (targets lie in [0, C)).
-          std::vector<TermId> picks;
-          for (int64_t k = 0; k < classes; ++k)
-            picks.push_back(s.make(
-                Op::Select, {mk(Op::Eq, {target->elems[i], s.constant(ir::Constant::of_int(
-                                                               term_type(target->dtype), k))}),
-                             mk(Op::Neg, {lsm->elems[i * classes + k]}), fconst(0)}));
-          losses->elems.push_back(sum_of(picks));
-        }
-        return reduce_loss(a, 99, losses);
+        return nll(a, ops.at("log_softmax")(i2, c)->tensor, tensor_arg(a, 1, "target"),
+                   "cross_entropy");
       });
   fa["kl_div"] = python::builtin("F.kl_div", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
@@ -187,6 +206,7 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
            {"SmoothL1Loss", "smooth_l1_loss"},
            {"HuberLoss", "huber_loss"},
            {"CrossEntropyLoss", "cross_entropy"},
+           {"NLLLoss", "nll_loss"},
            {"KLDivLoss", "kl_div"},
            {"HingeEmbeddingLoss", "hinge_embedding_loss"},
            {"TripletMarginLoss", "triplet_margin_loss"},

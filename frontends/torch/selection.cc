@@ -167,6 +167,25 @@ void Torch::install_scans_and_selection() {
     if (Ref off = a.get(1, "offset")) c.pos.push_back(off);
     return ops.at("diag")(i2, c);
   });
+  define("index_select", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), idx = tensor_arg(a, 2, "index");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    if (idx->shape.size() > 1 || torch::is_float(idx->dtype))
+      in.error(a.at, "index_select: index must be a 1-D integer tensor");
+    // x[:, ..., idx] along dim: advanced indexing after moving dim to the front.
+    std::vector<int64_t> order(x->shape.size());
+    for (size_t d = 0; d < order.size(); ++d) order[d] = static_cast<int64_t>(d);
+    std::swap(order[0], order[dim]);
+    TensorPtr front = permuted(x, order), idx1 = idx;
+    if (idx->shape.empty()) idx1 = reshaped(idx, {1});
+    TensorPtr back = permuted(integer_array_subscript(front, wrap(idx1), a.at)->tensor, order);
+    auto r = std::make_shared<Tensor>();  // a new contiguous tensor, not a view
+    r->shape = back->shape;
+    r->dtype = back->dtype;
+    r->elems = back->elems;
+    if (idx->shape.empty()) r->shape.erase(r->shape.begin() + dim);
+    return wrap(r);
+  });
   define("gather", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input"), idx = tensor_arg(a, 2, "index");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
@@ -177,14 +196,22 @@ void Torch::install_scans_and_selection() {
     r->dtype = x->dtype;
     std::vector<int64_t> pos(idx->shape.size(), 0), xs = x->strides();
     for (int64_t k = 0; k < idx->numel(); ++k) {
+      // The elements along dim that this index picks from (its other coordinates fixed).
+      std::vector<TermId> line;
+      for (int64_t j = 0; j < x->shape[dim]; ++j) {
+        int64_t flat = 0;
+        for (size_t d = 0; d < pos.size(); ++d)
+          flat += (static_cast<int64_t>(d) == dim ? j : pos[d]) * xs[d];
+        line.push_back(x->elems[flat]);
+      }
       TermId e = idx->elems[k];
-      if (s.op(e) != Op::Const)
-        in.unsupported(a.at, "gather with a symbolic index (data-dependent indexing)");
-      int64_t j = s.constant_of(e).i, flat = 0;
-      if (j < 0 || j >= x->shape[dim]) in.error(a.at, "gather: index out of range");
-      for (size_t d = 0; d < pos.size(); ++d)
-        flat += (static_cast<int64_t>(d) == dim ? j : pos[d]) * xs[d];
-      r->elems.push_back(x->elems[flat]);
+      if (s.op(e) == Op::Const) {
+        int64_t j = s.constant_of(e).i;
+        if (j < 0 || j >= x->shape[dim]) in.error(a.at, "gather: index out of range");
+        r->elems.push_back(line[j]);
+      } else {
+        r->elems.push_back(pick(e, line, a.at, "gather"));
+      }
       for (size_t d = pos.size(); d-- > 0;) {
         if (++pos[d] < idx->shape[d]) break;
         pos[d] = 0;

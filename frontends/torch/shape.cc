@@ -333,7 +333,11 @@ Torch::Selection Torch::selection(const TensorPtr& t, const Ref& index, Span at)
       out_src.push_back(static_cast<int>(d));
       ++d;
     } else if (i->kind == K::Tensor) {
-      in.unsupported(at, "indexing a tensor with a tensor (advanced or data-dependent indexing)");
+      in.unsupported(at, i->tensor->dtype == DType::Bool
+                             ? "indexing a tensor with a boolean mask (the result's shape "
+                               "depends on the data)"
+                             : "indexing a tensor with integer tensors beside slices, None or "
+                               "... (advanced indexing keq models only over leading dimensions)");
     } else {
       in.error(at, "a tensor index must be an int, a slice, None or ...");
     }
@@ -363,7 +367,59 @@ Torch::Selection Torch::selection(const TensorPtr& t, const Ref& index, Span at)
   return sel;
 }
 
+Ref Torch::integer_array_subscript(const TensorPtr& t, const Ref& index, Span at) {
+  std::vector<Ref> idx = index->kind == K::Tuple ? index->items : std::vector<Ref>{index};
+  bool any_tensor = false;
+  std::vector<TensorPtr> items;
+  for (const Ref& i : idx) {
+    if (i->kind == K::Tensor && !is_float(i->tensor->dtype) && i->tensor->dtype != DType::Bool)
+      any_tensor = true;
+    else if (i->kind != K::Int)
+      return nullptr;
+    items.push_back(as_tensor(in, i, at, DType::I64));
+  }
+  if (!any_tensor) return nullptr;
+  if (items.size() > t->shape.size())
+    in.error(at, "too many indices for a tensor of rank " + std::to_string(t->shape.size()));
+  std::vector<int64_t> shape;
+  for (const TensorPtr& i : items) shape = broadcast_shapes(in, shape, i->shape, at);
+  size_t rest = items.size();
+  int64_t inner = 1;
+  for (size_t d = rest; d < t->shape.size(); ++d) inner *= t->shape[d];
+  auto r = std::make_shared<Tensor>();
+  r->shape = shape;
+  r->shape.insert(r->shape.end(), t->shape.begin() + rest, t->shape.end());
+  r->dtype = t->dtype;
+  std::vector<TermId> at_index(items.size());
+  for_each_index(shape, [&](const std::vector<int64_t>& b, int64_t) {
+    for (size_t k = 0; k < items.size(); ++k)
+      at_index[k] = items[k]->elems[broadcast_index(*items[k], shape, b)];
+    for (int64_t q = 0; q < inner; ++q) r->elems.push_back(element_at(t, at_index, q, 0, at));
+  });
+  return wrap(r);  // a copy, as torch's advanced indexing makes
+}
+
+// t's element at the given indices of its leading dimensions and flat offset `flat` (already
+// including the trailing dimensions); indices from d on are still to apply.
+TermId Torch::element_at(const TensorPtr& t, std::span<const TermId> index, int64_t flat, size_t d,
+                         Span at) {
+  if (d == index.size()) return t->elems[flat];
+  int64_t n = t->shape[d], stride = t->strides()[d];
+  if (s.op(index[d]) == Op::Const) {
+    int64_t v = s.constant_of(index[d]).i;
+    if (v < -n || v >= n)
+      in.error(at,
+               "index " + std::to_string(v) + " is out of bounds for size " + std::to_string(n));
+    return element_at(t, index, flat + (v < 0 ? v + n : v) * stride, d + 1, at);
+  }
+  std::vector<TermId> line;
+  for (int64_t v = 0; v < n; ++v)
+    line.push_back(element_at(t, index, flat + v * stride, d + 1, at));
+  return pick(index[d], line, at, "indexing with an integer tensor");
+}
+
 Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
+  if (Ref r = integer_array_subscript(t, index, at)) return r;
   Selection sel = selection(t, index, at);
   auto r = std::make_shared<Tensor>();
   r->shape = sel.shape;

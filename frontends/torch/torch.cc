@@ -2,6 +2,8 @@
 // store. Each family of ops has its file (elementwise, reductions, shape, creation, modules,
 // conv_pool_norm, activations, selection, linalg, losses); this one installs them and the hooks
 // the interpreter calls for tensor operators, attributes and subscripts.
+#include <limits>
+
 #include "frontends/torch/torch_impl.h"
 #include "ir/enclosure.h"
 
@@ -22,7 +24,7 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   install_losses(nn, F, module_cls);
   install_adaptive_pooling(nn, F, module_cls);
   for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",
-                        "gather", "einsum", "glu", "sort"})
+                        "gather", "index_select", "einsum", "glu", "sort"})
     (*in.module_value("torch", {}).get()->attrs)[n] =
         python::builtin(std::string("torch.") + n, ops.at(n));
 }
@@ -107,8 +109,8 @@ void install(python::Interp& in, TorchState& state) {
   };
 }
 
-std::optional<ir::RealValue> value_over_inputs(const TorchState& st, const ir::TermStore& s,
-                                               ir::TermId e) {
+namespace {
+ir::Enclosure enclosure_over_inputs(const TorchState& st, const ir::TermStore& s, ir::TermId e) {
   auto range = [&](const ir::Variable& v) -> std::optional<ir::Enclosure> {
     std::string tensor = v.name.substr(0, v.name.find('['));
     for (const SymbolicTensor& in : st.inputs) {
@@ -126,7 +128,24 @@ std::optional<ir::RealValue> value_over_inputs(const TorchState& st, const ir::T
     }
     return ir::Enclosure::any(v.type);
   };
-  ir::Enclosure r = ir::evaluate_enclosure_over(s, e, range);
+  return ir::evaluate_enclosure_over(s, e, range);
+}
+}  // namespace
+
+std::optional<std::pair<int64_t, int64_t>> int_range_over_inputs(const TorchState& st,
+                                                                 const ir::TermStore& s,
+                                                                 ir::TermId e) {
+  if (s.type(e) == ir::Type::F32 || s.type(e) == ir::Type::Bool) return std::nullopt;
+  ir::Enclosure r = enclosure_over_inputs(st, s, e);
+  // An integer enclosure with no finite bounds spans its whole type.
+  if (r.ilo <= std::numeric_limits<int32_t>::min() || r.ihi >= std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return std::pair{r.ilo, r.ihi};
+}
+
+std::optional<ir::RealValue> value_over_inputs(const TorchState& st, const ir::TermStore& s,
+                                               ir::TermId e) {
+  ir::Enclosure r = enclosure_over_inputs(st, s, e);
   if (!r.is_point()) return std::nullopt;
   ir::RealValue v;
   v.type = r.type;

@@ -107,5 +107,10 @@ void install(python::Interp& in, TorchState& state);
 // what decides t.item() in host code and `if y == ignore_index` on a loaded target in a kernel.
 std::optional<ir::RealValue> value_over_inputs(const TorchState& st, const ir::TermStore& s,
                                                ir::TermId e);
+// The integers term e can take over the inputs' domains, when that range is bounded (a class
+// index from torch.randint, an offset computed from one): what a gather enumerates.
+std::optional<std::pair<int64_t, int64_t>> int_range_over_inputs(const TorchState& st,
+                                                                 const ir::TermStore& s,
+                                                                 ir::TermId e);
 
 }  // namespace keq::torch

@@ -341,6 +341,17 @@ struct Torch {
     return idx;
   }
   TermId sum_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::Sum, v); }
+  // row[index] for a symbolic integer index (a gather, a cross-entropy target): one case for
+  // each value the index can take over the inputs' domains, which must lie inside the row.
+  TermId pick(TermId index, std::span<const TermId> row, Span at, const std::string& what) {
+    auto range = int_range_over_inputs(st, s, index);
+    if (!range || range->first < 0 || range->second >= static_cast<int64_t>(row.size()))
+      in.unsupported(at, what + " with an index that may lie outside [0, " +
+                             std::to_string(row.size()) + ") over the inputs' domain");
+    std::vector<int64_t> values;
+    for (int64_t v = range->first; v <= range->second; ++v) values.push_back(v);
+    return ir::select_by_value(s, index, values, row.subspan(range->first, values.size()));
+  }
   TermId max_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMax, v); }
   TermId min_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMin, v); }
   // Applies f to each slice along dim (softmax and friends), returning the same shape.
@@ -453,6 +464,12 @@ struct Torch {
   };
   Selection selection(const TensorPtr& t, const Ref& index, Span at);
   Ref subscript(const TensorPtr& t, const Ref& index, Span at);
+  // t[i0, i1, ...] where every index is an integer tensor (or int), broadcast together: torch's
+  // advanced indexing of the leading dimensions (x[idx], logp[torch.arange(n), target]).
+  // Nothing when the index is not of that form.
+  Ref integer_array_subscript(const TensorPtr& t, const Ref& index, Span at);
+  TermId element_at(const TensorPtr& t, std::span<const TermId> index, int64_t flat, size_t d,
+                    Span at);
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
   Ref in_place_method(const Ref& self, const std::string& name);  // nullptr: not one keq knows
   void write_selection(const TensorPtr& t, const Selection& sel, const TensorPtr& v,

@@ -69,6 +69,10 @@ Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const Tenso
       continue;
     }
     int64_t off = p->offsets[k];
+    if (!p->loaded_offsets.empty() && p->loaded_offsets[k] != Value::kNoTerm) {
+      r->elems.push_back(gather_lane(buf, off, p->loaded_offsets[k], static_cast<int64_t>(k), at));
+      continue;
+    }
     bool oob = off < 0 || off >= static_cast<int64_t>(buf->elems.size());
     if (oob || (w[off] >= 0 && w[off] != run->program()))
       need_unconditional(at, "a load out of bounds or racing with another program");
@@ -98,6 +102,77 @@ Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const Tenso
   return wrap(r);
 }
 
+namespace {
+// A loaded offset as known + scale * index, where index is the part no constant can be peeled
+// from (x_ptr + row * n + t gives index t): so the cases test the loaded value itself, as the
+// reference's gather does, and a stride scales it.
+struct PeeledOffset {
+  TermId index;
+  int64_t known = 0, scale = 1;
+};
+PeeledOffset peel(const ir::TermStore& s, TermId t, int64_t known) {
+  PeeledOffset r{t, known, 1};
+  auto constant = [&](TermId c, int64_t& v) {
+    if (s.op(c) != Op::Const) return false;
+    v = s.constant_of(c).i;
+    return true;
+  };
+  for (;;) {
+    auto kids = s.children(r.index);
+    int64_t v = 0;
+    Op op = s.op(r.index);
+    if ((op == Op::Add || op == Op::Sub) && constant(kids[1], v)) {
+      r.known += (op == Op::Add ? v : -v) * r.scale;
+      r.index = kids[0];
+    } else if (op == Op::Add && constant(kids[0], v)) {
+      r.known += v * r.scale, r.index = kids[1];
+    } else if (op == Op::Mul && (constant(kids[1], v) || constant(kids[0], v))) {
+      r.scale *= v, r.index = kids[constant(kids[1], v) ? 0 : 1];
+    } else if (op == Op::CastI64 && s.type(kids[0]) == ir::Type::I32) {
+      r.index = kids[0];  // widening: the same value
+    } else {
+      return r;
+    }
+  }
+}
+}  // namespace
+
+TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, int64_t lane,
+                           Span at) {
+  PeeledOffset o = peel(s, loaded, known);
+  auto range = torch::int_range_over_inputs(st, s, o.index);
+  constexpr int64_t kMostCases = 1 << 16;
+  if (!range || range->second - range->first >= kMostCases)
+    in.unsupported(at,
+                   "a pointer offset that depends on loaded data, over a range keq cannot "
+                   "bound from the inputs' domains (data-dependent indexing)");
+  std::vector<int64_t>& w = writers(buf);
+  std::vector<int64_t> values;
+  std::vector<TermId> cases;
+  for (int64_t v = range->first; v <= range->second; ++v) {
+    int64_t off = o.known + o.scale * v;
+    values.push_back(v);
+    if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+      // An input's own range is exact; a computed index's range may be wider than its values.
+      if (s.op(o.index) != Op::Var)
+        in.unsupported(at,
+                       "a pointer offset that depends on loaded data and may leave its "
+                       "buffer (element " +
+                           std::to_string(off) + "), which keq cannot decide");
+      finding(at, "load out of bounds: lane " + std::to_string(lane) + " reads element " +
+                      std::to_string(off) + " of a buffer of " + std::to_string(buf->elems.size()) +
+                      " where " + s.variable_of(o.index).name + " = " + std::to_string(v));
+      cases.push_back(undefined(at, "out-of-bounds lane"));
+      continue;
+    }
+    if (w[off] >= 0 && w[off] != run->program())
+      in.unsupported(at, "a data-dependent load of an element another program stores");
+    TermId e = buf->elems[off];
+    cases.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
+  }
+  return ir::select_by_value(s, o.index, values, cases);
+}
+
 Ref Triton::store(CallArgs& a) {
   Ref p = a.get(0, "pointer");
   std::vector<bool> lanes;
@@ -106,6 +181,7 @@ Ref Triton::store(CallArgs& a) {
   } else {
     if (!p || p->kind != K::Pointer)
       in.unsupported(a.at, "tl.store to something that is not a pointer block");
+    need_known_offsets(p, a.at, "tl.store");
     lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
   }
   const TensorPtr& buf = p->tensor;
@@ -165,6 +241,7 @@ Ref Triton::make_block_ptr(const Ref& base, std::vector<int64_t> shape,
                            std::vector<int64_t> block, Span at) {
   if (!base || base->kind != K::Pointer || base->offsets.size() != 1)
     in.error(at, "tl.make_block_ptr needs a scalar pointer as base");
+  need_known_offsets(base, at, "tl.make_block_ptr");
   size_t n = shape.size();
   if (strides.size() != n || offsets.size() != n || block.size() != n)
     in.error(at, "tl.make_block_ptr: shape, strides, offsets and block_shape differ in rank");

@@ -33,6 +33,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
       Ref p = a.get(0, "pointer");
       if (!p || p->kind != K::Pointer)
         in.unsupported(a.at, "tl." + name + " to something that is not a pointer block");
+      need_known_offsets(p, a.at, "tl." + name);
       std::vector<bool> lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
       const TensorPtr& buf = p->tensor;
       TensorPtr v = as_tensor(in, a.get(1, "val"), a.at, buf->dtype);
@@ -72,6 +73,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
       Ref p = a.get(0, "pointer");
       if (!p || p->kind != K::Pointer)
         in.unsupported(a.at, name + " to something that is not a pointer block");
+      need_known_offsets(p, a.at, name);
       const TensorPtr& buf = p->tensor;
       TensorPtr cmp = cas ? as_tensor(in, a.get(1, "cmp"), a.at, buf->dtype) : nullptr;
       TensorPtr v = as_tensor(in, a.get(cas ? 2 : 1, "val"), a.at, buf->dtype);

@@ -175,8 +175,15 @@ struct Triton {
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
     for (int64_t k = 0; k < n; ++k) {
-      int64_t o = const_int(off->elems[broadcast_index(*off, shape, idx)], at, "a pointer offset");
-      r->offsets.push_back(p->offsets[broadcast_index(base, shape, idx)] + (minus ? -o : o));
+      int64_t from = broadcast_index(base, shape, idx);
+      TermId o = off->elems[broadcast_index(*off, shape, idx)];
+      TermId before = p->loaded_offsets.empty() ? Value::kNoTerm : p->loaded_offsets[from];
+      r->offsets.push_back(p->offsets[from] +
+                           (is_const(o) ? (minus ? -1 : 1) * s.constant_of(o).i : 0));
+      if (!is_const(o) || before != Value::kNoTerm) {
+        if (r->loaded_offsets.empty()) r->loaded_offsets.assign(n, Value::kNoTerm);
+        r->loaded_offsets[k] = loaded_sum(before, is_const(o) ? Value::kNoTerm : o, minus);
+      }
       for (size_t d = idx.size(); d-- > 0;) {
         if (++idx[d] < shape[d]) break;
         idx[d] = 0;
@@ -184,6 +191,52 @@ struct Triton {
     }
     return r;
   }
+  // Two parts of a lane's offset that depend on loaded data, as one i64 term (kNoTerm: none).
+  TermId loaded_sum(TermId before, TermId added, bool minus) {
+    auto i64 = [&](TermId t) { return s.type(t) == ir::Type::I64 ? t : s.make(Op::CastI64, {t}); };
+    if (added == Value::kNoTerm) return before;
+    if (minus) added = s.make(Op::Neg, {i64(added)});
+    if (before == Value::kNoTerm) return added;
+    return s.make(Op::Add, {i64(before), i64(added)});
+  }
+  // A pointer block reshaped, subscripted (ptrs[None, :]) or broadcast moves its lanes as a
+  // block of the lanes' numbers would: the op runs on those numbers, and the pointer follows.
+  TensorPtr lane_numbers(const Ref& p) {
+    auto r = std::make_shared<Tensor>();
+    r->shape = p->shape;
+    r->dtype = DType::I64;
+    for (size_t k = 0; k < p->offsets.size(); ++k)
+      r->elems.push_back(s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))));
+    return r;
+  }
+  Ref pointer_from_lanes(const Ref& p, const TensorPtr& lanes) {
+    auto r = std::make_shared<Value>();
+    r->kind = K::Pointer;
+    r->tensor = p->tensor;
+    r->shape = lanes->shape;
+    for (TermId e : lanes->elems) {
+      int64_t k = s.constant_of(e).i;
+      r->offsets.push_back(p->offsets[k]);
+      if (!p->loaded_offsets.empty()) r->loaded_offsets.push_back(p->loaded_offsets[k]);
+    }
+    return r;
+  }
+  python::BuiltinFn moves_pointer_lanes(python::BuiltinFn fn) {
+    return [this, fn](Interp& i2, CallArgs& a) -> Ref {
+      if (a.pos.empty() || a.pos[0]->kind != K::Pointer) return fn(i2, a);
+      Ref p = a.pos[0];
+      a.pos[0] = wrap(lane_numbers(p));
+      return pointer_from_lanes(p, fn(i2, a)->tensor);
+    };
+  }
+  // A store, atomic or block pointer needs every lane's offset known.
+  void need_known_offsets(const Ref& p, Span at, const std::string& what) {
+    if (!p->loaded_offsets.empty())
+      in.unsupported(at, what + " at a pointer offset that depends on loaded data (a scatter)");
+  }
+  // The element a load lane reads at offset `known` + `loaded` (loaded data), as a select over
+  // each offset the loaded part can take (memory.cc).
+  TermId gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, int64_t lane, Span at);
 
   // TorchState::int32_offsets: how far an int32 offset block reaches into its buffer.
   void note_int32_offset(const Tensor& off, const Tensor& buffer, Span at) {
