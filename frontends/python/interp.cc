@@ -743,7 +743,7 @@ Ref Interp::eval_call(NodeId e, const std::shared_ptr<Env>& env) {
 
 Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
   if (v->kind == K::Module && v->s.rfind("typing.", 0) == 0) return v;  // Optional[int]: a type
-  if (v->kind == K::Tensor) {
+  if (v->kind == K::Tensor || (v->kind == K::Pointer && hooks_.in_kernel && hooks_.in_kernel())) {
     if (!hooks_.subscript) unsupported(at, "tensor indexing");
     return hooks_.subscript(*this, v, index, at);
   }

@@ -254,40 +254,41 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
       }
     return wrap(r);
   });
-  def("trans", [this](Interp&, CallArgs& a) {
-    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-    if (x->shape.size() != 2) in.unsupported(a.at, "tl.trans of a block that is not 2-d");
-    auto r = std::make_shared<Tensor>();
-    r->shape = {x->shape[1], x->shape[0]};
-    r->dtype = x->dtype;
-    for (int64_t j = 0; j < x->shape[1]; ++j)
-      for (int64_t i = 0; i < x->shape[0]; ++i) r->elems.push_back(x->elems[i * x->shape[1] + j]);
-    return wrap(r);
-  });
-  def("reshape", [this, shape_of](Interp&, CallArgs& a) {
-    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-    auto r = std::make_shared<Tensor>(*x);
-    r->shape = shape_of(a.get(1, "shape"), a.at);
-    check_reshape(in, a.at, x->numel(), r->numel());
-    return wrap(r);
-  });
-  def("expand_dims", [this](Interp&, CallArgs& a) {
-    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-    int64_t d = in.to_int(a.get(1, "axis"), a.at);
-    if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
-    auto r = std::make_shared<Tensor>(*x);
-    r->shape.insert(r->shape.begin() + d, 1);
-    return wrap(r);
-  });
-  def("broadcast_to", [this, shape_of](Interp&, CallArgs& a) {
-    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-    auto zero = std::make_shared<Tensor>();
-    zero->shape = shape_of(a.get(1, "shape"), a.at);
-    zero->dtype = x->dtype;
-    zero->elems.assign(zero->numel(), constant(s, x->dtype, 0));
-    return wrap(map2(
-        in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
-  });
+  def("trans", moves_pointer_lanes([this](Interp&, CallArgs& a) {
+        TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+        if (x->shape.size() != 2) in.unsupported(a.at, "tl.trans of a block that is not 2-d");
+        auto r = std::make_shared<Tensor>();
+        r->shape = {x->shape[1], x->shape[0]};
+        r->dtype = x->dtype;
+        for (int64_t j = 0; j < x->shape[1]; ++j)
+          for (int64_t i = 0; i < x->shape[0]; ++i)
+            r->elems.push_back(x->elems[i * x->shape[1] + j]);
+        return wrap(r);
+      }));
+  def("reshape", moves_pointer_lanes([this, shape_of](Interp&, CallArgs& a) {
+        TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+        auto r = std::make_shared<Tensor>(*x);
+        r->shape = shape_of(a.get(1, "shape"), a.at);
+        check_reshape(in, a.at, x->numel(), r->numel());
+        return wrap(r);
+      }));
+  def("expand_dims", moves_pointer_lanes([this](Interp&, CallArgs& a) {
+        TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+        int64_t d = in.to_int(a.get(1, "axis"), a.at);
+        if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
+        auto r = std::make_shared<Tensor>(*x);
+        r->shape.insert(r->shape.begin() + d, 1);
+        return wrap(r);
+      }));
+  def("broadcast_to", moves_pointer_lanes([this, shape_of](Interp&, CallArgs& a) {
+        TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+        auto zero = std::make_shared<Tensor>();
+        zero->shape = shape_of(a.get(1, "shape"), a.at);
+        zero->dtype = x->dtype;
+        zero->elems.assign(zero->numel(), constant(s, x->dtype, 0));
+        return wrap(map2(
+            in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at));
+      }));
   install_reductions_and_atomics(tl);
   install_decorators(tl, triton);
 }

@@ -45,6 +45,9 @@ void install(python::Interp& in, torch::TorchState& state) {
                  }));
   h.subscript = [t](Interp& i2, const Ref& v, const Ref& index, Span at) {
     if (t->run) check_tensor_index(i2, at, index);
+    if (v->kind == K::Pointer)
+      return t->pointer_from_lanes(
+          v, t->torch_hooks.subscript(i2, t->wrap(t->lane_numbers(v)), index, at)->tensor);
     return t->torch_hooks.subscript(i2, v, index, at);
   };
   (*triton->attrs)["__version__"] = python::string("3.6.0");
