@@ -354,6 +354,10 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
   for (const Term& x : ta)
     for (const Term& y : tb) {
       NfId e = add(x.expo, y.expo);  // exp(a) * exp(b) = exp(a + b)
+      // An exponent sum without a form (a wide exponent edited by a term that is no deviation
+      // from its mean) leaves the product without one: kNoNf as an exponent would make every
+      // such product one term.
+      if (e == kNoNf) return kNoNf;
       uint32_t coeff = x.coeff == one_   ? y.coeff
                        : y.coeff == one_ ? x.coeff
                                          : intern_coeff(coeffs_[x.coeff] * coeffs_[y.coeff]);

@@ -198,6 +198,25 @@ TEST(NormalFormStore, BudgetTurnsWideFactorsIntoAtoms) {
   EXPECT_EQ(nf.num_terms(nf.mul(s, nf.class_atom(9))), 5u);  // one-term factors never grow a sum
 }
 
+// exp(a) * exp(b) with a + b left without a form (a wide exponent edited by a term that does
+// not outweigh its own: no deviation from a mean) has no form. The product once took kNoNf as its
+// exponent, so two such products of different exponents were one form, and their classes merged
+// (4 = 0 in an e-graph of constants whose exponents had wide forms).
+TEST(NormalFormStore, AProductWhoseExponentSumHasNoFormHasNone) {
+  NormalForms nf;
+  auto exp_of_wide = [&](uint32_t first) {
+    NfId s = kZeroNf;
+    for (uint32_t k = first; k < first + 70; ++k) s = nf.add(s, nf.class_atom(k));
+    return s;
+  };
+  NfId a = exp_of_wide(0), b = exp_of_wide(100);
+  ASSERT_EQ(nf.add(a, nf.class_atom(3)), kNoNf);  // the edit that has no form
+  NfId p = nf.mul(nf.exp(a), nf.exp(nf.class_atom(3)));
+  NfId q = nf.mul(nf.exp(b), nf.exp(nf.class_atom(103)));
+  EXPECT_EQ(p, kNoNf);
+  EXPECT_EQ(q, kNoNf);
+}
+
 // A group's variance both ways a program computes it, over its elements' forms: the mean of
 // the squared deviations from the mean, and E[x^2] - E[x]^2.
 struct VarianceForms {
