@@ -80,9 +80,31 @@ std::optional<bool> decided_by_intervals(Op op, const Interval& a, const Interva
 
 KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode n) const {
   Data d = make_facts(g, node, n);
-  if (normal_forms_on())
-    d.nf = d.type == ir::Type::Bool ? comparison_form(g, node, n, d) : normal_form(g, node, n, d);
+  if (!normal_forms_on()) return d;
+  if (d.type == ir::Type::Bool) {
+    d.nf = comparison_form(g, node, n, d);
+    return d;
+  }
+  d.nf = normal_form(g, node, n, d, [&](EClassId c) { return g.data(c).nf; });
+  d.anf = abstract_form(g, node, n, d);
   return d;
+}
+
+NfId KeqLanguage::operand_form(const Graph& g, EClassId child) const {
+  const Data& c = g.data(child);
+  if (c.anf != kNoNf) return c.anf;
+  if (c.nf != kNoNf && nfs_->num_terms(c.nf) > kWideOperandTerms && nfs_->has_products(c.nf))
+    return nfs_->class_atom(g.find(child));
+  return c.nf;
+}
+
+NfId KeqLanguage::abstract_form(const Graph& g, EClassId node, egraph::ENode n,
+                                const Data& d) const {
+  bool differs = false;
+  for (EClassId c : n.children) differs = differs || operand_form(g, c) != g.data(c).nf;
+  if (!differs) return kNoNf;
+  NfId a = normal_form(g, node, n, d, [&](EClassId c) { return operand_form(g, c); });
+  return a == d.nf || a == kNoNf || nfs_->is_class_atom(a) ? kNoNf : a;
 }
 
 // A comparison of two values with normal forms (finite reals: no NaN) is one of their
@@ -194,6 +216,7 @@ egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from
       did.from_changed = true;
     }
   }
+  merge_abstract_forms(cls, into, from, did);
   if (into.constant && from.constant && !ir::same_value(*into.constant, *from.constant, sem_)) {
     if (!canary_) {
       canary_ =
@@ -215,9 +238,27 @@ egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from
   return did;
 }
 
+// As merge does for normal forms: the newer abstract form is kept (a bounded number of times)
+// and the other is still registered.
+void KeqLanguage::merge_abstract_forms(EClassId cls, Data& into, Data& from,
+                                       egraph::DidMerge& did) {
+  if (from.anf == kNoNf && into.anf != kNoNf) did.from_changed = true;
+  if (from.anf == kNoNf || from.anf == into.anf) return;
+  bool adopt = into.anf == kNoNf || into.anf_changes < kMaxNfChanges;
+  nf_pending_.push_back({adopt ? into.anf : from.anf, cls});
+  if (adopt) {
+    into.anf = from.anf;
+    ++into.anf_changes;
+    did.into_changed = true;
+  } else {
+    did.from_changed = true;
+  }
+}
+
 void KeqLanguage::modify(Graph& g, EClassId c) {
   if (normal_forms_on()) {
     register_nf(g, g.data(c).nf, c);
+    register_nf(g, g.data(c).anf, c);
     while (!nf_pending_.empty()) {
       auto [nf, cls] = nf_pending_.back();
       nf_pending_.pop_back();
@@ -240,6 +281,7 @@ void KeqLanguage::register_nf(Graph& g, NfId nf, EClassId cls) {
   // An integer class registers its value tagged with its type: integers of one type with one
   // value merge; cast.i32 b and cast.i64 b, which share a value, do not.
   if (ir::Type t = g.data(cls).type; ir::is_int(t)) nf = nfs_->typed(nf, static_cast<uint32_t>(t));
+  if (nf == kNoNf) return;
   auto [it, inserted] = nf_class_.try_emplace(nf, cls);
   if (inserted) return;
   EClassId other = g.find(it->second);
@@ -247,7 +289,8 @@ void KeqLanguage::register_nf(Graph& g, NfId nf, EClassId cls) {
     g.union_classes(other, cls, {egraph::Justification::Kind::Analysis, kNormalForm});
 }
 
-NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const {
+NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d,
+                              const std::function<NfId(EClassId)>& child_form) const {
   auto fallback = [&] { return d.range.finite() ? nfs_->class_atom(g.find(node)) : kNoNf; };
   if (d.type == ir::Type::Bool) return kNoNf;
   // Integers are exact while they stay inside their type (no wrap) and where doubles hold them.
@@ -255,7 +298,7 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
   if (ir::is_int(d.type) && !(d.range.finite() && d.range.lo >= -limit && d.range.hi <= limit))
     return kNoNf;
   Op op = static_cast<Op>(n.op);
-  auto kid = [&](size_t k) { return g.data(n.children[k]).nf; };
+  auto kid = [&](size_t k) { return child_form(n.children[k]); };
   auto kid_range = [&](size_t k) -> const Interval& { return g.data(n.children[k]).range; };
   NfId r = kNoNf;
   if (op == Op::Const) {
@@ -349,7 +392,7 @@ NfId KeqLanguage::normal_form(const Graph& g, EClassId node, egraph::ENode n, co
         return false;
       };
       for (size_t k = 0; k < n.children.size(); ++k)
-        if (!passed(k)) members.push_back(g.data(n.children[k]).nf);
+        if (!passed(k)) members.push_back(kid(k));
       r = nfs_->extremum(members, info.is_max);
       break;
     }

@@ -16,6 +16,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,12 +46,22 @@ class KeqLanguage {
     ir::Type type = ir::Type::F32;
     NfId nf = kNoNf;
     uint8_t nf_changes = 0;  // bounds how often a class's form is replaced (termination)
+    // The form over wide operands taken as their classes (operand_form); kNoNf where it is nf.
+    NfId anf = kNoNf;
+    uint8_t anf_changes = 0;
   };
   using Graph = EGraph<KeqLanguage>;
   using Condition = egraph::Rewrite<KeqLanguage>::Condition;
   static constexpr uint32_t kConstantFold = 0;  // Justification::Analysis labels
   static constexpr uint32_t kNormalForm = 1;
   static constexpr uint8_t kMaxNfChanges = 8;
+  // An operand whose form has more terms than this, some of them products (a dot product's,
+  // not a plain sum's), enters its parent's abstract form (anf) as its class: a conv output of
+  // 27 products is one atom there, so the variance of a group of them is a polynomial in n
+  // atoms, not in n * 27 products (whose square passes the budget). Plain sums (a row's sum)
+  // stay expanded: the normal forms meet their statistics already, and a second form for every
+  // class downstream of one cost LayerNorm at 4,096 columns 20 times its time.
+  static constexpr size_t kWideOperandTerms = 8;
 
   KeqLanguage(ir::TermStore* store, ir::Semantics sem);
   ~KeqLanguage();
@@ -96,9 +107,17 @@ class KeqLanguage {
   ir::Semantics sem_;
   absl::flat_hash_map<uint32_t, Interval> domains_;
   Data make_facts(const Graph& g, EClassId node, egraph::ENode n) const;
-  NfId normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const;
+  // The form of node from its children's forms as `kid` gives them: their normal forms, or
+  // their operand forms for the abstract form.
+  NfId normal_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d,
+                   const std::function<NfId(EClassId)>& kid) const;
+  // A child as an operand of an abstract form: its own abstract form, else its class when its
+  // normal form is wide, else its normal form.
+  NfId operand_form(const Graph& g, EClassId child) const;
+  NfId abstract_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const;
   NfId comparison_form(const Graph& g, EClassId node, egraph::ENode n, Data& d) const;
   void register_nf(Graph& g, NfId nf, EClassId cls);
+  void merge_abstract_forms(EClassId cls, Data& into, Data& from, egraph::DidMerge& did);
 
   std::unique_ptr<NormalForms> nfs_;           // mutable through const make(): it only interns
   std::unique_ptr<MagnitudeCache> magnitude_;  // likewise: it only remembers

@@ -138,6 +138,22 @@ NfId NormalForms::class_atom(uint32_t cls) {
   return atom_poly(intern_atom({AtomKind::Class, cls}));
 }
 
+bool NormalForms::has_products(NfId a) {
+  if (has_products_.size() <= a) has_products_.resize(polys_.size(), -1);
+  if (has_products_[a] < 0) {
+    has_products_[a] = 0;
+    for (const Term& t : polys_[a]) {
+      int degree = 0;
+      for (auto [atom, power] : monos_[t.mono]) degree += power > 0 ? power : 0;
+      if (degree >= 2) {
+        has_products_[a] = 1;
+        break;
+      }
+    }
+  }
+  return has_products_[a] == 1;
+}
+
 bool NormalForms::is_class_atom(NfId a) const {
   const auto& p = polys_[a];
   if (p.size() != 1 || p[0].coeff != one_ || p[0].expo != kZeroNf) return false;

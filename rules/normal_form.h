@@ -81,6 +81,9 @@ class NormalForms {
   // Exactly 1 * A for a class atom A: the weakest form, which any other form should replace.
   bool is_class_atom(NfId a) const;
   size_t num_terms(NfId a) const { return polys_[a].size(); }
+  // Whether a term of a is a product of atoms (degree 2 or more): a dot product's form, not a
+  // plain sum. Memoized: a row's mean is asked once per element.
+  bool has_products(NfId a);
   size_t budget_exceeded() const { return budget_exceeded_; }
   // Deviations left without a form for their element's size (small_edit).
   size_t wide_edits() const { return wide_edits_; }
@@ -161,6 +164,7 @@ class NormalForms {
   absl::flat_hash_map<NfId, NfId> wide_memo_;         // and its n deviations one mean
   absl::flat_hash_map<NfId, uint32_t> wide_factors_;  // one-term factors each wide form took
   std::vector<std::vector<Term>> polys_;
+  std::vector<int8_t> has_products_;  // per form: -1 not yet known, else has_products
   // Per form and per monomial: whether one holds a Wide atom to the first power (fold_wide's
   // candidates), so sums without one are not scanned.
   std::vector<bool> poly_folds_, mono_folds_;

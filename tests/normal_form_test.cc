@@ -127,6 +127,52 @@ TEST(NormalForm, AFormFollowsEveryOperandThatMerges) {
   }
 }
 
+// A conv output is a sum of many products: a group of n such elements squared in full passes the
+// product budget (the l2 kernels' conv + InstanceNorm: 27 products each). Their abstract forms
+// take each element as its class, so E[y^2] - E[y]^2 and mean((y - E[y])^2) meet as
+// polynomials in n atoms; with a different eps they do not.
+std::pair<std::string, std::string> variance_of_sums(int n, int terms, const std::string& eps) {
+  std::vector<std::string> ys;
+  for (int i = 0; i < n; ++i) {
+    std::string y = "(sum";
+    for (int k = 0; k < terms; ++k)
+      y += " (* a" + std::to_string(i + k) + " w" + std::to_string(k) + ")";
+    ys.push_back(y + ")");
+  }
+  std::string sum, sq, n_str = std::to_string(n);
+  for (const std::string& y : ys) sum += " " + y, sq += " (* " + y + " " + y + ")";
+  std::string mean = "(/ (sum" + sum + ") " + n_str + ")", dev_sq;
+  for (const std::string& y : ys) {
+    std::string d = "(- " + y + " " + mean + ")";
+    dev_sq += " (* " + d + " " + d + ")";
+  }
+  return {"(rsqrt (+ (/ (sum" + dev_sq + ") " + n_str + ") 0.00001))",
+          "(rsqrt (+ (- (/ (sum" + sq + ") " + n_str + ") (* " + mean + " " + mean + ")) " + eps +
+              "))"};
+}
+
+bool variance_forms_meet(int n, int terms, const std::string& eps) {
+  auto [ref, cand] = variance_of_sums(n, terms, eps);
+  ir::TermStore s;
+  Graph g(KeqLanguage(&s, ir::Semantics::Real));
+  for (int k = 0; k < n + terms; ++k) {
+    g.lang().set_domain(s.payload(s.variable("a" + std::to_string(k))), ir::Interval::any_finite());
+    g.lang().set_domain(s.payload(s.variable("w" + std::to_string(k))), ir::Interval::any_finite());
+  }
+  auto rws = rewrites_for(load_rules(g.lang(), default_rule_files()), ir::Semantics::Real);
+  egraph::EClassId a = add_term(g, ir::read_term(s, ir::parse_sexprs(ref, "ref").at(0)));
+  egraph::EClassId b = add_term(g, ir::read_term(s, ir::parse_sexprs(cand, "cand").at(0)));
+  egraph::Runner<KeqLanguage>({12, 200000, 20.0}).run(g, rws, [&](Graph& eg) {
+    return eg.find(a) == eg.find(b);
+  });
+  return g.find(a) == g.find(b);
+}
+
+TEST(NormalForm, TheVarianceOfManyTermElementsMeetsOverTheirClasses) {
+  EXPECT_TRUE(variance_forms_meet(8, 30, "0.00001"));
+  EXPECT_FALSE(variance_forms_meet(8, 30, "0.000001"));
+}
+
 TEST(NormalForm, UnbiasedVarianceIsNotProved) {
   ir::TermStore s;
   bench::NfFamilies fam(s);
