@@ -197,26 +197,12 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
 
 egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from) {
   egraph::DidMerge did;
-  // from's parents were made without a form for it (an `and` with a constant true before it
-  // met its comparison): they see one now.
-  if (from.nf == kNoNf && into.nf != kNoNf) did.from_changed = true;
-  if (from.nf != kNoNf && from.nf != into.nf) {
-    // Both forms are right. A class atom is the weakest form; otherwise the newer form wins
-    // (a re-made node sees its children's latest forms), a bounded number of times. The form
-    // not kept is still registered, so classes with it merge into this one.
-    bool adopt =
-        into.nf == kNoNf || (!nfs_->is_class_atom(from.nf) &&
-                             (nfs_->is_class_atom(into.nf) || into.nf_changes < kMaxNfChanges));
-    nf_pending_.push_back({adopt ? into.nf : from.nf, cls});
-    if (adopt) {
-      into.nf = from.nf;
-      ++into.nf_changes;
-      did.into_changed = true;
-    } else {
-      did.from_changed = true;
-    }
-  }
-  merge_abstract_forms(cls, into, from, did);
+  // Both forms are right. A class atom is the weakest normal form; otherwise the newer form
+  // wins (a re-made node sees its children's latest forms), a bounded number of times.
+  bool weak_from = from.nf != kNoNf && nfs_->is_class_atom(from.nf);
+  bool weak_into = into.nf != kNoNf && nfs_->is_class_atom(into.nf);
+  merge_forms(cls, into.nf, into.nf_changes, from.nf, !weak_from && weak_into, weak_from, did);
+  merge_forms(cls, into.anf, into.anf_changes, from.anf, false, false, did);
   if (into.constant && from.constant && !ir::same_value(*into.constant, *from.constant, sem_)) {
     if (!canary_) {
       canary_ =
@@ -238,17 +224,20 @@ egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from
   return did;
 }
 
-// As merge does for normal forms: the newer abstract form is kept (a bounded number of times)
-// and the other is still registered.
-void KeqLanguage::merge_abstract_forms(EClassId cls, Data& into, Data& from,
-                                       egraph::DidMerge& did) {
-  if (from.anf == kNoNf && into.anf != kNoNf) did.from_changed = true;
-  if (from.anf == kNoNf || from.anf == into.anf) return;
-  bool adopt = into.anf == kNoNf || into.anf_changes < kMaxNfChanges;
-  nf_pending_.push_back({adopt ? into.anf : from.anf, cls});
+// One kind of form (normal or abstract) of two merging classes: `into` keeps its own when from
+// has none or the same; otherwise it adopts from's (always when it has none or `prefer`, never
+// when `keep`, else up to kMaxNfChanges times). The form not kept is still registered, so
+// classes with it merge into this one. from's parents were made without a form for it when it
+// had none (an `and` with a constant true before it met its comparison): they see one now.
+void KeqLanguage::merge_forms(EClassId cls, NfId& into, uint8_t& changes, NfId from, bool prefer,
+                              bool keep, egraph::DidMerge& did) {
+  if (from == kNoNf && into != kNoNf) did.from_changed = true;
+  if (from == kNoNf || from == into) return;
+  bool adopt = into == kNoNf || (!keep && (prefer || changes < kMaxNfChanges));
+  nf_pending_.push_back({adopt ? into : from, cls});
   if (adopt) {
-    into.anf = from.anf;
-    ++into.anf_changes;
+    into = from;
+    ++changes;
     did.into_changed = true;
   } else {
     did.from_changed = true;

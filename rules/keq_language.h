@@ -117,7 +117,8 @@ class KeqLanguage {
   NfId abstract_form(const Graph& g, EClassId node, egraph::ENode n, const Data& d) const;
   NfId comparison_form(const Graph& g, EClassId node, egraph::ENode n, Data& d) const;
   void register_nf(Graph& g, NfId nf, EClassId cls);
-  void merge_abstract_forms(EClassId cls, Data& into, Data& from, egraph::DidMerge& did);
+  void merge_forms(EClassId cls, NfId& into, uint8_t& changes, NfId from, bool prefer, bool keep,
+                   egraph::DidMerge& did);
 
   std::unique_ptr<NormalForms> nfs_;           // mutable through const make(): it only interns
   std::unique_ptr<MagnitudeCache> magnitude_;  // likewise: it only remembers
