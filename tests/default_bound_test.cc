@@ -366,3 +366,28 @@ TEST(DefaultBound, SizesThatFlattenAGroupNormGetOneSizeDoubled) {
 }
 
 }  // namespace keq::verify
+
+namespace keq::verify {
+namespace {
+
+// A limit whose value another size happens to have: a conv's H_out * W_out is 2 * 3 = 6 at the
+// default sizes, as are its out_channels. Sizes for the spatial block of 64 went to
+// out_channels (63, 65, 129), where the group the kernel loops over never grew; the probe now
+// sees that out_channels does not move that limit, and the search finds the height that does.
+TEST(DefaultBound, ALimitThatEqualsAnotherSizeGoesToTheSizeThatMovesIt) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "tests/realworld/llm_style/conv_instance_norm_divide";
+  Options opt;
+  opt.timeout_s = 20;
+  std::vector<Report> rs =
+      verify_default_bound((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  std::string bounds;
+  for (const Report& r : rs) bounds += r.bound + "\n";
+  for (const std::string& n : rs[0].notes) bounds += n + "\n";
+  EXPECT_NE(bounds.find("height so a limit computed from it is at BLOCK-1, BLOCK 64"),
+            std::string::npos)
+      << bounds;
+  EXPECT_EQ(bounds.find("out_channels at BLOCK-1, BLOCK 64"), std::string::npos) << bounds;
+}
+
+}  // namespace
+}  // namespace keq::verify

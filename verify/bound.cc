@@ -120,20 +120,27 @@ struct SizeEntry {
 // The sizes whose product is n: one size equal to n, else the smallest set of sizes whose
 // product is n (a flattened index: rows * cols, or batch * out_features of a Linear's output,
 // which skips in_features), by index; empty when none. Sets of up to 16 sizes are searched.
-std::vector<size_t> feeding(const std::vector<int64_t>& sizes, int64_t n) {
+// Every set of sizes whose product is n, smallest first (then by index).
+std::vector<std::vector<size_t>> feeding_sets(const std::vector<int64_t>& sizes, int64_t n) {
   size_t count = std::min<size_t>(sizes.size(), 16);
-  std::vector<size_t> best;
+  std::vector<std::vector<size_t>> out;
   for (uint32_t set = 1; set < (1u << count); ++set) {
-    if (!best.empty() && static_cast<size_t>(__builtin_popcount(set)) >= best.size()) continue;
     int64_t product = 1;
     for (size_t k = 0; k < count && product <= n; ++k)
       if (set >> k & 1) product *= sizes[k];
     if (product != n) continue;
-    best.clear();
+    out.emplace_back();
     for (size_t k = 0; k < count; ++k)
-      if (set >> k & 1) best.push_back(k);
+      if (set >> k & 1) out.back().push_back(k);
   }
-  return best;
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  return out;
+}
+
+std::vector<size_t> feeding(const std::vector<int64_t>& sizes, int64_t n) {
+  std::vector<std::vector<size_t>> sets = feeding_sets(sizes, n);
+  return sets.empty() ? std::vector<size_t>{} : sets[0];
 }
 
 // The values a limit n is set to around a block B (unit BLOCK) or a loop's step s (unit STEP):
@@ -143,43 +150,6 @@ std::vector<std::pair<int64_t, std::string>> limit_targets(int64_t block, const 
   std::vector<std::pair<int64_t, std::string>> out = {
       {block + 1, unit + "+1"}, {block - 1, unit + "-1"}, {2 * block + 1, "2*" + unit + "+1"}};
   if (unit == "STEP") out.push_back({block, unit});
-  return out;
-}
-
-// Sizes around each block for the dimensions that feed a masked index (DESIGN.md): a limit n
-// that a kernel compared a block of extent B with at `base` is traced back to the sizes whose
-// product makes it (sizes are distinct, so a value names its dimension), and the last of them
-// is set so the product lands at B + 1 (a one-lane tail, a second trip), B - 1 (one partial
-// block) and 2B + 1 (a carried value read twice); a product of several sizes is rounded up to
-// one that still leaves a tail.
-std::vector<SizeTry> around_mask_limits(const torch::Dims& base,
-                                        const std::set<std::pair<int64_t, int64_t>>& limits,
-                                        const std::string& unit = "BLOCK") {
-  std::vector<SizeEntry> entries;
-  std::vector<int64_t> sizes;
-  for (size_t d = 0; d < base.size(); ++d)
-    for (size_t j = 0; j < base[d].second.size(); ++j) {
-      entries.push_back({d, j});
-      sizes.push_back(base[d].second[j]);
-    }
-  std::vector<SizeTry> out;
-  for (const auto& [n, block] : limits) {
-    std::vector<size_t> set = feeding(sizes, n);
-    if (set.empty() || block < 2) continue;
-    SizeEntry e = entries[set.back()];  // the innermost of them
-    int64_t rest = n / sizes[set.back()];
-    for (const auto& [target, label] : limit_targets(block, unit)) {
-      int64_t v = (target + rest - 1) / rest;
-      while (rest > 1 && target != block && (v * rest) % block == 0) ++v;
-      if (v < 2 || v == base[e.d].second[e.j]) continue;
-      torch::Dims dims = base;
-      dims[e.d].second[e.j] = v;
-      std::string why =
-          base[e.d].first + " at " + label + ", " + unit + " " + std::to_string(block);
-      if (set.size() > 1) why += " (a flattened index)";
-      out.push_back({std::move(dims), std::move(why), set.back()});
-    }
-  }
   return out;
 }
 
@@ -221,6 +191,71 @@ class LimitProbe {
   bool out_of_time_ = false;
 };
 
+// Whether the candidate run at `dims` has the `expected` limit (or loop step): false when it has
+// others of that block and not it, true when it has it or no limit of that block (its
+// configuration has no such block); nothing where the programs do not run there.
+std::optional<bool> predicted_limit(LimitProbe& probe, const torch::Dims& dims,
+                                    std::pair<int64_t, int64_t> expected, const std::string& unit) {
+  const Limits* at = probe.at(dims, unit == "STEP");
+  if (!at) return std::nullopt;
+  return at->count(expected) || std::none_of(at->begin(), at->end(), [&](const auto& l) {
+           return l.second == expected.second;
+         });
+}
+
+// Sizes around each block for the dimensions that feed a masked index (DESIGN.md): a limit n
+// that a kernel compared a block of extent B with at `base` is traced back to the sizes whose
+// product makes it (sizes are distinct, so a value names its dimension), and the last of them
+// is set so the product lands at B + 1 (a one-lane tail, a second trip), B - 1 (one partial
+// block) and 2B + 1 (a carried value read twice); a product of several sizes is rounded up to
+// one that still leaves a tail. Sizes are distinct but products of them are not (an output's
+// H_out * W_out of 6 beside 6 channels, N * C of 12 beside in_channels * H), so each set's
+// first size that runs is run (probe): where the block's limits there do not hold the predicted
+// one, the match was a coincidence and the next set is tried; a limit no set confirms goes to
+// `unconfirmed`, for around_computed_limits.
+std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& limits,
+                                        LimitProbe& probe, Limits& unconfirmed,
+                                        const std::string& unit = "BLOCK") {
+  std::vector<SizeEntry> entries;
+  std::vector<int64_t> sizes;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j) {
+      entries.push_back({d, j});
+      sizes.push_back(base[d].second[j]);
+    }
+  std::vector<SizeTry> out;
+  for (const auto& [n, block] : limits) {
+    if (block < 2) continue;
+    // The sets whose product is n, in turn: the first whose first size that runs makes the
+    // predicted limit (or that no size of which runs) gives the sizes.
+    bool found = false;
+    for (const std::vector<size_t>& set : feeding_sets(sizes, n)) {
+      SizeEntry e = entries[set.back()];  // the innermost of them
+      int64_t rest = n / sizes[set.back()];
+      std::vector<SizeTry> tries;
+      std::optional<bool> real;
+      for (const auto& [target, label] : limit_targets(block, unit)) {
+        int64_t v = (target + rest - 1) / rest;
+        while (rest > 1 && target != block && (v * rest) % block == 0) ++v;
+        if (v < 2 || v == base[e.d].second[e.j]) continue;
+        torch::Dims dims = base;
+        dims[e.d].second[e.j] = v;
+        if (!real) real = predicted_limit(probe, dims, {v * rest, block}, unit);
+        std::string why =
+            base[e.d].first + " at " + label + ", " + unit + " " + std::to_string(block);
+        if (set.size() > 1) why += " (a flattened index)";
+        tries.push_back({std::move(dims), std::move(why), set.back()});
+      }
+      if (real == false) continue;  // a coincidence of values: another set, or the search
+      out.insert(out.end(), tries.begin(), tries.end());
+      found = true;
+      break;
+    }
+    if (!found && !feeding(sizes, n).empty()) unconfirmed.insert({n, block});
+  }
+  return out;
+}
+
 // A limit computed from a size rather than a product of sizes (a pooling's or convolution's
 // output length, (L + 2p - d(k - 1) - 1) / s + 1) is found by running the candidate with that
 // size grown: the limit of the same block that moved with it, and no product of sizes, is the
@@ -228,7 +263,7 @@ class LimitProbe {
 // non-decreasing) for f = BLOCK + 1, BLOCK - 1 and 2 BLOCK + 1 (limit_targets; with unit STEP,
 // the same around a loop's step for the count it runs over); a target f steps over is left.
 std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims& base,
-                                            const Limits& limits,
+                                            const Limits& limits, const Limits& unconfirmed,
                                             const std::string& unit = "BLOCK") {
   const bool steps = unit == "STEP";
   std::vector<SizeEntry> entries;
@@ -241,7 +276,8 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
   };
   std::vector<SizeTry> out;
   for (const auto& [n, block] : limits) {
-    if (block < 2 || !feeding(sizes_of(base), n).empty()) continue;
+    if (block < 2 || (!feeding(sizes_of(base), n).empty() && !unconfirmed.count({n, block})))
+      continue;
     for (size_t k = 0; k < entries.size() && k < 8; ++k) {
       SizeEntry e = entries[k];
       auto with = [&](int64_t v) {
@@ -472,7 +508,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
   for (const Report& r : all)  // every autotune config's launches at those sizes
     if (accepted && r.dims == *accepted) limits.insert(r.mask_limits.begin(), r.mask_limits.end());
-  std::vector<SizeTry> around = around_mask_limits(base, limits);
+  // The search gets an eighth of --timeout, as each size around a block does (their floor of
+  // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
+  const double probe_share = opt.timeout_s / 8;
+  LimitProbe probe(ref_path, cand_path, probe_share);
+  Limits unconfirmed, unconfirmed_steps;
+  std::vector<SizeTry> around = around_mask_limits(base, limits, probe, unconfirmed);
   // A loop stepping past one block (unrolled over several) has its own tail: sizes around the
   // step, for the steps no block already gives.
   std::set<std::pair<int64_t, int64_t>> steps;
@@ -480,15 +521,13 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     if (accepted && r.dims == *accepted)
       for (const auto& step : r.loop_steps)
         if (!limits.count(step)) steps.insert(step);
-  for (SizeTry& t : around_mask_limits(base, steps, "STEP")) around.push_back(std::move(t));
-  // The search gets an eighth of --timeout, as each size around a block does (their floor of
-  // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
-  const double probe_share = opt.timeout_s / 8;
-  LimitProbe probe(ref_path, cand_path, probe_share);
-  for (SizeTry& t : around_computed_limits(probe, base, limits)) around.push_back(std::move(t));
+  for (SizeTry& t : around_mask_limits(base, steps, probe, unconfirmed_steps, "STEP"))
+    around.push_back(std::move(t));
+  for (SizeTry& t : around_computed_limits(probe, base, limits, unconfirmed))
+    around.push_back(std::move(t));
   // A loop over a count computed from the sizes (cdiv(n, BLOCK) blocks, unrolled by 4): its
   // steps' tails are searched the same way.
-  for (SizeTry& t : around_computed_limits(probe, base, steps, "STEP"))
+  for (SizeTry& t : around_computed_limits(probe, base, steps, unconfirmed_steps, "STEP"))
     around.push_back(std::move(t));
   if (probe.out_of_time()) {
     char share[32];
