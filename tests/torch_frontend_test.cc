@@ -532,6 +532,17 @@ TEST(Triton, DataDependentIfGuardsItsStoresWithSelect) {
       << unsupported_of("if_conditional_store_uninit.py");
 }
 
+// A load at a loaded index picks among every element the index can reach; one this program
+// stored from its lanes may be another lane's store, unordered without a barrier: UNSUPPORTED,
+// as a scatter (a store at a loaded offset) is.
+TEST(Triton, AGatherOfThisProgramsOwnStoresIsUnsupported) {
+  EXPECT_NE(unsupported_of("gather_after_own_store.py")
+                .find("gather_after_own_store.py:17:29: a data-dependent load of an element this "
+                      "program stored"),
+            std::string::npos)
+      << unsupported_of("gather_after_own_store.py");
+}
+
 TEST(Triton, HostValuesAndKernelBranchesTheInputDomainsDecide) {
   // mask.sum().item() of targets in [0, 3) is 4 for every input; in the kernel, y == -100 is
   // never true. Keyword arguments become pointers and runtime scalars as positional ones do.

@@ -165,8 +165,14 @@ TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, i
       cases.push_back(undefined(at, "out-of-bounds lane"));
       continue;
     }
-    if (w[off] >= 0 && w[off] != run->program())
+    // Which value a racing or unordered store leaves depends on the schedule (the loads of
+    // known offsets report these as findings; here only some index values reach them).
+    if ((w[off] >= 0 && w[off] != run->program()) || conditional_other(w[off], run->program()))
       in.unsupported(at, "a data-dependent load of an element another program stores");
+    if (run->stored_lane.count({buf.get(), off}))
+      in.unsupported(at,
+                     "a data-dependent load of an element this program stored, from a lane "
+                     "that may be another (no ordering between lanes is modelled)");
     TermId e = buf->elems[off];
     cases.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
   }
