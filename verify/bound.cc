@@ -503,7 +503,9 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                             "decides the run");
     return with_skipped(std::move(all), skipped);
   };
-  if (blocks.empty()) return finish();
+  // Once a counterexample decides the run, searching sizes around the blocks (which runs the
+  // programs at each size tried) would only be thrown away.
+  if (blocks.empty() || decided(all)) return finish();
   // Around the first sizes both sides accepted (a group size that divides its dimension).
   torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
   for (const Report& r : all)  // every autotune config's launches at those sizes
