@@ -3,7 +3,9 @@
 in BASE and NEW, REPS times each, and the table gives the medians and their ratio. Interleaving
 per benchmark keeps this machine's drift (up to 30% between runs) out of the ratios.
 
-usage: bench/side_by_side.py BASE_BUILD NEW_BUILD BENCH [REPS]
+usage: bench/side_by_side.py BASE_BUILD NEW_BUILD BENCH [REPS [FILTER]]
+  FILTER: a regular expression the benchmark names must match (scaling_bench has 60 rows:
+  'scaling/(layernorm|rmsnorm)/(4096|16384)' picks four).
   e.g. git worktree add /tmp/base REV && cmake -S /tmp/base -B /tmp/base/build &&
        cmake --build /tmp/base/build --target nf_bench &&
        bench/side_by_side.py /tmp/base/build build nf_bench 3
@@ -30,9 +32,11 @@ def run(binary, name):
 def main():
     base, new, bench = sys.argv[1], sys.argv[2], sys.argv[3]
     reps = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+    pattern = re.compile(sys.argv[5]) if len(sys.argv) > 5 else None
     binaries = {"base": f"{base}/bench/{bench}", "new": f"{new}/bench/{bench}"}
     names = subprocess.run([binaries["new"], "--benchmark_list_tests=true"], capture_output=True,
                            text=True).stdout.split()
+    names = [n for n in names if pattern is None or pattern.search(n)]
     print("| benchmark | base ms | new ms | base/new | same counters |")
     print("|---|---|---|---|---|")
     ratios = []

@@ -93,7 +93,9 @@ KeqLanguage::Data KeqLanguage::make(const Graph& g, EClassId node, egraph::ENode
 NfId KeqLanguage::operand_form(const Graph& g, EClassId child) const {
   const Data& c = g.data(child);
   if (c.anf != kNoNf) return c.anf;
-  if (c.nf != kNoNf && nfs_->num_terms(c.nf) > kWideOperandTerms && nfs_->has_products(c.nf))
+  // class_atom's precondition, as the normal forms' own fallback checks it.
+  if (c.nf != kNoNf && c.range.finite() && nfs_->num_terms(c.nf) > kWideOperandTerms &&
+      nfs_->has_products(c.nf))
     return nfs_->class_atom(g.find(child));
   return c.nf;
 }
