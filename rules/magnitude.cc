@@ -110,9 +110,8 @@ class MagnitudeSearch {
     if (a == b) return 1.0;
     if (depth == 0 || --steps_ < 0) return std::nullopt;
     std::optional<double> best;
-    g_.for_each_node(b, [&](EClassId id) { best = least(best, via_dominator(a, id, depth - 1)); });
-    g_.for_each_node(
-        a, [&](EClassId id) { best = least(best, via_dominated(g_.view(id), b, depth - 1)); });
+    visit(b, [&](EClassId id) { best = least(best, via_dominator(a, id, depth - 1)); });
+    visit(a, [&](EClassId id) { best = least(best, via_dominated(g_.view(id), b, depth - 1)); });
     return best;
   }
 
@@ -120,12 +119,22 @@ class MagnitudeSearch {
   std::optional<double> square_ratio(EClassId a, EClassId s, int depth = kDepth) {
     if (depth == 0 || --steps_ < 0 || !nonneg(s)) return std::nullopt;
     std::optional<double> best;
-    g_.for_each_node(s, [&](EClassId id) { best = least(best, square_via(a, id, depth - 1)); });
+    visit(s, [&](EClassId id) { best = least(best, square_via(a, id, depth - 1)); });
     return best;
   }
 
  private:
   static constexpr int kDepth = 6;
+
+  // Each node of c the search looks at is a step: most lead nowhere (a sum's operand's class of
+  // many nodes made by rewrites), and a search that finds nothing, the common case, costs its
+  // steps whatever it looks at.
+  template <class F>
+  void visit(EClassId c, F&& f) {
+    g_.for_each_node(c, [&](EClassId id) {
+      if (--steps_ >= 0) f(id);
+    });
+  }
 
   // A finite, nonzero constant's magnitude.
   std::optional<double> magnitude_of_constant(EClassId c) const {
@@ -231,7 +240,7 @@ class MagnitudeSearch {
   // operand u that no search goes through.
   void scaled_down(EClassId a, double k, int depth, std::vector<std::pair<EClassId, double>>& out) {
     if (depth == 0 || --steps_ < 0) return;
-    g_.for_each_node(g_.find(a), [&](EClassId id) {
+    visit(g_.find(a), [&](EClassId id) {
       if (auto s = scaling(g_.view(id))) {
         out.push_back({g_.find(s->u), s->of(k)});
         scaled_down(s->u, s->of(k), depth - 1, out);
@@ -299,12 +308,24 @@ class MagnitudeSearch {
 
 }  // namespace
 
-const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
+void MagnitudeCache::expire(const KeqLanguage::Graph& g) {
   // An entry from before some unions is still true (its classes only grew), only less
   // complete: rebuild once unions have grown by an eighth, not after each one.
   size_t unions = g.num_ids() - g.num_classes();
   if (unions_ == SIZE_MAX || unions > unions_ + std::max<size_t>(64, unions_ / 8))
-    by_node_.clear(), unions_ = unions;
+    by_node_.clear(), found_.clear(), unions_ = unions;
+}
+
+std::optional<double> MagnitudeCache::found(int kind, EClassId a, EClassId b,
+                                            const std::function<std::optional<double>()>& search) {
+  auto key = std::tuple{kind, a, b};
+  if (auto it = found_.find(key); it != found_.end()) return it->second;
+  std::optional<double> k = search();  // adds no entry of its own here
+  found_.emplace(key, k);
+  return k;
+}
+
+const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
   auto [it, fresh] = by_node_.try_emplace(node);
   if (!fresh) return it->second;
   Members& m = it->second;
@@ -339,24 +360,33 @@ const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph&
 std::optional<Interval> ratio_interval(const KeqLanguage::Graph& g, egraph::ENode n,
                                        MagnitudeCache& cache) {
   Op op = static_cast<Op>(n.op);
-  MagnitudeSearch search(g, cache);
+  cache.expire(g);
+  // Each search its own steps: what one finds is kept, so it must not depend on what another
+  // spent before it.
+  auto ratio = [&](EClassId a, EClassId b) {
+    return cache.found(0, g.find(a), g.find(b),
+                       [&] { return MagnitudeSearch(g, cache).ratio(a, b); });
+  };
+  auto square_ratio = [&](EClassId a, EClassId s) {
+    return cache.found(1, g.find(a), g.find(s),
+                       [&] { return MagnitudeSearch(g, cache).square_ratio(a, s); });
+  };
   std::optional<double> k;
   if (op == Op::Div || op == Op::DivFull) {
-    k = search.ratio(n.children[0], n.children[1]);
+    k = ratio(n.children[0], n.children[1]);
   } else if (op == Op::Mul) {
     // u * w with w one of recip(v), c / v, rsqrt(v): |u w| <= |c| k.
     for (int side = 0; side < 2; ++side) {
       EClassId u = n.children[side], w = n.children[1 - side];
-      nodes_with(g, w, Op::Recip,
-                 [&](egraph::ENode r) { k = least(k, search.ratio(u, r.children[0])); });
+      nodes_with(g, w, Op::Recip, [&](egraph::ENode r) { k = least(k, ratio(u, r.children[0])); });
       nodes_with(g, w, Op::Rsqrt, [&](egraph::ENode r) {
-        if (auto k2 = search.square_ratio(u, r.children[0])) k = least(k, sqrt_up(*k2));
+        if (auto k2 = square_ratio(u, r.children[0])) k = least(k, sqrt_up(*k2));
       });
       for (Op div : {Op::Div, Op::DivFull}) {
         nodes_with(g, w, div, [&](egraph::ENode q) {
           const auto& c = g.data(q.children[0]).constant;
           if (!c || c->type != ir::Type::F32 || !std::isfinite(c->f)) return;
-          k = least(k, times(search.ratio(u, q.children[1]), std::fabs(c->f)));
+          k = least(k, times(ratio(u, q.children[1]), std::fabs(c->f)));
         });
       }
     }

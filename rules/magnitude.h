@@ -10,9 +10,12 @@
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+#include <absl/container/node_hash_map.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "rules/keq_language.h"
@@ -35,11 +38,19 @@ class MagnitudeCache {
     std::vector<EClassId> composite;
     std::vector<EClassId> square_composite;  // the operands square_ratio goes through
   };
+  // Stable while the search that asked runs: it holds the entry while it recurses.
   const Members& members(const KeqLanguage::Graph& g, EClassId node);
+  // What a whole search (kind: |a| <= k |b|, or a^2 <= k b) found, asked again each time a
+  // quotient's node is made again (after every union below it): kept like the members.
+  std::optional<double> found(int kind, EClassId a, EClassId b,
+                              const std::function<std::optional<double>()>& search);
+  // Drops what unions have made incomplete; only between searches, as it frees entries.
+  void expire(const KeqLanguage::Graph& g);
 
  private:
   size_t unions_ = SIZE_MAX;  // ids minus classes: grows with every union
-  absl::flat_hash_map<EClassId, Members> by_node_;
+  absl::node_hash_map<EClassId, Members> by_node_;
+  absl::flat_hash_map<std::tuple<int, EClassId, EClassId>, std::optional<double>> found_;
 };
 
 // An interval for the node `n` (a quotient, or a product with a reciprocal) from the least k

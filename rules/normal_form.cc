@@ -169,25 +169,35 @@ bool NormalForms::is_class_atom(NfId a) const {
 // gives (fold_wide). Accumulating a row adds terms the form does not have yet, so it is always
 // expanded: that is where the programs' orders differ and forms are needed. Constant terms do
 // not count either way.
-bool NormalForms::edits_wide(NfId a, NfId b) const {
+bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) const {
   // A sum is an edit when the wide form has over 64 terms (past them, the mean's square is past
-  // the budget: the two decisions agree) and the smaller side is at most a 33rd of it: one
-  // element minus its group's mean over more than 64 elements, a convolution output (17 terms)
-  // minus its group's (900). Two statistics of a group of n <= 64 elements are not (E[x^2], n
-  // terms, minus E[x]^2, expanded to n(n+1)/2: a ratio of at most 32.5, at n = 64, which a
-  // ratio of 32 took for an edit and left without a form), as the reference's sum of
-  // (x_i - m)^2 is expanded there too.
+  // the budget: the two decisions agree) and the terms the smaller side changes are at most a
+  // 33rd of it: one element minus its group's mean over more than 64 elements, a convolution
+  // output (17 terms) minus its group's (900). Two statistics of a group of n <= 64 elements are
+  // not (E[x^2], n terms, minus E[x]^2, expanded to n(n+1)/2: a ratio of at most 32.5, at n =
+  // 64, which a ratio of 32 took for an edit and left without a form), as the reference's sum
+  // of (x_i - m)^2 is expanded there too. A term that cancels changes nothing: a conv output
+  // P_i + b minus its group's mean P/n + b changes one term of the mean's n + 1, so a group of
+  // 64 outputs with a bias, whose mean squared is past the budget, has deviations that are edits.
   constexpr size_t kWide = 64, kRatio = 33;
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
-  if (wide->size() <= kWide || few->size() * kRatio > wide->size()) return false;
-  bool any = false;
+  if (wide->size() <= kWide) return false;
+  size_t changed = 0;
   for (const Term& t : *few) {
     if (t.mono == 0 && t.expo == kZeroNf) continue;
-    if (!std::binary_search(wide->begin(), wide->end(), t, term_order)) return false;
-    any = true;
+    auto it = std::lower_bound(wide->begin(), wide->end(), t, term_order);
+    if (it == wide->end() || it->mono != t.mono || it->expo != t.expo) return false;
+    changed += !cancels(t, *it, subtract);
   }
-  return any;
+  return changed > 0 && changed * kRatio <= wide->size();
+}
+
+// Whether a sum's terms x and y (one monomial and exponent) cancel: equal coefficients in a - b,
+// opposite ones in a + b.
+bool NormalForms::cancels(const Term& x, const Term& y, bool subtract) const {
+  const mpq_class &cx = coeffs_[x.coeff], &cy = coeffs_[y.coeff];
+  return subtract ? cx == cy : cx == -cy;
 }
 
 // An edit that is an element minus its group's mean (outweighs) takes the form as W when the
@@ -197,26 +207,31 @@ bool NormalForms::edits_wide(NfId a, NfId b) const {
 // which congruence matches at n terms; those refused for size are counted in wide_edits(), and
 // the prover's second pass (verify) raises element_terms where a goal is left. Other edits
 // (an element added to a running sum that holds it already) have no form either.
-bool NormalForms::small_edit(NfId a, NfId b) {
+bool NormalForms::small_edit(NfId a, NfId b, bool subtract) {
   if (polys_[a].size() < polys_[b].size()) std::swap(a, b);
-  if (!outweighs(b, a)) return false;
+  if (!outweighs(b, a, subtract)) return false;
   if (polys_[b].size() <= element_terms_) return true;
   ++wide_edits_;
   return false;
 }
 
-// Whether each of few's terms, other than a constant, has a larger coefficient (in magnitude)
-// than the same term in wide: x_i - P/n and n x_i - P do, an element added to a running sum that
-// holds it already (a bias added once per element) does not.
-bool NormalForms::outweighs(NfId few, NfId wide) const {
+// Whether each of few's terms, other than a constant and one that cancels, has a larger
+// coefficient (in magnitude) than the same term in wide, and one such term exists: x_i - P/n and
+// n x_i - P do, and so does a conv output P_i + b minus its group's mean P/n + b (the bias,
+// shared by the group, cancels); an element added to a running sum that holds it already (a
+// bias added once per element) does not.
+bool NormalForms::outweighs(NfId few, NfId wide, bool subtract) const {
   const std::vector<Term>& w = polys_[wide];
+  bool larger = false;
   for (const Term& t : polys_[few]) {
     if (t.mono == 0 && t.expo == kZeroNf) continue;
     auto it = std::lower_bound(w.begin(), w.end(), t, term_order);
     if (it == w.end() || it->mono != t.mono || it->expo != t.expo) return false;
+    if (cancels(t, *it, subtract)) continue;
     if (abs(coeffs_[t.coeff]) <= abs(coeffs_[it->coeff])) return false;
+    larger = true;
   }
-  return true;
+  return larger;
 }
 
 // The n^2 of edits_wide, by another road: once rules distribute a deviation's square (d_i * (x_i
@@ -234,8 +249,8 @@ bool NormalForms::scales_wide_too_often(NfId single, NfId form) {
 
 NfId NormalForms::sub(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
-  if (edits_wide(a, b)) {  // the wide side as W first: negating it costs its n terms
-    if (!small_edit(a, b)) return kNoNf;
+  if (edits_wide(a, b, true)) {  // the wide side as W first: negating it costs its n terms
+    if (!small_edit(a, b, true)) return kNoNf;
     if (polys_[a].size() >= polys_[b].size()) return add(wide(a), neg(b));
     return add(a, neg(wide(b)));
   }
@@ -306,8 +321,8 @@ NfId NormalForms::add(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
   if (a == kZeroNf) return b;
   if (b == kZeroNf) return a;
-  if (edits_wide(a, b)) {
-    if (!small_edit(a, b)) return kNoNf;
+  if (edits_wide(a, b, false)) {
+    if (!small_edit(a, b, false)) return kNoNf;
     if (polys_[a].size() < polys_[b].size()) std::swap(a, b);
     return add(wide(a), b);
   }
@@ -322,12 +337,32 @@ NfId NormalForms::add(NfId a, NfId b) {
 }
 
 NfId NormalForms::sum(std::span<const NfId> parts) {
-  std::vector<Term> t;
-  for (NfId p : parts) {
-    if (p == kNoNf) return kNoNf;
-    t.insert(t.end(), polys_[p].begin(), polys_[p].end());
+  if (std::find(parts.begin(), parts.end(), kNoNf) != parts.end()) return kNoNf;
+  return fold_wide(sum_unfolded(parts));
+}
+
+// A sum's terms combined, as halves whose forms are kept: an n-ary sum is made again each time
+// one of its operands' classes changes form (a group's n squared deviations of n^2/2 terms each,
+// adopting the candidate's forms one by one), and only the halves on that operand's path are
+// combined again. Folding (fold_wide) waits for the whole sum, so the form is the one a single
+// pass over every term gives.
+NfId NormalForms::sum_unfolded(std::span<const NfId> parts) {
+  constexpr size_t kLeaf = 8;
+  std::vector<NfId> key;
+  NfId halves[2];
+  if (parts.size() > kLeaf) {
+    key.assign(parts.begin(), parts.end());
+    if (auto it = sum_memo_.find(key); it != sum_memo_.end()) return it->second;
+    size_t half = parts.size() / 2;
+    halves[0] = sum_unfolded(parts.first(half));
+    halves[1] = sum_unfolded(parts.subspan(half));
+    parts = halves;
   }
-  return fold_wide(intern_poly(std::move(t)));
+  std::vector<Term> t;
+  for (NfId p : parts) t.insert(t.end(), polys_[p].begin(), polys_[p].end());
+  NfId r = intern_poly(std::move(t));
+  if (!key.empty()) sum_memo_.emplace(std::move(key), r);
+  return r;
 }
 
 NfId NormalForms::scale(NfId a, const mpq_class& c) {

@@ -116,11 +116,14 @@ class NormalForms {
   uint32_t intern_mono(Mono m);
   uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
   NfId mul_uncached(NfId a, NfId b);
-  bool edits_wide(NfId a, NfId b) const;
-  bool small_edit(NfId a, NfId b);
-  bool outweighs(NfId few, NfId wide) const;
+  // `subtract`: the sum is a - b (else a + b), which says which shared terms cancel.
+  bool edits_wide(NfId a, NfId b, bool subtract) const;
+  bool small_edit(NfId a, NfId b, bool subtract);
+  bool outweighs(NfId few, NfId wide, bool subtract) const;
+  bool cancels(const Term& x, const Term& y, bool subtract) const;
   NfId wide(NfId a);  // c * W(a / c), c the first term's coefficient: one term for n
   NfId fold_wide(NfId a);
+  NfId sum_unfolded(std::span<const NfId> parts);
   bool proportional(std::vector<Term> terms, NfId p);
   bool scales_wide_too_often(NfId single, NfId form);
   NfId recip_uncached(NfId a);
@@ -160,9 +163,10 @@ class NormalForms {
   // monomial and exponent sums over and over.
   absl::flat_hash_map<uint64_t, uint32_t> mono_product_memo_;
   absl::flat_hash_map<uint64_t, NfId> add_memo_, mul_memo_;
-  absl::flat_hash_map<NfId, NfId> recip_memo_;        // a row's n quotients share one divisor
-  absl::flat_hash_map<NfId, NfId> wide_memo_;         // and its n deviations one mean
-  absl::flat_hash_map<NfId, uint32_t> wide_factors_;  // one-term factors each wide form took
+  absl::flat_hash_map<std::vector<NfId>, NfId> sum_memo_;  // sum_unfolded's halves
+  absl::flat_hash_map<NfId, NfId> recip_memo_;             // a row's n quotients share one divisor
+  absl::flat_hash_map<NfId, NfId> wide_memo_;              // and its n deviations one mean
+  absl::flat_hash_map<NfId, uint32_t> wide_factors_;       // one-term factors each wide form took
   std::vector<std::vector<Term>> polys_;
   std::vector<int8_t> has_products_;  // per form: -1 not yet known, else has_products
   // Per form and per monomial: whether one holds a Wide atom to the first power (fold_wide's

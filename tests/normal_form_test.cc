@@ -131,13 +131,16 @@ TEST(NormalForm, AFormFollowsEveryOperandThatMerges) {
 // product budget (the l2 kernels' conv + InstanceNorm: 27 products each). Their abstract forms
 // take each element as its class, so E[y^2] - E[y]^2 and mean((y - E[y])^2) meet as
 // polynomials in n atoms; with a different eps they do not.
-std::pair<std::string, std::string> variance_of_sums(int n, int terms, const std::string& eps) {
+// With `bias`, every element adds one shared term (a conv's bias), which its group's mean holds
+// with the same coefficient.
+std::pair<std::string, std::string> variance_of_sums(int n, int terms, const std::string& eps,
+                                                     bool bias = false) {
   std::vector<std::string> ys;
   for (int i = 0; i < n; ++i) {
     std::string y = "(sum";
     for (int k = 0; k < terms; ++k)
       y += " (* a" + std::to_string(i + k) + " w" + std::to_string(k) + ")";
-    ys.push_back(y + ")");
+    ys.push_back(bias ? "(+ " + y + ") b)" : y + ")");
   }
   std::string sum, sq, n_str = std::to_string(n);
   for (const std::string& y : ys) sum += " " + y, sq += " (* " + y + " " + y + ")";
@@ -151,10 +154,11 @@ std::pair<std::string, std::string> variance_of_sums(int n, int terms, const std
               "))"};
 }
 
-bool variance_forms_meet(int n, int terms, const std::string& eps) {
-  auto [ref, cand] = variance_of_sums(n, terms, eps);
+bool variance_forms_meet(int n, int terms, const std::string& eps, bool bias = false) {
+  auto [ref, cand] = variance_of_sums(n, terms, eps, bias);
   ir::TermStore s;
   Graph g(KeqLanguage(&s, ir::Semantics::Real));
+  g.lang().set_domain(s.payload(s.variable("b")), ir::Interval::any_finite());
   for (int k = 0; k < n + terms; ++k) {
     g.lang().set_domain(s.payload(s.variable("a" + std::to_string(k))), ir::Interval::any_finite());
     g.lang().set_domain(s.payload(s.variable("w" + std::to_string(k))), ir::Interval::any_finite());
@@ -171,6 +175,18 @@ bool variance_forms_meet(int n, int terms, const std::string& eps) {
 TEST(NormalForm, TheVarianceOfManyTermElementsMeetsOverTheirClasses) {
   EXPECT_TRUE(variance_forms_meet(8, 30, "0.00001"));
   EXPECT_FALSE(variance_forms_meet(8, 30, "0.000001"));
+}
+
+// A conv output with its bias is a wide sum plus a term every element of the group shares: its
+// deviation from a group mean over 64 terms cancels that term, and is still a deviation (a
+// conv + InstanceNorm over 64 outputs or more was UNKNOWN: the mean's 65th term, the bias, made
+// E[y]^2 pass the product budget while mean((y - E[y])^2) had no form).
+TEST(NormalForm, TheVarianceOfElementsWithASharedBiasMeetsPastTheBudget) {
+  for (int n : {62, 64, 100}) {
+    SCOPED_TRACE(n);
+    EXPECT_TRUE(variance_forms_meet(n, 18, "0.00001", /*bias=*/true));
+  }
+  EXPECT_FALSE(variance_forms_meet(64, 18, "0.000001", /*bias=*/true));
 }
 
 TEST(NormalForm, UnbiasedVarianceIsNotProved) {
