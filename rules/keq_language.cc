@@ -19,7 +19,7 @@ KeqLanguage::~KeqLanguage() = default;
 KeqLanguage::KeqLanguage(KeqLanguage&&) noexcept = default;
 
 void KeqLanguage::set_normal_form_element_terms(size_t terms) {
-  nfs_ = std::make_unique<NormalForms>(nfs_->budget(), terms);
+  nfs_ = std::make_unique<NormalForms>(std::max(kWideTerms, terms), terms);
 }
 
 std::string KeqLanguage::node_str(OpCode op, uint32_t payload) const {

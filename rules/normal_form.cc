@@ -18,8 +18,8 @@ size_t NormalForms::CoeffHash::operator()(const mpq_class& q) const {
   return absl::HashOf(limbs(mpq_numref(q.get_mpq_t())), limbs(mpq_denref(q.get_mpq_t())));
 }
 
-NormalForms::NormalForms(size_t budget, size_t element_terms)
-    : budget_(budget), element_terms_(element_terms) {
+NormalForms::NormalForms(size_t wide_terms, size_t element_terms)
+    : wide_terms_(wide_terms), budget_(wide_terms * wide_terms), element_terms_(element_terms) {
   polys_.emplace_back();  // kNoNf: never used as a polynomial
   poly_folds_.push_back(false);
   monos_.emplace_back();  // monomial 0: empty
@@ -170,19 +170,19 @@ bool NormalForms::is_class_atom(NfId a) const {
 // expanded: that is where the programs' orders differ and forms are needed. Constant terms do
 // not count either way.
 bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) const {
-  // A sum is an edit when the wide form has over 64 terms (past them, the mean's square is past
-  // the budget: the two decisions agree) and the terms the smaller side changes are at most a
-  // 33rd of it: one element minus its group's mean over more than 64 elements, a convolution
-  // output (17 terms) minus its group's (900). Two statistics of a group of n <= 64 elements are
-  // not (E[x^2], n terms, minus E[x]^2, expanded to n(n+1)/2: a ratio of at most 32.5, at n =
-  // 64, which a ratio of 32 took for an edit and left without a form), as the reference's sum
+  // A sum is an edit when the wide form has over wide_terms_ terms (past them, the mean's
+  // square is past the budget: the two decisions agree) and the terms the smaller side changes
+  // are at most a 33rd of it: one element minus its group's mean over more than wide_terms_
+  // elements, a convolution output (17 terms) minus its group's (900). Two statistics of a group
+  // of n <= wide_terms_ elements are not (E[x^2], n terms, minus E[x]^2, expanded to n(n+1)/2: a
+  // ratio of at most 32.5, at n = 64 when element_terms is raised to 64), as the reference's sum
   // of (x_i - m)^2 is expanded there too. A term that cancels changes nothing: a conv output
   // P_i + b minus its group's mean P/n + b changes one term of the mean's n + 1, so a group of
-  // 64 outputs with a bias, whose mean squared is past the budget, has deviations that are edits.
-  constexpr size_t kWide = 64, kRatio = 33;
+  // outputs with a bias, whose mean squared is past the budget, has deviations that are edits.
+  constexpr size_t kRatio = 33;
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
-  if (wide->size() <= kWide) return false;
+  if (wide->size() <= wide_terms_) return false;
   size_t changed = 0;
   for (const Term& t : *few) {
     if (t.mono == 0 && t.expo == kZeroNf) continue;

@@ -12,8 +12,8 @@
 // hash-consed: equal NFs have equal ids, which is how the e-graph finds classes to merge.
 //
 // Size guards keep the cost near the size of the terms. A product of two sums past the budget
-// multiplies its wide factors (over 64 terms) as atoms W(P), P the form scaled to a first
-// coefficient of 1; a sum that only changes coefficients of a form over 64 terms, the other
+// multiplies its wide factors (over wide_terms, 32 by default) as atoms W(P), P the form scaled
+// to a first coefficient of 1; a sum that only changes coefficients of a wide form, the other
 // side a 33rd of its size or less (x_i - mean over a wide group), takes the form as W(P) too
 // when that side is an element minus its group's mean (its coefficients outweigh the form's)
 // of at most element_terms terms (kElementTerms by default), and has
@@ -43,15 +43,21 @@ inline constexpr NfId kNoNf = 0;    // no normal form (unknown, too large, or no
 inline constexpr NfId kZeroNf = 1;  // the zero polynomial
 // NormalForms::element_terms by default: a loaded value, an activation of one (x * sigmoid(x)).
 inline constexpr size_t kElementTerms = 4;
+// NormalForms::wide_terms by default.
+inline constexpr size_t kWideTerms = 32;
 
 class NormalForms {
  public:
-  // `budget`: the most terms a product of two sums may have before it is left as an atom.
-  // 4096 lets a group of 64 elements square its sum (E[x^2] - E[x]^2 against sum (x - m)^2;
-  // a LayerNorm over 3 x 4 x 5 written that way by an LLM needed 60).
+  // `wide_terms`: a form over this many terms is wide. A product of two sums past its square
+  // (the budget) has no form, or, where both factors are wide, is their atoms' product, and a
+  // sum that edits a wide form takes it as its atom (edits_wide): the two agree, so a group's
+  // E[x]^2 and its deviations x_i - E[x] go the same way. Below it a group of n elements costs
+  // n^3/2 terms (n squared deviations of n^2/2 each): 125,000 at 63, which took a conv +
+  // InstanceNorm over 63 outputs 7 s, and 15,000 at 31. An element of the prover's second pass
+  // (element_terms raised to 64) needs wide_terms as large, so its deviation's square expands.
   // `element_terms`: the most terms an element may have for its deviation from a wide group's
   // mean to get a form (small_edit).
-  explicit NormalForms(size_t budget = 4096, size_t element_terms = kElementTerms);
+  explicit NormalForms(size_t wide_terms = kWideTerms, size_t element_terms = kElementTerms);
 
   NfId constant(const mpq_class& c);
   NfId class_atom(uint32_t cls);  // the class as an atom; it must be finite
@@ -135,7 +141,8 @@ class NormalForms {
   NfId atom_poly(uint32_t atom) { return single(one_, intern_mono({{atom, 1}}), kZeroNf); }
   std::string term_str(const Term& t, const std::function<std::string(uint32_t)>& name) const;
 
-  size_t budget_;
+  size_t wide_terms_;
+  size_t budget_;  // wide_terms_ squared
   size_t element_terms_;
   size_t budget_exceeded_ = 0;
   size_t wide_edits_ = 0;

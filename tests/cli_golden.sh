@@ -116,7 +116,7 @@ check_first verify-timeout-whole-run 2 "UNKNOWN: " "$keq" verify "$ex/layernorm_
 # E[x^2] - E[x]^2 against sum (x - m)^2 over 300 columns, past the products' budget (the
 # normal forms' unit tests hold the wrong variants apart).
 check verify-one-pass-variance-wide 0 "EQUIVALENT: every output element proved by the e-graph" "$keq" verify "$src/tests/golden/nf_variance/ref.py" "$src/tests/golden/nf_variance/cand.py" --dims rows=2,cols=300 --no-smt
-check verify-nf-budget-noted 0 "note: normal forms: 1 products of sums past the 4096-term budget took their wide factors as atoms (not expanded)" "$keq" verify "$src/tests/golden/nf_budget/ref.py" "$src/tests/golden/nf_budget/cand.py" --dims batch=1,n=70
+check verify-nf-budget-noted 0 "note: normal forms: 1 products of sums past the 1024-term budget took their wide factors as atoms (not expanded)" "$keq" verify "$src/tests/golden/nf_budget/ref.py" "$src/tests/golden/nf_budget/cand.py" --dims batch=1,n=70
 check verify-ieee-fma 1 "bits 0x42346666 vs 0x42346667" "$keq" verify "$ex/scale_shift_fma/ref.py" "$ex/scale_shift_fma/cand.py" --dims batch_size=2,dim=5 --semantics ieee
 check verify-ieee-approx 2 "first: exp (an approximation)" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=1,dim=1 --semantics ieee
 check verify-semantics-bad 4 "--semantics takes real or ieee" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --semantics fast

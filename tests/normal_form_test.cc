@@ -248,7 +248,7 @@ TEST(NormalFormStore, FormsAreCanonical) {
 // A product past the budget multiplies its wide factors as atoms W(P), P scaled to a first
 // coefficient of 1: (2 s) * s is 2 W(s)^2, one term, and equals 2 (s * s).
 TEST(NormalFormStore, BudgetTurnsWideFactorsIntoAtoms) {
-  NormalForms nf(16);
+  NormalForms nf(4);  // a budget of 16 terms
   NfId s = kZeroNf;
   for (uint32_t k = 0; k < 5; ++k) s = nf.add(s, nf.class_atom(k));
   NfId square = nf.mul(s, s);  // 25 terms > 16
@@ -329,11 +329,18 @@ TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAWideGroup) {
             v.two_pass);
 }
 
-// At 64 elements E[x^2] (64 terms) minus E[x]^2 expanded (2,080) is no edit of a wide form: a
-// ratio of 32 took it for one, leaving it without a form where sum (x_i - m)^2 has one.
+// At the wide threshold (32 terms by default, 64 in the prover's second pass) E[x^2] (n terms)
+// minus E[x]^2 expanded (n(n+1)/2) is no edit of a wide form: a ratio of 32 took it for one at
+// 64, leaving it without a form where sum (x_i - m)^2 has one.
 TEST(NormalFormStore, TheTwoVarianceFormsMeetAtTheEditThreshold) {
-  for (uint32_t width : {63u, 64u, 65u}) {
+  for (uint32_t width : {31u, 32u, 33u, 63u, 64u, 65u}) {
     NormalForms nf;
+    VarianceForms v = variance_forms(nf, atoms(nf, width));
+    EXPECT_NE(v.one_pass, kNoNf) << width;
+    EXPECT_EQ(v.two_pass, v.one_pass) << width;
+  }
+  for (uint32_t width : {63u, 64u, 65u}) {
+    NormalForms nf(64, 64);
     VarianceForms v = variance_forms(nf, atoms(nf, width));
     EXPECT_NE(v.one_pass, kNoNf) << width;
     EXPECT_EQ(v.two_pass, v.one_pass) << width;
@@ -386,7 +393,7 @@ TEST(NormalFormStore, DeviationsOfManyTermElementsGetFormsWhenAsked) {
   EXPECT_EQ(v.two_pass, kNoNf);
   EXPECT_NE(v.one_pass, kNoNf);
   EXPECT_EQ(by_default.wide_edits(), kWidth);
-  NormalForms asked(4096, 64);
+  NormalForms asked(64, 64);
   VarianceForms w = variance_forms(asked, outputs(asked));
   EXPECT_NE(w.two_pass, kNoNf);
   EXPECT_EQ(w.two_pass, w.one_pass);

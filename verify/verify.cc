@@ -753,7 +753,7 @@ bool Pipeline::egraph() {
     bool all_proved = std::all_of(proved.begin(), proved.end(), [](bool b) { return b; });
     if (size_t wide = nfs.wide_edits(); wide && !all_proved)
       r.notes.push_back("normal forms: " + std::to_string(wide) +
-                        " deviations from the mean of a group over 64 terms, of elements over " +
+                        " deviations from the mean of a wide group, of elements over " +
                         std::to_string(nfs.element_terms()) +
                         " terms, were left to congruence (not expanded)");
     if (size_t wide = nfs.wide_products(); wide && !all_proved)
