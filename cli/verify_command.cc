@@ -132,7 +132,9 @@ options:
                     A limit computed from a size (a pooling's output length) is found by
                     rerunning the programs with that size grown, and the size searched for
                     the limit at those three values. Where no mask is traced, each constant
-                    at the largest BLOCK + 1.
+                    at the largest BLOCK + 1. A size the reference or an assert rejects
+                    (channels that must divide into groups) gives way to the nearest that
+                    leaves the same partial block (12 for BLOCK 8 + 1 over 4 groups).
                     These run smallest first, each within an eighth of --timeout (at least
                     2 s); one that does not finish there (and the larger sizes of its
                     dimension) and sizes multiplying past 262144 are named in the notes, not

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "verify/verify.h"
 
@@ -387,6 +388,43 @@ TEST(DefaultBound, ALimitThatEqualsAnotherSizeGoesToTheSizeThatMovesIt) {
             std::string::npos)
       << bounds;
   EXPECT_EQ(bounds.find("out_channels at BLOCK-1, BLOCK 64"), std::string::npos) << bounds;
+}
+
+// Channels that must divide into 4 groups: 9 (BLOCK + 1), 7 and 17 make the reference raise
+// (GroupNorm's ValueError), so the tails around the channel block were never checked. The
+// bound now runs the nearest sizes that leave the same tail and the reference accepts.
+TEST(DefaultBound, ASizeTheReferenceRejectsGoesToTheNearestWithTheSameTail) {
+  Files f("groups_divide",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+          "    def __init__(self, channels):\n        super().__init__()\n"
+          "        self.gn = nn.GroupNorm(4, channels)\n\n"
+          "    def forward(self, x):\n        return self.gn(x)\n\n\n"
+          "batch = 16\nchannels = 64\n\n\ndef get_inputs():\n"
+          "    return [torch.randn(batch, channels)]\n\n\n"
+          "def get_init_inputs():\n    return [channels]\n",
+          kTritonImports +
+              "@triton.jit\ndef copy_rows(x_ptr, y_ptr, C, BLOCK_C: tl.constexpr):\n"
+              "    row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK_C)\n"
+              "    for start in range(0, C, BLOCK_C):\n        m = start + offs < C\n"
+              "        v = tl.load(x_ptr + row * C + start + offs, mask=m)\n"
+              "        tl.store(y_ptr + row * C + start + offs, v, mask=m)\n\n\n"
+              "class ModelNew(nn.Module):\n    def __init__(self, channels):\n"
+              "        super().__init__()\n        self.gn = nn.GroupNorm(4, channels)\n\n"
+              "    def forward(self, x):\n        y = torch.empty_like(x)\n"
+              "        copy_rows[(x.shape[0],)](x, y, x.shape[1], BLOCK_C=8)\n"
+              "        return self.gn(y)\n");
+  std::vector<Report> rs = f.run();
+  std::set<int64_t> channels;
+  for (const Report& r : rs) {
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << ": " << r.reason;
+    channels.insert(r.dims.at(1).second.at(0));
+  }
+  EXPECT_EQ(channels, (std::set<int64_t>{64, 4, 12, 20}));
+  std::string notes;
+  for (const std::string& n : rs.at(0).notes) notes += n + "\n";
+  EXPECT_NE(notes.find("channels=9 (channels at BLOCK+1, BLOCK 8): the reference raises"),
+            std::string::npos)
+      << notes;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "frontends/python/python.h"
@@ -110,6 +111,9 @@ struct SizeTry {
   torch::Dims dims;
   std::string why;
   size_t entry;  // which size it varies (in dims order, tuples flattened)
+  // Sizes that leave the same tail, tried in turn where the reference or an assert rejects
+  // dims (channels that must divide into groups): best first.
+  std::vector<torch::Dims> instead = {};
 };
 
 // One size of a configuration: dims[d].second[j].
@@ -154,6 +158,28 @@ std::vector<std::pair<int64_t, std::string>> limit_targets(int64_t block, const 
 }
 
 using Limits = std::set<std::pair<int64_t, int64_t>>;  // (n, block extent), TorchState's
+
+// Other values w of a size whose product with `rest` leaves the tail that v * rest leaves for
+// `target` (B + 1: a partial second block, B - 1: one partial block, 2B + 1: a partial third),
+// for a reference that rejects v (channels that must divide into groups, heads into a width).
+// The value it accepted, `accepted`, says what it divides by: those sharing more factors with
+// it come first, then the nearest to v; at most three.
+std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t target,
+                               int64_t accepted) {
+  int64_t first_block = target == block + 1 ? 1 : target == 2 * block + 1 ? 2 : 0;
+  if (target != block - 1 && first_block == 0) return {};  // a loop's step: no other value
+  int64_t lo = first_block * block, hi = lo + block;       // the product in (lo, hi)
+  std::vector<int64_t> out;
+  for (int64_t w = lo / rest + 1; w * rest < hi; ++w)
+    if (w != v && w >= 2 && w * rest > lo) out.push_back(w);
+  std::stable_sort(out.begin(), out.end(), [&](int64_t a, int64_t b) {
+    int64_t ga = std::gcd(a, accepted), gb = std::gcd(b, accepted);
+    if (ga != gb) return ga > gb;
+    return std::abs(a - v) < std::abs(b - v);
+  });
+  if (out.size() > 3) out.resize(3);
+  return out;
+}
 
 // The candidate's mask limits at `dims`, from running the programs alone (no proof); none
 // where it does not run there. Remembered: the search below asks for the same sizes again.
@@ -244,7 +270,12 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
         std::string why =
             base[e.d].first + " at " + label + ", " + unit + " " + std::to_string(block);
         if (set.size() > 1) why += " (a flattened index)";
-        tries.push_back({std::move(dims), std::move(why), set.back()});
+        std::vector<torch::Dims> instead;
+        for (int64_t w : same_tail(v, rest, block, target, base[e.d].second[e.j])) {
+          instead.push_back(base);
+          instead.back()[e.d].second[e.j] = w;
+        }
+        tries.push_back({std::move(dims), std::move(why), set.back(), std::move(instead)});
       }
       if (real == false) continue;  // a coincidence of values: another set, or the search
       out.insert(out.end(), tries.begin(), tries.end());
@@ -549,34 +580,51 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::set<size_t> too_slow;  // entries whose size ran out of its share
   Options around_opt = opt;
   around_opt.timeout_s = std::max(2.0, opt.timeout_s / 8);
-  for (const SizeTry& t : around) {
-    if (!seen.insert(dims_str(t.dims)).second) continue;
-    std::string named = dims_str(t.dims) + " (" + t.why + ")";
-    if (elements(t.dims) > kMaxElements || too_slow.count(t.entry)) {
+  // One size around a block: false where the reference or an assert rejected it (its reports
+  // are dropped, and named in the notes).
+  auto try_size = [&](const torch::Dims& dims, const std::string& why, size_t entry) {
+    if (!seen.insert(dims_str(dims)).second) return true;
+    std::string named = dims_str(dims) + " (" + why + ")";
+    if (elements(dims) > kMaxElements || too_slow.count(entry)) {
       skipped.push_back(named + ": " +
-                        (too_slow.count(t.entry)
+                        (too_slow.count(entry)
                              ? "a smaller size of it ran out of time"
-                             : std::to_string(elements(t.dims)) + " elements, past the " +
+                             : std::to_string(elements(dims)) + " elements, past the " +
                                    std::to_string(kMaxElements) + " it runs"));
-      continue;
+      return true;
     }
     std::swap(opt, around_opt);
     size_t before = all.size();
     around_blocks = true;
-    run(t.dims, t.why);
+    run(dims, why);
     around_blocks = false;
     std::swap(opt, around_opt);
-    bool slow = std::any_of(all.begin() + before, all.end(), [](const Report& r) {
-      return r.out_of_time && r.verdict == Verdict::Unknown;
-    });
+    auto rejected =
+        std::find_if(all.begin() + static_cast<ptrdiff_t>(before), all.end(),
+                     [](const Report& r) { return r.reference_stopped || r.assert_rejected; });
+    if (rejected != all.end()) {
+      skipped.push_back(named + ": " + rejected->reason);
+      all.resize(before);
+      return false;
+    }
+    bool slow =
+        std::any_of(all.begin() + static_cast<ptrdiff_t>(before), all.end(),
+                    [](const Report& r) { return r.out_of_time && r.verdict == Verdict::Unknown; });
     if (slow && !decided(all)) {
       all.resize(before);
-      too_slow.insert(t.entry);
+      too_slow.insert(entry);
       char share[32];
       std::snprintf(share, sizeof share, "%.1f s", around_opt.timeout_s);
       skipped.push_back(named + ": not decided within its share of the time budget (" + share +
                         ")");
     }
+    return true;
+  };
+  for (const SizeTry& t : around) {
+    if (try_size(t.dims, t.why, t.entry)) continue;
+    // Rejected: the nearest sizes that leave the same tail, until one runs.
+    for (const torch::Dims& other : t.instead)
+      if (try_size(other, t.why + ", the nearest size the reference accepts", t.entry)) break;
   }
   return finish();
 }

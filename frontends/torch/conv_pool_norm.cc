@@ -181,7 +181,14 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           // momentum, affine).
           int64_t channels =
               i2.to_int(a.get(group ? 2 : 1, group ? "num_channels" : "num_features"), a.at);
-          if (group) i2.setattr(self, "num_groups", a.get(1, "num_groups"), a.at);
+          if (group) {
+            // torch's GroupNorm.__init__ checks this (a ValueError), before any forward.
+            int64_t groups = i2.to_int(a.get(1, "num_groups"), a.at);
+            if (groups == 0) i2.raise(a.at, "ZeroDivisionError: integer modulo by zero");
+            if (channels % groups)
+              i2.raise(a.at, "ValueError: num_channels must be divisible by num_groups");
+            i2.setattr(self, "num_groups", a.get(1, "num_groups"), a.at);
+          }
           Ref eps = a.get(group ? 3 : 2, "eps");
           i2.setattr(self, "eps", eps ? eps : python::floating(1e-5), a.at);
           bool instance = cls.rfind("InstanceNorm", 0) == 0;
