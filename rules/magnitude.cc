@@ -316,15 +316,6 @@ void MagnitudeCache::expire(const KeqLanguage::Graph& g) {
     by_node_.clear(), found_.clear(), unions_ = unions;
 }
 
-std::optional<double> MagnitudeCache::found(int kind, EClassId a, EClassId b,
-                                            const std::function<std::optional<double>()>& search) {
-  auto key = std::tuple{kind, a, b};
-  if (auto it = found_.find(key); it != found_.end()) return it->second;
-  std::optional<double> k = search();  // adds no entry of its own here
-  found_.emplace(key, k);
-  return k;
-}
-
 const MagnitudeCache::Members& MagnitudeCache::members(const KeqLanguage::Graph& g, EClassId node) {
   auto [it, fresh] = by_node_.try_emplace(node);
   if (!fresh) return it->second;

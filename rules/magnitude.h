@@ -13,7 +13,6 @@
 #include <absl/container/node_hash_map.h>
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -42,8 +41,14 @@ class MagnitudeCache {
   const Members& members(const KeqLanguage::Graph& g, EClassId node);
   // What a whole search (kind: |a| <= k |b|, or a^2 <= k b) found, asked again each time a
   // quotient's node is made again (after every union below it): kept like the members.
-  std::optional<double> found(int kind, EClassId a, EClassId b,
-                              const std::function<std::optional<double>()>& search);
+  template <class Search>
+  std::optional<double> found(int kind, EClassId a, EClassId b, Search&& search) {
+    auto key = std::tuple{kind, a, b};
+    if (auto it = found_.find(key); it != found_.end()) return it->second;
+    std::optional<double> k = search();  // adds no entry of its own here
+    found_.emplace(key, k);
+    return k;
+  }
   // Drops what unions have made incomplete; only between searches, as it frees entries.
   void expire(const KeqLanguage::Graph& g);
 

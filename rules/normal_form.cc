@@ -3,6 +3,7 @@
 #include <absl/hash/hash.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "ir/budget.h"
@@ -81,9 +82,9 @@ uint32_t NormalForms::intern_atom(Atom a) {
   return it->second;
 }
 
-NfId NormalForms::intern_poly(std::vector<Term> terms) {
+NfId NormalForms::intern_poly(std::vector<Term> terms, bool sorted) {
   ir::Budget::tick();  // a form can be as large as a row is wide: the budget reaches here
-  std::sort(terms.begin(), terms.end(), term_order);
+  if (!sorted) std::sort(terms.begin(), terms.end(), term_order);
   std::vector<Term> out;
   out.reserve(terms.size());
   for (const Term& t : terms) {
@@ -337,31 +338,38 @@ NfId NormalForms::add(NfId a, NfId b) {
 }
 
 NfId NormalForms::sum(std::span<const NfId> parts) {
-  if (std::find(parts.begin(), parts.end(), kNoNf) != parts.end()) return kNoNf;
-  return fold_wide(sum_unfolded(parts));
+  size_t terms = 0;
+  for (NfId p : parts) {
+    if (p == kNoNf) return kNoNf;
+    terms += polys_[p].size();
+  }
+  return fold_wide(sum_unfolded(parts, terms > kKeptSumTerms));
 }
 
-// A sum's terms combined, as halves whose forms are kept: an n-ary sum is made again each time
-// one of its operands' classes changes form (a group's n squared deviations of n^2/2 terms each,
-// adopting the candidate's forms one by one), and only the halves on that operand's path are
-// combined again. Folding (fold_wide) waits for the whole sum, so the form is the one a single
-// pass over every term gives.
-NfId NormalForms::sum_unfolded(std::span<const NfId> parts) {
+// A sum's terms combined; with `keep`, as halves whose forms are kept: an n-ary sum is made
+// again each time one of its operands' classes changes form (a group's n squared deviations of
+// n^2/2 terms each, adopting the candidate's forms one by one), and only the halves on that
+// operand's path are combined again. Small sums (a dot product's k products, made once) are
+// combined at once, as keeping their halves costs more than it saves. Folding (fold_wide) waits
+// for the whole sum, so the form is the one a single pass over every term gives.
+NfId NormalForms::sum_unfolded(std::span<const NfId> parts, bool keep) {
   constexpr size_t kLeaf = 8;
-  std::vector<NfId> key;
-  NfId halves[2];
-  if (parts.size() > kLeaf) {
-    key.assign(parts.begin(), parts.end());
-    if (auto it = sum_memo_.find(key); it != sum_memo_.end()) return it->second;
-    size_t half = parts.size() / 2;
-    halves[0] = sum_unfolded(parts.first(half));
-    halves[1] = sum_unfolded(parts.subspan(half));
-    parts = halves;
+  if (!keep || parts.size() <= kLeaf) {
+    std::vector<Term> t;
+    for (NfId p : parts) t.insert(t.end(), polys_[p].begin(), polys_[p].end());
+    return intern_poly(std::move(t));
   }
+  std::vector<NfId> key(parts.begin(), parts.end());
+  if (auto it = sum_memo_.find(key); it != sum_memo_.end()) return it->second;
+  size_t half = parts.size() / 2;
+  NfId a = sum_unfolded(parts.first(half), true), b = sum_unfolded(parts.subspan(half), true);
+  // Both halves are sorted: merged, not sorted again, the tree costs what one sort does.
   std::vector<Term> t;
-  for (NfId p : parts) t.insert(t.end(), polys_[p].begin(), polys_[p].end());
-  NfId r = intern_poly(std::move(t));
-  if (!key.empty()) sum_memo_.emplace(std::move(key), r);
+  t.reserve(polys_[a].size() + polys_[b].size());
+  std::merge(polys_[a].begin(), polys_[a].end(), polys_[b].begin(), polys_[b].end(),
+             std::back_inserter(t), term_order);
+  NfId r = intern_poly(std::move(t), /*sorted=*/true);
+  sum_memo_.emplace(std::move(key), r);
   return r;
 }
 

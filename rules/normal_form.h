@@ -129,12 +129,14 @@ class NormalForms {
   bool cancels(const Term& x, const Term& y, bool subtract) const;
   NfId wide(NfId a);  // c * W(a / c), c the first term's coefficient: one term for n
   NfId fold_wide(NfId a);
-  NfId sum_unfolded(std::span<const NfId> parts);
+  static constexpr size_t kKeptSumTerms = 4096;  // sum_unfolded keeps halves past it
+  NfId sum_unfolded(std::span<const NfId> parts, bool keep);
   bool proportional(std::vector<Term> terms, NfId p);
   bool scales_wide_too_often(NfId single, NfId form);
   NfId recip_uncached(NfId a);
   uint32_t intern_atom(Atom a);
-  NfId intern_poly(std::vector<Term> terms);  // sorts and combines like terms
+  // Sorts (unless `sorted`: in term_order already) and combines like terms.
+  NfId intern_poly(std::vector<Term> terms, bool sorted = false);
   NfId single(uint32_t coeff, uint32_t mono, NfId expo) {
     return intern_poly({{coeff, mono, expo}});
   }
