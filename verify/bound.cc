@@ -13,6 +13,7 @@
 #include <set>
 
 #include "frontends/python/python.h"
+#include "ir/budget.h"
 #include "verify/verify.h"
 
 namespace keq::verify {
@@ -187,19 +188,25 @@ std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t t
 // past either, sizes not run yet have no limits, and out_of_time() says so.
 class LimitProbe {
  public:
-  LimitProbe(const std::string& ref, const std::string& cand, double seconds)
+  LimitProbe(const std::string& ref, const std::string& cand, double seconds, size_t max_bytes)
       : ref_(ref),
         cand_(cand),
         deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(seconds))) {}
+                                     std::chrono::duration<double>(seconds))),
+        max_bytes_(max_bytes) {}
   // The mask limits (or, with `steps`, the loop steps) at `dims`; null where it did not run.
   const Limits* at(const torch::Dims& dims, bool steps = false) {
     auto [it, fresh] = seen_.try_emplace(dims_str(dims));
     if (fresh && Clock::now() > deadline_) out_of_time_ = true;
     if (fresh && !out_of_time_ && runs_++ < kMaxRuns) try {
+        // One run at a size the search grew can take longer than the whole share (the
+        // interpreter over a level-2 pipeline's kernels): it stops at the deadline.
+        ir::BudgetScope budget(deadline_, max_bytes_);
         ir::TermStore store;
         torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims).state;
         it->second = {st.mask_limits, st.loop_steps};
+      } catch (const ir::BudgetExceeded&) {
+        out_of_time_ = true;
       } catch (const std::exception&) {
       }
     if (!it->second) return nullptr;
@@ -212,6 +219,7 @@ class LimitProbe {
   static constexpr int kMaxRuns = 96;  // a bound on the search's cost, whatever the file
   std::string ref_, cand_;
   Clock::time_point deadline_;
+  size_t max_bytes_;
   std::map<std::string, std::optional<std::pair<Limits, Limits>>> seen_;  // masks, steps
   int runs_ = 0;
   bool out_of_time_ = false;
@@ -544,7 +552,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // The search gets an eighth of --timeout, as each size around a block does (their floor of
   // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
   const double probe_share = opt.timeout_s / 8;
-  LimitProbe probe(ref_path, cand_path, probe_share);
+  LimitProbe probe(ref_path, cand_path, probe_share, opt.max_memory_bytes);
   Limits unconfirmed, unconfirmed_steps;
   std::vector<SizeTry> around = around_mask_limits(base, limits, probe, unconfirmed);
   // A loop stepping past one block (unrolled over several) has its own tail: sizes around the

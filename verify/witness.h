@@ -60,6 +60,7 @@ inline void collect(const ir::TermStore& s, TermId root, absl::flat_hash_map<Ter
                     std::vector<TermId>& vars, std::vector<double>& consts) {
   std::vector<TermId> stack{root};  // iterative: terms can be as deep as a row is wide
   while (!stack.empty()) {
+    ir::Budget::tick();  // a pair's terms can be a level-2 pipeline's 500,000 nodes
     TermId t = stack.back();
     stack.pop_back();
     if (!seen.try_emplace(t, true).second) continue;
