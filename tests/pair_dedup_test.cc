@@ -75,5 +75,32 @@ TEST_F(PairDedup, VariablesOfDifferentDomainsAreNotRenamedIntoEachOther) {
   EXPECT_NE(key(pairs[0].ref, pairs[0].cand), key(pairs[1].ref, pairs[1].cand));
 }
 
+// Shared terms inside shared terms (a GroupNorm statistic per group over a BatchNorm statistic
+// over the batch) are keyed once each, in terms of the shared terms below them: a variable they
+// take from below is the lower term's, not a fresh one. G0 = (x10 + x00) * B and G2 = (x14 + x00)
+// * B are one renamed (x10 to x14); G1 = (x12 + x01) * B is not, as B holds x00 and x01 in
+// different places.
+TEST_F(PairDedup, SharedTermsInsideSharedTermsKeepTheVariablesTheyTakeFromBelow) {
+  std::vector<TermId> batch;
+  for (int c = 0; c < 4; ++c) batch.push_back(x(0, c));
+  TermId b = store.make(Op::Sum, batch);
+  std::vector<Pair> pairs;
+  for (auto [own, below] : {std::pair{2 * 0, 0}, {2 * 1, 1}, {2 * 2, 0}}) {
+    TermId g = store.make(Op::Mul, {store.make(Op::Add, {x(1, own), x(0, below)}), b});
+    TermId scaled = store.make(Op::Add, {store.make(Op::Mul, {x(1, own), g}), b});
+    TermId plain = store.make(Op::Add, {g, b});
+    pairs.push_back({scaled, scaled, 0, pairs.size()});
+    pairs.push_back({plain, plain, 0, pairs.size()});
+  }
+  PairKeys key(store, domains, pairs);
+  std::vector<std::vector<uint64_t>> keys;
+  for (const Pair& p : pairs) keys.push_back(key(p.ref, p.cand));
+  EXPECT_EQ(keys[0], keys[4]);
+  EXPECT_EQ(keys[1], keys[5]);
+  EXPECT_NE(keys[0], keys[2]);
+  EXPECT_NE(keys[1], keys[3]);
+  EXPECT_NE(keys[0], keys[1]);
+}
+
 }  // namespace
 }  // namespace keq::verify::internal

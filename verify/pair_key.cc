@@ -40,8 +40,9 @@ void PairKeys::mark_shared(const std::vector<Pair>& pairs) {
 }
 
 // A fresh walk: its own generation, so the stamps of earlier walks read as unseen.
-void PairKeys::start(Walk& w, bool stop) {
+void PairKeys::start(Walk& w, bool stop, TermId root) {
   w.stop_at_shared = stop;
+  w.root = root;
   w.key.clear(), w.leaves.clear(), w.var_order.clear();
   w.nodes = 0;
   w.generation = ++generation_;
@@ -83,19 +84,64 @@ std::vector<uint64_t> PairKeys::operator()(TermId a, TermId b) {
 // i-th variable of one's numbering to the i-th of the other's.
 const PairKeys::Tuple& PairKeys::tuple(const std::vector<TermId>& leaves) {
   if (leaves == last_leaves_ && !tuple_ids_.empty()) return last_tuple_;
-  Walk& w = walks_[2];
-  start(w, false);
-  std::vector<uint64_t> roots;
-  for (TermId leaf : leaves) roots.push_back(walk(w, leaf, nullptr));
-  std::vector<uint64_t> key = {w.nodes, roots.size()};
-  key.insert(key.end(), w.key.begin(), w.key.end());
-  key.insert(key.end(), roots.begin(), roots.end());
-  auto [it, fresh] = tuple_ids_.try_emplace(std::move(key), tuple_ids_.size());
+  make_tuple(leaves, 0, last_tuple_);
   last_leaves_ = leaves;
-  last_tuple_.id = it->second;
-  last_tuple_.vars.clear();
-  for (uint64_t k = 0; k < w.var_order.size(); ++k) last_tuple_.vars[w.var_order[k]] = k;
   return last_tuple_;
+}
+
+// The tuple is its terms' ids, then their variables numbered across the tuple by first
+// occurrence: a renaming maps each term to the other's (equal ids) and agrees on the variables
+// they share (equal numbers).
+void PairKeys::make_tuple(const std::vector<TermId>& leaves, int depth, Tuple& out) {
+  std::vector<uint64_t> key = {leaves.size()};
+  out.vars.clear(), out.order.clear();
+  for (TermId leaf : leaves) {
+    const SharedKey& k = shared_key(leaf, depth);
+    key.insert(key.end(), {k.id, k.vars.size()});
+    for (uint32_t var : k.vars) {
+      ir::Budget::tick();
+      auto [it, fresh] = out.vars.try_emplace(var, out.order.size());
+      if (fresh) out.order.push_back(var);
+      key.push_back(it->second);
+    }
+  }
+  out.id = tuple_ids_.try_emplace(std::move(key), tuple_ids_.size()).first->second;
+}
+
+// One shared term's canonical id and its variables in their canonical order, computed once, as
+// a pair's key is: its own part, walked up to the shared terms below it, in terms of their
+// tuple. A level-2 pipeline's GroupNorm statistics (one per sample and group) each hold the
+// BatchNorm statistics of their channels, over the whole batch: walked whole, once per tuple of
+// a pair, they cost 35 s of dedup. Deeper than kMaxDepth, a term is walked whole.
+const PairKeys::SharedKey& PairKeys::shared_key(TermId t, int depth) {
+  constexpr int kMaxDepth = 32;
+  if (auto it = shared_keys_.find(t); it != shared_keys_.end()) return it->second;
+  Tuple below;
+  std::vector<uint64_t> key;
+  Walk w;
+  uint64_t root;
+  if (depth < kMaxDepth) {
+    start(w, true, t);
+    root = walk(w, t, nullptr);
+    std::vector<TermId> leaves = w.leaves;
+    make_tuple(leaves, depth + 1, below);
+    if (!leaves.empty()) {  // their walks renumbered terms, and its variables are theirs
+      start(w, true, t);
+      root = walk(w, t, &below);
+    }
+    key = {1, below.id};
+  } else {
+    start(w, false);
+    root = walk(w, t, nullptr);
+    key = {0};
+  }
+  key.insert(key.end(), {w.nodes, root});
+  key.insert(key.end(), w.key.begin(), w.key.end());
+  SharedKey& k = shared_keys_[t];
+  k.id = shared_ids_.try_emplace(std::move(key), shared_ids_.size()).first->second;
+  k.vars = below.order;  // the tuple's variables by index, then its own fresh ones
+  k.vars.insert(k.vars.end(), w.var_order.begin(), w.var_order.end());
+  return k;
 }
 
 // Post-order with an explicit stack: a 100,000-term chain (a scalar loop accumulator over a
@@ -107,7 +153,7 @@ uint64_t PairKeys::walk(Walk& w, TermId root, const Tuple* outer) {
     auto [t, expanded] = stack.back();
     stack.pop_back();
     if (seen(w, t)) continue;
-    if (w.stop_at_shared && shared_[t]) {
+    if (w.stop_at_shared && shared_[t] && t != w.root) {
       // seen above: each shared term is met once per walk, so it is the next leaf
       w.key.insert(w.key.end(), {kLeafRef, w.leaves.size()});
       w.leaves.push_back(t);

@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "ir/term.h"
 #include "verify/witness.h"
 
@@ -36,6 +37,7 @@ class PairKeys {
   // hash tables were most of the cost).
   struct Walk {
     bool stop_at_shared = false;  // a pair's private part; false: a tuple, walked whole
+    TermId root = ~TermId{0};     // a shared term whose own part is walked: not a leaf
     std::vector<uint64_t> key;
     std::vector<TermId> leaves;       // the shared terms reached, in order
     std::vector<uint32_t> var_order;  // the variables numbered, in order
@@ -43,14 +45,21 @@ class PairKeys {
     uint32_t generation = 0;
   };
   struct Tuple {
-    uint64_t id;
+    uint64_t id = 0;
     absl::flat_hash_map<uint32_t, uint64_t> vars;  // variable -> index in the tuple's numbering
+    std::vector<uint32_t> order;                   // the variables by index
+  };
+  struct SharedKey {
+    uint64_t id;                 // equal ids: equal terms up to renaming of their variables
+    std::vector<uint32_t> vars;  // their variables, numbered by first occurrence
   };
   void mark_shared(const std::vector<Pair>& pairs);
-  void start(Walk& w, bool stop);
+  void start(Walk& w, bool stop, TermId root = ~TermId{0});
   bool seen(const Walk& w, TermId t) const;
   uint64_t number(Walk& w, TermId t);
   const Tuple& tuple(const std::vector<TermId>& leaves);
+  void make_tuple(const std::vector<TermId>& leaves, int depth, Tuple& out);
+  const SharedKey& shared_key(TermId t, int depth);
   void record(Walk& w, TermId t, const Tuple* outer);
   void record_var(Walk& w, uint32_t var, const Domain& d, const Tuple* outer);
   uint64_t walk(Walk& w, TermId root, const Tuple* outer);
@@ -65,6 +74,8 @@ class PairKeys {
   std::vector<uint32_t> var_seen_in_, var_number_;     // by variable (payload)
   uint32_t generation_ = 0;
   absl::flat_hash_map<std::vector<uint64_t>, uint64_t> tuple_ids_;
+  absl::flat_hash_map<std::vector<uint64_t>, uint64_t> shared_ids_;  // shared_key's ids
+  absl::node_hash_map<TermId, SharedKey> shared_keys_;               // stable: tuple() holds one
   std::vector<TermId> last_leaves_;  // consecutive pairs usually reach the same tuple
   Tuple last_tuple_;
 };
