@@ -594,6 +594,14 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         if (q == std::string::npos) q = n.text.size();
         ops.push_back(n.text.substr(p, q - p));
       }
+      // A comparison of Triton runtime scalars is one too (Bool's f, value.h): tl.static_assert
+      // refuses it, as Triton does.
+      bool runtime = false;
+      auto result = [&](bool v) {
+        Ref r = boolean(v);
+        if (runtime) r = std::make_shared<Value>(*r), r->f = 1;
+        return r;
+      };
       for (size_t k = 0; k < ops.size(); ++k) {
         Ref right = eval(n.kids[k + 1], env);
         bool identity = ops[k] == "is" || ops[k] == "is not";  // never elementwise
@@ -601,10 +609,13 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
           if (ops.size() != 1) unsupported(n.span, "chained comparisons of tensors");
           return binop(ops[0], left, right, n.span);
         }
-        if (!compare(ops[k], left, right, n.span)) return boolean(false);
+        for (const Ref& x : {left, right})
+          runtime = runtime || ((x->kind == K::Int || x->kind == K::Float) && x->b) ||
+                    (x->kind == K::Bool && x->f != 0);
+        if (!compare(ops[k], left, right, n.span)) return result(false);
         left = right;
       }
-      return boolean(true);
+      return result(true);
     }
     case NodeKind::Call:
       return eval_call(e, env);

@@ -78,11 +78,11 @@ struct Value {
     InputDependentFloat
   };
   Kind kind = Kind::None;
-  // Bool: the value. Class: defined by the program (not keq's model of a library class).
-  // Function: a staticmethod. Builtin: a classmethod (bound to the class it is looked up on).
-  // Int, Float: a Triton runtime scalar (a kernel argument not annotated tl.constexpr, or an
-  // int computed from one), which Triton refuses where it needs a constexpr and computes with
-  // in the kernel.
+  // Bool: the value in b and i (and `f` 1 for a comparison of Triton runtime scalars). Class:
+  // defined by the program (not keq's model of a library class). Function: a staticmethod. Builtin:
+  // a classmethod (bound to the class it is looked up on). Int, Float: a Triton runtime scalar (a
+  // kernel argument not annotated tl.constexpr, or an int computed from one), which Triton refuses
+  // where it needs a constexpr and computes with in the kernel.
   bool b = false;
   int64_t i = 0;
   double f = 0;

@@ -150,6 +150,20 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   }
   for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
     def(same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  // tl.static_assert(cond, msg): Triton's code generator evaluates cond at compile time and fails
+  // the compilation where it is False. A condition that is no compile-time bool (a value of the
+  // run, or an int) is not modelled: Triton rejects it, with an error keq does not pin.
+  def("static_assert", [](Interp& i2, CallArgs& a) {
+    Ref cond = a.get(0, "cond");
+    if (!cond || cond->kind != python::Value::Kind::Bool || cond->f != 0)
+      i2.unsupported(a.at, "tl.static_assert of a condition that is not a compile-time bool");
+    if (!cond->b) {
+      Ref msg = a.get(1, "msg");
+      i2.raise(a.at, "CompileTimeAssertionFailure: " +
+                         (msg && msg->kind == python::Value::Kind::Str ? msg->s : std::string()));
+    }
+    return python::none();
+  });
   // tl.range and tl.static_range iterate as range() does; their other arguments (num_stages,
   // loop_unroll_factor, ...) are scheduling hints with no effect on values.
   for (const char* name : {"range", "static_range"})
