@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 
+#include "verify/bound_sizes.h"
 #include "verify/verify.h"
 
 namespace keq::verify {
@@ -425,6 +426,31 @@ TEST(DefaultBound, ASizeTheReferenceRejectsGoesToTheNearestWithTheSameTail) {
   EXPECT_NE(notes.find("channels=9 (channels at BLOCK+1, BLOCK 8): the reference raises"),
             std::string::npos)
       << notes;
+}
+
+// The sizes tried instead of a rejected one leave the same partial block, sharing the most
+// factors with the size the reference accepted (64: divisible by 4 groups), then nearest.
+TEST(DefaultBound, SizesWithTheSameTailShareFactorsWithTheAcceptedOne) {
+  EXPECT_EQ(internal::same_tail(9, 1, 8, 9, 64), (std::vector<int64_t>{12, 10, 14}));
+  EXPECT_EQ(internal::same_tail(7, 1, 8, 7, 64), (std::vector<int64_t>{4, 6, 2}));
+  EXPECT_EQ(internal::same_tail(17, 1, 8, 17, 64), (std::vector<int64_t>{20, 18, 22}));
+  EXPECT_EQ(internal::same_tail(3, 3, 8, 9, 6), (std::vector<int64_t>{4, 5}));  // 12, 15 of rest 3
+  EXPECT_TRUE(internal::same_tail(8, 1, 8, 8, 64).empty());  // a loop's step: only itself
+}
+
+// A size around a block whose configuration passes the cap on elements halves the other sizes
+// (a conv's batch of 8 with 8 channels of 8 x 8 put out_channels 65 past it), never the sizes
+// that make the limit.
+TEST(DefaultBound, ASizePastTheCapHalvesTheOtherSizes) {
+  torch::Dims dims = {{"batch", {8}}, {"out", {65}}, {"in", {8}}, {"h", {8}}, {"w", {8}}};
+  auto fewer = internal::others_halved(dims, {1}, int64_t{1} << 18);
+  ASSERT_TRUE(fewer.has_value());
+  EXPECT_EQ(fewer->at(0).second.at(0), 4);
+  EXPECT_EQ(fewer->at(1).second.at(0), 65);
+  EXPECT_FALSE(internal::others_halved(dims, {0, 1, 2, 3, 4}, int64_t{1} << 18).has_value());
+  EXPECT_FALSE(internal::others_halved(dims, {}, int64_t{1} << 18).has_value());
+  torch::Dims small = {{"a", {2}}, {"n", {65}}, {"b", {3}}};
+  EXPECT_FALSE(internal::others_halved(small, {1}, 100).has_value());  // none may go below 2
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "frontends/python/python.h"
 #include "ir/budget.h"
+#include "verify/bound_sizes.h"
 #include "verify/verify.h"
 
 namespace keq::verify {
@@ -115,7 +116,60 @@ struct SizeTry {
   // Sizes that leave the same tail, tried in turn where the reference or an assert rejects
   // dims (channels that must divide into groups): best first.
   std::vector<torch::Dims> instead = {};
+  // The sizes whose product is the limit (a mask limit's feeding set); empty: the limit is no
+  // product of sizes, and no other size may change either.
+  std::vector<size_t> limit_sizes = {};
 };
+
+}  // namespace
+
+namespace internal {
+
+// The sizes around a block come from the first sizes both sides accepted, the file's scaled
+// down: a conv's batch of 8 x 8 channels x 8 x 8 put out_channels at 2 * 32 + 1 past the cap,
+// where the batch need not be 8.
+std::optional<torch::Dims> others_halved(torch::Dims dims, const std::vector<size_t>& keep,
+                                         int64_t cap) {
+  if (keep.empty()) return std::nullopt;
+  while (elements(dims) > cap) {
+    int64_t* largest = nullptr;
+    size_t k = 0;
+    for (auto& entry : dims)
+      for (int64_t& size : entry.second) {
+        bool kept = std::find(keep.begin(), keep.end(), k++) != keep.end();
+        if (!kept && size >= 4 && (!largest || size > *largest)) largest = &size;
+      }
+    if (!largest) return std::nullopt;
+    *largest /= 2;
+  }
+  return dims;
+}
+
+// A reference that rejects v: channels that must divide into groups, heads into a width. The
+// value it accepted says what it divides by.
+std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t target,
+                               int64_t accepted) {
+  int64_t first_block = target == block + 1 ? 1 : target == 2 * block + 1 ? 2 : 0;
+  if (target != block - 1 && first_block == 0) return {};  // a loop's step: no other value
+  int64_t lo = first_block * block, hi = lo + block;       // the product in (lo, hi)
+  std::vector<int64_t> out;
+  for (int64_t w = lo / rest + 1; w * rest < hi; ++w)
+    if (w != v && w >= 2 && w * rest > lo) out.push_back(w);
+  std::stable_sort(out.begin(), out.end(), [&](int64_t a, int64_t b) {
+    int64_t ga = std::gcd(a, accepted), gb = std::gcd(b, accepted);
+    if (ga != gb) return ga > gb;
+    return std::abs(a - v) < std::abs(b - v);
+  });
+  if (out.size() > 3) out.resize(3);
+  return out;
+}
+
+}  // namespace internal
+
+namespace {
+
+using internal::others_halved;
+using internal::same_tail;
 
 // One size of a configuration: dims[d].second[j].
 struct SizeEntry {
@@ -159,28 +213,6 @@ std::vector<std::pair<int64_t, std::string>> limit_targets(int64_t block, const 
 }
 
 using Limits = std::set<std::pair<int64_t, int64_t>>;  // (n, block extent), TorchState's
-
-// Other values w of a size whose product with `rest` leaves the tail that v * rest leaves for
-// `target` (B + 1: a partial second block, B - 1: one partial block, 2B + 1: a partial third),
-// for a reference that rejects v (channels that must divide into groups, heads into a width).
-// The value it accepted, `accepted`, says what it divides by: those sharing more factors with
-// it come first, then the nearest to v; at most three.
-std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t target,
-                               int64_t accepted) {
-  int64_t first_block = target == block + 1 ? 1 : target == 2 * block + 1 ? 2 : 0;
-  if (target != block - 1 && first_block == 0) return {};  // a loop's step: no other value
-  int64_t lo = first_block * block, hi = lo + block;       // the product in (lo, hi)
-  std::vector<int64_t> out;
-  for (int64_t w = lo / rest + 1; w * rest < hi; ++w)
-    if (w != v && w >= 2 && w * rest > lo) out.push_back(w);
-  std::stable_sort(out.begin(), out.end(), [&](int64_t a, int64_t b) {
-    int64_t ga = std::gcd(a, accepted), gb = std::gcd(b, accepted);
-    if (ga != gb) return ga > gb;
-    return std::abs(a - v) < std::abs(b - v);
-  });
-  if (out.size() > 3) out.resize(3);
-  return out;
-}
 
 // The candidate's mask limits at `dims`, from running the programs alone (no proof); none
 // where it does not run there. Remembered: the search below asks for the same sizes again.
@@ -283,7 +315,7 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
           instead.push_back(base);
           instead.back()[e.d].second[e.j] = w;
         }
-        tries.push_back({std::move(dims), std::move(why), set.back(), std::move(instead)});
+        tries.push_back({std::move(dims), std::move(why), set.back(), std::move(instead), set});
       }
       if (real == false) continue;  // a coincidence of values: another set, or the search
       out.insert(out.end(), tries.begin(), tries.end());
@@ -590,49 +622,54 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   around_opt.timeout_s = std::max(2.0, opt.timeout_s / 8);
   // One size around a block: false where the reference or an assert rejected it (its reports
   // are dropped, and named in the notes).
-  auto try_size = [&](const torch::Dims& dims, const std::string& why, size_t entry) {
-    if (!seen.insert(dims_str(dims)).second) return true;
-    std::string named = dims_str(dims) + " (" + why + ")";
-    if (elements(dims) > kMaxElements || too_slow.count(entry)) {
-      skipped.push_back(named + ": " +
-                        (too_slow.count(entry)
-                             ? "a smaller size of it ran out of time"
-                             : std::to_string(elements(dims)) + " elements, past the " +
-                                   std::to_string(kMaxElements) + " it runs"));
-      return true;
-    }
-    std::swap(opt, around_opt);
-    size_t before = all.size();
-    around_blocks = true;
-    run(dims, why);
-    around_blocks = false;
-    std::swap(opt, around_opt);
-    auto rejected =
-        std::find_if(all.begin() + static_cast<ptrdiff_t>(before), all.end(),
-                     [](const Report& r) { return r.reference_stopped || r.assert_rejected; });
-    if (rejected != all.end()) {
-      skipped.push_back(named + ": " + rejected->reason);
-      all.resize(before);
-      return false;
-    }
-    bool slow =
-        std::any_of(all.begin() + static_cast<ptrdiff_t>(before), all.end(),
-                    [](const Report& r) { return r.out_of_time && r.verdict == Verdict::Unknown; });
-    if (slow && !decided(all)) {
-      all.resize(before);
-      too_slow.insert(entry);
-      char share[32];
-      std::snprintf(share, sizeof share, "%.1f s", around_opt.timeout_s);
-      skipped.push_back(named + ": not decided within its share of the time budget (" + share +
-                        ")");
-    }
-    return true;
-  };
+  std::function<bool(const torch::Dims&, const std::string&, const SizeTry&)> try_size =
+      [&](const torch::Dims& dims, const std::string& why, const SizeTry& t) {
+        size_t entry = t.entry;
+        if (!seen.insert(dims_str(dims)).second) return true;
+        std::string named = dims_str(dims) + " (" + why + ")";
+        if (elements(dims) > kMaxElements && !too_slow.count(entry))
+          if (auto fewer = others_halved(dims, t.limit_sizes, kMaxElements))
+            return try_size(*fewer, why + ", other sizes halved", t);
+        if (elements(dims) > kMaxElements || too_slow.count(entry)) {
+          skipped.push_back(named + ": " +
+                            (too_slow.count(entry)
+                                 ? "a smaller size of it ran out of time"
+                                 : std::to_string(elements(dims)) + " elements, past the " +
+                                       std::to_string(kMaxElements) + " it runs"));
+          return true;
+        }
+        std::swap(opt, around_opt);
+        size_t before = all.size();
+        around_blocks = true;
+        run(dims, why);
+        around_blocks = false;
+        std::swap(opt, around_opt);
+        auto rejected =
+            std::find_if(all.begin() + static_cast<ptrdiff_t>(before), all.end(),
+                         [](const Report& r) { return r.reference_stopped || r.assert_rejected; });
+        if (rejected != all.end()) {
+          skipped.push_back(named + ": " + rejected->reason);
+          all.resize(before);
+          return false;
+        }
+        bool slow = std::any_of(
+            all.begin() + static_cast<ptrdiff_t>(before), all.end(),
+            [](const Report& r) { return r.out_of_time && r.verdict == Verdict::Unknown; });
+        if (slow && !decided(all)) {
+          all.resize(before);
+          too_slow.insert(entry);
+          char share[32];
+          std::snprintf(share, sizeof share, "%.1f s", around_opt.timeout_s);
+          skipped.push_back(named + ": not decided within its share of the time budget (" + share +
+                            ")");
+        }
+        return true;
+      };
   for (const SizeTry& t : around) {
-    if (try_size(t.dims, t.why, t.entry)) continue;
+    if (try_size(t.dims, t.why, t)) continue;
     // Rejected: the nearest sizes that leave the same tail, until one runs.
     for (const torch::Dims& other : t.instead)
-      if (try_size(other, t.why + ", the nearest size the reference accepts", t.entry)) break;
+      if (try_size(other, t.why + ", the nearest size the reference accepts", t)) break;
   }
   return finish();
 }
