@@ -137,8 +137,9 @@ options:
                     leaves the same partial block (12 for BLOCK 8 + 1 over 4 groups).
                     These run smallest first, each within an eighth of --timeout (at least
                     2 s); one that does not finish there (and the larger sizes of its
-                    dimension) and sizes multiplying past 262144 are named in the notes, not
-                    run: the verdict covers the configurations it lists.
+                    dimension) and sizes multiplying past 262144 (after halving the sizes
+                    that do not make the limit) are named in the notes, not run: the
+                    verdict covers the configurations it lists.
                     Constants only get_init_inputs() names stay as written.
   --timeout S       seconds for the whole run (default 60): every configuration, autotune
                     config and stage ends by then, the symbolic execution of the two files
