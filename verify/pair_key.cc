@@ -123,9 +123,8 @@ const PairKeys::SharedKey& PairKeys::shared_key(TermId t, int depth) {
   if (depth < kMaxDepth) {
     start(w, true, t);
     root = walk(w, t, nullptr);
-    std::vector<TermId> leaves = w.leaves;
-    make_tuple(leaves, depth + 1, below);
-    if (!leaves.empty()) {  // their walks renumbered terms, and its variables are theirs
+    make_tuple(w.leaves, depth + 1, below);  // w is this call's own: their walks leave it be
+    if (!w.leaves.empty()) {                 // but renumber terms, and its variables are theirs
       start(w, true, t);
       root = walk(w, t, &below);
     }

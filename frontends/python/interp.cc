@@ -11,6 +11,18 @@ namespace keq::python {
 
 namespace {
 using K = Value::Kind;
+
+// A Triton runtime scalar (value.h): an Int or Float argument not annotated tl.constexpr, what is
+// computed from one, and a comparison or negation of them (a Bool with f set). tl.static_assert
+// refuses them, as Triton does.
+bool is_runtime_scalar(const Ref& x) {
+  return ((x->kind == K::Int || x->kind == K::Float) && x->b) || (x->kind == K::Bool && x->f != 0);
+}
+Ref boolean_of(bool v, bool runtime) {
+  Ref r = boolean(v);  // a fresh value
+  if (runtime) r->f = 1;
+  return r;
+}
 constexpr int64_t kMaxLoopTrips = 10'000'000;
 
 // CPython 3.11's builtins module (dir(builtins)): a name from here that keq lacks is keq's gap.
@@ -565,7 +577,7 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       return binop(n.text, eval(n.kids[0], env), eval(n.kids[1], env), n.span);
     case NodeKind::UnaryOp: {
       Ref x = eval(n.kids[0], env);
-      if (n.text == "not") return boolean(!truthy(x, n.span));
+      if (n.text == "not") return boolean_of(!truthy(x, n.span), is_runtime_scalar(x));
       if (x->kind == K::InputDependentFloat) input_dependent_use(n.span, x);
       if (x->kind == K::Tensor) {
         if (!hooks_.unop) unsupported(n.span, "tensor operator " + n.text);
@@ -594,14 +606,7 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         if (q == std::string::npos) q = n.text.size();
         ops.push_back(n.text.substr(p, q - p));
       }
-      // A comparison of Triton runtime scalars is one too (Bool's f, value.h): tl.static_assert
-      // refuses it, as Triton does.
-      bool runtime = false;
-      auto result = [&](bool v) {
-        Ref r = boolean(v);
-        if (runtime) r = std::make_shared<Value>(*r), r->f = 1;
-        return r;
-      };
+      bool runtime = false;  // of Triton runtime scalars: a runtime bool
       for (size_t k = 0; k < ops.size(); ++k) {
         Ref right = eval(n.kids[k + 1], env);
         bool identity = ops[k] == "is" || ops[k] == "is not";  // never elementwise
@@ -609,13 +614,11 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
           if (ops.size() != 1) unsupported(n.span, "chained comparisons of tensors");
           return binop(ops[0], left, right, n.span);
         }
-        for (const Ref& x : {left, right})
-          runtime = runtime || ((x->kind == K::Int || x->kind == K::Float) && x->b) ||
-                    (x->kind == K::Bool && x->f != 0);
-        if (!compare(ops[k], left, right, n.span)) return result(false);
+        runtime = runtime || is_runtime_scalar(left) || is_runtime_scalar(right);
+        if (!compare(ops[k], left, right, n.span)) return boolean_of(false, runtime);
         left = right;
       }
-      return result(true);
+      return boolean_of(true, runtime);
     }
     case NodeKind::Call:
       return eval_call(e, env);

@@ -7,7 +7,7 @@ import triton.language as tl
 @triton.jit
 def copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.static_assert(BLOCK % 8 == 0, "BLOCK must be a multiple of 8")
-    tl.static_assert(n % 16 == 0)
+    tl.static_assert(not (n % 16 != 0))
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
 
