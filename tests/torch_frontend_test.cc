@@ -643,6 +643,19 @@ TEST(TorchModules, EvalModeReachesEverySubmodule) {
             "(+ (* (/ in0[0,0] (sqrt (+ 1 9.9999997473787516e-06))) p0[0]) p1[0])");
 }
 
+// An initializer on a plain tensor draws its values; nn.Parameter around it is that parameter, not
+// a second one (which would break matching parameters by creation order with the reference).
+TEST(TorchModules, ATensorInitializedThenWrappedIsOneParameter) {
+  ir::TermStore s;
+  fs::path f = fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/initialized_then_wrapped.py";
+  Program p = run_program(f.string(), s, "Model", {});
+  ASSERT_EQ(p.state.parameters.size(), 2u);
+  EXPECT_EQ(p.state.parameters[0].shape, (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(p.state.parameters[1].shape, (std::vector<int64_t>{3}));
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]),
+            "(+ (sum (* in0[0,0] p0[0,0]) (* in0[0,1] p0[0,1])) p1[0])");
+}
+
 TEST(Triton, TlRangeAndStaticRangeIterateAsRangeDoes) {
   ir::TermStore s;
   Program p = golden_candidate("tl_range_loops.py", s);  // num_stages is a hint: no effect

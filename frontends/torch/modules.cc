@@ -310,10 +310,7 @@ void Torch::install_init(const Ref& nn) {
     (*init->attrs)[n] =
         python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
           TensorPtr t = tensor_arg(a, 0, "tensor");
-          if (!is_symbolic(t)) {
-            TensorPtr fresh = symbolic("nn.init." + n, t->shape, t->dtype, a.at, true);
-            for (size_t k = 0; k < t->elems.size(); ++k) t->write(k, fresh->elems[k]);
-          }
+          if (!is_symbolic(t)) randomize(t, "nn.init." + n, a.at);
           return a.pos[0];
         });
   }

@@ -666,12 +666,18 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   in.unsupported(at, "Tensor." + name + " is not modelled");
 }
 
-// t.zero_(), t.fill_(v), t.copy_(src) and t.OP_(...) for every out-of-place OP keq models
+// t.uniform_(..) and t.normal_(..) make t a parameter (randomize); t.zero_(), t.fill_(v),
+// t.copy_(src) and t.OP_(...) for every out-of-place OP keq models
 // (add_, div_, clamp_, relu_, ...): OP's result, broadcast to t's shape and cast to its dtype,
 // written into t and every view of its storage; t itself is returned, as torch does.
 Ref Torch::in_place_method(const Ref& self, const std::string& name) {
   if (name.size() < 2 || name.back() != '_' || name[0] == '_') return nullptr;
   std::string base = name.substr(0, name.size() - 1);
+  if (base == "uniform" || base == "normal")
+    return python::builtin("Tensor." + name, [this, self, name](Interp&, CallArgs& a) -> Ref {
+      randomize(self->tensor, "Tensor." + name, a.at);
+      return self;
+    });
   bool known = base == "zero" || base == "fill" || base == "copy" || ops.contains(base);
   if (!known) return nullptr;
   return python::builtin("Tensor." + name, [this, self, base, name](Interp&, CallArgs& a) -> Ref {

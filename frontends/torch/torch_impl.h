@@ -472,6 +472,13 @@ struct Torch {
                     Span at);
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
   Ref in_place_method(const Ref& self, const std::string& name);  // nullptr: not one keq knows
+  // Random initial values (nn.init.normal_, Tensor.uniform_, ...) are symbolic, like torch.randn;
+  // t becomes the parameter nn.Parameter(t) then takes as it is.
+  void randomize(const TensorPtr& t, const std::string& origin, Span at) {
+    TensorPtr fresh = symbolic(origin, t->shape, t->dtype, at, true);
+    for (size_t k = 0; k < t->elems.size(); ++k) t->write(k, fresh->elems[k]);
+    st.last_symbolic_parameter = t;
+  }
   void write_selection(const TensorPtr& t, const Selection& sel, const TensorPtr& v,
                        const std::string& what, Span at);
   Ref tensor_attr(const Ref& self, const std::string& name, Span at);
