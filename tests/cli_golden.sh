@@ -96,6 +96,9 @@ check parse 0 "FunctionDef 'kernel'" "$keq" parse "$src/tests/golden/parser/trit
 check verify-help 0 "usage: keq verify REF.py CAND.py" "$keq" verify --help
 check verify-equivalent 0 "EQUIVALENT: every output element proved" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5
 check verify-counterexample 1 "reference: 65504" "$keq" verify "$ex/fp16_cast_noclamp/ref.py" "$ex/fp16_cast_noclamp/cand.py" --dims batch_size=2,dim=3
+# The counterexample says what in0, in1 are: forward's arguments, and where one is computed from
+# the tensor get_inputs() drew (targets = randint(0, 2) * 2 - 1), that tensor's values.
+check verify-counterexample-names 1 "in1: torch.randint in get_inputs(); forward's argument \`targets\` is computed from it" "$keq" verify "$src/tests/realworld/llm_style/hinge_loss/ref.py" "$src/tests/realworld/llm_style/hinge_loss/cand.py"
 check verify-finding 1 "cand.py:16:5: write-write race" "$keq" verify "$ex/row_sum_split_store_race/ref.py" "$ex/row_sum_split_store_race/cand.py" --dims rows=2,cols=10
 # A pair the e-graph leaves to Z3 (tanh written through exp, clamped).
 check verify-smt-proves 0 "Z3 proved 1" "$keq" verify "$ex/relu_difference_identity/ref.py" "$ex/relu_difference_identity/cand.py" --dims batch_size=2,dim=3

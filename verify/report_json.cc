@@ -43,6 +43,7 @@ void fill(const Report& r, report::Configuration& c) {
     pc->set_candidate_value(x->cand_value);
     pc->set_difference(x->difference);
     pc->set_found_by(x->found_by);
+    for (const auto& n : x->names) pc->add_names(n);
   }
   for (const auto& f : r.findings) c.add_findings(f);
   for (const auto& f : r.file_size_findings) c.add_file_size_findings(f);

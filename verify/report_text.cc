@@ -106,6 +106,7 @@ std::string to_text(const Report& r) {
          idx + "]\n";
     for (const std::string& line : input_lines(c->inputs)) t += "  " + line + "\n";
     t += "  (every other input and parameter: any value)\n";
+    for (const std::string& n : c->names) t += "  " + n + "\n";
     t += "  reference: " + c->ref_value + "\n  candidate: " + c->cand_value +
          "\n  difference: " + c->difference + "\n";
   }

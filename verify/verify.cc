@@ -322,6 +322,8 @@ class Pipeline {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
   void refute(const Pair& p, const Point& point, const std::string& how);
+  std::vector<std::string> names_of(const Counterexample& c) const;
+  std::map<std::string, std::pair<std::string, bool>> argument_sources() const;
   void refute_on_device(const Pair& p, const internal::Exhaustion::Refuted& x,
                         const std::string& reason, size_t unknown);
   std::map<TermId, std::string> unfixed_terms() const;
@@ -601,9 +603,62 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
   auto [ref_value, cand_value, difference] = witness_->describe(p, point);
   c.ref_value = ref_value, c.cand_value = cand_value, c.difference = difference;
   c.found_by = how;
+  c.names = names_of(c);
   r_.counterexample = c;
   r_.verdict = Verdict::NotEquivalent;
   r_.reason = "a counterexample that replay confirms";
+}
+
+// The one symbolic tensor each of forward's tensor arguments comes from, and whether it is that
+// tensor itself (an argument get_inputs() computed, randint(0, 2) * 2 - 1, is not).
+std::map<std::string, std::pair<std::string, bool>> Pipeline::argument_sources() const {
+  std::map<std::string, std::pair<std::string, bool>> out;
+  for (size_t j = 0; j < ref_.forward_args.size() && j < ref_.forward_params.size(); ++j) {
+    const python::Ref& a = ref_.forward_args[j];
+    if (a->kind != python::Value::Kind::Tensor || a->tensor->elems.empty()) continue;
+    std::set<std::string> sources;
+    std::vector<TermId> todo{a->tensor->elems[0]};
+    for (size_t seen = 0; !todo.empty() && seen < 64 && sources.size() < 2; ++seen) {
+      TermId e = todo.back();
+      todo.pop_back();
+      if (e == torch::Tensor::kUninit) break;
+      if (store_.op(e) == ir::Op::Var) {
+        const std::string& v = store_.variable_of(e).name;
+        sources.insert(v.substr(0, v.find('[')));
+      }
+      for (TermId k : store_.children(e)) todo.push_back(k);
+    }
+    bool itself = store_.op(a->tensor->elems[0]) == ir::Op::Var;
+    if (sources.size() == 1)
+      out.emplace(*sources.begin(), std::pair{ref_.forward_params[j], itself});
+  }
+  return out;
+}
+
+// What the counterexample's tensors are: forward's argument names for inputs (in0 is the first
+// tensor get_inputs() drew, which need not be forward's first argument), the creating module
+// for parameters.
+std::vector<std::string> Pipeline::names_of(const Counterexample& c) const {
+  std::set<std::string> used;
+  for (const auto& [element, value] : c.inputs) used.insert(element.substr(0, element.find('[')));
+  auto arguments = argument_sources();
+  std::vector<std::string> out;
+  for (const auto* list : {&ref_.state.inputs, &ref_.state.parameters})
+    for (size_t k = 0; k < list->size(); ++k) {
+      const torch::SymbolicTensor& t = (*list)[k];
+      if (!used.count(t.name)) continue;
+      std::string what =
+          list == &ref_.state.parameters
+              ? "the reference's parameter " + std::to_string(k + 1) + " (" + t.origin + ")"
+              : t.origin + " in get_inputs()";
+      if (auto arg = arguments.find(t.name); arg != arguments.end()) {
+        const auto& [name, itself] = arg->second;
+        what = itself ? "forward's argument `" + name + "`"
+                      : what + "; forward's argument `" + name + "` is computed from it";
+      }
+      out.push_back(t.name + ": " + what);
+    }
+  return out;
 }
 
 // A short probe before the e-graph: a wrong candidate usually differs at one of a few points of

@@ -68,6 +68,8 @@ struct Counterexample {
   std::vector<std::pair<std::string, std::string>> inputs;  // the variables that matter
   std::string ref_value, cand_value, difference;
   std::string found_by;  // "witness search (constant-guided)", ...
+  // What each tensor in `inputs` is: "in0: forward's argument `predictions`".
+  std::vector<std::string> names;
 };
 
 struct Stats {

@@ -19,6 +19,7 @@ struct Program {
   TorchState state;
   std::vector<std::pair<std::string, int64_t>> constants;  // module-level ints, as used
   std::vector<Ref> forward_args;                           // what forward received
+  std::vector<std::string> forward_params;                 // forward's parameters past self
   std::vector<std::shared_ptr<Tensor>> outputs;            // forward's tensors, flattened
 };
 
