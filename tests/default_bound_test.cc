@@ -453,5 +453,32 @@ TEST(DefaultBound, ASizePastTheCapHalvesTheOtherSizes) {
   EXPECT_FALSE(internal::others_halved(small, {1}, 100).has_value());  // none may go below 2
 }
 
+// A configuration with an autotune config the timeout stopped is dropped and named (a second
+// round's larger sizes, or a size around a block, past its share of the time budget): the run's
+// verdict stays the one of the configurations decided. One that found a counterexample stays.
+TEST(DefaultBound, ASizeNotDecidedInItsShareIsDroppedAndNamed) {
+  auto report = [](Verdict v, bool out_of_time) {
+    Report r;
+    r.verdict = v;
+    r.out_of_time = out_of_time;
+    return r;
+  };
+  std::vector<std::string> skipped;
+  std::vector<Report> all = {report(Verdict::Equivalent, false), report(Verdict::Equivalent, false),
+                             report(Verdict::Unknown, true)};
+  EXPECT_TRUE(internal::drop_if_slow(all, 1, "n=256 (second round)", 15, skipped));
+  EXPECT_EQ(all.size(), 1u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0],
+            "n=256 (second round): not decided within its share of the time budget "
+            "(15.0 s)");
+  all.push_back(report(Verdict::Unknown, false));  // UNKNOWN for another reason: kept
+  EXPECT_FALSE(internal::drop_if_slow(all, 1, "n=5", 15, skipped));
+  all.push_back(report(Verdict::NotEquivalent, false));
+  all.push_back(report(Verdict::Unknown, true));
+  EXPECT_FALSE(internal::drop_if_slow(all, 1, "n=5", 15, skipped));  // decided: kept
+  EXPECT_EQ(all.size(), 4u);
+}
+
 }  // namespace
 }  // namespace keq::verify

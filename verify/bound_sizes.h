@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "frontends/triton/program.h"
+#include "verify/verify.h"
 
 namespace keq::verify::internal {
 
@@ -22,5 +24,11 @@ std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t t
 // 2, or `keep` is empty.
 std::optional<torch::Dims> others_halved(torch::Dims dims, const std::vector<size_t>& keep,
                                          int64_t cap);
+
+// A configuration (its reports in `all` from `start`, one per autotune config) that one of its
+// autotune configs did not decide within its share of the time budget is dropped and named in
+// `skipped` with `named`; one that decided the run (a counterexample) is kept. True: dropped.
+bool drop_if_slow(std::vector<Report>& all, size_t start, const std::string& named, double share,
+                  std::vector<std::string>& skipped);
 
 }  // namespace keq::verify::internal
