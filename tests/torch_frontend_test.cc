@@ -137,6 +137,32 @@ TEST(Interp, FunctionsBindArgumentsAsPythonDoes) {
             6);
 }
 
+// A call that does not bind raises CPython's TypeError: a program may catch it, and uncaught it is
+// a confirmed error (a candidate calling an autograd.Function's forward with an argument short
+// raises; before, keq called it unmodelled).
+TEST(Interp, CallsThatDoNotBindRaiseTypeError) {
+  ir::TermStore s;
+  const char* cases[][2] = {
+      {"f(1)", "f() missing 1 required positional argument: 'b'"},
+      {"g()", "g() missing 3 required positional arguments: 'a', 'b', and 'c'"},
+      {"f(1, 2, 3)", "f() takes 2 positional arguments but 3 were given"},
+      {"f(1, a=2)", "f() got multiple values for argument 'a'"},
+      {"f(1, 2, z=3)", "f() got an unexpected keyword argument 'z'"}};
+  for (const auto& [call, message] : cases) {
+    std::string src = std::string("def f(a, b):\n    return a\ndef g(a, b, c):\n    return a\n") +
+                      "try:\n    " + call + "\n    r = 'bound'\nexcept TypeError as e:\n" +
+                      "    r = e.args[0]\n";
+    std::string r = run_snippet(src, "r", s)->s;
+    EXPECT_NE(r.find(std::string("TypeError: ") + message), std::string::npos) << call << ": " << r;
+  }
+  try {
+    run_snippet("def f(a, b):\n    return a\nr = f(1)\n", "r", s);
+    ADD_FAILURE() << "no error";
+  } catch (const python::ProgramError& e) {
+    EXPECT_TRUE(e.confirmed) << e.what();
+  }
+}
+
 TEST(Interp, ClassesInheritAndCallSuper) {
   const char* src = R"(
 class A:

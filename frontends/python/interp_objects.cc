@@ -114,6 +114,24 @@ std::vector<std::string> Interp::parameter_names(const Ref& f) const {
   return names;
 }
 
+namespace {
+
+// CPython's words for the parameters a call left without a value: "missing 2 required positional
+// arguments: 'a' and 'b'".
+std::string missing_text(const std::vector<std::string>& names) {
+  std::string list;
+  for (size_t k = 0; k < names.size(); ++k)
+    list += (k == 0                 ? ""
+             : k + 1 < names.size() ? ", "
+             : names.size() > 2     ? ", and "
+                                    : " and ") +
+            names[k];
+  return "missing " + std::to_string(names.size()) + " required positional argument" +
+         (names.size() == 1 ? "" : "s") + ": " + list;
+}
+
+}  // namespace
+
 Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner) {
   const Function& fn = *f->fn;
   const Tree* saved_tree = tree_;
@@ -154,28 +172,34 @@ Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const R
       bound[k] = true;
     }
   }
+  // What CPython raises binding a call to a def or lambda: a TypeError the program may catch
+  // (try restores the caller's tree and depth), and a confirmed error where it does not.
+  auto type_error = [&](const std::string& what) {
+    raise(args.at, "TypeError: " + fn.name + "() " + what);
+  };
   if (next < args.pos.size())
-    error(args.at, fn.name + "() takes " + std::to_string(next) + " positional arguments but " +
-                       std::to_string(args.pos.size()) + " were given");
+    type_error("takes " + std::to_string(next) + " positional argument" + (next == 1 ? "" : "s") +
+               " but " + std::to_string(args.pos.size()) +
+               (args.pos.size() == 1 ? " was" : " were") + " given");
   for (auto& [name, v] : args.kw) {
     bool placed = false;
     for (size_t k = 0; k < params.size() && !placed; ++k)
       if (node(params[k]).text == name && node(params[k]).flags == 0) {
-        if (bound[k])
-          error(args.at, fn.name + "() got multiple values for argument '" + name + "'");
+        if (bound[k]) type_error("got multiple values for argument '" + name + "'");
         env->vars[name] = v;
         bound[k] = placed = true;
       }
     if (placed) continue;
-    if (!star_kw) error(args.at, fn.name + "() got an unexpected keyword argument '" + name + "'");
+    if (!star_kw) type_error("got an unexpected keyword argument '" + name + "'");
     star_kw->dict.push_back({string(name), v});
   }
+  std::vector<std::string> missing;
   for (size_t k = 0; k < params.size(); ++k) {
     if (bound[k]) continue;
-    if (!fn.defaults[k])
-      error(args.at, fn.name + "() missing required argument '" + node(params[k]).text + "'");
+    if (!fn.defaults[k]) missing.push_back("'" + node(params[k]).text + "'");
     env->vars[node(params[k]).text] = fn.defaults[k];
   }
+  if (!missing.empty()) type_error(missing_text(missing));
   if (self) method_stack_.push_back({owner, self});
   Ref result;
   if (def.kind == NodeKind::Lambda) {

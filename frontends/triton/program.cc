@@ -133,21 +133,6 @@ std::vector<Ref> call_list(python::Interp& in, const Ref& f) {
   return in.to_sequence(in.call(f, none), kFileStart);
 }
 
-// A method's plain parameter names past self: a counterexample names in0 as forward's `x`.
-std::vector<std::string> parameter_names(const Ref& method) {
-  std::vector<std::string> out;
-  bool bound = method && method->kind == K::BoundMethod;
-  Ref f = bound ? method->items.at(1) : method;
-  if (!f || f->kind != K::Function || !f->fn) return out;
-  const python::Tree& t = *f->fn->tree;
-  const python::Node& def = t.at(f->fn->def);
-  if (def.kind != python::NodeKind::FunctionDef) return out;
-  for (python::NodeId id : t.at(def.kids[1]).kids)
-    if (t.at(id).flags == 0) out.push_back(t.at(id).text);
-  if (bound && !out.empty()) out.erase(out.begin());
-  return out;
-}
-
 void forward_and_collect(Session& s, TorchState& state, const std::string& path,
                          const std::string& class_name, const std::vector<Ref>& init,
                          const std::vector<Ref>& inputs, Program& p, ir::TermStore& store,
@@ -166,7 +151,12 @@ void forward_and_collect(Session& s, TorchState& state, const std::string& path,
   fwd.at = kFileStart;
   fwd.pos = inputs;
   p.forward_args = inputs;
-  p.forward_params = parameter_names(s.in.getattr(model, "forward", kFileStart));
+  // forward's parameter names past self: a counterexample names in0 as forward's `x`.
+  Ref forward = s.in.getattr(model, "forward", kFileStart);
+  if (forward->kind == K::BoundMethod) {
+    p.forward_params = s.in.parameter_names(forward->items.at(1));
+    if (!p.forward_params.empty()) p.forward_params.erase(p.forward_params.begin());
+  }
   state.phase = TorchState::Phase::Forward;
   Ref out;
   s.guarded([&] { out = s.in.call(model, fwd); });
