@@ -504,6 +504,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // already (a configuration is verified once: the shared --timeout is spent once).
   size_t not_checked = 0;      // configurations after a counterexample
   bool around_blocks = false;  // running the sizes around the blocks (below)
+  bool second_round = false;   // the second round's sizes (below), within a share as well
   auto run = [&](const torch::Dims& dims, const std::string& why = "",
                  std::optional<Report> first = std::nullopt) {
     if (decided(all)) {
@@ -514,7 +515,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     std::vector<Report> rs;
     if (first) {
       rs.push_back(std::move(*first));
-      more_autotune_configs(ref_path, cand_path, opt, rs);
+      more_autotune_configs(ref_path, cand_path, opt, rs, second_round);
     } else {
       rs = {verify(ref_path, cand_path, first_config(opt))};
       more_autotune_configs(ref_path, cand_path, opt, rs, around_blocks);
@@ -538,7 +539,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       continue;
     }
     size_t round_start = all.size();
-    opt.timeout_s = first == 2 ? full_timeout : std::max(2.0, full_timeout / 4);
+    second_round = first != 2;
+    opt.timeout_s = second_round ? std::max(2.0, full_timeout / 4) : full_timeout;
     int64_t budget = first == 2 ? 4096 : 16384;
     const std::string scaled = "the file's sizes scaled down";
     std::vector<std::pair<torch::Dims, std::string>> tries = {
@@ -585,6 +587,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       run(opt.dims, tries[t].second, std::move(probe));
       break;
     }
+    second_round = false;
     if (first != 2 && round_start < all.size())
       internal::drop_if_slow(all, round_start, dims_str(all[round_start].dims) + " (second round)",
                              opt.timeout_s, skipped);
