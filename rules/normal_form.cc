@@ -263,11 +263,58 @@ NfId NormalForms::sub(NfId a, NfId b) {
 // terms: x_i - mean is 2 terms, mean^2 one. fold_wide gives the sums back their meeting point.
 NfId NormalForms::wide(NfId a) {
   if (auto it = wide_memo_.find(a); it != wide_memo_.end()) return it->second;  // a row's n edits
+  // A form whose terms share an atom but for a few is rest + f W(P): the shift a folded
+  // BatchNorm computes, b - mean * w * rsqrt(var), then stands on the group's W(sum x) as the
+  // reference's (x - mean) * w * rsqrt(var) + b does, not on an atom of its own.
+  if (auto f = factor_depth_ < kMaxFactorDepth ? shared_atom(a) : std::nullopt) {
+    struct Level {  // each level removes a factor's power; the bound only guards that
+      size_t& depth;
+      ~Level() { --depth; }
+    } level{++factor_depth_};
+    auto [atom, sign] = *f;
+    std::vector<Term> held, rest;
+    for (const Term& t : polys_[a]) {
+      const Mono& m = monos_[t.mono];
+      auto it = std::find_if(m.begin(), m.end(), [&](const auto& p) {
+        return p.first == atom && (p.second > 0) == (sign > 0);
+      });
+      if (it == m.end()) {
+        rest.push_back(t);
+        continue;
+      }
+      Mono less = m;
+      less[static_cast<size_t>(it - m.begin())].second -= sign;
+      held.push_back({t.coeff, intern_mono(std::move(less)), t.expo});
+    }
+    NfId factor = single(one_, intern_mono({{atom, sign}}), kZeroNf);
+    NfId r = add(intern_poly(std::move(rest)), mul(factor, wide(intern_poly(std::move(held)))));
+    wide_memo_[a] = r;
+    return r;
+  }
   mpq_class c = coeffs_[polys_[a][0].coeff];
   uint32_t atom = intern_atom({AtomKind::Wide, scale(a, 1 / c)});
   NfId r = scale(atom_poly(atom), c);
   wide_memo_[a] = r;
   return r;
+}
+
+std::optional<std::pair<uint32_t, int32_t>> NormalForms::shared_atom(NfId a) const {
+  constexpr size_t kRatio = 33;
+  const std::vector<Term>& terms = polys_[a];
+  absl::flat_hash_map<std::pair<uint32_t, int32_t>, size_t> holding;  // (atom, 1 or -1)
+  // Only an e-class taken as an atom is a factor, a value whose power each division lowers:
+  // comparison and type atoms mark forms rather than multiply them, and factoring an indicator
+  // out of a KL divergence's terms did not end.
+  for (const Term& t : terms)
+    for (auto [atom, pow] : monos_[t.mono])
+      if (atoms_[atom].kind == AtomKind::Class) ++holding[{atom, pow > 0 ? 1 : -1}];
+  std::optional<std::pair<uint32_t, int32_t>> best;
+  size_t most = 0;
+  for (auto [factor, n] : holding)
+    if (n > most || (n == most && best && factor < *best)) best = factor, most = n;
+  if (!best || most <= wide_terms_ || (terms.size() - most) * kRatio > terms.size())
+    return std::nullopt;
+  return best;
 }
 
 // Whether terms (distinct monomial-exponent pairs) are k P for some k, found in last_ratio_: the

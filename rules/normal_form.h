@@ -128,6 +128,10 @@ class NormalForms {
   bool outweighs(NfId few, NfId wide, bool subtract) const;
   bool cancels(const Term& x, const Term& y, bool subtract) const;
   NfId wide(NfId a);  // c * W(a / c), c the first term's coefficient: one term for n
+  // An atom all but a 33rd of a's terms hold (at least wide_terms of them), the one most hold.
+  std::optional<std::pair<uint32_t, int32_t>> shared_atom(NfId a) const;  // (atom, +-1)
+  static constexpr size_t kMaxFactorDepth = 8;  // factors taken out of one wide form
+  size_t factor_depth_ = 0;
   NfId fold_wide(NfId a);
   static constexpr size_t kKeptSumTerms = 4096;  // sum_unfolded keeps halves past it
   NfId sum_unfolded(std::span<const NfId> parts, bool keep);
