@@ -379,6 +379,27 @@ TEST(NormalFormStore, SumsThatEditAWideFormSeeItAsAnAtom) {
 // group's mean has no form by default (its square has 55 terms, the group's sum of them n times
 // that: congruence matches programs that both build deviations); with element_terms raised (the
 // prover's second pass) it is x_i - W/n expanded, and the two variance forms meet.
+// A normalization folded into a shift, b - mean * s (s = w / sqrt(var), an atom and the inverse
+// of one): the element's x_7 * s added to it is an edit of the shift, whose W takes s out, so it
+// meets the reference's (x_7 - mean) * s + b, whose deviation's W is the group's sum's. Before,
+// the shift was one atom of its own and only rules (distribute, ...) joined the two.
+TEST(NormalFormStore, AWideFormWhoseTermsShareAnAtomTakesItOut) {
+  NormalForms nf;
+  constexpr uint32_t kWidth = 200;
+  NfId row = kZeroNf;
+  for (uint32_t k = 0; k < kWidth; ++k) row = nf.add(row, nf.class_atom(k));
+  NfId mean = nf.scale(row, mpq_class(1, kWidth));
+  NfId s = nf.mul(nf.class_atom(5000), nf.recip(nf.class_atom(5001)));
+  NfId b = nf.class_atom(5002), x7 = nf.class_atom(7);
+  NfId folded = nf.add(nf.mul(x7, s), nf.sub(b, nf.mul(mean, s)));
+  NfId reference = nf.add(nf.mul(nf.sub(x7, mean), s), b);
+  ASSERT_NE(folded, kNoNf);
+  EXPECT_EQ(folded, reference);
+  EXPECT_EQ(nf.num_terms(folded), 3u);  // x_7 s, b and s W(sum x) / 200
+  // A shift with the wrong sign keeps a form of its own.
+  EXPECT_NE(nf.add(nf.mul(x7, s), nf.add(b, nf.mul(mean, s))), reference);
+}
+
 TEST(NormalFormStore, DeviationsOfManyTermElementsGetFormsWhenAsked) {
   constexpr uint32_t kWidth = 100, kTaps = 9;
   auto outputs = [&](NormalForms& nf) {
