@@ -271,7 +271,8 @@ NfId NormalForms::wide(NfId a) {
       size_t& depth;
       ~Level() { --depth; }
     } level{++factor_depth_};
-    auto [atom, sign] = *f;
+    const uint32_t atom = f->first;  // not a structured binding: clang 14's lambdas cannot
+    const int32_t sign = f->second;  // capture those (the fuzz build)
     std::vector<Term> held, rest;
     for (const Term& t : polys_[a]) {
       const Mono& m = monos_[t.mono];
