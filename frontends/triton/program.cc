@@ -151,11 +151,15 @@ void forward_and_collect(Session& s, TorchState& state, const std::string& path,
   fwd.at = kFileStart;
   fwd.pos = inputs;
   p.forward_args = inputs;
-  // forward's parameter names past self: a counterexample names in0 as forward's `x`.
-  Ref forward = s.in.getattr(model, "forward", kFileStart);
-  if (forward->kind == K::BoundMethod) {
-    p.forward_params = s.in.parameter_names(forward->items.at(1));
-    if (!p.forward_params.empty()) p.forward_params.erase(p.forward_params.begin());
+  // forward's parameter names past self: a counterexample names in0 as forward's `x`. Only a
+  // report's words: a forward keq cannot look up here is left to the call below to report.
+  try {
+    Ref forward = s.in.getattr(model, "forward", kFileStart);
+    if (forward && forward->kind == K::BoundMethod) {
+      p.forward_params = s.in.parameter_names(forward->items.at(1));
+      if (!p.forward_params.empty()) p.forward_params.erase(p.forward_params.begin());
+    }
+  } catch (const keq::Error&) {
   }
   state.phase = TorchState::Phase::Forward;
   Ref out;
