@@ -163,6 +163,25 @@ TEST(Interp, CallsThatDoNotBindRaiseTypeError) {
   }
 }
 
+// torch sizes a pooling's or a convolution's output with division toward negative infinity: a
+// window longer than its input leaves no output, which torch refuses. C++'s / truncated
+// (-1) / 4 to 0, giving one output: the bound ran AvgPool1d(4) on 3 elements as a reference
+// result and called a candidate's empty output a shape mismatch (a false NOT_EQUIVALENT).
+TEST(TorchFrontend, AWindowLongerThanItsInputGivesNoOutput) {
+  ir::TermStore s;
+  const char* head = "import torch\nimport torch.nn.functional as F\n";
+  EXPECT_THROW(run_snippet(std::string(head) + "r = F.avg_pool1d(torch.zeros(1, 1, 3), 4)", "r", s),
+               python::ProgramError);
+  EXPECT_THROW(run_snippet(std::string(head) +
+                               "r = F.conv1d(torch.zeros(1, 1, 3), torch.zeros(1, 1, 4), stride=2)",
+                           "r", s),
+               python::ProgramError);
+  EXPECT_EQ(int_of(std::string(head) + "r = F.avg_pool1d(torch.zeros(1, 1, 9), 4).shape[-1]"), 2);
+  EXPECT_EQ(int_of(std::string(head) +
+                   "r = F.avg_pool1d(torch.zeros(1, 1, 9), 4, ceil_mode=True).shape[-1]"),
+            3);
+}
+
 TEST(Interp, ClassesInheritAndCallSuper) {
   const char* src = R"(
 class A:

@@ -9,6 +9,10 @@ namespace keq::torch::detail {
 
 namespace {
 
+// torch sizes outputs with division rounded toward negative infinity (div_rtn): an input
+// shorter than the window gives (-1) / 4 + 1 = 0 outputs, which torch refuses; C++'s / gave 1.
+int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
 int64_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
   int64_t f = 0;
   for (size_t d = 0; d < shape.size(); ++d) f = f * shape[d] + idx[d];
@@ -39,7 +43,7 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
     int64_t span = c.dilation[d] * (ksize[d] - 1) + 1;
     osize[d] = c.transposed
                    ? (isize[d] - 1) * c.stride[d] - 2 * c.padding[d] + span + c.output_padding[d]
-                   : (isize[d] + 2 * c.padding[d] - span) / c.stride[d] + 1;
+                   : floor_div(isize[d] + 2 * c.padding[d] - span, c.stride[d]) + 1;
     if (osize[d] <= 0) in.error(at, "convolution: the output would be empty");
   }
   auto r = std::make_shared<Tensor>();
@@ -102,7 +106,7 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at, Te
   for (size_t d = 0; d < nd; ++d) {
     int64_t span = p.dilation[d] * (p.kernel[d] - 1) + 1;
     int64_t num = isize[d] + 2 * p.padding[d] - span;
-    int64_t o = (p.ceil_mode ? (num + p.stride[d] - 1) / p.stride[d] : num / p.stride[d]) + 1;
+    int64_t o = floor_div(p.ceil_mode ? num + p.stride[d] - 1 : num, p.stride[d]) + 1;
     // torch: the last window must start inside the input or the left padding.
     if (p.ceil_mode && (o - 1) * p.stride[d] >= isize[d] + p.padding[d]) --o;
     if (o <= 0) in.error(at, "pooling: the output would be empty");
