@@ -453,6 +453,41 @@ TEST(DefaultBound, ASizePastTheCapHalvesTheOtherSizes) {
   EXPECT_FALSE(internal::others_halved(small, {1}, 100).has_value());  // none may go below 2
 }
 
+// A pooling window of 16 in a file of 8192 features scales down with them to 1, the identity,
+// where windows that start at every element instead of every 16th (a stride bug) are right:
+// that size flattens the pooling, so the bound keeps a window of 8 and finds the bug.
+TEST(DefaultBound, APoolingWindowScaledToOneIsPassedOver) {
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def __init__(self, features, pool):\n        super().__init__()\n"
+      "        self.pool = nn.AvgPool1d(kernel_size=pool)\n\n"
+      "    def forward(self, x):\n        return self.pool(x)\n\n\n"
+      "batch_size = 1024\nfeatures = 8192\npool = 16\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, 1, features)]\n\n\n"
+      "def get_init_inputs():\n    return [features, pool]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef avg_pool(x_ptr, y_ptr, L, L_out, K: tl.constexpr, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK)\n    m = offs < L_out\n"
+      "    acc = tl.zeros([BLOCK], dtype=tl.float32)\n    for k in tl.static_range(K):\n"
+      "        acc += tl.load(x_ptr + row * L + offs + k, mask=m, other=0.0)\n"
+      "    tl.store(y_ptr + row * L_out + offs, acc / K, mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n    def __init__(self, features, pool):\n"
+      "        super().__init__()\n        self.k = pool\n\n    def forward(self, x):\n"
+      "        B, C, L = x.shape\n        y = torch.empty(B, C, L // self.k, device=x.device)\n"
+      "        avg_pool[(B * C,)](x, y, L, L // self.k, K=self.k,\n"
+      "                           BLOCK=triton.next_power_of_2(L // self.k))\n        return y\n";
+  Files f("pool_window_one", ref, cand);
+  std::vector<Report> rs = f.run();
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr) << "the stride bug is invisible with a window of 1";
+  EXPECT_EQ(wrong->bound.find("pool=1 "), std::string::npos) << wrong->bound;
+  bool named_skip = false;
+  for (const std::string& n : wrong->notes)
+    named_skip |= n.find("with a window of 1 (the identity)") != std::string::npos;
+  EXPECT_TRUE(named_skip);
+}
+
 // A configuration with an autotune config the timeout stopped is dropped and named (a second
 // round's larger sizes, or a size around a block, past its share of the time budget): the run's
 // verdict stays the one of the configurations decided. One that found a counterexample stays.

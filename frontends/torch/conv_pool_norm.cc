@@ -129,22 +129,29 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
         return p;
       };
       std::string fname = std::string(is_max ? "max_pool" : "avg_pool") + std::to_string(nd) + "d";
-      fa[fname] = python::builtin("F." + fname, [this, spec_from, is_max](Interp& i2, CallArgs& a) {
-        bool with_indices =
-            is_max && a.get(5, "return_indices") && i2.truthy(a.get(5, "return_indices"), a.at);
-        PoolSpec p =
-            is_max ? spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
-                               a.get(4, "dilation"), a.get(6, "ceil_mode"), nullptr)
-                   : spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"), a.get(3, "padding"),
-                               a.get(5, "count_include_pad"), a.get(4, "ceil_mode"),
-                               a.get(6, "divisor_override"));
-        if (with_indices) {  // (values, indices)
-          TensorPtr indices;
-          Ref values = wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at, &indices));
-          return python::tuple({values, wrap(indices)});
-        }
-        return wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at));
-      });
+      fa[fname] =
+          python::builtin("F." + fname, [this, spec_from, is_max, fname](Interp& i2, CallArgs& a) {
+            bool with_indices =
+                is_max && a.get(5, "return_indices") && i2.truthy(a.get(5, "return_indices"), a.at);
+            PoolSpec p = is_max ? spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"),
+                                            a.get(3, "padding"), a.get(4, "dilation"),
+                                            a.get(6, "ceil_mode"), nullptr)
+                                : spec_from(a, a.get(1, "kernel_size"), a.get(2, "stride"),
+                                            a.get(3, "padding"), a.get(5, "count_include_pad"),
+                                            a.get(4, "ceil_mode"), a.get(6, "divisor_override"));
+            // A window of one element, stride one, is the identity: sizes scaled down to it (a
+            // pool_kernel_size of 16 counts as a size) would hide a pooling bug, as one group does.
+            if (std::all_of(p.kernel.begin(), p.kernel.end(), [](int64_t k) { return k == 1; }) &&
+                std::all_of(p.stride.begin(), p.stride.end(), [](int64_t k) { return k == 1; }))
+              st.flattened.insert(i2.where(a.at) + ": F." + fname +
+                                  " with a window of 1 (the identity)");
+            if (with_indices) {  // (values, indices)
+              TensorPtr indices;
+              Ref values = wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at, &indices));
+              return python::tuple({values, wrap(indices)});
+            }
+            return wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at));
+          });
       auto attrs = std::make_shared<Attrs>();
       std::vector<std::string> names =
           is_max ? std::vector<std::string>{"kernel_size", "stride",         "padding",
