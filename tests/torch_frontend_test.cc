@@ -545,6 +545,36 @@ std::string unsupported_of(const std::string& name) {
   return "(supported)";
 }
 
+// What Triton's compiler raises for tl.static_assert's condition where it is no bool (an int
+// constexpr, nonzero or not) or msg comes by keyword, as measured on an H200
+// (tests/fixtures/gpu/static_assert.txt): the candidate raises it, a confirmed error. The
+// interpreter takes an int's truthiness, so the crosscheck cannot say this; the fixture does.
+TEST(Triton, StaticAssertRefusesWhatTheCompilerRefuses) {
+  std::ifstream fixture(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu/static_assert.txt");
+  std::string measured((std::istreambuf_iterator<char>(fixture)), {});
+  for (const auto& [file, message] :
+       {std::pair{"static_assert_int.py",
+                  std::string("NotImplementedError: Assertion condition could not be determined "
+                              "at compile-time. Make sure that it depends only on `constexpr` "
+                              "values")},
+        std::pair{"static_assert_keyword.py",
+                  std::string("TypeError: `static_assert` requires one or two positional "
+                              "arguments only")}}) {
+    ir::TermStore s;
+    try {
+      golden_candidate(file, s);
+      ADD_FAILURE() << file << ": no error";
+    } catch (const python::ProgramError& e) {
+      EXPECT_TRUE(e.confirmed) << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    // The H200's words: "NotImplementedError('Assertion ...')", "TypeError('`static_assert` ...')".
+    std::string type = message.substr(0, message.find(':'));
+    std::string text = message.substr(message.find(':') + 2);
+    EXPECT_NE(measured.find(type + "('" + text + "')"), std::string::npos) << type;
+  }
+}
+
 // hasattr(tl, NAME) answers as Triton 3.6 does (scripts/module_names.py lists its names): a
 // name it lacks is False and may be bound, where it was UNSUPPORTED ("triton.language.tanh is
 // not modelled") and stopped the file before any kernel ran.

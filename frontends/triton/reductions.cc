@@ -151,10 +151,20 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
     def(same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
   // tl.static_assert(cond, msg): Triton's code generator evaluates cond at compile time and fails
-  // the compilation where it is False. A condition that is no compile-time bool (a value of the
-  // run, or an int) is not modelled: Triton rejects it, with an error keq does not pin.
+  // the compilation where it is False; it refuses a keyword argument and a condition that is no
+  // bool, an int constexpr included (tests/fixtures/gpu/static_assert.txt, compiled on an H200;
+  // the interpreter takes an int's truthiness). A comparison of the run's values is refused too,
+  // except where Triton specialized an argument of 1 into a constant (n > 0 passes at n = 1):
+  // not modelled.
   def("static_assert", [](Interp& i2, CallArgs& a) {
+    if (!a.kw.empty())
+      i2.raise(a.at, "TypeError: `static_assert` requires one or two positional arguments only");
     Ref cond = a.get(0, "cond");
+    if (cond &&
+        (cond->kind == python::Value::Kind::Int || cond->kind == python::Value::Kind::Float))
+      i2.raise(a.at,
+               "NotImplementedError: Assertion condition could not be determined at compile-time. "
+               "Make sure that it depends only on `constexpr` values");
     if (!cond || cond->kind != python::Value::Kind::Bool || cond->f != 0)
       i2.unsupported(a.at, "tl.static_assert of a condition that is not a compile-time bool");
     if (!cond->b) {

@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK % 16 == 0, msg="BLOCK % 16")  # msg by keyword: refused
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        n = x.numel()
+        copy_kernel[(triton.cdiv(n, 32),)](x, y, n, BLOCK=32)
+        return y
+
+
+def get_inputs():
+    return [torch.randn(4, 5)]
+
+
+def get_init_inputs():
+    return []
