@@ -180,7 +180,6 @@ bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) const {
   // of (x_i - m)^2 is expanded there too. A term that cancels changes nothing: a conv output
   // P_i + b minus its group's mean P/n + b changes one term of the mean's n + 1, so a group of
   // outputs with a bias, whose mean squared is past the budget, has deviations that are edits.
-  constexpr size_t kRatio = 33;
   const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
   if (wide->size() < few->size()) std::swap(wide, few);
   if (wide->size() <= wide_terms_) return false;
@@ -191,7 +190,7 @@ bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) const {
     if (it == wide->end() || it->mono != t.mono || it->expo != t.expo) return false;
     changed += !cancels(t, *it, subtract);
   }
-  return changed > 0 && changed * kRatio <= wide->size();
+  return changed > 0 && changed * kEditRatio <= wide->size();
 }
 
 // Whether a sum's terms x and y (one monomial and exponent) cancel: equal coefficients in a - b,
@@ -300,7 +299,6 @@ NfId NormalForms::wide(NfId a) {
 }
 
 std::optional<std::pair<uint32_t, int32_t>> NormalForms::shared_atom(NfId a) const {
-  constexpr size_t kRatio = 33;
   const std::vector<Term>& terms = polys_[a];
   absl::flat_hash_map<std::pair<uint32_t, int32_t>, size_t> holding;  // (atom, 1 or -1)
   // Only an e-class taken as an atom is a factor, a value whose power each division lowers:
@@ -313,7 +311,7 @@ std::optional<std::pair<uint32_t, int32_t>> NormalForms::shared_atom(NfId a) con
   size_t most = 0;
   for (auto [factor, n] : holding)
     if (n > most || (n == most && best && factor < *best)) best = factor, most = n;
-  if (!best || most <= wide_terms_ || (terms.size() - most) * kRatio > terms.size())
+  if (!best || most <= wide_terms_ || (terms.size() - most) * kEditRatio > terms.size())
     return std::nullopt;
   return best;
 }

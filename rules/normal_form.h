@@ -131,6 +131,9 @@ class NormalForms {
   // An atom all but a 33rd of a's terms hold (at least wide_terms of them), the one most hold.
   std::optional<std::pair<uint32_t, int32_t>> shared_atom(NfId a) const;  // (atom, +-1)
   static constexpr size_t kMaxFactorDepth = 8;  // factors taken out of one wide form
+  // A sum edits a wide form when the terms it changes are at most a 33rd of it (edits_wide); a
+  // wide form takes out an atom all but a 33rd of its terms share (shared_atom).
+  static constexpr size_t kEditRatio = 33;
   size_t factor_depth_ = 0;
   NfId fold_wide(NfId a);
   static constexpr size_t kKeptSumTerms = 4096;  // sum_unfolded keeps halves past it

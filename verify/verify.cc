@@ -616,19 +616,15 @@ std::map<std::string, std::pair<std::string, bool>> Pipeline::argument_sources()
   for (size_t j = 0; j < ref_.forward_args.size() && j < ref_.forward_params.size(); ++j) {
     const python::Ref& a = ref_.forward_args[j];
     if (a->kind != python::Value::Kind::Tensor || a->tensor->elems.empty()) continue;
+    TermId first = a->tensor->elems[0];
+    if (first == torch::Tensor::kUninit) continue;
+    absl::flat_hash_map<TermId, bool> seen;
+    std::vector<TermId> vars;
+    std::vector<double> consts;
+    collect(store_, first, seen, vars, consts);
     std::set<std::string> sources;
-    std::vector<TermId> todo{a->tensor->elems[0]};
-    for (size_t seen = 0; !todo.empty() && seen < 64 && sources.size() < 2; ++seen) {
-      TermId e = todo.back();
-      todo.pop_back();
-      if (e == torch::Tensor::kUninit) break;
-      if (store_.op(e) == ir::Op::Var) {
-        const std::string& v = store_.variable_of(e).name;
-        sources.insert(v.substr(0, v.find('[')));
-      }
-      for (TermId k : store_.children(e)) todo.push_back(k);
-    }
-    bool itself = store_.op(a->tensor->elems[0]) == ir::Op::Var;
+    for (TermId v : vars) sources.insert(tensor_of(store_.variable_of(v).name));
+    bool itself = store_.op(first) == ir::Op::Var;
     if (sources.size() == 1)
       out.emplace(*sources.begin(), std::pair{ref_.forward_params[j], itself});
   }
@@ -640,7 +636,7 @@ std::map<std::string, std::pair<std::string, bool>> Pipeline::argument_sources()
 // for parameters.
 std::vector<std::string> Pipeline::names_of(const Counterexample& c) const {
   std::set<std::string> used;
-  for (const auto& [element, value] : c.inputs) used.insert(element.substr(0, element.find('[')));
+  for (const auto& [element, value] : c.inputs) used.insert(tensor_of(element));
   auto arguments = argument_sources();
   std::vector<std::string> out;
   for (const auto* list : {&ref_.state.inputs, &ref_.state.parameters})

@@ -13,8 +13,8 @@ namespace {
 using K = Value::Kind;
 
 // A Triton runtime scalar (value.h): an Int or Float argument not annotated tl.constexpr, what is
-// computed from one, and a comparison or negation of them (a Bool with f set). tl.static_assert
-// refuses them, as Triton does.
+// computed from one, and a comparison or negation of them (a Bool with f set): a bool of the run,
+// which tl.static_assert does not take as a compile-time one.
 bool is_runtime_scalar(const Ref& x) {
   return ((x->kind == K::Int || x->kind == K::Float) && x->b) || (x->kind == K::Bool && x->f != 0);
 }

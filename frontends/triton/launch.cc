@@ -35,6 +35,12 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   }
   if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
     apply_heuristics(fn, it->second, a, meta);
+  // A keyword that is no parameter: Triton's compiled launch takes its other options (debug,
+  // enable_fp_fusion, ...) and raises KeyError on the rest, where its interpreter ignores them;
+  // keq models neither (bound to the kernel, it would be a TypeError CPython never raises here).
+  for (const auto& [k, v] : meta)
+    if (std::find(params.begin(), params.end(), k) == params.end())
+      in.unsupported(a.at, "the launch keyword " + k + ", which " + fn->s + " does not take");
   Ref g = grid;
   if (g->kind == K::Function || g->kind == K::Builtin) {
     auto d = std::make_shared<Value>();
