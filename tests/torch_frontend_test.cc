@@ -163,6 +163,29 @@ TEST(Interp, CallsThatDoNotBindRaiseTypeError) {
   }
 }
 
+// Block sizes are often `1 << (n - 1).bit_length()` (an LLM-written GroupNorm: UNSUPPORTED).
+TEST(Interp, IntBitLengthAndFloatIsIntegerAreCPythons) {
+  ir::TermStore s;
+  const char* cases[][2] = {{"(15).bit_length()", "4"},
+                            {"(16).bit_length()", "5"},
+                            {"(0).bit_length()", "0"},
+                            {"(-8).bit_length()", "4"},
+                            {"(2**70).bit_length()", "71"},
+                            {"True.bit_length()", "1"},
+                            {"1 << (24 - 1).bit_length()", "32"},
+                            {"(2.0).is_integer()", "True"},
+                            {"(2.5).is_integer()", "False"},
+                            {"float('inf').is_integer()", "False"}};
+  for (const auto& [expr, want] : cases)
+    EXPECT_EQ(run_snippet(std::string("r = str(") + expr + ")", "r", s)->s, want) << expr;
+  std::string r = run_snippet(
+                      "try:\n    (1).bit_length(2)\n    r = 'no error'\nexcept TypeError as e:\n"
+                      "    r = e.args[0]\n",
+                      "r", s)
+                      ->s;
+  EXPECT_NE(r.find("int.bit_length() takes no arguments (1 given)"), std::string::npos) << r;
+}
+
 // torch sizes a pooling's or a convolution's output with division toward negative infinity: a
 // window longer than its input leaves no output, which torch refuses. C++'s / truncated
 // (-1) / 4 to 0, giving one output: the bound ran AvgPool1d(4) on 3 elements as a reference

@@ -1,8 +1,10 @@
 // The interpreter's calls, classes and attributes: binding arguments, methods, super(), and
 // attribute lookup on instances, classes, modules and keq's library classes.
 #include <cctype>
+#include <cmath>
 #include <set>
 
+#include "frontends/python/integers.h"
 #include "frontends/python/interp.h"
 
 namespace keq::python {
@@ -60,6 +62,22 @@ Ref string_method(const Ref& obj, const std::string& name) {
       return string(r);
     });
   return nullptr;
+}
+
+// int.bit_length() (sizing a block: `1 << (n - 1).bit_length()`) and float.is_integer().
+Ref number_method(const Ref& obj, const std::string& name) {
+  bool is_float = obj->kind == Value::Kind::Float;
+  if (name != (is_float ? "is_integer" : "bit_length")) return nullptr;
+  std::string qualified = (is_float ? "float." : "int.") + name;
+  return builtin(qualified, [obj, is_float, qualified](Interp& in, CallArgs& a) {
+    if (!a.pos.empty() || !a.kw.empty())
+      in.raise_exception(a.at, "TypeError",
+                         qualified + "() takes no arguments (" +
+                             std::to_string(a.pos.size() + a.kw.size()) + " given)");
+    if (is_float) return boolean(std::isfinite(obj->f) && obj->f == std::trunc(obj->f));
+    mpz_class z = abs(as_mpz(obj));
+    return integer(z == 0 ? 0 : static_cast<int64_t>(mpz_sizeinbase(z.get_mpz_t(), 2)));
+  });
 }
 
 }  // namespace
@@ -380,9 +398,11 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
         });
       break;
     case K::Int:
+    case K::BigInt:
     case K::Float:
     case K::Bool:  // a kernel's scalar argument is a 0-d block there: x.to(tl.float32)
       if (name == "to" && hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
+      if (Ref m = number_method(obj, name)) return m;
       if (name == "value" && obj->s == "tl.constexpr") {
         auto plain = std::make_shared<Value>(*obj);
         plain->s.clear();
