@@ -250,21 +250,25 @@ class Witness {
     if (nonfinite_) pool.insert(pool.end(), {INFINITY, -INFINITY, NAN});
     for (double c : consts)
       for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
+    std::vector<double> scales = uniform_scales(consts);
     std::normal_distribution<double> normal;
-    for (; k < points; ++k) {
+    for (size_t j = 0; k < points; ++k) {
       ++tried;
       Point p;
-      bool uniform = k < std::size(kUniform), guided = k < points / 2;
+      bool uniform = k < std::size(kUniform), scaled = !uniform && j < scales.size(),
+           guided = k < points / 2;
+      double at_scale = scaled ? scales[j++] : 0;
       for (TermId v : vars) {
         double x = uniform  ? kUniform[k]
+                   : scaled ? at_scale
                    : guided ? pool[rng_() % pool.size()]
                             : normal(rng_) * std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
         p[v] = into_domain(x, domain(v), rng_);
       }
       if (differs(pr, p)) {
-        how = uniform  ? "witness search (uniform point)"
-              : guided ? "witness search (constant-guided point)"
-                       : "witness search (random point)";
+        how = uniform || scaled ? "witness search (uniform point)"
+              : guided          ? "witness search (constant-guided point)"
+                                : "witness search (random point)";
         return minimize(pr, p);
       }
     }
@@ -277,10 +281,11 @@ class Witness {
   std::optional<Point> probe(const Pair& pr, std::string& how, size_t& tried) {
     if (!shares_points()) return search(pr, kSharedPoints, how, tried);
     for (size_t k = 0; k < kSharedPoints; ++k) {
+      if (k > kRandomPoint && !store_scale()) break;
       ++tried;
       if (auto p = differs_at_shared(pr, k)) {
-        how = k < std::size(kUniform) ? "witness search (uniform point)"
-                                      : "witness search (random point)";
+        how =
+            k != kRandomPoint ? "witness search (uniform point)" : "witness search (random point)";
         return minimize(pr, *p);
       }
     }
@@ -351,7 +356,40 @@ class Witness {
         memo);
   }
   static constexpr double kUniform[] = {0.0, 1.0, -1.0};
-  static constexpr size_t kSharedPoints = std::size(kUniform) + 1;  // and one random point
+  // Uniform points past the terms' constants: every input twice a constant c, or -2c. A whole
+  // row past a sentinel (a min seeded with 1e30, a max with -1e30 where -inf belongs) or a
+  // threshold (softplus's 20) is what a difference there needs, and one draw per input almost
+  // never puts all of a row there. The largest constants first, at most kScaledPoints points.
+  static constexpr size_t kScaledPoints = 8;
+  static std::vector<double> uniform_scales(std::vector<double> consts) {
+    for (double& c : consts) c = std::abs(c);
+    std::erase_if(consts, [](double c) { return !std::isfinite(c) || c <= 1; });
+    std::sort(consts.begin(), consts.end(), std::greater<>());
+    consts.erase(std::unique(consts.begin(), consts.end()), consts.end());
+    std::vector<double> out;
+    for (double c : consts) {
+      if (out.size() + 2 > kScaledPoints) break;
+      out.insert(out.end(), {2 * c, -2 * c});
+    }
+    return out;
+  }
+  // The shared points: the uniform ones, one random point, then every input at twice the
+  // largest constant of the programs and at minus that (uniform_scales' first two, drawn from
+  // the whole store so that pairs share them).
+  static constexpr size_t kRandomPoint = std::size(kUniform);
+  static constexpr size_t kSharedPoints = kRandomPoint + 3;
+  std::optional<double> store_scale() {
+    if (!store_scale_) {
+      std::vector<double> consts;
+      for (TermId t = 0; t < s_.size(); ++t)
+        if (s_.op(t) == ir::Op::Const && s_.type(t) == ir::Type::F32)
+          consts.push_back(s_.constant_of(t).f);
+      std::vector<double> scales = uniform_scales(std::move(consts));
+      store_scale_ = scales.empty() ? std::optional<double>() : scales[0];
+    }
+    return *store_scale_;
+  }
+  std::optional<std::optional<double>> store_scale_;  // computed on the first probe
   struct SharedPoint {
     absl::flat_hash_map<TermId, double> values;  // drawn once per variable
     ir::RealMemo memo;                           // the terms evaluated there so far
@@ -363,9 +401,10 @@ class Witness {
   double shared_value(size_t k, TermId v) {
     auto [it, fresh] = shared_[k].values.try_emplace(v, 0.0);
     if (fresh) {
-      double x = k < std::size(kUniform) ? kUniform[k]
-                                         : std::normal_distribution<double>()(rng_) *
-                                               std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
+      double x = k < kRandomPoint   ? kUniform[k]
+                 : k > kRandomPoint ? (k == kRandomPoint + 1 ? 1 : -1) * store_scale().value_or(0)
+                                    : std::normal_distribution<double>()(rng_) *
+                                          std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
       it->second = into_domain(x, domain(v), rng_);
     }
     return it->second;
