@@ -99,6 +99,11 @@ check verify-counterexample 1 "reference: 65504" "$keq" verify "$ex/fp16_cast_no
 # The counterexample says what in0, in1 are: forward's arguments, and where one is computed from
 # the tensor get_inputs() drew (targets = randint(0, 2) * 2 - 1), that tensor's values.
 check verify-counterexample-names 1 "in1: torch.randint in get_inputs(); forward's argument \`targets\` is computed from it" "$keq" verify "$src/tests/realworld/llm_style/hinge_loss/ref.py" "$src/tests/realworld/llm_style/hinge_loss/cand.py"
+# A candidate without the reference's bias and LayerNorm: those are variables of their own, named.
+check verify-unmatched-parameters 1 "note: parameters: Model creates 4 parameters and ModelNew 1: Model's float32[4] (nn.Linear.bias at" "$keq" verify "$src/tests/golden/params/ref.py" "$src/tests/golden/params/cand_weight_only.py"
+# A running minimum seeded with 1e30: only a row wholly past it differs, which a uniform point at
+# twice the program's largest constant finds (UNKNOWN under --no-smt before).
+check verify-sentinel-uniform-point 1 "counterexample (witness search (uniform point))" "$keq" verify "$ex/row_min_finite_sentinel/ref.py" "$ex/row_min_finite_sentinel/cand.py" --no-smt
 check verify-finding 1 "cand.py:16:5: write-write race" "$keq" verify "$ex/row_sum_split_store_race/ref.py" "$ex/row_sum_split_store_race/cand.py" --dims rows=2,cols=10
 # A pair the e-graph leaves to Z3 (tanh written through exp, clamped).
 check verify-smt-proves 0 "Z3 proved 1" "$keq" verify "$ex/relu_difference_identity/ref.py" "$ex/relu_difference_identity/cand.py" --dims batch_size=2,dim=3

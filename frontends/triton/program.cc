@@ -219,27 +219,36 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   return p;
 }
 
+namespace {
+std::string describe_parameter(const Program& p, const SymbolicTensor& t) {
+  std::string shape;
+  for (size_t k = 0; k < t.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(t.shape[k]);
+  return std::string(torch::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " +
+         p.file + ":" + std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
+}
+}  // namespace
+
 std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand) {
-  auto describe = [](const Program& p, const SymbolicTensor& t) {
-    std::string shape;
-    for (size_t k = 0; k < t.shape.size(); ++k)
-      shape += (k ? ", " : "") + std::to_string(t.shape[k]);
-    return std::string(torch::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " +
-           p.file + ":" + std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
-  };
   const auto &a = ref.state.parameters, &b = cand.state.parameters;
   for (size_t k = 0; k < std::min(a.size(), b.size()); ++k)
     if (a[k].shape != b[k].shape || a[k].dtype != b[k].dtype)
       return "parameter " + std::to_string(k) + ": " + ref.class_name + " creates " +
-             describe(ref, a[k]) + " but " + cand.class_name + " creates " + describe(cand, b[k]);
-  if (a.size() != b.size()) {
-    const Program& more = a.size() > b.size() ? ref : cand;
-    const auto& extra = more.state.parameters[std::min(a.size(), b.size())];
-    return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " +
-           cand.class_name + " " + std::to_string(b.size()) + "; the first unmatched is " +
-           describe(more, extra);
-  }
+             describe_parameter(ref, a[k]) + " but " + cand.class_name + " creates " +
+             describe_parameter(cand, b[k]);
   return std::nullopt;
+}
+
+std::optional<std::string> unmatched_parameters(const Program& ref, const Program& cand) {
+  const auto &a = ref.state.parameters, &b = cand.state.parameters;
+  if (a.size() == b.size()) return std::nullopt;
+  const Program& more = a.size() > b.size() ? ref : cand;
+  std::string which;
+  for (size_t k = std::min(a.size(), b.size()); k < more.state.parameters.size(); ++k)
+    which += (which.empty() ? "" : ", ") + describe_parameter(more, more.state.parameters[k]);
+  return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " +
+         cand.class_name + " " + std::to_string(b.size()) + ": " + more.class_name + "'s " + which +
+         " match none of the other's, so they take values of their own (a verdict " +
+         "holds for every value of them)";
 }
 
 }  // namespace keq::torch

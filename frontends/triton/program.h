@@ -44,9 +44,13 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       bool eval_mode = false);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
-// alike, so their i-th parameters are equal): the same count, shapes and dtypes. Returns what
-// does not match, or nothing.
+// alike, so their i-th parameters are equal): the same shapes and dtypes where both have an
+// i-th. Returns what does not match, or nothing.
 std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand);
+// Parameters past the other program's count (a candidate without the reference's bias): they
+// are variables of their own, so EQUIVALENT means the outputs do not depend on them and a
+// counterexample gives them values. Says which, or nothing when the counts agree.
+std::optional<std::string> unmatched_parameters(const Program& ref, const Program& cand);
 
 // The default bound's configurations: the module-level integer constants (and tuples of them)
 // that get_inputs() names are the dimensions, and so are the large ones (16 and more) only
