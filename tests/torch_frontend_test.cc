@@ -386,6 +386,19 @@ TEST(TorchFrontend, ParametersMatchByCreationOrderWithShapeChecks) {
       << *why;
   // The same names, so the i-th parameters are the same variables.
   EXPECT_EQ(ref.state.parameters[2].name, same.state.parameters[2].name);
+  // Fewer parameters: matched when shapes leave one pairing (the weight alone), named in a note;
+  // refused when they leave several (a vector missing somewhere among three).
+  Program weight_only = run_program((dir / "cand_weight_only.py").string(), s, "ModelNew", {});
+  EXPECT_EQ(parameter_mismatch(ref, weight_only), std::nullopt);
+  auto note = unmatched_parameters(ref, weight_only);
+  ASSERT_TRUE(note);
+  EXPECT_NE(note->find("Model's float32[4] (nn.Linear.bias at"), std::string::npos) << *note;
+  Program ambiguous = run_program((dir / "cand_ambiguous.py").string(), s, "ModelNew", {});
+  auto refused = parameter_mismatch(ref, ambiguous);
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("their shapes do not say which of Model's have no counterpart"),
+            std::string::npos)
+      << *refused;
 }
 
 TEST(TorchFrontend, ParamsInitialFixesDeterministicInitialization) {

@@ -226,6 +226,21 @@ std::string describe_parameter(const Program& p, const SymbolicTensor& t) {
   return std::string(torch::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " +
          p.file + ":" + std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
 }
+
+// How many ways the shorter list of parameters embeds, order kept, in the longer by shape and
+// dtype: 0, 1 or 2 (two or more).
+size_t parameter_embeddings(const std::vector<SymbolicTensor>& few,
+                            const std::vector<SymbolicTensor>& many) {
+  // ways[i]: embeddings of few's first i into the part of many seen so far, capped at 2.
+  std::vector<size_t> ways(few.size() + 1, 0);
+  ways[0] = 1;
+  for (const SymbolicTensor& t : many)
+    for (size_t i = few.size(); i > 0; --i)
+      if (few[i - 1].shape == t.shape && few[i - 1].dtype == t.dtype)
+        ways[i] = std::min<size_t>(2, ways[i] + ways[i - 1]);
+  return ways[few.size()];
+}
+
 }  // namespace
 
 std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand) {
@@ -235,6 +250,13 @@ std::optional<std::string> parameter_mismatch(const Program& ref, const Program&
       return "parameter " + std::to_string(k) + ": " + ref.class_name + " creates " +
              describe_parameter(ref, a[k]) + " but " + cand.class_name + " creates " +
              describe_parameter(cand, b[k]);
+  // With counts that differ, creation order pairs the first ones only where the shapes allow
+  // no other pairing: a candidate without a bias in the middle would shift every later one.
+  bool ref_more = a.size() > b.size();
+  if (a.size() != b.size() && parameter_embeddings(ref_more ? b : a, ref_more ? a : b) > 1)
+    return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " +
+           cand.class_name + " " + std::to_string(b.size()) + ", and their shapes do not say " +
+           "which of " + (ref_more ? ref.class_name : cand.class_name) + "'s have no counterpart";
   return std::nullopt;
 }
 
