@@ -190,7 +190,11 @@ bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) const {
     if (it == wide->end() || it->mono != t.mono || it->expo != t.expo) return false;
     changed += !cancels(t, *it, subtract);
   }
-  return changed > 0 && changed * kEditRatio <= wide->size();
+  // A few-term element (up to kElementTerms) minus the mean of a group of 32 or fewer is an
+  // edit too once the group's form is wide: 17 elements of 2 terms (a Mish output) have a mean
+  // of 34 terms, whose square passes the budget, so its deviations must take it as W as well.
+  // E[x^2] has n > kElementTerms terms where E[x]^2 is wide, so it stays out.
+  return changed > 0 && (changed * kEditRatio <= wide->size() || changed <= kElementTerms);
 }
 
 // Whether a sum's terms x and y (one monomial and exponent) cancel: equal coefficients in a - b,
