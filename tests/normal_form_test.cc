@@ -347,6 +347,27 @@ TEST(NormalFormStore, TheTwoVarianceFormsMeetAtTheEditThreshold) {
   }
 }
 
+// A group of 32 or fewer elements of 2 to 4 terms (Mish written through exp before it meets
+// tanh: c e R - c R) has a wide mean once n k > 32: its square is W^2, so its deviations must
+// be edits (x_i - W/n) for the two forms to meet. At 17 elements of 2 terms they were expanded
+// (34 terms, whose square passed the budget: a distinct atom each) and an LLM-written
+// GEMM + Mish + GroupNorm (level-2 #94) was UNKNOWN.
+TEST(NormalFormStore, TheTwoVarianceFormsMeetForFewTermElementsOfASmallGroup) {
+  for (uint32_t terms : {2u, 3u, 4u})
+    for (uint32_t width : {9u, 17u, 24u, 32u}) {
+      NormalForms nf;
+      std::vector<NfId> elements;
+      for (uint32_t i = 0; i < width; ++i) {
+        std::vector<NfId> parts;
+        for (uint32_t t = 0; t < terms; ++t) parts.push_back(nf.class_atom(i * terms + t));
+        elements.push_back(nf.sum(parts));
+      }
+      VarianceForms v = variance_forms(nf, elements);
+      EXPECT_NE(v.one_pass, kNoNf) << width << " x " << terms;
+      EXPECT_EQ(v.two_pass, v.one_pass) << width << " x " << terms;
+    }
+}
+
 // x_i - mean over a row of 200: the mean's terms with one coefficient changed is x_i - W/200 (a
 // row's 200 outputs would each expand it); adding terms the form lacks (accumulating the row)
 // and an edit by a side over a 33rd of the form (a group's E[x^2] - E[x]^2) are expanded.
