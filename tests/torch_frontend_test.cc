@@ -611,6 +611,34 @@ TEST(Triton, StaticAssertRefusesWhatTheCompilerRefuses) {
   }
 }
 
+// num_warps must be a power of two, and 32 warps at most (1,024 threads), as the H200's compiled
+// launch says (tests/fixtures/gpu/launch_num_warps.txt); a wrapper's BLOCK // 32 at a block of
+// 8 launched with 0 warps, which keq ran as if it compiled.
+TEST(Triton, NumWarpsIsCheckedAsTheCompiledLaunchChecksIt) {
+  std::ifstream fixture(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu/launch_num_warps.txt");
+  std::string measured((std::istreambuf_iterator<char>(fixture)), {});
+  for (const auto& [file, message, line] :
+       {std::tuple{"num_warps_block_over_32.py",
+                   std::string("AssertionError: num_warps must be a power of 2"),
+                   std::string("launch num_warps=0 -> AssertionError / AssertionError: num_warps "
+                               "must be a power of 2")},
+        std::tuple{"num_warps_config_64.py",
+                   std::string("OutOfResources: out of resource: threads, Required: 2048, "
+                               "Hardware limit: 1024."),
+                   std::string("launch num_warps=64 -> OutOfResources / OutOfResources: out of "
+                               "resource: threads, Required: 2048, Hardware limit: 1024.")}}) {
+    ir::TermStore s;
+    try {
+      golden_candidate(file, s);
+      ADD_FAILURE() << file << ": no error";
+    } catch (const python::ProgramError& e) {
+      EXPECT_TRUE(e.confirmed) << e.what();
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    EXPECT_NE(measured.find(line), std::string::npos) << line;
+  }
+}
+
 // hasattr(tl, NAME) answers as Triton 3.6 does (scripts/module_names.py lists its names): a
 // name it lacks is False and may be bound, where it was UNSUPPORTED ("triton.language.tanh is
 // not modelled") and stopped the file before any kernel ran.

@@ -108,6 +108,18 @@ void check_reshape(python::Interp& in, python::Span at, int64_t from_numel, int6
     in.raise(at, "ValueError: reshape() cannot change total number of elements in tensor");
 }
 
+void check_num_warps(python::Interp& in, python::Span at, const python::Ref& num_warps) {
+  if (!num_warps || num_warps->kind != python::Value::Kind::Int) return;
+  int64_t w = num_warps->i;
+  if (w <= 0 || (w & (w - 1)) != 0) in.raise(at, "AssertionError: num_warps must be a power of 2");
+  constexpr int64_t kMaxThreads = 1024, kWarpSize = 32;
+  if (w * kWarpSize > kMaxThreads)
+    in.raise(
+        at, "OutOfResources: out of resource: threads, Required: " + std::to_string(w * kWarpSize) +
+                ", Hardware limit: " + std::to_string(kMaxThreads) +
+                ". Reducing block sizes or `num_stages` may help.");
+}
+
 void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]) {
   for (int d = 0; d < 3; ++d)
     if (grid[d] < 0) in.raise(at, "a grid dimension is negative: " + std::to_string(grid[d]));

@@ -39,6 +39,11 @@ void check_broadcast(python::Interp& in, python::Span at, const std::vector<int6
                      const std::vector<int64_t>& b);
 void check_reshape(python::Interp& in, python::Span at, int64_t from_numel, int64_t to_numel);
 void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]);
+// A launch's num_warps (by keyword or a triton.Config's): a power of two, else the compiled
+// launch's AssertionError, and at most 32 (1,024 threads), else OutOfResources. Measured on the
+// H200 (tests/fixtures/gpu/launch_num_warps.txt); the interpreter ignores num_warps, so the
+// crosscheck cannot say it. An LLM-written wrapper's BLOCK // 32 is 0 at a small block.
+void check_num_warps(python::Interp& in, python::Span at, const python::Ref& num_warps);
 // A block's subscript in a kernel: only None (a new axis) and a bare `:` (tensor.__getitem__);
 // an integer, a slice with bounds or a block index is rejected at compile time.
 void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& index);

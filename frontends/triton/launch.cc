@@ -26,9 +26,11 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   // value too, as Triton binds keywords to the signature first.
   Attrs meta;
   std::vector<std::string> params = in.parameter_names(fn);
-  for (auto& [k, v] : a.kw)
+  for (auto& [k, v] : a.kw) {
+    if (k == "num_warps") check_num_warps(in, a.at, v);
     if (!is_launch_option(k) || std::find(params.begin(), params.end(), k) != params.end())
       meta[k] = v;
+  }
   if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end()) {
     apply_config(fn, it->second->items, a.at, meta);
     reset_after_tuning(kernel, fn, a);
@@ -202,6 +204,8 @@ void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span a
   for (const char* opt : {"num_warps", "num_stages"})
     if (auto o = cfg->attrs->find(opt); o != cfg->attrs->end() && o->second->kind != K::None)
       desc += std::string(desc.empty() ? "" : ", ") + opt + "=" + in.repr(o->second);
+  if (auto o = cfg->attrs->find("num_warps"); o != cfg->attrs->end())
+    check_num_warps(in, at, o->second);
   desc = fn->s + " config " + std::to_string(k + 1) + " of " + std::to_string(configs.size()) +
          " (" + desc + ")";
   if (std::find(st.autotune_used.begin(), st.autotune_used.end(), desc) == st.autotune_used.end())
