@@ -581,13 +581,30 @@ std::string unsupported_of(const std::string& name) {
   return "(supported)";
 }
 
+// A measurement from the H200 (tests/fixtures/gpu/NAME), whole.
+std::string gpu_fixture(const std::string& name) {
+  std::ifstream in(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu" / name);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+// The golden candidate raises a confirmed error whose text holds `message`.
+void expect_candidate_raises(const std::string& file, const std::string& message) {
+  ir::TermStore s;
+  try {
+    golden_candidate(file, s);
+    ADD_FAILURE() << file << ": no error";
+  } catch (const python::ProgramError& e) {
+    EXPECT_TRUE(e.confirmed) << e.what();
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
 // What Triton's compiler raises for tl.static_assert's condition where it is no bool (an int
 // constexpr, nonzero or not) or msg comes by keyword, as measured on an H200
 // (tests/fixtures/gpu/static_assert.txt): the candidate raises it, a confirmed error. The
 // interpreter takes an int's truthiness, so the crosscheck cannot say this; the fixture does.
 TEST(Triton, StaticAssertRefusesWhatTheCompilerRefuses) {
-  std::ifstream fixture(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu/static_assert.txt");
-  std::string measured((std::istreambuf_iterator<char>(fixture)), {});
+  std::string measured = gpu_fixture("static_assert.txt");
   for (const auto& [file, message] :
        {std::pair{"static_assert_int.py",
                   std::string("NotImplementedError: Assertion condition could not be determined "
@@ -596,14 +613,7 @@ TEST(Triton, StaticAssertRefusesWhatTheCompilerRefuses) {
         std::pair{"static_assert_keyword.py",
                   std::string("TypeError: `static_assert` requires one or two positional "
                               "arguments only")}}) {
-    ir::TermStore s;
-    try {
-      golden_candidate(file, s);
-      ADD_FAILURE() << file << ": no error";
-    } catch (const python::ProgramError& e) {
-      EXPECT_TRUE(e.confirmed) << e.what();
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
+    expect_candidate_raises(file, message);
     // The H200's words: "NotImplementedError('Assertion ...')", "TypeError('`static_assert` ...')".
     std::string type = message.substr(0, message.find(':'));
     std::string text = message.substr(message.find(':') + 2);
@@ -615,8 +625,7 @@ TEST(Triton, StaticAssertRefusesWhatTheCompilerRefuses) {
 // launch says (tests/fixtures/gpu/launch_num_warps.txt); a wrapper's BLOCK // 32 at a block of
 // 8 launched with 0 warps, which keq ran as if it compiled.
 TEST(Triton, NumWarpsIsCheckedAsTheCompiledLaunchChecksIt) {
-  std::ifstream fixture(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu/launch_num_warps.txt");
-  std::string measured((std::istreambuf_iterator<char>(fixture)), {});
+  std::string measured = gpu_fixture("launch_num_warps.txt");
   for (const auto& [file, message, line] :
        {std::tuple{"num_warps_block_over_32.py",
                    std::string("AssertionError: num_warps must be a power of 2"),
@@ -627,14 +636,7 @@ TEST(Triton, NumWarpsIsCheckedAsTheCompiledLaunchChecksIt) {
                                "Hardware limit: 1024."),
                    std::string("launch num_warps=64 -> OutOfResources / OutOfResources: out of "
                                "resource: threads, Required: 2048, Hardware limit: 1024.")}}) {
-    ir::TermStore s;
-    try {
-      golden_candidate(file, s);
-      ADD_FAILURE() << file << ": no error";
-    } catch (const python::ProgramError& e) {
-      EXPECT_TRUE(e.confirmed) << e.what();
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
+    expect_candidate_raises(file, message);
     EXPECT_NE(measured.find(line), std::string::npos) << line;
   }
 }
