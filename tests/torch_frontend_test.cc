@@ -163,6 +163,23 @@ TEST(Interp, CallsThatDoNotBindRaiseTypeError) {
   }
 }
 
+// nn.Sequential takes len(), an index (negative too) and iteration, as torch's does: an
+// LLM-written MLP walks its layers by index (it was "'Sequential' object is not iterable").
+TEST(Interp, SequentialHasLengthIndexAndIteration) {
+  ir::TermStore s;
+  std::string head =
+      "import torch.nn as nn\nm = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Sigmoid())\n";
+  EXPECT_EQ(run_snippet(head + "r = str(len(m)) + str(len(list(m)))", "r", s)->s, "33");
+  EXPECT_EQ(run_snippet(head + "r = str(m[-1] is m[2]) + str(m[0] is list(m)[0])", "r", s)->s,
+            "TrueTrue");
+  std::string r = run_snippet(head +
+                                  "try:\n    m[3]\n    r = 'no error'\nexcept IndexError as e:\n"
+                                  "    r = e.args[0]\n",
+                              "r", s)
+                      ->s;
+  EXPECT_NE(r.find("index 3 is out of range"), std::string::npos) << r;
+}
+
 // Block sizes are often `1 << (n - 1).bit_length()` (an LLM-written GroupNorm: UNSUPPORTED).
 TEST(Interp, IntBitLengthAndFloatIsIntegerAreCPythons) {
   ir::TermStore s;

@@ -792,10 +792,7 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
     raise(at, "KeyError: " + repr(index));
   }
   if (v->kind == K::Instance && v->s != "super") {  // obj[index] calls obj.__getitem__(index)
-    Ref getitem;
-    for (Ref c = v->cls; c && !getitem; c = c->cls)
-      if (auto it = c->attrs->find("__getitem__"); it != c->attrs->end()) getitem = it->second;
-    if (getitem) {
+    if (Ref getitem = class_method(v, "__getitem__")) {
       CallArgs args;
       args.at = at;
       args.pos = {v, index};

@@ -111,6 +111,8 @@ class Interp {
       const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides = {},
       std::vector<std::string>* applied = nullptr);
   Ref call(const Ref& f, CallArgs args);
+  // What an instance's class (or a base) defines as `name` (__len__, __getitem__), or null.
+  Ref class_method(const Ref& instance, const std::string& name) const;
   // A Python function's parameter names, in order (what @triton.heuristics' `args` are keyed by).
   std::vector<std::string> parameter_names(const Ref& f) const;
   Ref getattr(const Ref& obj, const std::string& name, Span at);

@@ -89,6 +89,12 @@ constexpr int kMaxDepth = 200;  // Python calls nested deeper are UNSUPPORTED (R
 
 // ---- calls, classes, attributes ----------------------------------------------------------
 
+Ref Interp::class_method(const Ref& instance, const std::string& name) const {
+  for (Ref c = instance->cls; c; c = c->cls)
+    if (auto it = c->attrs->find(name); it != c->attrs->end()) return it->second;
+  return nullptr;
+}
+
 Ref Interp::call(const Ref& f, CallArgs args) {
   switch (f->kind) {
     case K::Builtin:

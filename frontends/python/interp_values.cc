@@ -124,6 +124,22 @@ std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
     }
     case K::Tensor:
       unsupported(at, "iterating over a tensor");
+    case K::Instance:  // __len__ and __getitem__: CPython's sequence protocol (nn.Sequential)
+      if (Ref len = class_method(v, "__len__"), get = class_method(v, "__getitem__"); len && get) {
+        CallArgs self;
+        self.at = at;
+        self.pos = {v};
+        int64_t n = to_int(call(len, self), at);
+        std::vector<Ref> items;
+        for (int64_t k = 0; k < n; ++k) {
+          CallArgs item;
+          item.at = at;
+          item.pos = {v, integer(k)};
+          items.push_back(call(get, item));
+        }
+        return items;
+      }
+      [[fallthrough]];
     default:
       error(at, "'" + v->type_name() + "' object is not iterable");
   }

@@ -273,6 +273,27 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         }
         return x;
       });
+  // len(seq), seq[i] (seq[-1]), and iteration over it (by those two, CPython's sequence
+  // protocol): a Sequential's modules in order. A slice (another Sequential) is not modelled.
+  auto modules_of = [](Interp& i2, CallArgs& a) {
+    return i2.getattr(a.pos.at(0), "_modules_list", a.at)->items;
+  };
+  Attrs& sequential = *na["Sequential"]->attrs;
+  sequential["__len__"] =
+      python::builtin("nn.Sequential.__len__", [modules_of](Interp& i2, CallArgs& a) {
+        return python::integer(static_cast<int64_t>(modules_of(i2, a).size()));
+      });
+  sequential["__getitem__"] =
+      python::builtin("nn.Sequential.__getitem__", [modules_of](Interp& i2, CallArgs& a) {
+        std::vector<Ref> mods = modules_of(i2, a);
+        Ref index = a.pos.at(1);
+        if (index->kind != K::Int)
+          i2.unsupported(a.at, "nn.Sequential indexed by " + index->type_name());
+        int64_t n = static_cast<int64_t>(mods.size()), k = index->i < 0 ? index->i + n : index->i;
+        if (k < 0 || k >= n)
+          i2.raise(a.at, "IndexError: index " + std::to_string(index->i) + " is out of range");
+        return mods[static_cast<size_t>(k)];
+      });
   // nn.ModuleList: a list of modules (iteration, indexing, len, append are the list's).
   na["ModuleList"] = python::builtin("nn.ModuleList", [](Interp& i2, CallArgs& a) {
     Ref mods = a.get(0, "modules");

@@ -31,7 +31,7 @@ std::optional<int64_t> int_literal(const std::string& text) {
 }
 
 // The sizes get_inputs() names: module-level constants written as literals or arithmetic on
-// literals (N = 2048 * 2), or tuples of them, each with its value as written, in the order
+// literals (N = 2048 * 2), or tuples or lists of them, each with its value as written, in the order
 // get_inputs() first names them. `all` gets every such module-level constant, in file order.
 Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = nullptr) {
   python::Tree tree = python::parse_file(path);
@@ -70,7 +70,8 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
       std::vector<int64_t> vs;
       if (auto v = value_of(value)) {
         vs = {*v};
-      } else if (value.kind == python::NodeKind::Tuple && !value.kids.empty()) {
+      } else if ((value.kind == python::NodeKind::Tuple || value.kind == python::NodeKind::List) &&
+                 !value.kids.empty()) {  // input_shape = (4096,), layer_sizes = [400, 800]
         for (python::NodeId k : value.kids)
           if (auto v = value_of(tree.at(k))) vs.push_back(*v);
         if (vs.size() != value.kids.size()) vs.clear();
