@@ -29,8 +29,8 @@ trip counts of every loop in a kernel.
 
 options:
   --dims a=1,b=2   set module-level integer constants first (KernelBench's sizes are large);
-                   a tuple constant takes 4x5 (input_shape=4x5); --dims default gives the
-                   constants get_inputs() names distinct small sizes (2, 3, 4, ...), as the
+                   a tuple or list constant takes 4x5 (input_shape=4x5); --dims default gives
+                   the constants get_inputs() names distinct small sizes (2, 3, 4, ...), as the
                    first configuration of keq verify's default bound; --dims scaled divides
                    them all by one power of two until they multiply to at most 4096, which
                    keeps equal sizes equal; --dims scaled:8 keeps sizes from going below 8

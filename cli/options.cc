@@ -94,7 +94,7 @@ torch::Dims parse_dims(const std::string& spec) {
     auto v = eq == std::string::npos ? std::nullopt : parse_ints(kv.substr(eq + 1), 'x');
     if (!v)
       throw Error(ErrorKind::BadInput,
-                  "--dims takes name=value,... with 4x5 for a tuple (got '" + kv + "')");
+                  "--dims takes name=value,... with 4x5 for a tuple or list (got '" + kv + "')");
     dims.push_back({kv.substr(0, eq), *v});
     p = q + 1;
   }

@@ -119,8 +119,8 @@ Semantics (DESIGN.md; every report names the one used):
                   a kernel (Triton fuses it into one fma, measured on the H200).
 
 options:
-  --dims a=1,b=2    one configuration (module-level integer constants of REF.py; a tuple takes
-                    4x5); repeat for several; --dims '' checks the sizes as written.
+  --dims a=1,b=2    one configuration (module-level integer constants of REF.py; a tuple or
+                    list takes 4x5); repeat for several; --dims '' checks the sizes as written.
                     Default: two configurations in which every constant get_inputs() names
                     gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...; where the
                     model rejects those or they flatten a GroupNorm or a pooling window to
