@@ -99,6 +99,8 @@ check verify-counterexample 1 "reference: 65504" "$keq" verify "$ex/fp16_cast_no
 # The counterexample says what in0, in1 are: forward's arguments, and where one is computed from
 # the tensor get_inputs() drew (targets = randint(0, 2) * 2 - 1), that tensor's values.
 check verify-counterexample-names 1 "in1: torch.randint in get_inputs(); forward's argument \`targets\` is computed from it" "$keq" verify "$src/tests/realworld/llm_style/hinge_loss/ref.py" "$src/tests/realworld/llm_style/hinge_loss/cand.py"
+# An argument computed from two drawn tensors (anchor = torch.rand(...) * scale) names both.
+check verify-counterexample-names-two-sources 1 "in0: torch.rand in get_inputs(); forward's argument \`anchor\` is computed from it and in1" "$keq" verify "$src/tests/realworld/llm_style/triplet_margin_eps_inside_sqrt/ref.py" "$src/tests/realworld/llm_style/triplet_margin_eps_inside_sqrt/cand.py"
 # A candidate without the reference's bias and LayerNorm: those are variables of their own, named.
 check verify-unmatched-parameters 1 "note: parameters: Model creates 4 parameters and ModelNew 1: Model's float32[4] (nn.Linear.bias at" "$keq" verify "$src/tests/golden/params/ref.py" "$src/tests/golden/params/cand_weight_only.py"
 # A running minimum seeded with 1e30: only a row wholly past it differs, which a uniform point at

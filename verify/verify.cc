@@ -323,7 +323,14 @@ class Pipeline {
   }
   void refute(const Pair& p, const Point& point, const std::string& how);
   std::vector<std::string> names_of(const Counterexample& c) const;
-  std::map<std::string, std::pair<std::string, bool>> argument_sources() const;
+  // forward's argument each input tensor feeds: its name, whether it is the tensor itself, and
+  // the other input tensors it is computed from.
+  struct ArgumentSource {
+    std::string argument;
+    bool itself = false;
+    std::string others;
+  };
+  std::map<std::string, ArgumentSource> argument_sources() const;
   void refute_on_device(const Pair& p, const internal::Exhaustion::Refuted& x,
                         const std::string& reason, size_t unknown);
   std::map<TermId, std::string> unfixed_terms() const;
@@ -612,8 +619,8 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
 
 // The one symbolic tensor each of forward's tensor arguments comes from, and whether it is that
 // tensor itself (an argument get_inputs() computed, randint(0, 2) * 2 - 1, is not).
-std::map<std::string, std::pair<std::string, bool>> Pipeline::argument_sources() const {
-  std::map<std::string, std::pair<std::string, bool>> out;
+std::map<std::string, Pipeline::ArgumentSource> Pipeline::argument_sources() const {
+  std::map<std::string, ArgumentSource> out;
   for (size_t j = 0; j < ref_.forward_args.size() && j < ref_.forward_params.size(); ++j) {
     const python::Ref& a = ref_.forward_args[j];
     if (a->kind != python::Value::Kind::Tensor || a->tensor->elems.empty()) continue;
@@ -626,8 +633,13 @@ std::map<std::string, std::pair<std::string, bool>> Pipeline::argument_sources()
     std::set<std::string> sources;
     for (TermId v : vars) sources.insert(tensor_of(store_.variable_of(v).name));
     bool itself = store_.op(first) == ir::Op::Var;
-    if (sources.size() == 1)
-      out.emplace(*sources.begin(), std::pair{ref_.forward_params[j], itself});
+    // An argument drawn from several tensors (anchor = torch.rand(...) * scale) names each.
+    for (const std::string& source : sources) {
+      ArgumentSource a{ref_.forward_params[j], itself, ""};
+      for (const std::string& o : sources)
+        if (o != source) a.others += (a.others.empty() ? "" : ", ") + o;
+      out.emplace(source, a);
+    }
   }
   return out;
 }
@@ -649,9 +661,10 @@ std::vector<std::string> Pipeline::names_of(const Counterexample& c) const {
               ? "the reference's parameter " + std::to_string(k + 1) + " (" + t.origin + ")"
               : t.origin + " in get_inputs()";
       if (auto arg = arguments.find(t.name); arg != arguments.end()) {
-        const auto& [name, itself] = arg->second;
-        what = itself ? "forward's argument `" + name + "`"
-                      : what + "; forward's argument `" + name + "` is computed from it";
+        const ArgumentSource& a = arg->second;
+        what = a.itself ? "forward's argument `" + a.argument + "`"
+                        : what + "; forward's argument `" + a.argument + "` is computed from it" +
+                              (a.others.empty() ? "" : " and " + a.others);
       }
       out.push_back(t.name + ": " + what);
     }
