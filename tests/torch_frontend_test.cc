@@ -178,6 +178,12 @@ TEST(Interp, SequentialHasLengthIndexAndIteration) {
                               "r", s)
                       ->s;
   EXPECT_NE(r.find("index 3 is out of range"), std::string::npos) << r;
+  // A class of the program's own iterates by __iter__, or by __getitem__ until IndexError,
+  // whatever its __len__ says: not modelled, never taken as len() items.
+  EXPECT_THROW(run_snippet("class C:\n    def __len__(self):\n        return 2\n"
+                           "    def __getitem__(self, i):\n        return i\nr = list(C())",
+                           "r", s),
+               python::Unsupported);
 }
 
 // Block sizes are often `1 << (n - 1).bit_length()` (an LLM-written GroupNorm: UNSUPPORTED).

@@ -617,7 +617,7 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
   r_.reason = "a counterexample that replay confirms";
 }
 
-// The one symbolic tensor each of forward's tensor arguments comes from, and whether it is that
+// The symbolic tensors each of forward's tensor arguments comes from, and whether it is that
 // tensor itself (an argument get_inputs() computed, randint(0, 2) * 2 - 1, is not).
 std::map<std::string, Pipeline::ArgumentSource> Pipeline::argument_sources() const {
   std::map<std::string, ArgumentSource> out;
@@ -635,10 +635,10 @@ std::map<std::string, Pipeline::ArgumentSource> Pipeline::argument_sources() con
     bool itself = store_.op(first) == ir::Op::Var;
     // An argument drawn from several tensors (anchor = torch.rand(...) * scale) names each.
     for (const std::string& source : sources) {
-      ArgumentSource a{ref_.forward_params[j], itself, ""};
+      ArgumentSource from{ref_.forward_params[j], itself, ""};
       for (const std::string& o : sources)
-        if (o != source) a.others += (a.others.empty() ? "" : ", ") + o;
-      out.emplace(source, a);
+        if (o != source) from.others += (from.others.empty() ? "" : ", ") + o;
+      out.emplace(source, from);
     }
   }
   return out;

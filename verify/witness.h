@@ -139,7 +139,7 @@ using Point = std::map<TermId, double>;
 class Witness {
  public:
   Witness(const ir::TermStore& s, const Domains& d, uint64_t seed, ir::Semantics sem)
-      : s_(s), d_(d), rng_(seed), sem_(sem) {
+      : s_(s), d_(d), rng_(seed), sem_(sem), store_scale_(largest_scale(s)) {
     for (const auto& [name, dom] : d) nonfinite_ |= dom.nonfinite;
   }
 
@@ -281,7 +281,7 @@ class Witness {
   std::optional<Point> probe(const Pair& pr, std::string& how, size_t& tried) {
     if (!shares_points()) return search(pr, kSharedPoints, how, tried);
     for (size_t k = 0; k < kSharedPoints; ++k) {
-      if (k > kRandomPoint && !store_scale()) break;
+      if (k > kRandomPoint && !store_scale_) break;
       ++tried;
       if (auto p = differs_at_shared(pr, k)) {
         how =
@@ -374,22 +374,18 @@ class Witness {
     return out;
   }
   // The shared points: the uniform ones, one random point, then every input at twice the
-  // largest constant of the programs and at minus that (uniform_scales' first two, drawn from
-  // the whole store so that pairs share them).
+  // largest constant of the programs and at minus that (uniform_scales' first two, over the
+  // whole store so that pairs share them: store_scale_).
   static constexpr size_t kRandomPoint = std::size(kUniform);
   static constexpr size_t kSharedPoints = kRandomPoint + 3;
-  std::optional<double> store_scale() {
-    if (!store_scale_) {
-      std::vector<double> consts;
-      for (TermId t = 0; t < s_.size(); ++t)
-        if (s_.op(t) == ir::Op::Const && s_.type(t) == ir::Type::F32)
-          consts.push_back(s_.constant_of(t).f);
-      std::vector<double> scales = uniform_scales(std::move(consts));
-      store_scale_ = scales.empty() ? std::optional<double>() : scales[0];
-    }
-    return *store_scale_;
+  static std::optional<double> largest_scale(const ir::TermStore& s) {
+    std::vector<double> consts;
+    for (TermId t = 0; t < s.size(); ++t)
+      if (s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32)
+        consts.push_back(s.constant_of(t).f);
+    std::vector<double> scales = uniform_scales(std::move(consts));
+    return scales.empty() ? std::nullopt : std::optional<double>(scales[0]);
   }
-  std::optional<std::optional<double>> store_scale_;  // computed on the first probe
   struct SharedPoint {
     absl::flat_hash_map<TermId, double> values;  // drawn once per variable
     ir::RealMemo memo;                           // the terms evaluated there so far
@@ -402,7 +398,7 @@ class Witness {
     auto [it, fresh] = shared_[k].values.try_emplace(v, 0.0);
     if (fresh) {
       double x = k < kRandomPoint   ? kUniform[k]
-                 : k > kRandomPoint ? (k == kRandomPoint + 1 ? 1 : -1) * store_scale().value_or(0)
+                 : k > kRandomPoint ? (k == kRandomPoint + 1 ? 1 : -1) * store_scale_.value_or(0)
                                     : std::normal_distribution<double>()(rng_) *
                                           std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
       it->second = into_domain(x, domain(v), rng_);
@@ -441,6 +437,9 @@ class Witness {
   std::array<SharedPoint, kSharedPoints> shared_;
   std::mt19937_64 rng_;
   ir::Semantics sem_;
+  // Twice the programs' largest constant, where the shared points past the random one put every
+  // input; none without a constant above 1.
+  std::optional<double> store_scale_;
   bool nonfinite_ = false;
 };
 

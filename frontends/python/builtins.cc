@@ -62,12 +62,7 @@ void Interp::install_builtins() {
       return in.call(in.getattr(x, "__len__", a.at), none);
     }
     if (x->kind == K::Instance)
-      if (Ref f = in.class_method(x, "__len__")) {
-        CallArgs self;
-        self.at = a.at;
-        self.pos = {x};
-        return in.call(f, self);
-      }
+      if (Ref f = in.class_method(x, "__len__")) return in.call(f, {x}, a.at);
     if (x->kind == K::Str) return integer(static_cast<int64_t>(x->s.size()));
     if (x->kind == K::Dict) return integer(static_cast<int64_t>(x->dict.size()));  // sets too
     return integer(static_cast<int64_t>(in.to_sequence(x, a.at).size()));

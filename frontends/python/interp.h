@@ -111,6 +111,7 @@ class Interp {
       const absl::flat_hash_map<std::string, std::vector<int64_t>>& overrides = {},
       std::vector<std::string>* applied = nullptr);
   Ref call(const Ref& f, CallArgs args);
+  Ref call(const Ref& f, std::vector<Ref> positional, Span at);  // f(*positional), no keywords
   // What an instance's class (or a base) defines as `name` (__len__, __getitem__), or null.
   Ref class_method(const Ref& instance, const std::string& name) const;
   // A Python function's parameter names, in order (what @triton.heuristics' `args` are keyed by).

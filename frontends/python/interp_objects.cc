@@ -95,6 +95,13 @@ Ref Interp::class_method(const Ref& instance, const std::string& name) const {
   return nullptr;
 }
 
+Ref Interp::call(const Ref& f, std::vector<Ref> positional, Span at) {
+  CallArgs args;
+  args.at = at;
+  args.pos = std::move(positional);
+  return call(f, std::move(args));
+}
+
 Ref Interp::call(const Ref& f, CallArgs args) {
   switch (f->kind) {
     case K::Builtin:

@@ -124,22 +124,23 @@ std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
     }
     case K::Tensor:
       unsupported(at, "iterating over a tensor");
-    case K::Instance:  // __len__ and __getitem__: CPython's sequence protocol (nn.Sequential)
-      if (Ref len = class_method(v, "__len__"), get = class_method(v, "__getitem__"); len && get) {
-        CallArgs self;
-        self.at = at;
-        self.pos = {v};
-        int64_t n = to_int(call(len, self), at);
+    case K::Instance: {
+      // keq's own sequences (nn.Sequential) define __len__ and __getitem__ alike, so items 0 to
+      // len - 1 are CPython's iteration. A class of the program's own iterates by __iter__, or
+      // by __getitem__ until IndexError, whatever its __len__ says: not modelled.
+      Ref len = class_method(v, "__len__"), get = class_method(v, "__getitem__");
+      if (len && get && len->kind == K::Builtin && get->kind == K::Builtin &&
+          !class_method(v, "__iter__")) {
+        int64_t n = to_int(call(len, {v}, at), at);
         std::vector<Ref> items;
-        for (int64_t k = 0; k < n; ++k) {
-          CallArgs item;
-          item.at = at;
-          item.pos = {v, integer(k)};
-          items.push_back(call(get, item));
-        }
+        for (int64_t k = 0; k < n; ++k) items.push_back(call(get, {v, integer(k)}, at));
         return items;
       }
-      [[fallthrough]];
+      if (len || get || class_method(v, "__iter__"))
+        unsupported(at, "iterating over an instance of " + v->type_name() +
+                            " (its __iter__ or __getitem__ protocol is not modelled)");
+      error(at, "'" + v->type_name() + "' object is not iterable");
+    }
     default:
       error(at, "'" + v->type_name() + "' object is not iterable");
   }
