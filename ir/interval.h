@@ -43,6 +43,8 @@ struct Interval {
   bool within(double max) const { return !nan && lo >= -max && hi <= max; }
   bool within_e4m3() const { return within(448); }
   bool within_e5m2() const { return within(57344); }
+  // Where 2^ceil(log2 x) is a normal fp32 (a UE8M0 scale's range): 2^-126 <= x <= 2^127.
+  bool within_ue8m0() const { return !nan && lo >= 0x1p-126 && hi <= 0x1p127; }
   bool contains_zero() const { return (lo < 0 || (lo == 0 && !lo_strict)) && hi >= 0; }
   // Intersection: both enclose the same class. Returns true when this one got tighter.
   bool meet(const Interval& o);

@@ -113,6 +113,34 @@ Expr fp_round_e4m3(IeeeEncoding& e, const Expr& x, bool saturate) {
   return z3::ite(fp_abs(rounded) > f32(448), e.nan(), rounded);
 }
 
+Expr bv_shift_amount(const Expr& amount) {
+  uint64_t k = 0;
+  if (!amount.is_numeral_u64(k) || k >= amount.get_sort().bv_size())
+    throw smt::NotEncoded{"a shift by an amount that is not a constant below the width"};
+  return amount;
+}
+
+Expr bv_cast(IeeeEncoding& e, const Expr& x, unsigned width) {
+  z3::context& c = e.ctx();
+  if (x.is_bool()) return z3::ite(x, c.bv_val(1, width), c.bv_val(0, width));
+  if (x.is_bv()) {
+    unsigned from = x.get_sort().bv_size();
+    return from >= width ? x.extract(width - 1, 0) : z3::sext(x, width - from);
+  }
+  const double top = std::ldexp(1.0, static_cast<int>(width) - 1);  // 2^31 or 2^63
+  Expr hi = c.bv_val(width == 32 ? INT32_MAX : INT64_MAX, width);
+  Expr lo = c.bv_val(width == 32 ? INT32_MIN : INT64_MIN, width);
+  Expr rtz = z3::expr(c, Z3_mk_fpa_rtz(c));
+  Expr truncated = z3::expr(c, Z3_mk_fpa_to_sbv(c, rtz, x, width));
+  return z3::ite(x.mk_is_nan(), c.bv_val(0, width),
+                 z3::ite(x >= c.fpa_val(static_cast<float>(top)), hi,
+                         z3::ite(x <= c.fpa_val(static_cast<float>(-top)), lo, truncated)));
+}
+
+Expr fp_to_bits(IeeeEncoding& e, const Expr& x) {
+  return z3::ite(x.mk_is_nan(), e.fresh_bits(32), x.mk_to_ieee_bv());
+}
+
 Expr fp_clamp(IeeeEncoding& e, const Expr& x, double max) {
   z3::context& c = e.ctx();
   Expr hi = c.fpa_val(static_cast<float>(max)), lo = c.fpa_val(static_cast<float>(-max));

@@ -65,7 +65,23 @@ class IeeeEncoding {
   z3::sort f32() { return ctx().fpa_sort(8, 24); }
   Expr nan() { return ctx().fpa_nan(f32()); }
   Expr rne() { return ctx().fpa_rounding_mode(); }
+  // Bits no formula constrains (a NaN's payload, which keq does not model), new at each call.
+  Expr fresh_bits(unsigned width) {
+    return ctx().bv_const(("unmodelled_bits!" + std::to_string(fresh_++)).c_str(), width);
+  }
+
+ private:
+  unsigned fresh_ = 0;
 };
+
+// Integers as bit-vectors of their width (i32, i64; wrapping as keq's integers do).
+// A shift amount must be a constant below the width (past it the hardware and LLVM differ).
+Expr bv_shift_amount(const Expr& amount);
+// A float (truncated toward zero, saturating, NaN giving 0), a bool or an integer as an integer
+// of `width` bits: keq's cast.i32 and cast.i64.
+Expr bv_cast(IeeeEncoding& e, const Expr& x, unsigned width);
+// fp32 bits, as a bitcast reads them: a NaN's bits are unconstrained.
+Expr fp_to_bits(IeeeEncoding& e, const Expr& x);
 
 Expr fp_abs(const Expr& x);
 Expr fp_is_negative(const Expr& x);

@@ -133,6 +133,54 @@ NfId KeqLanguage::comparison_form(const Graph& g, EClassId node, egraph::ENode n
   return nfs_->comparison(diff, kind);
 }
 
+namespace {
+
+// What an op's result is as fp32 numbers, from its children's kinds.
+Fp32Kind fp32_kind(const KeqLanguage::Graph& g, Op op, std::span<const EClassId> kids) {
+  auto value = [&](size_t k) { return g.data(kids[k]).fp32 == Fp32Kind::Value; };
+  auto all_values = [&](size_t from) {
+    for (size_t k = from; k < kids.size(); ++k)
+      if (!value(k)) return false;
+    return true;
+  };
+  switch (op) {
+    case Op::BitcastF32:
+    case Op::CastF16:
+    case Op::CastBF16:
+    case Op::CastE4M3:
+    case Op::CastE4M3Sat:
+    case Op::CastE5M2:
+    case Op::CastE5M2Sat:
+      return Fp32Kind::Value;
+    // One of the operands, its sign flipped, or (floor and the like) fewer of its bits.
+    case Op::Abs:
+    case Op::Neg:
+    case Op::Max:
+    case Op::Min:
+    case Op::MaxNum:
+    case Op::MinNum:
+    case Op::AMax:
+    case Op::AMin:
+    case Op::TMax:
+    case Op::TMin:
+    case Op::Clamp:
+    case Op::Floor:
+    case Op::Ceil:
+    case Op::Trunc:
+    case Op::Round:
+      return all_values(0) ? Fp32Kind::Value : Fp32Kind::Unknown;
+    case Op::Select:
+      return all_values(1) ? Fp32Kind::Value : Fp32Kind::Unknown;
+    case Op::Div:
+    case Op::DivFull:
+      return all_values(0) ? Fp32Kind::Quotient : Fp32Kind::Unknown;
+    default:
+      return Fp32Kind::Unknown;
+  }
+}
+
+}  // namespace
+
 KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph::ENode n) const {
   Op op = static_cast<Op>(n.op);
   Data d;
@@ -140,6 +188,8 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
     ir::Constant c = store_->constant_at(n.payload);
     if (sem_ == ir::Semantics::Ieee && c.type == ir::Type::F32)
       c = ir::Constant::of_float(static_cast<float>(c.f));  // an IEEE literal is its fp32 value
+    if (c.type == ir::Type::F32 && (static_cast<float>(c.f) == c.f || std::isnan(c.f)))
+      d.fp32 = Fp32Kind::Value;
     d.constant = c;
     d.type = c.type;
     d.const_source = node;
@@ -152,6 +202,7 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
     d.type = store_->variable_at(n.payload).type;
     auto it = domains_.find(n.payload);
     if (it != domains_.end()) d.range = it->second;
+    if (fp32_vars_.contains(n.payload)) d.fp32 = Fp32Kind::Value;
     return d;
   }
   std::vector<Interval> ranges;
@@ -169,6 +220,7 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
   }
   d.type = ir::result_type(op, types).type.value_or(ir::Type::F32);
   d.range = ir::interval_of(op, ranges, sem_);
+  d.fp32 = fp32_kind(g, op, n.children);
   // A range that is one infinity, without NaN, is that constant: -inf - m for a finite m, as a
   // masked -inf lane computes, is -inf, and exp of it folds to 0.
   if (d.type == ir::Type::F32 && !d.range.nan && d.range.lo == d.range.hi &&
@@ -216,6 +268,12 @@ egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from
     into.const_source = from.const_source;
     did.into_changed = true;
   } else if (into.constant && !from.constant) {
+    did.from_changed = true;
+  }
+  if (from.fp32 > into.fp32) {
+    into.fp32 = from.fp32;
+    did.into_changed = true;
+  } else if (into.fp32 > from.fp32) {
     did.from_changed = true;
   }
   Interval before = from.range;
@@ -423,7 +481,7 @@ constexpr Fact kFacts[] = {
     {"nonzero", &Interval::nonzero},        {"positive", &Interval::positive},
     {"negative", &Interval::negative},      {"nonneg", &Interval::nonneg},
     {"nonpos", &Interval::nonpos},          {"e4m3-range", &Interval::within_e4m3},
-    {"e5m2-range", &Interval::within_e5m2},
+    {"e5m2-range", &Interval::within_e5m2}, {"ue8m0-range", &Interval::within_ue8m0},
 };
 
 // (in-FORMAT ?x): x is one of the narrow format's values, as a cast into it (or into a format
@@ -454,6 +512,7 @@ std::vector<std::string> KeqLanguage::condition_names() {
   std::vector<std::string> out;
   for (const Fact& f : kFacts) out.push_back(f.name);
   for (const FormatFact& f : kFormatFacts) out.push_back(f.name);
+  out.push_back("f32-binade");
   out.push_back("const");
   out.push_back("le");
   out.push_back("lt");
@@ -491,6 +550,20 @@ std::optional<KeqLanguage::Condition> KeqLanguage::condition(std::string_view na
       for (Op cast : fact->casts)
         if (!g.class_nodes_with_op(s[v], static_cast<OpCode>(cast)).empty()) return true;
       return false;
+    };
+  }
+  // (f32-binade ?x): rounding x to fp32 (as a bitcast of it does) keeps floor(log2 |x|) and
+  // whether |x| is a power of two. An fp32 value is its own rounding. A quotient a / c of fp32
+  // values is never in (2^k (1 - 2^-25), 2^k) or (2^k, 2^k (1 + 2^-24)], where rounding moves it
+  // onto 2^k: with integer significands A, C < 2^24 and a / c = 2^e A / C, that needs an integer
+  // j with 0 < |A - 2^j C| <= 2^j C 2^-24 < 2^j; for j <= 0, A - 2^j C is a multiple of 2^j, and
+  // for j > 0 an integer, nonzero, yet below 1 since A < 2^24. (tests/rule_check_test.cc checks it
+  // exactly for 11-bit significands.)
+  if (name == "f32-binade") {
+    if (!want(1)) return std::nullopt;
+    uint32_t v = vars[0];
+    return [v](const Graph& g, std::span<const EClassId> s) {
+      return g.data(s[v]).fp32 != Fp32Kind::Unknown;
     };
   }
   if (name == "const") {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 
 #include <functional>
 #include <memory>
@@ -37,6 +38,16 @@ using egraph::EClassId;
 using egraph::EGraph;
 using egraph::OpCode;
 
+// What a class's values are as fp32 numbers, for the rules that read a float's bits: a real is
+// materialized as fp32 (rounded) before a bitcast sees it. Ordered: a value is also a quotient.
+enum class Fp32Kind : uint8_t {
+  Unknown,
+  // The real quotient a / c of two fp32 values: rounding it to fp32 neither crosses nor lands
+  // on a power of two (the lemma at f32_binade in keq_language.cc).
+  Quotient,
+  Value,  // an fp32 value (inputs, fp32 constants, extrema and casts of them, bitcasts)
+};
+
 class KeqLanguage {
  public:
   struct Data {
@@ -49,6 +60,7 @@ class KeqLanguage {
     // The form over wide operands taken as their classes (operand_form); kNoNf where it is nf.
     NfId anf = kNoNf;
     uint8_t anf_changes = 0;
+    Fp32Kind fp32 = Fp32Kind::Unknown;
   };
   using Graph = EGraph<KeqLanguage>;
   using Condition = egraph::Rewrite<KeqLanguage>::Condition;
@@ -84,6 +96,8 @@ class KeqLanguage {
   ir::TermStore& store() const { return *store_; }
   // Values a variable (by TermStore payload) may take; unconstrained by default.
   void set_domain(uint32_t var_payload, Interval range) { domains_[var_payload] = range; }
+  // A variable whose values are fp32 values (an input or parameter element of a float dtype).
+  void set_fp32_value(uint32_t var_payload) { fp32_vars_.insert(var_payload); }
 
   // ---- the engine's interface (egraph/language.h) ----
   uint32_t op_count() const { return ir::kOpCount; }
@@ -110,6 +124,7 @@ class KeqLanguage {
   ir::TermStore* store_;
   ir::Semantics sem_;
   absl::flat_hash_map<uint32_t, Interval> domains_;
+  absl::flat_hash_set<uint32_t> fp32_vars_;
   Data make_facts(const Graph& g, EClassId node, egraph::ENode n) const;
   // The form of node from its children's forms as `kid` gives them: their normal forms, or
   // their operand forms for the abstract form.

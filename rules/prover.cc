@@ -59,6 +59,7 @@ std::unique_ptr<Proof> prove(ir::TermStore& store, const std::vector<Goal>& goal
   g.lang().set_normal_forms(opt.normal_forms);
   g.lang().set_normal_form_element_terms(opt.element_terms);
   for (const auto& [var, range] : opt.domains) g.lang().set_domain(store.payload(var), range);
+  for (ir::TermId var : opt.fp32_values) g.lang().set_fp32_value(store.payload(var));
   std::vector<KeqRule> all = rules.compile(g.lang());
   p->rules_loaded = all.size();
   p->rewrites = rewrites_for(all, opt.semantics);

@@ -174,12 +174,15 @@ void add_type_conditions(ir::TermStore& s, std::vector<KeqRule>& rules) {
 }
 
 std::optional<std::vector<ir::Type>> pattern_var_types(ir::TermStore& s, const KeqRule& r) {
+  // Floats and bools first (most rules); a rule over integers (its constants say i32) next.
   constexpr ir::Type kFloatOrBool[] = {ir::Type::F32, ir::Type::Bool};
   std::optional<std::vector<ir::Type>> found;
-  each_typing(s, r, kFloatOrBool, [&](const std::vector<ir::Type>& ts, ir::TermId, ir::TermId) {
+  auto take = [&](const std::vector<ir::Type>& ts, ir::TermId, ir::TermId) {
     found = ts;
     return true;
-  });
+  };
+  each_typing(s, r, kFloatOrBool, take);
+  if (!found) each_typing(s, r, kRuleTypes, take);
   return found;
 }
 

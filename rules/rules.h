@@ -80,6 +80,7 @@ struct ProverOptions {
   bool explanations = false;             // record why classes merged, for explain()
   egraph::RunnerLimits limits{30, 500000, 10.0};
   std::vector<std::pair<ir::TermId, Interval>> domains;  // variable terms and their ranges
+  std::vector<ir::TermId> fp32_values;  // variables whose values are fp32 values (tensor elements)
 };
 
 struct Goal {

@@ -2,10 +2,11 @@
 //
 // Only exact IEEE operations are encoded (round-to-nearest-even +, -, *, /, fma, sqrt; max/min
 // with each framework's NaN and signed-zero rules; comparisons, select; casts to fp16 and bf16
-// and back). Approximations (exp, tanh, div.full, sqrt.approx, ...) and sums of three or more
-// terms (whose order the programs do not fix) are outside the fragment: verify never sends
-// them here. Equality is SMT-LIB's `=` on floats: the same bits, with its one NaN matching any
-// NaN.
+// and back). Integers are bit-vectors of their width: +, -, *, comparisons, bit operations,
+// shifts by constants, casts and bitcasts (a NaN's bits unconstrained). Approximations (exp, tanh,
+// div.full, sqrt.approx, ...) and sums of three or more terms (whose order the programs do not fix)
+// are outside the fragment: verify never sends them here. Equality is SMT-LIB's `=` on floats: the
+// same bits, with its one NaN matching any NaN.
 #include <z3++.h>
 
 #include <bit>
@@ -46,7 +47,7 @@ class FpEncoder final : public IeeeEncoding {
 
   z3::expr constant(const ir::Constant& k) {
     if (k.type == ir::Type::Bool) return c_.bool_val(k.i != 0);
-    if (k.type != ir::Type::F32) throw NotEncoded{"integer values"};
+    if (ir::is_int(k.type)) return c_.bv_val(k.i, width(k.type));
     float f = static_cast<float>(k.f);
     if (static_cast<double>(f) != k.f && !std::isnan(k.f))
       throw NotEncoded{"a constant that is not an fp32 value"};
@@ -62,7 +63,11 @@ class FpEncoder final : public IeeeEncoding {
       vars_.emplace(t, b);
       return b;
     }
-    if (v.type != ir::Type::F32) throw NotEncoded{"integer inputs"};
+    if (ir::is_int(v.type)) {
+      z3::expr b = c_.bv_const(v.name.c_str(), width(v.type));
+      vars_.emplace(t, b);
+      return b;
+    }
     z3::expr x = c_.fpa_const(v.name.c_str(), 8, 24);
     VarRange r = range_(t);
     if (!r.nonfinite) facts_.push_back(!x.mk_is_nan() && !x.mk_is_inf());
@@ -75,14 +80,50 @@ class FpEncoder final : public IeeeEncoding {
     return x;
   }
 
+  static unsigned width(ir::Type t) { return t == ir::Type::I32 ? 32 : 64; }
+
+  // The ops whose encodings read integer operands as bit-vectors; the others assume floats.
+  static bool takes_integers(Op op) {
+    switch (op) {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Neg:
+      case Op::Lt:
+      case Op::Le:
+      case Op::Gt:
+      case Op::Ge:
+      case Op::Eq:
+      case Op::Ne:
+      case Op::Select:
+      case Op::Shl:
+      case Op::Shr:
+      case Op::LShr:
+      case Op::BitAnd:
+      case Op::BitOr:
+      case Op::BitXor:
+      case Op::CastI32:
+      case Op::CastI64:
+      case Op::CastF32:
+      case Op::CastBool:
+      case Op::BitcastF32:
+      case Op::BitcastI32:
+        return true;
+      default:
+        return false;
+    }
+  }
+
   z3::expr build(TermId t) {
-    if (s_.type(t) != ir::Type::F32 && s_.type(t) != ir::Type::Bool)
-      throw NotEncoded{"integer values"};
     Op op = s_.op(t);
     if (op == Op::Const) return constant(s_.constant_of(t));
     if (op == Op::Var) return variable(t);
     const ir::OpInfo& info = ir::op_info(op);
     if (!info.smt_ieee) throw NotEncoded{"op " + std::string(info.name)};
+    bool integers = ir::is_int(s_.type(t));
+    for (TermId k : s_.children(t)) integers = integers || ir::is_int(s_.type(k));
+    if (integers && !takes_integers(op))
+      throw NotEncoded{"op " + std::string(info.name) + " on integers"};
     std::vector<z3::expr> kids;
     for (TermId k : s_.children(t)) kids.push_back(encode(k));
     return info.smt_ieee(*this, kids);
@@ -97,6 +138,14 @@ class FpEncoder final : public IeeeEncoding {
 
 double fp_value(const z3::model& m, const z3::expr& x) {
   if (x.is_bool()) return m.eval(x, true).is_true() ? 1 : 0;
+  if (x.is_bv()) {  // an integer input: its signed value
+    uint64_t u = 0;
+    m.eval(x, true).is_numeral_u64(u);
+    unsigned w = x.get_sort().bv_size();
+    int64_t v = w == 64 ? static_cast<int64_t>(u)
+                        : static_cast<int64_t>(u << (64 - w)) >> (64 - w);  // sign-extend
+    return static_cast<double>(v);
+  }
   std::optional<uint32_t> bits = fp32_bits(m, x);
   if (!bits) return NAN;
   return static_cast<double>(std::bit_cast<float>(*bits));
@@ -115,7 +164,7 @@ Result check_equal_ieee(const ir::TermStore& store, TermId a, TermId b,
     z3::expr ea = enc.encode(a), eb = enc.encode(b);
     z3::params p(c);
     p.set("timeout", std::max(1u, timeout_ms));  // Z3 reads 0 as none
-    p.set("rlimit", kQueryResourceLimit);  // deterministic: load cannot change the answer
+    p.set("rlimit", kQueryResourceLimit);        // deterministic: load cannot change the answer
     z3::solver s(c);
     s.set(p);
     s.add(enc.facts());

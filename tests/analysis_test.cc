@@ -52,6 +52,29 @@ TEST(Intervals, FactsFromConstantsAndDomains) {
   EXPECT_TRUE(fact("(cast.e4m3.sat y)").finite() == false);  // NaN passes through
 }
 
+// Which classes hold fp32 values, or quotients of two (the f32-binade condition): tensor
+// elements are fp32 values, and so are their extrema, absolute values, fp32 constants and casts;
+// sums and products are not, nor is a quotient by a constant no fp32 value holds.
+TEST(Fp32Values, ElementsExtremaAndQuotientsOfThem) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, ir::Semantics::Real));
+  for (const char* v : {"x", "y"}) g.lang().set_fp32_value(store.payload(store.variable(v)));
+  auto kind = [&](const std::string& t) {
+    egraph::EClassId c = add_term(g, ir::read_term(store, ir::parse_sexprs(t, "t").at(0)));
+    g.rebuild();
+    return g.data(c).fp32;
+  };
+  EXPECT_EQ(kind("x"), Fp32Kind::Value);
+  EXPECT_EQ(kind("z"), Fp32Kind::Unknown);  // not declared a tensor element
+  EXPECT_EQ(kind("(maxnum (tmax (abs x) (abs y)) 1.000000013351432e-10)"), Fp32Kind::Value);
+  EXPECT_EQ(kind("(maxnum (abs x) 1e-10)"), Fp32Kind::Unknown);  // 1e-10 is no fp32 value
+  EXPECT_EQ(kind("(div.full (tmax (abs x) (abs y)) 448)"), Fp32Kind::Quotient);
+  EXPECT_EQ(kind("(/ (+ x y) 448)"), Fp32Kind::Unknown);  // the sum is not rounded here
+  EXPECT_EQ(kind("(* x 0.002232142857142857)"), Fp32Kind::Unknown);
+  EXPECT_EQ(kind("(cast.bf16 (+ x y))"), Fp32Kind::Value);
+  EXPECT_EQ(kind("(/ (/ x y) 2)"), Fp32Kind::Unknown);  // a quotient is not a value
+}
+
 // Random terms over a few ops; every evaluation must lie in the class's enclosure.
 struct TermGen {
   ir::TermStore& store;

@@ -57,10 +57,16 @@ TEST(RulesSound, EverySeedRuleHoldsWhereItsConditionsHold) {
       for (size_t v = 0; v < n; ++v) {
         if ((*types)[v] == ir::Type::Bool) {
           consts[v] = ir::Constant::of_bool(rng() % 2);
+        } else if (ir::is_int((*types)[v])) {  // i32 edges, fp32 field masks, random bits
+          constexpr int64_t kInts[] = {0,        1,          -1,        127,      255,
+                                       0x7FFFFF, 0x7F800000, INT32_MIN, INT32_MAX};
+          int64_t x = rng() % 2 ? kInts[rng() % std::size(kInts)] : static_cast<int32_t>(rng());
+          consts[v] = ir::Constant::of_int((*types)[v], x);
         } else {
           double x =
               rng() % 3 ? kSpecials[rng() % std::size(kSpecials)] : static_cast<float>(normal(rng));
-          if (v > 0 && rng() % 4 == 0) x = consts[rng() % v].f;  // equal operands, for (- ?a ?a)
+          size_t other = v > 0 ? rng() % v : 0;  // equal operands, for (- ?a ?a)
+          if (v > 0 && rng() % 4 == 0 && consts[other].type == ir::Type::F32) x = consts[other].f;
           consts[v] = ir::Constant::of_float(x);
         }
         vals[v] = store.constant(consts[v]);

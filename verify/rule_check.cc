@@ -8,6 +8,7 @@
 
 #include "rules/rules.h"
 #include "smt/smt.h"
+#include "verify/fp32_sweep.h"
 #include "verify/rule_terms.h"
 #include "verify/verify.h"
 
@@ -19,6 +20,10 @@ using ir::Op;
 using ir::TermId;
 
 constexpr double kSpecials[] = {INFINITY, -INFINITY, NAN, 0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 448.0};
+// For integer variables: as many, the edges of i32 and the fp32 field masks among them.
+constexpr double kIntSpecials[] = {0,   1,       -1,         2,         127,
+                                   255, 8388607, 2139095040, INT32_MIN, INT32_MAX};
+static_assert(std::size(kIntSpecials) == std::size(kSpecials));
 
 // Every combination of special values, in the rule's semantics: the first difference, or "".
 // `points` counts them.
@@ -29,8 +34,10 @@ std::string sweep_specials(ir::TermStore& s, const RuleTerms& t, ir::Semantics s
   for (bool more = n > 0; more;) {
     std::vector<double> vals;
     for (size_t k = 0; k < n; ++k) {
-      bool is_bool = s.variable_of(t.vars[k]).type == ir::Type::Bool;
-      vals.push_back(is_bool ? static_cast<double>(idx[k] % 2) : kSpecials[idx[k]]);
+      ir::Type type = s.variable_of(t.vars[k]).type;
+      vals.push_back(type == ir::Type::Bool ? static_cast<double>(idx[k] % 2)
+                     : ir::is_int(type)     ? kIntSpecials[idx[k]]
+                                            : kSpecials[idx[k]]);
     }
     points += 1;
     std::vector<ir::Constant> point = point_of(s, t.vars, vals);
@@ -68,6 +75,16 @@ RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeou
     v.detail = diff;
     return v;
   }
+  // Rules about an fp32 value's bits go to the exhaustive sweep (Z3 has no such reals).
+  internal::Fp32Sweep swept = internal::sweep_fp32_values(s, r, t);
+  if (swept.outcome != internal::Fp32Sweep::Outcome::NotApplicable) {
+    v.outcome = swept.outcome == internal::Fp32Sweep::Outcome::Proved ? RuleVerdict::Outcome::Proved
+                : swept.outcome == internal::Fp32Sweep::Outcome::Refuted
+                    ? RuleVerdict::Outcome::Refuted
+                    : RuleVerdict::Outcome::Unknown;
+    v.detail = swept.detail;
+    return v;
+  }
   auto range = [ieee](TermId) { return smt::VarRange{-INFINITY, INFINITY, false, ieee}; };
   smt::Result res = ieee ? smt::check_equal_ieee(s, t.lhs, t.rhs, range, timeout_ms, t.z3_assume)
                          : smt::check_rule_real(s, t.lhs, t.rhs, timeout_ms, t.z3_assume);
@@ -90,7 +107,10 @@ RuleVerdict check_one(ir::TermStore& s, const rules::KeqRule& r, unsigned timeou
   }
   if (ieee) {
     v.outcome = RuleVerdict::Outcome::Proved;
-    v.detail = "Z3 floating point, every fp32 input";
+    bool integers = false;
+    for (TermId x : t.vars) integers = integers || ir::is_int(s.type(x));
+    v.detail = integers ? "Z3 bit-vectors and floating point, every input"
+                        : "Z3 floating point, every fp32 input";
     return v;
   }
   v.outcome = RuleVerdict::Outcome::Proved;

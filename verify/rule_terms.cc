@@ -38,6 +38,11 @@ std::optional<TermId> condition_term(ir::TermStore& s, const std::string& name,
   if (name == "nonpos") return s.make(Op::Le, {v[0], num(0)});
   if (name == "e4m3-range") return within(448);
   if (name == "e5m2-range") return within(57344);
+  if (name == "ue8m0-range")
+    return both(s.make(Op::Ge, {v[0], num(0x1p-126)}), s.make(Op::Le, {v[0], num(0x1p127)}));
+  // Rounding to fp32 keeps floor(log2 x) and whether x is a power of two: no term says so, and
+  // its rules are proved by exhaustion over fp32 values (fp32_sweep.h), where it always holds.
+  if (name == "f32-binade") return std::nullopt;
   if (name == "le") return s.make(Op::Le, {v[0], v[1]});
   if (name == "lt") return s.make(Op::Lt, {v[0], v[1]});
   for (auto [fmt, cast] : {std::pair{"in-f16", Op::CastF16}, std::pair{"in-bf16", Op::CastBF16},
@@ -67,10 +72,14 @@ std::optional<RuleTerms> rule_terms(ir::TermStore& s, const rules::KeqRule& r) {
   auto types = rules::pattern_var_types(s, r);
   if (!types) return std::nullopt;
   RuleTerms t;
-  for (size_t k = 0; k < types->size(); ++k)
-    t.vars.push_back(s.variable(std::string((*types)[k] == ir::Type::Bool ? "cond_" : "") +
-                                    r.rewrite.lhs.var_names[k].substr(1),  // ?x -> x
-                                (*types)[k]));
+  // ?x is x (f32), cond_x (bool) or i32_x: one store holds every rule's variables.
+  for (size_t k = 0; k < types->size(); ++k) {
+    ir::Type type = (*types)[k];
+    std::string prefix = type == ir::Type::Bool  ? "cond_"
+                         : type == ir::Type::F32 ? ""
+                                                 : std::string(ir::type_name(type)) + "_";
+    t.vars.push_back(s.variable(prefix + r.rewrite.lhs.var_names[k].substr(1), type));
+  }
   t.lhs = rules::instantiate(s, r.rewrite.lhs, t.vars);
   t.rhs = rules::instantiate(s, r.rewrite.rhs, t.vars);
   t.z3_assume = conjunction(s, r, t.vars, r.holds != ir::Semantics::Ieee);
@@ -89,9 +98,12 @@ std::string point_str(const std::vector<TermId>& vars, const std::vector<ir::Con
 std::vector<ir::Constant> point_of(const ir::TermStore& s, const std::vector<TermId>& vars,
                                    const std::vector<double>& vals) {
   std::vector<ir::Constant> out;
-  for (size_t k = 0; k < vars.size(); ++k)
-    out.push_back(s.type(vars[k]) == ir::Type::Bool ? ir::Constant::of_bool(vals[k] != 0)
-                                                    : ir::Constant::of_float(vals[k]));
+  for (size_t k = 0; k < vars.size(); ++k) {
+    ir::Type t = s.type(vars[k]);
+    out.push_back(t == ir::Type::Bool ? ir::Constant::of_bool(vals[k] != 0)
+                  : ir::is_int(t)     ? ir::Constant::of_int(t, static_cast<int64_t>(vals[k]))
+                                      : ir::Constant::of_float(vals[k]));
+  }
   return out;
 }
 

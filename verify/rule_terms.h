@@ -17,7 +17,8 @@ struct RuleTerms {
       eval_assume;  // the conditions, as Z3 and evaluation read them
 };
 
-// The rule's terms over variables named as the rule's (?x is x; bool ones cond_x); none when no
+// The rule's terms over variables named as the rule's (?x is x; bool ones cond_x, integer ones
+// i32_x or i64_x); none when no
 // typing of its variables makes both sides well typed. Throws std::invalid_argument for a condition
 // that has no term form.
 std::optional<RuleTerms> rule_terms(ir::TermStore& s, const rules::KeqRule& r);

@@ -726,6 +726,22 @@ static std::string abbreviated(std::string s) {
   return s;
 }
 
+// The largest finite value of a float dtype (its elements are fp32 values at most this large).
+static double max_finite(torch::DType d) {
+  switch (d) {
+    case torch::DType::F16:
+      return ir::format_info(ir::FloatFormat::F16).max_finite;
+    case torch::DType::BF16:
+      return ir::format_info(ir::FloatFormat::BF16).max_finite;
+    case torch::DType::E4M3:
+      return ir::format_info(ir::FloatFormat::E4M3FN).max_finite;
+    case torch::DType::E5M2:
+      return ir::format_info(ir::FloatFormat::E5M2).max_finite;
+    default:
+      return ir::format_info(ir::FloatFormat::F32).max_finite;
+  }
+}
+
 // The e-graph over the goals `which` (indices into pairs_, pairs_.size() for the explained one).
 std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
                                               size_t element_terms, double seconds) {
@@ -737,13 +753,15 @@ std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
   po.limits = {30, 500000, seconds};
   for (TermId id = 0; id < store_.size(); ++id)
     if (store_.op(id) == ir::Op::Var && store_.type(id) == ir::Type::F32) {
-      // Inputs and parameters are finite values of their range; anything else stays unknown.
+      // Inputs and parameters are values of their dtype (fp32 values), finite ones in their
+      // range unless --nonfinite-inputs; anything else stays unknown.
       auto d = domains_.find(tensor_of(store_.variable_of(id).name));
-      if (d == domains_.end() || d->second.nonfinite) continue;
-      ir::Interval iv = ir::Interval::any_finite();
-      if (std::isfinite(d->second.lo) && std::isfinite(d->second.hi))
-        iv = {d->second.lo, d->second.hi, false, true};
-      po.domains.push_back({id, iv});
+      if (d == domains_.end()) continue;
+      if (torch::is_float(d->second.dtype)) po.fp32_values.push_back(id);
+      if (d->second.nonfinite) continue;
+      double top = max_finite(d->second.dtype);
+      po.domains.push_back(
+          {id, {std::max(d->second.lo, -top), std::min(d->second.hi, top), false, true}});
     }
   std::vector<rules::Goal> goals;
   for (size_t k : which) {

@@ -73,10 +73,34 @@ constexpr std::string_view kNoIntervals = "integer results are not tracked by th
 constexpr std::string_view kNoReal = "integer and bit operations are outside the real fragment";
 constexpr std::string_view kNoIeee = "integer values are outside the floating-point encoding";
 
+// Bit operations and shifts on bit-vectors (bools for the bit operations on bools).
+template <Op kOp>
+smt::Expr int_smt(smt::IeeeEncoding&, SArgs a) {
+  const smt::Expr &x = a[0], &y = a[1];
+  switch (kOp) {
+    case Op::Shl:
+      return z3::shl(x, smt::bv_shift_amount(y));
+    case Op::Shr:
+      return z3::ashr(x, smt::bv_shift_amount(y));
+    case Op::LShr:
+      return z3::lshr(x, smt::bv_shift_amount(y));
+    case Op::BitAnd:
+      return x.is_bool() ? x && y : x & y;
+    case Op::BitOr:
+      return x.is_bool() ? x || y : x | y;
+    case Op::BitXor:
+      return x.is_bool() ? x != y : x ^ y;
+    default:
+      throw smt::NotEncoded{"integer division"};
+  }
+}
+
 // `cuda`: the runtime function; `may_fail`: undefined for some operands (division by zero,
 // shifts out of range), where the evaluator throws.
 template <Op kOp>
 constexpr OpInfo int_row(std::string_view cuda, bool may_fail, bool commutative = false) {
+  constexpr bool kDivision =
+      kOp == Op::DivC || kOp == Op::ModC || kOp == Op::FloorDiv || kOp == Op::ModPy;
   return {.op = kOp,
           .arity = 2,
           .sig = Signature::SameInt,
@@ -86,7 +110,8 @@ constexpr OpInfo int_row(std::string_view cuda, bool may_fail, bool commutative 
           .no_interval = kNoIntervals,
           .no_enclosure = kAnyAwayFromPoints,
           .no_smt_real = kNoReal,
-          .no_smt_ieee = kNoIeee,
+          .smt_ieee = kDivision ? nullptr : int_smt<kOp>,
+          .no_smt_ieee = kDivision ? "integer division (undefined at zero)" : "",
           .cuda = cuda,
           .cuda_may_fail = may_fail};
 }
@@ -143,7 +168,8 @@ constexpr OpInfo to_int_row() {
             if (a[0].is_int() && kType == Type::I64) return a[0];
             throw smt::NotEncoded{"a cast to an integer from a float or an i64 to i32"};
           },
-          .no_smt_ieee = kNoIeee,
+          .smt_ieee = [](smt::IeeeEncoding& e,
+                         SArgs a) { return smt::bv_cast(e, a[0], kType == Type::I32 ? 32 : 64); },
           .cuda = kType == Type::I32 ? "keq_cast_i32" : "keq_cast_i64"};
 }
 
@@ -194,7 +220,10 @@ const OpInfo kRows[] = {
      .interval = [](IvArgs) { return bool_interval(); },
      .enclosure = cast_bool_enclosure,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = "not yet encoded",
+     .smt_ieee =
+         KEQ_SMT_IEEE(if (a[0].is_bool()) return a[0];
+                      if (a[0].is_bv()) return a[0] != e.ctx().bv_val(0, a[0].get_sort().bv_size());
+                      return !a[0].mk_is_zero();),
      .cuda = "keq_cast_bool"},
     {.op = Op::BitcastI32,
      .arity = 1,
@@ -207,7 +236,7 @@ const OpInfo kRows[] = {
      .no_interval = kNoIntervals,
      .no_enclosure = kAnyAwayFromPoints,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = kNoIeee,
+     .smt_ieee = KEQ_SMT_IEEE(return smt::fp_to_bits(e, a[0]);),
      .cuda = "keq_bitcast_i32"},
     {.op = Op::BitcastF32,
      .arity = 1,
@@ -219,7 +248,7 @@ const OpInfo kRows[] = {
      .no_interval = "not yet: any fp32 value or NaN",
      .no_enclosure = kAnyAwayFromPoints,
      .no_smt_real = kNoReal,
-     .no_smt_ieee = kNoIeee,
+     .smt_ieee = KEQ_SMT_IEEE(return a[0].mk_from_ieee_bv(e.f32());),
      .cuda = "keq_bitcast_f32"},
     // frexp: x = mant * 2^exp with |mant| in [0.5, 1); zero, inf and NaN give (x, 0).
     {.op = Op::FrexpMant,

@@ -115,8 +115,10 @@ Enclosure compare_enclosure(EArgs args) {
 // IEEE equality is fp.eq (-0 = +0, NaN unequal to itself), not the same bits.
 template <Op kOp>
 smt::Expr compare_smt(const smt::Expr& a, const smt::Expr& b, bool ieee) {
-  if (ieee && kOp == Op::Eq) return z3::fp_eq(a, b);
-  if (ieee && kOp == Op::Ne) return !z3::fp_eq(a, b);
+  // IEEE equality of floats (-0 == +0, NaN unequal); integers and bools compare as values, and
+  // z3's < on bit-vectors is the signed order keq's integers have.
+  if (ieee && a.is_fpa() && kOp == Op::Eq) return z3::fp_eq(a, b);
+  if (ieee && a.is_fpa() && kOp == Op::Ne) return !z3::fp_eq(a, b);
   return compare<kOp>(a, b);
 }
 

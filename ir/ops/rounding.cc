@@ -141,8 +141,11 @@ const OpInfo kRows[] = {
      // An integer or a bool becomes its exact real (the real evaluator's too); floats stay.
      .smt_real = KEQ_SMT_REAL(if (a[0].is_bool()) return z3::ite(a[0], e.real(1), e.real(0));
                               if (a[0].is_int()) return z3::to_real(a[0]); return a[0];),
+     // An integer rounds to nearest even; a bool is 0 or 1.
      .smt_ieee =
-         KEQ_SMT_IEEE(if (!a[0].is_fpa()) throw smt::NotEncoded{"integer casts"}; return a[0];),
+         KEQ_SMT_IEEE(if (a[0].is_fpa()) return a[0]; z3::context& c = e.ctx();
+                      if (a[0].is_bool()) return z3::ite(a[0], c.fpa_val(1.0f), c.fpa_val(0.0f));
+                      return z3::expr(c, Z3_mk_fpa_to_fp_signed(c, e.rne(), a[0], e.f32()));),
      .cuda = "keq_cast_f32"},
     cast_row<Op::CastF16, FloatFormat::F16, Overflow::Inf, 5, 11>(),
     cast_row<Op::CastBF16, FloatFormat::BF16, Overflow::Inf, 8, 8>(),
