@@ -22,7 +22,8 @@ keq rules check
 
 Proves each rewrite rule under the semantics it declares (default: the shipped rules/*.rules).
   :holds ieee  Z3's floating-point theory over every fp32 input, NaN, infinities and signed
-               zeros included; "the same bits, any NaN matching any NaN"
+               zeros included; "the same bits, any NaN matching any NaN"; integers are
+               bit-vectors of their width (a shift by a constant below it; a NaN's bits free)
   :holds real  Z3 over finite reals, under the rule's conditions, where both sides are defined
                (divisors nonzero, log and sqrt arguments in their domains; an input must exist
                there); exp and exp2 are functions Z3 knows only by their laws (f(u + v) =
@@ -30,9 +31,13 @@ Proves each rewrite rule under the semantics it declares (default: the shipped r
                rule's own arguments. The infinite and NaN cases and the points outside the
                domains, which that encoding does not hold, are evaluated at every combination of
                special values (+-inf, NaN, +-0, +-1, 0.5, 3, 448)
+  f32-binade   a real rule of one variable ?s under (f32-binade ?s) (ue8m0-range ?s), whose
+               sides read s through bitcast.i32 and floor or ceil of log2 only: every fp32
+               value of s in [2^-126, 2^127] evaluated exactly, which covers every real s the
+               condition admits (about 11 s a rule on two cores)
 A refutation is a point where evaluating both sides confirms the difference. Unknown says why
-(an op outside the encoding, such as a bitcast or pow to a non-integer; Z3's limit). keq rules
-validate evaluates rules on many inputs instead (below).
+(an op outside the encoding, such as a bitcast of a real or pow to a non-integer; Z3's limit).
+keq rules validate evaluates rules on many inputs instead (below).
 
 options:
   --timeout-ms N   Z3's time per rule (default 10000; a resource limit binds first)
