@@ -86,10 +86,10 @@ std::vector<std::string> quant_examples() {
   std::vector<std::string> out;
   for (const char* n :
        {"fp8_per_token_satcast", "fp8_per_token_recip_mul", "fp8_per_tensor_fake_quant",
-        "fp8_per_group_ue8m0", "fp8_per_block_weight", "fp8_per_token_max_240",
-        "fp8_per_token_max_57344", "fp8_per_token_scale_not_inverted", "fp8_per_token_no_eps",
-        "fp8_static_scale_noclamp", "fp8_ue8m0_floor_noclamp", "fp8_stored_scale_differs",
-        "fp8_per_group_row_amax"})
+        "fp8_per_group_ue8m0", "fp8_per_group_ue8m0_bits", "fp8_per_block_weight",
+        "fp8_ue8m0_bits_no_round_up", "fp8_per_token_max_240", "fp8_per_token_max_57344",
+        "fp8_per_token_scale_not_inverted", "fp8_per_token_no_eps", "fp8_static_scale_noclamp",
+        "fp8_ue8m0_floor_noclamp", "fp8_stored_scale_differs", "fp8_per_group_row_amax"})
     out.push_back(n);
   return out;
 }
