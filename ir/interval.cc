@@ -195,7 +195,15 @@ bool result_type_is_bool(const OpInfo& info) {
 Interval interval_of(Op op, std::span<const Interval> args, Semantics sem) {
   const OpInfo& info = op_info(op);
   Interval r = info.interval ? info.interval(args) : Interval::top();  // sound: anything
-  if (sem == Semantics::Real || r.empty_range()) return r;
+  if (r.empty_range()) return r;
+  if (sem == Semantics::Real) {
+    // Doubles overflow where reals do not: exp(2^31 x) for x >= 1 is finite, and a bound of
+    // +inf below it (or -inf above it) would read as "the value is infinite" (the canary merged
+    // 1 with inf through such a constant, and le/lt would hold of any two of them).
+    if (r.never_inf && r.lo == kInf) r.lo = DBL_MAX;
+    if (r.never_inf && r.hi == -kInf) r.hi = -DBL_MAX;
+    return r;
+  }
   // Picking one operand, or its sign, rounds nothing; bools are exact.
   if (info.picks_operand || result_type_is_bool(info)) return r;
   r.never_inf = false;  // fp32 overflows; bounds decide

@@ -223,7 +223,7 @@ KeqLanguage::Data KeqLanguage::make_facts(const Graph& g, EClassId node, egraph:
   d.fp32 = fp32_kind(g, op, n.children);
   // A range that is one infinity, without NaN, is that constant: -inf - m for a finite m, as a
   // masked -inf lane computes, is -inf, and exp of it folds to 0.
-  if (d.type == ir::Type::F32 && !d.range.nan && d.range.lo == d.range.hi &&
+  if (d.type == ir::Type::F32 && !d.range.nan && !d.range.never_inf && d.range.lo == d.range.hi &&
       std::isinf(d.range.lo)) {
     d.constant = ir::Constant::of_float(d.range.lo);
     d.const_source = node;
@@ -276,8 +276,15 @@ egraph::DidMerge KeqLanguage::merge(Graph&, EClassId cls, Data& into, Data& from
   } else if (into.fp32 > from.fp32) {
     did.from_changed = true;
   }
-  Interval before = from.range;
+  Interval before = from.range, mine = into.range;
   if (into.range.meet(from.range)) did.into_changed = true;
+  // Two sound enclosures of one class's values intersect: none left (and no NaN) means a merge
+  // or an enclosure was wrong. Like distinct constants, it stops the run and no proof is used.
+  if (!mine.empty_range() && !before.empty_range() && into.range.empty_range() && !into.range.nan &&
+      !canary_) {
+    canary_ = "merged classes whose ranges are disjoint, " + mine.str() + " and " + before.str();
+    canary_nodes_ = {egraph::kNoClass, egraph::kNoClass};
+  }
   Interval merged = into.range;
   if (merged.lo != before.lo || merged.hi != before.hi || merged.nan != before.nan)
     did.from_changed = true;

@@ -60,6 +60,19 @@ uint32_t NormalForms::intern_mono(Mono m) {
   return it->second;
 }
 
+// Whether every atom's power in m (atoms may repeat) stays within kMaxPower. A class that is its
+// own square (0 * 0 = 0 puts (* c c) in c's class) doubles its power each time its form is made
+// again: 32 changes took one to 2^32, whose int32 wrap made c^0 = 1 of a class that was 0.
+bool NormalForms::powers_in_bounds(Mono m) {
+  std::sort(m.begin(), m.end());
+  int64_t run = 0;
+  for (size_t k = 0; k < m.size(); ++k) {
+    run = (k > 0 && m[k - 1].first == m[k].first ? run : 0) + m[k].second;
+    if (run > kMaxPower || run < -kMaxPower) return false;
+  }
+  return true;
+}
+
 uint32_t NormalForms::mono_product(uint32_t a, uint32_t b) {
   if (a == 0) return b;
   if (b == 0) return a;
@@ -68,7 +81,7 @@ uint32_t NormalForms::mono_product(uint32_t a, uint32_t b) {
   if (inserted) {
     Mono m = monos_[a];
     m.insert(m.end(), monos_[b].begin(), monos_[b].end());
-    uint32_t r = intern_mono(std::move(m));
+    uint32_t r = powers_in_bounds(m) ? intern_mono(std::move(m)) : kNoMono;
     it = mono_product_memo_.find(uint64_t{a} << 32 | b);  // interning may have rehashed
     it->second = r;
   }
@@ -470,7 +483,9 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
       uint32_t coeff = x.coeff == one_   ? y.coeff
                        : y.coeff == one_ ? x.coeff
                                          : intern_coeff(coeffs_[x.coeff] * coeffs_[y.coeff]);
-      out.push_back({coeff, mono_product(x.mono, y.mono), e});
+      uint32_t mono = mono_product(x.mono, y.mono);
+      if (mono == kNoMono) return kNoNf;  // a power past kMaxPower
+      out.push_back({coeff, mono, e});
     }
   return intern_poly(std::move(out));
 }

@@ -117,6 +117,10 @@ class NormalForms {
     uint32_t payload;  // class id; NF id; member list id
   };
   using Mono = std::vector<std::pair<uint32_t, int32_t>>;  // (atom, power), sorted by atom
+  // Powers are bounded so that their sums never wrap; a product past the bound has no form.
+  static constexpr int64_t kMaxPower = 1 << 16;
+  static constexpr uint32_t kNoMono = UINT32_MAX;
+  static bool powers_in_bounds(Mono m);
 
   uint32_t intern_coeff(const mpq_class& c);
   uint32_t intern_mono(Mono m);

@@ -2,6 +2,7 @@
 // every value a term takes (checked on random terms at random and special inputs).
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <random>
 
 #include "rules/rules.h"
@@ -50,6 +51,42 @@ TEST(Intervals, FactsFromConstantsAndDomains) {
   EXPECT_FALSE(fact("(log x)").not_nan());
   EXPECT_TRUE(fact("(maxnum x 0)").nonneg());
   EXPECT_TRUE(fact("(cast.e4m3.sat y)").finite() == false);  // NaN passes through
+}
+
+// Over the reals, exp of a large finite value is finite: a double bound that overflows to inf
+// is not the value inf. It was read as the constant inf (the canary merged 1 with inf on
+// exp(2^31 (a + b)) terms), and le/lt held between any two such classes.
+TEST(Intervals, OverflowingBoundsOfFiniteValuesStayFinite) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, ir::Semantics::Real));
+  g.lang().set_domain(store.payload(store.variable("x")), {1, 2, false, true});
+  egraph::EClassId c =
+      add_term(g, ir::read_term(store, ir::parse_sexprs("(exp (* 1e10 x))", "t").at(0)));
+  g.rebuild();
+  EXPECT_FALSE(g.data(c).constant);
+  EXPECT_TRUE(g.data(c).range.finite());
+  EXPECT_EQ(g.data(c).range.lo, DBL_MAX);
+  EXPECT_TRUE(std::isinf(g.data(c).range.hi));
+  Interval neg = ir::interval_of(ir::Op::Neg, std::span(&g.data(c).range, 1), ir::Semantics::Real);
+  EXPECT_EQ(neg.hi, -DBL_MAX);
+}
+
+// Two enclosures of one class must intersect: a merge that leaves none is a wrong merge (or a
+// wrong enclosure), and stops the run as the distinct-constants canary does.
+TEST(Intervals, MergingDisjointRangesTripsTheCanary) {
+  ir::TermStore store;
+  Graph g(KeqLanguage(&store, ir::Semantics::Real));
+  g.lang().set_domain(store.payload(store.variable("x")), {1, 2, false, true});
+  auto add = [&](const char* t) {
+    return add_term(g, ir::read_term(store, ir::parse_sexprs(t, "t").at(0)));
+  };
+  egraph::EClassId a = add("(exp x)"), b = add("(neg (exp x))");
+  g.rebuild();
+  EXPECT_FALSE(g.lang().canary());
+  g.union_classes(a, b, egraph::Justification{});
+  g.rebuild();
+  ASSERT_TRUE(g.lang().canary());
+  EXPECT_NE(g.lang().canary()->find("disjoint"), std::string::npos) << *g.lang().canary();
 }
 
 // Which classes hold fp32 values, or quotients of two (the f32-binade condition): tensor

@@ -245,6 +245,25 @@ TEST(NormalFormStore, FormsAreCanonical) {
   EXPECT_FALSE(nf.is_class_atom(nf.scale(x, 2)));
 }
 
+// A class that is its own square (0 * 0 = 0 puts (* c c) in c's class) doubles its power each
+// time its form is made again. Powers are bounded: past 2^16 a product has no form. Before, 32
+// squarings wrapped int32 to c^0 = 1, and a class that was 0 met the constant 1 (the canary
+// stopped an LLM-written logsumexp + Mish kernel, level-2 #22, on it).
+TEST(NormalFormStore, PowersPastTheBoundGiveNoFormInsteadOfWrapping) {
+  NormalForms nf;
+  NfId c = nf.class_atom(7);
+  NfId power = c;
+  int squarings = 0;
+  while (power != kNoNf && squarings < 40) {
+    EXPECT_FALSE(nf.constant_value(power)) << "c^(2^" << squarings << ") became a constant";
+    power = nf.mul(power, power);
+    ++squarings;
+  }
+  EXPECT_EQ(power, kNoNf);
+  EXPECT_EQ(squarings, 17);                  // c^(2^16) is the last form
+  EXPECT_NE(nf.mul(nf.recip(c), c), kNoNf);  // small powers still cancel: c^-1 c = 1
+}
+
 // A product past the budget multiplies its wide factors as atoms W(P), P scaled to a first
 // coefficient of 1: (2 s) * s is 2 W(s)^2, one term, and equals 2 (s * s).
 TEST(NormalFormStore, BudgetTurnsWideFactorsIntoAtoms) {
