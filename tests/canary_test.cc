@@ -80,5 +80,26 @@ TEST(Canary, FloatRulesDoNotMatchIntegerClasses) {
   EXPECT_NE(rep.stop, egraph::StopReason::Canary) << rep.canary;
 }
 
+// Mish written through exp(-2 softplus) with softplus's stable form, beside torch's
+// (an LLM-written level-2 #22 kernel's, on one variable): the e-graph once "proved"
+// a * a * tanh(softplus(a)) = a * a, through classes whose ranges turned disjoint (exp(512)
+// against exp of something past 709). The disjoint-range canary now stops that run; whatever
+// the run ends in, that goal must not be proved by a run that is used.
+TEST(Canary, MishThroughStableSoftplusNeverProvesTanhIsOne) {
+  ir::TermStore store;
+  const std::string sp = "(+ (log (+ 1 (exp (- 0 (abs a))))) (maxnum a 0))";
+  const std::string e = "(exp (* -2 " + sp + "))";
+  auto term = [&](const std::string& t) {
+    return ir::read_term(store, ir::parse_sexprs(t, "t").at(0));
+  };
+  ir::TermId cand = term("(* a (* a (div.full (- 1 " + e + ") (+ 1 " + e + "))))");
+  ir::TermId ref = term("(* a (* a (tanh (select (> a 20) a (log (+ 1 (exp a)))))))");
+  ir::TermId wrong = term("(* a a)");
+  ProverOptions opt;
+  opt.domains.push_back({store.variable("a"), Interval::any_finite()});
+  auto p = prove(store, {{ref, wrong}}, {cand}, RuleSet::defaults(), opt);
+  EXPECT_TRUE(!p->proved(0) || !p->report.canary.empty()) << "a * a * tanh(softplus a) = a * a";
+}
+
 }  // namespace
 }  // namespace keq::rules
