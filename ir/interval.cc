@@ -7,6 +7,16 @@
 #include "ir/ops/family.h"
 
 namespace keq::ir {
+
+// Doubles overflow where reals do not: exp(2^31 x) for x >= 1, or the square of 1e200, is
+// finite, and a bound of +inf below it (or -inf above it) would read as "the value is infinite"
+// (the canary merged 1 with inf through such a constant, and le/lt would hold of any two).
+Interval finite_bounds(Interval r) {
+  if (r.never_inf && r.lo == Interval::kInf) r.lo = DBL_MAX;
+  if (r.never_inf && r.hi == -Interval::kInf) r.hi = -DBL_MAX;
+  return r;
+}
+
 namespace family {
 
 // Outward rounding: libm results are within an ulp or two, so step two ulps out.
@@ -58,7 +68,7 @@ Interval add(const Interval& a, const Interval& b) {
   if ((a.lo == kInf && !b.can_be_neg_inf()) || (b.lo == kInf && !a.can_be_neg_inf())) r.lo = kInf;
   r.never_inf = a.no_inf() && b.no_inf();
   r.lo_strict = (a.lo_strict || b.lo_strict) && std::isfinite(r.lo) && r.lo == a.lo + b.lo;
-  return r;
+  return finite_bounds(r);
 }
 Interval neg(const Interval& a) {
   return {-a.hi, -a.lo, a.nan, a.no_inf()};
@@ -81,7 +91,7 @@ Interval mul(const Interval& a, const Interval& b) {
                std::isfinite(lo) &&
                    (a.lo_strict || b.lo_strict || err != 0 || (lo == 0 && a.lo > 0 && b.lo > 0))};
     if (std::isnan(r.hi)) r.hi = kInf;
-    return r;
+    return finite_bounds(r);
   }
   if (a.empty_range() || b.empty_range()) return {kInf, -kInf, nan};
   // Endpoint products, rounded outward only when inexact: 0 * x stays 0, so a product of two
@@ -92,13 +102,17 @@ Interval mul(const Interval& a, const Interval& b) {
       double p = x * y;
       if (std::isnan(p)) p = 0;  // 0 * inf: the limit from the finite side
       double err = std::isfinite(p) ? std::fma(x, y, -p) : 0;
+      // A product of nonzero numbers that underflows to 0 even in fma (1e-200 squared) is
+      // nonzero: its bound steps past 0 on its sign's side.
+      if (p == 0 && x != 0 && y != 0 && std::isfinite(x) && std::isfinite(y) && err == 0)
+        err = std::signbit(p) ? -1 : 1;
       lo = std::min(lo, err < 0 ? std::nextafter(p, -kInf) : p);
       hi = std::max(hi, err > 0 ? std::nextafter(p, kInf) : p);
     }
   if ((a.lo >= 0 && b.lo >= 0) || (a.hi <= 0 && b.hi <= 0)) lo = std::max(lo, 0.0);
   Interval r{lo, hi, nan};
   r.never_inf = a.no_inf() && b.no_inf();
-  return r;
+  return finite_bounds(r);
 }
 
 Interval recip(const Interval& a) {
@@ -108,7 +122,7 @@ Interval recip(const Interval& a) {
                            : Interval{a.hi < 0 ? down(1 / a.hi) : -kInf, 0, a.nan, true, false};
     if (a.lo >= 0 && std::isfinite(a.hi) && a.hi > 0)
       r.lo = down(1 / a.hi), r.lo_strict = r.lo == 0;
-    return r;
+    return finite_bounds(r);  // 1 / 1e-320 is finite, past DBL_MAX
   }
   if (a.contains_zero()) return {-kInf, kInf, a.nan};
   return make(1 / a.hi, 1 / a.lo, a.nan);
@@ -119,7 +133,7 @@ Interval div(const Interval& a, const Interval& b) {
   r.never_inf = a.no_inf() && b.no_inf() && b.nonzero();
   // 0/0 and inf/inf are NaN; mul(a, recip(b)) already covers inf * 0 and 0 * inf.
   if (b.contains_zero() && a.contains_zero()) r.nan = true;
-  return r;
+  return finite_bounds(r);
 }
 
 Interval join(const Interval& a, const Interval& b) {
@@ -175,10 +189,12 @@ Interval interval_square(const Interval& x, Semantics sem) {
   if (!a.empty_range()) {
     double m = std::max(std::fabs(a.lo), std::fabs(a.hi));
     double lo = a.contains_zero() ? 0 : std::min(std::fabs(a.lo), std::fabs(a.hi));
-    a = {lo, m, x.nan};
+    // A strictly positive x (exp of anything) keeps its square strictly positive.
+    a = {lo, m, x.nan, x.never_inf, lo == 0 && !a.contains_zero()};
   }
   Interval r = mul(a, a);
   r.lo = std::max(r.lo, 0.0);  // squares are >= 0 in both semantics (fp32 rounds to >= 0)
+  if (sem == Semantics::Real) return finite_bounds(r);
   if (sem == Semantics::Ieee) r.never_inf = false;  // fp32 overflows; bounds decide
   if (sem == Semantics::Ieee && std::isfinite(r.hi)) r.hi = r.hi * (1 + 0x1p-16);
   if (sem == Semantics::Ieee && r.hi > FLT_MAX) r.hi = kInf;
@@ -196,14 +212,7 @@ Interval interval_of(Op op, std::span<const Interval> args, Semantics sem) {
   const OpInfo& info = op_info(op);
   Interval r = info.interval ? info.interval(args) : Interval::top();  // sound: anything
   if (r.empty_range()) return r;
-  if (sem == Semantics::Real) {
-    // Doubles overflow where reals do not: exp(2^31 x) for x >= 1 is finite, and a bound of
-    // +inf below it (or -inf above it) would read as "the value is infinite" (the canary merged
-    // 1 with inf through such a constant, and le/lt would hold of any two of them).
-    if (r.never_inf && r.lo == kInf) r.lo = DBL_MAX;
-    if (r.never_inf && r.hi == -kInf) r.hi = -DBL_MAX;
-    return r;
-  }
+  if (sem == Semantics::Real) return finite_bounds(r);
   // Picking one operand, or its sign, rounds nothing; bools are exact.
   if (info.picks_operand || result_type_is_bool(info)) return r;
   r.never_inf = false;  // fp32 overflows; bounds decide

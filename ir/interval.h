@@ -51,6 +51,9 @@ struct Interval {
   std::string str() const;
 };
 
+// Over the reals: bounds of a finite value (never_inf) that overflowed a double, +inf below or
+// -inf above, become +-DBL_MAX (the value is past them, not infinite).
+Interval finite_bounds(Interval r);
 // The enclosure of op's result given its operands' enclosures. Sound for both semantics: in
 // IEEE the bounds are widened to cover fp32 rounding, approximations and overflow to inf.
 Interval interval_of(Op op, std::span<const Interval> args, Semantics sem);

@@ -71,6 +71,31 @@ TEST(Intervals, OverflowingBoundsOfFiniteValuesStayFinite) {
   EXPECT_EQ(neg.hi, -DBL_MAX);
 }
 
+// The same at the other end: products of tiny nonzero bounds that underflow even in fma
+// (1e-200 squared) are not 0, a square of a strictly positive value stays strictly positive, and
+// 1 / 1e-320 (past DBL_MAX) is finite. Each hole left some class an enclosure that missed its
+// value (exp(-2048) in [0, 0], log of it below -DBL_MAX), so that abs-nonneg and abs-nonpos both
+// held and Mish through the stable softplus "proved" a^2 tanh(softplus a) = a^2.
+TEST(Intervals, UnderflowingBoundsOfNonzeroValuesStayNonzero) {
+  const Interval tiny{0, 1e-200, false, true, true};  // (0, 1e-200]: exp(-460) and below
+  Interval sq = ir::interval_square(tiny, ir::Semantics::Real);
+  EXPECT_TRUE(sq.positive()) << sq.str();
+  EXPECT_GT(sq.hi, 0);
+  const Interval neg_tiny{-1e-200, -1e-200, false, true};
+  Interval args[] = {tiny, neg_tiny};
+  Interval prod = ir::interval_of(ir::Op::Mul, args, ir::Semantics::Real);
+  EXPECT_LT(prod.lo, 0) << prod.str();  // (0, 1e-200] * -1e-200 is below 0, not 0
+  const Interval sub{0, 1e-320, false, true, true};
+  Interval r = ir::interval_of(ir::Op::Recip, std::span(&sub, 1), ir::Semantics::Real);
+  EXPECT_EQ(r.lo, DBL_MAX) << r.str();
+  EXPECT_TRUE(r.finite());
+  // 1e-112 / (0, 1e-320] is at least 1e208: the reciprocal's bound must not overflow first.
+  Interval quotient_args[] = {Interval{1e-112, 1e-112, false, true}, sub};
+  Interval q = ir::interval_of(ir::Op::Div, quotient_args, ir::Semantics::Real);
+  EXPECT_LE(q.lo, 1e208) << q.str();
+  EXPECT_GT(q.lo, 0);
+}
+
 // Two enclosures of one class must intersect: a merge that leaves none is a wrong merge (or a
 // wrong enclosure), and stops the run as the distinct-constants canary does.
 TEST(Intervals, MergingDisjointRangesTripsTheCanary) {
