@@ -561,10 +561,12 @@ std::optional<KeqLanguage::Condition> KeqLanguage::condition(std::string_view na
   }
   // (f32-binade ?x): rounding x to fp32 (as a bitcast of it does) keeps floor(log2 |x|) and
   // whether |x| is a power of two. An fp32 value is its own rounding. A quotient a / c of fp32
-  // values is never in (2^k (1 - 2^-25), 2^k) or (2^k, 2^k (1 + 2^-24)], where rounding moves it
-  // onto 2^k: with integer significands A, C < 2^24 and a / c = 2^e A / C, that needs an integer
-  // j with 0 < |A - 2^j C| <= 2^j C 2^-24 < 2^j; for j <= 0, A - 2^j C is a multiple of 2^j, and
-  // for j > 0 an integer, nonzero, yet below 1 since A < 2^24. (tests/rule_check_test.cc checks it
+  // values is never in [2^k (1 - 2^-25), 2^k) or (2^k, 2^k (1 + 2^-24)], where rounding moves it
+  // onto 2^k (x in fp32's normal range, as ue8m0-range makes it): with integer significands
+  // A, C < 2^24 and a / c = 2^e A / C, that needs an integer j with 0 < |A - 2^j C| <= 2^j C
+  // 2^-24 < 2^j; for j <= 0, A - 2^j C is a multiple of 2^j, and for j > 0 a nonzero integer,
+  // yet at most 2^j C 2^-24 < 1, as 2^j C is within a factor 1 + 2^-24 of A < 2^24.
+  // (tests/rule_check_test.cc checks it
   // exactly for 11-bit significands.)
   if (name == "f32-binade") {
     if (!want(1)) return std::nullopt;
