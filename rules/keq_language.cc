@@ -565,9 +565,8 @@ std::optional<KeqLanguage::Condition> KeqLanguage::condition(std::string_view na
   // onto 2^k (x in fp32's normal range, as ue8m0-range makes it): with integer significands
   // A, C < 2^24 and a / c = 2^e A / C, that needs an integer j with 0 < |A - 2^j C| <= 2^j C
   // 2^-24 < 2^j; for j <= 0, A - 2^j C is a multiple of 2^j, and for j > 0 a nonzero integer,
-  // yet at most 2^j C 2^-24 < 1, as 2^j C is within a factor 1 + 2^-24 of A < 2^24.
-  // (tests/rule_check_test.cc checks it
-  // exactly for 11-bit significands.)
+  // yet at most 2^j C 2^-24 < 1, as 2^j C is within a factor 1 + 2^-24 of A < 2^24
+  // (tests/rule_check_test.cc checks it exactly for 11-bit significands).
   if (name == "f32-binade") {
     if (!want(1)) return std::nullopt;
     uint32_t v = vars[0];
