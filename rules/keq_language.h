@@ -69,8 +69,11 @@ class KeqLanguage {
   // How often a class's form may be replaced. A form changes each time an atom under it meets
   // the other program's (its class merges, and the parents are made again): a GroupNorm's
   // statistics over 8 elements, each a max over 4 tanh's written two ways, changed more than 16
-  // times before they met the reference's (an LLM level-2 #11 was UNKNOWN at 8 and 16).
-  static constexpr uint8_t kMaxNfChanges = 32;
+  // times before they met the reference's (an LLM level-2 #11 was UNKNOWN at 8 and 16). A
+  // group statistic changes once per element that meets, so groups of n need n changes: 32 left
+  // GroupNorm over 48 or 64 Mish outputs UNKNOWN. 128 churned random terms for minutes until
+  // monomial powers were bounded (a class that is its own square made a new form per doubling).
+  static constexpr uint8_t kMaxNfChanges = 128;
   // An operand whose form has more terms than this, some of them products (a dot product's,
   // not a plain sum's), enters its parent's abstract form (anf) as its class: a conv output of
   // 27 products is one atom there, so the variance of a group of them is a polynomial in n
