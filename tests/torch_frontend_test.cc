@@ -1082,6 +1082,48 @@ TEST(TorchFrontend, TransposedViewsHaveTheirStridesAndShareStorage) {
   EXPECT_EQ(values(s, r->items[4]), (std::vector<double>{0, 0, 0, 0, 0, 5}));
 }
 
+// An elementwise result takes the layout torch's TensorIterator gives it: its dimensions ordered
+// by the operands' strides, the first operand that tells two apart deciding, and dense in that
+// order (x.T + y keeps x.T's strides; w + w.T is contiguous). Expected strides are what torch
+// 2.11 prints for the same lines on the CPU.
+TEST(TorchFrontend, ElementwiseResultsTakeTorchsLayout) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nx = torch.zeros(2, 3)\ny = torch.zeros(3, 2)\nw = torch.zeros(3, 3)\n"
+      "u = torch.zeros(2, 3, 4)\np = u.permute(2, 0, 1)\n"
+      "r = [(x.t() * 2).stride(), (x.t() + y).stride(), (y + x.t()).stride(),\n"
+      "     (w + w.t()).stride(), (w.t() + w).stride(), ((w + w.t()) / 2).stride(),\n"
+      "     (p + 1).stride(), (torch.zeros(4, 1, 1) + p).stride(), "
+      "torch.empty_like(x.t()).stride(),\n"
+      "     torch.zeros_like(p).stride(), (torch.zeros(1, 2) + x.t()).stride(),\n"
+      "     torch.exp(u.permute(1, 0, 2)).stride(), (w.t() + w).is_contiguous()]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 13u);
+  std::vector<std::vector<int64_t>> want = {{1, 3}, {1, 3},     {2, 1},     {3, 1},
+                                            {1, 3}, {3, 1},     {1, 12, 4}, {1, 12, 4},
+                                            {1, 3}, {1, 12, 4}, {1, 3},     {4, 12, 1}};
+  for (size_t k = 0; k < want.size(); ++k) {
+    std::vector<int64_t> got;
+    for (const Ref& v : r->items[k]->items) got.push_back(v->i);
+    EXPECT_EQ(got, want[k]) << "line item " << k;
+  }
+  EXPECT_FALSE(r->items[12]->b);
+}
+
+// An elementwise result of a transpose has torch's layout and its values in logical order: (w +
+// w.T) / 2 is contiguous (level-1 KernelBench #13's symmetric inputs), w.T * 2 is w.T's layout.
+TEST(TorchFrontend, ElementwiseResultsOfTransposesHoldTheirValuesInLogicalOrder) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nw = torch.zeros(2, 2)\nw[0, 1] = 1.0\n"
+      "a = (w + w.t()) / 2\nb = w.t() * 2\nr = [a.stride(), b.stride(), b]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 3u);
+  EXPECT_EQ(r->items[0]->items[0]->i, 2);
+  EXPECT_EQ(r->items[1]->items[0]->i, 1);
+  EXPECT_EQ(values(s, r->items[2]), (std::vector<double>{0, 0, 2, 0}));
+}
+
 // The default bound puts sizes around a masked index's extent: the indices a block covers, not
 // its lanes (a channel index over BLOCK_C * BLOCK_HW lanes covers BLOCK_C channels).
 TEST(Triton, AMaskLimitsExtentIsTheIndicesItsBlockCovers) {

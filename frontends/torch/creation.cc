@@ -23,7 +23,7 @@ void Torch::install_creation(const Ref& torch) {
     def(n + "_like", [this, n](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       TensorPtr r = symbolic("torch." + n + "_like", x->shape, dtype_kw(a, x->dtype), a.at, false);
-      r->strided = x->strided;  // *_like keeps the input's strides (preserve_format)
+      copy_layout(r, *x);  // *_like keeps the input's strides (preserve_format)
       return wrap(r);
     });
   }
@@ -54,7 +54,7 @@ void Torch::install_creation(const Ref& torch) {
     def(n + "_like", [this, v](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       TensorPtr r = filled(x->shape, dtype_kw(a, x->dtype), v);
-      r->strided = x->strided;  // *_like keeps the input's strides (preserve_format)
+      copy_layout(r, *x);  // *_like keeps the input's strides (preserve_format)
       return wrap(r);
     });
   }

@@ -1,6 +1,7 @@
 #include "frontends/torch/tensor_ops.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace keq::torch::detail {
 
@@ -139,15 +140,101 @@ void check_initialized(Interp& in, const Tensor& t, Span at) {
     if (e == Tensor::kUninit) in.error(at, "reads memory that nothing wrote (torch.empty)");
 }
 
+void adopt_strides(const TensorPtr& r, const std::vector<int64_t>& strides) {
+  std::vector<int64_t> row_major = r->strides();
+  r->strided = false;
+  r->storage = SameStorage{};
+  for (size_t d = 0; d < strides.size(); ++d)
+    r->strided |= r->shape[d] > 1 && strides[d] != row_major[d];
+  if (!r->strided) return;
+  r->storage.strides = strides;
+  r->storage.members = std::make_shared<std::vector<std::weak_ptr<Tensor>>>();
+  r->storage.members->push_back(r);
+}
+
+namespace {
+
+// torch's strides of t; none where keq does not track them (an expand or a slice view).
+std::optional<std::vector<int64_t>> torch_strides(const Tensor& t) {
+  if (!t.strided) return t.strides();
+  if (t.storage.strides.empty()) return std::nullopt;
+  return t.storage.strides;
+}
+
+// The layout torch's TensorIterator gives a new elementwise result: contiguous when every
+// operand is; else r's dimensions are ordered fastest first by the operands' strides, the
+// first operand that tells two dimensions apart deciding (broadcast dimensions tell nothing;
+// equal strides put the shorter dimension first), and r is dense in that order
+// (reorder_dimensions in aten/src/ATen/TensorIterator.cpp). x.T + x is contiguous, x.T * 2
+// keeps x.T's strides.
+void take_elementwise_layout(const TensorPtr& r, std::initializer_list<const Tensor*> operands) {
+  bool any_strided = false;
+  for (const Tensor* t : operands) any_strided |= t->strided;
+  r->strided = false;
+  if (!any_strided) return;
+  size_t n = r->shape.size();
+  std::vector<std::vector<int64_t>> st;  // per operand, over r's dimensions; 0: broadcast
+  for (const Tensor* t : operands) {
+    std::optional<std::vector<int64_t>> s = torch_strides(*t);
+    if (!s) {
+      r->strided = true;  // an operand keq does not track: neither is its result
+      return;
+    }
+    std::vector<int64_t> full(n, 0);
+    size_t off = n - t->shape.size();
+    for (size_t d = 0; d < t->shape.size(); ++d)
+      full[off + d] = t->shape[d] == 1 && r->shape[off + d] != 1 ? 0 : (*s)[d];
+    st.push_back(std::move(full));
+  }
+  auto should_swap = [&](size_t d0, size_t d1) {
+    for (const auto& s : st) {
+      if (s[d0] == 0 || s[d1] == 0) continue;
+      if (s[d0] != s[d1]) return s[d0] < s[d1] ? -1 : 1;
+      if (r->shape[d0] > r->shape[d1]) return 1;
+    }
+    return 0;
+  };
+  std::vector<size_t> perm(n);  // fastest-moving dimension first
+  for (size_t k = 0; k < n; ++k) perm[k] = n - 1 - k;
+  for (size_t i = 1; i < n; ++i) {  // torch's insertion sort, which tolerates ambiguity
+    size_t d1 = i;
+    for (size_t d0 = i; d0-- > 0;) {
+      int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  std::vector<int64_t> strides(n);
+  int64_t next = 1;
+  for (size_t k = 0; k < n; ++k) {
+    strides[perm[k]] = next;
+    next *= r->shape[perm[k]];
+  }
+  adopt_strides(r, strides);
+}
+
+}  // namespace
+
+void copy_layout(const TensorPtr& r, const Tensor& x) {
+  if (std::optional<std::vector<int64_t>> s = torch_strides(x); s && x.strided)
+    adopt_strides(r, *s);
+  else
+    r->strided = x.strided;
+}
+
 TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
                const std::function<ir::TermId(ir::TermId)>& f, Span at) {
   check_initialized(in, *a, at);
   auto r = std::make_shared<Tensor>();
   r->shape = a->shape;
   r->dtype = out;
-  r->strided = a->strided;  // torch's elementwise ops keep their input's strides
   r->elems.reserve(a->elems.size());
   for (ir::TermId e : a->elems) r->elems.push_back(round_to(in.store(), out, f(e)));
+  take_elementwise_layout(r, {a.get()});
   return r;
 }
 
@@ -158,13 +245,13 @@ TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
   auto r = std::make_shared<Tensor>();
   r->shape = broadcast_shapes(in, a->shape, b->shape, at);
   r->dtype = out;
-  r->strided = a->strided || b->strided;
   r->elems.resize(r->numel());
   for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
     r->elems[k] = round_to(in.store(), out,
                            f(a->elems[broadcast_index(*a, r->shape, idx)],
                              b->elems[broadcast_index(*b, r->shape, idx)]));
   });
+  take_elementwise_layout(r, {a.get(), b.get()});
   return r;
 }
 
@@ -173,7 +260,6 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
   auto r = std::make_shared<Tensor>();
   r->shape = broadcast_shapes(in, broadcast_shapes(in, a->shape, b->shape, at), c->shape, at);
   r->dtype = out;
-  r->strided = a->strided || b->strided || c->strided;
   r->elems.resize(r->numel());
   for_each_index(r->shape, [&](const std::vector<int64_t>& idx, int64_t k) {
     r->elems[k] = round_to(in.store(), out,
@@ -181,6 +267,7 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
                              b->elems[broadcast_index(*b, r->shape, idx)],
                              c->elems[broadcast_index(*c, r->shape, idx)]));
   });
+  take_elementwise_layout(r, {a.get(), b.get(), c.get()});
   return r;
 }
 

@@ -31,6 +31,12 @@ std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a,
 int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape,
                         const std::vector<int64_t>& idx);
 
+// r takes torch strides `strides`: contiguous when they are row-major over its dimensions longer
+// than 1, else a layout of its own storage that kernels and stride() see (Tensor::write).
+void adopt_strides(const TensorPtr& r, const std::vector<int64_t>& strides);
+// *_like's preserve_format: r gets x's layout (x is dense, so its strides exactly).
+void copy_layout(const TensorPtr& r, const Tensor& x);
+
 TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
                const std::function<ir::TermId(ir::TermId)>& f, Span at);
 TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
