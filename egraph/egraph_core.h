@@ -65,19 +65,20 @@ class EGraph {
     }
     scratch_.assign(children.begin(), children.end());
     for (EClassId& c : scratch_) c = find(c);
+    if (!explain_) {  // one probe: the entry for the new id goes in as the lookup misses
+      auto next = static_cast<EClassId>(nodes_.size());
+      auto [hit, fresh] = memo_.find_or_insert(ENode{op, payload, scratch_}, next);
+      if (!fresh) return find(hit);
+      return make_class(new_node(op, payload, children, /*live=*/true, /*in_memo=*/true));
+    }
     if (auto hit = memo_.find(ENode{op, payload, scratch_})) {
-      if (!explain_) return find(*hit);
       // Explanations keep the term as written: a new id, congruent to the existing node.
       EClassId id = new_node(op, payload, children, /*live=*/false);
       uf_.link(id, find(*hit));
       forest_union(id, *hit, Justification{});
       return id;
     }
-    EClassId id = new_node(op, payload, children, /*live=*/true);
-    ClassRec& c = classes_[id];
-    c.data = lang_.make(*this, id, view(id));
-    lang_.modify(*this, id);
-    return id;
+    return make_class(new_node(op, payload, children, /*live=*/true));
   }
   EClassId add(OpCode op, uint32_t payload, std::initializer_list<EClassId> kids) {
     return add(op, payload, std::span<const EClassId>(kids.begin(), kids.size()));
@@ -175,6 +176,18 @@ class EGraph {
     return unions;
   }
 
+  // Room for `ids` nodes without regrowing: a run that knows its node limit grows its arrays
+  // once, where doubling copied them and touched twice the memory (page faults were a tenth of
+  // a node-limited run).
+  void reserve(size_t ids) {
+    uf_.reserve(ids);
+    nodes_.reserve(ids);
+    node_next_.reserve(ids);
+    classes_.reserve(ids);
+    children_.reserve(2 * ids);
+    parent_links_.reserve(2 * ids);
+  }
+
   // ---- reading -----------------------------------------------------------------------------
 
   EClassId find(EClassId x) const { return uf_.find(x); }
@@ -211,13 +224,19 @@ class EGraph {
   // candidates by binary search in contiguous memory instead of walking a list). The snapshot is
   // rebuilt on first use after any change, so searches between two changes share it.
   std::span<const EClassId> class_nodes_with_op(EClassId c, OpCode op) const {
+    return class_nodes_where(c, Entry{op, 0}, Entry{op, kNone});
+  }
+  // False when class c surely has no live, unpruned node with this op (a one-word filter per
+  // class, ops folded modulo 64): e-matching rejects a candidate by its children's ops before
+  // descending into them.
+  bool class_may_have_op(EClassId c, OpCode op) const {
     if (snapshot_dirty_) build_snapshot();
-    const Entry* b = snap_entries_.data() + snap_begin_[c];
-    const Entry* e = snap_entries_.data() + snap_begin_[c + 1];
-    const Entry* lo = std::lower_bound(b, e, op, [](const Entry& x, OpCode o) { return x.op < o; });
-    const Entry* hi = lo;
-    while (hi != e && hi->op == op) ++hi;
-    return {snap_nodes_.data() + (lo - snap_entries_.data()), static_cast<size_t>(hi - lo)};
+    return snap_ops_[c] >> (op % 64) & 1;
+  }
+  // Those whose first child is in class `first` (canonical): a non-linear pattern that has bound
+  // its variable already, or a leaf, finds its candidates by binary search, not by a scan.
+  std::span<const EClassId> class_nodes_with_op(EClassId c, OpCode op, EClassId first) const {
+    return class_nodes_where(c, Entry{op, first}, Entry{op, first});
   }
   // Live, unpruned node ids with this op: the candidates of e-matching.
   const std::vector<EClassId>& nodes_with_op(OpCode op) const { return by_op_[op]; }
@@ -305,9 +324,17 @@ class EGraph {
     return {children_.data() + nodes_[n].child_begin, nodes_[n].arity};
   }
 
-  EClassId new_node(OpCode op, uint32_t payload, std::span<const EClassId> given, bool live) {
+  // The analysis of a new node's class.
+  EClassId make_class(EClassId id) {
+    classes_[id].data = lang_.make(*this, id, view(id));
+    lang_.modify(*this, id);
+    return id;
+  }
+  EClassId new_node(OpCode op, uint32_t payload, std::span<const EClassId> given, bool live,
+                    bool in_memo = false) {
     snapshot_dirty_ = true;
     EClassId id = uf_.make_set();
+    assert(id == nodes_.size());  // add's memo entry named the id before it existed
     uint32_t begin = static_cast<uint32_t>(children_.size());
     nodes_.push_back(NodeRec{op, payload, begin, static_cast<uint32_t>(given.size()), live, false});
     node_next_.push_back(kNone);
@@ -337,7 +364,7 @@ class EGraph {
       cc.parent_tail = link;
       ++cc.n_parents;
     }
-    memo_.insert(id);
+    if (!in_memo) memo_.insert(id);
     by_op_[op].push_back(id);
     return id;
   }
@@ -372,10 +399,22 @@ class EGraph {
     into.parent_tail = from.parent_tail;
   }
 
-  struct Entry {
+  struct Entry {  // a snapshot key: op, then the first child's class (kNone for a leaf)
     OpCode op;
+    EClassId first;
+    bool operator<(const Entry& o) const { return op != o.op ? op < o.op : first < o.first; }
   };
-  // Counting sort by class, filled op by op, so each class's slice comes out sorted by op.
+  // The nodes of class c whose key lies in [lo, hi].
+  std::span<const EClassId> class_nodes_where(EClassId c, Entry lo, Entry hi) const {
+    if (snapshot_dirty_) build_snapshot();
+    const Entry* b = snap_entries_.data() + snap_begin_[c];
+    const Entry* e = snap_entries_.data() + snap_begin_[c + 1];
+    const Entry* from = std::lower_bound(b, e, lo);
+    const Entry* to = from;
+    while (to != e && !(hi < *to)) ++to;
+    return {snap_nodes_.data() + (from - snap_entries_.data()), static_cast<size_t>(to - from)};
+  }
+  // Counting sort by class, filled op by op, then each class's slice sorted by key.
   void build_snapshot() const {
     size_t n = nodes_.size();
     snap_begin_.assign(n + 2, 0);
@@ -383,15 +422,27 @@ class EGraph {
       if (nodes_[id].live && !nodes_[id].pruned) ++snap_begin_[find(id) + 2];
     for (size_t k = 2; k < snap_begin_.size(); ++k) snap_begin_[k] += snap_begin_[k - 1];
     size_t total = snap_begin_.back();
-    snap_entries_.resize(total);
-    snap_nodes_.resize(total);
+    snap_keyed_.resize(total);
+    snap_ops_.assign(n, 0);
     for (OpCode op = 0; op < by_op_.size(); ++op) {
       for (EClassId id : by_op_[op]) {
         if (!nodes_[id].live || nodes_[id].pruned) continue;
-        uint32_t slot = snap_begin_[find(id) + 1]++;
-        snap_entries_[slot] = Entry{op};
-        snap_nodes_[slot] = id;
+        EClassId cls = find(id);
+        uint32_t slot = snap_begin_[cls + 1]++;
+        snap_ops_[cls] |= uint64_t{1} << (op % 64);
+        EClassId first = nodes_[id].arity ? find(children_[nodes_[id].child_begin]) : kNone;
+        snap_keyed_[slot] = {Entry{op, first}, id};
       }
+    }
+    for (size_t c = 0; c < n; ++c) {
+      auto b = snap_keyed_.begin() + snap_begin_[c], e = snap_keyed_.begin() + snap_begin_[c + 1];
+      if (e - b > 1) std::sort(b, e, [](const Keyed& x, const Keyed& y) { return x.key < y.key; });
+    }
+    snap_entries_.resize(total);
+    snap_nodes_.resize(total);
+    for (size_t k = 0; k < total; ++k) {
+      snap_entries_[k] = snap_keyed_[k].key;
+      snap_nodes_[k] = snap_keyed_[k].node;
     }
     snapshot_dirty_ = false;
   }
@@ -430,6 +481,12 @@ class EGraph {
   size_t stale_entries_ = 0;
   mutable bool snapshot_dirty_ = true;
   mutable std::vector<uint32_t> snap_begin_;  // per id: where its class's slice starts
+  struct Keyed {
+    Entry key;
+    EClassId node;
+  };
+  mutable std::vector<Keyed> snap_keyed_;   // scratch of build_snapshot
+  mutable std::vector<uint64_t> snap_ops_;  // per class: bit op % 64 set for each op it has
   mutable std::vector<Entry> snap_entries_;
   mutable std::vector<EClassId> snap_nodes_;
   ir::HashCons<EGraph> memo_;

@@ -79,6 +79,7 @@ class Matcher {
       if (!g_.is_live(n) || g_.is_pruned(n)) continue;
       ENode e = g_.view(n);
       if (e.payload != root.payload || e.children.size() != root.children.size()) continue;
+      if (!children_may_match(root, e)) continue;
       root_ = g_.find(n);
       for (size_t k = root.children.size(); k-- > 0;)
         goals_.push_back({root.children[k], g_.find(e.children[k])});
@@ -123,9 +124,10 @@ class Matcher {
     } else if (pn.children.empty()) {
       if (leaf_class(goal.pat) == goal.cls) solve();
     } else {
-      for (EClassId n : g_.class_nodes_with_op(goal.cls, pn.op)) {
+      for (EClassId n : candidates(pn, goal.cls)) {
         ENode e = g_.view(n);
         if (e.payload != pn.payload || e.children.size() != pn.children.size()) continue;
+        if (!children_may_match(pn, e)) continue;
         size_t mark = goals_.size();
         for (size_t k = pn.children.size(); k-- > 0;)
           goals_.push_back({pn.children[k], g_.find(e.children[k])});
@@ -134,6 +136,37 @@ class Matcher {
       }
     }
     goals_.push_back(goal);
+  }
+
+  // The nodes of class c that may match pn: by op, and by first child when pn's first child is
+  // known already (a bound variable or a leaf).
+  std::span<const EClassId> candidates(const Pattern::Node& pn, EClassId c) {
+    const Pattern::Node& first = p_.nodes[pn.children[0]];
+    EClassId known = kNoClass;
+    if (first.is_var)
+      known = subst_[first.var];
+    else if (first.children.empty() && (known = leaf_class(pn.children[0])) == kNoClass)
+      return {};  // the leaf is nowhere in the graph
+    if (known == kNoClass) return g_.class_nodes_with_op(c, pn.op);
+    return g_.class_nodes_with_op(c, pn.op, g_.find(known));
+  }
+
+  // False when a child of candidate e contradicts a variable bound already or a leaf pattern.
+  // Checked before descending: a non-linear pattern such as `(+ (* ?a ?b) (* ?a ?c))` otherwise
+  // pays a full descent for every pair of candidates, and nearly every pair disagrees on ?a.
+  bool children_may_match(const Pattern::Node& pn, const ENode& e) {
+    for (size_t k = 0; k < pn.children.size(); ++k) {
+      const Pattern::Node& c = p_.nodes[pn.children[k]];
+      if (c.is_var) {
+        EClassId bound = subst_[c.var];
+        if (bound != kNoClass && g_.find(bound) != g_.find(e.children[k])) return false;
+      } else if (c.children.empty()) {
+        if (leaf_class(pn.children[k]) != g_.find(e.children[k])) return false;
+      } else if (!g_.class_may_have_op(g_.find(e.children[k]), c.op)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // The class of a leaf pattern (a constant or symbol), looked up once per search.
