@@ -81,6 +81,23 @@ std::vector<Pattern> patterns() {
   Pattern p5;  // ?a: every class
   p5.var("?a");
   ps.push_back(p5);
+  // Candidates found by first child: a bound variable (egg's factor rule), a leaf, a leaf that is
+  // nowhere in the graph; and a child whose op the class filter must admit.
+  Pattern p6;  // (f (f ?a ?b) (f ?a ?c))
+  uint32_t pa = p6.var("?a");
+  uint32_t left = p6.node(kF, 0, {pa, p6.var("?b")});
+  uint32_t right = p6.node(kF, 0, {p6.var("?a"), p6.var("?c")});
+  p6.node(kF, 0, {left, right});
+  ps.push_back(p6);
+  Pattern p7;  // (f a0 (g ?x))
+  uint32_t l0 = p7.node(kLeaf, 0);
+  uint32_t gx = p7.node(kG, 0, {p7.var("?x")});
+  p7.node(kF, 0, {l0, gx});
+  ps.push_back(p7);
+  Pattern p8;  // (f a7 ?x): no leaf a7 is ever added
+  uint32_t l7 = p8.node(kLeaf, 7);
+  p8.node(kF, 0, {l7, p8.var("?x")});
+  ps.push_back(p8);
   return ps;
 }
 
@@ -96,14 +113,16 @@ TEST_P(RandomGraphs, MatcherAgreesWithBruteForce) {
     ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
   for (int k = 0; k < 4; ++k) g.union_classes(pick(), pick(), {});
   g.rebuild();
-  for (const Pattern& p : patterns()) {
+  std::vector<Pattern> ps = patterns();
+  for (size_t pi = 0; pi < ps.size(); ++pi) {
+    const Pattern& p = ps[pi];
     egraph::Matches ms = egraph::Matcher<TinyLang>(g, p).search();
     std::set<Match> got;
     for (size_t k = 0; k < ms.size(); ++k) {
       auto s = ms.subst(k);
       got.insert({ms.roots[k], {s.begin(), s.end()}});
     }
-    EXPECT_EQ(got, brute_force(g, p)) << "pattern " << &p - &patterns()[0];
+    EXPECT_EQ(got, brute_force(g, p)) << "pattern " << pi;
   }
 }
 
