@@ -176,18 +176,6 @@ class EGraph {
     return unions;
   }
 
-  // Room for `ids` nodes without regrowing: a run that knows its node limit grows its arrays
-  // once, where doubling copied them and touched twice the memory (page faults were a tenth of
-  // a node-limited run).
-  void reserve(size_t ids) {
-    uf_.reserve(ids);
-    nodes_.reserve(ids);
-    node_next_.reserve(ids);
-    classes_.reserve(ids);
-    children_.reserve(2 * ids);
-    parent_links_.reserve(2 * ids);
-  }
-
   // ---- reading -----------------------------------------------------------------------------
 
   EClassId find(EClassId x) const { return uf_.find(x); }

@@ -106,9 +106,6 @@ class Runner {
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
     BackoffScheduler backoff(rules.size());
     RunReport rep;
-    // Ids outnumber hash-cons entries (congruent duplicates stay as dead ids): room for twice
-    // the node limit, up to a million, so the arrays rarely grow during the run.
-    g.reserve(std::min<size_t>(2 * limits_.node_limit, size_t{1} << 20));
     g.rebuild();
     std::vector<Matches> matches(rules.size());
     for (size_t it = 0;; ++it) {
