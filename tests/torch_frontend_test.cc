@@ -1124,6 +1124,29 @@ TEST(TorchFrontend, ElementwiseResultsOfTransposesHoldTheirValuesInLogicalOrder)
   EXPECT_EQ(values(s, r->items[2]), (std::vector<double>{0, 0, 2, 0}));
 }
 
+// tl.associative_scan and tl.reduce with an associative combine_fn (maximum, a product with its
+// operands swapped), reverse scans, and tl.cumsum from the end, checked at x = 3, -1, 4, 2.
+TEST(Triton, AssociativeScansAndReduceCombineAsTheirOp) {
+  ir::TermStore s;
+  fs::path f = fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/scans_and_reduce.py";
+  Program p = run_program(f.string(), s, "Model", {});
+  ASSERT_EQ(p.outputs.size(), 4u);
+  const double x[] = {3, -1, 4, 2};
+  auto at = [&](size_t out, size_t k) {
+    ir::RealValue v = ir::evaluate_real(s, p.outputs[out]->elems[k], [&](const ir::Variable& var) {
+      return std::optional(ir::RealValue::of(ir::Constant::of_float(x[var.name[4] - '0'])));
+    });
+    return v.f.approx_double();
+  };
+  const double rmax[] = {4, 4, 4, 2}, prod[] = {3, -3, -12, -24}, cs[] = {8, 5, 6, 2};
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(at(0, k), rmax[k]) << k;
+    EXPECT_EQ(at(1, k), prod[k]) << k;
+    EXPECT_EQ(at(2, k), cs[k]) << k;
+  }
+  EXPECT_EQ(at(3, 0), 4);
+}
+
 // The default bound puts sizes around a masked index's extent: the indices a block covers, not
 // its lanes (a channel index over BLOCK_C * BLOCK_HW lanes covers BLOCK_C channels).
 TEST(Triton, AMaskLimitsExtentIsTheIndicesItsBlockCovers) {

@@ -3,27 +3,124 @@
 
 namespace keq::triton::impl {
 
+Op Triton::combine_op(const Ref& fn, DType dtype, Span at) {
+  if (!fn) in.error(at, "a scan or reduction without its combine_fn");
+  // Run it on two fresh scalars and read the op back. Triton combines in an order of its own
+  // (a tree across lanes), so only an associative combine has one meaning; anything else,
+  // a - b or a where-based selection, is UNSUPPORTED rather than given the order of a loop.
+  ir::Type type = term_type(dtype);
+  std::string tag = "combine_fn@" + in.where(at) + "#" + std::to_string(undef_count++);
+  TermId va = s.variable(tag + ".a", type), vb = s.variable(tag + ".b", type);
+  auto scalar = [&](TermId v) {
+    auto t = std::make_shared<Tensor>();
+    t->dtype = dtype;
+    t->elems = {v};
+    return wrap(t);
+  };
+  Ref out = in.call(fn, {scalar(va), scalar(vb)}, at);
+  if (out && out->kind == K::Tensor && out->tensor->numel() == 1) {
+    TermId t = out->tensor->elems[0];
+    auto kids = s.children(t);
+    bool operands =
+        kids.size() == 2 && ((kids[0] == va && kids[1] == vb) || (kids[0] == vb && kids[1] == va));
+    switch (s.op(t)) {
+      case Op::Add:
+      case Op::Sum:
+        return operands ? Op::Sum : Op::Const;
+      case Op::Mul:
+      case Op::Prod:
+        return operands ? Op::Prod : Op::Const;
+      case Op::Max:
+      case Op::Min:
+      case Op::MaxNum:
+      case Op::MinNum:
+      case Op::TMax:
+      case Op::TMin:
+      case Op::BitAnd:
+      case Op::BitOr:
+      case Op::BitXor:
+        if (operands) return s.op(t);
+        break;
+      default:
+        break;
+    }
+  }
+  in.unsupported(at,
+                 "a combine_fn keq does not recognise as associative (it models a + b, a * b, "
+                 "maximum, minimum and the bitwise and/or/xor of its two operands)");
+}
+
+TermId Triton::combine(Op op, std::vector<TermId> parts) {
+  if (parts.size() == 1) return parts[0];
+  if (op == Op::Sum || op == Op::Prod) return fold(s.make(op, parts));
+  TermId acc = parts[0];
+  for (size_t k = 1; k < parts.size(); ++k) acc = fold(mk(op, {acc, parts[k]}));
+  return acc;
+}
+
+TensorPtr Triton::scan(const TensorPtr& x, int64_t axis, Op op, bool reverse) {
+  auto r = std::make_shared<Tensor>(*x);
+  int64_t len = x->shape.empty() ? 1 : x->shape[axis], inner = 1;
+  for (size_t d = axis + 1; d < x->shape.size(); ++d) inner *= x->shape[d];
+  for (int64_t base = 0; base < x->numel(); base += len * inner)
+    for (int64_t i = 0; i < inner; ++i) {
+      std::vector<TermId> run;  // the elements combined so far, in scan order
+      TermId acc = 0;
+      for (int64_t j = 0; j < len; ++j) {
+        int64_t at = base + (reverse ? len - 1 - j : j) * inner + i;
+        run.push_back(x->elems[at]);
+        bool n_ary = op == Op::Sum || op == Op::Prod;  // a sum of the prefix, as tl.sum is
+        acc = j == 0 ? run[0] : n_ary ? combine(op, run) : fold(mk(op, {acc, run.back()}));
+        r->elems[at] = acc;
+      }
+    }
+  return r;
+}
+
 void Triton::install_reductions_and_atomics(const Ref& tl) {
   auto& t = *tl->attrs;
   auto def = [&](const std::string& name, python::BuiltinFn fn) {
     define_tl(tl, name, std::move(fn));
   };
   auto need_kernel = [this](CallArgs& a, const std::string& what) { require_kernel(a, what); };
-  def("cumsum", [this](Interp&, CallArgs& a) {
-    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-    int64_t axis =
-        norm_dim(in, in.to_int(a.get(1, "axis") ? a.get(1, "axis") : python::integer(0), a.at),
-                 x->shape.size(), a.at);
-    if (axis != static_cast<int64_t>(x->shape.size()) - 1)
-      in.unsupported(a.at, "tl.cumsum along an axis other than the last");
-    auto r = std::make_shared<Tensor>(*x);
-    int64_t len = x->shape.back();
-    for (int64_t off = 0; off < x->numel(); off += len)
-      for (int64_t k = 0; k < len; ++k) {
-        std::vector<TermId> prefix(x->elems.begin() + off, x->elems.begin() + off + k + 1);
-        r->elems[off + k] = prefix.size() == 1 ? prefix[0] : fold(s.make(Op::Sum, prefix));
-      }
-    return wrap(r);
+  auto axis_of = [this](CallArgs& a, const TensorPtr& x, size_t pos) {
+    Ref axis = a.get(pos, "axis");
+    return norm_dim(in, axis && axis->kind != K::None ? in.to_int(axis, a.at) : 0, x->shape.size(),
+                    a.at);
+  };
+  auto reversed = [this](CallArgs& a, size_t pos) {
+    Ref r = a.get(pos, "reverse");
+    return r && r->kind != K::None && in.truthy(r, a.at);
+  };
+  for (auto [name, op] : {std::pair{"cumsum", Op::Sum}, std::pair{"cumprod", Op::Prod}}) {
+    def(name, [this, axis_of, reversed, op](Interp&, CallArgs& a) {
+      TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+      return wrap(scan(x, axis_of(a, x, 1), op, reversed(a, 2)));
+    });
+  }
+  def("associative_scan", [this, axis_of, reversed](Interp&, CallArgs& a) {
+    Ref input = a.get(0, "input");
+    if (input && input->kind == K::Tuple)
+      in.unsupported(a.at, "tl.associative_scan over a tuple of blocks");
+    TensorPtr x = as_tensor(in, input, a.at);
+    Op op = combine_op(a.get(2, "combine_fn"), x->dtype, a.at);
+    return wrap(scan(x, axis_of(a, x, 1), op, reversed(a, 3)));
+  });
+  def("reduce", [this](Interp&, CallArgs& a) {
+    Ref input = a.get(0, "input");
+    if (input && input->kind == K::Tuple) in.unsupported(a.at, "tl.reduce over a tuple of blocks");
+    TensorPtr x = as_tensor(in, input, a.at);
+    Op op = combine_op(a.get(2, "combine_fn"), x->dtype, a.at);
+    Ref axis = a.get(1, "axis");
+    Ref keep = a.get(3, "keep_dims");
+    std::vector<int64_t> dims;
+    if (!axis || axis->kind == K::None)
+      for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
+    else
+      dims.push_back(norm_dim(in, in.to_int(axis, a.at), x->shape.size(), a.at));
+    return wrap(reduce(
+        in, x, dims, keep && keep->kind != K::None && in.truthy(keep, a.at), x->dtype,
+        [&](std::vector<TermId>& v) { return combine(op, v); }, a.at));
   });
   auto atomic = [this, need_kernel](const std::string& name, Op op) {
     return [this, need_kernel, name, op](Interp&, CallArgs& a) {

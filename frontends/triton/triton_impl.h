@@ -369,6 +369,12 @@ struct Triton {
   Ref load_block_ptr(const Ref& bp, CallArgs& a);
 
   static std::vector<int64_t> unflatten(int64_t k, const std::vector<int64_t>& shape);
+  // The associative op a combine_fn computes (tl.associative_scan, tl.reduce), or UNSUPPORTED.
+  Op combine_op(const Ref& fn, DType dtype, Span at);
+  // Combines `parts` (in order) with an associative op: n-ary for + and *, as tl.sum is.
+  TermId combine(Op op, std::vector<TermId> parts);
+  // An inclusive scan of x along `axis` with an associative op, from the end when `reverse`.
+  TensorPtr scan(const TensorPtr& x, int64_t axis, Op op, bool reverse);
 
   void install_language(const Ref& tl, const Ref& triton);    // language.cc
   void install_reductions_and_atomics(const Ref& tl);         // reductions.cc
