@@ -88,6 +88,12 @@ class Interp {
   void set_real_names(const std::string& module, absl::flat_hash_set<std::string> names) {
     real_names_[module] = std::move(names);
   }
+  // The library module really has this public name, modelled or not (hasattr is True).
+  bool library_has(const Ref& module, const std::string& name) const {
+    auto real = real_names_.find(module->s);
+    return module->kind == Value::Kind::Module && real != real_names_.end() &&
+           real->second.contains(name);
+  }
   // The module `import NAME` binds: a registered one, or one read as source from the search
   // path (modules.cc). A name found nowhere raises ModuleNotFoundError, as CPython would.
   Ref module_value(const std::string& name, Span at);

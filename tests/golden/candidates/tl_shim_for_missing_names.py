@@ -13,6 +13,9 @@ def _tanh(x):
 if not hasattr(tl, "tanh"):
     tl.tanh = _tanh
 HAS_SIGMOID = hasattr(tl, "sigmoid")
+# tl.softmax exists in Triton 3.6 (keq does not model it): hasattr is True, the shim not bound.
+if not hasattr(tl, "softmax"):
+    tl.softmax = _tanh
 
 
 @triton.jit
