@@ -1148,6 +1148,24 @@ TEST(Triton, AssociativeScansAndReduceCombineAsTheirOp) {
   EXPECT_EQ(at(3, 0), 4);
 }
 
+// x += v on a host tensor is in place, as torch's __iadd__ is: a view taken before sees it (keq
+// rebound x to x + v, and called a pair NOT_EQUIVALENT that torch computes alike). An integer
+// tensor cannot take a float result in place; a kernel's blocks are values and just rebind.
+TEST(TorchFrontend, AugmentedAssignmentOnATensorIsInPlace) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nx = torch.zeros(2, 2)\ny = x.view(-1)\nx += 1.0\nx *= 3\nx[0] -= 1\n"
+      "r = [y, x]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 2u);
+  EXPECT_EQ(values(s, r->items[0]), (std::vector<double>{2, 2, 3, 3}));
+  EXPECT_EQ(values(s, r->items[1]), (std::vector<double>{2, 2, 3, 3}));
+  EXPECT_THROW(run_snippet("import torch\nx = torch.zeros(2, dtype=torch.int32)\nx += 0.5\n"
+                           "r = x\n",
+                           "r", s),
+               python::ProgramError);
+}
+
 // The default bound puts sizes around a masked index's extent: the indices a block covers, not
 // its lanes (a channel index over BLOCK_C * BLOCK_HW lanes covers BLOCK_C channels).
 TEST(Triton, AMaskLimitsExtentIsTheIndicesItsBlockCovers) {

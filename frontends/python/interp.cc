@@ -271,7 +271,11 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       return Flow::Normal;
     }
     case NodeKind::AugAssign: {
-      Ref v = binop(n.text, eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+      Ref target = eval(n.kids[0], env), value = eval(n.kids[1], env);
+      bool host_tensor = target->kind == K::Tensor && hooks_.augassign &&
+                         !(hooks_.in_kernel && hooks_.in_kernel());
+      Ref v = host_tensor ? hooks_.augassign(*this, n.text, target, value, n.span)
+                          : binop(n.text, target, value, n.span);
       assign(n.kids[0], v, env);
       return Flow::Normal;
     }

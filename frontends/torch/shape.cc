@@ -1,5 +1,6 @@
 // torch's views, shape changes and indexing: reshape, permute, cat/stack, split, subscripts and
 // tensor attributes.
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include <numeric>
@@ -664,6 +665,17 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     });
   if (Ref f = in_place_method(self, name)) return f;
   in.unsupported(at, "Tensor." + name + " is not modelled");
+}
+
+Ref Torch::augmented(const std::string& op, const Ref& x, const Ref& v, Span at) {
+  static const absl::flat_hash_map<std::string, std::string> kMethod = {
+      {"+", "add_"},           {"-", "sub_"},        {"*", "mul_"},  {"/", "div_"},
+      {"//", "floor_divide_"}, {"%", "remainder_"},  {"**", "pow_"}, {"&", "bitwise_and_"},
+      {"|", "bitwise_or_"},    {"^", "bitwise_xor_"}};
+  auto it = kMethod.find(op);
+  Ref method = it == kMethod.end() ? nullptr : in_place_method(x, it->second);
+  if (!method) in.unsupported(at, "the in-place tensor operator " + op + "=");
+  return in.call(method, {v}, at);
 }
 
 // t.uniform_(..) and t.normal_(..) make t a parameter (randomize); t.zero_(), t.fill_(v),

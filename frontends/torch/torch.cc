@@ -74,6 +74,9 @@ void install(python::Interp& in, TorchState& state) {
   in.hooks().binop = [t](Interp&, const std::string& op, const Ref& a, const Ref& b, Span at) {
     return t->binary(op, a, b, at);
   };
+  in.hooks().augassign = [t](Interp&, const std::string& op, const Ref& x, const Ref& v, Span at) {
+    return t->augmented(op, x, v, at);
+  };
   in.hooks().unop = [t](Interp& i2, const std::string& op, const Ref& a, Span at) -> Ref {
     if (op == "-") {
       CallArgs c;

@@ -472,6 +472,8 @@ struct Torch {
                     Span at);
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
   Ref in_place_method(const Ref& self, const std::string& name);  // nullptr: not one keq knows
+  // x OP= v on a host tensor: torch's in-place operator (x += v is x.add_(v)); returns x.
+  Ref augmented(const std::string& op, const Ref& x, const Ref& v, Span at);
   // Random initial values (nn.init.normal_, Tensor.uniform_, ...) are symbolic, like torch.randn;
   // t becomes the parameter nn.Parameter(t) then takes as it is.
   void randomize(const TensorPtr& t, const std::string& origin, Span at) {
