@@ -451,6 +451,7 @@ void Torch::write_selection(const TensorPtr& t, const Selection& sel, const Tens
     in.raise(at, "RuntimeError: " + what + ": the value's shape does not broadcast to the " +
                      std::to_string(sel.flat.size()) + " elements it is written to");
   check_initialized(in, *v, at);
+  bump_version(t);
   std::vector<int64_t> idx(sel.shape.size(), 0);
   for (size_t k = 0; k < sel.flat.size(); ++k) {
     t->write(sel.flat[k],
@@ -516,6 +517,12 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       for (ir::TermId c : s.children(e)) stack.push_back(c);
     }
     return python::boolean(false);
+  }
+  if (name == "_version") {  // read by caches that rebuild when a weight changes in place
+    st.host_assumptions.insert(
+        "Tensor._version counts the in-place torch updates keq ran (a module's own "
+        "initialization is not counted; Triton's stores are not, as in torch)");
+    return python::integer(t->storage.version ? *t->storage.version : 0);
   }
   if (name == "is_cuda" || name == "is_cpu") {
     st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");

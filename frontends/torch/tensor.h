@@ -34,12 +34,15 @@ struct SameStorage {
   std::shared_ptr<std::vector<std::weak_ptr<Tensor>>> members;
   int64_t offset = 0;
   std::vector<int64_t> strides;
+  // torch's version counter (Tensor._version), shared by views: in-place torch writes bump it.
+  std::shared_ptr<int64_t> version;
   SameStorage() = default;
   SameStorage(const SameStorage&) {}
   SameStorage& operator=(const SameStorage&) {
     members.reset();
     offset = 0;
     strides.clear();
+    version.reset();
     return *this;
   }
 };

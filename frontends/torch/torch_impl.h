@@ -285,6 +285,8 @@ struct Torch {
     }
     r->storage.members = t->storage.members;
     r->storage.offset = t->storage.offset + first;
+    if (!t->storage.version) t->storage.version = std::make_shared<int64_t>(0);
+    r->storage.version = t->storage.version;
     auto& members = *r->storage.members;  // views made in a loop: drop the ones gone
     if (members.size() >= 8)
       members.erase(std::remove_if(members.begin(), members.end(),
@@ -479,7 +481,12 @@ struct Torch {
   void randomize(const TensorPtr& t, const std::string& origin, Span at) {
     TensorPtr fresh = symbolic(origin, t->shape, t->dtype, at, true);
     for (size_t k = 0; k < t->elems.size(); ++k) t->write(k, fresh->elems[k]);
+    bump_version(t);
     st.last_symbolic_parameter = t;
+  }
+  static void bump_version(const TensorPtr& t) {
+    if (!t->storage.version) t->storage.version = std::make_shared<int64_t>(0);
+    ++*t->storage.version;
   }
   void write_selection(const TensorPtr& t, const Selection& sel, const TensorPtr& v,
                        const std::string& what, Span at);
