@@ -203,15 +203,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     std::string n = name;
     def(n, [this, o, n](Interp&, CallArgs& a) {
       TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
-      Ref axis = a.get(1, "axis");
       bool keep = a.get(SIZE_MAX, "keep_dims") && in.truthy(a.get(SIZE_MAX, "keep_dims"), a.at);
-      std::vector<int64_t> dims;
-      if (!axis || axis->kind == K::None)
-        for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
-      else
-        dims.push_back(norm_dim(in, in.to_int(axis, a.at), x->shape.size(), a.at));
       return wrap(reduce(
-          in, x, dims, keep, x->dtype,
+          in, x, reduced_dims(a.get(1, "axis"), x, a.at), keep, x->dtype,
           [&](std::vector<TermId>& v) { return v.size() == 1 ? v[0] : fold(s.make(o, v)); }, a.at));
     });
   }

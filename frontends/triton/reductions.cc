@@ -58,6 +58,15 @@ TermId Triton::combine(Op op, std::vector<TermId> parts) {
   return acc;
 }
 
+std::vector<int64_t> Triton::reduced_dims(const Ref& axis, const TensorPtr& x, Span at) {
+  std::vector<int64_t> dims;
+  if (!axis || axis->kind == K::None)
+    for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
+  else
+    dims.push_back(norm_dim(in, in.to_int(axis, at), x->shape.size(), at));
+  return dims;
+}
+
 TensorPtr Triton::scan(const TensorPtr& x, int64_t axis, Op op, bool reverse) {
   auto r = std::make_shared<Tensor>(*x);
   int64_t len = x->shape.empty() ? 1 : x->shape[axis], inner = 1;
@@ -92,8 +101,9 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
     Ref r = a.get(pos, "reverse");
     return r && r->kind != K::None && in.truthy(r, a.at);
   };
-  for (auto [name, op] : {std::pair{"cumsum", Op::Sum}, std::pair{"cumprod", Op::Prod}}) {
-    def(name, [this, axis_of, reversed, op](Interp&, CallArgs& a) {
+  for (const auto& scan_op : {std::pair{"cumsum", Op::Sum}, std::pair{"cumprod", Op::Prod}}) {
+    Op op = scan_op.second;  // a copy: clang 14 cannot capture a structured binding
+    def(scan_op.first, [this, axis_of, reversed, op](Interp&, CallArgs& a) {
       TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
       return wrap(scan(x, axis_of(a, x, 1), op, reversed(a, 2)));
     });
@@ -111,15 +121,10 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
     if (input && input->kind == K::Tuple) in.unsupported(a.at, "tl.reduce over a tuple of blocks");
     TensorPtr x = as_tensor(in, input, a.at);
     Op op = combine_op(a.get(2, "combine_fn"), x->dtype, a.at);
-    Ref axis = a.get(1, "axis");
     Ref keep = a.get(3, "keep_dims");
-    std::vector<int64_t> dims;
-    if (!axis || axis->kind == K::None)
-      for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
-    else
-      dims.push_back(norm_dim(in, in.to_int(axis, a.at), x->shape.size(), a.at));
     return wrap(reduce(
-        in, x, dims, keep && keep->kind != K::None && in.truthy(keep, a.at), x->dtype,
+        in, x, reduced_dims(a.get(1, "axis"), x, a.at),
+        keep && keep->kind != K::None && in.truthy(keep, a.at), x->dtype,
         [&](std::vector<TermId>& v) { return combine(op, v); }, a.at));
   });
   auto atomic = [this, need_kernel](const std::string& name, Op op) {

@@ -373,6 +373,8 @@ struct Triton {
   Op combine_op(const Ref& fn, DType dtype, Span at);
   // Combines `parts` (in order) with an associative op: n-ary for + and *, as tl.sum is.
   TermId combine(Op op, std::vector<TermId> parts);
+  // The dimensions a reduction's `axis` names: every one for None or no axis.
+  std::vector<int64_t> reduced_dims(const Ref& axis, const TensorPtr& x, Span at);
   // An inclusive scan of x along `axis` with an associative op, from the end when `reverse`.
   TensorPtr scan(const TensorPtr& x, int64_t axis, Op op, bool reverse);
 
