@@ -1173,11 +1173,15 @@ TEST(TorchFrontend, VersionCountsInPlaceUpdatesAcrossViews) {
   Ref r = run_snippet(
       "import torch\nx = torch.zeros(3)\ny = x.view(-1)\nv0 = x._version\nx += 1\n"
       "v1 = y._version\nx[0] = 2\nv2 = y._version\nx.add_(1)\n"
-      "r = [v0, v1, v2, x._version, torch.randn(2)._version, (x + 1)._version]\n",
+      "r = [v0, v1, v2, x._version, torch.randn(2)._version, (x + 1)._version]\n"
+      "import math\nimport torch.nn as nn\np = nn.Parameter(torch.empty(3, 2))\n"
+      "r += [p._version]\nnn.init.kaiming_uniform_(p, a=math.sqrt(5))\n"
+      "r += [p._version, nn.Linear(3, 4).weight._version, nn.Conv2d(2, 3, 3).bias._version,\n"
+      "      nn.LayerNorm(4).weight._version]\n",
       "r", s);
   std::vector<int64_t> got;
   for (const Ref& v : r->items) got.push_back(v->i);
-  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2, 3, 0, 0}));
+  EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2, 3, 0, 0, 0, 1, 1, 1, 1}));
 }
 
 // The default bound puts sizes around a masked index's extent: the indices a block covers, not

@@ -73,11 +73,14 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
         std::vector<int64_t> wshape =
             transposed ? std::vector<int64_t>{cin, cout / g} : std::vector<int64_t>{cout, cin / g};
         wshape.insert(wshape.end(), k.begin(), k.end());
-        i2.setattr(self, "weight",
-                   wrap(symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true)), a.at);
+        i2.setattr(
+            self, "weight",
+            wrap(module_weight(symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true))),
+            a.at);
         bool has_bias = bool_arg(a, 8, "bias", true);
         i2.setattr(self, "bias",
-                   has_bias ? wrap(symbolic("nn." + cls + ".bias", {cout}, DType::F32, a.at, true))
+                   has_bias ? wrap(module_weight(
+                                  symbolic("nn." + cls + ".bias", {cout}, DType::F32, a.at, true)))
                             : python::none(),
                    a.at);
         for (auto [name, idx] : std::vector<std::pair<const char*, size_t>>{
@@ -201,11 +204,11 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           bool instance = cls.rfind("InstanceNorm", 0) == 0;
           bool affine = bool_arg(a, group ? 4 : 4, "affine", !instance);
           for (const char* n : {"weight", "bias"})
-            i2.setattr(
-                self, n,
-                affine ? wrap(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true))
-                       : python::none(),
-                a.at);
+            i2.setattr(self, n,
+                       affine ? wrap(module_weight(symbolic("nn." + cls + "." + n, {channels},
+                                                            DType::F32, a.at, true)))
+                              : python::none(),
+                       a.at);
           if (instance && bool_arg(a, 5, "track_running_stats", false))
             in.unsupported(a.at, "InstanceNorm with running statistics");
           return python::none();

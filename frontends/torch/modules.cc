@@ -105,10 +105,12 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
                       const std::string& origin, std::vector<int64_t> shape, Span at,
                       std::optional<double> initial = std::nullopt) {
     if (st.params_initial && initial) {
-      i2.setattr(self, attr, wrap(filled(std::move(shape), DType::F32, *initial)), at);
+      i2.setattr(self, attr, wrap(module_weight(filled(std::move(shape), DType::F32, *initial))),
+                 at);
       return;
     }
-    i2.setattr(self, attr, wrap(symbolic(origin, std::move(shape), DType::F32, at, true)), at);
+    i2.setattr(self, attr,
+               wrap(module_weight(symbolic(origin, std::move(shape), DType::F32, at, true))), at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
   layer(
@@ -318,6 +320,7 @@ void Torch::install_init(const Ref& nn) {
     (*init->attrs)[n] =
         python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
           TensorPtr t = tensor_arg(a, 0, "tensor");
+          bump_version(t);  // in place in torch, whatever value keq leaves symbolic
           if (is_symbolic(t) && !st.params_initial) return a.pos[0];
           double v = n == "zeros_" ? 0 : n == "ones_" ? 1 : float_arg(a, 1, "val", 0);
           if (n == "constant_" && !a.get(1, "val")) in.error(a.at, "nn.init.constant_ needs val");
@@ -331,7 +334,10 @@ void Torch::install_init(const Ref& nn) {
     (*init->attrs)[n] =
         python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
           TensorPtr t = tensor_arg(a, 0, "tensor");
-          if (!is_symbolic(t)) randomize(t, "nn.init." + n, a.at);
+          if (!is_symbolic(t))
+            randomize(t, "nn.init." + n, a.at);  // bumps _version
+          else
+            bump_version(t);
           return a.pos[0];
         });
   }

@@ -520,8 +520,9 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   }
   if (name == "_version") {  // read by caches that rebuild when a weight changes in place
     st.host_assumptions.insert(
-        "Tensor._version counts the in-place torch updates keq ran (a module's own "
-        "initialization is not counted; Triton's stores are not, as in torch)");
+        "Tensor._version counts the in-place torch updates keq ran (a module's parameters "
+        "start at 1, as torch's reset_parameters leaves them; Triton's stores do not count, "
+        "as in torch)");
     return python::integer(t->storage.version ? *t->storage.version : 0);
   }
   if (name == "is_cuda" || name == "is_cpu") {

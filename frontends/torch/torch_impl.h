@@ -484,6 +484,12 @@ struct Torch {
     bump_version(t);
     st.last_symbolic_parameter = t;
   }
+  // A parameter a torch module creates: its reset_parameters initialized it once in place, so
+  // its _version is 1 (torch 2.11: Linear, Conv*, the norms, Embedding, PReLU).
+  static TensorPtr module_weight(TensorPtr t) {
+    bump_version(t);
+    return t;
+  }
   static void bump_version(const TensorPtr& t) {
     if (!t->storage.version) t->storage.version = std::make_shared<int64_t>(0);
     ++*t->storage.version;
