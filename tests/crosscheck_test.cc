@@ -31,6 +31,7 @@ struct Record {
 struct Case {
   std::string file, ref;  // ref: for a candidate, the reference that supplies its inputs
   std::string skip;       // why the framework could not run it
+  bool bits = false;      // its bits count even off the GPU (torch_outputs.py's CPU_BITS)
   Dims dims;
   std::vector<Record> inputs, params, outputs;
 };
@@ -59,6 +60,8 @@ Case read_case(const fs::path& p) {
       ls >> c.file;
     } else if (kind == "ref") {
       ls >> c.ref;
+    } else if (kind == "bits") {
+      c.bits = true;
     } else if (kind == "skip") {
       std::getline(ls, c.skip);
     } else if (kind == "dims") {
@@ -258,7 +261,7 @@ size_t check_folder(const fs::path& dir, bool bit_exact, bool interpreter) {
         bad = {e.what()};
         break;
       }
-      bad = mismatches(c, p, store, bit_exact, interpreter, elements);
+      bad = mismatches(c, p, store, bit_exact || c.bits, interpreter, elements);
       if (bad.empty() || config + 1 >= p.state.autotune_configs) break;
     }
     for (const auto& m : bad) ADD_FAILURE() << m;

@@ -733,12 +733,12 @@ TEST(Triton, AnInputDependentItemIsATermForTensorsAndKernelsOnly) {
   ir::TermStore s;
   Program times = run_program(file, s, "ModelSumItem", {});
   EXPECT_EQ(s.str(times.outputs[0]->elems[1]),
-            "(* in0[0,1] (sum in0[0,0] in0[0,1] in0[0,2] in0[1,0] in0[1,1] in0[1,2] in0[2,0] "
-            "in0[2,1] in0[2,2] in0[3,0] in0[3,1] in0[3,2]))");
+            "(* in0[0,1] (+ (sum in0[0,0] in0[0,1] in0[0,2] in0[1,0] in0[1,1] in0[1,2] "
+            "in0[2,0] in0[2,1] in0[2,2] in0[3,0] in0[3,1] in0[3,2]) 0))");
   Program kernel = run_program(file, s, "ModelItemKernelScalar", {});
   EXPECT_EQ(s.str(kernel.outputs[0]->elems[1]),
-            "(* in0[1,0] (sum in0[0,0] in0[0,1] in0[0,2] in0[1,0] in0[1,1] in0[1,2] in0[2,0] "
-            "in0[2,1] in0[2,2] in0[3,0] in0[3,1] in0[3,2]))");
+            "(* in0[1,0] (+ (sum in0[0,0] in0[0,1] in0[0,2] in0[1,0] in0[1,1] in0[1,2] "
+            "in0[2,0] in0[2,1] in0[2,2] in0[3,0] in0[3,1] in0[3,2]) 0))");
   ir::TermStore s2;
   try {
     run_program(file, s2, "ModelItemArithmetic", {});

@@ -483,11 +483,19 @@ bool Pipeline::dedup() {
   if (opt_.semantics == ir::Semantics::Real) take_known_constants();
   domains_ = domains_of(ref_, cand_, opt_.nonfinite_inputs);
   std::vector<Pair> all;
+  // The same term is equal by construction, except in IEEE where its bits are not fixed: torch's
+  // sum and tl.sum of three terms are one term that the two frameworks add in different orders,
+  // and an approximation one term that each framework lowers its own way. Those are set aside.
+  bool ieee = opt_.semantics == ir::Semantics::Ieee;
+  std::map<TermId, std::string> unfixed = ieee ? unfixed_terms() : std::map<TermId, std::string>{};
+  absl::flat_hash_map<TermId, std::string> memo;
   for (size_t o = 0; o < ref_.outputs.size(); ++o)
     for (size_t e = 0; e < ref_.outputs[o]->elems.size(); ++e) {
       ++r_.stats.pairs;
       Pair p{ref_.outputs[o]->elems[e], cand_.outputs[o]->elems[e], o, e};
-      if (p.ref != p.cand) all.push_back(p);  // the same term: equal by construction
+      if (p.ref != p.cand ||
+          (ieee && !ieee_approximation(store_, p.ref, unfixed, memo, /*pinned_ok=*/true).empty()))
+        all.push_back(p);
     }
   PairKeys key(store_, domains_, all);
   absl::flat_hash_map<std::vector<uint64_t>, size_t> first;

@@ -11,7 +11,9 @@ namespace {
 
 // torch sizes outputs with division rounded toward negative infinity (div_rtn): an input
 // shorter than the window gives (-1) / 4 + 1 = 0 outputs, which torch refuses; C++'s / gave 1.
-int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+int64_t floor_div(int64_t a, int64_t b) {
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
 
 int64_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
   int64_t f = 0;
@@ -22,7 +24,7 @@ int64_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>
 }  // namespace
 
 TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias,
-                      const ConvSpec& c, Span at) {
+                      const ConvSpec& c, Span at, std::vector<ir::TermId>* one_product) {
   ir::TermStore& s = in.store();
   size_t nd = c.stride.size();
   if (x->shape.size() != nd + 2 || w->shape.size() != nd + 2)
@@ -87,6 +89,7 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
             terms.push_back(s.make(ir::Op::Mul, {x->elems[flat_index(x->shape, xi)],
                                                  w->elems[flat_index(w->shape, wi)]}));
           });
+        if (terms.size() == 1 && one_product) one_product->push_back(terms[0]);
         ir::TermId acc = terms.empty()       ? constant(s, x->dtype, 0)
                          : terms.size() == 1 ? terms[0]
                                              : s.make(ir::Op::Sum, terms);
@@ -168,7 +171,7 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at, Te
         int64_t count = p.divisor_override    ? p.divisor_override
                         : p.count_include_pad ? padded_count
                                               : static_cast<int64_t>(members.size());
-        ir::TermId sum = members.size() == 1 ? members[0] : s.make(ir::Op::Sum, members);
+        ir::TermId sum = sum_from_zero(s, members);
         out = s.make(ir::Op::Div,
                      {sum, s.constant(ir::Constant::of_float(static_cast<double>(count)))});
       }

@@ -11,8 +11,10 @@ struct ConvSpec {
   bool transposed = false;
 };
 // x: [N, C_in, spatial...]; w: [C_out, C_in/groups, k...] (transposed: [C_in, C_out/groups, k...]).
+// `one_product` (when given) gets the products that are an output's whole sum, whose zero's sign
+// is the kernel's (Torch::sum_of_products).
 TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias,
-                      const ConvSpec& c, Span at);
+                      const ConvSpec& c, Span at, std::vector<ir::TermId>* one_product = nullptr);
 
 struct PoolSpec {
   std::vector<int64_t> kernel, stride, padding, dilation;

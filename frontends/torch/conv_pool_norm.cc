@@ -54,7 +54,7 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                                    a.get(6, "groups"), a.get(5, "output_padding"), ksize)
                        : spec_from(a, a.get(3, "stride"), a.get(4, "padding"), a.get(5, "dilation"),
                                    a.get(6, "groups"), nullptr, ksize);
-        return wrap(convolution(in, x, w, optional_tensor(a.get(2, "bias")), c, a.at));
+        return wrap(conv(x, w, optional_tensor(a.get(2, "bias")), c, a.at));
       });
       std::string cls = transposed ? "ConvTranspose" + suffix : "Conv" + suffix;
       auto attrs = std::make_shared<Attrs>();
@@ -101,8 +101,8 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                 spec_from(a, i2.getattr(self, "stride", a.at), i2.getattr(self, "padding", a.at),
                           i2.getattr(self, "dilation", a.at), i2.getattr(self, "groups", a.at),
                           i2.getattr(self, "output_padding", a.at), ksize);
-            return wrap(convolution(in, tensor_arg(a, 1, "input"), w,
-                                    optional_tensor(i2.getattr(self, "bias", a.at)), c, a.at));
+            return wrap(conv(tensor_arg(a, 1, "input"), w,
+                             optional_tensor(i2.getattr(self, "bias", a.at)), c, a.at));
           });
       na[cls] = in.make_class(cls, module_cls, attrs);
     }

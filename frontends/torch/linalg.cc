@@ -75,7 +75,12 @@ void Torch::install_linalg(const Ref& F) {
         }
         products.push_back(prod);
       });
-      r->elems.push_back(round_to(s, r->dtype, sum_of(products)));
+      // One operand: a sum of its elements. Without a contracted index each output is one
+      // product and nothing is summed.
+      TermId e = xs.size() == 1       ? sum_of(products)
+                 : contracted.empty() ? products[0]
+                                      : sum_of_products(products);
+      r->elems.push_back(round_to(s, r->dtype, e));
     });
     (void)i2;
     return wrap(r);

@@ -13,7 +13,11 @@ void Torch::install_scans_and_selection() {
         std::vector<TermId> out;
         for (size_t k = 0; k < row.size(); ++k) {
           std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
-          out.push_back(prefix.size() == 1 ? prefix[0] : s.make(op, prefix));
+          // cumsum starts from +0 like torch's other sums (sum_from_zero); cumprod from 1,
+          // which changes no bits.
+          out.push_back(op == Op::Sum        ? sum_from_zero(s, prefix)
+                        : prefix.size() == 1 ? prefix[0]
+                                             : s.make(op, prefix));
         }
         return out;
       }));

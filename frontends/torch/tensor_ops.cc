@@ -1,6 +1,7 @@
 #include "frontends/torch/tensor_ops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace keq::torch::detail {
@@ -50,6 +51,36 @@ ir::TermId constant(ir::TermStore& s, DType d, double v) {
       // A Python float meets an fp32 tensor as its fp32 value.
       return round_to(s, d, s.constant(ir::Constant::of_float(static_cast<float>(v))));
   }
+}
+
+namespace {
+
+// False where t is never -0 whatever the inputs: then the +0 accumulator changes nothing.
+bool may_be_negative_zero(const ir::TermStore& s, ir::TermId t) {
+  switch (s.op(t)) {
+    case ir::Op::Const: {
+      double v = s.constant_of(t).f;
+      return v == 0 && std::signbit(v);
+    }
+    case ir::Op::Exp:
+    case ir::Op::Exp2:
+    case ir::Op::Abs:
+      return false;
+    case ir::Op::Mul:  // a square
+      return s.children(t)[0] != s.children(t)[1];
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms) {
+  ir::TermId sum = terms.size() == 1 ? terms[0] : s.make(ir::Op::Sum, terms);
+  if (s.type(sum) != ir::Type::F32 ||
+      std::ranges::none_of(terms, [&](ir::TermId t) { return may_be_negative_zero(s, t); }))
+    return sum;
+  return s.make(ir::Op::Add, {sum, s.constant(ir::Constant::of_float(0.0))});
 }
 
 ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to) {

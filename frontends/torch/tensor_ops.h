@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ ir::Type term_type(DType d);
 // Rounds a value into d where d is narrower than fp32 (torch rounds after every op).
 ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t);
 ir::TermId constant(ir::TermStore& s, DType d, double v);
+// A torch sum over terms: torch's reductions (sum, mean, cumsum, pooling, convolution) start from
+// a +0 accumulator, so terms that are all -0 sum to +0 where a fold over the terms alone gives
+// -0 (measured: tests/fixtures/gpu/signed_zero_sums.txt). The same value in real semantics.
+ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms);
 ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to);
 
 // A tensor for a value: tensors as they are, Python numbers as 0-d tensors of `like`'s kind.

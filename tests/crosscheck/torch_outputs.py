@@ -82,6 +82,11 @@ OPS = {
     "threshold": ("F.threshold(x, 0.1, -2.0)", "1"), "celu": ("F.celu(x, alpha=0.5)", "1"), "glu": ("F.glu(torch.cat([x, y], 1), dim=1)", "2"),
     "cumsum": ("torch.cumsum(x, dim=1)", "1"), "cumprod": ("x.cumprod(dim=0)", "1"), "cummax": ("torch.cummax(x, dim=1)[0]", "1"),
     "flip_cumsum": ("torch.flip(torch.cumsum(torch.flip(x, [1]), 1), [1])", "1"),
+    # Sums of -0 (two terms at most, so keq's IEEE evaluation claims the bits; in CPU_BITS):
+    # torch starts from +0 (tests/fixtures/gpu/signed_zero_sums.txt).
+    "sum_negative_zeros": ("(-(x[:, :2] * 0).abs()).sum(dim=1)", "1"),
+    "cumsum_negative_zeros": ("torch.cumsum(-(x[:, :2] * 0).abs(), dim=1)", "1"),
+    "mean_negative_zeros": ("(-(x[:1] * 0).abs()).mean(dim=0)", "1"),
     "masked_fill": ("x.masked_fill(y > 0, -1.5)", "2"), "diag": ("torch.diag(x[:, :3])", "1"), "diag_vec": ("torch.diag(x[0], 1)", "1"),
     "diagonal": ("torch.diagonal(x, 1)", "1"), "gather": ("torch.gather(x, 1, torch.tensor([[0, 4], [2, 2], [1, 0]], device=x.device))", "1"),
     "einsum_mm": ("torch.einsum('ij,kj->ik', x, y)", "2"), "einsum_outer": ("torch.einsum('i,j->ij', x[0], y[1])", "2"),
@@ -256,6 +261,11 @@ def run(path, shown_path, dims, seed, device, ref=None):
     return "\n".join(lines) + "\n"
 
 
+# Ops whose bits on the CPU are compared too (a "bits" line in the case): elsewhere the CPU's
+# numerics may differ from CUDA's, which are the ones keq models (tests/fixtures/gpu).
+CPU_BITS = {"sum_negative_zeros", "cumsum_negative_zeros", "mean_negative_zeros"}
+
+
 def main():
     out_dir, examples = sys.argv[1], sys.argv[2]
     device = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--device" else "cpu"
@@ -295,7 +305,7 @@ def main():
             text = f"file {shown}\nskip {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}\n"
             failed.append(name)
         with open(os.path.join(out_dir, name + ".case"), "w") as f:
-            f.write(text)
+            f.write(text + ("bits\n" if name.removeprefix("op_") in CPU_BITS else ""))
     if failed:
         print("could not run: " + ", ".join(failed))
     print(f"wrote {len(jobs)} cross-check cases to {out_dir} ({device}, torch {torch.__version__})")
