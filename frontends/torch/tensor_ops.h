@@ -23,7 +23,8 @@ ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t);
 ir::TermId constant(ir::TermStore& s, DType d, double v);
 // A torch sum over terms: torch's reductions (sum, mean, cumsum, pooling, convolution) start from
 // a +0 accumulator, so terms that are all -0 sum to +0 where a fold over the terms alone gives
-// -0 (measured: tests/fixtures/gpu/signed_zero_sums.txt). The same value in real semantics.
+// -0 (measured on the CPU and on CUDA: tests/fixtures/gpu/signed_zero_sums.txt). The same value
+// in real semantics.
 ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms);
 ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to);
 

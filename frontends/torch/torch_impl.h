@@ -344,8 +344,9 @@ struct Torch {
   TermId sum_of(std::vector<TermId>& v) { return sum_from_zero(s, v); }
   // A matrix product's or convolution's sum of products: two or more are order-unspecified in
   // IEEE (verify's set-aside). One product alone is the result, and the sign of a zero one is the
-  // kernel's: on the CPU mm, linear and einsum give -0 * 1 = -0, bmm and conv1d +0
-  // (tests/fixtures/gpu/signed_zero_sums.txt), so IEEE leaves it unfixed.
+  // kernel's: -0 * 1 gives -0 from mm, linear and einsum on the CPU and from einsum on CUDA, +0
+  // from bmm, conv1d and CUDA's matmuls (tests/fixtures/gpu/signed_zero_sums.txt), so IEEE leaves
+  // it unfixed.
   TermId sum_of_products(std::vector<TermId>& products) {
     if (products.size() != 1) return s.make(Op::Sum, products);
     st.ieee_unfixed.emplace(products[0], kOneProduct);

@@ -59,7 +59,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     auto r = std::make_shared<Tensor>();
     r->shape = shape_of(a.get(0, "shape"), a.at);
     r->dtype = dtype_of(a.get(2, "dtype"), a.at);
-    r->elems.assign(r->numel(), constant(s, r->dtype, in.to_float(a.get(1, "value"), a.at)));
+    double v = in.to_float(a.get(1, "value"), a.at);
+    // scalar_constant: -0.0 is +0 (as_tensor in triton_impl.h says why).
+    r->elems.assign(r->numel(), constant(s, r->dtype, v == 0 ? 0.0 : v));
     return wrap(r);
   });
   def("load", [this, need_kernel](Interp&, CallArgs& a) {

@@ -25,6 +25,16 @@ using ir::TermId;
 
 using Attrs = absl::flat_hash_map<std::string, Ref>;
 
+// A Python number met in a kernel (a literal, a constexpr) becomes a constant through Triton's
+// scalar_constant, which gives every value equal to 0 the null value: -0.0 is +0 there
+// (`other=-0.0`, `tl.where(m, x, -0.0)`, `x + -0.0`; measured on the H200:
+// tests/fixtures/gpu/negative_zero_constants.txt). A runtime float argument keeps its sign.
+inline TensorPtr as_tensor(python::Interp& in, const Ref& v, python::Span at,
+                           DType like = DType::F32) {
+  bool literal_zero = v->kind == K::Float && !v->b && v->f == 0;
+  return torch::detail::as_tensor(in, literal_zero ? python::floating(0.0) : v, at, like);
+}
+
 // One launch: the program running now and who wrote which element (races are between programs
 // of one launch; launches are ordered).
 struct Launch {
