@@ -278,6 +278,12 @@ TEST(TorchCrossCheck, KeqTermsComputeWhatCudaComputes) {
   EXPECT_GE(check_folder(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu", true, false), 100u);
 }
 
+// The same run with a quarter of each float input -0.0 and a quarter +0.0 (torch_outputs.py
+// --zeros): every zero's sign in keq's IEEE terms is the H200's.
+TEST(TorchCrossCheck, KeqTermsComputeWhatCudaComputesOnSignedZeros) {
+  EXPECT_GE(check_folder(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu/zeros", true, false), 100u);
+}
+
 TEST(TorchCrossCheck, KeqTermsComputeWhatTorchComputesOnTheCpu) {
   const char* dir = std::getenv("KEQ_CROSSCHECK_DIR");
   if (!dir) GTEST_SKIP() << "KEQ_CROSSCHECK_DIR is not set: run tests/crosscheck/run.sh";

@@ -16,9 +16,10 @@ void Torch::install_activations(const Ref& F) {
   act("frac", [](Torch& t, TermId x, CallArgs&) {
     return t.mk(Op::Sub, {x, t.mk(Op::Trunc, {x})});
   });
+  // (0 < x) - (x < 0): +0 for either zero and for NaN (measured on the H200 and the CPU).
   act("sign", [sel](Torch& t, TermId x, CallArgs&) {
     return sel(t, t.mk(Op::Gt, {x, t.fconst(0)}), t.fconst(1),
-               sel(t, t.mk(Op::Lt, {x, t.fconst(0)}), t.fconst(-1), x));
+               sel(t, t.mk(Op::Lt, {x, t.fconst(0)}), t.fconst(-1), t.fconst(0)));
   });
   act("hardshrink", [sel](Torch& t, TermId x, CallArgs& a) {
     TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));

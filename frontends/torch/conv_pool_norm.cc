@@ -150,10 +150,10 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                                   " with a window of 1 (the identity)");
             if (with_indices) {  // (values, indices)
               TensorPtr indices;
-              Ref values = wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at, &indices));
+              Ref values = wrap(pool(tensor_arg(a, 0, "input"), p, a.at, &indices));
               return python::tuple({values, wrap(indices)});
             }
-            return wrap(pooling(in, tensor_arg(a, 0, "input"), p, a.at));
+            return wrap(pool(tensor_arg(a, 0, "input"), p, a.at));
           });
       auto attrs = std::make_shared<Attrs>();
       std::vector<std::string> names =

@@ -120,9 +120,10 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
             in, x, y, x->dtype,
             [&](TermId p, TermId q) {
               TermId hinge = mk(Op::Max, {fconst(0), mk(Op::Sub, {margin, p})});
-              // torch: x where y == 1, max(0, margin - x) where y == -1 (and the sum for other y).
-              return mk(Op::Add, {sel(*this, mk(Op::Eq, {q, fconst(1)}), p, fconst(0)),
-                                  sel(*this, mk(Op::Eq, {q, fconst(-1)}), hinge, fconst(0))});
+              // torch: max(0, margin - x) where y != 1, plus x where y != -1 (both for other y,
+              // such as the 0 of torch.sign(0); measured on the H200).
+              return mk(Op::Add, {sel(*this, mk(Op::Ne, {q, fconst(1)}), hinge, fconst(0)),
+                                  sel(*this, mk(Op::Ne, {q, fconst(-1)}), p, fconst(0))});
             },
             a.at);
         return reduce_loss(a, 99, d);

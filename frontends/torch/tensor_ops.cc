@@ -53,9 +53,6 @@ ir::TermId constant(ir::TermStore& s, DType d, double v) {
   }
 }
 
-namespace {
-
-// False where t is never -0 whatever the inputs: then the +0 accumulator changes nothing.
 bool may_be_negative_zero(const ir::TermStore& s, ir::TermId t) {
   switch (s.op(t)) {
     case ir::Op::Const: {
@@ -72,8 +69,6 @@ bool may_be_negative_zero(const ir::TermStore& s, ir::TermId t) {
       return true;
   }
 }
-
-}  // namespace
 
 ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms) {
   ir::TermId sum = terms.size() == 1 ? terms[0] : s.make(ir::Op::Sum, terms);

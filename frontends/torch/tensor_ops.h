@@ -26,6 +26,8 @@ ir::TermId constant(ir::TermStore& s, DType d, double v);
 // -0 (measured on the CPU and on CUDA: tests/fixtures/gpu/signed_zero_sums.txt). The same value
 // in real semantics.
 ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms);
+// False where t is never -0 whatever the inputs (an exp, an abs, a square, a constant).
+bool may_be_negative_zero(const ir::TermStore& s, ir::TermId t);
 ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to);
 
 // A tensor for a value: tensors as they are, Python numbers as 0-d tensors of `like`'s kind.

@@ -373,8 +373,35 @@ struct Torch {
     for (int64_t v = range->first; v <= range->second; ++v) values.push_back(v);
     return ir::select_by_value(s, index, values, row.subspan(range->first, values.size()));
   }
-  TermId max_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMax, v); }
-  TermId min_of(std::vector<TermId>& v) { return v.size() == 1 ? v[0] : s.make(Op::AMin, v); }
+  TermId max_of(std::vector<TermId>& v) { return extremum(Op::AMax, v); }
+  TermId min_of(std::vector<TermId>& v) { return extremum(Op::AMin, v); }
+  // torch's max and min reductions (amax, max(dim), pooling, cummax) return whichever of -0 and
+  // +0 their kernel's order keeps: on the H200 amax gives +0 for [-0, 0] and -0 for [0, -0],
+  // max_pool the reverse. keq's amax is one of them, so IEEE leaves these results unfixed.
+  TermId extremum(Op op, std::vector<TermId>& v) {
+    if (v.size() == 1) return v[0];
+    TermId t = s.make(op, v);
+    mark_zero_order(t);
+    return t;
+  }
+  void mark_zero_order(TermId t) {
+    auto kids = s.children(t);
+    if (kids.size() > 1 &&
+        std::ranges::any_of(kids, [&](TermId c) { return may_be_negative_zero(s, c); }))
+      st.ieee_unfixed.emplace(t, kZeroOrder);
+  }
+  static constexpr const char* kZeroOrder =
+      "torch's max or min over values that may be -0 and +0 (which zero it keeps is its kernel's "
+      "order)";
+  TensorPtr pool(const TensorPtr& x, const detail::PoolSpec& p, Span at,
+                 TensorPtr* indices = nullptr) {
+    TensorPtr r = detail::pooling(in, x, p, at, indices);
+    for (TermId e : r->elems) {
+      while (ir::op_info(s.op(e)).arity == 1 && s.op(e) != Op::AMax) e = s.children(e)[0];
+      if (s.op(e) == Op::AMax) mark_zero_order(e);
+    }
+    return r;
+  }
   // Applies f to each slice along dim (softmax and friends), returning the same shape.
   TensorPtr along(const TensorPtr& t, int64_t dim,
                   const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {

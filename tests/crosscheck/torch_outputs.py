@@ -5,7 +5,9 @@ evaluates keq's output terms at these inputs, and compares. Inputs and parameter
 to keq's variables by creation order: keq names them in0, in1, ... (get_inputs) and p0, p1, ...
 (parameters, in the order the model creates them).
 
-usage: torch_outputs.py OUT_DIR EXAMPLES_DIR [--device cuda]
+usage: torch_outputs.py OUT_DIR EXAMPLES_DIR [--device cuda] [--zeros]
+With --zeros every fourth element of each float input is -0.0 (randn's) and every fourth +0.0,
+so that the recorded outputs pin the sign of each zero (tests/fixtures/gpu/zeros holds such a run).
 With --device cuda the model and inputs move to the GPU after the inputs are drawn on the CPU,
 so the recorded outputs are CUDA's numerics (tests/fixtures/gpu/ holds such a run).
 Paths in .case files are relative: examples/NAME/ref.py (to the source tree) or ops/NAME.py
@@ -26,6 +28,8 @@ if "--device" not in sys.argv:
     os.environ["TRITON_INTERPRET"] = "1"
 
 import torch
+
+ZEROS = "--zeros" in sys.argv
 
 OPS = {
     # name: (expression over x (and y), input kind)
@@ -228,6 +232,11 @@ def run(path, shown_path, dims, seed, device, ref=None):
     def wrap(fn):
         def inner(*a, **kw):
             t = fn(*a, **kw)
+            if ZEROS and wrap.phase == "in" and t.is_floating_point():
+                flat = t.view(-1)
+                flat[2::4] = 0.0
+                if fn is real_randn:  # rand's domain is [0, 1): no -0 there
+                    flat[0::4] = -0.0
             created[wrap.phase].append(t)
             return t
         return inner
