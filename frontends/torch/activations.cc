@@ -21,10 +21,11 @@ void Torch::install_activations(const Ref& F) {
     return sel(t, t.mk(Op::Gt, {x, t.fconst(0)}), t.fconst(1),
                sel(t, t.mk(Op::Lt, {x, t.fconst(0)}), t.fconst(-1), t.fconst(0)));
   });
+  // torch's kernels test the inside, so a NaN is kept: (-l <= x <= l) ? 0 : x.
   act("hardshrink", [sel](Torch& t, TermId x, CallArgs& a) {
     TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
-    TermId outside = t.mk(Op::Or, {t.mk(Op::Gt, {x, l}), t.mk(Op::Lt, {x, t.mk(Op::Neg, {l})})});
-    return sel(t, outside, x, t.fconst(0));
+    TermId inside = t.mk(Op::And, {t.mk(Op::Ge, {x, t.mk(Op::Neg, {l})}), t.mk(Op::Le, {x, l})});
+    return sel(t, inside, t.fconst(0), x);
   });
   act("softshrink", [sel](Torch& t, TermId x, CallArgs& a) {
     TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
@@ -34,7 +35,7 @@ void Torch::install_activations(const Ref& F) {
   act("threshold", [sel](Torch& t, TermId x, CallArgs& a) {
     TermId th = t.fconst(static_cast<float>(t.float_arg(a, 1, "threshold", 0))),
            v = t.fconst(static_cast<float>(t.float_arg(a, 2, "value", 0)));
-    return sel(t, t.mk(Op::Gt, {x, th}), x, v);
+    return sel(t, t.mk(Op::Le, {x, th}), v, x);  // torch: x <= th ? v : x (a NaN is kept)
   });
   act("celu", [](Torch& t, TermId x, CallArgs& a) {
     TermId alpha = t.fconst(static_cast<float>(t.float_arg(a, 1, "alpha", 1)));

@@ -105,9 +105,15 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
     if (bool_arg(a, 99, "log_target", false)) in.unsupported(a.at, "kl_div with log_target");
     TensorPtr d = map2(
         in, x, y, x->dtype,
+        // torch: xlogy(q, q) - q * p, xlogy(q, q) being 0 where q == 0 (NaN for a negative
+        // q, and 0 * p is NaN for an infinite p). Factored as q * (log q - p) where q != 0: the
+        // same value (log is an approximation in IEEE anyway). q > 0 first: the interval
+        // analysis settles that test for a softmax's q, and the e-graph then needs no other.
         [&](TermId p, TermId q) {
-          return sel(*this, mk(Op::Gt, {q, fconst(0)}),
-                     mk(Op::Mul, {q, mk(Op::Sub, {mk(Op::Log, {q}), p})}), fconst(0));
+          TermId main = mk(Op::Mul, {q, mk(Op::Sub, {mk(Op::Log, {q}), p})});
+          return sel(
+              *this, mk(Op::Gt, {q, fconst(0)}), main,
+              sel(*this, mk(Op::Eq, {q, fconst(0)}), mk(Op::Neg, {mk(Op::Mul, {q, p})}), main));
         },
         a.at);
     return reduce_loss(a, 99, d);

@@ -46,8 +46,13 @@ void Torch::install_reductions() {
   reduction(
       "logsumexp",
       [](Torch& t, std::vector<TermId>& v) {
-        auto [m, e] = t.shifted_exps(v);
-        return t.mk(Op::Add, {m, t.mk(Op::Log, {t.sum_of(e)})});
+        // torch shifts by the max only where it is finite, so a row holding +inf gives +inf.
+        TermId m = t.max_of(v);
+        TermId inf = t.mk(Op::Eq, {t.mk(Op::Abs, {m}), t.fconst(INFINITY)});
+        TermId shift = t.select(inf, t.fconst(0), m);
+        std::vector<TermId> e;
+        for (TermId x : v) e.push_back(t.mk(Op::Exp, {t.mk(Op::Sub, {x, shift})}));
+        return t.mk(Op::Add, {shift, t.mk(Op::Log, {t.sum_of(e)})});
       },
       false);
   for (const char* name : {"max", "min"}) {

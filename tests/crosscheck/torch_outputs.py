@@ -5,9 +5,11 @@ evaluates keq's output terms at these inputs, and compares. Inputs and parameter
 to keq's variables by creation order: keq names them in0, in1, ... (get_inputs) and p0, p1, ...
 (parameters, in the order the model creates them).
 
-usage: torch_outputs.py OUT_DIR EXAMPLES_DIR [--device cuda] [--zeros]
+usage: torch_outputs.py OUT_DIR EXAMPLES_DIR [--device cuda] [--zeros] [--nonfinite]
 With --zeros every fourth element of each float input is -0.0 (randn's) and every fourth +0.0,
 so that the recorded outputs pin the sign of each zero (tests/fixtures/gpu/zeros holds such a run).
+With --nonfinite randn's draws take +inf, -inf and NaN in one element of every eight each
+(keq verify --nonfinite-inputs; tests/fixtures/gpu/nonfinite).
 With --device cuda the model and inputs move to the GPU after the inputs are drawn on the CPU,
 so the recorded outputs are CUDA's numerics (tests/fixtures/gpu/ holds such a run).
 Paths in .case files are relative: examples/NAME/ref.py (to the source tree) or ops/NAME.py
@@ -30,6 +32,7 @@ if "--device" not in sys.argv:
 import torch
 
 ZEROS = "--zeros" in sys.argv
+NONFINITE = "--nonfinite" in sys.argv
 
 OPS = {
     # name: (expression over x (and y), input kind)
@@ -237,6 +240,9 @@ def run(path, shown_path, dims, seed, device, ref=None):
                 flat[2::4] = 0.0
                 if fn is real_randn:  # rand's domain is [0, 1): no -0 there
                     flat[0::4] = -0.0
+            if NONFINITE and wrap.phase == "in" and fn is real_randn:
+                flat = t.view(-1)
+                flat[1::8], flat[3::8], flat[5::8] = float("inf"), -float("inf"), float("nan")
             created[wrap.phase].append(t)
             return t
         return inner
