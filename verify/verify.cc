@@ -333,7 +333,8 @@ class Pipeline {
   std::map<std::string, ArgumentSource> argument_sources() const;
   void refute_on_device(const Pair& p, const internal::Exhaustion::Refuted& x,
                         const std::string& reason, size_t unknown);
-  std::map<TermId, std::string> unfixed_terms() const;
+  std::map<TermId, std::string> unfixed_terms(bool zero_sign = true) const;
+  std::map<TermId, std::string> zero_sign_terms() const;
   Options time_left() const;
 
   bool start();
@@ -364,7 +365,8 @@ class Pipeline {
   std::vector<bool> proved_;
   std::vector<size_t> open_;  // after the witness search: the pairs Z3 gets
   std::unique_ptr<Witness> witness_;
-  size_t approximate_ = 0;  // IEEE pairs set aside
+  size_t approximate_ = 0;             // IEEE pairs set aside
+  std::vector<Pair> zero_sign_pairs_;  // of those, the ones the witness search may refute
   std::string approximate_why_, smt_reason_;
   bool timed_out_ = false;
   std::optional<Pair> explained_;  // the element --explain names
@@ -543,22 +545,32 @@ bool Pipeline::exhaustive() {
 }
 
 // IEEE semantics: a pair whose bits depend on an approximation or on a reduction order is
-// neither proved nor refuted (the bits of neither side are known); the rest go on.
+// neither proved nor refuted (the bits of neither side are known); the rest go on. A pair whose
+// only unknown is the sign of a zero (TorchState::ieee_zero_sign) is not proved either, but the
+// witness search may refute it at a point where none of those terms is zero.
 bool Pipeline::set_aside_unfixed() {
   if (opt_.semantics != ir::Semantics::Ieee) return true;
-  absl::flat_hash_map<TermId, std::string> memo;
-  std::map<TermId, std::string> unfixed = unfixed_terms();
+  absl::flat_hash_map<TermId, std::string> memo, zero_memo;
+  std::map<TermId, std::string> unfixed = unfixed_terms(false), zero_sign = zero_sign_terms();
   std::vector<Pair> exact, aside;
+  auto why_of = [&](const Pair& p, const std::map<TermId, std::string>& terms,
+                    absl::flat_hash_map<TermId, std::string>& m) {
+    std::string why = ieee_approximation(store_, p.ref, terms, m);
+    return why.empty() ? ieee_approximation(store_, p.cand, terms, m) : why;
+  };
   for (const Pair& p : pairs_) {
-    std::string why = ieee_approximation(store_, p.ref, unfixed, memo);
-    if (why.empty()) why = ieee_approximation(store_, p.cand, unfixed, memo);
+    std::string why = why_of(p, unfixed, memo);
+    bool zero_only = why.empty() && !(why = why_of(p, zero_sign, zero_memo)).empty();
     if (why.empty()) {
       exact.push_back(p);
       continue;
     }
-    aside.push_back(p);
+    (zero_only ? zero_sign_pairs_ : aside).push_back(p);
     if (approximate_++ == 0) approximate_why_ = why;
   }
+  std::vector<TermId> zero_terms;
+  for (const auto& [t, why] : zero_sign) zero_terms.push_back(t);
+  witness_->set_zero_sign_terms(std::move(zero_terms));
   pairs_ = std::move(exact);
   if (approximate_)
     r_.notes.push_back(
@@ -591,11 +603,19 @@ void Pipeline::refute_on_device(const Pair& p, const internal::Exhaustion::Refut
   r_.stats.seconds = elapsed();
 }
 
-// The terms the frontends know the frameworks round otherwise, both programs (one store).
-std::map<TermId, std::string> Pipeline::unfixed_terms() const {
+// The terms the frontends know the frameworks round otherwise, both programs (one store); with
+// zero_sign, also those whose zero's sign alone is the kernel's.
+std::map<TermId, std::string> Pipeline::unfixed_terms(bool zero_sign) const {
   std::map<TermId, std::string> unfixed = ref_.state.ieee_unfixed;
   unfixed.insert(cand_.state.ieee_unfixed.begin(), cand_.state.ieee_unfixed.end());
+  if (zero_sign) unfixed.merge(zero_sign_terms());
   return unfixed;
+}
+
+std::map<TermId, std::string> Pipeline::zero_sign_terms() const {
+  std::map<TermId, std::string> terms = ref_.state.ieee_zero_sign;
+  terms.insert(cand_.state.ieee_zero_sign.begin(), cand_.state.ieee_zero_sign.end());
+  return terms;
 }
 
 // These options with what the configuration has left of --timeout (generated code's limit).
@@ -872,6 +892,16 @@ bool Pipeline::witness_search() {
       refute(pairs_[k], *point, how);
     } else {
       open_.push_back(k);
+    }
+  }
+  // IEEE pairs set aside for a zero's sign alone: refuted where no such term is zero (the
+  // witness's differs() checks), never proved; they stay counted as set aside otherwise.
+  for (const Pair& p : zero_sign_pairs_) {
+    if (r_.counterexample || (timed_out_ = elapsed() > opt_.timeout_s)) break;
+    std::string how;
+    if (auto point = witness_->search(p, opt_.witness_points, how, r_.stats.witness_points)) {
+      ++r_.stats.witness_refuted;
+      refute(p, *point, how);
     }
   }
   return true;

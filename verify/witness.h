@@ -4,6 +4,7 @@
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <mpfr.h>
 
 #include <algorithm>
@@ -143,6 +144,33 @@ class Witness {
     for (const auto& [name, dom] : d) nonfinite_ |= dom.nonfinite;
   }
 
+  // IEEE: terms whose zero's sign is the kernel's (TorchState::ieee_zero_sign). A difference at
+  // a point where one of them in the pair is zero is no evidence.
+  void set_zero_sign_terms(std::vector<TermId> terms) {
+    zero_sign_.clear();
+    zero_sign_.insert(terms.begin(), terms.end());
+    zero_sign_in_.clear();
+  }
+  bool zero_sign_decides(const Pair& pr, const Point& p) const {
+    if (zero_sign_.empty()) return false;
+    auto [it, fresh] = zero_sign_in_.try_emplace(std::pair{pr.ref, pr.cand});
+    if (fresh) {  // the pair's zero-sign terms, found once
+      absl::flat_hash_set<TermId> seen;
+      std::vector<TermId> stack = {pr.ref, pr.cand};
+      while (!stack.empty()) {
+        TermId t = stack.back();
+        stack.pop_back();
+        if (!seen.insert(t).second) continue;
+        if (zero_sign_.contains(t)) it->second.push_back(t);
+        for (TermId c : s_.children(t)) stack.push_back(c);
+      }
+    }
+    for (TermId t : it->second) {
+      ir::IeeeValue v = eval_ieee(t, p);
+      if (v.type == ir::Type::F32 && v.f == 0) return true;
+    }
+    return false;
+  }
   // IEEE: the bit-exact evaluation (callers send only pairs without approximations, so it is
   // the programs' own arithmetic). Equal means the same bits, any NaN matching any NaN.
   ir::IeeeValue eval_ieee(TermId t, const Point& p) const {
@@ -210,7 +238,8 @@ class Witness {
   std::optional<std::string> differs(const Pair& pr, const Point& p) const {
     if (sem_ == ir::Semantics::Ieee) {
       try {
-        return ieee_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p));
+        auto d = ieee_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p));
+        return d && zero_sign_decides(pr, p) ? std::nullopt : d;
       } catch (const ir::EvalError&) {
         return std::nullopt;
       }
@@ -437,6 +466,8 @@ class Witness {
   std::array<SharedPoint, kSharedPoints> shared_;
   std::mt19937_64 rng_;
   ir::Semantics sem_;
+  absl::flat_hash_set<TermId> zero_sign_;
+  mutable absl::flat_hash_map<std::pair<TermId, TermId>, std::vector<TermId>> zero_sign_in_;
   // Twice the programs' largest constant, where the shared points past the random one put every
   // input; none without a constant above 1.
   std::optional<double> store_scale_;

@@ -79,6 +79,10 @@ struct TorchState {
   // fma: tests/fixtures/measure/fp_contraction.py); torch's division by a constant and eval
   // batch norm on CUDA (tests/fixtures/gpu, checked bit for bit by crosscheck_test).
   std::map<ir::TermId, std::string> ieee_unfixed;
+  // Terms whose bits are keq's except that a zero result's sign is the kernel's (torch's max
+  // over -0 and +0, a matrix product of one product): IEEE neither proves them nor refutes them
+  // at a point where such a term is zero, and refutes them elsewhere.
+  std::map<ir::TermId, std::string> ieee_zero_sign;
   // Every kernel launch, in order: file:line:col, the kernel, its grid and constexprs.
   std::vector<std::string> launches;
   // @triton.autotune: which config every autotuned kernel runs (index k, or its last config when

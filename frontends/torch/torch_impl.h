@@ -349,14 +349,14 @@ struct Torch {
   // it unfixed.
   TermId sum_of_products(std::vector<TermId>& products) {
     if (products.size() != 1) return s.make(Op::Sum, products);
-    st.ieee_unfixed.emplace(products[0], kOneProduct);
+    st.ieee_zero_sign.emplace(products[0], kOneProduct);
     return products[0];
   }
   TensorPtr conv(const TensorPtr& x, const TensorPtr& w, const TensorPtr& bias,
                  const detail::ConvSpec& c, Span at) {
     std::vector<TermId> one;
     TensorPtr r = detail::convolution(in, x, w, bias, c, at, &one);
-    for (TermId p : one) st.ieee_unfixed.emplace(p, kOneProduct);
+    for (TermId p : one) st.ieee_zero_sign.emplace(p, kOneProduct);
     return r;
   }
   static constexpr const char* kOneProduct =
@@ -388,7 +388,7 @@ struct Torch {
     auto kids = s.children(t);
     if (kids.size() > 1 &&
         std::ranges::any_of(kids, [&](TermId c) { return may_be_negative_zero(s, c); }))
-      st.ieee_unfixed.emplace(t, kZeroOrder);
+      st.ieee_zero_sign.emplace(t, kZeroOrder);
   }
   static constexpr const char* kZeroOrder =
       "torch's max or min over values that may be -0 and +0 (which zero it keeps is its kernel's "
