@@ -287,6 +287,12 @@ TEST(TorchCrossCheck, KeqTermsComputeWhatCudaComputesOnSignedZeros) {
   EXPECT_GE(check_folder(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu/zeros", true, false), 100u);
 }
 
+// And with +inf, -inf and NaN among randn's draws (--nonfinite; keq verify --nonfinite-inputs).
+TEST(TorchCrossCheck, KeqTermsComputeWhatCudaComputesOnNonfiniteInputs) {
+  EXPECT_GE(check_folder(fs::path(KEQ_SOURCE_DIR) / "tests/fixtures/gpu/nonfinite", true, false),
+            100u);
+}
+
 TEST(TorchCrossCheck, KeqTermsComputeWhatTorchComputesOnTheCpu) {
   const char* dir = std::getenv("KEQ_CROSSCHECK_DIR");
   if (!dir) GTEST_SKIP() << "KEQ_CROSSCHECK_DIR is not set: run tests/crosscheck/run.sh";

@@ -29,8 +29,10 @@ void Torch::install_activations(const Ref& F) {
   });
   act("softshrink", [sel](Torch& t, TermId x, CallArgs& a) {
     TermId l = t.fconst(static_cast<float>(t.float_arg(a, 1, "lambd", 0.5)));
-    return sel(t, t.mk(Op::Gt, {x, l}), t.mk(Op::Sub, {x, l}),
-               sel(t, t.mk(Op::Lt, {x, t.mk(Op::Neg, {l})}), t.mk(Op::Add, {x, l}), t.fconst(0)));
+    // CUDA keeps a NaN (measured on the H200): 0 inside [-l, l], else x -/+ l.
+    TermId inside = t.mk(Op::And, {t.mk(Op::Ge, {x, t.mk(Op::Neg, {l})}), t.mk(Op::Le, {x, l})});
+    return sel(t, inside, t.fconst(0),
+               sel(t, t.mk(Op::Gt, {x, l}), t.mk(Op::Sub, {x, l}), t.mk(Op::Add, {x, l})));
   });
   act("threshold", [sel](Torch& t, TermId x, CallArgs& a) {
     TermId th = t.fconst(static_cast<float>(t.float_arg(a, 1, "threshold", 0))),

@@ -123,7 +123,12 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   });
   // tl.clamp(x, min, max, propagate_nan): maxnum then minnum; with ALL, a NaN in any operand
   // gives NaN, which is torch.clamp (tests/fixtures/gpu/tl_clamp.txt, measured on an H200).
-  def("clamp", [this](Interp&, CallArgs& a) {
+  auto symmetric_constants = [this](TermId lo, TermId hi) {
+    if (s.op(lo) != Op::Const || s.op(hi) != Op::Const || s.type(hi) != ir::Type::F32) return false;
+    double l = s.constant_of(lo).f, h = s.constant_of(hi).f;
+    return h > 0 && l == -h;
+  };
+  def("clamp", [this, symmetric_constants](Interp&, CallArgs& a) {
     bool all = propagates_nan(a, 3);
     TensorPtr x = as_tensor(in, a.get(0, "x"), a.at, DType::F32);
     if (!torch::is_float(x->dtype)) in.error(a.at, "tl.clamp takes a floating-point block");
@@ -136,7 +141,13 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
         [&](TermId p, TermId l, TermId h) {
           l = convert(s, l, ld, out), h = convert(s, h, hd, out);
           if (all) return fold(s.make(Op::Clamp, {p, l, h}));
-          return fold(mk(Op::MinNum, {mk(Op::MaxNum, {p, l}), h}));
+          TermId clamped = fold(mk(Op::MinNum, {mk(Op::MaxNum, {p, l}), h}));
+          // Constant bounds -c, c: one min.xorsign.abs, which sends a NaN to +c (the GPU's NaNs
+          // are positive) where maxnum then minnum gives -c (measured on the H200:
+          // tests/fixtures/gpu/nonfinite, measure_tl_clamp_symmetric.py).
+          if (symmetric_constants(l, h))
+            return fold(mk(Op::Select, {mk(Op::Ne, {p, p}), h, clamped}));
+          return clamped;
         },
         a.at));
   });
