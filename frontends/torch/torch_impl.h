@@ -377,7 +377,8 @@ struct Torch {
   TermId min_of(std::vector<TermId>& v) { return extremum(Op::AMin, v); }
   // torch's max and min reductions (amax, max(dim), pooling, cummax) return whichever of -0 and
   // +0 their kernel's order keeps: on the H200 amax gives +0 for [-0, 0] and -0 for [0, -0],
-  // max_pool the reverse. keq's amax is one of them, so IEEE leaves these results unfixed.
+  // max_pool the reverse. keq's amax is one of them, so IEEE proves nothing about these results
+  // and refutes only where they are not zero (ieee_zero_sign).
   TermId extremum(Op op, std::vector<TermId>& v) {
     if (v.size() == 1) return v[0];
     TermId t = s.make(op, v);
