@@ -143,8 +143,11 @@ const std::set<std::string> kInterpreterCannotRun = {
     "cand_softmax_rows.case",
     "cand_softmax_rows_tail_zero.case",
     "cand_softmax_rows_block8.case",
-    "cand_softmax_rows_exp2.case",
+    "cand_softmax_rows_exp2_constexpr.case",
     "cand_softmax_rows_exp2_truncated.case",
+    // ... and Triton 3.6 compiling for the H200 refuses its global LOG2E, which is annotated
+    // tl.constexpr but not one (Interp::check_kernel_global)
+    "cand_softmax_rows_exp2.case",
     "cand_cross_entropy_target_gather.case",
     // range(0, K, BLOCK_K) over a runtime int: __index__ sees a 1-element array
     "cand_matmul_relu.case",

@@ -6,7 +6,7 @@ import triton.language as tl
 
 # exp(x) as exp2(x * log2 e) with log2 e cut to 1.4427: 2e-6 relative off, more than one fp32
 # ulp, so keq does not take it as log2 e, and the rows no longer sum to 1.
-LOG2E: tl.constexpr = 1.4427
+LOG2E = tl.constexpr(1.4427)
 
 
 @triton.jit

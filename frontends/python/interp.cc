@@ -510,11 +510,39 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
 
 // ---- expressions -------------------------------------------------------------------------
 
+// Triton 3.6 compiles a kernel's read of a module global only when the value is a
+// tl.constexpr(...) (or a module, a function, a dtype, ...: code_generator's global_lookup): a
+// plain number, string or container is a NameError at compile time, and annotating it
+// `X: tl.constexpr = v` does not help. Triton's interpreter does not check it; compiling for the
+// H200 does (tests/fixtures/gpu/zeros: the cases that could not run).
+void Interp::check_kernel_global(const std::string& name, const Ref& v, Span at) const {
+  switch (v->kind) {
+    case K::Int:
+    case K::Float:
+    case K::Bool:
+      if (v->s == "tl.constexpr") return;
+      break;
+    case K::Str:
+    case K::List:
+    case K::Tuple:
+    case K::Dict:
+      break;
+    default:
+      return;
+  }
+  raise(at, "NameError: Cannot access global variable " + name +
+                " from within @jit'ed function. Triton kernels can only access global "
+                "variables that are instantiated as constexpr (`x = "
+                "triton.language.constexpr(42)`); annotating it as constexpr is not enough");
+}
+
 Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
   const Node& n = node(e);
   switch (n.kind) {
     case NodeKind::Name: {
-      Ref v = env->lookup(n.text);
+      auto [v, scope] = env->lookup_where(n.text);
+      if (v && scope->parent == builtins_ && hooks_.in_kernel && hooks_.in_kernel())
+        check_kernel_global(n.text, v, n.span);
       if (!v) {
         if (is_python_builtin(n.text))  // CPython has it; keq does not model it
           unsupported(n.span, "the Python builtin '" + n.text + "' is not modelled");
@@ -577,8 +605,11 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       v->kind = K::Ellipsis;
       return v;
     }
-    case NodeKind::BinOp:
-      return binop(n.text, eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+    case NodeKind::BinOp: {  // left before right, as CPython (C++ leaves the order of arguments
+                             // open)
+      Ref left = eval(n.kids[0], env);
+      return binop(n.text, left, eval(n.kids[1], env), n.span);
+    }
     case NodeKind::UnaryOp: {
       Ref x = eval(n.kids[0], env);
       if (n.text == "not") return boolean_of(!truthy(x, n.span), is_runtime_scalar(x));
@@ -628,8 +659,10 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       return eval_call(e, env);
     case NodeKind::Attribute:
       return getattr(eval(n.kids[0], env), n.text, n.span);
-    case NodeKind::Subscript:
-      return eval_subscript(eval(n.kids[0], env), eval(n.kids[1], env), n.span);
+    case NodeKind::Subscript: {
+      Ref object = eval(n.kids[0], env);
+      return eval_subscript(object, eval(n.kids[1], env), n.span);
+    }
     case NodeKind::Slice: {
       auto v = std::make_shared<Value>();
       v->kind = K::Slice;

@@ -16,10 +16,12 @@ namespace keq::python {
 struct Env {
   absl::flat_hash_map<std::string, Ref> vars;
   std::shared_ptr<Env> parent;  // enclosing scope (module globals for functions)
-  Ref lookup(const std::string& name) const {
+  Ref lookup(const std::string& name) const { return lookup_where(name).first; }
+  // The value and the scope that holds it (a module's globals have no parent).
+  std::pair<Ref, const Env*> lookup_where(const std::string& name) const {
     for (const Env* e = this; e; e = e->parent.get())
-      if (auto it = e->vars.find(name); it != e->vars.end()) return it->second;
-    return nullptr;
+      if (auto it = e->vars.find(name); it != e->vars.end()) return {it->second, e};
+    return {nullptr, nullptr};
   }
 };
 
@@ -155,6 +157,8 @@ class Interp {
   // is the prefix of `what` before ':' when that names an exception class ("TypeError: ..."),
   // else Exception; try/except matches on it.
   [[noreturn]] void raise(Span at, const std::string& what) const;
+  // A kernel reading module global `name` (Triton's compile-time rule).
+  void check_kernel_global(const std::string& name, const Ref& v, Span at) const;
   // Raises a Python exception of a builtin class ("ModuleNotFoundError") with its message.
   [[noreturn]] void raise_exception(Span at, const std::string& type,
                                     const std::string& message) const;
