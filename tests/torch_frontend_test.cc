@@ -496,6 +496,27 @@ TEST(Triton, MemoryFindingsNameTheLine) {
       << findings_of("grid_too_small.py");
 }
 
+// Triton 3.6 refuses a kernel's read of a module global that is not a tl.constexpr(...):
+// examples/softmax_rows_exp2's annotated LOG2E fails to compile on the H200 (the interpreter
+// runs it), and keq ran such kernels.
+TEST(Triton, AKernelReadsOnlyConstexprGlobals) {
+  std::string file =
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/kernel_globals.py").string();
+  ir::TermStore s;
+  Program ok = run_program(file, s, "ModelConstexpr", {});
+  EXPECT_EQ(s.str(ok.outputs[0]->elems[3]), "(* (* in0[3] 2) 2)");
+  for (const char* model : {"ModelAnnotated", "ModelPlainInt"}) {
+    try {
+      run_program(file, s, model, {});
+      ADD_FAILURE() << model << " ran";
+    } catch (const python::ProgramError& e) {
+      EXPECT_NE(std::string(e.what()).find("NameError: Cannot access global variable"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 // Found by the variant corpus (tests/variants/): a load without other= whose masked lanes a
 // tl.where discards is no finding, and 1.0 / n for a runtime scalar n stays a division.
 TEST(Triton, WhereDiscardsMaskedLanesAndRuntimeScalarsComputeInTheKernel) {

@@ -133,7 +133,9 @@ bool is_callable(const Ref& v) {
 }
 Ref triton_constexpr(Interp&, CallArgs& a) {
   Ref v = a.pos.at(0);
-  if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Float && v->kind != Value::Kind::Bool)
+  bool tuple = v->kind == Value::Kind::Tuple && v->s.empty();  // s: a namedtuple's fields
+  if (v->kind != Value::Kind::Int && v->kind != Value::Kind::Float &&
+      v->kind != Value::Kind::Bool && !tuple)
     return v;
   auto marked = std::make_shared<Value>(*v);
   marked->s = "tl.constexpr";
