@@ -151,6 +151,14 @@ MODULE_OPS = {
 OPS.update({
     # Host tensor methods real kernels' wrappers use.
     "movedim": ("x.movedim(0, 1) * 2", "1"), "narrow": ("torch.narrow(x, 1, 1, 3) + 1", "1"),
+    "index_select": ("torch.index_select(x, 1, torch.tensor([4, 0, 2], device=x.device))", "1"),
+    "repeat_interleave": ("x.repeat_interleave(2, dim=0)", "1"),
+    "sort_values": ("torch.sort(x, dim=1).values", "1"),
+    "sort_descending": ("torch.sort(x, dim=1, descending=True)[0]", "1"),
+    "pow_cube": ("torch.pow(x, 3)", "1"), "pow_sqrt": ("torch.abs(x) ** 0.5", "1"),
+    "nll_loss": ("F.nll_loss(F.log_softmax(x, dim=1), torch.tensor([4, 0, 2], device=x.device))", "1"),
+    "true_divide": ("torch.true_divide(x, y)", "2"), "subtract": ("torch.subtract(x, y, alpha=2)", "2"),
+    "flip": ("torch.flip(x, [0, 1])", "1"), "cat_dim1": ("torch.cat([x, y], dim=1)", "2"),
     "unflatten": ("x.unflatten(1, (5, 1)) * 2", "1"),
     "new_full": ("x.new_full((3, 5), 1.5) + x", "1"), "new_zeros": ("x.new_zeros(3, 5) + y", "2"),
     "type_as": ("x.type_as(y.half())", "2"),
