@@ -17,7 +17,8 @@ struct Env {
   absl::flat_hash_map<std::string, Ref> vars;
   std::shared_ptr<Env> parent;  // enclosing scope (module globals for functions)
   Ref lookup(const std::string& name) const { return lookup_where(name).first; }
-  // The value and the scope that holds it (a module's globals have no parent).
+  // The value and the scope that holds it (a module's globals: the scope whose parent is the
+  // builtins).
   std::pair<Ref, const Env*> lookup_where(const std::string& name) const {
     for (const Env* e = this; e; e = e->parent.get())
       if (auto it = e->vars.find(name); it != e->vars.end()) return {it->second, e};
