@@ -7,6 +7,7 @@
 
 #include "ir/enclosure.h"
 #include "ir/sexp.h"
+#include "verify/witness.h"
 
 namespace keq {
 namespace {
@@ -151,6 +152,23 @@ TEST(ReplayEnclosure, RandomTermsAreEnclosed) {
     }
   }
   EXPECT_GT(checked, 1000);
+}
+
+// IEEE: torch's amax keeps whichever of -0 and +0 its kernel's order meets, so keq marks it
+// (TorchState::ieee_zero_sign) and a difference at a point where it is zero is no evidence:
+// amax(x, y) against amax(x, y) + 0 differs in keq's arithmetic at x = y = -0 only by the sign
+// of that zero. Elsewhere the same pair's differences still count.
+TEST(ReplayEnclosure, AZeroWhoseSignIsTheKernelsIsNoEvidence) {
+  ir::TermStore s;
+  ir::TermId m = read(s, "(amax x y)");
+  verify::internal::Pair pair{m, read(s, "(+ (amax x y) 0)"), 0, 0};
+  verify::internal::Witness w(s, {}, 1, ir::Semantics::Ieee);
+  verify::internal::Point zeros{{s.variable("x"), -0.0}, {s.variable("y"), -0.0}};
+  EXPECT_TRUE(w.differs(pair, zeros));  // keq's fold: -0 against +0
+  w.set_zero_sign_terms({m});
+  EXPECT_FALSE(w.differs(pair, zeros));
+  verify::internal::Pair other{m, read(s, "(+ (amax x y) 1)"), 0, 0};
+  EXPECT_TRUE(w.differs(other, {{s.variable("x"), 2.0}, {s.variable("y"), 3.0}}));
 }
 
 }  // namespace

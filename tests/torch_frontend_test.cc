@@ -496,6 +496,15 @@ TEST(Triton, MemoryFindingsNameTheLine) {
       << findings_of("grid_too_small.py");
 }
 
+TEST(Triton, ALiteralNegativeZeroIsPositiveZeroInAKernel) {
+  std::string file =
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/negative_zero_literals.py").string();
+  ir::TermStore s;
+  Program p = run_program(file, s, "ModelNew", {});
+  for (size_t e : {1, 5, 9}) EXPECT_EQ(s.str(p.outputs[0]->elems[e]), "0") << e;
+  EXPECT_EQ(s.str(p.outputs[0]->elems[13]), "-0");  // a runtime argument keeps its sign
+}
+
 // Triton 3.6 refuses a kernel's read of a module global that is not a tl.constexpr(...):
 // examples/softmax_rows_exp2's annotated LOG2E fails to compile on the H200 (the interpreter
 // runs it), and keq ran such kernels.

@@ -59,9 +59,10 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     auto r = std::make_shared<Tensor>();
     r->shape = shape_of(a.get(0, "shape"), a.at);
     r->dtype = dtype_of(a.get(2, "dtype"), a.at);
-    double v = in.to_float(a.get(1, "value"), a.at);
-    // scalar_constant: -0.0 is +0 (as_tensor in triton_impl.h says why).
-    r->elems.assign(r->numel(), constant(s, r->dtype, v == 0 ? 0.0 : v));
+    Ref value = a.get(1, "value");
+    // scalar_constant: a literal -0.0 is +0 (as_tensor in triton_impl.h says why).
+    double v = value && literal_zero(value) ? 0.0 : in.to_float(value, a.at);
+    r->elems.assign(r->numel(), constant(s, r->dtype, v));
     return wrap(r);
   });
   def("load", [this, need_kernel](Interp&, CallArgs& a) {

@@ -29,10 +29,12 @@ using Attrs = absl::flat_hash_map<std::string, Ref>;
 // scalar_constant, which gives every value equal to 0 the null value: -0.0 is +0 there
 // (`other=-0.0`, `tl.where(m, x, -0.0)`, `x + -0.0`; measured on the H200:
 // tests/fixtures/gpu/negative_zero_constants.txt). A runtime float argument keeps its sign.
+inline bool literal_zero(const Ref& v) {
+  return v->kind == K::Float && !v->b && v->f == 0;
+}
 inline TensorPtr as_tensor(python::Interp& in, const Ref& v, python::Span at,
                            DType like = DType::F32) {
-  bool literal_zero = v->kind == K::Float && !v->b && v->f == 0;
-  return torch::detail::as_tensor(in, literal_zero ? python::floating(0.0) : v, at, like);
+  return torch::detail::as_tensor(in, literal_zero(v) ? python::floating(0.0) : v, at, like);
 }
 
 // One launch: the program running now and who wrote which element (races are between programs
