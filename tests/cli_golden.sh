@@ -275,6 +275,14 @@ check_first assert-rejects-chosen-sizes 2 "UNKNOWN: the candidate's assert rejec
 # Host code's device queries are answered as the H200 would, and the report names each one.
 check host-device-queries 0 "note: host assumption: torch.cuda.get_device_properties() is an H200's (9.0, 132 SMs)" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$src/tests/golden/candidates/device_queries.py" --dims batch_size=2,dim=3
 
+# torch.finfo / torch.iinfo answer as torch 2.11 does: e4m3fn's range proves the quantization;
+# e5m2's (57344), read by the same host code, is caught.
+check finfo-e4m3-range 0 "EQUIVALENT: every output element proved" "$keq" verify "$ex/fp8_per_token_satcast/ref.py" "$src/tests/golden/candidates/finfo_bounds.py" --dims batch_size=3,dim=5
+sed 's/dtype=torch.float8_e4m3fn):/dtype=torch.float8_e5m2):/' "$src/tests/golden/candidates/finfo_bounds.py" >"$tmp/finfo_e5m2.py"
+check finfo-e5m2-range-caught 1 "NOT_EQUIVALENT" "$keq" verify "$ex/fp8_per_token_satcast/ref.py" "$tmp/finfo_e5m2.py" --dims batch_size=3,dim=5
+sed 's/torch.finfo(self.dtype)/torch.finfo(torch.int32)/' "$src/tests/golden/candidates/finfo_bounds.py" >"$tmp/finfo_int.py"
+check finfo-of-int-raises 1 "TypeError: torch.finfo() requires a floating point input type" "$keq" verify "$ex/fp8_per_token_satcast/ref.py" "$tmp/finfo_int.py" --dims batch_size=3,dim=5
+
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

@@ -3,6 +3,76 @@
 
 namespace keq::torch::impl {
 
+namespace {
+
+// torch.finfo's fields for each float dtype keq models, as torch 2.11 prints them.
+struct FloatInfo {
+  double max, eps, tiny, resolution;
+  int64_t bits;
+};
+FloatInfo float_info(DType d) {
+  switch (d) {
+    case DType::F16:
+      return {65504.0, 0x1p-10, 0x1p-14, 1e-3, 16};
+    case DType::BF16:
+      return {0x1.fep+127, 0x1p-7, 0x1p-126, 1e-2, 16};
+    case DType::E4M3:
+      return {448.0, 0.125, 0x1p-6, 1.0, 8};
+    case DType::E5M2:
+      return {57344.0, 0.25, 0x1p-14, 1.0, 8};
+    default:
+      return {0x1.fffffep+127, 0x1p-23, 0x1p-126, 1e-6, 32};
+  }
+}
+
+Ref type_info(const std::string& name, DType d) {
+  Ref o = python::module_object("torch." + name);
+  (*o->attrs)["dtype"] = python::string(std::string(dtype_name(d)));
+  return o;
+}
+
+}  // namespace
+
+// torch.finfo and torch.iinfo: quantization code reads the format's range from them
+// (torch.finfo(torch.float8_e4m3fn).max is 448).
+void Torch::install_type_info(const Ref& torch) {
+  auto& t = *torch->attrs;
+  auto dtype_of = [this](CallArgs& a, const char* fn) {
+    Ref d = a.get(0, "type");
+    if (!d || d->kind == K::None) return DType::F32;  // the default dtype
+    if (d->kind != K::DType) in.raise(a.at, std::string("TypeError: ") + fn + "() needs a dtype");
+    return d->dtype;
+  };
+  t["finfo"] = python::builtin("torch.finfo", [this, dtype_of](Interp&, CallArgs& a) {
+    DType d = dtype_of(a, "torch.finfo");
+    if (!is_float(d))
+      in.raise(a.at, "TypeError: torch.finfo() requires a floating point input type");
+    FloatInfo f = float_info(d);
+    Ref o = type_info("finfo", d);
+    auto& at = *o->attrs;
+    at["max"] = python::floating(f.max);
+    at["min"] = python::floating(-f.max);
+    at["eps"] = python::floating(f.eps);
+    at["tiny"] = at["smallest_normal"] = python::floating(f.tiny);
+    at["resolution"] = python::floating(f.resolution);
+    at["bits"] = python::integer(f.bits);
+    return o;
+  });
+  t["iinfo"] = python::builtin("torch.iinfo", [this, dtype_of](Interp&, CallArgs& a) {
+    DType d = dtype_of(a, "torch.iinfo");
+    if (d != DType::I32 && d != DType::I64)
+      in.raise(a.at, "TypeError: torch.iinfo() requires an integer input type (torch." +
+                         std::string(dtype_name(d)) + ")");
+    Ref o = type_info("iinfo", d);
+    auto& at = *o->attrs;
+    bool wide = d == DType::I64;
+    at["max"] = python::integer(wide ? INT64_MAX : INT32_MAX);
+    at["min"] = python::integer(wide ? INT64_MIN : INT32_MIN);
+    at["bits"] = python::integer(wide ? 64 : 32);
+    return o;
+  });
+}
+
 void Torch::install_creation(const Ref& torch) {
   auto& t = *torch->attrs;
   auto def = [&](const std::string& name, BuiltinFn fn) {
@@ -59,6 +129,7 @@ void Torch::install_creation(const Ref& torch) {
     });
   }
   def("get_default_dtype", [](Interp&, CallArgs&) { return dtype_value(DType::F32); });
+  install_type_info(torch);
   def("full", [this](Interp&, CallArgs& a) {
     Ref v = a.get(1, "fill_value");
     if (!v) in.error(a.at, "full needs a fill value");

@@ -625,6 +625,7 @@ struct Torch {
   void install_reductions();                // reductions.cc: sum, mean, var, softmax, ...
   void install_views();                     // shape.cc: reshape, permute, cat, split, indexing
   void install_creation(const Ref& torch);  // creation.cc
+  void install_type_info(const Ref& torch);      // creation.cc: torch.finfo, torch.iinfo
   void install_nn(const Ref& nn, const Ref& F);  // modules.cc: nn.Module and the layers
   void install_init(const Ref& nn);              // modules.cc: torch.nn.init
   void install_activations(const Ref& F);        // activations.cc: the F.* activations
