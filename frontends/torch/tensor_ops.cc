@@ -24,6 +24,10 @@ ir::Type term_type(DType d) {
 
 ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t) {
   auto once = [&](ir::Op op) {
+    if (s.op(t) == ir::Op::Const) {  // a narrow constant is its rounded value (0.1 in fp16)
+      ir::IeeeValue c = ir::IeeeValue::of(s.constant_of(t));
+      return s.constant(ir::eval_ieee(op, std::span<const ir::IeeeValue>(&c, 1)).to_constant());
+    }
     return s.op(t) == op ? t : s.make(op, {t});
   };  // rounding is idempotent
   switch (d) {
