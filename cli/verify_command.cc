@@ -163,7 +163,9 @@ options:
   --nonfinite-inputs
                     float inputs from get_inputs() may also be +-inf and NaN (parameters stay
                     finite): the witness search tries them, the e-graph assumes nothing about
-                    them, and Z3 (whose encoding is finite) is not asked
+                    them, and Z3 (whose encoding is finite) is not asked. Without it, inputs
+                    are finite: an fp32 input get_inputs() casts whole to fp16, bf16 or fp8
+                    (randn(m, k).to(torch.float8_e4m3fn)) takes that format's finite values
   --exhaustive      (with --semantics ieee) output pairs that are functions of one float input
                     element are evaluated, by generated code, at every value of the input's
                     format within its get_inputs() range (2^32 for fp32, 2^16 for fp16): none

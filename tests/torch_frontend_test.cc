@@ -57,6 +57,49 @@ TEST(Interp, PythonArithmeticIsPythons) {
 }
 
 // torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).
+// torch.finfo / torch.iinfo answer torch 2.11's numbers; a float dtype has no iinfo.
+TEST(TorchFrontend, FinfoAndIinfoAreTorchs) {
+  ir::TermStore s;
+  auto number = [&](const std::string& expr) {
+    Ref v = run_snippet("import torch\nr = " + expr + "\n", "r", s);
+    return v->kind == K::Int ? static_cast<double>(v->i) : v->f;
+  };
+  EXPECT_EQ(number("torch.finfo(torch.float8_e4m3fn).max"), 448.0);
+  EXPECT_EQ(number("torch.finfo(torch.float8_e4m3fn).min"), -448.0);
+  EXPECT_EQ(number("torch.finfo(torch.float8_e5m2).max"), 57344.0);
+  EXPECT_EQ(number("torch.finfo(torch.float16).max"), 65504.0);
+  EXPECT_EQ(number("torch.finfo(torch.bfloat16).max"), 0x1.fep+127);
+  EXPECT_EQ(number("torch.finfo(torch.float32).eps"), 0x1p-23);
+  EXPECT_EQ(number("torch.finfo().tiny"), 0x1p-126);
+  EXPECT_EQ(number("torch.finfo(torch.bfloat16).bits"), 16);
+  EXPECT_EQ(number("torch.iinfo(torch.int32).max"), 2147483647.0);
+  EXPECT_EQ(number("torch.iinfo(torch.int64).bits"), 64);
+  EXPECT_EQ(int_of("import torch\ntry:\n    torch.iinfo(torch.float32)\n    r = 0\n"
+                   "except TypeError:\n    r = 1\n"),
+            1);
+}
+
+// An input get_inputs() casts whole to fp8 is an fp8 input (finite e4m3 values, no NaN from
+// overflow); one whose fp32 values are returned too stays fp32.
+TEST(TorchFrontend, AnInputCastToFp8InGetInputsIsAnFp8Input) {
+  auto input_dtype = [](const std::string& returned) {
+    fs::path file = fs::temp_directory_path() / "keq_fp8_inputs_ref.py";
+    std::ofstream(file) << "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                           "    def forward(self, *xs):\n        return xs[0].float()\n\n\n"
+                           "def get_inputs():\n    x = torch.randn(2, 3)\n    return "
+                        << returned << "\n\n\ndef get_init_inputs():\n    return []\n";
+    ir::TermStore store;
+    Program p = run_program(file.string(), store, "Model", {});
+    fs::remove(file);
+    return p.state.inputs.at(0).dtype;
+  };
+  EXPECT_EQ(input_dtype("[x.to(torch.float8_e4m3fn)]"), DType::E4M3);
+  EXPECT_EQ(input_dtype("[x.half()]"), DType::F16);
+  EXPECT_EQ(input_dtype("[x.to(torch.float8_e4m3fn), x]"), DType::F32);
+  EXPECT_EQ(input_dtype("[(2 * x).to(torch.float8_e4m3fn)]"), DType::F32);
+  EXPECT_EQ(input_dtype("[x[0].to(torch.float8_e4m3fn)]"), DType::F32);  // not all of it
+}
+
 TEST(TorchFrontend, SumOfBoolsIsInt64) {
   ir::TermStore s;
   Ref r = run_snippet("import torch\nx = torch.randn(3)\nr = (x > 0).sum()\n", "r", s);

@@ -167,6 +167,22 @@ std::string ieee_approximation(const ir::TermStore& s, TermId t,
   return why;
 }
 
+// The largest finite value of a float dtype (its elements are fp32 values at most this large).
+static double max_finite(torch::DType d) {
+  switch (d) {
+    case torch::DType::F16:
+      return ir::format_info(ir::FloatFormat::F16).max_finite;
+    case torch::DType::BF16:
+      return ir::format_info(ir::FloatFormat::BF16).max_finite;
+    case torch::DType::E4M3:
+      return ir::format_info(ir::FloatFormat::E4M3FN).max_finite;
+    case torch::DType::E5M2:
+      return ir::format_info(ir::FloatFormat::E5M2).max_finite;
+    default:
+      return ir::format_info(ir::FloatFormat::F32).max_finite;
+  }
+}
+
 // Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
 // when its point, rounded to the inputs' dtypes, replays as a difference.
 template <typename Elapsed, typename Refute>
@@ -179,7 +195,10 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   }
   auto range = [&](TermId v) {
     const Domain& d = w.domain(v);
-    return smt::VarRange{d.lo, d.hi, d.hi_open, d.nonfinite};
+    bool narrow = torch::is_float(d.dtype) && d.dtype != torch::DType::F32;
+    if (d.nonfinite || !narrow) return smt::VarRange{d.lo, d.hi, d.hi_open, d.nonfinite};
+    double top = max_finite(d.dtype);  // an fp8 input's values are finite fp8 values
+    return smt::VarRange{std::max(d.lo, -top), std::min(d.hi, top), d.hi_open, false};
   };
   // The queries are independent (each has its own Z3 context and reads the store only): up to
   // opt.jobs run at once (smt::check_batch, in a child process killed at the deadline). Their
@@ -752,22 +771,6 @@ static std::string abbreviated(std::string s) {
   constexpr size_t kShown = 2000;
   if (s.size() > kShown) s = s.substr(0, kShown) + " ... (" + std::to_string(s.size()) + " chars)";
   return s;
-}
-
-// The largest finite value of a float dtype (its elements are fp32 values at most this large).
-static double max_finite(torch::DType d) {
-  switch (d) {
-    case torch::DType::F16:
-      return ir::format_info(ir::FloatFormat::F16).max_finite;
-    case torch::DType::BF16:
-      return ir::format_info(ir::FloatFormat::BF16).max_finite;
-    case torch::DType::E4M3:
-      return ir::format_info(ir::FloatFormat::E4M3FN).max_finite;
-    case torch::DType::E5M2:
-      return ir::format_info(ir::FloatFormat::E5M2).max_finite;
-    default:
-      return ir::format_info(ir::FloatFormat::F32).max_finite;
-  }
 }
 
 // The e-graph over the goals `which` (indices into pairs_, pairs_.size() for the explained one).

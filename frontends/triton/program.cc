@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "frontends/triton/triton.h"
@@ -168,6 +170,58 @@ void forward_and_collect(Session& s, TorchState& state, const std::string& path,
   report_undefined_outputs(store, p);
 }
 
+// An fp32 input get_inputs() casts whole to a narrow float dtype (torch.randn(m, k).to(
+// torch.float8_e4m3fn), as fp8 GEMM tests make their operands) is an input of that dtype: finite
+// inputs are then finite values of the format, not the NaN (or inf) the cast gives past its
+// range. Only where no returned tensor holds the fp32 values themselves; --nonfinite-inputs
+// still lets them be +-inf and NaN (an unbounded float input of any dtype).
+void narrow_cast_inputs(TorchState& st, const ir::TermStore& s, const std::vector<Ref>& inputs) {
+  auto narrow_dtype = [](ir::Op op) -> std::optional<DType> {
+    switch (op) {
+      case ir::Op::CastF16:
+        return DType::F16;
+      case ir::Op::CastBF16:
+        return DType::BF16;
+      case ir::Op::CastE4M3:
+        return DType::E4M3;
+      case ir::Op::CastE5M2:
+        return DType::E5M2;
+      default:
+        return std::nullopt;
+    }
+  };
+  auto input_of = [&](ir::TermId v) -> SymbolicTensor* {
+    if (s.op(v) != ir::Op::Var) return nullptr;
+    const std::string& name = s.variable_of(v).name;
+    for (SymbolicTensor& t : st.inputs)
+      if (name.compare(0, t.name.size() + 1, t.name + "[") == 0) return &t;
+    return nullptr;
+  };
+  std::map<SymbolicTensor*, std::optional<DType>> cast_to;  // nullopt: seen uncast
+  std::map<SymbolicTensor*, int64_t> covered;
+  for (const Ref& v : inputs) {
+    if (v->kind != K::Tensor) continue;
+    for (ir::TermId e : v->tensor->elems) {
+      std::optional<DType> d = e < s.size() ? narrow_dtype(s.op(e)) : std::nullopt;
+      SymbolicTensor* t = input_of(d ? s.children(e)[0] : e);
+      if (!t) continue;
+      auto [it, fresh] = cast_to.try_emplace(t, d);
+      if (!fresh && it->second != d) it->second = std::nullopt;
+      ++covered[t];
+    }
+  }
+  for (auto& [t, d] : cast_to) {
+    int64_t n = 1;
+    for (int64_t k : t->shape) n *= k;
+    if (!d || t->dtype != DType::F32 || covered[t] != n || t->lo != -INFINITY || t->hi != INFINITY)
+      continue;
+    t->dtype = *d;
+    st.host_assumptions.insert(t->name + " (" + t->origin + " cast to " +
+                               std::string(dtype_name(*d)) + " in get_inputs) takes finite " +
+                               std::string(dtype_name(*d)) + " values, as a finite input");
+  }
+}
+
 void record_constants(const Session& s, Program& p) {
   for (const auto& [name, v] : s.env->vars)
     if (v->kind == K::Int && name != "__name__") p.constants.push_back({name, v->i});
@@ -191,6 +245,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(s.in, s.function(path, "get_inputs"));
+  narrow_cast_inputs(p.state, store, inputs);
   forward_and_collect(s, p.state, path, class_name, init, inputs, p, store, eval_mode);
   return p;
 }
@@ -206,6 +261,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                               : std::vector<Ref>{};
   ref_state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
+  narrow_cast_inputs(ref_state, store, inputs);
   Program p;
   p.file = cand_path;
   p.inputs_file = ref_path;
