@@ -284,7 +284,7 @@ sed 's/torch.finfo(self.dtype)/torch.finfo(torch.int32)/' "$src/tests/golden/can
 check finfo-of-int-raises 1 "TypeError: torch.finfo() requires a floating point input type" "$keq" verify "$ex/fp8_per_token_satcast/ref.py" "$tmp/finfo_int.py" --dims batch_size=3,dim=5
 
 # An fp8 operand made in get_inputs by randn(...).to(float8_e4m3fn) is finite e4m3 values, said so.
-check fp8-inputs-are-finite 0 "note: host assumption: in0 (torch.randn cast to float8_e4m3fn in get_inputs) takes finite float8_e4m3fn values" "$keq" verify "$ex/fp8_block_scaled_matmul/ref.py" "$ex/fp8_block_scaled_matmul/cand.py" --dims M=3,N=40,K=40,block_n=16,block_k=16
+check fp8-inputs-are-finite 0 "note: host assumption: in0 (torch.randn cast to float8_e4m3fn in get_inputs) takes finite float8_e4m3fn values" "$keq" verify "$ex/fp8_block_scaled_matmul/ref.py" "$ex/fp8_block_scaled_matmul/cand.py" --dims M=3,N=40,K=80,block_n=16,block_k=32
 
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json

@@ -24,9 +24,9 @@ class Model(nn.Module):
 
 M = 4
 N = 48
-K = 40
+K = 80
 block_n = 16
-block_k = 16
+block_k = 32
 
 
 def get_inputs():

@@ -29,10 +29,11 @@ void check_block_shape(python::Interp& in, python::Span at, const std::vector<py
 // Pointer arithmetic: the offset must be an integer block (IncompatibleTypeErrorImpl).
 void check_pointer_offset(python::Interp& in, python::Span at, torch::DType pointee,
                           torch::DType offset);
-// tl.dot: [M, K] x [K, N], and K >= 16 (the interpreter does not check that; compiling for the
-// H200 does: measured, tests/golden/candidates/dot_small_k.py).
+// tl.dot: [M, K] x [K, N] of `element`, and K >= 16, or 32 for 8-bit elements (the interpreter
+// does not check that; compiling for the H200 does: measured,
+// tests/golden/candidates/dot_small_k.py and examples/fp8_block_scaled_matmul).
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
-               const std::vector<int64_t>& b);
+               const std::vector<int64_t>& b, torch::DType element);
 // Two blocks in one expression: equal sizes or 1, aligned from the right (Triton's
 // make_shape_compatible).
 void check_broadcast(python::Interp& in, python::Span at, const std::vector<int64_t>& a,

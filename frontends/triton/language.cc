@@ -234,7 +234,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     // fp32 inputs use TF32 by default (inputs rounded to 10 mantissa bits). keq models the exact
     // product, so the default is recorded as a note: equal over the reals, not bit for bit.
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
-    check_dot(in, a.at, x->shape, y->shape);
+    check_dot(in, a.at, x->shape, y->shape, x->dtype);
     Ref precision = a.get(3, "input_precision"), tf32 = a.get(4, "allow_tf32");
     bool ieee = (precision && precision->kind == K::Str && precision->s == "ieee") ||
                 (tf32 && tf32->kind == K::Bool && !tf32->b);
