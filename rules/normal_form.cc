@@ -451,8 +451,21 @@ NfId NormalForms::mul(NfId a, NfId b) {
   uint64_t key = uint64_t{a} << 32 | b;
   if (auto it = mul_memo_.find(key); it != mul_memo_.end()) return it->second;
   NfId r = mul_uncached(a, b);
+  if (r != kNoNf && !coefficients_fit(r)) r = kNoNf;
   mul_memo_[key] = r;
   return r;
+}
+
+// A product's coefficients grow with each factor, and a class its own products keep feeding
+// grows them without end: Liger's kl_div spent 50 s of 10 iterations in GMP arithmetic and
+// coefficient hashing (perf). Past kMaxCoeffBits a product has no form, as past kMaxPower.
+bool NormalForms::coefficients_fit(NfId a) const {
+  for (const Term& t : polys_[a]) {
+    const mpq_class& c = coeffs_[t.coeff];
+    if (mpz_sizeinbase(c.get_num_mpz_t(), 2) + mpz_sizeinbase(c.get_den_mpz_t(), 2) > kMaxCoeffBits)
+      return false;
+  }
+  return true;
 }
 
 NfId NormalForms::mul_uncached(NfId a, NfId b) {
@@ -525,12 +538,14 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
   for (NfId m : members) {
     if (m == kNoNf) return kNoNf;
     const auto& p = polys_[m];
-    // A member that is itself a max of the same kind contributes its members: max is flat.
-    if (p.size() == 1 && p[0].coeff == one_ && p[0].expo == kZeroNf &&
+    // A member that is itself a max of the same kind, times c > 0, contributes its members
+    // times c: max is flat, and max(c a, c b) = c max(a, b).
+    if (p.size() == 1 && coeffs_[p[0].coeff] > 0 && p[0].expo == kZeroNf &&
         monos_[p[0].mono].size() == 1 && monos_[p[0].mono][0].second == 1 &&
         atoms_[monos_[p[0].mono][0].first].kind == kind) {
-      const auto& inner = lists_[atoms_[monos_[p[0].mono][0].first].payload];
-      flat.insert(flat.end(), inner.begin(), inner.end());
+      mpq_class c = coeffs_[p[0].coeff];
+      for (NfId inner : lists_[atoms_[monos_[p[0].mono][0].first].payload])
+        flat.push_back(scale(inner, c));
     } else {
       flat.push_back(m);
     }
@@ -539,9 +554,33 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
   flat.erase(std::unique(flat.begin(), flat.end()), flat.end());
   if (flat.empty()) return kNoNf;
   if (flat.size() == 1) return flat[0];
+  mpq_class c = common_scale(flat);
+  if (c != 1) {
+    for (NfId& m : flat) m = scale(m, 1 / c);
+    std::sort(flat.begin(), flat.end());
+  }
   auto [it, inserted] = list_index_.try_emplace(flat, static_cast<uint32_t>(lists_.size()));
   if (inserted) lists_.push_back(flat);
-  return atom_poly(intern_atom({kind, it->second}));
+  return scale(atom_poly(intern_atom({kind, it->second})), c);
+}
+
+// The c > 0 that extremum takes out of its members, the same for every positive multiple of
+// them, so a per-block maximum scaled by 1/448 and the maximum of the row scaled by it meet:
+// |first coefficient| of the member whose form divided by that is first. 1 when every member's
+// first coefficient is +-1 (a row's maximum of elements: nothing to scale).
+mpq_class NormalForms::common_scale(std::span<const NfId> members) {
+  auto lead = [&](NfId m) { return mpq_class(abs(coeffs_[polys_[m][0].coeff])); };
+  bool units = true;
+  for (NfId m : members) units = units && (m == kZeroNf || lead(m) == 1);
+  if (units) return 1;
+  NfId first = kNoNf;
+  mpq_class c = 1;
+  for (NfId m : members) {
+    if (m == kZeroNf) continue;
+    NfId unit = scale(m, 1 / lead(m));
+    if (first == kNoNf || unit < first) first = unit, c = lead(m);
+  }
+  return c;
 }
 
 std::string NormalForms::term_str(const Term& t,

@@ -120,6 +120,9 @@ class NormalForms {
   // Powers are bounded so that their sums never wrap; a product past the bound has no form.
   static constexpr int64_t kMaxPower = 1 << 16;
   static constexpr uint32_t kNoMono = UINT32_MAX;
+  // Bits of a coefficient's numerator and denominator together; a product past it has no form.
+  static constexpr size_t kMaxCoeffBits = 4096;
+  bool coefficients_fit(NfId a) const;
   static bool powers_in_bounds(Mono m);
 
   uint32_t intern_coeff(const mpq_class& c);
@@ -145,6 +148,7 @@ class NormalForms {
   bool proportional(std::vector<Term> terms, NfId p);
   bool scales_wide_too_often(NfId single, NfId form);
   NfId recip_uncached(NfId a);
+  mpq_class common_scale(std::span<const NfId> members);  // extremum's factor
   uint32_t intern_atom(Atom a);
   // Sorts (unless `sorted`: in term_order already) and combines like terms.
   NfId intern_poly(std::vector<Term> terms, bool sorted = false);

@@ -245,6 +245,36 @@ TEST(NormalFormStore, FormsAreCanonical) {
   EXPECT_FALSE(nf.is_class_atom(nf.scale(x, 2)));
 }
 
+// max(c a, c b) = c max(a, b) for c > 0: a per-tensor scale that atomic_max combines from each
+// block's max(|x|, eps) / 448 meets max(|x|..., eps) / 448 over the whole tensor. Negative
+// multiples and different factors stay apart.
+TEST(NormalFormStore, APositiveFactorComesOutOfAMaximum) {
+  NormalForms nf;
+  NfId x = nf.class_atom(1), y = nf.class_atom(2), z = nf.class_atom(3), eps = nf.constant(1);
+  const mpq_class c(1, 448);
+  auto max_of = [&](std::vector<NfId> m) { return nf.extremum(m, true); };
+  NfId whole = nf.scale(max_of({x, y, z, eps}), c);
+  NfId blocks = max_of({nf.scale(max_of({x, y, eps}), c), nf.scale(max_of({z, eps}), c)});
+  EXPECT_EQ(blocks, whole);
+  EXPECT_EQ(max_of({nf.scale(x, c), nf.scale(y, c)}), nf.scale(max_of({x, y}), c));
+  EXPECT_EQ(max_of({nf.scale(x, 3), nf.scale(y, 3)}), nf.scale(max_of({y, x}), 3));
+  EXPECT_NE(max_of({nf.scale(x, -1), nf.scale(y, -1)}), nf.scale(max_of({x, y}), -1));
+  EXPECT_NE(max_of({nf.scale(x, 2), nf.scale(y, 3)}), nf.scale(max_of({x, y}), 2));
+  EXPECT_NE(nf.extremum(std::vector<NfId>{nf.scale(x, 2), nf.scale(y, 2)}, false),
+            nf.scale(max_of({x, y}), 2));
+}
+
+// Coefficients are bounded as powers are: a form multiplied by a small constant again and again
+// reaches no form past kMaxCoeffBits (Liger's kl_div spent 50 s on million-bit ones).
+TEST(NormalFormStore, CoefficientsPastTheBoundGiveNoForm) {
+  NormalForms nf;
+  NfId eps = nf.constant(mpq_class(1, 1 << 30)), form = nf.class_atom(5);
+  int products = 0;
+  while (form != kNoNf && products < 1000) form = nf.mul(form, eps), ++products;
+  EXPECT_EQ(form, kNoNf);
+  EXPECT_GT(products, 100);  // 30 bits each: about 136 products fit
+}
+
 // A class that is its own square (0 * 0 = 0 puts (* c c) in c's class) doubles its power each
 // time its form is made again. Powers are bounded: past 2^16 a product has no form. Before, 32
 // squarings wrapped int32 to c^0 = 1, and a class that was 0 met the constant 1 (the canary
