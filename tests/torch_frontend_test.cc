@@ -649,6 +649,22 @@ TEST(Triton, WhereOfTwoPythonScalars) {
   EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(* in0[0,0] (select (>= in0[0,0] 0) 1 -1))");
 }
 
+// tl.clamp between constants -c and c is one min.xorsign.abs (NaN to +c); between runtime float
+// arguments of those values (finfo's range passed to the kernel) it is maxnum then minnum (NaN to
+// the lower bound). The H200 recording of examples/fp8_per_tensor_atomic_min with zeros (0 / 0)
+// told them apart.
+TEST(Triton, ClampBetweenRuntimeFloatsIsNotTheConstantForm) {
+  ir::TermStore s;
+  fs::path ex = fs::path(KEQ_SOURCE_DIR) / "examples/fp8_per_tensor_atomic_max";
+  Program p = run_candidate((ex / "cand.py").string(), (ex / "ref.py").string(), s,
+                            {{"batch_size", {1}}, {"dim", {2}}});
+  ir::TermId q = p.outputs.at(0)->elems.at(0);
+  ASSERT_EQ(s.op(q), ir::Op::CastE4M3);
+  ir::TermId sat = s.children(q)[0];
+  ASSERT_EQ(s.op(sat), ir::Op::CastE4M3Sat);
+  EXPECT_EQ(s.op(s.children(sat)[0]), ir::Op::MinNum) << s.str(q);
+}
+
 TEST(Triton, ScalarArgumentPastInt32IsInt64ForTo) {
   ir::TermStore s;
   fs::path ref = fs::path(KEQ_SOURCE_DIR) / "examples/relu_mask_off_by_one/ref.py";

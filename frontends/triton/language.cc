@@ -134,9 +134,15 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     TensorPtr x = as_tensor(in, a.get(0, "x"), a.at, DType::F32);
     if (!torch::is_float(x->dtype)) in.error(a.at, "tl.clamp takes a floating-point block");
     DType out = x->dtype;
-    TensorPtr lo = as_tensor(in, a.get(1, "min"), a.at, out),
-              hi = as_tensor(in, a.get(2, "max"), a.at, out);
+    Ref lo_v = a.get(1, "min"), hi_v = a.get(2, "max");
+    TensorPtr lo = as_tensor(in, lo_v, a.at, out), hi = as_tensor(in, hi_v, a.at, out);
     DType ld = lo->dtype, hd = hi->dtype;
+    // A runtime float argument is not a constant to the compiler, whatever its value (vLLM
+    // passes fp8_min and fp8_max so): the maxnum-then-minnum form.
+    auto runtime = [](const Ref& v) {
+      return v && (v->kind == K::Float || v->kind == K::Int) && v->b;
+    };
+    bool constant_bounds = !runtime(lo_v) && !runtime(hi_v);
     return wrap(map3(
         in, x, lo, hi, out,
         [&](TermId p, TermId l, TermId h) {
@@ -146,7 +152,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           // Constant bounds -c, c: one min.xorsign.abs, which sends a NaN to +c (the GPU's NaNs
           // are positive) where maxnum then minnum gives -c (measured on the H200:
           // tests/fixtures/gpu/nonfinite, measure_tl_clamp_symmetric.py).
-          if (symmetric_constants(l, h))
+          if (constant_bounds && symmetric_constants(l, h))
             return fold(mk(Op::Select, {mk(Op::Ne, {p, p}), h, clamped}));
           return clamped;
         },
