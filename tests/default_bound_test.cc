@@ -394,6 +394,33 @@ TEST(DefaultBound, ALimitThatEqualsAnotherSizeGoesToTheSizeThatMovesIt) {
 // Channels that must divide into 4 groups: 9 (BLOCK + 1), 7 and 17 make the reference raise
 // (GroupNorm's ValueError), so the tails around the channel block were never checked. The
 // bound now runs the nearest sizes that leave the same tail and the reference accepts.
+// A candidate that takes rows only in blocks of 128 (vLLM's fused SiLU-and-quantize asserts it)
+// rejects every small size: the bound goes on to larger ones, up to the file's own, and the
+// second configuration is the next larger sizes rather than the first's again.
+TEST(DefaultBound, ACandidateRejectingSmallSizesGetsLargerOnes) {
+  Files f("rows_of_128", row_sum_ref("rows = 256\ncols = 512"),
+          kTritonImports +
+              "@triton.jit\ndef row_sum(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):\n"
+              "    row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK)\n"
+              "    v = tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, other=0.0)\n"
+              "    tl.store(y_ptr + row, tl.sum(v, axis=0))\n\n\n"
+              "class ModelNew(nn.Module):\n    def forward(self, x):\n"
+              "        rows, cols = x.shape\n"
+              "        assert rows % 128 == 0, \"rows come in blocks of 128\"\n"
+              "        y = torch.empty(rows, device=x.device)\n"
+              "        row_sum[(rows,)](x, y, cols, BLOCK=triton.next_power_of_2(cols))\n"
+              "        return y\n");
+  std::vector<Report> rs = f.run();
+  ASSERT_GE(rs.size(), 2u);
+  std::set<int64_t> rows;
+  for (const Report& r : rs) {
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << ": " << r.reason;
+    for (const auto& [name, sizes] : r.dims)
+      if (name == "rows") rows.insert(sizes.at(0));
+  }
+  EXPECT_EQ(rows, (std::set<int64_t>{128, 256})) << bounds(rs)[0] << "; " << bounds(rs)[1];
+}
+
 TEST(DefaultBound, ASizeTheReferenceRejectsGoesToTheNearestWithTheSameTail) {
   Files f("groups_divide",
           "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"

@@ -548,11 +548,19 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         {torch::default_dims(ref_path, first + 4), ""},
         {torch::scaled_dims(ref_path, budget, 1), scaled},
         {torch::scaled_dims(ref_path, budget, 8), scaled},
-        {torch::scaled_dims(ref_path, budget, 32), scaled}};
+        {torch::scaled_dims(ref_path, budget, 32), scaled},
+        // Last, larger sizes up to the file's own: a candidate asserting that rows come in
+        // groups of 128 (vLLM's fused SiLU-and-quantize) accepts none of the smaller ones.
+        {torch::scaled_dims(ref_path, 65536, 32), scaled},
+        {torch::scaled_dims(ref_path, 262144, 32), scaled}};
     bool doubled = false;  // the first sizes that flatten were tried with each size doubled
     for (size_t t = 0; t < tries.size(); ++t) {
-      // The second round can reach the first's sizes (both scaled down to keep a structure).
-      if (accepted && dims_str(tries[t].first) == dims_str(*accepted)) break;
+      // The second round can reach the first's sizes (both scaled down to keep a structure):
+      // then the next larger ones, for a second configuration that differs (one group of 128
+      // columns, the only one the first sizes have, hides which group a scale is stored for).
+      if (accepted && dims_str(tries[t].first) == dims_str(*accepted)) continue;
+      if (t > 0 && t + 1 < tries.size() && dims_str(tries[t].first) == dims_str(tries[t - 1].first))
+        continue;  // the same sizes again (a file small enough that scaling leaves them)
       opt.dims = tries[t].first;
       opt.stop_if_flattened = t + 1 < tries.size();
       Report probe = verify(ref_path, cand_path, first_config(opt));
