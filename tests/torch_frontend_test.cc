@@ -79,6 +79,46 @@ TEST(TorchFrontend, FinfoAndIinfoAreTorchs) {
             1);
 }
 
+// sorted, list.sort and min/max with key= and reverse=, as CPython orders them (stable), and
+// the list methods host code uses (vLLM's batch-invariant mean: sorted(..., reverse=True),
+// shape.copy()).
+TEST(Interp, SortingAndListMethodsAreCPythons) {
+  EXPECT_EQ(int_of("xs = sorted([3, 1, 2], reverse=True)\nr = xs[0] * 100 + xs[1] * 10 + xs[2]\n"),
+            321);
+  EXPECT_EQ(int_of("xs = sorted([(1, 'b'), (0, 'z'), (1, 'a')], key=lambda p: p[0])\n"
+                   "r = 1 if [p[1] for p in xs] == ['z', 'b', 'a'] else 0\n"),
+            1);  // stable
+  EXPECT_EQ(int_of("xs = [5, -7, 2]\nxs.sort(key=abs)\nr = xs[2]\n"), -7);
+  EXPECT_EQ(int_of("r = min({64: 'a', 256: 'b', 128: 'c'}.keys(), key=lambda x: abs(x - 200))\n"),
+            256);
+  EXPECT_EQ(int_of("r = max([], default=9)\n"), 9);
+  EXPECT_EQ(int_of("a = [1, 2, 3]\nb = a.copy()\nb.append(4)\nr = len(a) * 10 + len(b)\n"), 34);
+  EXPECT_EQ(int_of("a = [1, 2, 3]\nv = a.pop()\na.insert(0, v)\nr = a[0] * 100 + a.index(2) * 10 "
+                   "+ a.count(1)\n"),
+            321);
+  EXPECT_EQ(int_of("a = [1, 2]\ntry:\n    a.remove(5)\n    r = 0\nexcept ValueError:\n    r = 1\n"),
+            1);
+}
+
+// torch dtypes keq has no tensors of compare and answer finfo/iinfo as torch's; a tensor of one
+// is UNSUPPORTED.
+TEST(TorchFrontend, UnmodelledDtypesCompareButMakeNoTensors) {
+  EXPECT_EQ(int_of("import torch\nr = int(torch.float32 in [torch.int8, torch.int16])\n"), 0);
+  EXPECT_EQ(int_of("import torch\nr = int(torch.int8 in (torch.int8,) and torch.int8 != torch.uint8"
+                   " and torch.int8 != torch.float32)\n"),
+            1);
+  EXPECT_EQ(int_of("import torch\nr = torch.iinfo(torch.int8).min\n"), -128);
+  EXPECT_EQ(int_of("import torch\nr = int(torch.finfo(torch.float8_e4m3fnuz).max)\n"), 240);
+  ir::TermStore s;
+  try {
+    run_snippet("import torch\nr = torch.zeros(2, dtype=torch.int8)\n", "r", s);
+    ADD_FAILURE() << "no error";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("torch.int8 tensors are not modelled"), std::string::npos)
+        << e.what();
+  }
+}
+
 // An input get_inputs() casts whole to fp8 is an fp8 input (finite e4m3 values, no NaN from
 // overflow); one whose fp32 values are returned too stays fp32.
 TEST(TorchFrontend, AnInputCastToFp8InGetInputsIsAnFp8Input) {

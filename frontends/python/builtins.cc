@@ -14,16 +14,44 @@ Ref one_arg(Interp& in, CallArgs& a, const std::string& name) {
   return a.pos[0];
 }
 
+// The key each item is ordered by: key(x) when a key function is given, else x.
+std::vector<Ref> sort_keys(Interp& in, const std::vector<Ref>& xs, const Ref& key, Span at) {
+  std::vector<Ref> keys;
+  for (const Ref& x : xs) {
+    if (x->kind == K::Tensor) in.unsupported(at, "ordering tensors with a Python builtin");
+    keys.push_back(key && key->kind != K::None ? in.call(key, {x}, at) : x);
+  }
+  return keys;
+}
+
+// min/max as CPython: the first of the smallest (largest) by `key`, or `default` when empty.
 Ref min_max(Interp& in, CallArgs& a, bool is_max) {
   std::vector<Ref> xs = a.pos.size() == 1 ? in.to_sequence(a.pos[0], a.at) : a.pos;
-  if (xs.empty()) in.error(a.at, std::string(is_max ? "max" : "min") + "() of an empty sequence");
-  Ref best = xs[0];
-  for (const Ref& x : xs) {
-    if (x->kind == K::Tensor) in.unsupported(a.at, "builtin min/max over tensors");
-    double v = in.to_float(x, a.at), b = in.to_float(best, a.at);
-    if (is_max ? v > b : v < b) best = x;
+  if (xs.empty()) {
+    if (Ref d = a.get(SIZE_MAX, "default")) return d;
+    in.raise(a.at, std::string("ValueError: ") + (is_max ? "max" : "min") +
+                       "() arg is an empty sequence");
   }
-  return best;
+  std::vector<Ref> keys = sort_keys(in, xs, a.get(SIZE_MAX, "key"), a.at);
+  size_t best = 0;
+  for (size_t k = 1; k < xs.size(); ++k)
+    if (in.compare(is_max ? ">" : "<", keys[k], keys[best], a.at)) best = k;
+  return xs[best];
+}
+
+// sorted() and list.sort(): stable, by `key`, reversed as if each comparison were.
+std::vector<Ref> sorted_items(Interp& in, std::vector<Ref> xs, const Ref& key, const Ref& reverse,
+                              Span at) {
+  bool down = reverse && reverse->kind != K::None && in.truthy(reverse, at);
+  std::vector<Ref> keys = sort_keys(in, xs, key, at);
+  std::vector<size_t> order(xs.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](size_t i, size_t j) {
+    return in.compare("<", down ? keys[j] : keys[i], down ? keys[i] : keys[j], at);
+  });
+  std::vector<Ref> out;
+  for (size_t k : order) out.push_back(xs[k]);
+  return out;
 }
 
 }  // namespace
@@ -176,6 +204,11 @@ void Interp::install_builtins() {
     for (const Ref& x : in.to_sequence(a.pos.at(0), a.at))
       out.push_back(tuple({integer(start++), x}));
     return list(out);
+  });
+  def("sorted", [](Interp& in, CallArgs& a) {
+    if (a.pos.size() != 1) in.error(a.at, "sorted() takes exactly one positional argument");
+    return list(sorted_items(in, in.to_sequence(a.pos[0], a.at), a.get(SIZE_MAX, "key"),
+                             a.get(SIZE_MAX, "reverse"), a.at));
   });
   def("reversed", [](Interp& in, CallArgs& a) {
     auto s = in.to_sequence(one_arg(in, a, "reversed"), a.at);

@@ -350,6 +350,57 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
       if (Ref m = string_method(obj, name)) return m;
       break;
     case K::List:
+      if (name == "sort")  // in place, as sorted() orders (key=, reverse=)
+        return builtin("list.sort", [obj](Interp& in, CallArgs& a) {
+          if (!a.pos.empty()) in.raise(a.at, "TypeError: sort() takes no positional arguments");
+          CallArgs by = a;
+          by.pos = {list(obj->items)};
+          obj->items = in.call(in.builtin_value("sorted"), by)->items;
+          return none();
+        });
+      if (name == "copy" || name == "pop" || name == "insert" || name == "index" ||
+          name == "count" || name == "remove" || name == "reverse" || name == "clear")
+        return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) -> Ref {
+          auto& xs = obj->items;
+          auto position = [&](const Ref& v) {
+            for (size_t k = 0; k < xs.size(); ++k)
+              if (in.equal(xs[k], v)) return static_cast<int64_t>(k);
+            return int64_t{-1};
+          };
+          auto wrap = [&](int64_t k, bool end_ok) {  // a Python index, negative from the end
+            int64_t n = static_cast<int64_t>(xs.size());
+            if (k < 0) k += n;
+            if (end_ok) return std::clamp<int64_t>(k, 0, n);
+            if (k < 0 || k >= n) in.raise(a.at, "IndexError: pop index out of range");
+            return k;
+          };
+          if (name == "copy") return list(xs);
+          if (name == "clear") xs.clear();
+          if (name == "reverse") std::reverse(xs.begin(), xs.end());
+          if (name == "count") {
+            int64_t n = 0;
+            for (const Ref& x : xs) n += in.equal(x, a.pos.at(0));
+            return integer(n);
+          }
+          if (name == "index" || name == "remove") {
+            int64_t k = position(a.pos.at(0));
+            if (k < 0) in.raise(a.at, "ValueError: " + in.repr(a.pos[0]) + " is not in list");
+            if (name == "index") return integer(k);
+            xs.erase(xs.begin() + k);
+          }
+          if (name == "insert") {
+            int64_t k = wrap(in.to_int(a.pos.at(0), a.at), true);
+            xs.insert(xs.begin() + k, a.pos.at(1));
+          }
+          if (name == "pop") {
+            if (xs.empty()) in.raise(a.at, "IndexError: pop from empty list");
+            int64_t k = wrap(a.pos.empty() ? -1 : in.to_int(a.pos[0], a.at), false);
+            Ref v = xs[static_cast<size_t>(k)];
+            xs.erase(xs.begin() + k);
+            return v;
+          }
+          return none();
+        });
       if (name == "append" || name == "extend")
         return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) {
           if (a.pos.size() != 1) in.error(a.at, "list." + name + " takes one argument");

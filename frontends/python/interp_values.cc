@@ -197,6 +197,7 @@ bool Interp::equal(const Ref& a, const Ref& b) const {
         if (!equal(a->items[k], b->items[k])) return false;
       return true;
     case K::DType:  // a pointer type (`p.dtype` in a kernel) is not its element type
+      if (a->b || b->b) return a->b && b->b && a->s == b->s;  // dtypes keq has no tensors of
       return a->dtype == b->dtype &&
              (a->s.rfind("pointer<", 0) == 0) == (b->s.rfind("pointer<", 0) == 0);
     case K::Device:  // torch.device("cuda") != torch.device("cuda:0"), as in torch

@@ -1,4 +1,7 @@
 // torch's tensor creation: zeros, ones, full, arange, randn (symbolic), dtypes and devices.
+#include <cfloat>
+#include <map>
+
 #include "frontends/torch/torch_impl.h"
 
 namespace keq::torch::impl {
@@ -25,50 +28,74 @@ FloatInfo float_info(DType d) {
   }
 }
 
-Ref type_info(const std::string& name, DType d) {
-  Ref o = python::module_object("torch." + name);
-  (*o->attrs)["dtype"] = python::string(std::string(dtype_name(d)));
-  return o;
-}
-
 }  // namespace
 
 // torch.finfo and torch.iinfo: quantization code reads the format's range from them
-// (torch.finfo(torch.float8_e4m3fn).max is 448).
+// (torch.finfo(torch.float8_e4m3fn).max is 448), for dtypes keq has no tensors of too
+// (torch.iinfo(torch.int8).max before an int8 kernel).
 void Torch::install_type_info(const Ref& torch) {
   auto& t = *torch->attrs;
-  auto dtype_of = [this](CallArgs& a, const char* fn) {
-    Ref d = a.get(0, "type");
-    if (!d || d->kind == K::None) return DType::F32;  // the default dtype
-    if (d->kind != K::DType) in.raise(a.at, std::string("TypeError: ") + fn + "() needs a dtype");
-    return d->dtype;
+  struct Info {
+    bool is_float;
+    double max, min, eps, tiny, resolution;
+    int64_t bits;
   };
-  t["finfo"] = python::builtin("torch.finfo", [this, dtype_of](Interp&, CallArgs& a) {
-    DType d = dtype_of(a, "torch.finfo");
-    if (!is_float(d))
+  auto info_of = [this](CallArgs& a, const char* fn) -> std::pair<std::string, Info> {
+    Ref d = a.get(0, "type");
+    if (d && d->kind != K::None && d->kind != K::DType)
+      in.raise(a.at, std::string("TypeError: ") + fn + "() needs a dtype");
+    if (torch::is_unmodelled_dtype(d)) {
+      static const std::map<std::string, Info> kOthers = {
+          {"int8", {false, 127, -128, 0, 0, 0, 8}},
+          {"uint8", {false, 255, 0, 0, 0, 0, 8}},
+          {"int16", {false, 32767, -32768, 0, 0, 0, 16}},
+          {"float64", {true, DBL_MAX, -DBL_MAX, DBL_EPSILON, DBL_MIN, 1e-15, 64}},
+          {"float8_e4m3fnuz", {true, 240, -240, 0.125, 0x1p-7, 1.0, 8}},
+          {"float8_e5m2fnuz", {true, 57344, -57344, 0.125, 0x1p-15, 1.0, 8}}};
+      auto it = kOthers.find(d->s);
+      if (it == kOthers.end()) in.unsupported(a.at, std::string(fn) + "(torch." + d->s + ")");
+      return {d->s, it->second};
+    }
+    DType dt = d && d->kind == K::DType ? d->dtype : DType::F32;  // none: the default dtype
+    std::string name(dtype_name(dt));
+    if (!is_float(dt)) {
+      bool wide = dt == DType::I64;
+      return {name,
+              {false, wide ? 0x1p63 - 1 : INT32_MAX, wide ? -0x1p63 : INT32_MIN, 0, 0, 0,
+               dt == DType::Bool ? 0
+               : wide            ? 64
+                                 : 32}};
+    }
+    FloatInfo f = float_info(dt);
+    return {name, {true, f.max, -f.max, f.eps, f.tiny, f.resolution, f.bits}};
+  };
+  t["finfo"] = python::builtin("torch.finfo", [this, info_of](Interp&, CallArgs& a) {
+    auto [name, f] = info_of(a, "torch.finfo");
+    if (!f.is_float)
       in.raise(a.at, "TypeError: torch.finfo() requires a floating point input type");
-    FloatInfo f = float_info(d);
-    Ref o = type_info("finfo", d);
+    Ref o = python::module_object("torch.finfo");
     auto& at = *o->attrs;
+    at["dtype"] = python::string(name);
     at["max"] = python::floating(f.max);
-    at["min"] = python::floating(-f.max);
+    at["min"] = python::floating(f.min);
     at["eps"] = python::floating(f.eps);
     at["tiny"] = at["smallest_normal"] = python::floating(f.tiny);
     at["resolution"] = python::floating(f.resolution);
     at["bits"] = python::integer(f.bits);
     return o;
   });
-  t["iinfo"] = python::builtin("torch.iinfo", [this, dtype_of](Interp&, CallArgs& a) {
-    DType d = dtype_of(a, "torch.iinfo");
-    if (d != DType::I32 && d != DType::I64)
-      in.raise(a.at, "TypeError: torch.iinfo() requires an integer input type (torch." +
-                         std::string(dtype_name(d)) + ")");
-    Ref o = type_info("iinfo", d);
+  t["iinfo"] = python::builtin("torch.iinfo", [this, info_of](Interp&, CallArgs& a) {
+    auto [name, f] = info_of(a, "torch.iinfo");
+    if (f.is_float || f.bits == 0)
+      in.raise(a.at,
+               "TypeError: torch.iinfo() requires an integer input type (torch." + name + ")");
+    Ref o = python::module_object("torch.iinfo");
     auto& at = *o->attrs;
-    bool wide = d == DType::I64;
-    at["max"] = python::integer(wide ? INT64_MAX : INT32_MAX);
-    at["min"] = python::integer(wide ? INT64_MIN : INT32_MIN);
-    at["bits"] = python::integer(wide ? 64 : 32);
+    at["dtype"] = python::string(name);
+    bool wide = f.bits == 64;  // INT64_MIN and MAX are not doubles: exact integers
+    at["max"] = python::integer(wide ? INT64_MAX : static_cast<int64_t>(f.max));
+    at["min"] = python::integer(wide ? INT64_MIN : static_cast<int64_t>(f.min));
+    at["bits"] = python::integer(f.bits);
     return o;
   });
 }
@@ -83,6 +110,10 @@ void Torch::install_creation(const Ref& torch) {
     t[std::string(torch::dtype_name(d))] = torch::dtype_value(d);
   t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"],
   t["long"] = t["int64"];
+  for (const char* name :
+       {"int8", "uint8", "int16", "float64", "float8_e4m3fnuz", "float8_e5m2fnuz", "complex64"})
+    t[name] = torch::unmodelled_dtype_value(name);
+  t["double"] = t["float64"], t["short"] = t["int16"];
   for (const char* name : {"randn", "rand"}) {
     std::string n = name;
     bool unit = n == "rand";  // rand: [0, 1); randn: any finite value

@@ -465,6 +465,9 @@ void Torch::write_selection(const TensorPtr& t, const Selection& sel, const Tens
 
 Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (self->kind == K::DType) {  // torch.float32.is_floating_point & co.
+    if (is_unmodelled_dtype(self) && name == "is_floating_point")
+      return python::boolean(self->s.rfind("float", 0) == 0 || self->s.rfind("bfloat", 0) == 0);
+    require_modelled_dtype(in, self, at);
     if (name == "is_floating_point") return python::boolean(is_float(self->dtype));
     if (name == "itemsize") return python::integer(element_size(self->dtype));
     in.unsupported(at, "torch.dtype." + name + " is not modelled");
@@ -593,6 +596,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
         if (a.pos[k]->kind == K::DType) target = a.pos[k];
       if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
       if (!target) return a.pos[0];  // .to(device)
+      require_modelled_dtype(in, target, a.at);
       TensorPtr x = a.pos[0]->tensor;
       DType from = x->dtype, to = target->dtype;
       return wrap(map1(

@@ -1,5 +1,7 @@
 #include "frontends/torch/tensor.h"
 
+#include "frontends/python/interp.h"
+
 namespace keq::torch {
 
 std::string_view dtype_name(DType d) {
@@ -25,6 +27,20 @@ python::Ref tensor_value(std::shared_ptr<Tensor> t) {
   v->tensor = std::move(t);
   return v;
 }
+python::Ref unmodelled_dtype_value(const std::string& name) {
+  python::Ref v = std::make_shared<python::Value>();
+  v->kind = python::Value::Kind::DType;
+  v->b = true;
+  v->s = name;
+  return v;
+}
+bool is_unmodelled_dtype(const python::Ref& v) {
+  return v && v->kind == python::Value::Kind::DType && v->b;
+}
+void require_modelled_dtype(python::Interp& in, const python::Ref& v, python::Span at) {
+  if (is_unmodelled_dtype(v)) in.unsupported(at, "torch." + v->s + " tensors are not modelled");
+}
+
 python::Ref dtype_value(DType d) {
   python::Ref v = std::make_shared<python::Value>();
   v->kind = python::Value::Kind::DType;

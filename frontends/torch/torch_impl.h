@@ -82,6 +82,7 @@ struct Torch {
     Ref d = a.get(SIZE_MAX, "dtype");
     if (!d || d->kind == K::None) return dflt;
     if (d->kind != K::DType) in.error(a.at, "dtype must be a torch dtype");
+    require_modelled_dtype(in, d, a.at);
     return d->dtype;
   }
   std::vector<int64_t> dims_arg(CallArgs& a, size_t i, const Tensor& t, bool* all) {

@@ -36,6 +36,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   auto dtype_of = [this](const Ref& d, Span at) {
     if (!d || d->kind == K::None) return DType::F32;
     if (d->kind != K::DType) in.error(at, "expected a tl dtype");
+    torch::require_modelled_dtype(in, d, at);
     return d->dtype;
   };
   // A block shape, checked as Triton checks it before anything is allocated.

@@ -120,6 +120,7 @@ void install(python::Interp& in, torch::TorchState& state) {
       return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
         Ref d = a.get(0, "dtype");
         if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
+        torch::require_modelled_dtype(i3, d, a.at);
         DType from = self->tensor->dtype, to = d->dtype;
         if (a.get(SIZE_MAX, "bitcast") && i3.truthy(a.get(SIZE_MAX, "bitcast"), a.at)) {
           Op op = from == DType::F32 && to == DType::I32   ? Op::BitcastI32
