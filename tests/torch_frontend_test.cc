@@ -119,6 +119,28 @@ TEST(TorchFrontend, UnmodelledDtypesCompareButMakeNoTensors) {
   }
 }
 
+// Slices that are not one run of memory are views at torch's strides (measured with torch
+// 2.11): a column slice, chunk's halves, every other row, a new axis, rows of a permuted
+// tensor (sglang's TMA-aligned column-major scales).
+TEST(TorchFrontend, SlicesKeepTorchsStrides) {
+  auto strides = [](const std::string& expr) {
+    ir::TermStore s;
+    Ref v = run_snippet("import torch\nx = torch.randn(4, 6)\nr = " + expr + ".stride()\n", "r", s);
+    std::vector<int64_t> out;
+    for (const Ref& i : v->items) out.push_back(i->i);
+    return out;
+  };
+  using V = std::vector<int64_t>;
+  EXPECT_EQ(strides("x[:, :3]"), (V{6, 1}));
+  EXPECT_EQ(strides("x.chunk(2, -1)[1]"), (V{6, 1}));
+  EXPECT_EQ(strides("x.t()[:2]"), (V{1, 6}));
+  EXPECT_EQ(strides("x[::2]"), (V{12, 1}));
+  EXPECT_EQ(strides("x[None]"), (V{24, 6, 1}));
+  EXPECT_EQ(strides("x[:, None]"), (V{6, 6, 1}));
+  EXPECT_EQ(strides("x[1:, 2:4]"), (V{6, 1}));
+  EXPECT_EQ(strides("torch.empty(3, 8).permute(1, 0)[:5]"), (V{1, 8}));
+}
+
 // An input get_inputs() casts whole to fp8 is an fp8 input (finite e4m3 values, no NaN from
 // overflow); one whose fp32 values are returned too stays fp32.
 TEST(TorchFrontend, AnInputCastToFp8InGetInputsIsAnFp8Input) {

@@ -352,6 +352,15 @@ Torch::Selection Torch::selection(const TensorPtr& t, const Ref& index, Span at)
   sel.shape = out_shape;
   sel.contiguous = contiguous_picks(pick, t->shape);
   std::vector<int64_t> strides = t->strides();
+  std::vector<int64_t> layout = t->storage.strides.empty() ? strides : t->storage.strides;
+  for (size_t q = 0; q < pick.size(); ++q)
+    if (!pick[q].empty()) sel.view_offset += pick[q][0] * layout[q];
+  for (size_t o = out_src.size(); o-- > 0;) {  // a new axis: the stride torch gives it
+    int src = out_src[o];
+    int64_t step = src >= 0 && pick[src].size() > 1 ? pick[src][1] - pick[src][0] : 1;
+    int64_t inner = sel.view_strides.empty() ? 1 : sel.view_strides.front() * out_shape[o + 1];
+    sel.view_strides.insert(sel.view_strides.begin(), src >= 0 ? layout[src] * step : inner);
+  }
   // Walk every combination of picks (source dims in order).
   std::vector<size_t> pos(t->shape.size(), 0);
   int64_t total = 1;
@@ -428,6 +437,13 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
   r->strided = t->strided || !sel.contiguous;
   for (int64_t flat : sel.flat) r->elems.push_back(t->elems[flat]);
   if (!r->strided && !sel.flat.empty()) same_storage(t, r, sel.flat[0]);  // one run: a view
+  // A strided view of a layout keq knows (a column slice, chunk's halves, rows of a permuted
+  // tensor): one storage with t, at torch's strides, so stride() and kernels see torch's layout.
+  bool known = !t->strided || !t->storage.strides.empty();
+  if (r->strided && known && !sel.flat.empty()) {
+    same_storage(t, r, sel.view_offset);
+    r->storage.strides = sel.view_strides;
+  }
   return wrap(r);
 }
 

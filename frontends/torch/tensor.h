@@ -71,10 +71,12 @@ struct Tensor {
     }
   }
   // The element of this tensor at position `rel` of its storage from its start, if it holds one.
+  // Tracked strides are nested (a permutation of a dense layout, or a slice of one: each stride
+  // at least the span of the smaller ones), so the largest divides first; a position between
+  // the view's elements (the other half of a chunk) holds none.
   std::optional<int64_t> logical_index(int64_t rel) const {
-    if (rel < 0 || rel >= numel()) return std::nullopt;
-    if (storage.strides.empty()) return rel;
-    // A permutation of contiguous strides: the largest stride divides first (size-1 dims last).
+    if (rel < 0) return std::nullopt;
+    if (storage.strides.empty()) return rel < numel() ? std::optional(rel) : std::nullopt;
     std::vector<size_t> order(shape.size());
     for (size_t d = 0; d < order.size(); ++d) order[d] = d;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -85,10 +87,20 @@ struct Tensor {
     int64_t flat = 0;
     for (size_t d : order) {
       if (shape[d] == 1) continue;
-      flat += rel / storage.strides[d] * logical[d];
-      rel %= storage.strides[d];
+      int64_t i = rel / storage.strides[d];
+      if (i >= shape[d]) return std::nullopt;
+      flat += i * logical[d];
+      rel -= i * storage.strides[d];
     }
+    if (rel != 0) return std::nullopt;
     return flat;
+  }
+  // Positions of the storage this tensor's elements span from its start (its largest offset + 1).
+  int64_t storage_extent() const {
+    if (storage.strides.empty() || numel() == 0) return numel();
+    int64_t last = 0;
+    for (size_t d = 0; d < shape.size(); ++d) last += (shape[d] - 1) * storage.strides[d];
+    return last + 1;
   }
   int64_t numel() const {
     int64_t n = 1;

@@ -511,6 +511,10 @@ struct Torch {
   struct Selection {
     std::vector<int64_t> shape, flat;
     bool contiguous = true;
+    // As a view of the source's storage: torch's strides and the first element's position,
+    // from the source's torch strides (its layout, tracked or contiguous).
+    std::vector<int64_t> view_strides;
+    int64_t view_offset = 0;
   };
   Selection selection(const TensorPtr& t, const Ref& index, Span at);
   Ref subscript(const TensorPtr& t, const Ref& index, Span at);

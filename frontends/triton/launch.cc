@@ -116,7 +116,7 @@ Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
   auto p = std::make_shared<Value>();
   p->kind = K::Pointer;
   p->tensor = v->tensor->strided ? storage_span(v->tensor) : v->tensor;
-  p->offsets = {0};
+  p->offsets = {v->tensor->storage.offset - p->tensor->storage.offset};  // the view's first
   return p;
 }
 
@@ -128,17 +128,31 @@ Ref Triton::input_dependent_scalar(const Ref& v) {
   return wrap(t);
 }
 
-// The memory a kernel sees through a permuted view: its elements in storage order, one storage
-// with the view and its base, so the kernel's stores reach both (Tensor::write).
+// The memory a kernel sees through a strided view: the storage every live tensor of it spans
+// (the view's base, its other views), one storage with them, so the kernel's stores reach each
+// (Tensor::write) and its loads see what each holds: a chunk's other half is in bounds through
+// the first half's pointer, as on the GPU. Positions no tensor holds are nothing written.
 TensorPtr Triton::storage_span(const TensorPtr& view) {
+  int64_t lo = view->storage.offset, hi = lo + view->storage_extent();
+  std::vector<TensorPtr> holders = {view};
+  for (const auto& m : *view->storage.members)
+    if (auto t = m.lock(); t && t != view && t->dtype == view->dtype) {
+      lo = std::min(lo, t->storage.offset);
+      hi = std::max(hi, t->storage.offset + t->storage_extent());
+      holders.push_back(t);
+    }
   auto span = std::make_shared<Tensor>();
   span->dtype = view->dtype;
-  span->shape = {view->numel()};
-  span->elems.resize(view->numel());
-  for (int64_t rel = 0; rel < view->numel(); ++rel)
-    span->elems[rel] = view->elems[*view->logical_index(rel)];
+  span->shape = {hi - lo};
+  span->elems.assign(hi - lo, Tensor::kUninit);
+  for (int64_t pos = lo; pos < hi; ++pos)
+    for (const TensorPtr& t : holders)
+      if (auto k = t->logical_index(pos - t->storage.offset)) {
+        span->elems[pos - lo] = t->elems[*k];
+        break;
+      }
   span->storage.members = view->storage.members;
-  span->storage.offset = view->storage.offset;
+  span->storage.offset = lo;
   span->storage.members->push_back(span);
   return span;
 }
