@@ -139,6 +139,11 @@ TEST(TorchFrontend, SlicesKeepTorchsStrides) {
   EXPECT_EQ(strides("x[:, None]"), (V{6, 6, 1}));
   EXPECT_EQ(strides("x[1:, 2:4]"), (V{6, 1}));
   EXPECT_EQ(strides("torch.empty(3, 8).permute(1, 0)[:5]"), (V{1, 8}));
+  // A write through a strided view reaches its own elements of the base, and only those.
+  EXPECT_EQ(
+      int_of("import torch\nimport torch.nn as nn\nw = torch.ones(4, 6)\n"
+             "nn.init.zeros_(w[:, :3])\nr = int(w.sum().item()) * 10 + int(w[0, 3].item())\n"),
+      121);
 }
 
 // An input get_inputs() casts whole to fp8 is an fp8 input (finite e4m3 values, no NaN from

@@ -324,7 +324,8 @@ void Torch::install_init(const Ref& nn) {
           if (is_symbolic(t) && !st.params_initial) return a.pos[0];
           double v = n == "zeros_" ? 0 : n == "ones_" ? 1 : float_arg(a, 1, "val", 0);
           if (n == "constant_" && !a.get(1, "val")) in.error(a.at, "nn.init.constant_ needs val");
-          for (size_t k = 0; k < t->elems.size(); ++k) t->write(k, constant(s, t->dtype, v));
+          for (size_t k = 0; k < t->elems.size(); ++k)  // a strided view's own elements only
+            t->write(t->storage_position(static_cast<int64_t>(k)), constant(s, t->dtype, v));
           return a.pos[0];
         });
   }

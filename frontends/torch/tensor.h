@@ -95,6 +95,16 @@ struct Tensor {
     if (rel != 0) return std::nullopt;
     return flat;
   }
+  // The position in the storage, from this tensor's start, of its element at logical index k.
+  int64_t storage_position(int64_t k) const {
+    if (storage.strides.empty()) return k;
+    int64_t pos = 0;
+    for (size_t d = shape.size(); d-- > 0;) {
+      pos += k % shape[d] * storage.strides[d];
+      k /= shape[d];
+    }
+    return pos;
+  }
   // Positions of the storage this tensor's elements span from its start (its largest offset + 1).
   int64_t storage_extent() const {
     if (storage.strides.empty() || numel() == 0) return numel();
