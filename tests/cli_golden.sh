@@ -257,8 +257,8 @@ check_first wide-row-stops-at-budget 2 "UNKNOWN: stopped: the" timeout 120 "$keq
 # builtin keq lacks, or keq's own argument checks, are UNSUPPORTED.
 sed 's|factor = (2\*\*64 + 1) % 7|factor = undefined_name|' "$base/cand.py" >"$tmp/nameerror.py"
 check_first cannot-run-nameerror 1 "NOT_EQUIVALENT: the candidate raises at this configuration, where the reference runs: $tmp/nameerror.py:21:18: NameError: name 'undefined_name' is not defined" "$keq" verify "$base/ref.py" "$tmp/nameerror.py" --dims batch_size=2,dim=3
-sed 's|factor = (2\*\*64 + 1) % 7|factor = divmod(7, 2)[0]|' "$base/cand.py" >"$tmp/builtin.py"
-check_first builtin-not-modelled 3 "UNSUPPORTED: $tmp/builtin.py:21:18: the Python builtin 'divmod' is not modelled" "$keq" verify "$base/ref.py" "$tmp/builtin.py" --dims batch_size=2,dim=3
+sed 's|factor = (2\*\*64 + 1) % 7|factor = id(3) % 7|' "$base/cand.py" >"$tmp/builtin.py"
+check_first builtin-not-modelled 3 "UNSUPPORTED: $tmp/builtin.py:21:18: the Python builtin 'id' is not modelled" "$keq" verify "$base/ref.py" "$tmp/builtin.py" --dims batch_size=2,dim=3
 sed 's|factor = (2\*\*64 + 1) % 7|factor = torch.cat([y, y.to(torch.float16)]).shape[0]|' "$base/cand.py" >"$tmp/keqcheck.py"
 check_first model-refusal-unsupported 3 "UNSUPPORTED: the candidate stops in keq's model, which torch/Triton may not do" "$keq" verify "$base/ref.py" "$tmp/keqcheck.py" --dims batch_size=2,dim=3
 

@@ -100,6 +100,31 @@ TEST(Interp, SortingAndListMethodsAreCPythons) {
             1);
 }
 
+// divmod, pow, map, filter, dict and repr as CPython's (unsloth sizes its grid with divmod).
+TEST(Interp, MoreBuiltinsAreCPythons) {
+  EXPECT_EQ(int_of("q, m = divmod(-7, 2)\nr = q * 10 + m\n"), -39);
+  EXPECT_EQ(int_of("r = pow(2, 10, 1000)\n"), 24);
+  EXPECT_EQ(int_of("r = sum(map(lambda a, b: a * b, [1, 2, 3], [4, 5]))\n"), 14);
+  EXPECT_EQ(int_of("r = len(list(filter(None, [0, 1, 2, 0]))) + len(list(filter(lambda v: v > 1, "
+                   "[1, 2, 3])))\n"),
+            4);
+  EXPECT_EQ(int_of("d = dict([('a', 1)], b=2)\nd2 = dict(d, a=5)\nr = d['a'] * 100 + d['b'] * 10 + "
+                   "d2['a']\n"),
+            125);
+  EXPECT_EQ(int_of("r = len(repr('ab'))\n"), 4);
+}
+
+// torch.count_nonzero counts in int64 (of a bool mask too); torch.is_tensor.
+TEST(TorchFrontend, CountNonzeroAndIsTensor) {
+  EXPECT_EQ(int_of("import torch\nx = torch.tensor([[0.0, 1.5], [2.0, 0.0]])\n"
+                   "r = int(torch.count_nonzero(x).item()) * 10 + int(torch.count_nonzero(x > "
+                   "1.0).item())\n"),
+            22);
+  EXPECT_EQ(int_of("import torch\nr = int(torch.is_tensor(torch.zeros(1))) * 10 + "
+                   "int(torch.is_tensor(3))\n"),
+            10);
+}
+
 // torch dtypes keq has no tensors of compare and answer finfo/iinfo as torch's; a tensor of one
 // is UNSUPPORTED.
 TEST(TorchFrontend, UnmodelledDtypesCompareButMakeNoTensors) {

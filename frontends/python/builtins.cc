@@ -205,6 +205,73 @@ void Interp::install_builtins() {
       out.push_back(tuple({integer(start++), x}));
     return list(out);
   });
+  // divmod, pow, map, filter, dict and repr as CPython's (host code sizing its grid:
+  // `div, mod = divmod(vocab_size, MAX_FUSED_SIZE)` in unsloth's cross entropy).
+  def("divmod", [](Interp& in, CallArgs& a) {
+    if (a.pos.size() != 2) in.error(a.at, "divmod() takes exactly two arguments");
+    return tuple(
+        {in.binop("//", a.pos[0], a.pos[1], a.at), in.binop("%", a.pos[0], a.pos[1], a.at)});
+  });
+  def("pow", [](Interp& in, CallArgs& a) {
+    if (a.pos.size() < 2 || a.pos.size() > 3) in.error(a.at, "pow() takes 2 or 3 arguments");
+    Ref r = in.binop("**", a.pos[0], a.pos[1], a.at);
+    return a.pos.size() == 3 ? in.binop("%", r, a.pos[2], a.at) : r;
+  });
+  def("map", [](Interp& in, CallArgs& a) {  // eager: a list, which every use here iterates
+    if (a.pos.size() < 2) in.error(a.at, "map() needs a function and an iterable");
+    std::vector<std::vector<Ref>> seqs;
+    size_t n = SIZE_MAX;
+    for (size_t k = 1; k < a.pos.size(); ++k) {
+      seqs.push_back(in.to_sequence(a.pos[k], a.at));
+      n = std::min(n, seqs.back().size());
+    }
+    std::vector<Ref> out;
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<Ref> args;
+      for (auto& q : seqs) args.push_back(q[i]);
+      out.push_back(in.call(a.pos[0], args, a.at));
+    }
+    return list(out);
+  });
+  def("filter", [](Interp& in, CallArgs& a) {
+    if (a.pos.size() != 2) in.error(a.at, "filter() takes exactly two arguments");
+    std::vector<Ref> out;
+    for (const Ref& x : in.to_sequence(a.pos[1], a.at)) {
+      Ref keep = a.pos[0]->kind == K::None ? x : in.call(a.pos[0], {x}, a.at);
+      if (in.truthy(keep, a.at)) out.push_back(x);
+    }
+    return list(out);
+  });
+  def("dict", [](Interp& in, CallArgs& a) {
+    auto d = std::make_shared<Value>();
+    d->kind = K::Dict;
+    auto put = [&](const Ref& k, const Ref& v) {
+      for (auto& [key, val] : d->dict)
+        if (in.equal(key, k)) {
+          val = v;
+          return;
+        }
+      d->dict.push_back({k, v});
+    };
+    if (!a.pos.empty()) {
+      if (a.pos[0]->kind == K::Dict)
+        for (auto& [k, v] : a.pos[0]->dict) put(k, v);
+      else
+        for (const Ref& kv : in.to_sequence(a.pos[0], a.at)) {
+          std::vector<Ref> pair = in.to_sequence(kv, a.at);
+          if (pair.size() != 2)
+            in.raise(a.at, "ValueError: dictionary update sequence element has length " +
+                               std::to_string(pair.size()) + "; 2 is required");
+          put(pair[0], pair[1]);
+        }
+    }
+    for (auto& [k, v] : a.kw) put(string(k), v);
+    return d;
+  });
+  def("repr", [](Interp& in, CallArgs& a) {
+    Ref v = one_arg(in, a, "repr");  // a string's repr is quoted; Interp::repr prints it bare
+    return string(v->kind == K::Str ? "'" + v->s + "'" : in.repr(v));
+  });
   def("sorted", [](Interp& in, CallArgs& a) {
     if (a.pos.size() != 1) in.error(a.at, "sorted() takes exactly one positional argument");
     return list(sorted_items(in, in.to_sequence(a.pos[0], a.at), a.get(SIZE_MAX, "key"),

@@ -161,6 +161,9 @@ void Torch::install_creation(const Ref& torch) {
   }
   def("get_default_dtype", [](Interp&, CallArgs&) { return dtype_value(DType::F32); });
   install_type_info(torch);
+  def("is_tensor", [](Interp&, CallArgs& a) {
+    return python::boolean(!a.pos.empty() && a.pos[0]->kind == K::Tensor);
+  });
   def("full", [this](Interp&, CallArgs& a) {
     Ref v = a.get(1, "fill_value");
     if (!v) in.error(a.at, "full needs a fill value");

@@ -33,6 +33,21 @@ void Torch::install_reductions() {
   };
   reduction(
       "sum", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, false);
+  // count_nonzero(x, dim=None): an int64 count of x != 0 (NaN counts, as x != 0 is true).
+  define("count_nonzero", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    bool all;
+    std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
+    auto ones = std::make_shared<Tensor>(*x);
+    ones->dtype = DType::I64;
+    ones->storage = SameStorage{};
+    TermId zero = constant(s, x->dtype, 0);
+    for (TermId& e : ones->elems)  // a bool is its own test
+      e = convert(s, x->dtype == DType::Bool ? e : mk(Op::Ne, {e, zero}), DType::Bool, DType::I64);
+    return wrap(reduce(
+        in, ones, dims, false, DType::I64, [&](std::vector<TermId>& v) { return sum_of(v); },
+        a.at));
+  });
   reduction(
       "mean", [](Torch& t, std::vector<TermId>& v) { return t.sum_of(v); }, true);
   reduction(
