@@ -117,7 +117,10 @@ NfId KeqLanguage::comparison_form(const Graph& g, EClassId node, egraph::ENode n
   if (op != Op::Lt && op != Op::Le && op != Op::Gt && op != Op::Ge && op != Op::Eq && op != Op::Ne)
     return kNoNf;
   NfId a = g.data(n.children[0]).nf, b = g.data(n.children[1]).nf;
-  if (a == kNoNf || b == kNoNf || g.data(n.children[0]).type != ir::Type::F32) return kNoNf;
+  // Integers have forms only where they are exact (in their type's range): an i32 index and
+  // the i64 it was cast from compare alike (a gather's `label.to(tl.int32) == k`).
+  ir::Type t = g.data(n.children[0]).type;
+  if (a == kNoNf || b == kNoNf || (t != ir::Type::F32 && !ir::is_int(t))) return kNoNf;
   bool less = op == Op::Lt || op == Op::Le;
   NfId diff = less ? nfs_->sub(b, a) : nfs_->sub(a, b);  // kinds 0, 1: diff > 0, diff >= 0
   uint32_t kind = op == Op::Lt || op == Op::Gt   ? 0

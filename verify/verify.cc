@@ -782,7 +782,16 @@ std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
   po.element_terms = element_terms;
   po.explanations = explained_.has_value();
   po.limits = {30, 500000, seconds};
-  for (TermId id = 0; id < store_.size(); ++id)
+  for (TermId id = 0; id < store_.size(); ++id) {
+    // An integer input's range (torch.randint's [lo, hi)): a class index is never -100.
+    if (store_.op(id) == ir::Op::Var && ir::is_int(store_.type(id))) {
+      auto d = domains_.find(tensor_of(store_.variable_of(id).name));
+      if (d != domains_.end() && std::isfinite(d->second.lo) && std::isfinite(d->second.hi)) {
+        double hi = d->second.hi_open ? std::ceil(d->second.hi) - 1 : std::floor(d->second.hi);
+        po.domains.push_back({id, {std::ceil(d->second.lo), hi, false, true}});
+      }
+      continue;
+    }
     if (store_.op(id) == ir::Op::Var && store_.type(id) == ir::Type::F32) {
       // Inputs and parameters are values of their dtype (fp32 values), finite ones in their
       // range unless --nonfinite-inputs; anything else stays unknown.
@@ -794,6 +803,7 @@ std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
       po.domains.push_back(
           {id, {std::max(d->second.lo, -top), std::min(d->second.hi, top), false, true}});
     }
+  }
   std::vector<rules::Goal> goals;
   for (size_t k : which) {
     const Pair& p = k < pairs_.size() ? pairs_[k] : *explained_;
