@@ -1,0 +1,106 @@
+// The pipeline keq verify runs on one configuration (internal to verify/): its stages live in
+// verify.cc (the order, the start and the verdict), stage_programs.cc (running the programs,
+// shapes, dedup, names), stage_ieee.cc (what IEEE semantics sets aside, --exhaustive) and
+// stage_prove.cc (probe, e-graph, witness search, Z3, replay).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/rules.h"
+#include "verify/exhaust.h"
+#include "verify/verify.h"
+#include "verify/witness.h"
+
+namespace keq::verify::internal {
+
+using ir::TermId;
+using torch::Program;
+
+// The index of flat element e in a tensor of this shape.
+inline std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    idx[k] = static_cast<int64_t>(e) % shape[k];
+    e /= static_cast<size_t>(shape[k]);
+  }
+  return idx;
+}
+
+// One configuration's run: an ordered list of stages over one term store. Each stage settles
+// what it can and says so in the report; one that decides the verdict (a program that cannot
+// run, a shape mismatch, a confirmed counterexample) ends the run. Counterexamples from any
+// stage are replayed (Witness::differs) before they count.
+class Pipeline {
+ public:
+  Pipeline(const std::string& ref_path, const std::string& cand_path, const Options& options)
+      : ref_path_(ref_path), cand_path_(cand_path), opt_(options) {}
+
+  Report run();  // every stage in order, each ending the run when it decides it
+
+ private:
+  // A note made at every launch of a kernel (64 program instances of one tl.dot) says it once.
+  static Report once_each(Report r) {
+    absl::flat_hash_set<std::string> seen;
+    std::erase_if(r.notes, [&](const std::string& n) { return !seen.insert(n).second; });
+    return r;
+  }
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void refute(const Pair& p, const Point& point, const std::string& how);
+  std::vector<std::string> names_of(const Counterexample& c) const;
+  // forward's argument each input tensor feeds: its name, whether it is the tensor itself, and
+  // the other input tensors it is computed from.
+  struct ArgumentSource {
+    std::string argument;
+    bool itself = false;
+    std::string others;
+  };
+  std::map<std::string, ArgumentSource> argument_sources() const;
+  void refute_on_device(const Pair& p, const internal::Exhaustion::Refuted& x,
+                        const std::string& reason, size_t unknown);
+  std::map<TermId, std::string> unfixed_terms(bool zero_sign = true) const;
+  std::map<TermId, std::string> zero_sign_terms() const;
+  Options time_left() const;
+
+  bool start();
+  bool run_programs();
+  bool structure();
+  bool dedup();
+  void take_known_constants();
+  bool exhaustive();
+  bool set_aside_unfixed();
+  bool probe();
+  bool egraph();
+  std::unique_ptr<rules::Proof> prove(const std::vector<size_t>& which, size_t element_terms,
+                                      double seconds);
+  void find_explained();
+  bool witness_search();
+  bool smt();
+  void conclude();
+
+  const std::string& ref_path_;
+  const std::string& cand_path_;
+  Options opt_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  Report r_;
+  ir::TermStore store_;
+  Program ref_, cand_;
+  Domains domains_;
+  std::vector<Pair> pairs_;
+  std::vector<bool> proved_;
+  std::vector<size_t> open_;  // after the witness search: the pairs Z3 gets
+  std::unique_ptr<Witness> witness_;
+  size_t approximate_ = 0;             // IEEE pairs set aside
+  std::vector<Pair> zero_sign_pairs_;  // of those, the ones the witness search may refute
+  std::string approximate_why_, smt_reason_;
+  bool timed_out_ = false;
+  std::optional<Pair> explained_;  // the element --explain names
+};
+
+}  // namespace keq::verify::internal

@@ -1,0 +1,260 @@
+// The pipeline's first stages: running both programs (DESIGN.md's table when one cannot),
+// shapes and memory findings, pair dedup, known constants, and the names a counterexample gives.
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include "frontends/python/python.h"
+#include "verify/known_constants.h"
+#include "verify/index_overflow.h"
+#include "verify/pair_key.h"
+#include "verify/pipeline.h"
+
+namespace keq::verify {
+
+using namespace internal;
+
+namespace {
+
+bool is_note(const std::string& f) {
+  return f.find(": note: ") != std::string::npos;
+}
+
+// A frontend's "file:line: note: text" as a report note, which is printed after "note: ".
+std::string as_note(std::string f) {
+  if (size_t at = f.find(": note: "); at != std::string::npos) f.replace(at, 8, ": ");
+  return f;
+}
+
+// Shapes, dtypes and findings: verdicts that need no proof.
+std::optional<Report> structural(const Program& ref, const Program& cand, Report r) {
+  for (const auto& f : cand.state.findings)
+    is_note(f) ? r.notes.push_back(as_note(f)) : r.findings.push_back(f);
+  auto shape = [](const torch::Tensor& t) {
+    std::string s = std::string(torch::dtype_name(t.dtype)) + "[";
+    for (size_t k = 0; k < t.shape.size(); ++k) s += (k ? ", " : "") + std::to_string(t.shape[k]);
+    return s + "]";
+  };
+  if (ref.outputs.size() != cand.outputs.size()) {
+    r.verdict = Verdict::NotEquivalent;
+    r.reason = "the reference returns " + std::to_string(ref.outputs.size()) +
+               " tensors, the candidate " + std::to_string(cand.outputs.size());
+    return r;
+  }
+  for (size_t o = 0; o < ref.outputs.size(); ++o)
+    if (ref.outputs[o]->shape != cand.outputs[o]->shape ||
+        ref.outputs[o]->dtype != cand.outputs[o]->dtype) {
+      r.verdict = Verdict::NotEquivalent;
+      r.reason = "output " + std::to_string(o) + ": the reference gives " + shape(*ref.outputs[o]) +
+                 ", the candidate " + shape(*cand.outputs[o]);
+      return r;
+    }
+  if (!r.findings.empty()) {
+    r.verdict = Verdict::NotEquivalent;
+    r.reason = "the candidate's kernels access memory wrongly (findings below)";
+    return r;
+  }
+  if (auto m = torch::parameter_mismatch(ref, cand)) {
+    r.verdict = Verdict::Unknown;
+    r.reason = "parameters are matched by creation order and these differ: " + *m;
+    return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// DESIGN.md, "When a program cannot run": what keq does not model is UNSUPPORTED; a missing or
+// unreadable file is an ERROR; a reference Python or torch rejects is an ERROR; a candidate
+// they reject at a configuration the reference runs is NOT_EQUIVALENT.
+bool Pipeline::run_programs() {
+  Report& r = r_;
+  const Options& opt = opt_;
+  ir::TermStore& store = store_;
+  Program &ref = ref_, &cand = cand_;
+  const std::string &ref_path = ref_path_, &cand_path = cand_path_;
+  bool ran_reference = false;
+  try {
+    ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial, opt.eval_mode);
+    ran_reference = true;
+    cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
+                                "ModelNew", opt.autotune_config, opt.eval_mode);
+    r.autotune_configs = cand.state.autotune_configs;
+    r.autotune_signatures = cand.state.autotune_signatures;
+    for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
+  } catch (const python::Unsupported& e) {
+    r.verdict = Verdict::Unsupported, r.reason = e.what();
+    return false;
+  } catch (const python::FileUnreadable& e) {
+    r.verdict = Verdict::Error, r.reason = e.what();
+    return false;
+  } catch (const ir::SyntaxError& e) {
+    if (!ran_reference) {
+      r.verdict = Verdict::Error, r.reason = std::string("the reference: ") + e.what();
+    } else {
+      r.verdict = Verdict::NotEquivalent;
+      r.reason = std::string("the candidate does not run: Python rejects it: ") + e.what();
+      r.cannot_run = true;
+    }
+    return false;
+  } catch (const python::ProgramError& e) {
+    if (e.assertion) {  // DESIGN.md: an assert rejects a configuration; the bound chooses others
+      r.verdict = Verdict::Unknown;
+      r.reason = std::string(ran_reference ? "the candidate's" : "the reference's") +
+                 " assert rejects this configuration: " + e.what();
+      r.assert_rejected = true;
+      return false;
+    }
+    r.reference_stopped = !ran_reference;
+    if (!e.confirmed) {  // keq's model refuses the arguments: maybe keq's gap, so no verdict
+      r.verdict = Verdict::Unsupported;
+      r.reason = std::string(ran_reference ? "the candidate" : "the reference") +
+                 " stops in keq's model, which torch/Triton may not do: " + e.what();
+      return false;
+    }
+    if (!ran_reference) {
+      r.verdict = Verdict::Error, r.reason = std::string("the reference raises: ") + e.what();
+    } else {
+      r.verdict = Verdict::NotEquivalent;
+      r.reason = std::string(
+                     "the candidate raises at this configuration, where the reference "
+                     "runs: ") +
+                 e.what();
+      r.cannot_run = true;
+    }
+    return false;
+  }
+  return true;
+}
+
+bool Pipeline::structure() {
+  for (const auto* st : {&ref_.state, &cand_.state})
+    r_.flattened.insert(r_.flattened.end(), st->flattened.begin(), st->flattened.end());
+  if (opt_.stop_if_flattened && !r_.flattened.empty()) {
+    r_.verdict = Verdict::Unknown;
+    r_.reason = "not verified: these sizes flatten " + r_.flattened[0];
+    return false;
+  }
+  r_.masks = cand_.state.mask_coverage;
+  r_.loops = cand_.state.loop_trips;
+  r_.blocks = cand_.state.block_sizes;
+  r_.mask_limits = cand_.state.mask_limits;
+  r_.loop_steps = cand_.state.loop_steps;
+  if (!cand_.state.int32_offsets.empty()) {
+    torch::Dims file = torch::file_dims(ref_path_);
+    r_.file_size_findings = int32_offset_findings(cand_.state.int32_offsets,
+                                                  opt_.dims.empty() ? file : opt_.dims, file);
+  }
+  r_.coverage = coverage_warnings({r_});
+  for (const auto* st : {&ref_.state, &cand_.state})
+    for (const auto& a : st->host_assumptions) r_.notes.push_back("host assumption: " + a);
+  if (auto s = structural(ref_, cand_, r_)) {
+    r_ = *s;
+    return false;
+  }
+  for (const auto& f : cand_.state.findings) r_.notes.push_back(as_note(f));
+  if (auto m = torch::unmatched_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
+  return true;
+}
+
+bool Pipeline::dedup() {
+  if (opt_.semantics == ir::Semantics::Real) take_known_constants();
+  domains_ = domains_of(ref_, cand_, opt_.nonfinite_inputs);
+  std::vector<Pair> all;
+  // The same term is equal by construction, except in IEEE where its bits are not fixed: torch's
+  // sum and tl.sum of three terms are one term that the two frameworks add in different orders,
+  // and an approximation one term that each framework lowers its own way. Those are set aside.
+  bool ieee = opt_.semantics == ir::Semantics::Ieee;
+  std::map<TermId, std::string> unfixed = ieee ? unfixed_terms() : std::map<TermId, std::string>{};
+  absl::flat_hash_map<TermId, std::string> memo;
+  for (size_t o = 0; o < ref_.outputs.size(); ++o)
+    for (size_t e = 0; e < ref_.outputs[o]->elems.size(); ++e) {
+      ++r_.stats.pairs;
+      Pair p{ref_.outputs[o]->elems[e], cand_.outputs[o]->elems[e], o, e};
+      if (p.ref != p.cand ||
+          (ieee && !ieee_approximation(store_, p.ref, unfixed, memo, /*pinned_ok=*/true).empty()))
+        all.push_back(p);
+    }
+  PairKeys key(store_, domains_, all);
+  absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
+  for (const Pair& p : all)
+    if (first.try_emplace(key(p.ref, p.cand), pairs_.size()).second) pairs_.push_back(p);
+  r_.stats.deduped = pairs_.size();
+  witness_ = std::make_unique<Witness>(store_, domains_, opt_.seed, opt_.semantics);
+  return true;
+}
+
+// Real semantics: literals within an fp32 ulp of log2 e, ln 2, sqrt 2, 1/sqrt 2 are those
+// constants, on both sides alike, and the report lists each as an assumption.
+void Pipeline::take_known_constants() {
+  std::vector<TermId> roots;
+  for (const Program* p : {&ref_, &cand_})
+    for (const auto& out : p->outputs)
+      roots.insert(roots.end(), out->elems.begin(), out->elems.end());
+  for (const std::string& a : internal::take_known_constants(store_, roots))
+    r_.notes.push_back("assumption: " + a);
+  size_t k = 0;
+  for (Program* p : {&ref_, &cand_})
+    for (auto& out : p->outputs)
+      for (TermId& e : out->elems) e = roots[k++];
+}
+
+// The symbolic tensors each of forward's tensor arguments comes from, and whether it is that
+// tensor itself (an argument get_inputs() computed, randint(0, 2) * 2 - 1, is not).
+std::map<std::string, Pipeline::ArgumentSource> Pipeline::argument_sources() const {
+  std::map<std::string, ArgumentSource> out;
+  for (size_t j = 0; j < ref_.forward_args.size() && j < ref_.forward_params.size(); ++j) {
+    const python::Ref& a = ref_.forward_args[j];
+    if (a->kind != python::Value::Kind::Tensor || a->tensor->elems.empty()) continue;
+    TermId first = a->tensor->elems[0];
+    if (first == torch::Tensor::kUninit) continue;
+    absl::flat_hash_map<TermId, bool> seen;
+    std::vector<TermId> vars;
+    std::vector<double> consts;
+    collect(store_, first, seen, vars, consts);
+    std::set<std::string> sources;
+    for (TermId v : vars) sources.insert(tensor_of(store_.variable_of(v).name));
+    bool itself = store_.op(first) == ir::Op::Var;
+    // An argument drawn from several tensors (anchor = torch.rand(...) * scale) names each.
+    for (const std::string& source : sources) {
+      ArgumentSource from{ref_.forward_params[j], itself, ""};
+      for (const std::string& o : sources)
+        if (o != source) from.others += (from.others.empty() ? "" : ", ") + o;
+      out.emplace(source, from);
+    }
+  }
+  return out;
+}
+
+// What the counterexample's tensors are: forward's argument names for inputs (in0 is the first
+// tensor get_inputs() drew, which need not be forward's first argument), the creating module
+// for parameters.
+std::vector<std::string> Pipeline::names_of(const Counterexample& c) const {
+  std::set<std::string> used;
+  for (const auto& [element, value] : c.inputs) used.insert(tensor_of(element));
+  auto arguments = argument_sources();
+  std::vector<std::string> out;
+  for (const auto* list : {&ref_.state.inputs, &ref_.state.parameters})
+    for (size_t k = 0; k < list->size(); ++k) {
+      const torch::SymbolicTensor& t = (*list)[k];
+      if (!used.count(t.name)) continue;
+      std::string what =
+          list == &ref_.state.parameters
+              ? "the reference's parameter " + std::to_string(k + 1) + " (" + t.origin + ")"
+              : t.origin + " in get_inputs()";
+      if (auto arg = arguments.find(t.name); arg != arguments.end()) {
+        const ArgumentSource& a = arg->second;
+        what = a.itself ? "forward's argument `" + a.argument + "`"
+                        : what + "; forward's argument `" + a.argument + "` is computed from it" +
+                              (a.others.empty() ? "" : " and " + a.others);
+      }
+      out.push_back(t.name + ": " + what);
+    }
+  return out;
+}
+
+}  // namespace keq::verify

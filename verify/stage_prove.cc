@@ -1,0 +1,328 @@
+// The proving stages: the probe, the e-graph, the witness search and Z3, and the replay every
+// counterexample passes before it counts.
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include "smt/smt.h"
+#include "verify/pipeline.h"
+
+namespace keq::verify {
+
+using namespace internal;
+
+namespace {
+
+// The largest finite value of a float dtype (its elements are fp32 values at most this large).
+static double max_finite(torch::DType d) {
+  switch (d) {
+    case torch::DType::F16:
+      return ir::format_info(ir::FloatFormat::F16).max_finite;
+    case torch::DType::BF16:
+      return ir::format_info(ir::FloatFormat::BF16).max_finite;
+    case torch::DType::E4M3:
+      return ir::format_info(ir::FloatFormat::E4M3FN).max_finite;
+    case torch::DType::E5M2:
+      return ir::format_info(ir::FloatFormat::E5M2).max_finite;
+    default:
+      return ir::format_info(ir::FloatFormat::F32).max_finite;
+  }
+}
+
+// Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
+// when its point, rounded to the inputs' dtypes, replays as a difference.
+template <typename Elapsed, typename Refute>
+void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
+               const std::vector<size_t>& open, Witness& w, const Options& opt, Elapsed& elapsed,
+               Report& r, std::string& reason, Refute& refute) {
+  if (opt.nonfinite_inputs && opt.semantics == ir::Semantics::Real) {  // finite reals only
+    reason = "the Z3 encoding covers finite inputs only (--nonfinite-inputs)";
+    return;
+  }
+  auto range = [&](TermId v) {
+    const Domain& d = w.domain(v);
+    bool narrow = torch::is_float(d.dtype) && d.dtype != torch::DType::F32;
+    if (d.nonfinite || !narrow) return smt::VarRange{d.lo, d.hi, d.hi_open, d.nonfinite};
+    double top = max_finite(d.dtype);  // an fp8 input's values are finite fp8 values
+    return smt::VarRange{std::max(d.lo, -top), std::min(d.hi, top), d.hi_open, false};
+  };
+  // The queries are independent (each has its own Z3 context and reads the store only): up to
+  // opt.jobs run at once (smt::check_batch, in a child process killed at the deadline). Their
+  // answers are then taken in order, so the verdict does not depend on the number of jobs.
+  double left = opt.timeout_s - elapsed();
+  if (left <= 0) {
+    reason = reason.empty() ? "timeout" : reason;
+    return;
+  }
+  smt::set_memory_limit(opt.max_memory_bytes);
+  smt::Batch batch;
+  for (size_t i : open) batch.pairs.emplace_back(pairs[i].ref, pairs[i].cand);
+  batch.ieee = opt.semantics == ir::Semantics::Ieee;
+  batch.seconds = left;
+  batch.jobs = opt.jobs;
+  std::vector<smt::BatchAnswer> answers = smt::check_batch(store, batch, range);
+  for (size_t n = 0; n < open.size(); ++n) {
+    smt::Result& res = answers[n].result;
+    r.stats.smt_seconds += answers[n].seconds;
+    r.stats.smt_refinements += res.refinements;
+    ++r.stats.smt_queries;
+    if (res.outcome == smt::Outcome::Proved) {
+      ++r.stats.smt_proved;
+      continue;
+    }
+    if (res.outcome == smt::Outcome::Model) {
+      Point p;
+      std::mt19937_64 rng(opt.seed);
+      std::map<TermId, double> model(res.model.begin(), res.model.end());  // in a fixed order
+      for (auto [v, x] : model) p[v] = into_domain(x, w.domain(v), rng);
+      if (w.differs(pairs[open[n]], p)) {
+        ++r.stats.smt_refuted;
+        refute(pairs[open[n]], p, "Z3 model, replayed");
+        return;
+      }
+      res.reason = "a Z3 model that did not replay once rounded to the input dtypes";
+    }
+    if (reason.empty()) reason = res.reason;
+  }
+}
+
+// A term printed in full can run to megabytes (a row's sum); --explain shows its start.
+static std::string abbreviated(std::string s) {
+  constexpr size_t kShown = 2000;
+  if (s.size() > kShown) s = s.substr(0, kShown) + " ... (" + std::to_string(s.size()) + " chars)";
+  return s;
+}
+
+}  // namespace
+
+// Every counterexample, from the witness search or from Z3, is replayed in real semantics.
+void Pipeline::refute(const Pair& p, const Point& point, const std::string& how) {
+  Counterexample c;
+  c.output = p.output;
+  c.index = unravel(p.element, ref_.outputs[p.output]->shape);
+  for (auto [v, x] : point) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    c.inputs.push_back({store_.variable_of(v).name, buf});
+  }
+  std::sort(c.inputs.begin(), c.inputs.end());
+  auto [ref_value, cand_value, difference] = witness_->describe(p, point);
+  c.ref_value = ref_value, c.cand_value = cand_value, c.difference = difference;
+  c.found_by = how;
+  c.names = names_of(c);
+  r_.counterexample = c;
+  r_.verdict = Verdict::NotEquivalent;
+  r_.reason = "a counterexample that replay confirms";
+}
+
+// A short probe before the e-graph: a wrong candidate usually differs at one of a few points of
+// a few outputs, and then the e-graph need not saturate at all. Evaluating long terms is costly,
+// so the probe samples at most kProbePairs pairs, spread over the outputs.
+bool Pipeline::probe() {
+  constexpr size_t kProbePairs = 8;
+  size_t stride = std::max<size_t>(1, pairs_.size() / kProbePairs);
+  for (size_t k = 0; k < pairs_.size() && !r_.counterexample; k += stride) {
+    std::string how;
+    if (auto point = witness_->probe(pairs_[k], how, r_.stats.witness_points)) {
+      ++r_.stats.witness_refuted;
+      refute(pairs_[k], *point, how);
+    }
+  }
+  if (!r_.counterexample) return true;
+  r_.stats.unknown = pairs_.size() + approximate_ - r_.stats.witness_refuted;
+  r_.stats.seconds = elapsed();
+  if (opt_.explain) r_.explanation = "nothing was proved: a counterexample came first";
+  return false;
+}
+
+// The element --explain names, as a pair of its own (dedup may have merged it with another).
+void Pipeline::find_explained() {
+  Report& r = r_;
+  const Options& opt = opt_;
+  const Program &ref = ref_, &cand = cand_;
+  std::optional<Pair>& explained = explained_;
+  if (opt.explain) {
+    auto [o, index] = *opt.explain;
+    std::optional<size_t> flat;
+    if (o < ref.outputs.size() && index.size() == ref.outputs[o]->shape.size()) {
+      size_t f = 0;
+      bool inside = true;
+      for (size_t d = 0; d < index.size(); ++d) {
+        inside &= index[d] >= 0 && index[d] < ref.outputs[o]->shape[d];
+        f = f * static_cast<size_t>(ref.outputs[o]->shape[d]) + static_cast<size_t>(index[d]);
+      }
+      if (inside) flat = f;
+    }
+    if (!flat)
+      r.explanation = "--explain: output " + std::to_string(o) + " has no such element";
+    else if (ref.outputs[o]->elems[*flat] == cand.outputs[o]->elems[*flat])
+      r.explanation = "both programs build the same term: equal by construction";
+    else
+      explained = Pair{ref.outputs[o]->elems[*flat], cand.outputs[o]->elems[*flat], o, *flat};
+    if (explained && !opt.use_egraph) r.explanation = "--no-egraph: the e-graph did not run";
+  }
+}
+
+// The e-graph over the goals `which` (indices into pairs_, pairs_.size() for the explained one).
+std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
+                                              size_t element_terms, double seconds) {
+  rules::ProverOptions po;
+  po.semantics = opt_.semantics;
+  po.normal_forms = opt_.normal_forms;
+  po.element_terms = element_terms;
+  po.explanations = explained_.has_value();
+  po.limits = {30, 500000, seconds};
+  for (TermId id = 0; id < store_.size(); ++id) {
+    // An integer input's range (torch.randint's [lo, hi)): a class index is never -100.
+    if (store_.op(id) == ir::Op::Var && ir::is_int(store_.type(id))) {
+      auto d = domains_.find(tensor_of(store_.variable_of(id).name));
+      if (d != domains_.end() && std::isfinite(d->second.lo) && std::isfinite(d->second.hi)) {
+        double hi = d->second.hi_open ? std::ceil(d->second.hi) - 1 : std::floor(d->second.hi);
+        po.domains.push_back({id, {std::ceil(d->second.lo), hi, false, true}});
+      }
+      continue;
+    }
+    if (store_.op(id) == ir::Op::Var && store_.type(id) == ir::Type::F32) {
+      // Inputs and parameters are values of their dtype (fp32 values), finite ones in their
+      // range unless --nonfinite-inputs; anything else stays unknown.
+      auto d = domains_.find(tensor_of(store_.variable_of(id).name));
+      if (d == domains_.end()) continue;
+      if (torch::is_float(d->second.dtype)) po.fp32_values.push_back(id);
+      if (d->second.nonfinite) continue;
+      double top = max_finite(d->second.dtype);
+      po.domains.push_back(
+          {id, {std::max(d->second.lo, -top), std::min(d->second.hi, top), false, true}});
+    }
+  }
+  std::vector<rules::Goal> goals;
+  for (size_t k : which) {
+    const Pair& p = k < pairs_.size() ? pairs_[k] : *explained_;
+    goals.push_back({p.ref, p.cand});
+  }
+  return rules::prove(store_, goals, {}, rules::RuleSet::defaults(), po);
+}
+
+bool Pipeline::egraph() {
+  Report& r = r_;
+  const Options& opt = opt_;
+  ir::TermStore& store = store_;
+  std::vector<Pair>& pairs = pairs_;
+  const std::optional<Pair>& explained = explained_;
+  find_explained();
+  std::vector<bool>& proved = proved_;
+  proved.assign(pairs.size(), false);
+  if (opt.use_egraph && !pairs.empty()) {
+    // The explained pair is a goal like the others, so the run goes on until it is proved too.
+    std::vector<size_t> which(pairs.size() + (explained ? 1 : 0));
+    std::iota(which.begin(), which.end(), size_t{0});
+    auto proof = prove(which, rules::kElementTerms, opt.timeout_s / 2);
+    bool explained_proved = false;
+    auto take = [&](rules::Proof& pr) {
+      // A canary (two distinct constants merged) means some merge was wrong: none of this
+      // e-graph's proofs is used, and the report says why.
+      if (!pr.report.canary.empty()) {
+        r.notes.push_back("the e-graph stopped: " + pr.report.canary +
+                          "; none of its proofs is used");
+        return;
+      }
+      for (size_t g = 0; g < which.size(); ++g) {
+        if (!pr.proved(g)) continue;
+        if (which[g] < pairs.size()) {
+          proved[which[g]] = true;
+        } else {
+          explained_proved = true;
+          r.explanation = "proved by the e-graph:\n" + pr.explain(g);
+        }
+      }
+    };
+    take(*proof);
+    // Deviations of larger elements from a wide group's mean (a convolution output minus its
+    // GroupNorm's mean) had no forms: where a goal is left, a second e-graph over those goals
+    // gives them forms for elements of up to 64 terms (whose squares fit the product budget),
+    // a cost (n k^2/2 terms for a group of n elements of k) paid only where congruence did not
+    // already prove the pair.
+    std::vector<size_t> left;
+    for (size_t k : which)
+      if (k < pairs.size() ? !proved[k] : !explained_proved) left.push_back(k);
+    double remaining = opt.timeout_s / 2 - elapsed();
+    if (!left.empty() && proof->graph.lang().normal_forms().wide_edits() > 0 && remaining > 0) {
+      constexpr size_t kManyElementTerms = 64;
+      proof = prove(left, kManyElementTerms, remaining);
+      which = left;
+      take(*proof);
+    }
+    if (explained && !explained_proved)
+      r.explanation =
+          "the e-graph did not prove it (see the verdict for what did):\n  reference: " +
+          abbreviated(store.str(explained->ref)) +
+          "\n  candidate: " + abbreviated(store.str(explained->cand));
+    const auto& nfs = proof->graph.lang().normal_forms();
+    // The normal form multiplies the wide factors of a product of two large sums, and the wide
+    // side of a sum that edits a wide form, as atoms (its size guards): say so, since a proof
+    // that needed the expansion then fails for that reason alone.
+    if (size_t over = nfs.budget_exceeded())
+      r.notes.push_back("normal forms: " + std::to_string(over) + " products of sums past the " +
+                        std::to_string(nfs.budget()) +
+                        "-term budget took their wide factors as atoms (not expanded)");
+    bool all_proved = std::all_of(proved.begin(), proved.end(), [](bool b) { return b; });
+    if (size_t wide = nfs.wide_edits(); wide && !all_proved)
+      r.notes.push_back("normal forms: " + std::to_string(wide) +
+                        " deviations from the mean of a wide group, of elements over " +
+                        std::to_string(nfs.element_terms()) +
+                        " terms, were left to congruence (not expanded)");
+    if (size_t wide = nfs.wide_products(); wide && !all_proved)
+      r.notes.push_back("normal forms: " + std::to_string(wide) +
+                        " products of a form over 64 terms with its 17th or later one-term "
+                        "factor were left to congruence (not expanded)");
+    const egraph::RunReport& rep = proof->report;
+    r.stats.egraph_iterations = rep.iterations.size();
+    r.stats.egraph_nodes = proof->graph.memo_size();
+    r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
+  }
+  for (bool b : proved) r.stats.egraph_proved += b;
+
+  return true;
+}
+
+bool Pipeline::witness_search() {
+  for (size_t k = 0; k < pairs_.size() && !r_.counterexample; ++k) {
+    if (proved_[k]) continue;
+    if ((timed_out_ = elapsed() > opt_.timeout_s)) break;
+    std::string how;
+    if (auto point =
+            witness_->search(pairs_[k], opt_.witness_points, how, r_.stats.witness_points)) {
+      ++r_.stats.witness_refuted;
+      refute(pairs_[k], *point, how);
+    } else {
+      open_.push_back(k);
+    }
+  }
+  // IEEE pairs set aside for a zero's sign alone: refuted where no such term is zero (the
+  // witness's differs() checks), never proved; they stay counted as set aside otherwise.
+  for (const Pair& p : zero_sign_pairs_) {
+    if (r_.counterexample || (timed_out_ = elapsed() > opt_.timeout_s)) break;
+    std::string how;
+    if (auto point = witness_->search(p, opt_.witness_points, how, r_.stats.witness_points)) {
+      ++r_.stats.witness_refuted;
+      refute(p, *point, how);
+    }
+  }
+  return true;
+}
+
+bool Pipeline::smt() {
+  if (opt_.use_smt && !r_.counterexample && !timed_out_) {
+    auto elapsed = [this] { return this->elapsed(); };
+    auto refute = [this](const Pair& p, const Point& point, const std::string& how) {
+      this->refute(p, point, how);
+    };
+    smt_stage(store_, pairs_, open_, *witness_, opt_, elapsed, r_, smt_reason_, refute);
+  }
+  return true;
+}
+
+}  // namespace keq::verify
