@@ -304,6 +304,50 @@ TEST(DefaultBound, AComputedLimitNoSizeReachesExactlyGetsTheNearestTail) {
                     "no size put the output length past one block");
 }
 
+TEST(DefaultBound, TheSizeThatMovesAComputedLimitIsFoundBeforeOthersGrowLarge) {
+  // A direct 3x3 convolution masks its output pixels at (H - 2) * (W - 2), a limit no product
+  // of sizes makes. The search grew each size before it (batch, in_channels) eight times over
+  // and again, to hundreds, before trying the height: with a loop over the input channels that
+  // took the search's whole share, and the sizes around the block were never run.
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def __init__(self, cin, cout):\n        super().__init__()\n"
+      "        self.conv = nn.Conv2d(cin, cout, 3, bias=False)\n\n"
+      "    def forward(self, x):\n        return self.conv(x)\n\n\n"
+      "batch_size = 16\nin_channels = 8\nheight = 64\nwidth = 64\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, in_channels, height, width)]\n\n\n"
+      "def get_init_inputs():\n    return [in_channels, 4]\n";
+  std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef conv(x_ptr, w_ptr, y_ptr, C, H, W, CO, OH, OW, BLOCK: tl.constexpr):\n"
+      "    nc = tl.program_id(0)\n    n = nc // CO\n    co = nc % CO\n"
+      "    offs = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)\n    m = offs < OH * OW\n"
+      "    oh = offs // OW\n    ow = offs % OW\n    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n"
+      "    for ci in range(C):\n        for kh in tl.static_range(3):\n"
+      "            for kw in tl.static_range(3):\n"
+      "                xv = tl.load(x_ptr + ((n * C + ci) * H + oh + kh) * W + ow + kw, mask=m, "
+      "other=0.0)\n"
+      "                acc += xv * tl.load(w_ptr + ((co * C + ci) * 3 + kh) * 3 + kw)\n"
+      "    tl.store(y_ptr + nc * OH * OW + offs, acc, mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n    def __init__(self, cin, cout):\n"
+      "        super().__init__()\n        self.conv = nn.Conv2d(cin, cout, 3, bias=False)\n\n"
+      "    def forward(self, x):\n        N, C, H, W = x.shape\n"
+      "        CO = self.conv.weight.shape[0]\n        OH, OW = H - 2, W - 2\n"
+      "        y = torch.empty((N, CO, OH, OW), device=x.device)\n"
+      "        grid = (N * CO, triton.cdiv(OH * OW, 32))\n"
+      "        conv[grid](x, self.conv.weight, y, C, H, W, CO, OH, OW, BLOCK=32)\n        return "
+      "y\n";
+  Files f("conv_computed_limit", ref, cand);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Equivalent) << rs[0].reason;
+  std::string all;
+  for (const std::string& b : bounds(rs)) all += b + "\n";
+  EXPECT_NE(all.find("height so a limit computed from it is at"), std::string::npos) << all;
+  for (const std::string& n : rs[0].notes)
+    EXPECT_EQ(n.find("the search for them stopped"), std::string::npos) << n;
+}
+
 TEST(DefaultBound, TheSearchForComputedLimitsStopsAtItsShareOfTheTimeout) {
   // The pooling of ALimitComputedFromASizeIsSearchedForItsTail with --timeout 0.01: the search
   // for sizes around its output length gets 1.25 ms, runs out, and says so in the notes.

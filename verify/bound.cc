@@ -364,7 +364,29 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
   for (const auto& [n, block] : limits) {
     if (block < 2 || (!feeding(sizes_of(base), n).empty() && !unconfirmed.count({n, block})))
       continue;
-    for (size_t k = 0; k < entries.size() && k < 8; ++k) {
+    // The size that moves the limit: each size grown in turn (2s + 1, then 8x that, ...) until
+    // the limit moves: a count of blocks (cdiv(n, 1024)) stays put for a while. Every size takes
+    // its small step before any its large one: a batch grown to 300 that never moves an output
+    // length cost seconds of the search's share before the height was tried.
+    std::vector<int64_t> grow(std::min<size_t>(entries.size(), 8));
+    for (size_t k = 0; k < grow.size(); ++k)
+      grow[k] = 2 * base[entries[k].d].second[entries[k].j] + 1;
+    std::optional<size_t> mover;
+    const Limits* grown = nullptr;
+    for (bool more = true; more && !mover;) {
+      more = false;
+      for (size_t k = 0; k < grow.size() && !mover; ++k) {
+        if (grow[k] <= 0) continue;  // done: it did not run, or grew past the cap
+        torch::Dims dims = base;
+        dims[entries[k].d].second[entries[k].j] = grow[k];
+        const Limits* at = elements(dims) <= kMaxElements ? probe.at(dims, steps) : nullptr;
+        if (at && !at->count({n, block})) mover = k, grown = at;
+        grow[k] = at ? 8 * grow[k] + 1 : 0;
+        more = more || grow[k] > 0;
+      }
+    }
+    if (mover) {
+      const size_t k = *mover;
       SizeEntry e = entries[k];
       auto with = [&](int64_t v) {
         torch::Dims dims = base;
@@ -372,14 +394,7 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
         return dims;
       };
       const int64_t start = base[e.d].second[e.j];
-      // Grown until the limit moves: a count of blocks (cdiv(n, 1024)) stays put for a while.
-      const Limits* grown = nullptr;
-      int64_t s1 = 2 * start + 1;
-      for (; elements(with(s1)) <= kMaxElements; s1 = 8 * s1 + 1) {
-        grown = probe.at(with(s1), steps);
-        if (!grown || !grown->count({n, block})) break;
-      }
-      if (!grown || grown->count({n, block})) continue;  // this size does not move it
+      const int64_t s1 = (grow[k] - 1) / 8;
       // f(v): the one limit of this block at v that is no product of sizes with this one,
       // leaving out those that stayed where they were when the size grew (other dimensions').
       Limits fixed;
@@ -448,7 +463,6 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
                            " " + std::to_string(block),
                        k});
       }
-      break;  // one size per limit: the first that moves it
     }
   }
   return out;
