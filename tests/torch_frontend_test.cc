@@ -223,6 +223,37 @@ TEST(TorchFrontend, RepeatInterleaveAndCompileDecorators) {
   EXPECT_EQ(s.str(b.elems[17]), "p0[1,2]");
 }
 
+// Global switches LLM-written files set at import: seeds and determinism are inert (inputs are
+// symbolic), torch.backends answers torch 2.11's defaults and takes assignments, and a TF32
+// switch is named in the report (real semantics takes exact products).
+TEST(TorchFrontend, GlobalSwitchesAreInertAndTf32IsNoted) {
+  EXPECT_EQ(int_of("import torch\ntorch.manual_seed(0)\ntorch.cuda.manual_seed_all(0)\n"
+                   "torch.use_deterministic_algorithms(True)\n"
+                   "r = int(torch.backends.cudnn.allow_tf32) + 2 * "
+                   "int(torch.backends.cuda.matmul.allow_tf32)\n"),
+            1);
+  EXPECT_EQ(int_of("import torch\nimport torch.backends.cudnn as cudnn\n"
+                   "cudnn.benchmark = True\ntorch.backends.cuda.matmul.allow_tf32 = True\n"
+                   "r = int(torch.backends.cudnn.benchmark) + "
+                   "int(torch.backends.cuda.matmul.allow_tf32)\n"),
+            2);
+  EXPECT_EQ(int_of("import torch\ntorch.set_float32_matmul_precision('high')\n"
+                   "r = len(torch.get_float32_matmul_precision())\n"),
+            4);
+  ir::TermStore s;
+  python::Interp interp(s);
+  TorchState st;
+  install(interp, st);
+  python::Tree tree = python::parse(
+      "import torch\ntorch.backends.cuda.matmul.allow_tf32 = True\n"
+      "torch.backends.cudnn.deterministic = True\n",
+      "switches.py");
+  interp.run(tree);
+  ASSERT_EQ(st.host_assumptions.size(), 1u);
+  EXPECT_NE(st.host_assumptions.begin()->find("torch.backends.cuda.matmul.allow_tf32 is set"),
+            std::string::npos);
+}
+
 // torch on CUDA divides by a scalar as x * fl32(1/c) (tests/fixtures/gpu/div_by_constant.txt):
 // modelled as (* x (recip c)) where 1.0f / fl32(c) is that fp32 value, else left unmodelled.
 TEST(TorchFrontend, DivisionByAConstantIsAReciprocalMultiply) {

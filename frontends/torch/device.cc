@@ -1,7 +1,10 @@
 #include "frontends/torch/device.h"
 
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace keq::torch {
 namespace {
@@ -103,10 +106,102 @@ Ref amp_decorator(const std::string& name) {
   });
 }
 
+// An object of switches (torch.backends.cuda.matmul, torch.backends.cudnn) at torch 2.11's
+// defaults. Setting one is recorded; where the GPU then rounds what keq takes exactly (TF32),
+// `noted` says so in the report.
+Ref switches(python::Interp& in, TorchState& st, const std::string& name,
+             std::vector<std::pair<std::string, Ref>> defaults,
+             std::map<std::string, std::string> noted) {
+  auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  (*attrs)["__setattr__"] = python::builtin(
+      name + ".__setattr__", [&st, name, noted](python::Interp& i2, python::CallArgs& a) {
+        const Ref& self = a.pos.at(0);
+        const std::string& attr = a.pos.at(1)->s;
+        if (auto it = noted.find(attr); it != noted.end() && i2.truthy(a.pos.at(2), a.at))
+          st.host_assumptions.insert(name + "." + attr + " is set: " + it->second);
+        if (!self->attrs->contains(attr)) self->attr_order.push_back(attr);
+        (*self->attrs)[attr] = a.pos.at(2);
+        return python::none();
+      });
+  Ref cls = in.make_class(name, nullptr, attrs);  // a missing attribute: UNSUPPORTED
+  auto obj = std::make_shared<python::Value>();
+  obj->kind = K::Instance;
+  obj->cls = cls;
+  obj->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  for (auto& [k, v] : defaults) (*obj->attrs)[k] = v;
+  return obj;
+}
+
+Ref inert(const std::string& name, Ref result) {
+  return python::builtin(name, [result](python::Interp&, python::CallArgs&) { return result; });
+}
+
+// Switches host code sets at import or in __init__: seeds (inputs are symbolic), determinism
+// and grad mode (nothing keq models depends on them), TF32 and the float32 matmul precision
+// (real semantics takes exact products, as for tl.dot's default: noted in the report).
+void install_global_switches(python::Interp& in, TorchState& st, const Ref& torch,
+                             const Ref& cuda) {
+  auto& t = *torch->attrs;
+  const std::string tf32 =
+      "torch's fp32 matmuls and convolutions may round their inputs to TF32 on the GPU; keq's "
+      "real semantics takes the exact products";
+  Ref backends = python::module_object("torch.backends");
+  Ref backends_cuda = python::module_object("torch.backends.cuda");
+  Ref matmul = switches(in, st, "torch.backends.cuda.matmul",
+                        {{"allow_tf32", python::boolean(false)},
+                         {"allow_fp16_reduced_precision_reduction", python::boolean(true)},
+                         {"allow_bf16_reduced_precision_reduction", python::boolean(true)}},
+                        {{"allow_tf32", tf32}});
+  (*backends_cuda->attrs)["matmul"] = matmul;
+  (*backends_cuda->attrs)["is_built"] =
+      inert("torch.backends.cuda.is_built", python::boolean(true));
+  Ref cudnn = switches(in, st, "torch.backends.cudnn",
+                       {{"allow_tf32", python::boolean(true)},
+                        {"benchmark", python::boolean(false)},
+                        {"deterministic", python::boolean(false)},
+                        {"enabled", python::boolean(true)}},
+                       {{"allow_tf32", tf32}});
+  (*cudnn->attrs)["is_available"] =
+      inert("torch.backends.cudnn.is_available", python::boolean(true));
+  (*cudnn->attrs)["version"] = inert("torch.backends.cudnn.version", python::integer(91002));
+  (*backends->attrs)["cuda"] = backends_cuda;
+  (*backends->attrs)["cudnn"] = cudnn;
+  t["backends"] = backends;
+  in.register_module("torch.backends", backends);
+  in.register_module("torch.backends.cuda", backends_cuda);
+  in.register_module("torch.backends.cudnn", cudnn);
+
+  for (const char* n : {"manual_seed", "seed", "use_deterministic_algorithms", "set_printoptions"})
+    t[n] = inert(std::string("torch.") + n, python::none());
+  for (const char* n : {"manual_seed", "manual_seed_all", "seed", "seed_all"})
+    (*cuda->attrs)[n] = inert(std::string("torch.cuda.") + n, python::none());
+  t["is_grad_enabled"] = inert("torch.is_grad_enabled", python::boolean(true));
+  t["are_deterministic_algorithms_enabled"] =
+      inert("torch.are_deterministic_algorithms_enabled", python::boolean(false));
+  t["set_grad_enabled"] =
+      inert("torch.set_grad_enabled", python::module_object("context:set_grad_enabled"));
+  auto precision = std::make_shared<std::string>("highest");
+  t["set_float32_matmul_precision"] = python::builtin(
+      "torch.set_float32_matmul_precision",
+      [&st, precision, tf32](python::Interp& i2, python::CallArgs& a) {
+        Ref p = a.get(0, "precision");
+        if (!p || p->kind != K::Str || (p->s != "highest" && p->s != "high" && p->s != "medium"))
+          i2.error(a.at, "torch.set_float32_matmul_precision takes 'highest', 'high' or 'medium'");
+        *precision = p->s;
+        if (p->s != "highest")
+          st.host_assumptions.insert("torch.set_float32_matmul_precision('" + p->s + "'): " + tf32);
+        return python::none();
+      });
+  t["get_float32_matmul_precision"] = python::builtin(
+      "torch.get_float32_matmul_precision",
+      [precision](python::Interp&, python::CallArgs&) { return python::string(*precision); });
+}
+
 }  // namespace
 
 void install_host_environment(python::Interp& in, TorchState& st, const Ref& torch,
                               const Ref& cuda) {
+  install_global_switches(in, st, torch, cuda);
   auto& t = *torch->attrs;
   t["__version__"] = python::string("2.11.0");
   Ref version = python::module_object("torch.version");
