@@ -37,7 +37,6 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
   tr["Config"] = python::builtin("triton.Config", [this, config_class](Interp&, CallArgs& a) {
     Ref d = a.get(0, "kwargs");
     if (!d || d->kind != K::Dict) in.error(a.at, "triton.Config needs a dict of constexprs");
-    if (a.get(SIZE_MAX, "pre_hook")) in.unsupported(a.at, "triton.Config(pre_hook=...)");
     auto cfg = std::make_shared<Value>();
     cfg->kind = K::Instance;
     cfg->cls = config_class;
@@ -46,30 +45,34 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
     Ref warps = a.get(1, "num_warps"), stages = a.get(2, "num_stages");
     (*cfg->attrs)["num_warps"] = warps ? warps : python::none();
     (*cfg->attrs)["num_stages"] = stages ? stages : python::none();
+    Ref hook = a.get(SIZE_MAX, "pre_hook");  // run before each launch with it (launch.cc)
+    (*cfg->attrs)["pre_hook"] = hook ? hook : python::none();
     return cfg;
   });
   tr["autotune"] = python::builtin("triton.autotune", [this](Interp&, CallArgs& a) {
-    // User hooks around the benchmarking runs leave effects keq does not model. reset_to_zero
-    // zeroes its arguments after benchmarking (launch.cc); restore_value puts its arguments back
-    // as they were, which is how keq, running the kernel once, leaves them.
+    // User hooks around the benchmarking runs are not modelled. reset_to_zero zeroes its
+    // arguments before each benchmarking run and after them, restore_value puts its arguments
+    // back after each (launch.cc).
     for (const char* hook : {"pre_hook", "post_hook"})
       if (a.get(SIZE_MAX, hook))
         in.unsupported(a.at, std::string("@triton.autotune(") + hook + "=...)");
     Ref configs = a.get(0, "configs"), key = a.get(1, "key"),
-        zero = a.get(SIZE_MAX, "reset_to_zero");
-    return python::builtin("triton.autotune", [configs, key, zero](Interp& i2, CallArgs& b) {
-      Ref k = b.pos.at(0);
-      if (k->kind != K::Instance) i2.error(b.at, "@triton.autotune goes above @triton.jit");
-      if (!configs || (configs->kind != K::List && configs->kind != K::Tuple))
-        i2.error(b.at, "@triton.autotune needs configs=[triton.Config(...), ...]");
-      for (const Ref& c : configs->items)
-        if (!i2.is_instance_of(c, "Config"))
-          i2.error(b.at, "configs holds something not a triton.Config");
-      (*k->attrs)["configs"] = configs;
-      if (key) (*k->attrs)["key"] = key;
-      if (zero && zero->kind != K::None) (*k->attrs)["reset_to_zero"] = zero;
-      return k;
-    });
+        zero = a.get(SIZE_MAX, "reset_to_zero"), restore = a.get(SIZE_MAX, "restore_value");
+    return python::builtin(
+        "triton.autotune", [configs, key, zero, restore](Interp& i2, CallArgs& b) {
+          Ref k = b.pos.at(0);
+          if (k->kind != K::Instance) i2.error(b.at, "@triton.autotune goes above @triton.jit");
+          if (!configs || (configs->kind != K::List && configs->kind != K::Tuple))
+            i2.error(b.at, "@triton.autotune needs configs=[triton.Config(...), ...]");
+          for (const Ref& c : configs->items)
+            if (!i2.is_instance_of(c, "Config"))
+              i2.error(b.at, "configs holds something not a triton.Config");
+          (*k->attrs)["configs"] = configs;
+          if (key) (*k->attrs)["key"] = key;
+          if (zero && zero->kind != K::None) (*k->attrs)["reset_to_zero"] = zero;
+          if (restore && restore->kind != K::None) (*k->attrs)["restore_value"] = restore;
+          return k;
+        });
   });
   tr["heuristics"] = python::builtin("triton.heuristics", [this](Interp&, CallArgs& a) {
     Ref rules = a.get(0, "values");

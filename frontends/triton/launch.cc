@@ -31,12 +31,15 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
     if (!is_launch_option(k) || std::find(params.begin(), params.end(), k) != params.end())
       meta[k] = v;
   }
+  Ref cfg;
   if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end()) {
-    apply_config(fn, it->second->items, a.at, meta);
-    reset_after_tuning(kernel, fn, a);
+    if (!nested_launch_ && it->second->items.size() > 1 && first_for_key(kernel, fn, a))
+      return launch_after_tuning(kernel, grid, a);
+    cfg = apply_config(fn, it->second->items, a.at, meta);
   }
   if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
     apply_heuristics(fn, it->second, a, meta);
+  if (cfg) run_pre_hook(cfg, fn, a, meta);
   // A keyword that is no parameter: Triton's compiled launch takes its other options (debug,
   // enable_fp_fusion, ...) and raises KeyError on the rest, where its interpreter ignores them;
   // keq models neither (bound to the kernel, it would be a TypeError CPython never raises here).
@@ -90,7 +93,79 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
         in.call(fn, c);
       }
   run = nullptr;
+  last_reads_prior_ = l.reads_prior;
   return python::none();
+}
+
+bool Triton::launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice) {
+  const size_t choice_was = st.autotune_choice;
+  const bool nested_was = nested_launch_;
+  st.autotune_choice = choice;
+  nested_launch_ = true;
+  launch(kernel, grid, a);
+  st.autotune_choice = choice_was;
+  nested_launch_ = nested_was;
+  return last_reads_prior_;
+}
+
+Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a) {
+  const Ref& fn = (*kernel->attrs)["fn"];
+  const std::vector<Ref>& configs = (*kernel->attrs)["configs"]->items;
+  auto zero = [&] {
+    for (const TensorPtr& t : tuning_args(kernel, fn, a, "reset_to_zero"))
+      std::fill(t->elems.begin(), t->elems.end(), constant(s, t->dtype, 0));
+  };
+  // The memory the kernel may write, as it is now: every tensor argument and its views.
+  using Snapshot = std::vector<std::pair<TensorPtr, std::vector<TermId>>>;
+  auto keep = [](const TensorPtr& t, Snapshot& into) {
+    into.push_back({t, t->elems});
+    if (t->storage.members)
+      for (const auto& m : *t->storage.members)
+        if (auto v = m.lock(); v && v != t) into.push_back({v, v->elems});
+  };
+  auto put_back = [](Snapshot& from) {
+    for (auto& [t, elems] : from) t->elems = elems;
+  };
+  Snapshot before;
+  for (const Ref& v : a.pos)
+    if (v->kind == K::Tensor) keep(v->tensor, before);
+  for (const auto& [k, v] : a.kw)
+    if (v->kind == K::Tensor) keep(v->tensor, before);
+  const size_t findings = st.findings.size(), launches = st.launches.size();
+  const std::vector<std::string> used = st.autotune_used;
+  zero();
+  if (!launch_config(kernel, grid, a, st.autotune_choice)) return python::none();
+  // The real run read what it writes: the benchmarking runs before it change its result.
+  put_back(before);
+  st.findings.resize(findings);
+  st.launches.resize(launches);
+  for (size_t c = 0; c < configs.size(); ++c) {
+    zero();
+    Snapshot restore;
+    for (const TensorPtr& t : tuning_args(kernel, fn, a, "restore_value")) keep(t, restore);
+    launch_config(kernel, grid, a, c);
+    put_back(restore);
+  }
+  st.findings.resize(findings);
+  st.launches.resize(launches);
+  st.autotune_used = used;
+  zero();
+  st.host_assumptions.insert(
+      "@triton.autotune benchmarks " + fn->s + "'s " + std::to_string(configs.size()) +
+      " configs before its first launch (" + in.where(a.at) +
+      "), and that launch reads memory it writes: keq runs each config once before it (Triton's "
+      "do_bench runs each at least 8 times; reset_to_zero or restore_value undoes them)");
+  launch_config(kernel, grid, a, st.autotune_choice);
+  return python::none();
+}
+
+void Triton::run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attrs& meta) {
+  auto hook = cfg->attrs->find("pre_hook");
+  if (hook == cfg->attrs->end() || hook->second->kind == K::None) return;
+  CallArgs c;
+  c.at = a.at;
+  c.pos = {named_args(fn, a, meta)};
+  in.call(hook->second, c);
 }
 
 // What a kernel parameter receives for host value v: a tensor becomes a pointer to its buffer;
@@ -189,7 +264,7 @@ void Triton::record_block_sizes(const Ref& fn, const std::vector<Ref>& pos, cons
       st.block_sizes.insert(pos[k]->i);
 }
 
-void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta) {
+Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta) {
   if (configs.empty()) in.error(at, "@triton.autotune with no configs");
   size_t k = std::min(st.autotune_choice, configs.size() - 1);
   st.autotune_configs = std::max(st.autotune_configs, configs.size());
@@ -224,11 +299,10 @@ void Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span a
          " (" + desc + ")";
   if (std::find(st.autotune_used.begin(), st.autotune_used.end(), desc) == st.autotune_used.end())
     st.autotune_used.push_back(desc);
+  return cfg;
 }
 
-void Triton::reset_after_tuning(const Ref& kernel, const Ref& fn, CallArgs& a) {
-  auto zero = kernel->attrs->find("reset_to_zero");
-  if (zero == kernel->attrs->end() || (*kernel->attrs)["configs"]->items.size() < 2) return;
+bool Triton::first_for_key(const Ref& kernel, const Ref& fn, CallArgs& a) {
   std::vector<std::string> names = in.parameter_names(fn);
   auto arg = [&](const std::string& name) -> Ref {
     for (size_t k = 0; k < names.size() && k < a.pos.size(); ++k)
@@ -247,25 +321,49 @@ void Triton::reset_after_tuning(const Ref& kernel, const Ref& fn, CallArgs& a) {
   Ref& tuned = (*kernel->attrs)["<tuned keys>"];
   if (!tuned) tuned = python::list({});
   for (const Ref& k : tuned->items)
-    if (k->s == key) return;  // a cached config: no benchmarking, no reset
+    if (k->s == key) return false;  // a cached config: no benchmarking
   tuned->items.push_back(python::string(key));
-  for (const Ref& name : in.to_sequence(zero->second, a.at)) {
-    Ref v = name->kind == K::Str ? arg(name->s) : nullptr;
-    if (!v) in.error(a.at, "reset_to_zero names '" + in.repr(name) + "', not an argument");
-    if (v->kind != K::Tensor) continue;
-    std::fill(v->tensor->elems.begin(), v->tensor->elems.end(), constant(s, v->tensor->dtype, 0));
-    st.host_assumptions.insert("@triton.autotune(reset_to_zero=...) zeroes " + name->s +
-                               " before " + fn->s + "'s first launch per autotuning key");
-  }
+  return true;
 }
 
-void Triton::apply_heuristics(const Ref& fn, const Ref& rules, CallArgs& a, Attrs& meta) {
+std::vector<TensorPtr> Triton::tuning_args(const Ref& kernel, const Ref& fn, CallArgs& a,
+                                           const char* which) {
+  std::vector<TensorPtr> out;
+  auto names = kernel->attrs->find(which);
+  if (names == kernel->attrs->end()) return out;
+  std::vector<std::string> params = in.parameter_names(fn);
+  for (const Ref& name : in.to_sequence(names->second, a.at)) {
+    Ref v;
+    for (size_t k = 0; k < params.size() && k < a.pos.size(); ++k)
+      if (name->kind == K::Str && params[k] == name->s) v = a.pos[k];
+    for (auto& [k, kv] : a.kw)
+      if (name->kind == K::Str && k == name->s) v = kv;
+    if (!v) in.error(a.at, std::string(which) + " names '" + in.repr(name) + "', not an argument");
+    if (v->kind != K::Tensor) continue;
+    out.push_back(v->tensor);
+    if (std::string(which) == "reset_to_zero")
+      st.host_assumptions.insert("@triton.autotune(reset_to_zero=...) zeroes " + name->s +
+                                 " before " + fn->s + "'s first launch per autotuning key");
+  }
+  return out;
+}
+
+// The kernel's arguments by parameter name, with the constexprs and options in `meta`: what
+// Triton hands heuristics and a Config's pre_hook (its nargs).
+Ref Triton::named_args(const Ref& fn, CallArgs& a, const Attrs& meta) {
   std::vector<std::string> names = in.parameter_names(fn);
   auto args = std::make_shared<Value>();
   args->kind = K::Dict;
   for (size_t k = 0; k < a.pos.size() && k < names.size(); ++k)
     args->dict.push_back({python::string(names[k]), a.pos[k]});
+  for (auto& [k, v] : a.kw)
+    if (!meta.contains(k)) args->dict.push_back({python::string(k), v});
   for (auto& [k, v] : meta) args->dict.push_back({python::string(k), v});
+  return args;
+}
+
+void Triton::apply_heuristics(const Ref& fn, const Ref& rules, CallArgs& a, Attrs& meta) {
+  Ref args = named_args(fn, a, meta);
   for (auto& [key, rule] : rules->dict) {
     CallArgs c;
     c.at = a.at;

@@ -96,6 +96,7 @@ Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const Tenso
                       std::to_string(off) +
                       ", which another lane of this program stored with "
                       "no tl.debug_barrier between");
+    run->note_read(buf.get(), off, w[off], buf->elems.size());
     TermId e = buf->elems[off];
     r->elems.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
   }
@@ -173,6 +174,7 @@ TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, i
       in.unsupported(at,
                      "a data-dependent load of an element this program stored, from a lane "
                      "that may be another (no ordering between lanes is modelled)");
+    run->note_read(buf.get(), off, w[off], buf->elems.size());
     TermId e = buf->elems[off];
     cases.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
   }
@@ -205,6 +207,7 @@ Ref Triton::store(CallArgs& a) {
     if (!path.empty()) {  // the store happens only where the conditions hold
       if (oob || buf->elems[off] == Tensor::kUninit || (w[off] >= 0 && w[off] != run->program()))
         need_unconditional(a.at, "a store out of bounds, to memory nothing wrote, or racing");
+      run->reads_prior = true;  // where the condition fails, the element keeps what it held
       w[off] = -(run->program() + 2);
       buf->write(off, s.make(Op::Select,
                              {path_guard(), to_dtype(e, v->dtype, buf->dtype), buf->elems[off]}));
@@ -220,6 +223,7 @@ Ref Triton::store(CallArgs& a) {
       finding(a.at, "write-write race: element " + std::to_string(off) +
                         " is stored by several programs of this launch");
     w[off] = run->program();
+    run->note_write(buf.get(), off);
     run->stored_lane[{buf.get(), off}] = {p->shape, static_cast<int64_t>(k)};
     buf->write(off, to_dtype(e, v->dtype, buf->dtype));
   }

@@ -150,6 +150,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
         TermId val = to_dtype(v->elems[broadcast_index(*v, p->shape, unflatten(k, p->shape))],
                               v->dtype, buf->dtype);
         TermId old = buf->elems[off];
+        run->reads_prior = true;
         if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
         // Flatten sums so partial sums from many programs stay one n-ary sum.
         std::vector<TermId> parts;
@@ -196,6 +197,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
         std::vector<int64_t> idx = unflatten(k, p->shape);
         TermId val = to_dtype(v->elems[broadcast_index(*v, p->shape, idx)], v->dtype, buf->dtype);
         TermId old = buf->elems[off];
+        run->reads_prior = true;
         if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
         bool other = w[off] >= 0 && w[off] != run->program();
         if (other && cas)

@@ -51,6 +51,21 @@ struct Launch {
     int64_t lane;
   };
   absl::flat_hash_map<std::pair<const Tensor*, int64_t>, LaneMark> stored_lane;
+  // Whether the launch's result depends on what the memory it writes held before it: an
+  // element loaded before this launch wrote it and written afterwards, an atomic, a
+  // conditional store keeping the old value. Such a launch run twice leaves a different result.
+  bool reads_prior = false;
+  absl::flat_hash_map<const Tensor*, std::vector<bool>> read_unwritten;
+  void note_read(const Tensor* t, int64_t off, int64_t writer, size_t size) {
+    if (writer >= 0) return;
+    std::vector<bool>& r = read_unwritten[t];
+    if (r.empty()) r.assign(size, false);
+    r[off] = true;
+  }
+  void note_write(const Tensor* t, int64_t off) {
+    if (auto it = read_unwritten.find(t); it != read_unwritten.end() && it->second[off])
+      reads_prior = true;
+  }
   int64_t program() const { return pid[0] + grid[0] * (pid[1] + grid[1] * pid[2]); }
   std::string program_str() const {
     return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " +
@@ -162,10 +177,24 @@ struct Triton {
 
   // The autotuner may pick any config, so each is a configuration of its own (verify runs them
   // all); this launch runs the one chosen in the state.
-  void apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta);
-  // @triton.autotune(reset_to_zero=[...]) with several configs: the first launch for a key
-  // benchmarks, then zeroes those arguments before the real run (Triton 3.6's Autotuner.run).
-  void reset_after_tuning(const Ref& kernel, const Ref& fn, CallArgs& a);
+  // Returns the config chosen.
+  Ref apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta);
+  // Whether this launch of a kernel autotuned over several configs is the first for its key
+  // (the autotuner's cache key: the `key` arguments and the tensors' dtypes), where Triton 3.6's
+  // Autotuner.run benchmarks every config before the real run. Records the key.
+  bool first_for_key(const Ref& kernel, const Ref& fn, CallArgs& a);
+  // The arguments @triton.autotune(reset_to_zero=[...] or restore_value=[...]) names.
+  std::vector<TensorPtr> tuning_args(const Ref& kernel, const Ref& fn, CallArgs& a,
+                                     const char* which);
+  // The first launch for a key: Triton benchmarks each config (each run preceded by its
+  // pre_hook and reset_to_zero, restore_value put back after), zeroes reset_to_zero, then runs
+  // the chosen config. Where the real run's result depends on the memory it writes (it
+  // accumulates), the benchmarking runs are modelled, one per config; else they change nothing.
+  Ref launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a);
+  // Runs `kernel` with config `choice` and no autotuning of its own; whether it read prior memory.
+  bool launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice);
+  void run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attrs& meta);
+  Ref named_args(const Ref& fn, CallArgs& a, const Attrs& meta);
 
   // @triton.heuristics({"NAME": lambda args: ...}): each value is computed at launch from the
   // kernel's arguments by name (constexprs from the config included), in the dict's order.
@@ -369,6 +398,8 @@ struct Triton {
   Ref store(CallArgs& a);
   // ---- block pointers: tl.make_block_ptr(base, shape, strides, offsets, block_shape, order) ----
   Ref block_ptr_class;
+  bool nested_launch_ = false;     // a launch the autotuning model makes: no tuning of its own
+  bool last_reads_prior_ = false;  // the last launch's Launch::reads_prior
   bool is_block_ptr(const Ref& v) const;
   int64_t int_of(const Ref& v, Span at);
   std::vector<int64_t> ints_of(const Ref& v, Span at);
