@@ -223,6 +223,49 @@ TEST(TorchFrontend, RepeatInterleaveAndCompileDecorators) {
   EXPECT_EQ(s.str(b.elems[17]), "p0[1,2]");
 }
 
+// @dataclass gives __init__ over the annotated fields (base fields first, defaults, field()
+// with default_factory, __post_init__); class decorators run bottom-up as for functions.
+TEST(Interp, DataclassesAndClassDecoratorsAreCPythons) {
+  EXPECT_EQ(int_of("from dataclasses import dataclass, field\n"
+                   "@dataclass\nclass A:\n    x: int\n    y: int = 10\n"
+                   "    z: list = field(default_factory=list)\n"
+                   "    def __post_init__(self):\n        self.z.append(self.x)\n"
+                   "@dataclass(frozen=True)\nclass B(A):\n    w: int = 100\n"
+                   "b = B(1, w=1000)\na = A(2, 20)\n"
+                   "r = b.x + b.y + b.w + len(b.z) + a.x + a.y + len(A.__annotations__)\n"),
+            1 + 10 + 1000 + 1 + 2 + 20 + 3);
+  EXPECT_EQ(int_of("import dataclasses\n@dataclasses.dataclass\nclass C:\n    k: int = 3\n"
+                   "r = len(dataclasses.fields(C)) + dataclasses.asdict(C(5))['k']\n"),
+            6);
+  EXPECT_EQ(int_of("def tag(cls):\n    cls.tagged = 7\n    return cls\n"
+                   "@tag\nclass D:\n    pass\nr = D.tagged\n"),
+            7);
+  ir::TermStore s;
+  python::Tree tree = python::parse(
+      "from dataclasses import dataclass\n@dataclass\nclass E:\n    x: int\nE()\n", "e.py");
+  python::Interp in(s);
+  TorchState st;
+  install(in, st);
+  try {
+    in.run(tree);
+    ADD_FAILURE() << "a missing field did not raise";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("missing 1 required positional argument: 'x'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// nn.ModuleDict and nn.ParameterDict are dicts, nn.ParameterList a list.
+TEST(TorchModules, ModuleDictAndParameterContainers) {
+  EXPECT_EQ(int_of("import torch\nimport torch.nn as nn\n"
+                   "d = nn.ModuleDict({'a': nn.ReLU(), 'b': nn.Identity()})\n"
+                   "p = nn.ParameterList([nn.Parameter(torch.zeros(2)) for _ in range(3)])\n"
+                   "q = nn.ParameterDict({'w': nn.Parameter(torch.ones(4))})\n"
+                   "r = len(d) + 10 * len(p) + 100 * q['w'].numel() + int('a' in d)\n"),
+            2 + 30 + 400 + 1);
+}
+
 // Global switches LLM-written files set at import: seeds and determinism are inert (inputs are
 // symbolic), torch.backends answers torch 2.11's defaults and takes assignments, and a TF32
 // switch is named in the report (real semantics takes exact products).

@@ -280,6 +280,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       return Flow::Normal;
     }
     case NodeKind::AnnAssign:
+      if (env->class_body && node(n.kids[0]).kind == NodeKind::Name)
+        env->annotated.push_back(node(n.kids[0]).text);
       if (n.kids[2] != kNoNode) assign(n.kids[0], eval(n.kids[2], env), env);
       return Flow::Normal;
     case NodeKind::Return:
@@ -373,6 +375,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       if (base && base->kind != K::Class) unsupported(n.span, "a base class that is not a class");
       auto body_env = std::make_shared<Env>();
       body_env->parent = env;
+      body_env->class_body = true;
       exec_block(n.kids[2], body_env);
       // Python: methods see the enclosing scope, not the class body's names.
       for (auto& [name, v] : body_env->vars)
@@ -380,9 +383,23 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>(body_env->vars.begin(),
                                                                            body_env->vars.end());
       body_env->vars.clear();
+      // Annotations are not evaluated (as under `from __future__ import annotations`).
+      if (!body_env->annotated.empty()) {
+        auto annotations = std::make_shared<Value>();
+        annotations->kind = K::Dict;
+        for (const std::string& name : body_env->annotated)
+          annotations->dict.push_back({string(name), string("annotation")});
+        (*attrs)["__annotations__"] = annotations;
+      }
       Ref cls = make_class(n.text, base, attrs);
       cls->b = true;  // the program's own class, not keq's model of a library's
-      if (!node(n.kids[0]).kids.empty()) unsupported(n.span, "class decorators");
+      const auto& decos = node(n.kids[0]).kids;
+      for (auto it = decos.rbegin(); it != decos.rend(); ++it) {
+        CallArgs a;
+        a.pos.push_back(cls);
+        a.at = node(*it).span;
+        cls = call(eval(*it, env), a);
+      }
       env->vars[n.text] = cls;
       return Flow::Normal;
     }

@@ -16,6 +16,9 @@ namespace keq::python {
 struct Env {
   absl::flat_hash_map<std::string, Ref> vars;
   std::shared_ptr<Env> parent;  // enclosing scope (module globals for functions)
+  // A class body's annotated names (`block: int = 1024`), in order: its __annotations__.
+  bool class_body = false;
+  std::vector<std::string> annotated;
   Ref lookup(const std::string& name) const { return lookup_where(name).first; }
   // The value and the scope that holds it (a module's globals: the scope whose parent is the
   // builtins).

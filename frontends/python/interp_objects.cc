@@ -496,6 +496,10 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
     (*obj->attrs)[name] = std::move(v);
     return;
   }
+  if (obj->kind == K::Class && obj->b) {  // the program's own class: a class attribute
+    (*obj->attrs)[name] = std::move(v);
+    return;
+  }
   if (obj->kind != K::Instance || obj->s == "super")
     unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
   // A modelled library object that watches its attributes (torch.backends' switches) defines

@@ -2,6 +2,7 @@
 // operator, importlib, contextlib, typing, warnings, __future__, and packaging.version (not
 // stdlib, but what libraries compare versions with). Each is modelled as CPython runs it, up to
 // the differences the comments name.
+#include <algorithm>
 #include <cctype>
 
 #include "frontends/python/interp.h"
@@ -218,6 +219,127 @@ void install_packaging(Interp& in) {
   in.register_module("packaging.version", version);
 }
 
+// dataclasses: @dataclass (bare or with options) gives a class an __init__ over its annotated
+// fields, base classes' fields first, with defaults from the class body or field(default=...,
+// default_factory=...), then __post_init__. Options (frozen, eq, order, ...) change nothing
+// keq observes on the paths it runs (a frozen instance is not assigned to by a correct program).
+std::vector<std::string> dataclass_fields(const Ref& cls) {
+  std::vector<Ref> chain;
+  for (Ref c = cls; c; c = c->cls) chain.insert(chain.begin(), c);
+  std::vector<std::string> names;
+  for (const Ref& c : chain)
+    if (auto a = c->attrs->find("__annotations__");
+        a != c->attrs->end() && c->attrs->contains("__dataclass_fields__"))
+      for (const auto& [k, v] : a->second->dict)
+        if (std::find(names.begin(), names.end(), k->s) == names.end()) names.push_back(k->s);
+  return names;
+}
+
+Ref make_dataclass(Interp& in, const Ref& cls, Span at) {
+  if (cls->kind != K::Class) in.error(at, "@dataclass decorates a class");
+  (*cls->attrs)["__dataclass_fields__"] = boolean(true);
+  std::vector<std::string> names = dataclass_fields(cls);
+  std::vector<Ref> defaults;  // per field: the class body's value, or null
+  for (const std::string& n : names) {
+    Ref d;
+    for (Ref c = cls; c && !d; c = c->cls)
+      if (auto it = c->attrs->find(n); it != c->attrs->end()) d = it->second;
+    defaults.push_back(d);
+  }
+  if (cls->attrs->contains("__init__") && cls->attrs->at("__init__")->kind == K::Function)
+    return cls;  // a class that writes its own __init__ keeps it (init=True does not replace it)
+  (*cls->attrs)["__init__"] =
+      builtin(cls->s + ".__init__", [names, defaults](Interp& i2, CallArgs& a) -> Ref {
+        const Ref& self = a.pos.at(0);
+        if (a.pos.size() - 1 > names.size())
+          i2.raise(a.at, "TypeError: __init__() takes " + std::to_string(names.size() + 1) +
+                             " positional arguments but " + std::to_string(a.pos.size()) +
+                             " were given");
+        for (size_t k = 0; k < names.size(); ++k) {
+          Ref v = k + 1 < a.pos.size() ? a.pos[k + 1] : nullptr;
+          for (auto& [kw, kv] : a.kw)
+            if (kw == names[k]) v = kv;
+          if (!v && defaults[k] && i2.is_instance_of(defaults[k], "Field")) {
+            const Attrs& f = *defaults[k]->attrs;
+            if (Ref factory = f.at("default_factory"); factory->kind != K::None) {
+              CallArgs none_args;
+              none_args.at = a.at;
+              v = i2.call(factory, none_args);
+            } else if (f.at("default")->kind != K::None || f.at("has_default")->b) {
+              v = f.at("default");
+            }
+          } else if (!v) {
+            v = defaults[k];
+          }
+          if (!v)
+            i2.raise(a.at, "TypeError: __init__() missing 1 required positional argument: '" +
+                               names[k] + "'");
+          i2.setattr(self, names[k], v, a.at);
+        }
+        for (auto& [kw, kv] : a.kw)
+          if (std::find(names.begin(), names.end(), kw) == names.end())
+            i2.raise(a.at, "TypeError: __init__() got an unexpected keyword argument '" + kw + "'");
+        for (Ref c = self->cls; c; c = c->cls)
+          if (auto post = c->attrs->find("__post_init__"); post != c->attrs->end()) {
+            CallArgs none_args;
+            none_args.at = a.at;
+            i2.call(i2.getattr(self, "__post_init__", a.at), none_args);
+            break;
+          }
+        return none();
+      });
+  return cls;
+}
+
+void install_dataclasses(Interp& in) {
+  Ref m = module_object("dataclasses");
+  (*m->attrs)["dataclass"] = builtin("dataclasses.dataclass", [](Interp& i2, CallArgs& a) -> Ref {
+    if (!a.pos.empty()) return make_dataclass(i2, a.pos[0], a.at);
+    return builtin("dataclasses.dataclass",
+                   [](Interp& i3, CallArgs& b) { return make_dataclass(i3, b.pos.at(0), b.at); });
+  });
+  auto field_cls = in.make_class("Field", nullptr, std::make_shared<Attrs>());
+  (*m->attrs)["field"] = builtin("dataclasses.field", [field_cls](Interp&, CallArgs& a) {
+    auto f = std::make_shared<Value>();
+    f->kind = K::Instance;
+    f->cls = field_cls;
+    f->attrs = std::make_shared<Attrs>();
+    Ref d = a.get(SIZE_MAX, "default"), factory = a.get(SIZE_MAX, "default_factory");
+    (*f->attrs)["default"] = d ? d : none();
+    (*f->attrs)["has_default"] = boolean(d != nullptr);
+    (*f->attrs)["default_factory"] = factory ? factory : none();
+    return Ref(f);
+  });
+  (*m->attrs)["fields"] = builtin("dataclasses.fields", [field_cls](Interp& i2, CallArgs& a) {
+    Ref x = a.pos.at(0);
+    std::vector<Ref> out;
+    for (const std::string& n : dataclass_fields(x->kind == K::Class ? x : x->cls)) {
+      auto f = std::make_shared<Value>();
+      f->kind = K::Instance;
+      f->cls = field_cls;
+      f->attrs = std::make_shared<Attrs>();
+      (*f->attrs)["name"] = string(n);
+      out.push_back(f);
+    }
+    if (out.empty()) i2.raise(a.at, "TypeError: must be called with a dataclass type or instance");
+    return tuple(out);
+  });
+  (*m->attrs)["asdict"] = builtin("dataclasses.asdict", [](Interp& i2, CallArgs& a) {
+    Ref x = a.pos.at(0);
+    auto d = std::make_shared<Value>();
+    d->kind = K::Dict;
+    for (const std::string& n : dataclass_fields(x->cls))
+      d->dict.push_back({string(n), i2.getattr(x, n, a.at)});
+    return Ref(d);
+  });
+  (*m->attrs)["is_dataclass"] = builtin("dataclasses.is_dataclass", [](Interp&, CallArgs& a) {
+    Ref x = a.pos.at(0);
+    Ref c = x->kind == K::Class ? x : x->cls;
+    return boolean(c && c->attrs->contains("__dataclass_fields__"));
+  });
+  in.register_module("dataclasses", m);
+}
+
 }  // namespace
 
 void Interp::install_stdlib() {
@@ -227,6 +349,7 @@ void Interp::install_stdlib() {
   install_contextlib(*this);
   install_typing(*this);
   install_packaging(*this);
+  install_dataclasses(*this);
 }
 
 }  // namespace keq::python

@@ -302,6 +302,29 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     return python::list(mods && mods->kind != K::None ? i2.to_sequence(mods, a.at)
                                                       : std::vector<Ref>{});
   });
+  // nn.ModuleDict / nn.ParameterDict: a dict of modules or parameters (indexing, `in`, len,
+  // keys/values/items and assignment are the dict's); nn.ParameterList: a list of parameters.
+  for (const char* name : {"ModuleDict", "ParameterDict"})
+    na[name] = python::builtin(std::string("nn.") + name, [name](Interp& i2, CallArgs& a) {
+      auto d = std::make_shared<python::Value>();
+      d->kind = K::Dict;
+      Ref from = a.get(0, name == std::string("ModuleDict") ? "modules" : "parameters");
+      if (from && from->kind == K::Dict) {
+        d->dict = from->dict;
+      } else if (from && from->kind != K::None) {
+        for (const Ref& kv : i2.to_sequence(from, a.at)) {
+          std::vector<Ref> pair = i2.to_sequence(kv, a.at);
+          if (pair.size() != 2)
+            i2.error(a.at, std::string("nn.") + name + " takes (key, value) pairs");
+          d->dict.push_back({pair[0], pair[1]});
+        }
+      }
+      return Ref(d);
+    });
+  na["ParameterList"] = python::builtin("nn.ParameterList", [](Interp& i2, CallArgs& a) {
+    Ref ps = a.get(0, "values");
+    return python::list(ps && ps->kind != K::None ? i2.to_sequence(ps, a.at) : std::vector<Ref>{});
+  });
   install_conv_pool_norm(nn, F, module_cls);
   install_more(nn, F, module_cls);
 }
