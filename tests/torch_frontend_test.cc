@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "frontends/triton/program.h"
+#include "frontends/triton/triton.h"
 #include "tests/golden.h"
 
 namespace keq::torch {
@@ -252,6 +253,56 @@ TEST(Interp, DataclassesAndClassDecoratorsAreCPythons) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("missing 1 required positional argument: 'x'"),
               std::string::npos)
+        << e.what();
+  }
+}
+
+// A `return` inside `with` or `try/finally` keeps its value when __exit__ or the finally block
+// calls functions (Liger's registry returned __exit__'s False from `with lock: return t`).
+TEST(Interp, AReturnSurvivesExitAndFinally) {
+  EXPECT_EQ(int_of("class L:\n    def __enter__(self):\n        return self\n"
+                   "    def __exit__(self, *e):\n        return False\n"
+                   "def noop():\n    return 99\n"
+                   "def f():\n    with L():\n        return 5\n"
+                   "def g():\n    try:\n        return 6\n    finally:\n        noop()\n"
+                   "r = f() + g()\n"),
+            11);
+}
+
+// sys, property, type(), set algebra, dict methods and locals() as CPython 3.11 has them.
+TEST(Interp, SysPropertyTypeSetsDictsAndLocals) {
+  EXPECT_EQ(int_of("import sys\nr = sys.version_info[1] + int(sys.modules.get('nope') is None) "
+                   "+ int(sys.modules.get('sys') is sys)\n"),
+            13);
+  EXPECT_EQ(
+      int_of("class A:\n    def __init__(self):\n        self._v = 4\n"
+             "    @property\n    def v(self):\n        return self._v * 10\n"
+             "r = A().v + int(type(A()) is A) + int(type(3) is int) + len(type(A()).__name__)\n"),
+      40 + 1 + 1 + 1);
+  EXPECT_EQ(int_of("a = {1, 2, 3}\nb = {3, 4}\n"
+                   "r = len(a - b) + 10 * len(a | b) + 100 * len(a & b) + 1000 * len(a ^ b)\n"),
+            2 + 40 + 100 + 3000);
+  EXPECT_EQ(int_of("d = {'a': 1}\nd.update(b=2)\nd.setdefault('c', 3)\nx = d.pop('a')\n"
+                   "e = d.copy()\nd.clear()\nr = x + 10 * len(e) + 100 * len(d) + e['c']\n"),
+            1 + 20 + 3);
+  EXPECT_EQ(int_of("def f():\n    q = 7\n    return locals().get('q', 0) + "
+                   "int(locals().get('zz', 1))\nr = f()\n"),
+            8);
+}
+
+// A name keq's own model of a standard-library module lacks is keq's gap: UNSUPPORTED naming
+// it, not the program's AttributeError (threading.Event was a false NOT_EQUIVALENT).
+TEST(Interp, ANameMissingFromAModelledStdlibModuleIsUnsupported) {
+  ir::TermStore s;
+  python::Tree tree = python::parse("import threading\nb = threading.Barrier(2)\n", "b.py");
+  python::Interp in(s);
+  TorchState st;
+  install(in, st);
+  try {
+    in.run(tree);
+    ADD_FAILURE() << "threading.Barrier ran";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("threading.Barrier is not modelled"), std::string::npos)
         << e.what();
   }
 }
@@ -748,6 +799,24 @@ TEST(Triton, WhereDiscardsMaskedLanesAndRuntimeScalarsComputeInTheKernel) {
   // The float argument is the fp32 Triton passes (0.1 rounded), not the Python double.
   EXPECT_NE(out.find(ir::Constant::of_float(static_cast<float>(0.1)).str()), std::string::npos)
       << out;
+}
+
+// tl.swizzle2d is Triton 3.6's grouped ordering (standard.py), the last group narrower.
+TEST(Triton, Swizzle2dIsTritons) {
+  ir::TermStore s;
+  python::Interp in(s);
+  TorchState st;
+  install(in, st);
+  triton::install(in, st);
+  python::Tree tree = python::parse(
+      "import triton.language as tl\n"
+      "a = tl.swizzle2d(5, 3, 8, 4, 2)\nb = tl.swizzle2d(1, 2, 3, 4, 2)\n"
+      "c = tl.swizzle2d(2, 1, 3, 4, 2)\n"
+      "r = a[0] * 100000 + a[1] * 10000 + b[0] * 1000 + b[1] * 100 + c[0] * 10 + c[1]\n",
+      "swizzle.py");
+  Ref r = in.run(tree)->lookup("r");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->i, 530321);
 }
 
 TEST(Triton, DotOnFp32WithoutIeeePrecisionNotesTf32) {

@@ -1,6 +1,7 @@
 // Python's builtins as far as KernelBench files use them.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "frontends/python/integers.h"
 #include "frontends/python/interp.h"
@@ -157,6 +158,33 @@ void Interp::install_builtins() {
     auto g = std::make_shared<Value>(*f);
     g->b = true;  // Function's `b`: never bound to an instance (value.h)
     return Ref(g);
+  });
+  // property(fget): reading the attribute on an instance calls fget (interp_objects.cc); the
+  // setter is kept for assignments keq does not route through it (a read-only property is the
+  // common case).
+  def("property", [](Interp& in, CallArgs& a) -> Ref {
+    Ref f = a.get(0, "fget");
+    if (!f || (f->kind != K::Function && f->kind != K::Builtin))
+      in.unsupported(a.at, "property() without a getter function");
+    Ref p = module_object(kPropertyTag);
+    (*p->attrs)["fget"] = f;
+    (*p->attrs)["setter"] = builtin("property.setter", [p](Interp&, CallArgs&) { return p; });
+    (*p->attrs)["getter"] = (*p->attrs)["setter"];
+    (*p->attrs)["deleter"] = (*p->attrs)["setter"];
+    return p;
+  });
+  // type(x): an instance's class, or the builtin (int, float, str, ...) that makes x, so
+  // `type(x) is int` and `type(e).__name__` hold; type(name, bases, dict) is not modelled.
+  def("type", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.size() != 1) in.unsupported(a.at, "type() with other than one argument");
+    const Ref& x = a.pos[0];
+    if (x->kind == K::Instance && x->cls) return x->cls;
+    static const std::map<K, const char*> kMaker = {
+        {K::Int, "int"},   {K::Float, "float"}, {K::Str, "str"},   {K::Bool, "bool"},
+        {K::List, "list"}, {K::Tuple, "tuple"}, {K::Dict, "dict"}, {K::None, "NoneType"}};
+    if (auto it = kMaker.find(x->kind); it != kMaker.end())
+      if (Ref maker = in.builtin_named(it->second)) return maker;
+    in.unsupported(a.at, "type() of a " + x->type_name());
   });
   def("abs", [](Interp& in, CallArgs& a) -> Ref {
     Ref x = one_arg(in, a, "abs");

@@ -172,7 +172,9 @@ Interp::Flow Interp::exec_try(const Node& n, const std::shared_ptr<Env>& env) {
   }
   auto run_finally = [&](Flow f) {
     if (finally_block == kNoNode) return f;
+    Ref returned = return_value_;  // a `return` before: calls in the block must not replace it
     Flow g = exec_block(finally_block, env);
+    if (g == Flow::Normal) return_value_ = returned;
     return g == Flow::Normal ? f : g;
   };
   // What a function call left behind when an exception unwound it.
@@ -263,7 +265,10 @@ Interp::Flow Interp::exec_with(const Node& n, const std::shared_ptr<Env>& env) {
         call(getattr(ctx, "__exit__", item.span), exit_args);
         throw;
       }
+      // A `return` in the body keeps its value: __exit__'s own return must not replace it.
+      Ref returned = return_value_;
       call(getattr(ctx, "__exit__", item.span), exit_args);
+      return_value_ = returned;
       return body;
     }
     if (ctx->kind != K::Module || ctx->s.rfind("context:", 0) != 0)

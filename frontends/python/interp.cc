@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "frontends/python/integers.h"
@@ -783,6 +784,22 @@ Ref Interp::comprehension(NodeId e, const std::shared_ptr<Env>& env) {
 
 Ref Interp::eval_call(NodeId e, const std::shared_ptr<Env>& env) {
   const Node& n = node(e);
+  // locals() and globals() need the caller's scope: a snapshot of it as a dict (names sorted;
+  // CPython's order is insertion order, which keq's scopes do not keep).
+  if (const Node& callee = node(n.kids[0]);
+      n.kids.size() == 1 && callee.kind == NodeKind::Name &&
+      (callee.text == "locals" || callee.text == "globals") &&
+      (env->lookup_where(callee.text).second == builtins_.get() ||
+       !env->lookup_where(callee.text).first)) {
+    const Env* scope = env.get();
+    if (callee.text == "globals")
+      while (scope->parent && scope->parent.get() != builtins_.get()) scope = scope->parent.get();
+    std::map<std::string, Ref> sorted(scope->vars.begin(), scope->vars.end());
+    auto d = std::make_shared<Value>();
+    d->kind = K::Dict;
+    for (auto& [k, v] : sorted) d->dict.push_back({string(k), v});
+    return d;
+  }
   Ref f = eval(n.kids[0], env);
   CallArgs args;
   args.at = n.span;

@@ -107,6 +107,16 @@ class Interp {
   // The module `import NAME` binds: a registered one, or one read as source from the search
   // path (modules.cc). A name found nowhere raises ModuleNotFoundError, as CPython would.
   Ref module_value(const std::string& name, Span at);
+  // A builtin by name (int, len, ...), or null.
+  Ref builtin_named(const std::string& name) const {
+    auto it = builtins_->vars.find(name);
+    return it == builtins_->vars.end() ? nullptr : it->second;
+  }
+  // A module imported (or registered) so far, or null: what sys.modules holds.
+  Ref imported_module(const std::string& name) const {
+    auto it = modules_.find(name);
+    return it == modules_.end() ? nullptr : it->second;
+  }
   // Folders searched for source modules, in order: the importing file's folder first.
   void add_search_dir(const std::string& dir) { search_path_.push_back(dir); }
   // What importing read and assumed, for the report: modules taken as not installed, modules
@@ -143,6 +153,7 @@ class Interp {
 
   Ref binop(const std::string& op, const Ref& a, const Ref& b, Span at);
   bool equal(const Ref& a, const Ref& b) const;
+  Ref set_operation(const std::string& op, const Ref& a, const Ref& b) const;
   // A set of `members` (duplicates dropped); members whose equality keq cannot decide as
   // Python does (tensors) are unsupported.
   Ref make_set(const std::vector<Ref>& members, Span at);

@@ -296,8 +296,16 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
   };
   auto from_classes = [&](Ref start, const Ref& self) -> Ref {
     for (Ref c = std::move(start); c; c = c->cls)
-      if (auto it = c->attrs->find(name); it != c->attrs->end())
-        return self ? bind(self, it->second, c) : it->second;
+      if (auto it = c->attrs->find(name); it != c->attrs->end()) {
+        const Ref& v = it->second;
+        if (self && v->kind == K::Module && v->s == kPropertyTag) {
+          CallArgs get;
+          get.at = at;
+          get.pos = {self};
+          return call(v->attrs->at("fget"), get);
+        }
+        return self ? bind(self, v, c) : v;
+      }
     return nullptr;
   };
   switch (obj->kind) {
@@ -314,6 +322,7 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
       error(at, "'" + obj->type_name() + "' object has no attribute '" + name + "'");
     }
     case K::Class:
+      if (name == "__name__" || name == "__qualname__") return string(obj->s);
       if (Ref r = from_classes(obj, nullptr)) {
         // A classmethod (a builtin marked `b`, such as autograd.Function.apply) gets the class
         // it was looked up on.
@@ -459,6 +468,65 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
           for (auto& [k, v] : obj->dict)
             out.push_back(name == "items" ? tuple({k, v}) : name == "keys" ? k : v);
           return list(out);
+        });
+      if (!is_set(obj) && (name == "clear" || name == "copy" || name == "pop" ||
+                           name == "setdefault" || name == "update" || name == "popitem"))
+        return builtin("dict." + name, [obj, name](Interp& in, CallArgs& a) -> Ref {
+          auto find = [&](const Ref& key) {
+            if (!in.equality_is_pythons(key))
+              in.unsupported(a.at, "a dict key of " + key->type_name());
+            for (auto it = obj->dict.begin(); it != obj->dict.end(); ++it)
+              if (in.equal(it->first, key)) return it;
+            return obj->dict.end();
+          };
+          if (name == "clear") obj->dict.clear();
+          if (name == "copy") return std::make_shared<Value>(*obj);
+          if (name == "popitem") {
+            if (obj->dict.empty())
+              in.raise_exception(a.at, "KeyError", "'popitem(): dictionary is empty'");
+            auto last = obj->dict.back();
+            obj->dict.pop_back();
+            return tuple({last.first, last.second});
+          }
+          if (name == "pop" || name == "setdefault") {
+            auto it = find(a.pos.at(0));
+            if (it != obj->dict.end()) {
+              Ref v = it->second;
+              if (name == "pop") obj->dict.erase(it);
+              return v;
+            }
+            if (name == "setdefault") {
+              Ref v = a.pos.size() > 1 ? a.pos[1] : none();
+              obj->dict.push_back({a.pos[0], v});
+              return v;
+            }
+            if (a.pos.size() > 1) return a.pos[1];
+            in.raise_exception(a.at, "KeyError", in.repr(a.pos[0]));
+          }
+          if (name == "update") {
+            auto put = [&](const Ref& k, const Ref& v) {
+              auto it = find(k);
+              if (it != obj->dict.end())
+                it->second = v;
+              else
+                obj->dict.push_back({k, v});
+            };
+            for (const Ref& x : a.pos) {
+              if (x->kind == K::Dict) {
+                for (auto& [k, v] : std::vector(x->dict)) put(k, v);
+              } else {
+                for (const Ref& kv : in.to_sequence(x, a.at)) {
+                  std::vector<Ref> pair = in.to_sequence(kv, a.at);
+                  if (pair.size() != 2)
+                    in.raise(a.at, "ValueError: dictionary update sequence element has length " +
+                                       std::to_string(pair.size()) + "; 2 is required");
+                  put(pair[0], pair[1]);
+                }
+              }
+            }
+            for (auto& [k, v] : a.kw) put(string(k), v);
+          }
+          return none();
         });
       break;
     case K::Int:

@@ -236,6 +236,26 @@ void Interp::input_dependent_use(Span at, const Ref& v) const {
                       "operators, nothing else done with it");
 }
 
+// Set difference, union, intersection and symmetric difference, members in the order CPython
+// would not promise either (sets are not iterated by keq: membership and len only).
+Ref Interp::set_operation(const std::string& op, const Ref& a, const Ref& b) const {
+  auto has = [&](const Ref& set, const Ref& m) {
+    for (const auto& [k, v] : set->dict)
+      if (equal(k, m)) return true;
+    return false;
+  };
+  auto out = std::make_shared<Value>();
+  out->kind = K::Dict;
+  out->s = kSetMarker;
+  for (const auto& [k, v] : a->dict)
+    if ((op == "-" || op == "^") ? !has(b, k) : op == "&" ? has(b, k) : true)
+      out->dict.push_back({k, v});
+  if (op == "|" || op == "^")
+    for (const auto& [k, v] : b->dict)
+      if (!has(a, k)) out->dict.push_back({k, v});
+  return out;
+}
+
 Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
   if (a->kind == K::Tensor || b->kind == K::Tensor || a->kind == K::Pointer ||
       b->kind == K::Pointer) {
@@ -244,6 +264,8 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
   }
   for (const Ref& v : {a, b})
     if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);
+  if (is_set(a) && is_set(b) && (op == "-" || op == "|" || op == "&" || op == "^"))
+    return set_operation(op, a, b);
   if (is_number(a) && is_number(b)) {
     bool ints = a->kind != K::Float && b->kind != K::Float;
     if (ints) {

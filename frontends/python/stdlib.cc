@@ -291,6 +291,39 @@ Ref make_dataclass(Interp& in, const Ref& cls, Span at) {
   return cls;
 }
 
+// sys as CPython 3.11 on Linux answers: version, platform, maxsize, byteorder, argv and path
+// empty (keq runs no script), sys.modules.get(name) for the modules imported so far, and
+// stdout/stderr whose writes print nothing keq observes. sys.exit raises SystemExit.
+void install_sys(Interp& in) {
+  Ref m = module_object("sys");
+  auto& t = *m->attrs;
+  t["version_info"] = tuple({integer(3), integer(11), integer(0), string("final"), integer(0)});
+  t["version"] = string("3.11.0");
+  t["hexversion"] = integer(0x030b00f0);
+  t["platform"] = string("linux");
+  t["byteorder"] = string("little");
+  t["maxsize"] = integer(INT64_MAX);
+  t["argv"] = list({});
+  t["path"] = list({});
+  Ref modules = module_object("sys.modules");
+  (*modules->attrs)["get"] = builtin("sys.modules.get", [](Interp& i2, CallArgs& a) -> Ref {
+    if (a.pos.empty() || a.pos[0]->kind != K::Str) i2.error(a.at, "sys.modules.get(name)");
+    if (Ref mod = i2.imported_module(a.pos[0]->s)) return mod;
+    return a.pos.size() > 1 ? a.pos[1] : none();
+  });
+  t["modules"] = modules;
+  for (const char* stream : {"stdout", "stderr"}) {
+    Ref s = module_object(std::string("sys.") + stream);
+    (*s->attrs)["write"] = builtin("write", [](Interp&, CallArgs&) { return none(); });
+    (*s->attrs)["flush"] = builtin("flush", [](Interp&, CallArgs&) { return none(); });
+    t[stream] = s;
+  }
+  t["exit"] = builtin("sys.exit", [](Interp& i2, CallArgs& a) -> Ref {
+    i2.raise(a.at, "SystemExit: " + (a.pos.empty() ? std::string("None") : i2.repr(a.pos[0])));
+  });
+  in.register_module("sys", m);
+}
+
 void install_dataclasses(Interp& in) {
   Ref m = module_object("dataclasses");
   (*m->attrs)["dataclass"] = builtin("dataclasses.dataclass", [](Interp& i2, CallArgs& a) -> Ref {
@@ -350,6 +383,7 @@ void Interp::install_stdlib() {
   install_typing(*this);
   install_packaging(*this);
   install_dataclasses(*this);
+  install_sys(*this);
 }
 
 }  // namespace keq::python

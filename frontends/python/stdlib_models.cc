@@ -188,6 +188,36 @@ class local:
     pass
 
 
+class Event:
+    def __init__(self):
+        self._flag = False
+
+    def is_set(self):
+        return self._flag
+
+    def set(self):
+        self._flag = True
+
+    def clear(self):
+        self._flag = False
+
+    def wait(self, timeout=None):
+        return self._flag
+
+
+class _Thread:
+    name = "MainThread"
+    ident = 1
+    daemon = False
+
+
+def current_thread():
+    return _Thread()
+
+
+main_thread = current_thread
+
+
 def get_ident():
     return 1
 

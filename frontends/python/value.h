@@ -109,6 +109,7 @@ struct Value {
 
 Ref none();
 Ref boolean(bool b);
+inline constexpr const char* kPropertyTag = "<property>";  // a Module made by property()
 Ref integer(int64_t i);
 Ref floating(double f);
 Ref string(std::string s);

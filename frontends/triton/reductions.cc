@@ -317,6 +317,22 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
     run->stored_lane.clear();  // the program's threads meet: earlier stores are visible
     return python::none();
   });
+  // tl.swizzle2d(i, j, size_i, size_j, size_g): Triton 3.6's standard.py, on the concrete
+  // program ids keq runs (grouped ordering of a 2-D grid, as in its matmul tutorial).
+  def("swizzle2d", [this](Interp&, CallArgs& a) {
+    int64_t i = in.to_int(a.get(0, "i"), a.at), j = in.to_int(a.get(1, "j"), a.at);
+    int64_t size_i = in.to_int(a.get(2, "size_i"), a.at);
+    int64_t size_j = in.to_int(a.get(3, "size_j"), a.at);
+    int64_t size_g = in.to_int(a.get(4, "size_g"), a.at);
+    if (i < 0 || j < 0 || size_i <= 0 || size_j <= 0 || size_g <= 0)
+      in.unsupported(a.at, "tl.swizzle2d of negative indices or empty sizes");
+    int64_t ij = i * size_j + j, size_gj = size_g * size_j;
+    int64_t off_i = ij / size_gj * size_g;
+    size_g = std::min(size_i - off_i, size_g);
+    if (size_g <= 0) in.unsupported(a.at, "tl.swizzle2d past the grid");
+    ij %= size_gj;
+    return python::tuple({runtime_int(off_i + ij % size_g), runtime_int(ij / size_g)});
+  });
   def("cdiv", [this](Interp&, CallArgs& a) {
     int64_t x = in.to_int(a.pos.at(0), a.at), y = in.to_int(a.pos.at(1), a.at);
     return python::integer((x + y - 1) / y);
