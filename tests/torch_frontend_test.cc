@@ -290,6 +290,16 @@ TEST(Interp, SysPropertyTypeSetsDictsAndLocals) {
             8);
 }
 
+// collections: OrderedDict is a dict, deque a list, namedtuple a class of tuples.
+TEST(Interp, CollectionsAreCPythons) {
+  EXPECT_EQ(int_of("from collections import OrderedDict, deque, namedtuple\n"
+                   "P = namedtuple('P', 'x y', defaults=(5,))\np = P(1)\nq = P(y=3, x=2)\n"
+                   "a, b = q\nd = OrderedDict([('k', 4)])\ndq = deque([1, 2])\ndq.append(3)\n"
+                   "r = p.x + 10 * p[1] + 100 * a + 1000 * b + 10000 * d['k'] + 100000 * len(dq) "
+                   "+ 1000000 * len(P._fields)\n"),
+            1 + 50 + 200 + 3000 + 40000 + 300000 + 2000000);
+}
+
 // A name keq's own model of a standard-library module lacks is keq's gap: UNSUPPORTED naming
 // it, not the program's AttributeError (threading.Event was a false NOT_EQUIVALENT).
 TEST(Interp, ANameMissingFromAModelledStdlibModuleIsUnsupported) {

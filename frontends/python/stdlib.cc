@@ -324,6 +324,85 @@ void install_sys(Interp& in) {
   in.register_module("sys", m);
 }
 
+// collections: OrderedDict is a dict (dicts keep insertion order), deque without maxlen a
+// list, namedtuple a class whose instances hold their fields as attributes and index and
+// iterate as tuples. The rest (defaultdict, Counter, ChainMap) is UNSUPPORTED by name.
+Ref make_namedtuple(Interp& in, CallArgs& a) {
+  Ref name = a.get(0, "typename"), spec = a.get(1, "field_names");
+  if (!name || name->kind != K::Str || !spec) in.error(a.at, "namedtuple(typename, field_names)");
+  std::vector<std::string> fields;
+  if (spec->kind == K::Str) {
+    std::string cur;
+    for (char c : spec->s + " ") {
+      if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+        if (!cur.empty()) fields.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+  } else {
+    for (const Ref& f : in.to_sequence(spec, a.at)) fields.push_back(f->s);
+  }
+  std::vector<Ref> defaults;
+  if (Ref d = a.get(SIZE_MAX, "defaults"); d && d->kind != K::None)
+    defaults = in.to_sequence(d, a.at);
+  auto attrs = std::make_shared<Attrs>();
+  std::vector<Ref> names;
+  for (const std::string& f : fields) names.push_back(string(f));
+  (*attrs)["_fields"] = tuple(names);
+  (*attrs)["__init__"] =
+      builtin(name->s + ".__init__", [fields, defaults](Interp& i2, CallArgs& b) -> Ref {
+        const Ref& self = b.pos.at(0);
+        if (b.pos.size() - 1 > fields.size())
+          i2.raise(b.at, "TypeError: too many positional arguments");
+        const size_t first_default = fields.size() - std::min(defaults.size(), fields.size());
+        for (size_t k = 0; k < fields.size(); ++k) {
+          Ref v = k + 1 < b.pos.size() ? b.pos[k + 1] : nullptr;
+          for (auto& [kw, kv] : b.kw)
+            if (kw == fields[k]) v = kv;
+          if (!v && k >= first_default) v = defaults[k - first_default];
+          if (!v) i2.raise(b.at, "TypeError: missing required argument '" + fields[k] + "'");
+          (*self->attrs)[fields[k]] = v;
+          self->attr_order.push_back(fields[k]);
+        }
+        return none();
+      });
+  (*attrs)["__len__"] = builtin(name->s + ".__len__", [fields](Interp&, CallArgs&) {
+    return integer(static_cast<int64_t>(fields.size()));
+  });
+  (*attrs)["__getitem__"] = builtin(name->s + ".__getitem__", [fields](Interp& i2, CallArgs& b) {
+    int64_t k = i2.to_int(b.pos.at(1), b.at), n = static_cast<int64_t>(fields.size());
+    if (k < 0) k += n;
+    if (k < 0 || k >= n) i2.raise(b.at, "IndexError: tuple index out of range");
+    return b.pos[0]->attrs->at(fields[static_cast<size_t>(k)]);
+  });
+  (*attrs)["_asdict"] = builtin(name->s + "._asdict", [fields](Interp&, CallArgs& b) {
+    auto d = std::make_shared<Value>();
+    d->kind = K::Dict;
+    for (const std::string& f : fields) d->dict.push_back({string(f), b.pos[0]->attrs->at(f)});
+    return Ref(d);
+  });
+  Ref cls = in.make_class(name->s, nullptr, attrs);
+  cls->b = true;  // a class the program defines (through namedtuple), not a library's
+  return cls;
+}
+
+void install_collections(Interp& in, const Ref& dict, const Ref& list) {
+  Ref m = module_object("collections");
+  (*m->attrs)["OrderedDict"] = dict;
+  (*m->attrs)["deque"] = builtin("collections.deque", [list](Interp& i2, CallArgs& a) -> Ref {
+    if (Ref n = a.get(1, "maxlen"); n && n->kind != K::None)
+      i2.unsupported(a.at, "collections.deque with a maxlen");
+    CallArgs b;
+    b.at = a.at;
+    if (!a.pos.empty()) b.pos = {a.pos[0]};
+    return i2.call(list, b);
+  });
+  (*m->attrs)["namedtuple"] = builtin("collections.namedtuple", make_namedtuple);
+  in.register_module("collections", m);
+}
+
 void install_dataclasses(Interp& in) {
   Ref m = module_object("dataclasses");
   (*m->attrs)["dataclass"] = builtin("dataclasses.dataclass", [](Interp& i2, CallArgs& a) -> Ref {
@@ -384,6 +463,7 @@ void Interp::install_stdlib() {
   install_packaging(*this);
   install_dataclasses(*this);
   install_sys(*this);
+  install_collections(*this, builtin_named("dict"), builtin_named("list"));
 }
 
 }  // namespace keq::python
