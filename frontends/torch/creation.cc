@@ -177,6 +177,14 @@ void Torch::install_creation(const Ref& torch) {
     in.check_shape(a.at, shape, "torch.full");
     return wrap(filled(shape, d, in.to_float(v, a.at)));
   });
+  def("full_like", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    Ref v = a.get(1, "fill_value");
+    if (!v) in.error(a.at, "full_like needs a fill value");
+    TensorPtr r = filled(x->shape, dtype_kw(a, x->dtype), in.to_float(v, a.at));
+    copy_layout(r, *x);  // *_like keeps the input's strides (preserve_format)
+    return wrap(r);
+  });
   def("tensor", [this](Interp&, CallArgs& a) {  // concrete data: nested lists of numbers
     Ref data = a.get(0, "data");
     if (!data) in.error(a.at, "torch.tensor needs data");

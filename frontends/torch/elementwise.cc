@@ -153,6 +153,23 @@ void Torch::install_elementwise() {
     return matmul(tensor_arg(a, 0, "input"), tensor_arg(a, 1, "other"), a.at);
   });
   ops["mm"] = ops["bmm"] = ops["matmul"];
+  // addcmul/addcdiv: input + value * t1 * t2 (or / t2), one fused op: over fp32 the order of
+  // the exact operations does not matter; a narrow dtype rounds once in torch, which the chain
+  // below would not do, so only fp32 is modelled.
+  for (const char* name : {"addcmul", "addcdiv"}) {
+    std::string n = name;
+    define(n, [this, n](Interp&, CallArgs& a) {
+      Ref input = a.pos.at(0), t1 = a.get(1, "tensor1"), t2 = a.get(2, "tensor2");
+      if (!t1 || !t2) in.error(a.at, "torch." + n + "(input, tensor1, tensor2, value=1)");
+      for (const Ref& t : {input, t1, t2})
+        if (t->kind == K::Tensor && t->tensor->dtype != DType::F32)
+          in.unsupported(a.at, "torch." + n + " on " + std::string(dtype_name(t->tensor->dtype)) +
+                                   " tensors (torch rounds once; modelled for float32)");
+      Ref term = binary(n == "addcmul" ? "*" : "/", t1, t2, a.at);
+      if (Ref value = a.get(3, "value")) term = binary("*", value, term, a.at);
+      return binary("+", input, term, a.at);
+    });
+  }
   define("addmm", [this](Interp&, CallArgs& a) {
     Ref prod = matmul(tensor_arg(a, 1, "mat1"), tensor_arg(a, 2, "mat2"), a.at);
     return binary("+", a.pos.at(0), prod, a.at);

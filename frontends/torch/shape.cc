@@ -653,6 +653,17 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       DType d = dtype_kw(a, x->dtype);
       return wrap(name == "new_empty" ? filled(shape, d, std::nullopt) : filled(shape, d, fill));
     });
+  // new_tensor(data): torch.tensor(data) with self's dtype unless dtype= says.
+  if (name == "new_tensor")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor;
+      CallArgs b;
+      b.at = a.at;
+      b.pos = {a.get(1, "data")};
+      if (!b.pos[0]) in.error(a.at, "Tensor.new_tensor needs data");
+      b.kw = {{"dtype", dtype_value(dtype_kw(a, x->dtype))}};
+      return in.call(in.getattr(in.module_value("torch", a.at), "tensor", a.at), b);
+    });
   if (name == "expand" || name == "expand_as")
     return self_fn([this, name](Interp&, CallArgs& a) {
       TensorPtr x = a.pos[0]->tensor;

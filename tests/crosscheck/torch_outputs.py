@@ -37,6 +37,9 @@ NONFINITE = "--nonfinite" in sys.argv
 OPS = {
     # name: (expression over x (and y), input kind)
     "add": ("x + y", "2"), "add_alpha": ("torch.add(x, y, alpha=2)", "2"),
+    "addcmul": ("torch.addcmul(x, y, x, value=0.5)", "2"),
+    "addcdiv": ("torch.addcdiv(x, y, x.abs() + 1.0, value=-0.25)", "2"),
+    "full_like": ("torch.full_like(x, 2.5) * x", "1"), "new_tensor": ("x.new_tensor([1.5, -2.0, 0.5, 3.0, -1.0]) * x", "1"),
     "sub_alpha": ("x.sub(y, alpha=0.5)", "2"), "multiply": ("torch.multiply(x, y)", "2"),
     "norm_fro": ("x / torch.norm(x, p='fro')", "1"), "max_values": ("torch.max(x, dim=1).values", "1"),
     "cummax_indices": ("torch.cummax(torch.round(x * 2), dim=1).indices", "1"),
