@@ -273,28 +273,8 @@ void Interp::install_builtins() {
   def("dict", [](Interp& in, CallArgs& a) {
     auto d = std::make_shared<Value>();
     d->kind = K::Dict;
-    auto put = [&](const Ref& k, const Ref& v) {
-      for (auto& [key, val] : d->dict)
-        if (in.equal(key, k)) {
-          val = v;
-          return;
-        }
-      d->dict.push_back({k, v});
-    };
-    if (!a.pos.empty()) {
-      if (a.pos[0]->kind == K::Dict)
-        for (auto& [k, v] : a.pos[0]->dict) put(k, v);
-      else
-        for (const Ref& kv : in.to_sequence(a.pos[0], a.at)) {
-          std::vector<Ref> pair = in.to_sequence(kv, a.at);
-          if (pair.size() != 2)
-            in.raise(a.at, "ValueError: dictionary update sequence element has length " +
-                               std::to_string(pair.size()) + "; 2 is required");
-          put(pair[0], pair[1]);
-        }
-    }
-    for (auto& [k, v] : a.kw) put(string(k), v);
-    return d;
+    in.dict_update(d, a);
+    return Ref(d);
   });
   def("repr", [](Interp& in, CallArgs& a) {
     Ref v = one_arg(in, a, "repr");  // a string's repr is quoted; Interp::repr prints it bare

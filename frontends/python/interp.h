@@ -154,6 +154,7 @@ class Interp {
   Ref binop(const std::string& op, const Ref& a, const Ref& b, Span at);
   bool equal(const Ref& a, const Ref& b) const;
   Ref set_operation(const std::string& op, const Ref& a, const Ref& b) const;
+  void dict_update(const Ref& d, const CallArgs& a);
   // A set of `members` (duplicates dropped); members whose equality keq cannot decide as
   // Python does (tensors) are unsupported.
   Ref make_set(const std::vector<Ref>& members, Span at);

@@ -503,29 +503,7 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
             if (a.pos.size() > 1) return a.pos[1];
             in.raise_exception(a.at, "KeyError", in.repr(a.pos[0]));
           }
-          if (name == "update") {
-            auto put = [&](const Ref& k, const Ref& v) {
-              auto it = find(k);
-              if (it != obj->dict.end())
-                it->second = v;
-              else
-                obj->dict.push_back({k, v});
-            };
-            for (const Ref& x : a.pos) {
-              if (x->kind == K::Dict) {
-                for (auto& [k, v] : std::vector(x->dict)) put(k, v);
-              } else {
-                for (const Ref& kv : in.to_sequence(x, a.at)) {
-                  std::vector<Ref> pair = in.to_sequence(kv, a.at);
-                  if (pair.size() != 2)
-                    in.raise(a.at, "ValueError: dictionary update sequence element has length " +
-                                       std::to_string(pair.size()) + "; 2 is required");
-                  put(pair[0], pair[1]);
-                }
-              }
-            }
-            for (auto& [k, v] : a.kw) put(string(k), v);
-          }
+          if (name == "update") in.dict_update(obj, a);
           return none();
         });
       break;

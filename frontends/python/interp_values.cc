@@ -236,6 +236,36 @@ void Interp::input_dependent_use(Span at, const Ref& v) const {
                       "operators, nothing else done with it");
 }
 
+// dict(...) and dict.update(...): a mapping or (key, value) pairs (at most one positional), then
+// keywords; a key already there keeps its place and takes the new value.
+void Interp::dict_update(const Ref& d, const CallArgs& a) {
+  if (a.pos.size() > 1)
+    raise(a.at, "TypeError: expected at most 1 argument, got " + std::to_string(a.pos.size()));
+  auto put = [&](const Ref& k, const Ref& v) {
+    if (!equality_is_pythons(k)) unsupported(a.at, "a dict key of " + k->type_name());
+    for (auto& [key, val] : d->dict)
+      if (equal(key, k)) {
+        val = v;
+        return;
+      }
+    d->dict.push_back({k, v});
+  };
+  if (!a.pos.empty()) {
+    if (a.pos[0]->kind == K::Dict) {
+      for (auto& [k, v] : std::vector(a.pos[0]->dict)) put(k, v);
+    } else {
+      for (const Ref& kv : to_sequence(a.pos[0], a.at)) {
+        std::vector<Ref> pair = to_sequence(kv, a.at);
+        if (pair.size() != 2)
+          raise(a.at, "ValueError: dictionary update sequence element has length " +
+                          std::to_string(pair.size()) + "; 2 is required");
+        put(pair[0], pair[1]);
+      }
+    }
+  }
+  for (auto& [k, v] : a.kw) put(string(k), v);
+}
+
 // Set difference, union, intersection and symmetric difference, members in the order CPython
 // would not promise either (sets are not iterated by keq: membership and len only).
 Ref Interp::set_operation(const std::string& op, const Ref& a, const Ref& b) const {

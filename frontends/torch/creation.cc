@@ -160,6 +160,10 @@ void Torch::install_creation(const Ref& torch) {
     });
   }
   def("get_default_dtype", [](Interp&, CallArgs&) { return dtype_value(DType::F32); });
+  // Memory formats that leave a tensor's layout as keq tracks it (contiguous, or the input's);
+  // channels_last would change the strides a kernel reads, so it stays unmodelled (UNSUPPORTED).
+  for (const char* n : {"contiguous_format", "preserve_format"})
+    t[n] = python::module_object(std::string("torch.") + n);
   install_type_info(torch);
   def("is_tensor", [](Interp&, CallArgs& a) {
     return python::boolean(!a.pos.empty() && a.pos[0]->kind == K::Tensor);

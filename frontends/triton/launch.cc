@@ -98,13 +98,18 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
 }
 
 bool Triton::launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice) {
-  const size_t choice_was = st.autotune_choice;
-  const bool nested_was = nested_launch_;
+  // Put back even when the launch raises and the program catches it (a fallback path): the
+  // configuration under verification must stay the one chosen.
+  struct Restore {
+    size_t& choice;
+    bool& nested;
+    size_t choice_was;
+    bool nested_was;
+    ~Restore() { choice = choice_was, nested = nested_was; }
+  } restore{st.autotune_choice, nested_launch_, st.autotune_choice, nested_launch_};
   st.autotune_choice = choice;
   nested_launch_ = true;
   launch(kernel, grid, a);
-  st.autotune_choice = choice_was;
-  nested_launch_ = nested_was;
   return last_reads_prior_;
 }
 
