@@ -358,14 +358,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       v->kind = K::Function;
       v->s = n.text;
       v->fn = fn;
-      const auto& decos = node(n.kids[0]).kids;
-      for (auto it = decos.rbegin(); it != decos.rend(); ++it) {
-        CallArgs a;
-        a.pos.push_back(v);
-        a.at = node(*it).span;
-        v = call(eval(*it, env), a);
-      }
-      env->vars[n.text] = v;
+      env->vars[n.text] = decorate(n.kids[0], v, env);
       return Flow::Normal;
     }
     case NodeKind::ClassDef: {
@@ -394,14 +387,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       }
       Ref cls = make_class(n.text, base, attrs);
       cls->b = true;  // the program's own class, not keq's model of a library's
-      const auto& decos = node(n.kids[0]).kids;
-      for (auto it = decos.rbegin(); it != decos.rend(); ++it) {
-        CallArgs a;
-        a.pos.push_back(cls);
-        a.at = node(*it).span;
-        cls = call(eval(*it, env), a);
-      }
-      env->vars[n.text] = cls;
+      env->vars[n.text] = decorate(n.kids[0], cls, env);
       return Flow::Normal;
     }
     case NodeKind::Import:
@@ -780,6 +766,18 @@ Ref Interp::comprehension(NodeId e, const std::shared_ptr<Env>& env) {
   };
   loop(is_dict ? 2 : 1);
   return is_dict ? Ref(dict) : list(out);
+}
+
+// A function or class through its decorators, the nearest first, as CPython applies them.
+Ref Interp::decorate(NodeId decorators, Ref v, const std::shared_ptr<Env>& env) {
+  const auto& decos = node(decorators).kids;
+  for (auto it = decos.rbegin(); it != decos.rend(); ++it) {
+    CallArgs a;
+    a.pos.push_back(v);
+    a.at = node(*it).span;
+    v = call(eval(*it, env), a);
+  }
+  return v;
 }
 
 Ref Interp::eval_call(NodeId e, const std::shared_ptr<Env>& env) {

@@ -155,6 +155,7 @@ class Interp {
   bool equal(const Ref& a, const Ref& b) const;
   Ref set_operation(const std::string& op, const Ref& a, const Ref& b) const;
   void dict_update(const Ref& d, const CallArgs& a);
+  Ref decorate(NodeId decorators, Ref v, const std::shared_ptr<Env>& env);
   // A set of `members` (duplicates dropped); members whose equality keq cannot decide as
   // Python does (tensors) are unsupported.
   Ref make_set(const std::vector<Ref>& members, Span at);
