@@ -190,7 +190,9 @@ options:
   --autotune-config K
                     check only config K (from 1) of each @triton.autotune kernel; by default
                     every config is checked, each as a configuration of its own (a kernel with
-                    fewer configs runs its last)
+                    fewer configs runs its last). A first launch per autotuning key that reads
+                    memory it writes (atomics) runs after each config once, as Triton's
+                    benchmarking does (reset_to_zero, restore_value and Config pre_hooks applied)
   --explain O:I,J   print how element [I,J] of output O (O: and default 0; O: alone for a 0-d
                     output) was settled: the
                     e-graph's rewrite chain when it proved it (rules, congruence, constant
