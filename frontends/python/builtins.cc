@@ -159,9 +159,9 @@ void Interp::install_builtins() {
     g->b = true;  // Function's `b`: never bound to an instance (value.h)
     return Ref(g);
   });
-  // property(fget): reading the attribute on an instance calls fget (interp_objects.cc); the
-  // setter is kept for assignments keq does not route through it (a read-only property is the
-  // common case).
+  // property(fget): reading the attribute on an instance calls fget (interp_objects.cc);
+  // .setter/.getter/.deleter return the property unchanged, and assigning one on an instance is
+  // UNSUPPORTED (its setter is not run).
   def("property", [](Interp& in, CallArgs& a) -> Ref {
     Ref f = a.get(0, "fget");
     if (!f || (f->kind != K::Function && f->kind != K::Builtin))

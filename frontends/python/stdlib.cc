@@ -372,7 +372,9 @@ Ref make_namedtuple(Interp& in, CallArgs& a) {
     return integer(static_cast<int64_t>(fields.size()));
   });
   (*attrs)["__getitem__"] = builtin(name->s + ".__getitem__", [fields](Interp& i2, CallArgs& b) {
-    int64_t k = i2.to_int(b.pos.at(1), b.at), n = static_cast<int64_t>(fields.size());
+    if (b.pos.at(1)->kind != K::Int)
+      i2.unsupported(b.at, "a namedtuple indexed by " + b.pos[1]->type_name());
+    int64_t k = b.pos[1]->i, n = static_cast<int64_t>(fields.size());
     if (k < 0) k += n;
     if (k < 0 || k >= n) i2.raise(b.at, "IndexError: tuple index out of range");
     return b.pos[0]->attrs->at(fields[static_cast<size_t>(k)]);
