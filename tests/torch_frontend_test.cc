@@ -1558,5 +1558,26 @@ TEST(Triton, AutotuneConfigsNamingOnlyLaunchOptionsRun) {
   EXPECT_EQ(s.str(p.outputs[0]->elems[9]), "(* 2 in0[9])");
 }
 
+// A narrow-format attention runs as one fused kernel on the GPU that rounds where torch's matmul
+// and softmax would not: composing them gave a wrong EQUIVALENT against a candidate rounding its
+// scores to fp16 (KernelBench-style level-1 attention). fp32 still composes.
+TEST(TorchFrontend, NarrowFormatAttentionIsUnsupported) {
+  const std::string qkv =
+      "import torch\nimport torch.nn.functional as F\n"
+      "q = torch.randn(1, 2, 3, 4, dtype=torch.DT)\n"
+      "r = F.scaled_dot_product_attention(q, q, q)\n";
+  auto with = [&](const std::string& dt) {
+    std::string src = qkv;
+    src.replace(src.find("DT"), 2, dt);
+    return failure_of(src);
+  };
+  EXPECT_EQ(with("float32"), "");
+  for (const char* dt : {"float16", "bfloat16"}) {
+    std::string f = with(dt);
+    EXPECT_NE(f.find("unsupported: snippet.py:4:"), std::string::npos) << f;
+    EXPECT_NE(f.find("fused kernel"), std::string::npos) << f;
+  }
+}
+
 }  // namespace
 }  // namespace keq::torch

@@ -93,6 +93,16 @@ void Torch::install_linalg(const Ref& F) {
                   v = tensor_arg(a, 2, "value");
         if (float_arg(a, 4, "dropout_p", 0) != 0)
           in.unsupported(a.at, "attention dropout is random");
+        // On the GPU a narrow-format attention runs in one fused kernel (flash, memory-efficient
+        // or cuDNN, picked by shape): scores stay in fp32, and the probabilities are rounded to
+        // the format unnormalized, against a running maximum over blocks of keys. Composing
+        // torch's matmul and softmax would round where none of those kernels does.
+        if (q->dtype == DType::F16 || q->dtype == DType::BF16)
+          in.unsupported(a.at, "scaled_dot_product_attention on " +
+                                   std::string(dtype_name(q->dtype)) +
+                                   " inputs: the fused kernel torch picks (flash, "
+                                   "memory-efficient, cuDNN) rounds its probabilities to the "
+                                   "format at points of its own blocking");
         std::vector<int64_t> perm;
         for (size_t d = 0; d < k->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
         std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
