@@ -61,7 +61,7 @@ void run_queries(const ir::TermStore& store, const Batch& b,
   for (auto& t : threads) t.join();
 }
 
-// One answer as bytes: n, outcome, refinements, seconds, reason, model.
+// One answer as bytes: n, outcome, refinements, split points, seconds, reason, model.
 template <typename T>
 void put(std::string& out, const T& v) {
   out.append(reinterpret_cast<const char*>(&v), sizeof v);
@@ -72,6 +72,7 @@ std::string encode(size_t n, const Result& r, double seconds) {
   put(body, static_cast<uint64_t>(n));
   put(body, static_cast<uint8_t>(r.outcome));
   put(body, r.refinements);
+  put(body, r.split_points);
   put(body, seconds);
   put(body, static_cast<uint64_t>(r.reason.size()));
   body += r.reason;
@@ -121,6 +122,7 @@ void decode(const std::string& bytes, std::vector<BatchAnswer>& out) {
     a.answered = true;
     a.result.outcome = static_cast<Outcome>(rec.get<uint8_t>());
     a.result.refinements = rec.get<unsigned>();
+    a.result.split_points = rec.get<unsigned>();
     a.seconds = rec.get<double>();
     a.result.reason = rec.text(rec.get<uint64_t>());
     for (uint64_t k = rec.get<uint64_t>(); k > 0; --k) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "ir/enclosure.h"
 #include "ir/smt_expr.h"
 #include "smt/interrupt.h"
 
@@ -245,6 +246,54 @@ z3::expr_vector relevant_facts(const z3::expr_vector& facts, const z3::expr& goa
   return out;
 }
 
+// The point where `cond` fails, when it fails at exactly one input within the ranges (a row's
+// sum of |x| or of squares vanishes only where the whole row is zero): its value for every
+// variable the query encodes, each a double. Nothing when it fails elsewhere too, at a point
+// that is no double, or past the budget.
+template <typename Budget>
+std::optional<std::map<std::string, double>> only_failure(z3::context& c, const Encoder& enc,
+                                                          const z3::expr& cond, Budget& budget) {
+  z3::solver s(c);
+  if (!budget(s)) return std::nullopt;
+  s.add(enc.facts());
+  s.add(!cond);
+  if (s.check() != z3::sat) return std::nullopt;
+  z3::model m = s.get_model();
+  std::map<std::string, double> point;
+  z3::expr_vector elsewhere(c);
+  for (const auto& [t, x] : enc.vars()) {
+    std::optional<mpq_class> q = x.is_real() ? rational_of(m.eval(x, true)) : std::nullopt;
+    if (!q || mpq_class(q->get_d()) != *q) return std::nullopt;
+    point[x.decl().name().str()] = q->get_d();
+    elsewhere.push_back(x != c.real_val(rational_text(*q).c_str()));
+  }
+  z3::solver u(c);
+  if (!budget(u)) return std::nullopt;
+  u.add(enc.facts());
+  u.add(!cond);
+  u.add(z3::mk_or(elsewhere));
+  if (u.check() != z3::unsat) return std::nullopt;
+  return point;
+}
+
+// Whether a and b take the same extended real at `point` (rigorous enclosures, each one value:
+// 0/0 is NaN on both sides of x / mean|x| and x * (n / sum|x|) at a zero row).
+bool agree_at(const ir::TermStore& store, TermId a, TermId b,
+              const std::map<std::string, double>& point) {
+  auto env = [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
+    auto it = point.find(v.name);
+    if (it == point.end()) return std::nullopt;
+    return ir::RealValue::of(ir::Constant::of_float(it->second));
+  };
+  try {
+    ir::Enclosure ea = ir::evaluate_enclosure(store, a, env),
+                  eb = ir::evaluate_enclosure(store, b, env);
+    return ea.is_point() && eb.is_point() && !ir::disjoint(ea, eb);
+  } catch (const ir::EvalError&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 bool ProvedConditions::contains(std::pair<TermId, unsigned> c) const {
@@ -338,6 +387,14 @@ Result check(const ir::TermStore& store, TermId a, TermId b,
           r.reason = why_unknown(s) + " (on a side condition: " + kSideCondition + ")";
           return r;
         case z3::sat:
+          // A divisor zero at one input only: the two sides agree there, or nothing is proved;
+          // elsewhere the condition holds, and the query goes on under it (a case split).
+          if (auto point = only_failure(c, enc, cond, budget);
+              point && agree_at(store, a, b, *point)) {
+            enc.fact(cond);
+            ++r.split_points;
+            continue;  // not proved for every input: never shared
+          }
           r.reason = std::string("Z3 could not show ") + kSideCondition;
           return r;
       }

@@ -41,6 +41,9 @@ struct Result {
   unsigned refinements = 0;  // rounds of true function values added after models leaned on UFs
   // check_rule_real: the sides' domain conditions were assumed, not proved (there were some).
   bool within_domains = false;
+  // Side conditions that failed at one input only, where both sides were evaluated and agree
+  // (a divisor such as sum |x| over a row): proved by that case split.
+  unsigned split_points = 0;
 };
 
 // Is a == b for every input? `range` gives each variable's range.

@@ -97,6 +97,28 @@ TEST(Smt, DivisionIsProvedOnlyWhereTheDivisorCannotBeZero) {
   EXPECT_EQ(q.check("(/ (* x y) y)", "x").outcome, Outcome::Proved);
 }
 
+// x / mean|x| against x * (n / sum|x|) over a row of rand inputs (KernelBench's L1 norm): the
+// divisor is zero only where the row is, and there both sides are 0/0 = NaN. Each failing
+// condition is split: proved elsewhere, evaluated exactly at its one point.
+TEST(Smt, ADivisorZeroAtOneInputOnlyIsSplitWhereBothSidesAgree) {
+  Query q;
+  q.range = {0, 1, true};
+  const std::string sum = "(+ (abs x) (abs y))";
+  Result r = q.check("(/ x (* " + sum + " 0.5))", "(* x (/ 2 " + sum + "))");
+  EXPECT_EQ(r.outcome, Outcome::Proved) << r.reason;
+  EXPECT_GT(r.split_points, 0u);
+  // An L2 norm: the square root of a sum of squares vanishes at one point too.
+  const std::string norm = "(sqrt (+ (* x x) (* y y)))";
+  EXPECT_EQ(q.check("(/ y " + norm + ")", "(* y (rsqrt (+ (* x x) (* y y))))").outcome,
+            Outcome::Proved);
+  // At the zero row s / s is NaN, not 1: the split finds them apart.
+  r = q.check("(/ " + sum + " " + sum + ")", "1");
+  EXPECT_NE(r.outcome, Outcome::Proved);
+  EXPECT_NE(r.reason.find("domain"), std::string::npos) << r.reason;
+  // x - y is zero on a whole line: no single point to evaluate, so nothing is proved.
+  EXPECT_NE(q.check("(* (/ 1 (- x y)) 0)", "0").outcome, Outcome::Proved);
+}
+
 TEST(Smt, LogAndSqrtNeedTheirDomains) {
   Query q;
   EXPECT_NE(q.check("(log (exp x))", "x").outcome,
