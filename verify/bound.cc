@@ -483,6 +483,33 @@ std::vector<std::pair<torch::Dims, std::string>> each_size_doubled(const torch::
   return out;
 }
 
+// Sizes for a candidate whose assert wants a size divisible by its block (`N_CLASS %
+// BLOCK_SIZE_N == 0` with a block of 1024): each size in turn a power of two up to 2^14, the
+// others as they were, smallest first; then every size times 2^k at once (an assert on two).
+constexpr const char* kPowerOfTwo =
+    "a power of two: the candidate's assert rejected the sizes before";
+std::vector<std::pair<torch::Dims, std::string>> powers_of_two(const torch::Dims& dims) {
+  std::vector<std::pair<torch::Dims, std::string>> out;
+  for (int64_t p = 2; p <= (int64_t{1} << 14); p *= 2)
+    for (size_t d = 0; d < dims.size(); ++d)
+      for (size_t j = 0; j < dims[d].second.size(); ++j) {
+        if (dims[d].second[j] <= 1 || dims[d].second[j] >= p) continue;
+        torch::Dims more = dims;
+        more[d].second[j] = p;
+        if (elements(more) <= kMaxElements)
+          out.push_back({std::move(more), dims[d].first + " " + kPowerOfTwo});
+      }
+  for (int64_t p = 2;; p *= 2) {
+    torch::Dims more = dims;
+    for (auto& entry : more)
+      for (int64_t& x : entry.second)
+        if (x > 1) x *= p;
+    if (elements(more) > kMaxElements) break;
+    out.push_back({std::move(more), "every size times " + std::to_string(p) + ", " + kPowerOfTwo});
+  }
+  return out;
+}
+
 // Where no masked index was traced to a size: each size in turn past the largest block B
 // (blocks are powers of two), B + 1, a one-lane tail and a second trip for every block in use.
 std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block) {
@@ -568,6 +595,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         {torch::scaled_dims(ref_path, 65536, 32), scaled},
         {torch::scaled_dims(ref_path, 262144, 32), scaled}};
     bool doubled = false;  // the first sizes that flatten were tried with each size doubled
+    bool powered = false;  // sizes a power of two were added where asserts rejected the first
+    size_t powers_rejected = 0;
     for (size_t t = 0; t < tries.size(); ++t) {
       // The second round can reach the first's sizes (both scaled down to keep a structure):
       // then the next larger ones, for a second configuration that differs (one group of 128
@@ -592,7 +621,17 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       bool flat = !rejected && !probe.flattened.empty() &&
                   probe.verdict != Verdict::NotEquivalent;  // (the last try runs to a verdict)
       if (t + 1 < tries.size() && (rejected || flat)) {
-        if (probe.assert_rejected) skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
+        bool power = tries[t].second.find(kPowerOfTwo) != std::string::npos;
+        if (probe.assert_rejected && power) ++powers_rejected;  // one note for them all, below
+        if (probe.assert_rejected && !power)
+          skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
+        // Both small defaults rejected by an assert: before any larger floor multiplies every
+        // size, the sizes where one of them (or all) is a power of two.
+        if (probe.assert_rejected && !powered && t >= 1) {
+          powered = true;
+          auto more = powers_of_two(tries[0].first);
+          tries.insert(tries.begin() + static_cast<ptrdiff_t>(t) + 1, more.begin(), more.end());
+        }
         if (flat) skipped.push_back(dims_str(opt.dims) + ": it flattens " + probe.flattened[0]);
         // One size too small flattens most often (channels as few as the groups): each size
         // doubled in turn, before any larger floor multiplies them all.
@@ -609,6 +648,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       run(opt.dims, tries[t].second, std::move(probe));
       break;
     }
+    if (powers_rejected > 0)
+      skipped.push_back(std::to_string(powers_rejected) +
+                        " sizes with one (or every) size a power of two: the candidate's assert "
+                        "rejected them");
     second_round = false;
     // Never the only configuration run: with none before it, dropping it would leave no verdict.
     if (first != 2 && round_start > 0 && round_start < all.size())
