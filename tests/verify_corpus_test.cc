@@ -191,6 +191,12 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   EXPECT_EQ(p.state.inputs.at(0).shape,
             (std::vector<int64_t>{size_of("batch_size"), 3, size_of("literal@8:39"),
                                   size_of("literal@8:44")}));
+  // torch.randint's bounds are the values drawn, not sizes: int8 inputs drawn from [-128, 128)
+  // kept a range of [-128, 2) when 128 was scaled like a size.
+  torch::Dims r = torch::default_dims((ex / "int8_dequant_rows/ref.py").string(), 2);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].first, "rows");
+  EXPECT_EQ(r[1].first, "cols");
 }
 
 TEST(VerifyCorpus, AConfirmedCounterexampleEndsTheBound) {

@@ -111,8 +111,26 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
           std::find_if(named.begin(), named.end(),
                        [&](const auto& p) { return p.first == n.text; }) == named.end())
         named.push_back({n.text, sizes[n.text]});
+      // torch.randint(low, high, size) and randint(high, size): the bounds are values drawn
+      // from, not sizes (an int8 range of 128 scaled to 2 would narrow the inputs).
+      size_t values = 0;
+      if (literals && n.kind == python::NodeKind::Call && !n.kids.empty()) {
+        const python::Node& callee = tree.at(n.kids[0]);
+        if ((callee.kind == python::NodeKind::Attribute || callee.kind == python::NodeKind::Name) &&
+            callee.text == "randint") {
+          size_t positional = 0;
+          bool size_keyword = false;
+          for (size_t k = 1; k < n.kids.size(); ++k) {
+            const python::Node& arg = tree.at(n.kids[k]);
+            positional += arg.kind != python::NodeKind::Keyword;
+            size_keyword =
+                size_keyword || (arg.kind == python::NodeKind::Keyword && arg.text == "size");
+          }
+          values = size_keyword ? positional : positional >= 3 ? 2 : 1;
+        }
+      }
       if (literals && n.kind == python::NodeKind::Call)
-        for (size_t k = 1; k < n.kids.size(); ++k) {
+        for (size_t k = 1 + values; k < n.kids.size(); ++k) {
           const python::Node& arg = tree.at(n.kids[k]);
           std::vector<python::NodeId> items = arg.kind == python::NodeKind::Tuple
                                                   ? arg.kids
