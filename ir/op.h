@@ -43,11 +43,11 @@ namespace keq::ir {
   X(Select, "select") X(And, "and") X(Or, "or") X(Not, "not")                                  \
   X(Exp, "exp") X(Exp2, "exp2") X(Log, "log") X(Log2, "log2") X(Log1p, "log1p") X(Expm1, "expm1") X(Sqrt, "sqrt") X(SqrtApprox, "sqrt.approx") X(Rsqrt, "rsqrt") \
   X(Recip, "recip") X(Pow, "pow") X(Tanh, "tanh") X(Erf, "erf") X(Sigmoid, "sigmoid")          \
-  X(Floor, "floor") X(Ceil, "ceil") X(Round, "round") X(Trunc, "trunc") X(Clamp, "clamp")      \
+  X(Floor, "floor") X(Ceil, "ceil") X(Round, "round") X(RoundAway, "round.away") X(Trunc, "trunc") X(Clamp, "clamp")      \
   X(CastF32, "cast.f32") X(CastF16, "cast.f16") X(CastBF16, "cast.bf16")                       \
   X(CastE4M3, "cast.e4m3") X(CastE4M3Sat, "cast.e4m3.sat")                                     \
   X(CastE5M2, "cast.e5m2") X(CastE5M2Sat, "cast.e5m2.sat")                                     \
-  X(CastI32, "cast.i32") X(CastI64, "cast.i64") X(CastBool, "cast.bool")                       \
+  X(CastI32, "cast.i32") X(CastI64, "cast.i64") X(CastI8, "cast.i8") X(CastU8, "cast.u8") X(CastBool, "cast.bool") \
   X(BitcastI32, "bitcast.i32") X(BitcastF32, "bitcast.f32")                                    \
   X(Shl, "shl") X(Shr, "shr") X(LShr, "lshr") X(BitAnd, "band") X(BitOr, "bor") X(BitXor, "bxor") \
   X(FrexpMant, "frexp.mant") X(FrexpExp, "frexp.exp") X(Ldexp, "ldexp")

@@ -557,6 +557,10 @@ KEQ_HD T keq_round(T x) {  // half to even
   return std::rint(x);
 }
 template <class T>
+KEQ_HD T keq_round_away(T x) {  // half away from zero
+  return std::round(x);
+}
+template <class T>
 KEQ_HD T keq_trunc(T x) {
   return std::trunc(x);
 }
@@ -624,6 +628,15 @@ KEQ_HD int64_t keq_cast_i64(int64_t x) {
 }
 KEQ_HD int64_t keq_cast_i64(bool x) {
   return x;
+}
+// int8 and uint8: the low byte of torch's saturating int32 conversion (ints: their low byte).
+template <class T>
+KEQ_HD int32_t keq_cast_i8(T x) {
+  return static_cast<int8_t>(static_cast<uint8_t>(static_cast<uint32_t>(keq_cast_i32(x))));
+}
+template <class T>
+KEQ_HD int32_t keq_cast_u8(T x) {
+  return static_cast<uint8_t>(static_cast<uint32_t>(keq_cast_i32(x)));
 }
 template <class T>
 KEQ_HD bool keq_cast_bool(T x) {

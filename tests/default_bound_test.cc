@@ -462,8 +462,12 @@ TEST(DefaultBound, ACandidateRejectingSmallSizesGetsLargerOnes) {
     EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << ": " << r.reason;
     configurations.insert(r.bound);
     for (const auto& [name, sizes] : r.dims) {
-      if (name == "rows") EXPECT_EQ(sizes.at(0) % 128, 0) << r.bound;
-      if (name == "cols") EXPECT_LT(sizes.at(0), 16) << r.bound;  // kept small
+      if (name == "rows") {
+        EXPECT_EQ(sizes.at(0) % 128, 0) << r.bound;
+      }
+      if (name == "cols") {
+        EXPECT_LT(sizes.at(0), 16) << r.bound;  // kept small
+      }
     }
   }
   EXPECT_EQ(configurations.size(), rs.size()) << bounds(rs)[0] << "; " << bounds(rs)[1];

@@ -103,8 +103,9 @@ inline double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
   if (d.nonfinite && !std::isfinite(v)) return v;
   bool narrow = d.dtype == torch::DType::F16 || d.dtype == torch::DType::BF16 ||
                 d.dtype == torch::DType::E4M3 || d.dtype == torch::DType::E5M2;
-  bool integral =
-      d.dtype == torch::DType::I32 || d.dtype == torch::DType::I64 || d.dtype == torch::DType::Bool;
+  bool integral = d.dtype == torch::DType::I32 || d.dtype == torch::DType::I64 ||
+                  d.dtype == torch::DType::Bool || d.dtype == torch::DType::I8 ||
+                  d.dtype == torch::DType::U8;
   if (integral) v = std::nearbyint(v);
   if (narrow) {  // few mantissa bits: every format keq knows holds these
     int e = 0;

@@ -46,8 +46,6 @@ void Torch::install_type_info(const Ref& torch) {
       in.raise(a.at, std::string("TypeError: ") + fn + "() needs a dtype");
     if (torch::is_unmodelled_dtype(d)) {
       static const std::map<std::string, Info> kOthers = {
-          {"int8", {false, 127, -128, 0, 0, 0, 8}},
-          {"uint8", {false, 255, 0, 0, 0, 0, 8}},
           {"int16", {false, 32767, -32768, 0, 0, 0, 16}},
           {"float64", {true, DBL_MAX, -DBL_MAX, DBL_EPSILON, DBL_MIN, 1e-15, 64}},
           {"float8_e4m3fnuz", {true, 240, -240, 0.125, 0x1p-7, 1.0, 8}},
@@ -58,6 +56,8 @@ void Torch::install_type_info(const Ref& torch) {
     }
     DType dt = d && d->kind == K::DType ? d->dtype : DType::F32;  // none: the default dtype
     std::string name(dtype_name(dt));
+    if (dt == DType::I8) return {name, {false, 127, -128, 0, 0, 0, 8}};
+    if (dt == DType::U8) return {name, {false, 255, 0, 0, 0, 0, 8}};
     if (!is_float(dt)) {
       bool wide = dt == DType::I64;
       return {name,
@@ -106,12 +106,11 @@ void Torch::install_creation(const Ref& torch) {
     t[name] = python::builtin("torch." + name, std::move(fn));
   };
   for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32,
-                  DType::I64, DType::Bool})
+                  DType::I64, DType::Bool, DType::I8, DType::U8})
     t[std::string(torch::dtype_name(d))] = torch::dtype_value(d);
   t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"],
   t["long"] = t["int64"];
-  for (const char* name :
-       {"int8", "uint8", "int16", "float64", "float8_e4m3fnuz", "float8_e5m2fnuz", "complex64"})
+  for (const char* name : {"int16", "float64", "float8_e4m3fnuz", "float8_e5m2fnuz", "complex64"})
     t[name] = torch::unmodelled_dtype_value(name);
   t["double"] = t["float64"], t["short"] = t["int16"];
   for (const char* name : {"randn", "rand"}) {

@@ -6,7 +6,8 @@ namespace keq::torch {
 
 std::string_view dtype_name(DType d) {
   static constexpr std::string_view kNames[] = {
-      "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "int32", "int64", "bool"};
+      "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
+      "int32",   "int64",   "bool",     "int8",          "uint8"};
   return kNames[static_cast<int>(d)];
 }
 bool is_float(DType d) {

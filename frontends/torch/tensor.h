@@ -15,7 +15,8 @@
 namespace keq::torch {
 
 // An element type of a tensor, as torch names it.
-enum class DType : uint8_t { F32, F16, BF16, E4M3, E5M2, I32, I64, Bool };
+enum class DType : uint8_t { F32, F16, BF16, E4M3, E5M2, I32, I64, Bool, I8, U8 };
+// I8 and U8 values are i32 terms in the byte's range; arithmetic in them wraps (round_to).
 std::string_view dtype_name(DType d);
 bool is_float(DType d);
 

@@ -12,6 +12,8 @@ using K = Value::Kind;
 ir::Type term_type(DType d) {
   switch (d) {
     case DType::I32:
+    case DType::I8:
+    case DType::U8:
       return ir::Type::I32;
     case DType::I64:
       return ir::Type::I64;
@@ -39,6 +41,10 @@ ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t) {
       return once(ir::Op::CastE4M3);
     case DType::E5M2:
       return once(ir::Op::CastE5M2);
+    case DType::I8:  // int8 arithmetic wraps to the byte (torch and Triton alike)
+      return once(ir::Op::CastI8);
+    case DType::U8:
+      return once(ir::Op::CastU8);
     default:
       return t;
   }
@@ -49,6 +55,10 @@ ir::TermId constant(ir::TermStore& s, DType d, double v) {
     case DType::I32:
     case DType::I64:
       return s.constant(ir::Constant::of_int(term_type(d), static_cast<int64_t>(v)));
+    case DType::I8:
+    case DType::U8:
+      return round_to(s, d,
+                      s.constant(ir::Constant::of_int(ir::Type::I32, static_cast<int64_t>(v))));
     case DType::Bool:
       return s.constant(ir::Constant::of_bool(v != 0));
     default:
@@ -87,6 +97,7 @@ ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to) {
   if (to == DType::Bool) return s.make(ir::Op::CastBool, {t});
   if (to == DType::I32) return s.make(ir::Op::CastI32, {t});
   if (to == DType::I64) return s.make(ir::Op::CastI64, {t});
+  if (to == DType::I8 || to == DType::U8) return round_to(s, to, t);
   if (!torch::is_float(from)) t = s.make(ir::Op::CastF32, {t});
   return round_to(s, to, t);
 }
@@ -125,7 +136,9 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
       in.unsupported(at, "mixing " + std::string(torch::dtype_name(x)) + " and " +
                              std::string(torch::dtype_name(y)));
     }
-    return x == DType::I64 || y == DType::I64 ? DType::I64 : DType::I32;
+    if (x == DType::I64 || y == DType::I64) return DType::I64;
+    if (x == DType::I32 || y == DType::I32) return DType::I32;
+    in.unsupported(at, "mixing int8 and uint8 (torch computes in int16)");
   }
   if (a->kind != K::Tensor && b->kind != K::Tensor) {  // two Python scalars: where(c, 1.0, -1.0)
     int k = std::max(scalar_kind(a), scalar_kind(b));

@@ -72,6 +72,10 @@ void check_pointer_offset(python::Interp& in, python::Span at, torch::DType poin
         return std::string("int32");
       case torch::DType::I64:
         return std::string("int64");
+      case torch::DType::I8:
+        return std::string("int8");
+      case torch::DType::U8:
+        return std::string("uint8");
       default:
         return std::string("int1");
     }

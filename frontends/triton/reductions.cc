@@ -344,6 +344,8 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
                                                                    {"float8e5", DType::E5M2},
                                                                    {"int32", DType::I32},
                                                                    {"int64", DType::I64},
+                                                                   {"int8", DType::I8},
+                                                                   {"uint8", DType::U8},
                                                                    {"int1", DType::Bool}})
     t[name] = torch::dtype_value(d);
 }

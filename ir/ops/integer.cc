@@ -173,6 +173,64 @@ constexpr OpInfo to_int_row() {
           .cuda = kType == Type::I32 ? "keq_cast_i32" : "keq_cast_i64"};
 }
 
+// int8 and uint8 (SEMANTICS-FACTS.md, tests/fixtures/gpu/int8_casts.txt): torch converts a
+// float through a saturating int32 and keeps the low byte, as an int does; the value is an i32
+// term in the byte's range. (Triton saturates to 16 bits first: its frontend clamps before.)
+template <bool kSigned>
+int64_t low_byte(int64_t v) {
+  auto b = static_cast<uint8_t>(static_cast<uint64_t>(v));
+  return kSigned ? static_cast<int8_t>(b) : b;
+}
+
+template <Op kOp, bool kSigned>
+constexpr OpInfo to_byte_row() {
+  return {.op = kOp,
+          .arity = 1,
+          .sig = Signature::CastTo,
+          .cast_result = Type::I32,
+          .ieee =
+              [](IArgs a) {
+                if (a[0].type != Type::F32) return ival(Type::I32, low_byte<kSigned>(a[0].i));
+                Real r(static_cast<double>(a[0].f));
+                return ival(Type::I32, low_byte<kSigned>(saturate_to_int(Type::I32, r.get())));
+              },
+          .real =
+              [](RArgs a, RealValue& out) {
+                if (a[0]->type != Type::F32)
+                  return set_int(out, Type::I32, low_byte<kSigned>(a[0]->i));
+                set_int(out, Type::I32,
+                        low_byte<kSigned>(saturate_to_int(Type::I32, a[0]->f.get())));
+              },
+          // Truncation toward zero where the operand lies in the byte's range; past it, any byte.
+          .interval =
+              [](IvArgs a) {
+                const double lo = kSigned ? -128 : 0, hi = kSigned ? 127 : 255;
+                Interval r = a[0];
+                bool inside = !r.empty_range() && !r.nan && r.lo > lo - 1 && r.hi < hi + 1;
+                r.nan = false;
+                r.never_inf = true;
+                r.lo_strict = false;
+                r.lo = inside ? std::trunc(r.lo) : lo;
+                r.hi = inside ? std::trunc(r.hi) : hi;
+                return r;
+              },
+          .enclosure =
+              [](EArgs a) {
+                const int64_t lo = kSigned ? -128 : 0, hi = kSigned ? 127 : 255;
+                if (a[0]->type == Type::F32) {
+                  if (a[0]->nan || !a[0]->real || mpfr_cmp_si(a[0]->lo.get(), lo - 1) <= 0 ||
+                      mpfr_cmp_si(a[0]->hi.get(), hi + 1) >= 0)
+                    return ints(Type::I32, lo, hi);
+                  return exact_monotone(kOp, *a[0]);
+                }
+                if (a[0]->ilo < lo || a[0]->ihi > hi) return ints(Type::I32, lo, hi);
+                return ints(Type::I32, a[0]->ilo, a[0]->ihi);
+              },
+          .no_smt_real = "a cast to a byte keeps the low 8 bits of a truncated value",
+          .no_smt_ieee = "a cast to a byte keeps the low 8 bits of a truncated value",
+          .cuda = kSigned ? "keq_cast_i8" : "keq_cast_u8"};
+}
+
 const OpInfo kRows[] = {
     int_row<Op::DivC>("keq_div_c", true),
     int_row<Op::ModC>("keq_mod_c", true),
@@ -209,6 +267,8 @@ const OpInfo kRows[] = {
     int_row<Op::BitXor>("keq_bxor", false, true),
     to_int_row<Op::CastI32, Type::I32>(),
     to_int_row<Op::CastI64, Type::I64>(),
+    to_byte_row<Op::CastI8, true>(),
+    to_byte_row<Op::CastU8, false>(),
     {.op = Op::CastBool,
      .arity = 1,
      .sig = Signature::CastTo,

@@ -32,6 +32,10 @@ constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee,
           .interval =
               [](IvArgs a) {
                 Interval r = monotone(a[0], D);
+                // Integers at exact ends: floor, ceil, trunc and rint of a double are exact, so
+                // no outward ulps (round(q) <= 127 for |q| <= 127 keeps a clamp redundant).
+                if (!a[0].empty_range() && !std::isnan(a[0].lo) && !std::isnan(a[0].hi))
+                  r.lo = D(a[0].lo), r.hi = D(a[0].hi);
                 r.never_inf = a[0].no_inf();
                 return r;
               },
@@ -52,6 +56,12 @@ double rint_d(double x) {
 }
 double trunc_d(double x) {
   return std::trunc(x);
+}
+int round_away_fn(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
+  return mpfr_round(o, x);  // half away from zero
+}
+double round_away_d(double x) {
+  return std::round(x);
 }
 
 IeeeValue ieee_cast(IArgs a, FloatFormat fmt, Overflow o) {
@@ -124,6 +134,11 @@ const OpInfo kRows[] = {
                                        KEQ_IEEE(return fval(std::nearbyint(a[0].f));), "keq_round"),
     to_integer_row<trunc_fn, trunc_d>(Op::Trunc, "torch.trunc libdevice.trunc",
                                       KEQ_IEEE(return fval(std::trunc(a[0].f));), "keq_trunc"),
+    // Half away from zero (C's roundf): libdevice's round, which int8 quantization kernels call
+    // where torch.round (half to even) is the reference.
+    to_integer_row<round_away_fn, round_away_d>(Op::RoundAway, "libdevice.round",
+                                                KEQ_IEEE(return fval(std::round(a[0].f));),
+                                                "keq_round_away"),
     {.op = Op::CastF32,
      .arity = 1,
      .sig = Signature::CastTo,

@@ -40,6 +40,11 @@ OPS = {
     "addcmul": ("torch.addcmul(x, y, x, value=0.5)", "2"),
     "addcdiv": ("torch.addcdiv(x, y, x.abs() + 1.0, value=-0.25)", "2"),
     "full_like": ("torch.full_like(x, 2.5) * x", "1"), "new_tensor": ("x.new_tensor([1.5, -2.0, 0.5, 3.0, -1.0]) * x", "1"),
+    # int8 / uint8: a float's truncation, wrapped to the byte (values well inside int32, where
+    # the CPU and CUDA conversions agree); byte arithmetic wraps too.
+    "to_int8": ("(x * 100).to(torch.int8)", "1"), "to_uint8": ("(x * 100).to(torch.uint8)", "1"),
+    "int8_add_wraps": ("(x * 50).to(torch.int8) * 3 + (y * 50).to(torch.int8)", "2"),
+    "int8_to_float": ("(x * 100).to(torch.int8).to(torch.float32) * y", "2"),
     "sub_alpha": ("x.sub(y, alpha=0.5)", "2"), "multiply": ("torch.multiply(x, y)", "2"),
     "norm_fro": ("x / torch.norm(x, p='fro')", "1"), "max_values": ("torch.max(x, dim=1).values", "1"),
     "cummax_indices": ("torch.cummax(torch.round(x * 2), dim=1).indices", "1"),
