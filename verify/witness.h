@@ -302,6 +302,83 @@ class Witness {
         return minimize(pr, p);
       }
     }
+    if (auto p = at_half_integers(pr, vars, consts, tried)) {
+      how = "witness search (a rounding's argument at a half-integer)";
+      return minimize(pr, *p);
+    }
+    return std::nullopt;
+  }
+
+  // Round half to even (torch.round, rint) and half away from zero (libdevice.round) differ only
+  // where their argument is exactly k + 1/2, which no random point hits. For each rounding in the
+  // pair (a few), one variable at a time is solved for such an argument by bisection over the
+  // doubles, the others held at a constant of the terms (a scale's 127 makes x / (max / 127) a
+  // plain x): the doubles on both sides of the crossing are tried.
+  std::optional<Point> at_half_integers(const Pair& pr, const std::vector<TermId>& vars,
+                                        std::vector<double> bases, size_t& tried) {
+    std::vector<TermId> args;
+    absl::flat_hash_set<TermId> seen;
+    std::vector<TermId> stack{pr.ref, pr.cand};
+    while (!stack.empty() && args.size() < 2) {
+      TermId t = stack.back();
+      stack.pop_back();
+      if (!seen.insert(t).second) continue;
+      if (s_.op(t) == ir::Op::Round || s_.op(t) == ir::Op::RoundAway)
+        args.push_back(s_.children(t)[0]);
+      for (TermId k : s_.children(t)) stack.push_back(k);
+    }
+    if (args.empty() || vars.size() > 16) return std::nullopt;
+    bases.insert(bases.end(), {1.0, 2.0, 3.0});
+    std::sort(bases.begin(), bases.end());
+    bases.erase(std::unique(bases.begin(), bases.end()), bases.end());
+    if (bases.size() > 4) bases.erase(bases.begin(), bases.end() - 4);  // the largest: scales
+    for (TermId arg : args)
+      for (double base : bases)
+        for (TermId v : vars) {
+          Point p;
+          for (TermId w : vars) p[w] = into_domain(base, domain(w), rng_);
+          auto at = [&](double x) {
+            p[v] = x;
+            ++tried;
+            return eval(arg, p).f.approx_double();
+          };
+          double y0 = at(p[v]);
+          if (!std::isfinite(y0)) continue;
+          for (double target : {std::floor(y0) - 0.5, std::floor(y0) + 0.5, std::floor(y0) - 1.5,
+                                std::floor(y0) + 1.5}) {
+            if (auto q = crossing(pr, p, v, target, at)) return q;
+          }
+        }
+    return std::nullopt;
+  }
+
+  // The doubles where f(x) crosses `target` between p[v] and a point found by stepping out from
+  // it, when one of them (rounded into v's domain) makes the pair differ.
+  template <typename F>
+  std::optional<Point> crossing(const Pair& pr, Point p, TermId v, double target, F& f) {
+    const double x0 = p[v];
+    const bool above = f(x0) >= target;
+    double lo = x0, hi = x0;
+    for (double step = std::max(1.0, std::abs(x0)) / 64;; step *= 2) {
+      if (step > 1e6) return std::nullopt;
+      bool found = false;
+      for (double x : {x0 + step, x0 - step})
+        if (std::isfinite(x) && (f(x) >= target) != above) {
+          hi = x, found = true;
+          break;
+        }
+      if (found) break;
+    }
+    // Bisect to adjacent doubles: f(lo) on x0's side of the target, f(hi) on the other.
+    for (int k = 0; k < 80 && std::nextafter(lo, hi) != hi; ++k) {
+      double mid = lo + (hi - lo) / 2;
+      if (mid == lo || mid == hi) break;
+      ((f(mid) >= target) == above ? lo : hi) = mid;
+    }
+    for (double x : {lo, hi}) {
+      p[v] = into_domain(x, domain(v), rng_);
+      if (differs(pr, p)) return p;
+    }
     return std::nullopt;
   }
 
