@@ -76,8 +76,8 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
       split += res.split_points > 0;
       if (split == 1 && res.split_points > 0)
         r.notes.push_back(
-            "Z3: a divisor is zero at one input only (a row of zeros); there both sides were "
-            "evaluated exactly and agree, and the proof holds everywhere else");
+            "Z3: a divisor is zero at one input only (a row of zeros, say); there both sides "
+            "were evaluated exactly and agree, and the proof holds everywhere else");
       continue;
     }
     if (res.outcome == smt::Outcome::Model) {

@@ -332,14 +332,17 @@ class Witness {
     std::sort(bases.begin(), bases.end());
     bases.erase(std::unique(bases.begin(), bases.end()), bases.end());
     if (bases.size() > 4) bases.erase(bases.begin(), bases.end() - 4);  // the largest: scales
+    size_t evaluations = 0;  // a few thousand per pair: an open pair of a wide row stays cheap
+    constexpr size_t kEvaluations = 4000;
     for (TermId arg : args)
       for (double base : bases)
         for (TermId v : vars) {
+          if (evaluations > kEvaluations) return std::nullopt;
           Point p;
           for (TermId w : vars) p[w] = into_domain(base, domain(w), rng_);
           auto at = [&](double x) {
             p[v] = x;
-            ++tried;
+            ++tried, ++evaluations;
             return eval(arg, p).f.approx_double();
           };
           double y0 = at(p[v]);
