@@ -876,6 +876,19 @@ TEST(Triton, DotOnFp32WithoutIeeePrecisionNotesTf32) {
       << findings_of("dot_default_tf32.py");
 }
 
+// int8 operands accumulate in int32, as Triton's integer dot does (it wraps there): the stored
+// int32 is the integer sum itself, not a float sum cast back.
+TEST(Triton, AnInt8DotAccumulatesInInt32) {
+  ir::TermStore s;
+  Program p =
+      run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/dot_int8.py").string(), s,
+                  "ModelNew", {});
+  ASSERT_EQ(p.outputs.size(), 1u);
+  ir::TermId e = p.outputs[0]->elems[0];
+  EXPECT_EQ(s.op(e), ir::Op::Sum) << s.str(e);
+  EXPECT_EQ(s.type(e), ir::Type::I32) << s.str(e);
+}
+
 // K >= 16, and K >= 32 for 8-bit operands (an fp8 dot with K = 16 does not compile for the
 // H200: examples/fp8_block_scaled_matmul's first recording found it).
 TEST(Triton, DotWithKBelowTritonsMinimumIsRejectedAsTritonDoes) {

@@ -254,17 +254,22 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     int64_t m = x->shape[0], k = x->shape[1], n = y->shape[1];
     auto r = std::make_shared<Tensor>();
     r->shape = {m, n};
-    r->dtype = DType::F32;
+    // int8 operands accumulate in int32 (wrapping), as Triton's integer dot does.
+    bool ints = !torch::is_float(x->dtype) && !torch::is_float(y->dtype) &&
+                !(acc && acc->kind == K::Tensor && torch::is_float(acc->tensor->dtype));
+    r->dtype = ints ? DType::I32 : DType::F32;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         std::vector<TermId> terms, row, column;
         for (int64_t q = 0; q < k; ++q) {
-          row.push_back(convert(s, x->elems[i * k + q], x->dtype, DType::F32));
-          column.push_back(convert(s, y->elems[q * n + j], y->dtype, DType::F32));
+          row.push_back(convert(s, x->elems[i * k + q], x->dtype, r->dtype));
+          column.push_back(convert(s, y->elems[q * n + j], y->dtype, r->dtype));
         }
         s.make_each(Op::Mul, row, column, terms);
         TermId sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
-        if (acc && acc->kind == K::Tensor) sum = mk(Op::Add, {acc->tensor->elems[i * n + j], sum});
+        if (acc && acc->kind == K::Tensor)
+          sum = mk(Op::Add,
+                   {convert(s, acc->tensor->elems[i * n + j], acc->tensor->dtype, r->dtype), sum});
         r->elems.push_back(sum);
       }
     return wrap(r);
