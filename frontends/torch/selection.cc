@@ -9,6 +9,15 @@ void Torch::install_scans_and_selection() {
     define(name, [this, op](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
       int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+      // torch scans bools and integers in int64 (an int8 cumsum of 100, 100 is 200), unless
+      // dtype= says otherwise.
+      DType out = dtype_kw(a, torch::is_float(x->dtype) ? x->dtype : DType::I64);
+      if (out != x->dtype) {
+        auto wide = std::make_shared<Tensor>(*x);
+        for (TermId& e : wide->elems) e = convert(s, e, x->dtype, out);
+        wide->dtype = out;
+        x = wide;
+      }
       return wrap(along(x, dim, [&](std::vector<TermId>& row) {
         std::vector<TermId> out;
         for (size_t k = 0; k < row.size(); ++k) {

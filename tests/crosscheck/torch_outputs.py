@@ -45,6 +45,8 @@ OPS = {
     "to_int8": ("(x * 100).to(torch.int8)", "1"), "to_uint8": ("(x * 100).to(torch.uint8)", "1"),
     "int8_add_wraps": ("(x * 50).to(torch.int8) * 3 + (y * 50).to(torch.int8)", "2"),
     "int8_to_float": ("(x * 100).to(torch.int8).to(torch.float32) * y", "2"),
+    "cumsum_int8": ("torch.cumsum((x * 100).to(torch.int8), dim=1)", "1"),
+    "cumsum_bool": ("torch.cumsum(x > 0, dim=1)", "1"),
     "sub_alpha": ("x.sub(y, alpha=0.5)", "2"), "multiply": ("torch.multiply(x, y)", "2"),
     "norm_fro": ("x / torch.norm(x, p='fro')", "1"), "max_values": ("torch.max(x, dim=1).values", "1"),
     "cummax_indices": ("torch.cummax(torch.round(x * 2), dim=1).indices", "1"),
