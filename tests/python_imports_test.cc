@@ -295,6 +295,13 @@ def late():
   }
   // TABLE was mutated after the stop: it no longer holds what the module leaves there.
   EXPECT_THROW(ProgramRun(f, "from lib import TABLE\nz = TABLE['a']\n"), python::Unsupported);
+  // A module stopped by the stop of one it imports names both places, and what is lost once.
+  f.write("outer.py", "from lib import early, late\nX = late()\nLATER = 1\n");
+  ProgramRun r3(f, "from outer import early\nw = early()\n");
+  EXPECT_EQ(r3.integer("w"), 5);
+  std::string note = r3.in.import_notes().back();
+  EXPECT_NE(note.find("importing outer stopped at"), std::string::npos) << note;
+  EXPECT_EQ(note.find("unavailable"), note.rfind("unavailable")) << note;
 }
 
 // Triton 3.6's Autotuner.run: with several configs, a key's first launch benchmarks and then

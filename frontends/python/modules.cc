@@ -323,8 +323,12 @@ void Interp::run_module_body(const Tree& tree, const Ref& module) {
     tree_ = &tree;
     depth_ = depth;
     method_stack_.resize(methods);
-    std::string reason = "importing " + module->s + " stopped at " + stop +
-                         "; names it binds from there on are unavailable";
+    // A nested import's stop already says what its names lose; say it once.
+    const std::string kLost = "; names it binds from there on are unavailable";
+    if (stop.size() >= kLost.size() &&
+        stop.compare(stop.size() - kLost.size(), kLost.size(), kLost) == 0)
+      stop.resize(stop.size() - kLost.size());
+    std::string reason = "importing " + module->s + " stopped at " + stop + kLost;
     std::vector<std::string> names;
     for (size_t j = k; j < stmts.size(); ++j) bound_names(tree, stmts[j], names);
     for (const std::string& n : names) module->scope->vars[n] = unavailable(reason);
