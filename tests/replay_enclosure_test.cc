@@ -171,5 +171,29 @@ TEST(ReplayEnclosure, AZeroWhoseSignIsTheKernelsIsNoEvidence) {
   EXPECT_TRUE(w.differs(other, {{s.variable("x"), 2.0}, {s.variable("y"), 3.0}}));
 }
 
+// Round half to even and half away from zero differ only at k + 1/2: the search solves for
+// such an argument. A rounding whose argument leaves MPFR's range at the points tried (exp of
+// exp of the term's constant 1e30) is no evidence and no crash: the search goes on and finds
+// nothing there.
+TEST(ReplayEnclosure, TheSearchSolvesForHalfIntegerRoundingArguments) {
+  ir::TermStore s;
+  verify::internal::Domains any;  // the Witness keeps a reference: no temporary
+  verify::internal::Witness w(s, any, 1, ir::Semantics::Real);
+  verify::internal::Pair halves{read(s, "(round (* x 0.5))"), read(s, "(round.away (* x 0.5))"), 0,
+                                0};
+  std::string how;
+  size_t tried = 0;
+  ir::TermId x = s.variable("x");
+  auto p = w.at_half_integers(halves, {x}, {}, tried);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(std::abs(std::fmod(p->at(x) * 0.5, 1.0)), 0.5) << p->at(x);
+  EXPECT_TRUE(w.differs(halves, *p));
+  EXPECT_TRUE(w.search(halves, 8, how, tried).has_value());
+  verify::internal::Pair huge{read(s, "(round (* (exp (exp x)) 1e30))"),
+                              read(s, "(round.away (* (exp (exp x)) 1e30))"), 0, 0};
+  EXPECT_NO_THROW(w.search(huge, 8, how, tried));
+  EXPECT_NO_THROW(w.at_half_integers(huge, {x}, {1e30}, tried));
+}
+
 }  // namespace
 }  // namespace keq

@@ -65,7 +65,7 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   batch.seconds = left;
   batch.jobs = opt.jobs;
   std::vector<smt::BatchAnswer> answers = smt::check_batch(store, batch, range);
-  size_t split = 0;  // proofs that evaluated both sides where a divisor is zero
+  bool split_noted = false;  // a proof evaluated both sides where a divisor is zero
   for (size_t n = 0; n < open.size(); ++n) {
     smt::Result& res = answers[n].result;
     r.stats.smt_seconds += answers[n].seconds;
@@ -73,11 +73,12 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
     ++r.stats.smt_queries;
     if (res.outcome == smt::Outcome::Proved) {
       ++r.stats.smt_proved;
-      split += res.split_points > 0;
-      if (split == 1 && res.split_points > 0)
+      if (res.split_points > 0 && !split_noted) {
+        split_noted = true;
         r.notes.push_back(
             "Z3: a divisor is zero at one input only (a row of zeros, say); there both sides "
             "were evaluated exactly and agree, and the proof holds everywhere else");
+      }
       continue;
     }
     if (res.outcome == smt::Outcome::Model) {

@@ -343,7 +343,11 @@ class Witness {
           auto at = [&](double x) {
             p[v] = x;
             ++tried, ++evaluations;
-            return eval(arg, p).f.approx_double();
+            try {
+              return eval(arg, p).f.approx_double();
+            } catch (const ir::EvalError&) {
+              return std::nan("");  // past MPFR's range there: no evidence, and no crossing
+            }
           };
           double y0 = at(p[v]);
           if (!std::isfinite(y0)) continue;

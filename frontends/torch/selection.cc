@@ -11,13 +11,10 @@ void Torch::install_scans_and_selection() {
       int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
       // torch scans bools and integers in int64 (an int8 cumsum of 100, 100 is 200), unless
       // dtype= says otherwise.
-      DType out = dtype_kw(a, torch::is_float(x->dtype) ? x->dtype : DType::I64);
-      if (out != x->dtype) {
-        auto wide = std::make_shared<Tensor>(*x);
-        for (TermId& e : wide->elems) e = convert(s, e, x->dtype, out);
-        wide->dtype = out;
-        x = wide;
-      }
+      DType from = x->dtype, out = dtype_kw(a, torch::is_float(from) ? from : DType::I64);
+      if (out != from)
+        x = map1(
+            in, x, out, [&](TermId e) { return convert(s, e, from, out); }, a.at);
       return wrap(along(x, dim, [&](std::vector<TermId>& row) {
         std::vector<TermId> out;
         for (size_t k = 0; k < row.size(); ++k) {
