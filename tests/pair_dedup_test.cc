@@ -102,5 +102,98 @@ TEST_F(PairDedup, SharedTermsInsideSharedTermsKeepTheVariablesTheyTakeFromBelow)
   EXPECT_NE(keys[0], keys[1]);
 }
 
+// Wide shared terms (a row's sum over 20 variables, past kSegmentVars) are keyed as segments of
+// the tuple, not variable by variable. An output of row r divides x[r,c] by the reference's
+// sum S_r and by the candidate's T_r over the same row (the same variables in the same order,
+// or reversed), or by the candidate's sum over the next row. Rows renamed share keys; a sum
+// over another row, or over the row in another order, is another pair.
+TEST_F(PairDedup, WideSharedTermsAreKeyedAsSegmentsAndStillTellRowsApart) {
+  constexpr int kRows = 3, kWidth = 20;
+  std::vector<TermId> s, t, reversed;
+  for (int r = 0; r < kRows; ++r) {
+    std::vector<TermId> row;
+    for (int c = 0; c < kWidth; ++c) row.push_back(x(r, c));
+    s.push_back(store.make(Op::Sum, row));
+    TermId chain = row[0];  // the same variables, first met in the same order
+    for (int c = 1; c < kWidth; ++c) chain = store.make(Op::Add, {chain, row[c]});
+    t.push_back(chain);
+    reversed.push_back(store.make(Op::Sum, std::vector<TermId>(row.rbegin(), row.rend())));
+  }
+  std::vector<Pair> pairs;
+  auto add = [&](int r, int c, TermId ref_sum, TermId cand_sum) {
+    pairs.push_back({store.make(Op::Div, {x(r, c), ref_sum}),
+                     store.make(Op::Div, {x(r, c), cand_sum}), 0, pairs.size()});
+    return pairs.size() - 1;
+  };
+  std::vector<size_t> same[kRows], next_row, backwards[kRows];
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kWidth; ++c) {
+      same[r].push_back(add(r, c, s[r], t[r]));
+      backwards[r].push_back(add(r, c, s[r], reversed[r]));
+    }
+  for (int c = 0; c < kWidth; ++c) next_row.push_back(add(0, c, s[0], t[1]));
+  PairKeys key(store, domains, pairs);
+  std::vector<std::vector<uint64_t>> keys;
+  for (const Pair& p : pairs) keys.push_back(key(p.ref, p.cand));
+  for (int c = 0; c < kWidth; ++c) {
+    EXPECT_EQ(keys[same[0][c]], keys[same[2][c]]) << "column " << c;
+    EXPECT_EQ(keys[backwards[0][c]], keys[backwards[1][c]]) << "column " << c;
+    EXPECT_NE(keys[same[0][c]], keys[next_row[c]]) << "column " << c;
+    EXPECT_NE(keys[same[0][c]], keys[backwards[0][c]]) << "column " << c;
+    EXPECT_NE(keys[same[0][c]], keys[same[0][(c + 1) % kWidth]]) << "column " << c;
+  }
+}
+
+// Wide shared terms over overlapping variables (x[0..19] and x[10..29]) are listed variable by
+// variable: the overlap is part of the key, so a pair whose second sum overlaps the first by
+// 15 variables instead of 10 is another pair; the same overlap 100 columns on is the same.
+TEST_F(PairDedup, OverlappingWideSharedTermsKeepTheirOverlapInTheKey) {
+  auto span = [&](int from, int n) {
+    std::vector<TermId> v;
+    for (int c = from; c < from + n; ++c) v.push_back(x(0, c));
+    return store.make(Op::Sum, v);
+  };
+  std::vector<Pair> pairs;
+  auto add_all = [&](int base, int shift) {  // one pair per column of the first sum
+    TermId u = span(base, 20), v = span(base + shift, 20);
+    size_t first = pairs.size();
+    for (int c = 0; c < 20; ++c)
+      pairs.push_back({store.make(Op::Div, {x(0, base + c), u}),
+                       store.make(Op::Div, {x(0, base + c), v}), 0, pairs.size()});
+    return first;
+  };
+  size_t a = add_all(0, 10), b = add_all(100, 10), c = add_all(200, 5);
+  PairKeys key(store, domains, pairs);
+  for (size_t i = 0; i < 20; ++i) {
+    auto ka = key(pairs[a + i].ref, pairs[a + i].cand);
+    EXPECT_EQ(ka, key(pairs[b + i].ref, pairs[b + i].cand)) << i;
+    EXPECT_NE(ka, key(pairs[c + i].ref, pairs[c + i].cand)) << i;
+  }
+}
+
+// A narrow shared term met before a wide one (exp(x_k), then the sum over x[0..19]): whether
+// x_k is one of the sum's variables is part of the key, so the sum is no fresh segment then.
+TEST_F(PairDedup, AWideSharedTermHoldingAnEarlierTermsVariableIsNoFreshSegment) {
+  std::vector<TermId> row;
+  for (int c = 0; c < 20; ++c) row.push_back(x(0, c));
+  TermId sum = store.make(Op::Sum, row);
+  std::vector<Pair> pairs;
+  auto add_all = [&](int k) {  // exp(x_k) is shared: every pair of the group reaches it
+    TermId e = store.make(Op::Exp, {x(0, k)});
+    size_t first = pairs.size();
+    for (int c = 0; c < 20; ++c) {
+      TermId t = store.make(Op::Div, {store.make(Op::Add, {e, x(0, c)}), sum});
+      pairs.push_back({t, t, 0, pairs.size()});
+    }
+    return first;
+  };
+  size_t inside = add_all(3), outside = add_all(40);
+  PairKeys key(store, domains, pairs);
+  for (size_t i = 0; i < 20; ++i)
+    EXPECT_NE(key(pairs[inside + i].ref, pairs[inside + i].cand),
+              key(pairs[outside + i].ref, pairs[outside + i].cand))
+        << i;
+}
+
 }  // namespace
 }  // namespace keq::verify::internal

@@ -1,5 +1,6 @@
 #include "verify/pair_key.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "ir/budget.h"
@@ -91,21 +92,94 @@ const PairKeys::Tuple& PairKeys::tuple(const std::vector<TermId>& leaves) {
 
 // The tuple is its terms' ids, then their variables numbered across the tuple by first
 // occurrence: a renaming maps each term to the other's (equal ids) and agrees on the variables
-// they share (equal numbers).
+// they share (equal numbers). A term's variables are written as a segment (all new, in its own
+// order), as the same list as an earlier segment, or listed one by one; which applies is kept
+// by any renaming, so the key stays canonical.
 void PairKeys::make_tuple(const std::vector<TermId>& leaves, int depth, Tuple& out) {
   std::vector<uint64_t> key = {leaves.size()};
-  out.vars.clear(), out.order.clear();
+  out.segments.clear(), out.vars.clear(), out.count = 0;
   for (TermId leaf : leaves) {
-    const SharedKey& k = shared_key(leaf, depth);
+    SharedKey& k = shared_key(leaf, depth);
     key.insert(key.end(), {k.id, k.vars.size()});
+    if (k.vars.size() >= kSegmentVars) {
+      auto same = std::find_if(out.segments.begin(), out.segments.end(),
+                               [&](const Segment& s) { return s.leaf->vars_id == k.vars_id; });
+      if (same != out.segments.end()) {
+        key.insert(key.end(), {kSameAs, static_cast<uint64_t>(same - out.segments.begin())});
+        continue;
+      }
+      if (fresh_in(out, k)) {
+        key.push_back(kFresh);
+        out.segments.push_back({&k, out.count});
+        out.count += k.vars.size();
+        continue;
+      }
+    }
+    key.push_back(kListed);
     for (uint32_t var : k.vars) {
       ir::Budget::tick();
-      auto [it, fresh] = out.vars.try_emplace(var, out.order.size());
-      if (fresh) out.order.push_back(var);
-      key.push_back(it->second);
+      std::optional<uint64_t> index = out.index_of(var);
+      if (!index) index = out.vars[var] = out.count++;
+      key.push_back(*index);
     }
   }
   out.id = tuple_ids_.try_emplace(std::move(key), tuple_ids_.size()).first->second;
+}
+
+std::optional<uint64_t> PairKeys::Tuple::index_of(uint32_t var) const {
+  for (const Segment& s : segments)
+    if (auto it = s.leaf->position.find(var); it != s.leaf->position.end())
+      return s.offset + it->second;
+  if (auto it = vars.find(var); it != vars.end()) return it->second;
+  return std::nullopt;
+}
+
+std::vector<uint32_t> PairKeys::Tuple::order() const {
+  std::vector<uint32_t> order(count);
+  for (const Segment& s : segments)
+    std::copy(s.leaf->vars.begin(), s.leaf->vars.end(), order.begin() + s.offset);
+  for (auto [var, index] : vars) order[index] = var;
+  return order;
+}
+
+const absl::flat_hash_map<uint32_t, uint32_t>& PairKeys::positions(SharedKey& k) {
+  if (k.position.empty())
+    for (uint32_t i = 0; i < k.vars.size(); ++i) {
+      ir::Budget::tick();
+      k.position.emplace(k.vars[i], i);
+    }
+  return k.position;
+}
+
+// Whether two terms share no variable: the smaller list probes the larger's table, once per
+// pair of terms.
+bool PairKeys::disjoint(SharedKey& a, SharedKey& b) {
+  SharedKey *small = &a, *large = &b;
+  if (small->vars.size() > large->vars.size()) std::swap(small, large);
+  auto [it, inserted] = disjoint_memo_.try_emplace({small, large}, true);
+  if (inserted) {
+    const auto& table = positions(*large);
+    for (uint32_t var : small->vars) {
+      ir::Budget::tick();
+      if (table.contains(var)) {
+        it->second = false;
+        break;
+      }
+    }
+  }
+  return it->second;
+}
+
+// Whether none of k's variables is numbered in t yet.
+bool PairKeys::fresh_in(const Tuple& t, SharedKey& k) {
+  for (const Segment& s : t.segments)
+    if (!disjoint(*s.leaf, k)) return false;
+  const auto& table = positions(k);
+  for (const auto& entry : t.vars) {
+    ir::Budget::tick();
+    if (table.contains(entry.first)) return false;
+  }
+  return true;
 }
 
 // One shared term's canonical id and its variables in their canonical order, computed once, as
@@ -113,7 +187,7 @@ void PairKeys::make_tuple(const std::vector<TermId>& leaves, int depth, Tuple& o
 // tuple. A level-2 pipeline's GroupNorm statistics (one per sample and group) each hold the
 // BatchNorm statistics of their channels, over the whole batch: walked whole, once per tuple of
 // a pair, they cost 35 s of dedup. Deeper than kMaxDepth, a term is walked whole.
-const PairKeys::SharedKey& PairKeys::shared_key(TermId t, int depth) {
+PairKeys::SharedKey& PairKeys::shared_key(TermId t, int depth) {
   constexpr int kMaxDepth = 32;
   if (auto it = shared_keys_.find(t); it != shared_keys_.end()) return it->second;
   Tuple below;
@@ -138,8 +212,9 @@ const PairKeys::SharedKey& PairKeys::shared_key(TermId t, int depth) {
   key.insert(key.end(), w.key.begin(), w.key.end());
   SharedKey& k = shared_keys_[t];
   k.id = shared_ids_.try_emplace(std::move(key), shared_ids_.size()).first->second;
-  k.vars = below.order;  // the tuple's variables by index, then its own fresh ones
+  k.vars = below.order();  // the tuple's variables by index, then its own fresh ones
   k.vars.insert(k.vars.end(), w.var_order.begin(), w.var_order.end());
+  k.vars_id = var_list_ids_.try_emplace(k.vars, var_list_ids_.size()).first->second;
   return k;
 }
 
@@ -190,8 +265,8 @@ void PairKeys::record(Walk& w, TermId t, const Tuple* outer) {
 // tuple by its index there, any other by first occurrence plus the domain's bits.
 void PairKeys::record_var(Walk& w, uint32_t var, const Domain& d, const Tuple* outer) {
   if (outer)
-    if (auto it = outer->vars.find(var); it != outer->vars.end()) {
-      w.key.insert(w.key.end(), {2, it->second});
+    if (std::optional<uint64_t> index = outer->index_of(var)) {
+      w.key.insert(w.key.end(), {2, *index});
       return;
     }
   if (var >= var_seen_in_.size()) var_seen_in_.resize(var + 1, 0), var_number_.resize(var + 1);

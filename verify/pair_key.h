@@ -44,22 +44,40 @@ class PairKeys {
     uint64_t nodes = 0;
     uint32_t generation = 0;
   };
-  struct Tuple {
-    uint64_t id = 0;
-    absl::flat_hash_map<uint32_t, uint64_t> vars;  // variable -> index in the tuple's numbering
-    std::vector<uint32_t> order;                   // the variables by index
-  };
   struct SharedKey {
     uint64_t id;                 // equal ids: equal terms up to renaming of their variables
     std::vector<uint32_t> vars;  // their variables, numbered by first occurrence
+    uint64_t vars_id = 0;        // equal ids: equal lists of variables
+    absl::flat_hash_map<uint32_t, uint32_t> position;  // var -> index in vars, made when needed
   };
+  // A tuple's variables by index. A shared term with many variables (a row's sum) whose
+  // variables are all new to the tuple is a segment: its variables keep their order there, at
+  // an offset, with no per-pair table. An RMSNorm output reaches its row's sum and its column's
+  // weight: the row's 2 x 2048 variables, listed per pair, made dedup O(n * width).
+  struct Segment {
+    SharedKey* leaf;
+    uint64_t offset;
+  };
+  struct Tuple {
+    uint64_t id = 0;
+    std::vector<Segment> segments;
+    absl::flat_hash_map<uint32_t, uint64_t> vars;  // the others: variable -> index
+    uint64_t count = 0;                            // variables numbered
+    std::optional<uint64_t> index_of(uint32_t var) const;
+    std::vector<uint32_t> order() const;  // the variables by index
+  };
+  static constexpr size_t kSegmentVars = 16;  // fewer are listed: a table costs more than a list
+  enum LeafMode : uint64_t { kListed, kFresh, kSameAs };
+  const absl::flat_hash_map<uint32_t, uint32_t>& positions(SharedKey& k);
+  bool disjoint(SharedKey& a, SharedKey& b);
+  bool fresh_in(const Tuple& t, SharedKey& k);
   void mark_shared(const std::vector<Pair>& pairs);
   void start(Walk& w, bool stop, TermId root = ~TermId{0});
   bool seen(const Walk& w, TermId t) const;
   uint64_t number(Walk& w, TermId t);
   const Tuple& tuple(const std::vector<TermId>& leaves);
   void make_tuple(const std::vector<TermId>& leaves, int depth, Tuple& out);
-  const SharedKey& shared_key(TermId t, int depth);
+  SharedKey& shared_key(TermId t, int depth);
   void record(Walk& w, TermId t, const Tuple* outer);
   void record_var(Walk& w, uint32_t var, const Domain& d, const Tuple* outer);
   uint64_t walk(Walk& w, TermId root, const Tuple* outer);
@@ -75,7 +93,9 @@ class PairKeys {
   uint32_t generation_ = 0;
   absl::flat_hash_map<std::vector<uint64_t>, uint64_t> tuple_ids_;
   absl::flat_hash_map<std::vector<uint64_t>, uint64_t> shared_ids_;  // shared_key's ids
-  absl::node_hash_map<TermId, SharedKey> shared_keys_;               // stable: tuple() holds one
+  absl::node_hash_map<TermId, SharedKey> shared_keys_;               // stable: tuples point in
+  absl::flat_hash_map<std::vector<uint32_t>, uint64_t> var_list_ids_;
+  absl::flat_hash_map<std::pair<const SharedKey*, const SharedKey*>, bool> disjoint_memo_;
   std::vector<TermId> last_leaves_;  // consecutive pairs usually reach the same tuple
   Tuple last_tuple_;
 };
