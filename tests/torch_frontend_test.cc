@@ -447,6 +447,27 @@ TEST(Interp, FunctionsBindArgumentsAsPythonDoes) {
             6);
 }
 
+// `global` and `nonlocal` bind in the module's and the enclosing function's scope, as CPython's
+// do: an agent-written SwiGLU caches its output buffer and launcher in module globals set by
+// `global _OUT, _LAUNCH` inside run() (it was "the statement Global" UNSUPPORTED).
+TEST(Interp, GlobalAndNonlocalBindWhereCPythonBinds) {
+  EXPECT_EQ(
+      int_of("_CACHE = None\ncalls = 0\ndef get():\n    global _CACHE, calls\n"
+             "    calls += 1\n    if _CACHE is None:\n        _CACHE = 40\n    return _CACHE\n"
+             "r = get() + get() - 40 + calls"),
+      42);
+  EXPECT_EQ(int_of("def counter():\n    n = 0\n    def bump():\n        nonlocal n\n"
+                   "        n += 1\n        return n\n    bump()\n    bump()\n    return n\n"
+                   "r = counter()"),
+            2);
+  // Without the declaration the assignment is local and the global keeps its value.
+  EXPECT_EQ(int_of("x = 1\ndef f():\n    x = 5\n    return x\nr = f() * 10 + x"), 51);
+  // global at module level changes nothing; a nonlocal with no enclosing binding is an error.
+  EXPECT_EQ(int_of("global r\nr = 3"), 3);
+  EXPECT_NE(failure_of("def f():\n    nonlocal q\n    q = 1\nf()\n").find("nonlocal 'q'"),
+            std::string::npos);
+}
+
 // A call that does not bind raises CPython's TypeError: a program may catch it, and uncaught it is
 // a confirmed error (a candidate calling an autograd.Function's forward with an argument short
 // raises; before, keq called it unmodelled).

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/str_split.h"
 #include "frontends/python/integers.h"
 #include "ir/budget.h"
 
@@ -428,18 +429,53 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::Del:
       for (NodeId t : n.kids) {
         if (node(t).kind != NodeKind::Name) unsupported(n.span, "del of anything but a name");
-        env->vars.erase(node(t).text);
+        binding_scope(*env, node(t).text).vars.erase(node(t).text);
       }
+      return Flow::Normal;
+    case NodeKind::Global:
+    case NodeKind::Nonlocal:
+      declare_rebound(n, *env);
       return Flow::Normal;
     default:
       unsupported(n.span, "the statement " + std::string(kind_name(n.kind)));
   }
 }
 
+// `global a, b` binds the names in the module's scope (the one whose parent is the builtins);
+// `nonlocal a` in the nearest enclosing function scope that has it (class bodies and the
+// module's scope are skipped, as CPython does). Declared at module level, global changes nothing.
+void Interp::declare_rebound(const Node& n, Env& env) {
+  bool global = n.kind == NodeKind::Global;
+  for (const std::string& name : std::vector<std::string>(absl::StrSplit(n.text, ','))) {
+    Env* target = nullptr;
+    if (global) {
+      target = &env;
+      while (target->parent && target->parent != builtins_) target = target->parent.get();
+    } else {
+      for (Env* e = env.parent.get(); e && e->parent && e->parent != builtins_; e = e->parent.get())
+        if (!e->class_body && e->vars.contains(name)) {
+          target = e;
+          break;
+        }
+      if (!target) raise(n.span, "SyntaxError: no binding for nonlocal '" + name + "' found");
+    }
+    if (target != &env) env.rebound[name] = target;
+  }
+}
+
+Env& Interp::binding_scope(Env& env, const std::string& name) {
+  auto it = env.rebound.find(name);
+  return it == env.rebound.end() ? env : *it->second;
+}
+
 void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
   const Node& t = node(target);
   switch (t.kind) {
     case NodeKind::Name:
+      if (Env& scope = binding_scope(*env, t.text); &scope != env.get()) {
+        scope.vars[t.text] = std::move(v);
+        return;
+      }
       if (env.get() == module_env_)
         if (auto it = overrides_.find(t.text); it != overrides_.end()) {
           bool int_tuple = v->kind == K::Tuple || v->kind == K::List;

@@ -19,6 +19,8 @@ struct Env {
   // A class body's annotated names (`block: int = 1024`), in order: its __annotations__.
   bool class_body = false;
   std::vector<std::string> annotated;
+  // Names a `global` or `nonlocal` statement binds in an enclosing scope: assignments go there.
+  absl::flat_hash_map<std::string, Env*> rebound;
   Ref lookup(const std::string& name) const { return lookup_where(name).first; }
   // The value and the scope that holds it (a module's globals: the scope whose parent is the
   // builtins).
@@ -223,6 +225,8 @@ class Interp {
   Ref import_name(const Ref& module, const std::string& from, const std::string& name, Span at);
   Ref eval(NodeId e, const std::shared_ptr<Env>& env);
   void assign(NodeId target, Ref v, const std::shared_ptr<Env>& env);
+  void declare_rebound(const Node& n, Env& env);
+  static Env& binding_scope(Env& env, const std::string& name);
   Ref call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner);
   Ref eval_call(NodeId e, const std::shared_ptr<Env>& env);
   Ref eval_subscript(const Ref& v, const Ref& index, Span at);
