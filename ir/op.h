@@ -42,7 +42,7 @@ namespace keq::ir {
   X(Lt, "<") X(Le, "<=") X(Gt, ">") X(Ge, ">=") X(Eq, "==") X(Ne, "!=")                       \
   X(Select, "select") X(And, "and") X(Or, "or") X(Not, "not")                                  \
   X(Exp, "exp") X(Exp2, "exp2") X(Log, "log") X(Log2, "log2") X(Log1p, "log1p") X(Expm1, "expm1") X(Sqrt, "sqrt") X(SqrtApprox, "sqrt.approx") X(Rsqrt, "rsqrt") \
-  X(Recip, "recip") X(Pow, "pow") X(Tanh, "tanh") X(Erf, "erf") X(Sigmoid, "sigmoid")          \
+  X(Recip, "recip") X(Pow, "pow") X(Tanh, "tanh") X(Erf, "erf") X(Sigmoid, "sigmoid") X(Sin, "sin") X(Cos, "cos")          \
   X(Floor, "floor") X(Ceil, "ceil") X(Round, "round") X(RoundAway, "round.away") X(Trunc, "trunc") X(Clamp, "clamp")      \
   X(CastF32, "cast.f32") X(CastF16, "cast.f16") X(CastBF16, "cast.bf16")                       \
   X(CastE4M3, "cast.e4m3") X(CastE4M3Sat, "cast.e4m3.sat")                                     \

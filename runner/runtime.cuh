@@ -500,6 +500,8 @@ KEQ_LIBM(keq_expm1, expm1f, std::expm1(x))
 KEQ_LIBM(keq_rsqrt, rsqrtf, 1.0 / std::sqrt(x))
 KEQ_LIBM(keq_tanh, tanhf, std::tanh(x))
 KEQ_LIBM(keq_erf, erff, std::erf(x))
+KEQ_LIBM(keq_sin, sinf, std::sin(x))
+KEQ_LIBM(keq_cos, cosf, std::cos(x))
 KEQ_HD double keq_sigmoid(double x) {
   return 1.0 / (1.0 + std::exp(-x));
 }

@@ -46,6 +46,53 @@ TEST(ReplayEnclosure, CancellationIsNeverADifference) {
   EXPECT_FALSE(mpfr_zero_p(ir::evaluate_real(s, ref, env).f.get()));
 }
 
+// sin and cos are monotone only between critical points: an enclosure over a range that holds
+// one (sin over [1.5, 1.6] holds pi/2) must reach 1 there. Over random ranges, near the origin
+// and at 1e6 and 1e22, every value at sample points lies in the enclosure; points are narrow.
+TEST(ReplayEnclosure, SineAndCosineEnclosuresHoldEveryValueOfTheirRange) {
+  ir::TermStore s;
+  std::mt19937 rng(7);
+  for (ir::Op op : {ir::Op::Sin, ir::Op::Cos}) {
+    ir::TermId t = s.make(op, {s.variable("x")});
+    for (int trial = 0; trial < 600; ++trial) {
+      const double scales[] = {1, 20, 1e6, 1e22};
+      const double widths[] = {0, 1e-12, 1e-3, 0.5, 3, 7};
+      double c = std::uniform_real_distribution<double>(-1, 1)(rng) * scales[trial % 4];
+      double w = widths[rng() % std::size(widths)];
+      ir::Enclosure range;
+      range.real = true;
+      mpfr_set_d(range.lo.get(), c - w, MPFR_RNDD);
+      mpfr_set_d(range.hi.get(), c + w, MPFR_RNDU);
+      ir::Enclosure e =
+          ir::evaluate_enclosure_over(s, t, [&](const ir::Variable&) { return range; });
+      ASSERT_TRUE(e.real);
+      for (int k = 0; k <= 16; ++k) {
+        ir::Real x, v;  // lo + (hi - lo) k / 16, rounded into the range
+        mpfr_sub(x.get(), range.hi.get(), range.lo.get(), MPFR_RNDN);
+        mpfr_mul_d(x.get(), x.get(), k / 16.0, MPFR_RNDN);
+        mpfr_add(x.get(), x.get(), range.lo.get(), MPFR_RNDN);
+        mpfr_min(x.get(), x.get(), range.hi.get(), MPFR_RNDN);
+        (op == ir::Op::Sin ? mpfr_sin : mpfr_cos)(v.get(), x.get(), MPFR_RNDN);
+        EXPECT_TRUE(mpfr_lessequal_p(e.lo.get(), v.get()) && mpfr_lessequal_p(v.get(), e.hi.get()))
+            << ir::op_name(op) << " over " << c << " +- " << w << ": " << e.str() << " at "
+            << mpfr_get_d(x.get(), MPFR_RNDN) << " is " << mpfr_get_d(v.get(), MPFR_RNDN);
+      }
+      if (w == 0 && trial % 4 < 3) {
+        ir::Real width;
+        mpfr_sub(width.get(), e.hi.get(), e.lo.get(), MPFR_RNDU);
+        EXPECT_LT(mpfr_get_d(width.get(), MPFR_RNDU), 1e-60) << c;
+      }
+    }
+  }
+  ir::Enclosure around;
+  around.real = true;
+  mpfr_set_d(around.lo.get(), 1.5, MPFR_RNDD);
+  mpfr_set_d(around.hi.get(), 1.6, MPFR_RNDU);
+  ir::Enclosure e = ir::evaluate_enclosure_over(s, s.make(ir::Op::Sin, {s.variable("x")}),
+                                                [&](const ir::Variable&) { return around; });
+  EXPECT_EQ(mpfr_cmp_ui(e.hi.get(), 1), 0) << e.str();
+}
+
 TEST(ReplayEnclosure, RealDifferencesAreDisjoint) {
   ir::TermStore s;
   auto differ = [&](const std::string& a, const std::string& b, double x) {
@@ -77,11 +124,11 @@ struct Gen {
     static const char* leaves[] = {"x", "y", "0", "1", "-2.5", "3", "1e-30", "448", "inf", "-inf"};
     if (depth == 0 || rng() % 5 == 0) return read(s, leaves[rng() % 10]);
     static const ir::Op unary[] = {
-        ir::Op::Neg,     ir::Op::Abs,     ir::Op::Exp,      ir::Op::Exp2,     ir::Op::Log,
-        ir::Op::Log2,    ir::Op::Sqrt,    ir::Op::Rsqrt,    ir::Op::Recip,    ir::Op::Tanh,
-        ir::Op::Erf,     ir::Op::Sigmoid, ir::Op::Floor,    ir::Op::Ceil,     ir::Op::Round,
-        ir::Op::Trunc,   ir::Op::CastF16, ir::Op::CastBF16, ir::Op::CastE4M3, ir::Op::CastE4M3Sat,
-        ir::Op::CastE5M2};
+        ir::Op::Neg,      ir::Op::Abs,     ir::Op::Exp,      ir::Op::Exp2,     ir::Op::Log,
+        ir::Op::Log2,     ir::Op::Sqrt,    ir::Op::Rsqrt,    ir::Op::Recip,    ir::Op::Tanh,
+        ir::Op::Erf,      ir::Op::Sigmoid, ir::Op::Floor,    ir::Op::Ceil,     ir::Op::Round,
+        ir::Op::Trunc,    ir::Op::CastF16, ir::Op::CastBF16, ir::Op::CastE4M3, ir::Op::CastE4M3Sat,
+        ir::Op::CastE5M2, ir::Op::Sin,     ir::Op::Cos};
     static const ir::Op binary[] = {ir::Op::Add,  ir::Op::Sub,       ir::Op::Mul,    ir::Op::Div,
                                     ir::Op::Max,  ir::Op::Min,       ir::Op::MaxNum, ir::Op::MinNum,
                                     ir::Op::FMod, ir::Op::Remainder, ir::Op::Pow};

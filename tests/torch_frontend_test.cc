@@ -1181,17 +1181,19 @@ TEST(Triton, AnInputDependentItemIsATermForTensorsAndKernelsOnly) {
 
 // A transpose handed to a kernel is its storage, in x's order (a weight's .T with its strides is
 // how LLM-written linears call a matmul kernel): a flat copy of x.t() reads x[0, 1] second, where
-// a copy of x.t().contiguous() reads x.t()[0, 1] = x[1, 0]. An expand's layout is not tracked.
-TEST(Triton, PermutedViewsAreTheirStorageAndExpandsAreRefusedAtLaunch) {
+// a copy of x.t().contiguous() reads x.t()[0, 1] = x[1, 0]. An expand is a view at stride 0:
+// its pointer is x's storage, so six elements read through it are x's six, as on the GPU.
+TEST(Triton, PermutedAndExpandedViewsAreTheirStorageAtLaunch) {
   ir::TermStore s;
   Program flat = golden_candidate("strided_launch.py", s);
   EXPECT_EQ(s.str(flat.outputs[0]->elems[1]), "in0[0,1]");
   Program p = golden_candidate("strided_launch_contiguous.py", s);
   EXPECT_EQ(s.str(p.outputs[0]->elems[1]), "in0[1,0]");  // x.t()[0, 1]
-  EXPECT_NE(unsupported_of("expand_launch.py")
-                .find("expand_launch.py:17:9: a tensor whose torch layout keq does not track"),
-            std::string::npos)
-      << unsupported_of("expand_launch.py");
+  Program e = golden_candidate("expand_launch.py", s);
+  ASSERT_EQ(e.outputs[0]->elems.size(), 6u);
+  EXPECT_EQ(s.str(e.outputs[0]->elems[2]), "in0[0,2]");
+  EXPECT_EQ(s.str(e.outputs[0]->elems[3]), "in0[1,0]");
+  EXPECT_TRUE(e.state.findings.empty());
 }
 
 TEST(Triton, BlockPointerBoundaryCheckPadsWithNan) {
@@ -1498,6 +1500,48 @@ TEST(TorchFrontend, TransposedViewsHaveTheirStridesAndShareStorage) {
   EXPECT_FALSE(r->items[2]->b);
   EXPECT_EQ(ints(r->items[3]), (std::vector<int64_t>{2, 1}));
   EXPECT_EQ(values(s, r->items[4]), (std::vector<double>{0, 0, 0, 0, 0, 5}));
+}
+
+// expand is a view of its input's storage at stride 0, as torch's: a write into the input
+// after the expand shows through it (it was a copy: a candidate filling a zeroed base after
+// expanding it was a false NOT_EQUIVALENT). Values as torch 2.11 prints them on the CPU.
+TEST(TorchFrontend, AnExpandSeesLaterWritesIntoItsInput) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nb = torch.zeros(1, 3)\ne = b.expand(2, -1)\nc = torch.zeros(2, 1)\n"
+      "f = c.expand(2, 2)\nb.fill_(1.0)\nb[0, 2] = 5.0\nc[1, 0] = 7.0\nr = [e, f, e.stride()]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 3u);
+  EXPECT_EQ(values(s, r->items[0]), (std::vector<double>{1, 1, 5, 1, 1, 5}));
+  EXPECT_EQ(values(s, r->items[1]), (std::vector<double>{0, 0, 7, 7}));
+  std::vector<int64_t> strides;
+  for (const Ref& v : r->items[2]->items) strides.push_back(v->i);
+  EXPECT_EQ(strides, (std::vector<int64_t>{0, 1}));
+}
+
+// torch.as_strided reads the input's storage at the given strides: a weight's transpose taken
+// this way (an agent-written attention prelude) is a view with those strides, writes reach it,
+// an offset and a stride-0 broadcast read what torch reads, and reaching past the storage is
+// torch's error. Values are what torch 2.11 prints for the same lines on the CPU.
+TEST(TorchFrontend, AsStridedReadsTheStorageAtItsStrides) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nw = torch.arange(6.0).reshape(2, 3)\nt = torch.as_strided(w, (3, 2), (1, 3))\n"
+      "o = w.as_strided((2, 2), (3, 1), 1)\nb = torch.as_strided(w, (2, 3), (0, 1))\n"
+      "w[0, 1] = 9.0\nr = [t.stride(), t, o, b, t.is_contiguous()]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 5u);
+  std::vector<int64_t> strides;
+  for (const Ref& v : r->items[0]->items) strides.push_back(v->i);
+  EXPECT_EQ(strides, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(values(s, r->items[1]), (std::vector<double>{0, 3, 9, 4, 2, 5}));
+  EXPECT_EQ(values(s, r->items[2]), (std::vector<double>{9, 2, 4, 5}));
+  EXPECT_EQ(values(s, r->items[3]), (std::vector<double>{0, 9, 2, 0, 9, 2}));  // stride 0
+  EXPECT_FALSE(r->items[4]->b);
+  EXPECT_NE(
+      failure_of("import torch\nw = torch.zeros(2, 3)\nv = torch.as_strided(w, (3, 3), (3, 1))\n")
+          .find("reach past the storage"),
+      std::string::npos);
 }
 
 // An elementwise result takes the layout torch's TensorIterator gives it: its dimensions ordered

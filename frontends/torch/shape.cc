@@ -102,6 +102,52 @@ void Torch::install_views() {
       in.error(a.at, "narrow: start + length exceeds the dimension size");
     return subscript(x, index_along(dim, slice_value(start, start + length)), a.at);
   });
+  // as_strided(size, stride, storage_offset): the elements at storage_offset + sum i_d stride_d
+  // of the input's storage (an agent-written attention prelude takes a weight's transpose this
+  // way), a view at those strides.
+  define("as_strided", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    auto int_list = [&](size_t i, const char* kw) {
+      std::vector<int64_t> out;
+      Ref v = a.get(i, kw);
+      if (!v) in.error(a.at, std::string("as_strided() missing argument '") + kw + "'");
+      for (const Ref& e : in.to_sequence(v, a.at)) out.push_back(in.to_int(e, a.at));
+      return out;
+    };
+    std::vector<int64_t> shape = int_list(1, "size"), stride = int_list(2, "stride");
+    int64_t start = int_arg(a, 3, "storage_offset").value_or(x->storage.offset);
+    if (stride.size() != shape.size())
+      in.error(a.at, "as_strided: mismatch in length of strides and shape");
+    if (x->strided && x->storage.strides.empty())
+      in.unsupported(a.at, "torch.as_strided of a tensor whose torch strides keq does not track");
+    auto r = std::make_shared<Tensor>();
+    r->dtype = x->dtype;
+    r->shape = shape;
+    std::vector<int64_t> idx(shape.size(), 0);
+    for (int64_t k = 0; k < r->numel(); ++k) {
+      int64_t at = start - x->storage.offset;
+      for (size_t d = 0; d < idx.size(); ++d) {
+        if (stride[d] < 0) in.error(a.at, "as_strided: Negative strides are not supported");
+        at += idx[d] * stride[d];
+      }
+      std::optional<int64_t> local = x->logical_index(at);
+      if (!local && !x->storage.members)  // x is its whole storage: torch's setStorage refuses
+        in.error(a.at, "as_strided: the sizes and strides reach past the storage of " +
+                           std::to_string(x->numel()) + " elements");
+      if (!local)
+        in.unsupported(a.at, "torch.as_strided reaching storage outside its input tensor");
+      r->elems.push_back(x->elems[*local]);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    std::vector<int64_t> row_major = r->strides();
+    for (size_t d = 0; d < shape.size(); ++d)
+      r->strided |= shape[d] > 1 && stride[d] != row_major[d];
+    if (r->numel() > 0) strided_view(x, r, start - x->storage.offset, stride);
+    return wrap(r);
+  });
   // unflatten(dim, sizes): dimension dim becomes the given sizes (one may be -1).
   define("unflatten", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
@@ -677,6 +723,13 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       TensorPtr r = map2(
           in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at);
       r->strided |= r->numel() != x->numel();  // broadcast dimensions have stride 0
+      if (x->strided && x->storage.strides.empty()) return wrap(r);  // a layout keq lacks
+      // A view of x's storage, as torch's: a later write into x shows through it.
+      std::vector<int64_t> layout = x->storage.strides.empty() ? x->strides() : x->storage.strides;
+      std::vector<int64_t> strides(shape.size(), 0);
+      for (size_t d = 0; d < x->shape.size(); ++d)
+        if (x->shape[d] == shape[d + off]) strides[d + off] = layout[d];
+      if (r->numel() > 0) strided_view(x, r, 0, strides);
       return wrap(r);
     });
   if (name == "repeat")

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "frontends/python/value.h"
 #include "ir/term.h"
 
@@ -37,6 +38,9 @@ struct SameStorage {
   std::vector<int64_t> strides;
   // torch's version counter (Tensor._version), shared by views: in-place torch writes bump it.
   std::shared_ptr<int64_t> version;
+  // A layout where several elements share a place (expand's stride 0, an as_strided overlap):
+  // each position's logical indices. Null for nested strides, which logical_index divides out.
+  std::shared_ptr<const absl::flat_hash_map<int64_t, std::vector<int64_t>>> aliases;
   SameStorage() = default;
   SameStorage(const SameStorage&) {}
   SameStorage& operator=(const SameStorage&) {
@@ -44,6 +48,7 @@ struct SameStorage {
     offset = 0;
     strides.clear();
     version.reset();
+    aliases.reset();
     return *this;
   }
 };
@@ -68,7 +73,13 @@ struct Tensor {
     for (const auto& m : *storage.members) {
       auto t = m.lock();
       if (!t || (t.get() == this && storage.strides.empty())) continue;
-      if (auto local = t->logical_index(at - t->storage.offset)) t->elems[*local] = e;
+      if (t->storage.aliases) {  // every element at that place
+        auto it = t->storage.aliases->find(at - t->storage.offset);
+        if (it != t->storage.aliases->end())
+          for (int64_t k : it->second) t->elems[k] = e;
+      } else if (auto local = t->logical_index(at - t->storage.offset)) {
+        t->elems[*local] = e;
+      }
     }
   }
   // The element of this tensor at position `rel` of its storage from its start, if it holds one.
@@ -78,6 +89,10 @@ struct Tensor {
   std::optional<int64_t> logical_index(int64_t rel) const {
     if (rel < 0) return std::nullopt;
     if (storage.strides.empty()) return rel < numel() ? std::optional(rel) : std::nullopt;
+    if (storage.aliases) {  // any of them: they hold one value
+      auto it = storage.aliases->find(rel);
+      return it == storage.aliases->end() ? std::nullopt : std::optional(it->second[0]);
+    }
     std::vector<size_t> order(shape.size());
     for (size_t d = 0; d < order.size(); ++d) order[d] = d;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {

@@ -294,6 +294,34 @@ struct Torch {
                     members.end());
     members.push_back(r);
   }
+  // r, whose elements are already read from t, becomes a view of t's storage at `strides` from
+  // t's element `first` (positions as t's storage counts them). Strides whose places overlap
+  // (stride 0) record each place's elements, so a write reaches every one (Tensor::write).
+  static void strided_view(const TensorPtr& t, const TensorPtr& r, int64_t first,
+                           const std::vector<int64_t>& strides) {
+    same_storage(t, r, first);
+    std::vector<int64_t> row_major = r->strides();
+    bool dense = true;
+    for (size_t d = 0; d < strides.size(); ++d)
+      dense = dense && (r->shape[d] == 1 || strides[d] == row_major[d]);
+    if (dense) return;
+    r->storage.strides = strides;
+    std::vector<size_t> order;
+    for (size_t d = 0; d < strides.size(); ++d)
+      if (r->shape[d] > 1) order.push_back(d);
+    std::sort(order.begin(), order.end(),
+              [&](size_t p, size_t q) { return strides[p] < strides[q]; });
+    int64_t span = 1;
+    bool nested = true;
+    for (size_t d : order) {
+      nested = nested && strides[d] >= span;
+      span = strides[d] * r->shape[d];
+    }
+    if (nested) return;
+    auto aliases = std::make_shared<absl::flat_hash_map<int64_t, std::vector<int64_t>>>();
+    for (int64_t k = 0; k < r->numel(); ++k) (*aliases)[r->storage_position(k)].push_back(k);
+    r->storage.aliases = std::move(aliases);
+  }
   TensorPtr permuted(const TensorPtr& t, const std::vector<int64_t>& perm) {
     auto r = std::make_shared<Tensor>();
     r->dtype = t->dtype;

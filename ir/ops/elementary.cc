@@ -1,5 +1,5 @@
 // Elementary functions: exp, exp2, log, log2, log1p, expm1, sqrt (correctly rounded and Triton's
-// approximate), rsqrt, pow, tanh, erf, sigmoid.
+// approximate), rsqrt, pow, tanh, erf, sigmoid, sin, cos.
 //
 // In IEEE semantics only the correctly rounded sqrt has fixed bits; the others are
 // approximations whose error differs between libraries (SEMANTICS-FACTS.md), evaluated as the
@@ -89,6 +89,45 @@ Enclosure pow_enclosure(EArgs args) {
 template <Mpfr1 F, bool kIncreasing = true>
 Enclosure monotone_enclosure(EArgs a) {
   return monotone(*a[0], F, kIncreasing);
+}
+
+// sin and cos: in [-1, 1], NaN at infinities. An enclosure is monotone between two critical
+// points (sin's at pi/2 + k pi, cos's at k pi); one that may hold a critical point is [-1, 1].
+// Which stretch x lies in is t = x / pi (- 1/2 for sin), rounded at a precision 128 bits past
+// x's exponent and taken as undecided within 2^-64 of an integer.
+template <bool kCos>
+Enclosure trig_enclosure(EArgs args) {
+  const Enclosure& x = *args[0];
+  bool inf = x.real && (mpfr_inf_p(x.lo.get()) || mpfr_inf_p(x.hi.get()));
+  Enclosure r = floats(x.real, x.nan || inf);
+  if (!r.real) return r;
+  mpfr_set_si(r.lo.get(), -1, MPFR_RNDN);
+  mpfr_set_si(r.hi.get(), 1, MPFR_RNDN);
+  if (inf) return r;
+  mpfr_exp_t e = 0;
+  for (mpfr_srcptr v : {x.lo.get(), x.hi.get()})
+    if (!mpfr_zero_p(v)) e = std::max(e, mpfr_get_exp(v));
+  Real::PrecisionScope scope(std::max<mpfr_prec_t>(Real::working_precision(), e + 128));
+  Real pi, t[2], k[2];
+  mpfr_const_pi(pi.get(), MPFR_RNDN);
+  for (int i = 0; i < 2; ++i) {
+    mpfr_div(t[i].get(), i ? x.hi.get() : x.lo.get(), pi.get(), MPFR_RNDN);
+    if (!kCos) mpfr_sub_d(t[i].get(), t[i].get(), 0.5, MPFR_RNDN);
+    Real margin(i ? 0x1p-64 : -0x1p-64);
+    mpfr_add(t[i].get(), t[i].get(), margin.get(), MPFR_RNDN);
+    mpfr_floor(k[i].get(), t[i].get());
+  }
+  if (!mpfr_equal_p(k[0].get(), k[1].get())) return r;
+  // Between critical points k and k + 1: decreasing for even k, increasing for odd.
+  Real half;
+  mpfr_div_2ui(half.get(), k[0].get(), 1, MPFR_RNDN);
+  bool increasing = !mpfr_integer_p(half.get());
+  return monotone(x, kCos ? mpfr_cos : mpfr_sin, increasing);
+}
+
+template <bool kCos>
+Interval trig_interval(IvArgs a) {
+  return {-1, 1, a[0].nan || !a[0].no_inf(), true};
 }
 
 constexpr std::string_view kApprox = "an approximation: its fp32 bits are not fixed";
@@ -286,6 +325,33 @@ const OpInfo kRows[] = {
      .smt_real = KEQ_SMT_REAL(return e.quotient(e.real(1), 1 + e.exp(-a[0]));),
      .no_smt_ieee = kApprox,
      .cuda = "keq_sigmoid"},
+    {.op = Op::Sin,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.sin tl.sin libdevice.sin",
+     .ieee = KEQ_VIA_REAL(Sin),
+     .real = real_unary<mpfr_sin>,
+     .interval = trig_interval<false>,
+     .enclosure = trig_enclosure<false>,
+     // Not increasing: no model refinement, which bounds f(x) by f at x rounded down and up.
+     .smt_real = KEQ_SMT_REAL(smt::Expr r = e.apply("sin", a[0], nullptr);
+                              e.fact(r >= -1 && r <= 1); return r;),
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_sin"},
+    {.op = Op::Cos,
+     .arity = 1,
+     .sig = Signature::SameFloat,
+     .ieee_exact = false,
+     .spellings = "torch.cos tl.cos libdevice.cos",
+     .ieee = KEQ_VIA_REAL(Cos),
+     .real = real_unary<mpfr_cos>,
+     .interval = trig_interval<true>,
+     .enclosure = trig_enclosure<true>,
+     .smt_real = KEQ_SMT_REAL(smt::Expr r = e.apply("cos", a[0], nullptr);
+                              e.fact(r >= -1 && r <= 1); return r;),
+     .no_smt_ieee = kApprox,
+     .cuda = "keq_cos"},
 };
 
 }  // namespace
