@@ -462,6 +462,17 @@ TEST(Interp, GlobalAndNonlocalBindWhereCPythonBinds) {
             2);
   // Without the declaration the assignment is local and the global keeps its value.
   EXPECT_EQ(int_of("x = 1\ndef f():\n    x = 5\n    return x\nr = f() * 10 + x"), 51);
+  // A name the body assigns is local everywhere in it: read before the assignment it is
+  // CPython's UnboundLocalError (forgetting `global` is a crash, not a read of the global).
+  EXPECT_NE(
+      failure_of("_N = None\ndef f():\n    if _N is None:\n        _N = 3\n    return _N\nf()\n")
+          .find("UnboundLocalError: cannot access local variable '_N'"),
+      std::string::npos);
+  EXPECT_EQ(int_of("x = 1\ndef f():\n    try:\n        y = x\n        x = 2\n    except "
+                   "UnboundLocalError:\n        y = 7\n    return y\nr = f()"),
+            7);
+  EXPECT_EQ(int_of("x = 4\ndef f():\n    def g():\n        return x\n    return g()\nr = f()"),
+            4);  // g binds no x: the global is read
   // global at module level changes nothing; a nonlocal with no enclosing binding is an error.
   EXPECT_EQ(int_of("global r\nr = 3"), 3);
   EXPECT_NE(failure_of("def f():\n    nonlocal q\n    q = 1\nf()\n").find("nonlocal 'q'"),

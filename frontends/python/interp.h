@@ -21,6 +21,9 @@ struct Env {
   std::vector<std::string> annotated;
   // Names a `global` or `nonlocal` statement binds in an enclosing scope: assignments go there.
   absl::flat_hash_map<std::string, Env*> rebound;
+  // A function call's scope: the names its body binds, local wherever they are read (CPython
+  // decides this when it compiles the def). Null for other scopes.
+  std::shared_ptr<const absl::flat_hash_set<std::string>> locals;
   Ref lookup(const std::string& name) const { return lookup_where(name).first; }
   // The value and the scope that holds it (a module's globals: the scope whose parent is the
   // builtins).
@@ -226,6 +229,15 @@ class Interp {
   Ref eval(NodeId e, const std::shared_ptr<Env>& env);
   void assign(NodeId target, Ref v, const std::shared_ptr<Env>& env);
   void declare_rebound(const Node& n, Env& env);
+  // The names a def's body binds (assignments, loop and with targets, imports, nested defs and
+  // classes, except names, del), less those it declares global or nonlocal; memoized per def.
+  std::shared_ptr<const absl::flat_hash_set<std::string>> local_names(NodeId def);
+  void collect_bound(NodeId stmt, absl::flat_hash_set<std::string>& bound,
+                     absl::flat_hash_set<std::string>& declared) const;
+  void collect_targets(NodeId target, absl::flat_hash_set<std::string>& bound) const;
+  absl::flat_hash_map<std::pair<const Tree*, NodeId>,
+                      std::shared_ptr<const absl::flat_hash_set<std::string>>>
+      local_names_;
   static Env& binding_scope(Env& env, const std::string& name);
   Ref call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner);
   Ref eval_call(NodeId e, const std::shared_ptr<Env>& env);

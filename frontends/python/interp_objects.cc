@@ -176,6 +176,7 @@ Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const R
     params.assign(def.kids.begin(), def.kids.end() - 1);
   auto env = std::make_shared<Env>();
   env->parent = fn.closure;
+  if (def.kind == NodeKind::FunctionDef) env->locals = local_names(fn.def);
   size_t next = 0;
   Ref star_args, star_kw;
   std::vector<bool> bound(params.size(), false);
