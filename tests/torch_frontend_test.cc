@@ -1395,6 +1395,13 @@ std::vector<double> values(const ir::TermStore& s, const Ref& t) {
   return out;
 }
 
+// The ints of a tuple or list (a stride(), a shape).
+std::vector<int64_t> ints_of(const Ref& seq) {
+  std::vector<int64_t> out;
+  for (const Ref& v : seq->items) out.push_back(v->i);
+  return out;
+}
+
 // out[0] = total was UNSUPPORTED ("in-place tensor writes are not modelled"): LLM-written host
 // code stores a reduction's result that way. Ints, slices and broadcast values, as torch does.
 TEST(TorchFrontend, ItemAssignmentWritesTheSelectedElements) {
@@ -1501,15 +1508,10 @@ TEST(TorchFrontend, TransposedViewsHaveTheirStridesAndShareStorage) {
       "t]\n",
       "r", s);
   ASSERT_EQ(r->items.size(), 5u);
-  auto ints = [](const Ref& tuple) {
-    std::vector<int64_t> out;
-    for (const Ref& v : tuple->items) out.push_back(v->i);
-    return out;
-  };
-  EXPECT_EQ(ints(r->items[0]), (std::vector<int64_t>{1, 3}));
-  EXPECT_EQ(ints(r->items[1]), (std::vector<int64_t>{1, 6, 3}));
+  EXPECT_EQ(ints_of(r->items[0]), (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(ints_of(r->items[1]), (std::vector<int64_t>{1, 6, 3}));
   EXPECT_FALSE(r->items[2]->b);
-  EXPECT_EQ(ints(r->items[3]), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(ints_of(r->items[3]), (std::vector<int64_t>{2, 1}));
   EXPECT_EQ(values(s, r->items[4]), (std::vector<double>{0, 0, 0, 0, 0, 5}));
 }
 
@@ -1525,9 +1527,7 @@ TEST(TorchFrontend, AnExpandSeesLaterWritesIntoItsInput) {
   ASSERT_EQ(r->items.size(), 3u);
   EXPECT_EQ(values(s, r->items[0]), (std::vector<double>{1, 1, 5, 1, 1, 5}));
   EXPECT_EQ(values(s, r->items[1]), (std::vector<double>{0, 0, 7, 7}));
-  std::vector<int64_t> strides;
-  for (const Ref& v : r->items[2]->items) strides.push_back(v->i);
-  EXPECT_EQ(strides, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(ints_of(r->items[2]), (std::vector<int64_t>{0, 1}));
 }
 
 // torch.as_strided reads the input's storage at the given strides: a weight's transpose taken
@@ -1542,9 +1542,7 @@ TEST(TorchFrontend, AsStridedReadsTheStorageAtItsStrides) {
       "w[0, 1] = 9.0\nr = [t.stride(), t, o, b, t.is_contiguous()]\n",
       "r", s);
   ASSERT_EQ(r->items.size(), 5u);
-  std::vector<int64_t> strides;
-  for (const Ref& v : r->items[0]->items) strides.push_back(v->i);
-  EXPECT_EQ(strides, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(ints_of(r->items[0]), (std::vector<int64_t>{1, 3}));
   EXPECT_EQ(values(s, r->items[1]), (std::vector<double>{0, 3, 9, 4, 2, 5}));
   EXPECT_EQ(values(s, r->items[2]), (std::vector<double>{9, 2, 4, 5}));
   EXPECT_EQ(values(s, r->items[3]), (std::vector<double>{0, 9, 2, 0, 9, 2}));  // stride 0
@@ -1576,9 +1574,7 @@ TEST(TorchFrontend, ElementwiseResultsTakeTorchsLayout) {
                                             {1, 3}, {3, 1},     {1, 12, 4}, {1, 12, 4},
                                             {1, 3}, {1, 12, 4}, {1, 3},     {4, 12, 1}};
   for (size_t k = 0; k < want.size(); ++k) {
-    std::vector<int64_t> got;
-    for (const Ref& v : r->items[k]->items) got.push_back(v->i);
-    EXPECT_EQ(got, want[k]) << "line item " << k;
+    EXPECT_EQ(ints_of(r->items[k]), want[k]) << "line item " << k;
   }
   EXPECT_FALSE(r->items[12]->b);
 }
