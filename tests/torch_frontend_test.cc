@@ -1207,6 +1207,20 @@ TEST(Triton, PermutedAndExpandedViewsAreTheirStorageAtLaunch) {
   EXPECT_TRUE(e.state.findings.empty());
 }
 
+// tl.split, interleave, flip, join, permute/trans with dims, ravel, and their method forms
+// (x.flip(0) is Triton's flip, not torch's): the element order Triton 3.6's interpreter gives
+// (tests/golden/candidates/block_shape_ops.py); all were "not modelled" before.
+TEST(Triton, BlockShapeOpsAreTritons) {
+  ir::TermStore s;
+  Program p = golden_candidate("block_shape_ops.py", s);
+  const int want[] = {6, 7, 4, 5, 2, 3, 0, 1};
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 8; ++c)
+      EXPECT_EQ(s.str(p.outputs[0]->elems[r * 8 + c]),
+                "in0[" + std::to_string(r) + "," + std::to_string(want[c]) + "]")
+          << r << ", " << c;
+}
+
 TEST(Triton, BlockPointerBoundaryCheckPadsWithNan) {
   ir::TermStore s;
   Program p = golden_candidate("block_ptr_nan_padding.py", s);

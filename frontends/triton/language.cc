@@ -274,17 +274,98 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
       }
     return wrap(r);
   });
-  def("trans", moves_pointer_lanes([this](Interp&, CallArgs& a) {
+  // trans(x, *dims) and permute(x, *dims): dims as a tuple or one by one; trans without dims
+  // swaps the last two.
+  for (bool is_trans : {true, false})
+    def(is_trans ? "trans" : "permute", moves_pointer_lanes([this, is_trans](Interp&, CallArgs& a) {
+          TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+          std::vector<Ref> given(a.pos.begin() + 1, a.pos.end());
+          if (given.size() == 1 && (given[0]->kind == K::Tuple || given[0]->kind == K::List))
+            given = given[0]->items;
+          if (Ref d = a.get(SIZE_MAX, "dims"); d && given.empty()) given = in.to_sequence(d, a.at);
+          std::vector<int64_t> dims;
+          for (const Ref& d : given) dims.push_back(in.to_int(d, a.at));
+          size_t n = x->shape.size();
+          if (dims.empty() && is_trans) {
+            if (n < 2)
+              in.error(a.at, "ValueError: tl.trans invoked with a 0- or 1-dimensional tensor");
+            for (size_t d = 0; d + 2 < n; ++d) dims.push_back(static_cast<int64_t>(d));
+            dims.insert(dims.end(), {static_cast<int64_t>(n - 1), static_cast<int64_t>(n - 2)});
+          }
+          std::vector<int64_t> sorted = dims;
+          std::sort(sorted.begin(), sorted.end());
+          for (size_t d = 0; d < sorted.size(); ++d)
+            if (sorted.size() != n || sorted[d] != static_cast<int64_t>(d))
+              in.error(a.at, "ValueError: permute dims must be a permutation of 0, 1, ..., n-1");
+          return wrap(permute_block(*x, dims));
+        }));
+  // flip(x, dim=None): reversed along dim (the last by default), a power-of-two size.
+  def("flip", moves_pointer_lanes([this](Interp&, CallArgs& a) {
         TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-        if (x->shape.size() != 2) in.unsupported(a.at, "tl.trans of a block that is not 2-d");
-        auto r = std::make_shared<Tensor>();
-        r->shape = {x->shape[1], x->shape[0]};
-        r->dtype = x->dtype;
-        for (int64_t j = 0; j < x->shape[1]; ++j)
-          for (int64_t i = 0; i < x->shape[0]; ++i)
-            r->elems.push_back(x->elems[i * x->shape[1] + j]);
+        int64_t n = static_cast<int64_t>(x->shape.size());
+        Ref d = a.get(1, "dim");
+        int64_t dim = d && d->kind != K::None ? in.to_int(d, a.at) : n - 1;
+        if (dim < -n || dim >= n) in.error(a.at, "CompileTimeAssertionFailure: tl.flip's dim");
+        if (dim < 0) dim += n;
+        int64_t len = x->shape[dim];
+        if (len & (len - 1))
+          in.error(a.at,
+                   "CompileTimeAssertionFailure: tl.flip of a size "
+                   "that is not a power of two");
+        int64_t inner = 1;
+        for (int64_t k = dim + 1; k < n; ++k) inner *= x->shape[k];
+        auto r = std::make_shared<Tensor>(*x);
+        for (int64_t k = 0; k < x->numel(); ++k) {
+          int64_t i = k / inner % len;
+          r->elems[k] = x->elems[k + (len - 1 - 2 * i) * inner];
+        }
         return wrap(r);
       }));
+  def("ravel", moves_pointer_lanes([this](Interp&, CallArgs& a) {
+        TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+        auto r = std::make_shared<Tensor>(*x);
+        r->shape = {x->numel()};
+        return wrap(r);
+      }));
+  // join(a, b): a new minor dimension of 2 (broadcast first); interleave(a, b): join, then the
+  // last two dimensions merged; split(a): the inverse of join, two blocks (scalars from [2]).
+  auto join = [this](CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
+    if (x->dtype != y->dtype) in.unsupported(a.at, "tl.join of blocks of two dtypes");
+    TensorPtr first = map2(
+        in, x, y, x->dtype, [](TermId p, TermId) { return p; }, a.at);
+    TensorPtr second = map2(
+        in, x, y, x->dtype, [](TermId, TermId q) { return q; }, a.at);
+    auto r = std::make_shared<Tensor>(*first);
+    r->shape.push_back(2);
+    r->elems.clear();
+    for (int64_t k = 0; k < first->numel(); ++k)
+      r->elems.insert(r->elems.end(), {first->elems[k], second->elems[k]});
+    return r;
+  };
+  def("join", [this, join](Interp&, CallArgs& a) { return wrap(join(a)); });
+  def("interleave", [this, join](Interp&, CallArgs& a) {
+    TensorPtr r = join(a);
+    if (r->shape.size() > 1) {
+      r->shape.pop_back();
+      r->shape.back() *= 2;
+    }
+    return wrap(r);
+  });
+  def("split", [this](Interp&, CallArgs& a) {
+    TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
+    if (x->shape.empty() || x->shape.back() != 2)
+      in.error(a.at, "ValueError: tl.split needs a last dimension of size 2");
+    std::vector<Ref> halves;
+    for (int64_t h = 0; h < 2; ++h) {
+      auto r = std::make_shared<Tensor>(*x);
+      r->shape.pop_back();
+      r->elems.clear();
+      for (int64_t k = h; k < x->numel(); k += 2) r->elems.push_back(x->elems[k]);
+      halves.push_back(wrap(r));
+    }
+    return python::tuple(halves);
+  });
   def("reshape", moves_pointer_lanes([this, shape_of](Interp&, CallArgs& a) {
         TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
         auto r = std::make_shared<Tensor>(*x);

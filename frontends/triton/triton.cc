@@ -1,6 +1,8 @@
 // The Triton frontend: @triton.jit kernels run symbolically, program by program, over the torch
 // frontend's tensors. The parts live in launch.cc, memory.cc, language.cc, reductions.cc and
 // decorators.cc; this file installs them.
+#include <absl/container/flat_hash_set.h>
+
 #include "frontends/triton/triton_impl.h"
 
 namespace keq::triton {
@@ -102,7 +104,17 @@ void install(python::Interp& in, torch::TorchState& state) {
         at));
   };
   Ref cast = (*tl->attrs)["cast"];
-  h.getattr = [t, cast](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
+  h.getattr = [t, cast, tl](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
+    // Block methods that are Triton's own (x.flip(0) is tl.flip, not torch's flip(dims)).
+    static const absl::flat_hash_set<std::string> kBlockMethods = {
+        "flip", "ravel", "permute", "trans", "split", "join", "interleave"};
+    if (t->run && (v->kind == K::Tensor || v->kind == K::Pointer) && kBlockMethods.contains(name)) {
+      Ref fn = (*tl->attrs)[name];
+      return python::builtin("block." + name, [fn, v](Interp& i3, CallArgs& a) {
+        a.pos.insert(a.pos.begin(), v);
+        return i3.call(fn, a);
+      });
+    }
     if (t->run && name == "cast")  // x.cast(dtype, ...) is tl.cast(x, dtype, ...)
       return python::builtin("block.cast", [cast, v](Interp& i3, CallArgs& a) {
         a.pos.insert(a.pos.begin(), v);
