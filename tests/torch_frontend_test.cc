@@ -1095,7 +1095,8 @@ TEST(Triton, NumWarpsIsCheckedAsTheCompiledLaunchChecksIt) {
 // hasattr(tl, NAME) answers as Triton 3.6 does (scripts/module_names.py lists its names): a
 // name it lacks is False and may be bound, where it was UNSUPPORTED ("triton.language.tanh is
 // not modelled") and stopped the file before any kernel ran; a name it has is True even where
-// keq does not model it (tl.softmax, probed by an LLM-written level-1 #93 kernel).
+// keq does not model it (tl.softmax, probed by an LLM-written level-1 #93 kernel). tl.math
+// too: tl.math.pow and cosh are AttributeErrors in 3.6 (they were "not modelled").
 TEST(Triton, HasattrOnTritonAnswersWhatTritonHas) {
   ir::TermStore s;
   Program p = golden_candidate("tl_shim_for_missing_names.py", s);

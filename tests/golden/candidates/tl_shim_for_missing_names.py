@@ -13,6 +13,8 @@ def _tanh(x):
 if not hasattr(tl, "tanh"):
     tl.tanh = _tanh
 HAS_SIGMOID = hasattr(tl, "sigmoid")
+# tl.math holds Triton's own math (exp, sin, ...) in 3.6; pow and cosh live in libdevice only.
+HAS_MATH = hasattr(tl.math, "sin") and not hasattr(tl.math, "pow") and not hasattr(tl.math, "cosh")
 # tl.softmax exists in Triton 3.6 (keq does not model it): hasattr is True, the shim not bound.
 if not hasattr(tl, "softmax"):
     tl.softmax = _tanh
@@ -29,7 +31,7 @@ def relu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 class ModelNew(nn.Module):
     def forward(self, x):
-        assert HAS_SIGMOID and tl.tanh is _tanh
+        assert HAS_SIGMOID and HAS_MATH and tl.tanh is _tanh
         y = torch.empty_like(x)
         n = x.numel()
         relu_kernel[(triton.cdiv(n, 128),)](x, y, n, BLOCK=128)
