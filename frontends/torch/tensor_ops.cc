@@ -314,6 +314,23 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
   return r;
 }
 
+std::vector<ir::TermId> permuted_elems(const Tensor& t, const std::vector<int64_t>& perm) {
+  std::vector<int64_t> shape, st = t.strides(), idx(perm.size(), 0);
+  for (int64_t p : perm) shape.push_back(t.shape[p]);
+  std::vector<ir::TermId> out;
+  out.reserve(t.elems.size());
+  for (int64_t k = 0; k < t.numel(); ++k) {
+    int64_t src = 0;
+    for (size_t d = 0; d < idx.size(); ++d) src += idx[d] * st[perm[d]];
+    out.push_back(t.elems[src]);
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
 int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at) {
   int64_t r = static_cast<int64_t>(rank);
   if (d < -std::max<int64_t>(r, 1) || d >= std::max<int64_t>(r, 1))

@@ -55,6 +55,8 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
 TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool keepdim, DType out,
                  const std::function<ir::TermId(std::vector<ir::TermId>&)>& f, Span at);
 int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at);
+// t's elements with its dimensions in the order `perm` (row-major in the new shape).
+std::vector<ir::TermId> permuted_elems(const Tensor& t, const std::vector<int64_t>& perm);
 
 // Calls f(index, flat) for every index of `shape`, in row-major order.
 template <class F>

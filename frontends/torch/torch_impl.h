@@ -342,17 +342,7 @@ struct Torch {
       same_storage(t, r);
       if (r->strided) r->storage.strides = view_strides;
     }
-    std::vector<int64_t> st = t->strides();
-    std::vector<int64_t> idx(r->shape.size(), 0);
-    for (int64_t k = 0; k < t->numel(); ++k) {
-      int64_t src = 0;
-      for (size_t d = 0; d < idx.size(); ++d) src += idx[d] * st[perm[d]];
-      r->elems.push_back(t->elems[src]);
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < r->shape[d]) break;
-        idx[d] = 0;
-      }
-    }
+    r->elems = permuted_elems(*t, perm);
     return r;
   }
   // torch.argmax/argmin: the first index of the extreme, where NaN counts as the extreme.

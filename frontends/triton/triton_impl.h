@@ -267,16 +267,7 @@ struct Triton {
     auto r = std::make_shared<Tensor>();
     r->dtype = x.dtype;
     for (int64_t d : dims) r->shape.push_back(x.shape[d]);
-    std::vector<int64_t> from = x.strides(), idx(dims.size(), 0);
-    for (int64_t k = 0; k < x.numel(); ++k) {
-      int64_t src = 0;
-      for (size_t d = 0; d < dims.size(); ++d) src += idx[d] * from[dims[d]];
-      r->elems.push_back(x.elems[src]);
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < r->shape[d]) break;
-        idx[d] = 0;
-      }
-    }
+    r->elems = torch::detail::permuted_elems(x, dims);
     return r;
   }
   python::BuiltinFn moves_pointer_lanes(python::BuiltinFn fn) {
