@@ -53,36 +53,64 @@ void check_block_shape(python::Interp& in, python::Span at, const std::vector<py
                      ")");
 }
 
+namespace {
+// A scalar type's name inside Triton's pointer type (pointer<fp32>).
+std::string short_name(torch::DType d) {
+  switch (d) {
+    case torch::DType::F32:
+      return "fp32";
+    case torch::DType::F16:
+      return "fp16";
+    case torch::DType::BF16:
+      return "bf16";
+    case torch::DType::E4M3:
+      return "fp8e4nv";
+    case torch::DType::E5M2:
+      return "fp8e5";
+    case torch::DType::I32:
+      return "int32";
+    case torch::DType::I64:
+      return "int64";
+    case torch::DType::I8:
+      return "int8";
+    case torch::DType::U8:
+      return "uint8";
+    default:
+      return "int1";
+  }
+}
+
+// The type as Triton's repr prints it in IncompatibleTypeErrorImpl.
+std::string repr(OperandType t) {
+  if (t.pointer) return "pointer<" + short_name(t.dtype) + ">";
+  std::string name = short_name(t.dtype);
+  if (name == "fp32") name = "float32";
+  if (name == "fp16") name = "float16";
+  if (name == "bf16") name = "bfloat16";
+  return "triton.language." + name;
+}
+
+// check_ptr_type_impl: `a` beside `b`, where a pointer `a` is allowed or not.
+void check_beside(python::Interp& in, python::Span at, OperandType a, OperandType b,
+                  bool pointer_allowed) {
+  if (!a.pointer) return;
+  if (!pointer_allowed || (b.pointer && a.dtype != b.dtype) ||
+      (!b.pointer && torch::is_float(b.dtype)))
+    in.raise(at,
+             "IncompatibleTypeErrorImpl: invalid operands of type " + repr(a) + " and " + repr(b));
+}
+}  // namespace
+
 void check_pointer_offset(python::Interp& in, python::Span at, torch::DType pointee,
                           torch::DType offset) {
-  if (!torch::is_float(offset)) return;
-  auto tl_name = [](torch::DType d) {
-    switch (d) {
-      case torch::DType::F32:
-        return std::string("fp32");
-      case torch::DType::F16:
-        return std::string("fp16");
-      case torch::DType::BF16:
-        return std::string("bf16");
-      case torch::DType::E4M3:
-        return std::string("fp8e4nv");
-      case torch::DType::E5M2:
-        return std::string("fp8e5");
-      case torch::DType::I32:
-        return std::string("int32");
-      case torch::DType::I64:
-        return std::string("int64");
-      case torch::DType::I8:
-        return std::string("int8");
-      case torch::DType::U8:
-        return std::string("uint8");
-      default:
-        return std::string("int1");
-    }
-  };
-  std::string off = tl_name(offset) == "fp32" ? "float32" : tl_name(offset);
-  in.raise(at, "IncompatibleTypeErrorImpl: invalid operands of type pointer<" + tl_name(pointee) +
-                   "> and triton.language." + off);
+  check_pointer_operands(in, at, "+", {true, pointee}, {false, offset});
+}
+
+void check_pointer_operands(python::Interp& in, python::Span at, const std::string& op,
+                            OperandType lhs, OperandType rhs) {
+  check_beside(in, at, lhs, rhs, op == "+" || op == "-");
+  check_beside(in, at, rhs, lhs, op == "+");
+  if (lhs.pointer && rhs.pointer) in.raise(at, "TypeError: cannot add pointers together");
 }
 
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,

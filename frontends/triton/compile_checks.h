@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "frontends/python/interp.h"
@@ -29,6 +30,17 @@ void check_block_shape(python::Interp& in, python::Span at, const std::vector<py
 // Pointer arithmetic: the offset must be an integer block (IncompatibleTypeErrorImpl).
 void check_pointer_offset(python::Interp& in, python::Span at, torch::DType pointee,
                           torch::DType offset);
+// One operand of a binary operator as Triton types it: a pointer to `dtype`, or a value of it.
+struct OperandType {
+  bool pointer = false;
+  torch::DType dtype = torch::DType::F32;
+};
+// binary_op_type_checking_impl's pointer rules for an operator with at least one pointer
+// operand: a pointer may stand on either side of +, on the left of -, and next to an integer
+// only; anything else (a pointer times 2, a float minus a pointer given a 0-d tensor) does not
+// compile (IncompatibleTypeErrorImpl), and two pointers added are Triton's TypeError.
+void check_pointer_operands(python::Interp& in, python::Span at, const std::string& op,
+                            OperandType lhs, OperandType rhs);
 // tl.dot: [M, K] x [K, N] of `element`, and K >= 16, or 32 for 8-bit elements (the interpreter
 // does not check that; compiling for the H200 does: measured,
 // tests/golden/candidates/dot_small_k.py and examples/fp8_block_scaled_matmul).

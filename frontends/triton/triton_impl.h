@@ -7,6 +7,8 @@
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/inlined_vector.h>
 
+#include <optional>
+
 #include "frontends/torch/tensor_ops.h"
 #include "frontends/triton/compile_checks.h"
 #include "frontends/triton/triton.h"
@@ -322,7 +324,31 @@ struct Triton {
     return static_cast<int64_t>(values.size());
   }
 
+  // How Triton types an operand next to a pointer: a Python float is fp32, an int int32
+  // (to_tensor), a bool int1; anything else is left to the operator's own checks.
+  std::optional<OperandType> operand_type(const Ref& v) {
+    switch (v->kind) {
+      case K::Pointer:
+        return OperandType{true, v->tensor->dtype};
+      case K::Tensor:
+        return OperandType{false, v->tensor->dtype};
+      case K::Float:
+      case K::InputDependentFloat:
+        return OperandType{false, DType::F32};
+      case K::Bool:
+        return OperandType{false, DType::Bool};
+      case K::Int:
+        return OperandType{false, v->i == static_cast<int32_t>(v->i) ? DType::I32 : DType::I64};
+      default:
+        return std::nullopt;
+    }
+  }
+
   Ref binary(const std::string& op, const Ref& a, const Ref& b, Span at) {
+    if (a->kind == K::Pointer || b->kind == K::Pointer) {
+      auto x = operand_type(a), y = operand_type(b);
+      if (x && y) check_pointer_operands(in, at, op, *x, *y);
+    }
     if (a->kind == K::Pointer && (op == "+" || op == "-"))
       return pointer_offset(a, b, op == "-", at);
     if (b->kind == K::Pointer && op == "+") return pointer_offset(b, a, false, at);
