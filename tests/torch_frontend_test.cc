@@ -73,6 +73,12 @@ TEST(Interp, PythonArithmeticIsPythons) {
   EXPECT_EQ(int_of("a, *b, c = [1, 2, 3, 4]\nr = a + len(b) * 10 + c * 100"), 421);
   EXPECT_EQ(int_of("r = sum(i * j for i, j in zip(range(3), [4, 5, 6]))"), 17);
   EXPECT_EQ(int_of("d = {'a': 1, 'b': 2}\nr = d['b'] + d.get('c', 5)"), 7);
+  // bool & bool stays a bool (a kernel's mask of two scalar comparisons), bool & int is an int.
+  ir::TermStore s;
+  for (const char* src : {"r = (1 < 2) & (2 < 3)", "r = True | False", "r = True ^ True"})
+    EXPECT_EQ(run_snippet(src, "r", s)->kind, K::Bool) << src;
+  EXPECT_EQ(run_snippet("r = (1 < 2) ^ (3 < 2)", "r", s)->b, true);
+  EXPECT_EQ(int_of("r = True & 3"), 1);
 }
 
 // torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).

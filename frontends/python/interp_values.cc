@@ -299,6 +299,9 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
   if (is_number(a) && is_number(b)) {
     bool ints = a->kind != K::Float && b->kind != K::Float;
     if (ints) {
+      // bool & bool is a bool in CPython (a mask of scalar comparisons in a kernel), not an int.
+      if (a->kind == K::Bool && b->kind == K::Bool && (op == "&" || op == "|" || op == "^"))
+        return boolean(op == "&" ? a->i & b->i : op == "|" ? a->i | b->i : a->i ^ b->i);
       IntegerResult r = integer_binop(op, a, b);
       // An int computed from a Triton runtime scalar is one too (value.h: Int's `b`).
       bool runtime = (a->kind == K::Int && a->b) || (b->kind == K::Int && b->b);
