@@ -1574,6 +1574,19 @@ TEST(TorchFrontend, AsStridedReadsTheStorageAtItsStrides) {
       std::string::npos);
 }
 
+// F.mish is torch's eager kernel, x * tanh(log1p(exp(x))) on the CPU and on CUDA: no softplus
+// threshold (keq had one, from the torch._refs decomposition: a false NOT_EQUIVALENT of 3e-26
+// against a Gemini-written kernel that computes log(1 + exp(x)) for every x).
+TEST(TorchFrontend, MishHasNoSoftplusThreshold) {
+  ir::TermStore s;
+  Ref r = run_snippet("import torch\nimport torch.nn.functional as F\nr = F.mish(torch.randn(1))\n",
+                      "r", s);
+  ASSERT_EQ(r->kind, K::Tensor);
+  std::string term = s.str(r->tensor->elems[0]);
+  EXPECT_EQ(term.find("select"), std::string::npos) << term;
+  EXPECT_NE(term.find("tanh (log (+ 1 (exp"), std::string::npos) << term;
+}
+
 // An elementwise result takes the layout torch's TensorIterator gives it: its dimensions ordered
 // by the operands' strides, the first operand that tells two apart deciding, and dense in that
 // order (x.T + y keeps x.T's strides; w + w.T is contiguous). Expected strides are what torch

@@ -60,10 +60,11 @@ void Torch::install_elementwise() {
     return t.s.make(Op::Select,
                     {t.mk(Op::Gt, {bx, t.fconst(static_cast<float>(threshold))}), x, soft});
   });
+  // torch's eager mish (CPU and CUDA) is x * tanh(log1p(exp(x))): no softplus threshold (only
+  // the torch._refs decomposition goes through F.softplus and its threshold of 20).
   act("mish", [](Torch& t, TermId x, CallArgs&) {
-    TermId bx = x, soft = t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {x})})});
-    TermId sp = t.s.make(Op::Select, {t.mk(Op::Gt, {bx, t.fconst(20)}), x, soft});
-    return t.mk(Op::Mul, {x, t.mk(Op::Tanh, {sp})});
+    TermId soft = t.mk(Op::Log, {t.mk(Op::Add, {t.fconst(1), t.mk(Op::Exp, {x})})});
+    return t.mk(Op::Mul, {x, t.mk(Op::Tanh, {soft})});
   });
   act("elu", [](Torch& t, TermId x, CallArgs& a) {
     TermId alpha = t.fconst(static_cast<float>(t.float_arg(a, 1, "alpha", 1)));
