@@ -79,6 +79,9 @@ TEST(Interp, PythonArithmeticIsPythons) {
     EXPECT_EQ(run_snippet(src, "r", s)->kind, K::Bool) << src;
   EXPECT_EQ(run_snippet("r = (1 < 2) ^ (3 < 2)", "r", s)->b, true);
   EXPECT_EQ(int_of("r = True & 3"), 1);
+  // Calling what is not callable is CPython's TypeError (tl.float32(C) in a kernel), which the
+  // program may catch.
+  EXPECT_EQ(int_of("try:\n    (1.5)(2)\n    r = 0\nexcept TypeError:\n    r = 1\n"), 1);
 }
 
 // torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).
@@ -1572,6 +1575,40 @@ TEST(TorchFrontend, AsStridedReadsTheStorageAtItsStrides) {
       failure_of("import torch\nw = torch.zeros(2, 3)\nv = torch.as_strided(w, (3, 3), (3, 1))\n")
           .find("reach past the storage"),
       std::string::npos);
+}
+
+// The attributes torch's norm layers set in __init__, which host code reads (an LLM-written
+// kernel's `getattr(ln, "elementwise_affine", True)` was UNSUPPORTED), as torch 2.11 prints them;
+// an eval BatchNorm reads its running statistics once host code changed them.
+TEST(TorchFrontend, NormLayersCarryTorchsAttributes) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\nln = nn.LayerNorm(4)\nbn = nn.BatchNorm1d(3)\n"
+      "gn = nn.GroupNorm(2, 4, affine=False)\ninorm = nn.InstanceNorm2d(3)\n"
+      "r = [ln.normalized_shape, ln.elementwise_affine, bn.num_features, bn.momentum, bn.affine,\n"
+      "     bn.track_running_stats, bn.running_mean, bn.running_var, gn.num_channels, gn.affine,\n"
+      "     inorm.track_running_stats, inorm.running_mean]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 12u);
+  EXPECT_EQ(r->items[0]->kind, K::Tuple);
+  EXPECT_EQ(ints_of(r->items[0]), (std::vector<int64_t>{4}));
+  EXPECT_TRUE(r->items[1]->b);
+  EXPECT_EQ(r->items[2]->i, 3);
+  EXPECT_EQ(r->items[3]->f, 0.1);
+  EXPECT_TRUE(r->items[4]->b);
+  EXPECT_TRUE(r->items[5]->b);
+  EXPECT_EQ(values(s, r->items[6]), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(values(s, r->items[7]), (std::vector<double>{1, 1, 1}));
+  EXPECT_EQ(r->items[8]->i, 4);
+  EXPECT_FALSE(r->items[9]->b);
+  EXPECT_FALSE(r->items[10]->b);
+  EXPECT_EQ(r->items[11]->kind, K::None);
+  Ref y = run_snippet(
+      "import torch\nimport torch.nn as nn\nbn = nn.BatchNorm1d(2, eps=0.0, affine=False)\n"
+      "bn.running_mean.fill_(1.0)\nbn.running_var.fill_(4.0)\nbn.eval()\n"
+      "r = bn(torch.tensor([[3.0, 5.0]]))\n",
+      "r", s);
+  EXPECT_EQ(values(s, y), (std::vector<double>{1, 2}));
 }
 
 // F.mish is torch's eager kernel, x * tanh(log1p(exp(x))) on the CPU and on CUDA: no softplus

@@ -127,7 +127,9 @@ Ref Interp::call(const Ref& f, CallArgs args) {
       return call(m, std::move(args));
     }
     default:
-      error(args.at, "'" + f->type_name() + "' object is not callable");
+      // None, numbers, strings, containers, tensors, dtypes (tl.float32(C)), modules: CPython's
+      // TypeError, which the program raises.
+      raise_exception(args.at, "TypeError", "'" + f->type_name() + "' object is not callable");
   }
 }
 

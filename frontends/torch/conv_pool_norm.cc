@@ -183,36 +183,51 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
   // ---- normalization layers ----
   auto norm_layer = [&](const std::string& cls, bool group) {
     auto attrs = std::make_shared<Attrs>();
-    (*attrs)["__init__"] =
-        python::builtin(cls + ".__init__", [this, cls, group](Interp& i2, CallArgs& a) {
-          Ref self = a.pos.at(0);
-          i2.setattr(self, "training", python::boolean(true), a.at);
-          // GroupNorm(num_groups, num_channels, eps, affine); the others (num_features, eps,
-          // momentum, affine).
-          int64_t channels =
-              i2.to_int(a.get(group ? 2 : 1, group ? "num_channels" : "num_features"), a.at);
-          if (group) {
-            // torch's GroupNorm.__init__ checks this (a ValueError), before any forward.
-            int64_t groups = i2.to_int(a.get(1, "num_groups"), a.at);
-            if (groups == 0) i2.raise(a.at, "ZeroDivisionError: integer modulo by zero");
-            if (channels % groups)
-              i2.raise(a.at, "ValueError: num_channels must be divisible by num_groups");
-            i2.setattr(self, "num_groups", a.get(1, "num_groups"), a.at);
-          }
-          Ref eps = a.get(group ? 3 : 2, "eps");
-          i2.setattr(self, "eps", eps ? eps : python::floating(1e-5), a.at);
-          bool instance = cls.rfind("InstanceNorm", 0) == 0;
-          bool affine = bool_arg(a, group ? 4 : 4, "affine", !instance);
-          for (const char* n : {"weight", "bias"})
-            i2.setattr(self, n,
-                       affine ? wrap(module_weight(symbolic("nn." + cls + "." + n, {channels},
-                                                            DType::F32, a.at, true)))
-                              : python::none(),
-                       a.at);
-          if (instance && bool_arg(a, 5, "track_running_stats", false))
-            in.unsupported(a.at, "InstanceNorm with running statistics");
-          return python::none();
-        });
+    (*attrs)["__init__"] = python::builtin(cls + ".__init__", [this, cls, group](Interp& i2,
+                                                                                 CallArgs& a) {
+      Ref self = a.pos.at(0);
+      i2.setattr(self, "training", python::boolean(true), a.at);
+      // GroupNorm(num_groups, num_channels, eps, affine); the others (num_features, eps,
+      // momentum, affine).
+      int64_t channels =
+          i2.to_int(a.get(group ? 2 : 1, group ? "num_channels" : "num_features"), a.at);
+      if (group) {
+        // torch's GroupNorm.__init__ checks this (a ValueError), before any forward.
+        int64_t groups = i2.to_int(a.get(1, "num_groups"), a.at);
+        if (groups == 0) i2.raise(a.at, "ZeroDivisionError: integer modulo by zero");
+        if (channels % groups)
+          i2.raise(a.at, "ValueError: num_channels must be divisible by num_groups");
+        i2.setattr(self, "num_groups", a.get(1, "num_groups"), a.at);
+      }
+      // The attributes torch's __init__ sets, which host code reads (bn.eps, ln.affine).
+      i2.setattr(self, group ? "num_channels" : "num_features", python::integer(channels), a.at);
+      Ref eps = a.get(group ? 3 : 2, "eps");
+      i2.setattr(self, "eps", eps ? eps : python::floating(1e-5), a.at);
+      bool instance = cls.rfind("InstanceNorm", 0) == 0;
+      bool affine = bool_arg(a, group ? 4 : 4, "affine", !instance);
+      i2.setattr(self, "affine", python::boolean(affine), a.at);
+      if (!group) {
+        Ref momentum = a.get(3, "momentum");
+        i2.setattr(self, "momentum", momentum ? momentum : python::floating(0.1), a.at);
+        bool track = bool_arg(a, 5, "track_running_stats", !instance);
+        i2.setattr(self, "track_running_stats", python::boolean(track), a.at);
+        // BatchNorm's buffers as __init__ leaves them; a training-mode forward would update
+        // them, which keq does not model (an eval forward reads these values).
+        i2.setattr(self, "running_mean",
+                   track ? wrap(filled({channels}, DType::F32, 0.0)) : python::none(), a.at);
+        i2.setattr(self, "running_var",
+                   track ? wrap(filled({channels}, DType::F32, 1.0)) : python::none(), a.at);
+      }
+      for (const char* n : {"weight", "bias"})
+        i2.setattr(self, n,
+                   affine ? wrap(module_weight(symbolic("nn." + cls + "." + n, {channels},
+                                                        DType::F32, a.at, true)))
+                          : python::none(),
+                   a.at);
+      if (instance && i2.truthy(i2.getattr(self, "track_running_stats", a.at), a.at))
+        in.unsupported(a.at, "InstanceNorm with running statistics");
+      return python::none();
+    });
     (*attrs)["forward"] = python::builtin(cls + ".forward", [this, cls, group, optional_tensor](
                                                                 Interp& i2, CallArgs& a) {
       Ref self = a.pos.at(0);
@@ -224,14 +239,29 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
       if (cls.rfind("BatchNorm", 0) == 0) {
         if (!i2.truthy(i2.getattr(self, "training", a.at), a.at)) {
           // eval: the running statistics, buffers that start at mean 0 and variance 1 and that
-          // only training-mode forwards update: y = x / sqrt(1 + eps) * w + b.
+          // only training-mode forwards update: y = x / sqrt(1 + eps) * w + b while they hold
+          // those values, (x - mean) / sqrt(var + eps) * w + b once host code changed them.
           check_initialized(in, *x, a.at);
+          TensorPtr mean = optional_tensor(i2.getattr(self, "running_mean", a.at)),
+                    var = optional_tensor(i2.getattr(self, "running_var", a.at));
+          if (!mean || !var) in.unsupported(a.at, "an eval BatchNorm without running statistics");
+          auto holds = [this](const TensorPtr& t, double v) {
+            for (TermId e : t->elems)
+              if (s.op(e) != Op::Const || s.constant_of(e).f != v) return false;
+            return true;
+          };
+          bool initial = holds(mean, 0) && holds(var, 1);
           TermId den = mk(Op::Sqrt, {mk(Op::Add, {fconst(1), fconst(static_cast<float>(eps))})});
           int64_t spatial = x->numel() / std::max<int64_t>(1, x->shape[0] * channels);
           auto r = std::make_shared<Tensor>(*x);
           for (int64_t i = 0; i < x->numel(); ++i) {
             int64_t c = (i / spatial) % channels;
-            TermId y = mk(Op::Div, {x->elems[i], den});
+            TermId y =
+                initial ? mk(Op::Div, {x->elems[i], den})
+                        : mk(Op::Div,
+                             {mk(Op::Sub, {x->elems[i], mean->elems[c]}),
+                              mk(Op::Sqrt,
+                                 {mk(Op::Add, {var->elems[c], fconst(static_cast<float>(eps))})})});
             if (w) y = mk(Op::Mul, {y, w->elems[c]});
             if (b) y = mk(Op::Add, {y, b->elems[c]});
             st.ieee_unfixed.emplace(y, "eval batch norm (CUDA computes it with rsqrt and an fma)");

@@ -139,7 +139,10 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
       sz.at = a.at;
       std::vector<int64_t> shape = sizes(sz, 0);
       Ref self = a.pos[0];
-      i2.setattr(self, "normalized_shape", shape_v, a.at);
+      // torch keeps a tuple of ints, whatever was passed (LayerNorm(64).normalized_shape).
+      std::vector<Ref> dims;
+      for (int64_t d : shape) dims.push_back(python::integer(d));
+      i2.setattr(self, "normalized_shape", python::tuple(dims), a.at);
       // As torch stores it: LayerNorm's eps defaults to 1e-5, RMSNorm's to None.
       Ref eps = a.get(2, "eps");
       bool layer_norm = origin == "nn.LayerNorm";
@@ -149,6 +152,7 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
                               : python::none(),
                  a.at);
       bool affine = bool_arg(a, 3, "elementwise_affine", true);
+      i2.setattr(self, "elementwise_affine", python::boolean(affine), a.at);
       if (affine)
         param(i2, self, "weight", origin + ".weight", shape, a.at, 1.0);
       else
