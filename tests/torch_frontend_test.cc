@@ -82,6 +82,52 @@ TEST(Interp, PythonArithmeticIsPythons) {
   // Calling what is not callable is CPython's TypeError (tl.float32(C) in a kernel), which the
   // program may catch.
   EXPECT_EQ(int_of("try:\n    (1.5)(2)\n    r = 0\nexcept TypeError:\n    r = 1\n"), 1);
+  // A float prints as CPython prints it (assert and exception messages quote them); the
+  // expected text is what CPython 3.11 prints for the same line.
+  Ref text = run_snippet(
+      "v = [0.0, -0.0, 2.0, 0.1, 1e-5, 1e-4, 123456789012345.0, 1e16, 1.5e16, 1e-30, 3.14159,\n"
+      "     1e300, -2.5e-7, 100.0, 0.001, 1.0 / 3]\n"
+      "r = ','.join(repr(x) for x in v) + '|' + str(1e22) + '|' + f'{0.5}'\n",
+      "r", s);
+  EXPECT_EQ(text->s,
+            "0.0,-0.0,2.0,0.1,1e-05,0.0001,123456789012345.0,1e+16,1.5e+16,1e-30,3.14159,1e+300,"
+            "-2.5e-07,100.0,0.001,0.3333333333333333|1e+22|0.5");
+}
+
+// f-strings are formatted as CPython formats them (host code builds import paths, cache keys and
+// attribute names with them; they stayed templates, so f"{a}" and f"{b}" were one key): format
+// specs, conversions, {x=}, escapes and braces. The expected text is what CPython 3.11 prints
+// for the same lines.
+TEST(Interp, FStringsFormatAsCPython) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "x = 3.14159\n"
+      "n = -42\n"
+      "name = \"it's\"\n"
+      "big = 12345678901234567890\n"
+      "r = \"|\".join([f\"{x:.2f}\", f\"{x:8.3f}\", f\"{x:<8.1f}\", f\"{x:^9.2e}\", f\"{n:05d}\", "
+      "f\"{n:+,}\",\n"
+      "              f\"{1234567:,}\", f\"{255:#x}\", f\"{255:08b}\", f\"{0.25:.1%}\", f\"{x!r}\", "
+      "f\"{name!r}\",\n"
+      "              f\"{name:>6}\", f\"{name:.2}\", f\"{[1, 'a']}\", f\"{(2,)}\", f\"{x=}\", "
+      "f\"{n = :>4}\",\n"
+      "              f\"{{lit}}\", f\"{True}\", f\"{True:>5}\", f\"{None}\", f\"{1e-7}\", "
+      "f\"{1.0:.3}\",\n"
+      "              f\"{1234.5:.3}\", f\"{2.5:g}\", f\"{1e20:f}\", f\"{big:_}\", f\"{7:*^7}\", "
+      "f\"{x:=+10.2f}\",\n"
+      "              f\"a\\tb{n}\\n\", f\"{'q'}\" \"{plain}\", f\"{float('inf'):.2f}\", "
+      "f\"{-0.0}\", f\"{3:.2f}\"])\n",
+      "r", s);
+  EXPECT_EQ(
+      r->s,
+      "3.14|   3.142|3.1     |3.14e+00 |-0042|-42|1,234,567|0xff|11111111|25.0%|3.14159|\"it's\"|  "
+      "it's|it|[1, 'a']|(2,)|x=3.14159|n =  -42|{lit}|True|    "
+      "1|None|1e-07|1.0|1.23e+03|2.5|100000000000000000000.000000|12_345_678_901_234_567_890|***7**"
+      "*|+     3.14|a\tb-42\n|q{plain}|inf|-0.0|3.00");
+  EXPECT_NE(failure_of("r = f'{None:>3}'\n").find("TypeError: unsupported format string passed"),
+            std::string::npos);
+  EXPECT_NE(failure_of("r = f'{1.5:d}'\n").find("ValueError: Unknown format code 'd'"),
+            std::string::npos);
 }
 
 // torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).
@@ -1604,11 +1650,31 @@ TEST(TorchFrontend, NormLayersCarryTorchsAttributes) {
   EXPECT_FALSE(r->items[10]->b);
   EXPECT_EQ(r->items[11]->kind, K::None);
   Ref y = run_snippet(
-      "import torch\nimport torch.nn as nn\nbn = nn.BatchNorm1d(2, eps=0.0, affine=False)\n"
+      "import torch\nimport torch.nn as nn\nbn = nn.BatchNorm1d(2, eps=1e-30, affine=False)\n"
       "bn.running_mean.fill_(1.0)\nbn.running_var.fill_(4.0)\nbn.eval()\n"
       "r = bn(torch.tensor([[3.0, 5.0]]))\n",
       "r", s);
   EXPECT_EQ(values(s, y), (std::vector<double>{1, 2}));
+  // torch.nn.functional's checks, with torch 2.11's messages.
+  auto fails = [](const std::string& layer, const std::string& input) {
+    return failure_of("import torch\nimport torch.nn as nn\nm = nn." + layer + "\nm(torch." +
+                      input + ")\n");
+  };
+  EXPECT_NE(fails("BatchNorm1d(3)", "randn(1, 3)")
+                .find("ValueError: Expected more than 1 value per channel when training, got "
+                      "input size torch.Size([1, 3])"),
+            std::string::npos);
+  EXPECT_NE(fails("InstanceNorm1d(3)", "randn(2, 3, 1)")
+                .find("Expected more than 1 spatial element when training, got input size "
+                      "torch.Size([2, 3, 1])"),
+            std::string::npos);
+  EXPECT_NE(
+      fails("GroupNorm(4, 4)", "randn(1, 4)")
+          .find("Expected more than 1 value per channel when training, got input size [1, 4]"),
+      std::string::npos);
+  EXPECT_NE(fails("BatchNorm1d(3, eps=0.0)", "randn(2, 3)")
+                .find("ValueError: batch_norm eps must be positive, but got 0.0"),
+            std::string::npos);
 }
 
 // F.mish is torch's eager kernel, x * tanh(log1p(exp(x))) on the CPU and on CUDA: no softplus

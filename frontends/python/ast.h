@@ -12,6 +12,10 @@
 
 namespace keq::python {
 
+// Markers in an f-string node's template: a replacement field starts, and ends.
+inline constexpr char kFieldStart = '\x01';
+inline constexpr char kFieldEnd = '\x02';
+
 using NodeId = uint32_t;
 inline constexpr NodeId kNoNode = UINT32_MAX;
 
@@ -27,7 +31,7 @@ struct Span {
   X(Int)           /* text: literal as written */                                             \
   X(Float)         /* text: literal as written */                                             \
   X(Str)           /* text: decoded value (adjacent literals joined) */                       \
-  X(FStr)          /* text: the raw template; kids: the expressions inside {} */              \
+  X(FStr)          /* text: a template (parser.cc, fstring_template); kids: its fields */              \
   X(Bytes)         /* text: decoded value */                                                  \
   X(True) X(False) X(None) X(Ellipsis)                                                        \
   X(BinOp)         /* text: operator; kids: left, right */                                    \

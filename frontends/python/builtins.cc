@@ -278,7 +278,7 @@ void Interp::install_builtins() {
   });
   def("repr", [](Interp& in, CallArgs& a) {
     Ref v = one_arg(in, a, "repr");  // a string's repr is quoted; Interp::repr prints it bare
-    return string(v->kind == K::Str ? "'" + v->s + "'" : in.repr(v));
+    return string(v->kind == K::Str ? Interp::quoted(v->s) : in.repr(v));
   });
   def("sorted", [](Interp& in, CallArgs& a) {
     if (a.pos.size() != 1) in.error(a.at, "sorted() takes exactly one positional argument");

@@ -199,7 +199,11 @@ class Interp {
   // naming the size and where it came from.
   void check_shape(Span at, const std::vector<int64_t>& shape, const std::string& what);
   void check_count(Span at, int64_t count, const std::string& what);
-  std::string repr(const Ref& v) const;
+  std::string repr(const Ref& v) const;  // str(v): a string prints bare
+  // formatting.cc: one replacement field ({v!r:>8.3f}): conversion 'r', 's', 'a' or 0.
+  std::string format_field(const Ref& v, char conversion, const std::string& spec, Span at);
+  static std::string quoted(const std::string& s);  // repr of a str
+  static std::string float_repr(double x);          // CPython's shortest round-trip repr
 
  private:
   enum class Flow { Normal, Return, Break, Continue };

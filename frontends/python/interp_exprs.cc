@@ -266,9 +266,21 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     case NodeKind::Str:
       return string(n.text);
     case NodeKind::FStr: {
-      for (NodeId k : n.kids)
-        eval(k, env);  // evaluated for their errors; the text stays a template
-      return string(n.text);
+      std::string out;
+      size_t field = 0;
+      for (size_t k = 0; k < n.text.size(); ++k) {
+        if (n.text[k] != kFieldStart) {
+          out += n.text[k];
+          continue;
+        }
+        size_t end = n.text.find(kFieldEnd, k);
+        char conversion = n.text[k + 1];
+        Ref v = eval(n.kids.at(field++), env);
+        out += format_field(v, conversion == ' ' ? 0 : conversion,
+                            n.text.substr(k + 2, end - k - 2), n.span);
+        k = end;
+      }
+      return string(out);
     }
     case NodeKind::Bytes:
       unsupported(n.span, "bytes literals");

@@ -1,6 +1,7 @@
 // The interpreter's values and operators: truth, conversions, sizes, repr, equality, and the
 // arithmetic and comparisons of Python's numbers, strings and sequences.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include "frontends/python/integers.h"
@@ -146,6 +147,39 @@ std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
   }
 }
 
+// CPython's float repr: the shortest digits that round-trip, fixed notation for decimal
+// exponents in [-4, 16) (with ".0" when integral), else d.ddde+XX.
+std::string Interp::float_repr(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);  // [-]d[.ddd]e[+-]XX
+  bool negative = sci[0] == '-';
+  if (negative) sci.erase(0, 1);
+  size_t e = sci.find('e');
+  int exponent = std::stoi(sci.substr(e + 1));
+  std::string digits = sci.substr(0, e);
+  if (digits.size() > 1) digits.erase(1, 1);  // drop the point
+  std::string out;
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) {
+      out = "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+    } else {
+      size_t point = static_cast<size_t>(exponent) + 1;
+      if (digits.size() <= point)
+        out = digits + std::string(point - digits.size(), '0') + ".0";
+      else
+        out = digits.substr(0, point) + "." + digits.substr(point);
+    }
+  } else {
+    out = digits.substr(0, 1) + (digits.size() > 1 ? "." + digits.substr(1) : "") + "e" +
+          (exponent < 0 ? "-" : "+") + (std::abs(exponent) < 10 ? "0" : "") +
+          std::to_string(std::abs(exponent));
+  }
+  return (negative ? "-" : "") + out;
+}
+
 std::string Interp::repr(const Ref& v) const {
   switch (v->kind) {
     case K::None:
@@ -156,13 +190,16 @@ std::string Interp::repr(const Ref& v) const {
     case K::BigInt:
       return integer_str(v);
     case K::Float:
-      return ir::Constant::of_float(v->f).str();
+      return float_repr(v->f);
     case K::Str:
       return v->s;
     case K::Tuple:
     case K::List: {
       std::string s = v->kind == K::Tuple ? "(" : "[";
-      for (size_t k = 0; k < v->items.size(); ++k) s += (k ? ", " : "") + repr(v->items[k]);
+      for (size_t k = 0; k < v->items.size(); ++k) {
+        const Ref& x = v->items[k];
+        s += (k ? ", " : "") + (x->kind == K::Str ? quoted(x->s) : repr(x));
+      }
       if (v->kind == K::Tuple && v->items.size() == 1) s += ",";
       return s + (v->kind == K::Tuple ? ")" : "]");
     }

@@ -28,8 +28,25 @@ std::string Tree::dump() const {
     const Node& n = nodes[id];
     out += kind_name(n.kind);
     if (!n.text.empty() || n.kind == NodeKind::Str) {
+      // An f-string's template prints its fields as {!r:>10} (the expressions are its kids).
       std::string t;
-      for (char c : n.text) t += c == '\n' ? std::string("\\n") : std::string(1, c);
+      bool in_field = false;
+      for (size_t k = 0; k < n.text.size(); ++k) {
+        char c = n.text[k];
+        if (c == kFieldStart) {
+          in_field = true;
+          t += "{";
+          if (n.text[k + 1] != ' ') t += std::string("!") + n.text[k + 1];
+          if (n.text[k + 2] != kFieldEnd) t += ":";
+          ++k;
+        } else if (c == kFieldEnd) {
+          in_field = false, t += "}";
+        } else if (n.kind == NodeKind::FStr && !in_field && (c == '{' || c == '}')) {
+          t += std::string(2, c);
+        } else {
+          t += c == '\n' ? std::string("\\n") : std::string(1, c);
+        }
+      }
       out += " '" + t + "'";
     }
     if (!n.text2.empty()) out += " as '" + n.text2 + "'";
@@ -122,6 +139,10 @@ class Parser {
     throw Unsupported(
         ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)}.str() +
         ": unsupported syntax: " + what);
+  }
+  [[noreturn]] void syntax_error_at(Span at, const std::string& message) const {
+    throw ir::SyntaxError(
+        ir::SourcePos{t_.file, static_cast<int>(at.line), static_cast<int>(at.col)}, message);
   }
   void expect_op(std::string_view o, const std::string& context) {
     if (!accept_op(o)) fail("'" + std::string(o) + "'" + (context.empty() ? "" : " " + context));
@@ -829,10 +850,12 @@ class Parser {
     expect_op("}", "to close the dict");
     return finish(d);
   }
-  // Adjacent literals join; f-strings keep their template and parse the expressions in {}.
+  // Adjacent literals join. An f-string's node keeps a template: its literal text, and for
+  // each replacement field kFieldStart, the conversion ('r', 's', 'a' or ' '), the format spec
+  // and kFieldEnd, its expression the next kid.
   NodeId strings() {
     Span s = peek().span;
-    std::string value, raw;
+    std::string value, tmpl;
     bool fstring = false, bytes = false;
     std::vector<NodeId> parts;
     while (peek().kind == TokKind::String) {
@@ -841,26 +864,33 @@ class Parser {
       bytes = bytes || t.prefix.find('b') != std::string::npos;
       if (f) {
         fstring = true;
-        fstring_parts(t, parts);
+        tmpl += fstring_template(t, parts);
+      } else {
+        tmpl += t.text;
       }
       value += t.text;
-      raw += f ? t.raw : t.text;
     }
     NodeId n = make(fstring ? NodeKind::FStr
                     : bytes ? NodeKind::Bytes
                             : NodeKind::Str,
-                    s, fstring ? raw : value);
+                    s, fstring ? tmpl : value);
     t_.nodes[n].kids = parts;
     return finish(n);
   }
-  void fstring_parts(const Token& t, std::vector<NodeId>& parts) {
-    const std::string& r = t.raw;
+  // Escapes were processed by the lexer (an f-string's expressions cannot hold a backslash).
+  std::string fstring_template(const Token& t, std::vector<NodeId>& parts) {
+    const std::string& r = t.text;
+    std::string out;
     for (size_t k = 0; k < r.size(); ++k) {
-      if (r[k] == '{' && k + 1 < r.size() && r[k + 1] == '{') {
-        ++k;
+      if ((r[k] == '{' || r[k] == '}') && k + 1 < r.size() && r[k + 1] == r[k]) {
+        out += r[k++];
         continue;
       }
-      if (r[k] != '{') continue;
+      if (r[k] == '}') syntax_error_at(t.span, "f-string: single '}' is not allowed");
+      if (r[k] != '{') {
+        out += r[k];
+        continue;
+      }
       int depth = 0;
       size_t e = k + 1;
       for (; e < r.size(); ++e) {
@@ -868,17 +898,52 @@ class Parser {
         if (c == '(' || c == '[' || c == '{') ++depth;
         if (c == ')' || c == ']') --depth;
         if (c == '}' && depth-- == 0) break;
-        if ((c == ':' || c == '!') && depth == 0 && (e + 1 >= r.size() || r[e + 1] != '=')) break;
+        // ':' at depth 0 starts the spec (a walrus must be parenthesized); '!=' is no conversion.
+        if (depth == 0 && (c == ':' || (c == '!' && (e + 1 >= r.size() || r[e + 1] != '=')))) break;
       }
+      if (e >= r.size()) syntax_error_at(t.span, "f-string: expecting '}'");
       std::string inner = r.substr(k + 1, e - k - 1);
+      // {x=}: the expression's text, '=', then its repr unless a conversion or spec follows.
+      size_t last = inner.find_last_not_of(" ");
+      bool self_documenting = last != std::string::npos && inner[last] == '=' && last > 0 &&
+                              std::string("=!<>").find(inner[last - 1]) == std::string::npos;
+      if (self_documenting) out += inner, inner = inner.substr(0, last);
       std::vector<Token> sub = tokenize(inner, t_.file);
       for (Token& st : sub) st.span = Span{t.span.line, t.span.col, t.span.line, t.span.col};
       Tree& tree = t_;
       Parser p(std::move(sub), tree);
       parts.push_back(p.test());
-      while (e < r.size() && r[e] != '}') ++e;  // skip a conversion or format spec
+      char conversion = self_documenting ? 'r' : ' ';
+      if (r[e] == '!') {
+        if (e + 1 >= r.size() || std::string("rsa").find(r[e + 1]) == std::string::npos)
+          syntax_error_at(t.span,
+                          "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+        conversion = r[e + 1];
+        e += 2;
+      }
+      std::string spec;
+      if (e < r.size() && r[e] == ':') {
+        if (self_documenting && conversion == 'r') conversion = ' ';
+        size_t close = e + 1;
+        while (close < r.size() && r[close] != '}') {
+          if (r[close] == '{')
+            throw Unsupported(
+                ir::SourcePos{t_.file, static_cast<int>(t.span.line), static_cast<int>(t.span.col)}
+                    .str() +
+                ": unsupported syntax: a replacement field nested in a format spec");
+          ++close;
+        }
+        spec = r.substr(e + 1, close - e - 1);
+        e = close;
+      }
+      if (e >= r.size() || r[e] != '}') syntax_error_at(t.span, "f-string: expecting '}'");
+      out += kFieldStart;
+      out += conversion;
+      out += spec;
+      out += kFieldEnd;
       k = e;
     }
+    return out;
   }
 
   std::vector<Token> toks_;

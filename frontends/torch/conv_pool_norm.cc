@@ -233,11 +233,14 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
       Ref self = a.pos.at(0);
       TensorPtr x = tensor_arg(a, 1, "input");
       double eps = i2.to_float(i2.getattr(self, "eps", a.at), a.at);
+      bool training = i2.truthy(i2.getattr(self, "training", a.at), a.at);
+      check_norm_input(cls, *x, eps, training,
+                       group ? i2.to_int(i2.getattr(self, "num_groups", a.at), a.at) : 0, a.at);
       TensorPtr w = optional_tensor(i2.getattr(self, "weight", a.at)),
                 b = optional_tensor(i2.getattr(self, "bias", a.at));
       int64_t channels = x->shape.size() > 1 ? x->shape[1] : 0;
       if (cls.rfind("BatchNorm", 0) == 0) {
-        if (!i2.truthy(i2.getattr(self, "training", a.at), a.at)) {
+        if (!training) {
           // eval: the running statistics, buffers that start at mean 0 and variance 1 and that
           // only training-mode forwards update: y = x / sqrt(1 + eps) * w + b while they hold
           // those values, (x - mean) / sqrt(var + eps) * w + b once host code changed them.
@@ -294,6 +297,44 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                           "InstanceNorm2d", "InstanceNorm3d"})
     norm_layer(cls, false);
   norm_layer("GroupNorm", true);
+}
+
+// torch.nn.functional's checks before a norm runs (torch 2.11: batch_norm, instance_norm's
+// _verify_spatial_size, group_norm's _verify_batch_size): one value per channel cannot be
+// normalized in training, and batch_norm refuses eps <= 0.
+void Torch::check_norm_input(const std::string& cls, const Tensor& x, double eps, bool training,
+                             int64_t groups, Span at) {
+  // batch_norm and instance_norm print input.size(); group_norm the list it builds.
+  auto size_text = [&x, groups] {
+    std::vector<int64_t> dims = x.shape;
+    if (groups > 0) dims[0] = x.shape[0] * x.shape[1] / groups, dims[1] = groups;
+    std::string t;
+    for (size_t d = 0; d < dims.size(); ++d) t += (d ? ", " : "") + std::to_string(dims[d]);
+    return groups > 0 ? "[" + t + "]" : "torch.Size([" + t + "])";
+  };
+  auto product_from = [&x](size_t first) {
+    int64_t p = 1;
+    for (size_t d = first; d < x.shape.size(); ++d) p *= x.shape[d];
+    return p;
+  };
+  if (x.shape.size() < 2) return;
+  int64_t values = 0;
+  std::string what = "value per channel";
+  if (cls.rfind("BatchNorm", 0) == 0) {
+    if (eps <= 0)
+      in.raise_exception(
+          at, "ValueError",
+          "batch_norm eps must be positive, but got " + in.repr(python::floating(eps)));
+    if (training) values = x.shape[0] * product_from(2);
+  } else if (cls.rfind("InstanceNorm", 0) == 0) {
+    values = product_from(2), what = "spatial element";
+  } else if (groups > 0) {
+    values = x.shape[0] * x.shape[1] / groups * product_from(2);
+  }
+  if (values == 1)
+    in.raise_exception(
+        at, "ValueError",
+        "Expected more than 1 " + what + " when training, got input size " + size_text());
 }
 
 void Torch::install_adaptive_pooling(const Ref& nn, const Ref& F, const Ref& module_cls) {

@@ -655,6 +655,8 @@ struct Torch {
   void install_scans_and_selection();            // selection.cc
   void install_linalg(const Ref& F);             // linalg.cc: einsum, attention
   void install_losses(const Ref& nn, const Ref& F, const Ref& module_cls);  // losses.cc
+  void check_norm_input(const std::string& cls, const Tensor& x, double eps, bool training,
+                        int64_t groups, Span at);  // conv_pool_norm.cc
   void install_adaptive_pooling(const Ref& nn, const Ref& F,
                                 const Ref& module_cls);  // conv_pool_norm.cc
 };
