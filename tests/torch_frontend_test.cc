@@ -130,6 +130,33 @@ TEST(Interp, FStringsFormatAsCPython) {
             std::string::npos);
 }
 
+// str.format, format() and printf-style `%`, as CPython prints them (expected text: CPython
+// 3.11 on the same lines).
+TEST(Interp, StrFormatAndPercentAreCPythons) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "class P:\n"
+      "    name = \"pt\"\n"
+      "d = {\"k\": 7}\n"
+      "r = \"|\".join([\"{} and {}\".format(1, \"a\"), \"{1}{0}\".format(\"x\", \"y\"), "
+      "\"{n:>5.1f}\".format(n=2.25),\n"
+      "              \"{0.name}/{1[k]}/{2[1]}\".format(P(), d, [4, 5]), \"{!r:}\".format(\"q\"), "
+      "\"{{}}\".format(),\n"
+      "              format(3.14159, \".3f\"), format(42), format(255, \"#06x\"),\n"
+      "              \"%s-%d-%.2f-%5s-%-4d|-%x-%r-%%\" % (\"a\", 7.9, 1.005, \"ab\", 3, 255, "
+      "\"z\"),\n"
+      "              \"%(k)03d\" % d, \"%e\" % 12345.678, \"%g\" % 0.0001, \"%+i\" % 5, \"%c\" % "
+      "65])\n",
+      "r", s);
+  EXPECT_EQ(r->s,
+            "1 and a|yx|  2.2|pt/7/5|'q'|{}|3.142|42|0x00ff|a-7-1.00-   ab-3   "
+            "|-ff-'z'-%|007|1.234568e+04|0.0001|+5|A");
+  EXPECT_NE(failure_of("r = '%d %d' % (1,)\n").find("TypeError: not enough arguments"),
+            std::string::npos);
+  EXPECT_NE(failure_of("r = '{2}'.format(1)\n").find("IndexError: Replacement index 2"),
+            std::string::npos);
+}
+
 // torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).
 // torch.finfo / torch.iinfo answer torch 2.11's numbers; a float dtype has no iinfo.
 TEST(TorchFrontend, FinfoAndIinfoAreTorchs) {

@@ -151,6 +151,11 @@ void Interp::install_builtins() {
   def("bool",
       [](Interp& in, CallArgs& a) { return boolean(in.truthy(one_arg(in, a, "bool"), a.at)); });
   def("str", [](Interp& in, CallArgs& a) { return string(in.repr(one_arg(in, a, "str"))); });
+  def("format", [](Interp& in, CallArgs& a) {
+    if (a.pos.empty() || a.pos.size() > 2 || (a.pos.size() == 2 && a.pos[1]->kind != K::Str))
+      in.raise_exception(a.at, "TypeError", "format() takes a value and a spec string");
+    return string(in.format_field(a.pos[0], 0, a.pos.size() == 2 ? a.pos[1]->s : "", a.at));
+  });
   def("print", [](Interp&, CallArgs&) { return none(); });  // output is not part of the model
   def("staticmethod", [](Interp& in, CallArgs& a) -> Ref {
     Ref f = one_arg(in, a, "staticmethod");

@@ -1,6 +1,7 @@
 // Python's string formatting: f-string fields, format(), str.format and `%`, as CPython 3.11
 // writes them. Host code builds import paths, cache keys and attribute names with f-strings,
 // so their text is semantics, not decoration.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -196,6 +197,166 @@ std::string Interp::format_field(const Ref& v, char conversion, const std::strin
       raise_exception(at, "TypeError",
                       "unsupported format string passed to " + v->type_name() + ".__format__");
   }
+}
+
+// str.format: {} and {0} positional, {name} keyword, then .attr and [index] steps, !conv, :spec.
+std::string Interp::format_string(const std::string& tmpl, const std::vector<Ref>& pos,
+                                  const std::vector<std::pair<std::string, Ref>>& kw, Span at) {
+  std::string out;
+  size_t next = 0;
+  for (size_t k = 0; k < tmpl.size(); ++k) {
+    char c = tmpl[k];
+    if ((c == '{' || c == '}') && k + 1 < tmpl.size() && tmpl[k + 1] == c) {
+      out += c, ++k;
+      continue;
+    }
+    if (c == '}') raise_exception(at, "ValueError", "Single '}' encountered in format string");
+    if (c != '{') {
+      out += c;
+      continue;
+    }
+    size_t end = tmpl.find('}', k);
+    if (end == std::string::npos)
+      raise_exception(at, "ValueError", "expected '}' before end of string");
+    std::string field = tmpl.substr(k + 1, end - k - 1);
+    if (field.find('{') != std::string::npos)
+      unsupported(at, "a replacement field nested in a format spec");
+    std::string spec;
+    char conversion = 0;
+    if (size_t colon = field.find(':'); colon != std::string::npos)
+      spec = field.substr(colon + 1), field = field.substr(0, colon);
+    if (size_t bang = field.find('!'); bang != std::string::npos) {
+      if (bang + 2 != field.size() || std::string("rsa").find(field[bang + 1]) == std::string::npos)
+        raise_exception(at, "ValueError", "invalid conversion in a format string");
+      conversion = field[bang + 1], field = field.substr(0, bang);
+    }
+    size_t name_end = field.find_first_of(".[");
+    std::string name = field.substr(0, name_end);
+    Ref v;
+    if (name.empty()) {
+      if (next >= pos.size())
+        raise_exception(at, "IndexError",
+                        "Replacement index " + std::to_string(next) +
+                            " out of range for positional args tuple");
+      v = pos[next++];
+    } else if (std::isdigit(static_cast<unsigned char>(name[0]))) {
+      size_t i = std::stoul(name);
+      if (i >= pos.size())
+        raise_exception(at, "IndexError",
+                        "Replacement index " + name + " out of range for positional args tuple");
+      v = pos[i];
+    } else {
+      auto it = std::find_if(kw.begin(), kw.end(), [&](const auto& p) { return p.first == name; });
+      if (it == kw.end()) raise_exception(at, "KeyError", quoted(name));
+      v = it->second;
+    }
+    for (size_t p = name_end; p != std::string::npos && p < field.size();) {
+      if (field[p] == '.') {
+        size_t q = field.find_first_of(".[", p + 1);
+        v = getattr(v, field.substr(p + 1, q == std::string::npos ? q : q - p - 1), at);
+        p = q;
+      } else {
+        size_t q = field.find(']', p);
+        std::string key = field.substr(p + 1, q - p - 1);
+        bool number = !key.empty() && key.find_first_not_of("0123456789") == std::string::npos;
+        v = eval_subscript(v, number ? integer(std::stoll(key)) : string(key), at);
+        p = q == std::string::npos ? q : q + 1;
+      }
+    }
+    out += format_field(v, conversion, spec, at);
+    k = end;
+  }
+  return out;
+}
+
+// printf-style `template % values`: %s %r %d %i %x %X %o %e %f %g %c %%, with flags, width and
+// precision, a tuple of values or one value, or %(name)s from a dict.
+std::string Interp::percent_format(const std::string& tmpl, const Ref& values, Span at) {
+  std::vector<Ref> items = values->kind == K::Tuple ? values->items : std::vector<Ref>{values};
+  size_t next = 0;
+  std::string out;
+  for (size_t k = 0; k < tmpl.size(); ++k) {
+    if (tmpl[k] != '%') {
+      out += tmpl[k];
+      continue;
+    }
+    if (++k >= tmpl.size()) raise_exception(at, "ValueError", "incomplete format");
+    Ref v;
+    if (tmpl[k] == '(') {
+      size_t close = tmpl.find(')', k);
+      if (close == std::string::npos || values->kind != K::Dict)
+        raise_exception(at, "TypeError", "format requires a mapping");
+      v = eval_subscript(values, string(tmpl.substr(k + 1, close - k - 1)), at);
+      k = close + 1;
+    }
+    std::string flags;
+    while (k < tmpl.size() && std::string("-+ #0").find(tmpl[k]) != std::string::npos)
+      flags += tmpl[k++];
+    std::string width, precision;
+    while (k < tmpl.size() && std::isdigit(static_cast<unsigned char>(tmpl[k]))) width += tmpl[k++];
+    if (k < tmpl.size() && tmpl[k] == '.') {
+      precision = "0";
+      while (++k < tmpl.size() && std::isdigit(static_cast<unsigned char>(tmpl[k])))
+        precision += tmpl[k];
+    }
+    if (k >= tmpl.size()) raise_exception(at, "ValueError", "incomplete format");
+    char type = tmpl[k];
+    if (type == '%') {
+      out += '%';
+      continue;
+    }
+    if (!v) {
+      if (next >= items.size())
+        raise_exception(at, "TypeError", "not enough arguments for format string");
+      v = items[next++];
+    }
+    // The same formatting as a format spec: '-' aligns left, '0' pads with zeros.
+    std::string spec;
+    if (flags.find('-') != std::string::npos)
+      spec += '<';
+    else if (type == 's' || type == 'r' || type == 'a')
+      spec += '>';
+    if (flags.find('+') != std::string::npos)
+      spec += '+';
+    else if (flags.find(' ') != std::string::npos)
+      spec += ' ';
+    if (flags.find('#') != std::string::npos) spec += '#';
+    if (flags.find('0') != std::string::npos && flags.find('-') == std::string::npos) spec += '0';
+    spec += width;
+    if (!precision.empty() && std::string("eEfFgG").find(type) != std::string::npos)
+      spec += "." + precision;
+    switch (type) {
+      case 's':
+      case 'r':
+      case 'a':
+        out += format_field(v, type, spec, at);
+        break;
+      case 'd':
+      case 'i':
+      case 'u':
+        if (v->kind == K::Float) v = integer(static_cast<int64_t>(std::trunc(v->f)));
+        out += format_field(v, 0, spec + "d", at);
+        break;
+      case 'x':
+      case 'X':
+      case 'o':
+      case 'e':
+      case 'E':
+      case 'f':
+      case 'F':
+      case 'g':
+      case 'G':
+      case 'c':
+        out += format_field(v, 0, spec + type, at);
+        break;
+      default:
+        raise_exception(at, "ValueError",
+                        std::string("unsupported format character '") + type + "'");
+    }
+  }
+  if (next < items.size() && values->kind == K::Tuple)
+    raise_exception(at, "TypeError", "not all arguments converted during string formatting");
+  return out;
 }
 
 }  // namespace keq::python

@@ -202,6 +202,9 @@ class Interp {
   std::string repr(const Ref& v) const;  // str(v): a string prints bare
   // formatting.cc: one replacement field ({v!r:>8.3f}): conversion 'r', 's', 'a' or 0.
   std::string format_field(const Ref& v, char conversion, const std::string& spec, Span at);
+  std::string format_string(const std::string& tmpl, const std::vector<Ref>& pos,
+                            const std::vector<std::pair<std::string, Ref>>& kw, Span at);
+  std::string percent_format(const std::string& tmpl, const Ref& values, Span at);
   static std::string quoted(const std::string& s);  // repr of a str
   static std::string float_repr(double x);          // CPython's shortest round-trip repr
 

@@ -51,6 +51,10 @@ Ref string_method(const Ref& obj, const std::string& name) {
       size_t b = str.find_first_not_of(" \t\n\r"), e = str.find_last_not_of(" \t\n\r");
       return string(b == std::string::npos ? "" : str.substr(b, e - b + 1));
     });
+  if (name == "format")
+    return builtin("str.format", [str](Interp& in, CallArgs& a) {
+      return string(in.format_string(str, a.pos, a.kw, a.at));
+    });
   if (name == "join")
     return builtin("str.join", [str](Interp& in, CallArgs& a) {
       std::string r;

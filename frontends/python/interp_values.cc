@@ -381,6 +381,7 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
     }
   }
   if (op == "+" && a->kind == b->kind && (a->kind == K::Str)) return string(a->s + b->s);
+  if (op == "%" && a->kind == K::Str) return string(percent_format(a->s, b, at));
   if (op == "+" && a->kind == b->kind && (a->kind == K::Tuple || a->kind == K::List)) {
     std::vector<Ref> items = a->items;
     items.insert(items.end(), b->items.begin(), b->items.end());
