@@ -159,6 +159,22 @@ e = int(parts[1]) + ("abc".startswith("ab") and not "abc".endswith("b"))
                python::Unsupported);
 }
 
+// A namespace-style package (fla's __init__ calls pkgutil.extend_path) still finds its
+// submodules, and platform answers as the H200 host does (fla's IS_ARM at import).
+TEST(PythonHost, PkgutilExtendPathAndPlatform) {
+  Folder f;
+  f.write("pkg/__init__.py",
+          "from pkgutil import extend_path\n__path__ = extend_path(__path__, __name__)\n");
+  f.write("pkg/sub.py", "VALUE = 5\n");
+  ProgramRun r(f, R"(
+import platform
+from pkg.sub import VALUE
+arm = platform.machine().lower() in ('aarch64', 'arm64')
+a = VALUE + (10 if arm else 0) + (100 if platform.system() == "Linux" else 0)
+)");
+  EXPECT_EQ(r.integer("a"), 105);
+}
+
 TEST(PythonHost, LoggingThreadingAndOsAsLibrariesUseThem) {
   // keq models these in Python (stdlib_models.cc): records go nowhere, locks are free, the
   // environment is empty; `with` runs an object's __enter__ and __exit__.
@@ -221,7 +237,7 @@ TEST(PythonExceptions, AnUnmatchedExceptionAndKeqsOwnGapsPassThrough) {
   EXPECT_THROW(ProgramRun(f, "try:\n    raise RuntimeError('x')\nexcept ValueError:\n    pass\n"),
                python::ProgramError);
   // keq not modelling something is not an exception Python raised: no handler takes it.
-  EXPECT_THROW(ProgramRun(f, "try:\n    import pkgutil\nexcept Exception:\n    pass\n"),
+  EXPECT_THROW(ProgramRun(f, "try:\n    import sqlite3\nexcept Exception:\n    pass\n"),
                python::Unsupported);
 }
 
@@ -278,7 +294,7 @@ TEST(PythonImports, AStoppedModuleLendsEarlierNamesAndRefusesLaterOnes) {
 TABLE = {"a": 1}
 def early():
     return 5
-import pkgutil
+import sqlite3
 TABLE["b"] = 2
 def late():
     return 6
@@ -291,7 +307,7 @@ def late():
     ProgramRun r2(f, "from lib import late\ny = late()\n");
     FAIL() << "late() ran";
   } catch (const python::Unsupported& e) {
-    EXPECT_NE(std::string(e.what()).find("pkgutil"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("sqlite3"), std::string::npos) << e.what();
   }
   // TABLE was mutated after the stop: it no longer holds what the module leaves there.
   EXPECT_THROW(ProgramRun(f, "from lib import TABLE\nz = TABLE['a']\n"), python::Unsupported);
@@ -377,6 +393,37 @@ class ModelNew(nn.Module):
   } catch (const python::Unsupported& e) {
     EXPECT_NE(std::string(e.what()).find("cand.py:3"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("kernels_not_installed"), std::string::npos);
+  }
+}
+
+// A module keq cannot find is taken as installed where nothing handles its absence (mamba's
+// layernorm_gated.py imports einops at the top and never calls it on the forward path: the file
+// was UNSUPPORTED at the import); inside a try with handlers it is CPython's ImportError, so the
+// program's fallback runs.
+TEST(PythonImports, AMissingModuleStopsOnlyCodeThatUsesIt) {
+  Folder f;
+  ProgramRun r(f, R"(
+from einops_not_here import rearrange
+import helpers_not_here.sub as sub
+try:
+    import optional_not_here
+    a = 1
+except ImportError:
+    a = 2
+def uses():
+    return rearrange(1)
+b = 3
+)");
+  EXPECT_EQ(r.integer("a"), 2);
+  EXPECT_EQ(r.integer("b"), 3);
+  python::CallArgs c;
+  try {
+    r.in.call(r.env->lookup("uses"), c);
+    FAIL() << "ran";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("module 'einops_not_here', imported at"),
+              std::string::npos)
+        << e.what();
   }
 }
 

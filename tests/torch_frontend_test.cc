@@ -1194,6 +1194,16 @@ TEST(Triton, HeuristicsComputeConstexprsFromTheArguments) {
   EXPECT_EQ(s.str(p.outputs[1]->elems[5]), "(* in0[1,2] 3)");
 }
 
+// Stacked @triton.heuristics all apply, the outer first and each inner one seeing the values
+// above it (Triton 3.6's interpreter: x * 2 on 6 elements); keq kept only the outermost, so a
+// mamba kernel's HAS_Z was a missing argument.
+TEST(Triton, StackedHeuristicsAllApply) {
+  ir::TermStore s;
+  Program p = golden_candidate("heuristics_stacked.py", s);
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[5]), "(* in0[1,2] 2)");
+}
+
 TEST(Triton, DataDependentIfGuardsItsStoresWithSelect) {
   ir::TermStore s;
   Program p = golden_candidate("if_conditional_store.py", s);
@@ -1699,6 +1709,16 @@ TEST(TorchFrontend, NormLayersCarryTorchsAttributes) {
       fails("GroupNorm(4, 4)", "randn(1, 4)")
           .find("Expected more than 1 value per channel when training, got input size [1, 4]"),
       std::string::npos);
+  // reshape/view's infer_size errors and square, as torch 2.11 gives them.
+  EXPECT_NE(failure_of("import torch\ntorch.zeros(6).reshape(4, -1)\n")
+                .find("RuntimeError: shape '[4, -1]' is invalid for input of size 6"),
+            std::string::npos);
+  EXPECT_NE(failure_of("import torch\ntorch.zeros(6).view(-1, -1)\n")
+                .find("RuntimeError: only one dimension can be inferred"),
+            std::string::npos);
+  EXPECT_EQ(
+      values(s, run_snippet("import torch\nr = torch.tensor([-3.0, 2.0]).square()\n", "r", s)),
+      (std::vector<double>{9, 4}));
   EXPECT_NE(fails("BatchNorm1d(3, eps=0.0)", "randn(2, 3)")
                 .find("ValueError: batch_norm eps must be positive, but got 0.0"),
             std::string::npos);

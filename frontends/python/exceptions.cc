@@ -182,7 +182,16 @@ Interp::Flow Interp::exec_try(const Node& n, const std::shared_ptr<Env>& env) {
   int depth = depth_;
   size_t methods = method_stack_.size(), yields = yield_handlers_.size();
   Flow flow;
+  // While handlers may catch it, a missing module is the ModuleNotFoundError CPython raises
+  // (the program's fallback runs); elsewhere it is taken as installed (import_module).
+  struct Guard {
+    int& depth;
+    bool on;
+    Guard(int& d, bool o) : depth(d), on(o) { depth += on; }
+    ~Guard() { depth -= on; }
+  };
   try {
+    Guard guard(import_guards_, !handlers.empty());
     flow = exec_block(n.kids[0], env);
   } catch (const ProgramError& e) {
     if (!e.confirmed) throw;

@@ -214,6 +214,7 @@ class Interp {
   Flow exec(NodeId s, const std::shared_ptr<Env>& env);
   Flow exec_else(const Node& n, const std::shared_ptr<Env>& env);
   Flow symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env);
+  int import_guards_ = 0;  // try statements with handlers around the running code
   Flow exec_try(const Node& n, const std::shared_ptr<Env>& env);
   [[noreturn]] void exec_raise(const Node& n, const std::shared_ptr<Env>& env);
   Ref eval_yield(const Node& n, const std::shared_ptr<Env>& env);

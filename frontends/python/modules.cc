@@ -221,6 +221,11 @@ Ref Interp::import_module(const std::string& name, Span at) {
       unsupported(at, "the standard-library module '" + name + "' is not modelled");
   } else {
     Ref parent = import_module(name.substr(0, dot), at);
+    if (auto s = parent->attrs->find("<stopped>"); s != parent->attrs->end() && !parent->scope) {
+      Ref m = module_object(name);  // a submodule of a package keq could not find
+      (*m->attrs)["<stopped>"] = s->second;
+      return modules_[name] = m;
+    }
     if (!parent->scope)  // keq models the package: its submodules are keq's to model too
       unsupported(at, "import of module '" + name + "' (keq models " + parent->s +
                           " but not this submodule)");
@@ -259,9 +264,21 @@ Ref Interp::import_module(const std::string& name, Span at) {
   }
   std::string path;
   for (const std::string& d : dirs) path += (path.empty() ? "" : ", ") + d;
-  import_notes_.push_back("module '" + name + "' is not on the search path (" + path +
-                          "): taken as not installed, as imported at " + where(at));
-  raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'");
+  if (import_guards_ > 0) {  // the program handles its absence: take it as absent
+    import_notes_.push_back("module '" + name + "' is not on the search path (" + path +
+                            "): taken as not installed, as imported at " + where(at));
+    raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'");
+  }
+  // Nothing handles its absence, so the program's environment has it: taken as installed but
+  // unread, which stops only code that uses it (a helper used on another path does not).
+  std::string reason = "module '" + name + "', imported at " + where(at) +
+                       ", is not on keq's search path (" + path +
+                       "; keq reads imported modules from the program's folder, --python-path, "
+                       "PYTHONPATH and --venv)";
+  import_notes_.push_back(reason + ": taken as installed; a use of it is UNSUPPORTED");
+  Ref m = module_object(name);
+  (*m->attrs)["<stopped>"] = string(reason);
+  return modules_[name] = m;
 }
 
 Ref Interp::load_source_module(const std::string& name, const std::string& file, bool package,

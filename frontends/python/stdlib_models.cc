@@ -247,7 +247,44 @@ def getpid():
 
 }  // namespace
 
+// pkgutil.extend_path, which namespace-style packages call in __init__ (fla): keq reads a
+// package from its one folder, so the path stays as it is (CPython would add the same package's
+// folders elsewhere on sys.path, which keq does not search).
+constexpr const char* kPkgutil = R"PY(
+def extend_path(path, name):
+    return path
+)PY";
+
+// platform as on the H200 host keq models (x86_64 Linux, CPython 3.11): libraries branch on
+// the architecture at import (fla's IS_ARM).
+constexpr const char* kPlatform = R"PY(
+def system():
+    return "Linux"
+
+
+def machine():
+    return "x86_64"
+
+
+def processor():
+    return "x86_64"
+
+
+def python_implementation():
+    return "CPython"
+
+
+def python_version():
+    return "3.11.2"
+
+
+def python_version_tuple():
+    return ("3", "11", "2")
+)PY";
+
 const char* stdlib_model_source(const std::string& name) {
+  if (name == "pkgutil") return kPkgutil;
+  if (name == "platform") return kPlatform;
   if (name == "logging") return kLogging;
   if (name == "threading") return kThreading;
   if (name == "os") return kOs;

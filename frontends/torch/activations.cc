@@ -16,6 +16,8 @@ void Torch::install_activations(const Ref& F) {
   act("frac", [](Torch& t, TermId x, CallArgs&) {
     return t.mk(Op::Sub, {x, t.mk(Op::Trunc, {x})});
   });
+  // torch.square is pow(x, 2): x * x, rounded once to x's dtype.
+  act("square", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Mul, {x, x}); });
   // (0 < x) - (x < 0): +0 for either zero and for NaN (measured on the H200 and the CPU).
   act("sign", [sel](Torch& t, TermId x, CallArgs&) {
     return sel(t, t.mk(Op::Gt, {x, t.fconst(0)}), t.fconst(1),
@@ -45,7 +47,7 @@ void Torch::install_activations(const Ref& F) {
         Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {t.mk(Op::Div, {x, alpha})}), t.fconst(1)})});
     return t.mk(Op::Add, {t.mk(Op::Max, {x, t.fconst(0)}), t.mk(Op::Min, {t.fconst(0), neg})});
   });
-  for (const char* n : {"sign", "frac"})
+  for (const char* n : {"sign", "frac", "square"})
     (*in.module_value("torch", {}).get()->attrs)[n] =
         python::builtin(std::string("torch.") + n, ops.at(n));
   // glu(x, dim) = a * sigmoid(b), a and b the two halves of x along dim.

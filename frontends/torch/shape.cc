@@ -14,20 +14,40 @@ void Torch::install_views() {
   define("reshape", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     std::vector<int64_t> shape = sizes(a, 1, "shape");
+    // torch's infer_size: its RuntimeErrors are the program's.
+    std::string text;
+    for (int64_t d : shape) text += (text.empty() ? "" : ", ") + std::to_string(d);
+    auto invalid = [&] {
+      in.raise_exception(
+          a.at, "RuntimeError",
+          "shape '[" + text + "]' is invalid for input of size " + std::to_string(x->numel()));
+    };
     int64_t known = 1, infer = -1;
     for (size_t k = 0; k < shape.size(); ++k) {
       if (shape[k] == -1) {
-        if (infer >= 0) in.error(a.at, "only one dimension can be inferred");
+        if (infer >= 0)
+          in.raise_exception(a.at, "RuntimeError", "only one dimension can be inferred");
         infer = static_cast<int64_t>(k);
+      } else if (shape[k] < 0) {
+        in.raise_exception(a.at, "RuntimeError",
+                           "invalid shape dimension " + std::to_string(shape[k]));
       } else {
         known *= shape[k];
       }
     }
-    if (infer >= 0) shape[infer] = known ? x->numel() / known : 0;
+    if (infer >= 0) {
+      if (known == 0)
+        in.raise_exception(a.at, "RuntimeError",
+                           "cannot reshape tensor of " + std::to_string(x->numel()) +
+                               " elements into shape [" + text +
+                               "] because the unspecified dimension size -1 can be any value and "
+                               "is ambiguous");
+      if (x->numel() % known) invalid();
+      shape[infer] = x->numel() / known;
+    }
     int64_t n = 1;
     for (int64_t d : shape) n *= d;
-    if (n != x->numel())
-      in.error(a.at, "shape does not match the " + std::to_string(x->numel()) + " elements");
+    if (n != x->numel()) invalid();
     return wrap(reshaped(x, shape));
   });
   ops["view"] = ops["reshape"];
@@ -677,9 +697,13 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "view_as" || name == "reshape_as")
     return self_fn([this, name](Interp&, CallArgs& a) -> Ref {
       TensorPtr x = a.pos[0]->tensor, other = tensor_arg(a, 1, "other");
-      if (x->numel() != other->numel())
-        in.error(a.at, "Tensor." + name + ": shape does not match the " +
-                           std::to_string(x->numel()) + " elements");
+      if (x->numel() != other->numel()) {
+        std::string text;
+        for (int64_t d : other->shape) text += (text.empty() ? "" : ", ") + std::to_string(d);
+        in.raise_exception(
+            a.at, "RuntimeError",
+            "shape '[" + text + "]' is invalid for input of size " + std::to_string(x->numel()));
+      }
       return wrap(reshaped(x, other->shape));
     });
   // new_empty/new_zeros/new_ones/new_full: a fresh tensor with self's dtype unless dtype= says.

@@ -81,7 +81,12 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
     return python::builtin("triton.heuristics", [rules](Interp& i2, CallArgs& b) {
       Ref k = b.pos.at(0);
       if (k->kind != K::Instance) i2.error(b.at, "@triton.heuristics goes above @triton.jit");
-      (*k->attrs)["heuristics"] = rules;
+      // Stacked heuristics: the outer one (applied last) computes first, and the inner ones
+      // see its values, as Triton's Heuristics.run passes them down.
+      auto merged = std::make_shared<Value>(*rules);
+      if (auto it = k->attrs->find("heuristics"); it != k->attrs->end())
+        merged->dict.insert(merged->dict.end(), it->second->dict.begin(), it->second->dict.end());
+      (*k->attrs)["heuristics"] = merged;
       return k;
     });
   });
