@@ -157,6 +157,67 @@ TEST(Interp, StrFormatAndPercentAreCPythons) {
             std::string::npos);
 }
 
+// Host Python idioms probed one by one (each was UNSUPPORTED, or for `match` an ERROR though
+// CPython 3.11 accepts it): str's search/replace/strip/split methods and character classes,
+// int(s, base), round(x, n), hex/oct/bin, slice(), math.isclose/gcd/lcm, classmethod (through
+// the class and an instance), abc, sys.version_info's fields, itertools. The expected repr is
+// CPython 3.11's for the same lines.
+TEST(Interp, HostIdiomsAreCPythons) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import itertools\n"
+      "import math\n"
+      "import sys\n"
+      "from abc import ABC, abstractmethod\n"
+      "class A(ABC):\n"
+      "    k = 3\n"
+      "    @classmethod\n"
+      "    def m(cls):\n"
+      "        return cls.k * 2\n"
+      "    @abstractmethod\n"
+      "    def f(self):\n"
+      "        pass\n"
+      "class B(A):\n"
+      "    k = 5\n"
+      "    def f(self):\n"
+      "        return self.m()\n"
+      "s = \" Ab-c-d \"\n"
+      "r = [s.strip().lower().replace(\"-\", \"\", 1), \"a-b-c\".rsplit(\"-\", 1), "
+      "\"abcabc\".count(\"bc\"),\n"
+      "     \"abc\".find(\"c\"), \"abc\".rfind(\"z\"), \"x1\".isalnum(), \"12\".isdigit(), "
+      "\"Ab\".isupper(),\n"
+      "     \"  q \".lstrip(), \"q  \".rstrip(\"q \"), \"k=v\".partition(\"=\"), \"-7\".zfill(4),\n"
+      "     int(\"0x1f\", 16), int(\"-12\"), int(\"z\", 36), int(\"0b101\", 0), round(2.675, 2), "
+      "round(7),\n"
+      "     round(-0.5), hex(255), oct(-8), bin(5), [0, 1, 2, 3, 4][slice(1, 4, 2)],\n"
+      "     math.isclose(1.0, 1.0 + 1e-10), math.gcd(12, 18), math.lcm(4, 6),\n"
+      "     B.m(), B().f(), A.m(), sys.version_info.major, sys.version_info[:2],\n"
+      "     list(itertools.product([1, 2], \"ab\"))[3], list(itertools.chain([1], (2, 3))),\n"
+      "     len(list(itertools.combinations(range(5), 2))), list(itertools.accumulate([1, 2, "
+      "3]))]\n"
+      "t = repr(r)\n",
+      "t", s);
+  EXPECT_EQ(r->s,
+            "['abc-d', ['a-b', 'c'], 2, 2, -1, True, True, False, 'q ', '', ('k', '=', 'v'), "
+            "'-007', 31, -12, 35, 5, 2.67, 7, 0, '0xff', '-0o10', '0b101', [1, 3], True, 6, 12, "
+            "10, 10, 6, 3, (3, 11), (2, 'b'), [1, 2, 3], 10, [1, 3, 6]]");
+  try {
+    python::parse("x = 3\nmatch x:\n    case 3:\n        y = 1\n", "snippet.py");
+    ADD_FAILURE() << "parsed";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("snippet.py:2:1: unsupported syntax: the match statement"),
+              std::string::npos);
+  }
+  EXPECT_EQ(int_of("match = 2\nmatch: int = 3\nr = match\n"), 3);  // still a name
+  // Slices with a step (slice.indices), as CPython 3.11 prints them.
+  EXPECT_EQ(
+      run_snippet("l = [0, 1, 2, 3, 4, 5]\n"
+                  "r = repr([l[::-1], l[4:1:-2], l[-2::-3], l[::2], l[10:0:-1], l[-10::-1]])\n",
+                  "r", s)
+          ->s,
+      "[[5, 4, 3, 2, 1, 0], [4, 2], [4, 1], [0, 2, 4], [5, 4, 3, 2, 1], []]");
+}
+
 // torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).
 // torch.finfo / torch.iinfo answer torch 2.11's numbers; a float dtype has no iinfo.
 TEST(TorchFrontend, FinfoAndIinfoAreTorchs) {

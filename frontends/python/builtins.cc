@@ -1,7 +1,9 @@
 // Python's builtins as far as KernelBench files use them.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "frontends/python/integers.h"
 #include "frontends/python/interp.h"
@@ -97,20 +99,36 @@ void Interp::install_builtins() {
     return integer(static_cast<int64_t>(in.to_sequence(x, a.at).size()));
   });
   def("int", [](Interp& in, CallArgs& a) -> Ref {
-    Ref x = one_arg(in, a, "int");
+    if (a.pos.empty() && a.kw.empty()) return integer(0);
+    Ref x = a.pos.size() == 2 || a.get(1, "base") ? a.pos.at(0) : one_arg(in, a, "int");
     if (x->kind == K::Tensor && in.hooks().host_scalar) x = in.hooks().host_scalar(in, x, a.at);
     if (x->kind == K::Float) {
       if (!std::isfinite(x->f)) in.error(a.at, "cannot convert " + in.repr(x) + " to an integer");
       return big_or_small(mpz_class(std::trunc(x->f)));  // exact: 1e30 is a 100-bit int
     }
     if (x->kind == K::Str) {
+      Ref base_v = a.get(1, "base");
+      int base = base_v ? static_cast<int>(in.to_int(base_v, a.at)) : 10;
       std::string digits = x->s;
       std::erase(digits, '_');
       std::erase(digits, ' ');
+      bool negative = !digits.empty() && digits[0] == '-';
+      if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.erase(0, 1);
+      // base 0 reads the literal's prefix; a prefix matching the base is allowed.
+      auto prefixed = [&](char c, int b) {
+        return digits.size() > 2 && digits[0] == '0' && std::tolower(digits[1]) == c &&
+               (base == 0 || base == b);
+      };
+      for (auto [c, b] : {std::pair{'x', 16}, std::pair{'o', 8}, std::pair{'b', 2}})
+        if (prefixed(c, b)) digits.erase(0, 2), base = b;
+      if (base == 0) base = 10;
       mpz_class z;
-      if (digits.empty() || digits.size() > kMaxIntegerBits / 3 || z.set_str(digits, 10) != 0)
-        in.error(a.at, "ValueError: invalid literal for int() with base 10: '" + x->s + "'");
-      return big_or_small(z);
+      if (base < 2 || base > 36 || digits.empty() || digits.size() > kMaxIntegerBits / 3 ||
+          z.set_str(digits, base) != 0)
+        in.raise_exception(
+            a.at, "ValueError",
+            "invalid literal for int() with base " + std::to_string(base) + ": '" + x->s + "'");
+      return big_or_small(negative ? mpz_class(-z) : z);
     }
     if (is_integer(x)) return x->kind == K::Bool ? integer(x->i) : x;
     in.error(a.at, "int() argument must be a string or a number, not '" + x->type_name() + "'");
@@ -164,6 +182,15 @@ void Interp::install_builtins() {
     g->b = true;  // Function's `b`: never bound to an instance (value.h)
     return Ref(g);
   });
+  // classmethod(f): a builtin marked `b`, which attribute lookup binds to the class (looked up
+  // on an instance too: its type), as CPython binds a classmethod.
+  def("classmethod", [](Interp& in, CallArgs& a) -> Ref {
+    Ref f = one_arg(in, a, "classmethod");
+    if (f->kind != K::Function) in.unsupported(a.at, "classmethod of a " + f->type_name());
+    Ref m = builtin(f->s, [f](Interp& i2, CallArgs& b) { return i2.call(f, b); });
+    m->b = true;
+    return m;
+  });
   // property(fget): reading the attribute on an instance calls fget (interp_objects.cc);
   // .setter/.getter/.deleter return the property unchanged, and assigning one on an instance is
   // UNSUPPORTED (its setter is not run).
@@ -207,8 +234,41 @@ void Interp::install_builtins() {
     return acc;
   });
   def("round", [](Interp& in, CallArgs& a) -> Ref {
-    if (a.pos.size() != 1) in.unsupported(a.at, "round() with ndigits");
-    return integer(static_cast<int64_t>(std::nearbyint(in.to_float(a.pos[0], a.at))));
+    Ref digits = a.get(1, "ndigits");
+    if (!digits || digits->kind == K::None) {
+      if (a.pos.empty()) in.raise_exception(a.at, "TypeError", "round() missing argument");
+      if (is_integer(a.pos[0])) return a.pos[0]->kind == K::Bool ? integer(a.pos[0]->i) : a.pos[0];
+      return integer(static_cast<int64_t>(std::nearbyint(in.to_float(a.pos[0], a.at))));
+    }
+    int64_t n = in.to_int(digits, a.at);
+    if (a.pos[0]->kind != K::Float || n < 0 || n > 300)
+      in.unsupported(a.at, "round() with ndigits of a " + a.pos[0]->type_name() + " or below 0");
+    // CPython rounds the exact binary value half to even at n decimals, as glibc's printf does.
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(n), a.pos[0]->f);
+    return floating(std::strtod(buf, nullptr));
+  });
+  for (auto [name, base, prefix] :
+       {std::tuple{"hex", 16, "0x"}, std::tuple{"oct", 8, "0o"}, std::tuple{"bin", 2, "0b"}})
+    def(name, [name = std::string(name), base, prefix = std::string(prefix)](Interp& in,
+                                                                             CallArgs& a) {
+      Ref x = one_arg(in, a, name);
+      if (!is_integer(x))
+        in.raise_exception(a.at, "TypeError",
+                           "'" + x->type_name() + "' object cannot be interpreted as an integer");
+      mpz_class z = as_mpz(x);
+      return string((z < 0 ? "-" : "") + prefix + mpz_class(abs(z)).get_str(base));
+    });
+  // slice(stop) / slice(start, stop[, step]), as a subscript's a:b:c makes it.
+  def("slice", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.empty() || a.pos.size() > 3)
+      in.raise_exception(a.at, "TypeError", "slice expected 1 to 3 arguments");
+    auto v = std::make_shared<Value>();
+    v->kind = K::Slice;
+    v->items = a.pos.size() == 1
+                   ? std::vector<Ref>{none(), a.pos[0], none()}
+                   : std::vector<Ref>{a.pos[0], a.pos[1], a.pos.size() == 3 ? a.pos[2] : none()};
+    return Ref(v);
   });
   def("list", [](Interp& in, CallArgs& a) {
     return a.pos.empty() ? list({}) : list(in.to_sequence(a.pos[0], a.at));
@@ -391,6 +451,31 @@ void Interp::install_builtins() {
     });
   };
   unary("sqrt", std::sqrt);
+  for (const char* name : {"gcd", "lcm"})
+    m[name] = builtin(std::string("math.") + name, [name = std::string(name)](Interp& in,
+                                                                              CallArgs& a) {
+      mpz_class r = name == "gcd" ? 0 : 1;
+      for (const Ref& x : a.pos) {
+        if (!is_integer(x))
+          in.raise_exception(a.at, "TypeError",
+                             "'" + x->type_name() + "' object cannot be interpreted as an integer");
+        mpz_class z = as_mpz(x);
+        if (name == "gcd")
+          mpz_gcd(r.get_mpz_t(), r.get_mpz_t(), z.get_mpz_t());
+        else
+          mpz_lcm(r.get_mpz_t(), r.get_mpz_t(), z.get_mpz_t());
+      }
+      return big_or_small(r);
+    });
+  m["isclose"] = builtin("math.isclose", [](Interp& in, CallArgs& a) {
+    double x = in.to_float(a.pos.at(0), a.at), y = in.to_float(a.pos.at(1), a.at);
+    Ref rel = a.get(2, "rel_tol"), abs_tol = a.get(3, "abs_tol");
+    double r = rel ? in.to_float(rel, a.at) : 1e-9, t = abs_tol ? in.to_float(abs_tol, a.at) : 0;
+    if (x == y) return boolean(true);
+    if (std::isinf(x) || std::isinf(y)) return boolean(false);
+    double d = std::fabs(x - y);
+    return boolean(d <= std::fabs(r * y) || d <= std::fabs(r * x) || d <= t);
+  });
   unary("exp", std::exp);
   unary("log", std::log);
   unary("tanh", std::tanh);

@@ -527,13 +527,19 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
       auto get = [&](int k, int64_t dflt) {
         return index->items[k]->kind == K::None ? dflt : to_int(index->items[k], at);
       };
+      // slice.indices: defaults and clamping by the sign of the step, as CPython.
       int64_t step = get(2, 1);
-      if (step != 1) unsupported(at, "slices with a step over lists");
-      int64_t lo = get(0, 0), hi = get(1, n);
-      if (lo < 0) lo += n;
-      if (hi < 0) hi += n;
-      lo = std::clamp<int64_t>(lo, 0, n), hi = std::clamp<int64_t>(hi, 0, n);
-      std::vector<Ref> items(v->items.begin() + lo, v->items.begin() + std::max(lo, hi));
+      if (step == 0) raise_exception(at, "ValueError", "slice step cannot be zero");
+      bool up = step > 0;
+      int64_t lo = get(0, up ? 0 : n - 1), hi = get(1, up ? n : -1);
+      auto fix = [&](int64_t& x, bool given) {
+        if (given && x < 0) x += n;
+        x = up ? std::clamp<int64_t>(x, 0, n) : std::clamp<int64_t>(x, -1, n - 1);
+      };
+      fix(lo, index->items[0]->kind != K::None);
+      fix(hi, index->items[1]->kind != K::None);
+      std::vector<Ref> items;
+      for (int64_t i = lo; up ? i < hi : i > hi; i += step) items.push_back(v->items[i]);
       return v->kind == K::Tuple ? tuple(items) : list(items);
     }
   }

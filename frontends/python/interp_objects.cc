@@ -2,6 +2,7 @@
 // attribute lookup on instances, classes, modules and keq's library classes.
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "frontends/python/integers.h"
@@ -9,6 +10,111 @@
 
 namespace keq::python {
 namespace {
+
+// More of str's methods: search, replace, strip and split variants, character classes.
+Ref more_string_method(const std::string& str, const std::string& name) {
+  using K = Value::Kind;
+  auto text = [name](Interp& in, CallArgs& a, size_t i) -> const std::string& {
+    if (a.pos.size() <= i || a.pos[i]->kind != K::Str)
+      in.raise_exception(a.at, "TypeError", "str." + name + "() needs a string argument");
+    return a.pos[i]->s;
+  };
+  auto count_arg = [](Interp& in, CallArgs& a, size_t i, const char* kw) -> int64_t {
+    Ref v = a.get(i, kw);
+    return v ? in.to_int(v, a.at) : -1;
+  };
+  if (name == "replace")
+    return builtin("str.replace", [str, text, count_arg](Interp& in, CallArgs& a) {
+      const std::string &from = text(in, a, 0), &to = text(in, a, 1);
+      int64_t left = count_arg(in, a, 2, "count");
+      std::string out;
+      size_t p = 0;
+      if (from.empty()) {  // CPython inserts `to` around every character
+        for (char c : str) {
+          if (left-- != 0) out += to;
+          out += c;
+        }
+        return string(left != 0 ? out + to : out);
+      }
+      for (size_t q; left != 0 && (q = str.find(from, p)) != std::string::npos; --left)
+        out += str.substr(p, q - p) + to, p = q + from.size();
+      return string(out + str.substr(p));
+    });
+  if (name == "count" || name == "find" || name == "rfind" || name == "index")
+    return builtin("str." + name, [str, name, text](Interp& in, CallArgs& a) -> Ref {
+      const std::string& sub = text(in, a, 0);
+      if (name == "count") {
+        if (sub.empty()) return integer(static_cast<int64_t>(str.size()) + 1);
+        int64_t n = 0;
+        for (size_t p = str.find(sub); p != std::string::npos; p = str.find(sub, p + sub.size()))
+          ++n;
+        return integer(n);
+      }
+      size_t p = name == "rfind" ? str.rfind(sub) : str.find(sub);
+      if (p == std::string::npos && name == "index")
+        in.raise_exception(a.at, "ValueError", "substring not found");
+      return integer(p == std::string::npos ? -1 : static_cast<int64_t>(p));
+    });
+  if (name == "lstrip" || name == "rstrip")
+    return builtin("str." + name, [str, name](Interp& in, CallArgs& a) {
+      std::string chars = " \t\n\r\v\f";
+      if (!a.pos.empty() && a.pos[0]->kind == K::Str)
+        chars = a.pos[0]->s;
+      else if (!a.pos.empty() && a.pos[0]->kind != K::None)
+        in.raise_exception(a.at, "TypeError", "strip arg must be None or str");
+      if (name == "lstrip") {
+        size_t b = str.find_first_not_of(chars);
+        return string(b == std::string::npos ? "" : str.substr(b));
+      }
+      size_t e = str.find_last_not_of(chars);
+      return string(e == std::string::npos ? "" : str.substr(0, e + 1));
+    });
+  if (name == "rsplit")
+    return builtin("str.rsplit", [str, text, count_arg](Interp& in, CallArgs& a) {
+      const std::string& sep = text(in, a, 0);
+      if (sep.empty()) in.raise_exception(a.at, "ValueError", "empty separator");
+      int64_t left = count_arg(in, a, 1, "maxsplit");
+      std::vector<Ref> parts;
+      size_t end = str.size();
+      for (size_t q; left != 0 && end >= sep.size() &&
+                     (q = str.rfind(sep, end - sep.size())) != std::string::npos;
+           --left) {
+        parts.insert(parts.begin(), string(str.substr(q + sep.size(), end - q - sep.size())));
+        end = q;
+      }
+      parts.insert(parts.begin(), string(str.substr(0, end)));
+      return list(parts);
+    });
+  if (name == "partition")
+    return builtin("str.partition", [str, text](Interp& in, CallArgs& a) {
+      const std::string& sep = text(in, a, 0);
+      size_t q = str.find(sep);
+      if (q == std::string::npos) return tuple({string(str), string(""), string("")});
+      return tuple({string(str.substr(0, q)), string(sep), string(str.substr(q + sep.size()))});
+    });
+  if (name == "zfill")
+    return builtin("str.zfill", [str](Interp& in, CallArgs& a) {
+      int64_t width = a.pos.empty() ? 0 : in.to_int(a.pos[0], a.at);
+      if (width <= static_cast<int64_t>(str.size())) return string(str);
+      size_t sign = !str.empty() && (str[0] == '-' || str[0] == '+');
+      return string(str.substr(0, sign) + std::string(width - str.size(), '0') + str.substr(sign));
+    });
+  static const std::map<std::string, int (*)(int)> kClasses = {
+      {"isdigit", ::isdigit}, {"isalpha", ::isalpha}, {"isalnum", ::isalnum},
+      {"isspace", ::isspace}, {"isupper", ::isupper}, {"islower", ::islower}};
+  if (auto it = kClasses.find(name); it != kClasses.end())
+    return builtin("str." + name, [str, test = it->second, name](Interp&, CallArgs&) {
+      bool cased = name == "isupper" || name == "islower", any = false, all = !str.empty();
+      for (char c : str) {
+        unsigned char u = static_cast<unsigned char>(c);
+        if (cased && !std::isalpha(u)) continue;
+        any = true;
+        all = all && test(u);
+      }
+      return boolean(all && (!cased || any));
+    });
+  return nullptr;
+}
 
 // str's methods that host code around kernels calls (version strings, mode names).
 Ref string_method(const Ref& obj, const std::string& name) {
@@ -65,7 +171,7 @@ Ref string_method(const Ref& obj, const std::string& name) {
       }
       return string(r);
     });
-  return nullptr;
+  return more_string_method(str, name);
 }
 
 // int.bit_length() (sizing a block: `1 << (n - 1).bit_length()`) and float.is_integer().
@@ -298,7 +404,9 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     if (fn->kind == K::Function && fn->b) return fn;  // a staticmethod is never bound
     auto m = std::make_shared<Value>();
     m->kind = K::BoundMethod;
-    m->items = {self, fn, owner};
+    // A classmethod found through an instance binds the instance's class.
+    bool on_class = fn->kind == K::Builtin && fn->b && self->kind == K::Instance && self->cls;
+    m->items = {on_class ? self->cls : self, fn, owner};
     return m;
   };
   auto from_classes = [&](Ref start, const Ref& self) -> Ref {

@@ -195,8 +195,22 @@ class Parser {
       if (t.text == "with") return kid(into, with_stmt());
       if (t.text == "try") return kid(into, try_stmt());
       if (t.text == "async") unsupported("async");
+      if (t.text == "match" && soft_keyword_statement()) unsupported("the match statement");
     }
     simple_statements(into);
+  }
+  // `match x:` (a soft keyword, Python 3.10): the name, a subject, and a line that ends in ':';
+  // `match = ...`, `match.group()` and `match: int` stay the name.
+  bool soft_keyword_statement() const {
+    if (pos_ + 1 >= toks_.size()) return false;
+    const Token& next = toks_[pos_ + 1];
+    if (next.kind == TokKind::Op &&
+        (next.text == ":" || next.text == "=" || next.text == "." || next.text.back() == '='))
+      return false;
+    size_t k = pos_ + 1;
+    while (k < toks_.size() && toks_[k].kind != TokKind::Newline && toks_[k].kind != TokKind::End)
+      ++k;
+    return k > pos_ + 1 && toks_[k - 1].kind == TokKind::Op && toks_[k - 1].text == ":";
   }
   [[noreturn]] void unsupported_indent() const {
     const Token& t = peek();

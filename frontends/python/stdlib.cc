@@ -298,6 +298,7 @@ void install_sys(Interp& in) {
   Ref m = module_object("sys");
   auto& t = *m->attrs;
   t["version_info"] = tuple({integer(3), integer(11), integer(0), string("final"), integer(0)});
+  t["version_info"]->s = "major,minor,micro,releaselevel,serial";  // a named tuple
   t["version"] = string("3.11.0");
   t["hexversion"] = integer(0x030b00f0);
   t["platform"] = string("linux");

@@ -282,7 +282,65 @@ def python_version_tuple():
     return ("3", "11", "2")
 )PY";
 
+// itertools' common functions, as lists (keq has no general generators): iterating the result
+// or taking list() of it is what host code does with them.
+constexpr const char* kItertools = R"PY(
+def product(*iterables, repeat=1):
+    pools = [list(p) for p in iterables] * repeat
+    result = [()]
+    for pool in pools:
+        result = [r + (x,) for r in result for x in pool]
+    return result
+
+
+def chain(*iterables):
+    return [x for it in iterables for x in it]
+
+
+def accumulate(iterable, func=None, initial=None):
+    out = [] if initial is None else [initial]
+    total = initial
+    for x in iterable:
+        total = x if total is None else (total + x if func is None else func(total, x))
+        out.append(total)
+    return out
+
+
+def repeat(obj, times):
+    return [obj] * times
+
+
+def combinations(iterable, r):
+    pool = list(iterable)
+    if r == 0:
+        return [()]
+    return [(pool[i],) + rest for i in range(len(pool))
+            for rest in combinations(pool[i + 1:], r - 1)]
+
+
+def permutations(iterable, r=None):
+    pool = list(iterable)
+    r = len(pool) if r is None else r
+    if r == 0:
+        return [()]
+    return [(pool[i],) + rest for i in range(len(pool))
+            for rest in permutations(pool[:i] + pool[i + 1:], r - 1)]
+)PY";
+
+// abc: ABC is a plain base class and abstractmethod marks nothing keq checks (a class that
+// leaves one abstract would fail to instantiate in CPython: not modelled).
+constexpr const char* kAbc = R"PY(
+class ABC:
+    pass
+
+
+def abstractmethod(f):
+    return f
+)PY";
+
 const char* stdlib_model_source(const std::string& name) {
+  if (name == "itertools") return kItertools;
+  if (name == "abc") return kAbc;
   if (name == "pkgutil") return kPkgutil;
   if (name == "platform") return kPlatform;
   if (name == "logging") return kLogging;
