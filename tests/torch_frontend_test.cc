@@ -209,6 +209,7 @@ TEST(Interp, HostIdiomsAreCPythons) {
               std::string::npos);
   }
   EXPECT_EQ(int_of("match = 2\nmatch: int = 3\nr = match\n"), 3);  // still a name
+  EXPECT_EQ(int_of("r = (y := 4) + y\nif (z := r * 2) > 10:\n    r = z\n"), 16);  // walrus
   // Slices with a step (slice.indices), as CPython 3.11 prints them.
   EXPECT_EQ(
       run_snippet("l = [0, 1, 2, 3, 4, 5]\n"
@@ -216,6 +217,48 @@ TEST(Interp, HostIdiomsAreCPythons) {
                   "r", s)
           ->s,
       "[[5, 4, 3, 2, 1, 0], [4, 2], [4, 1], [0, 2, 4], [5, 4, 3, 2, 1], []]");
+}
+
+// enum.Enum as EnumMeta makes it (fla's hardware Backend table: members with values, cls[NAME]
+// in a classmethod, KeyError for a missing name), Cls(value), iteration in definition order,
+// len, methods on members, str(member). Expected: CPython 3.11 on the same lines.
+TEST(Interp, EnumsAreCPythons) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "from enum import Enum\n"
+      "class Backend(Enum):\n"
+      "    ADA = 101376\n"
+      "    HOPPER = 232448\n"
+      "    DEFAULT = 102400\n"
+      "    @classmethod\n"
+      "    def get_shared_memory(cls, arch):\n"
+      "        try:\n"
+      "            return cls[arch.upper()].value\n"
+      "        except KeyError:\n"
+      "            return cls.DEFAULT.value\n"
+      "class Mode(Enum):\n"
+      "    FAST = \"fast\"\n"
+      "    SAFE = \"safe\"\n"
+      "    def describe(self):\n"
+      "        return self.name.lower() + \":\" + str(self.value)\n"
+      "try:\n"
+      "    Mode(\"slow\")\n"
+      "    bad = \"ran\"\n"
+      "except ValueError:\n"
+      "    bad = \"ValueError\"\n"
+      "r = [Backend.get_shared_memory(\"hopper\"), Backend.get_shared_memory(\"volta\"), "
+      "Mode(\"safe\").name,\n"
+      "     [m.value for m in Mode], len(Backend), Mode.FAST.describe(), str(Mode.SAFE),\n"
+      "     Mode.FAST == Mode(\"fast\"), Mode.FAST is Mode.SAFE, bad, isinstance(Mode.FAST, "
+      "Mode),\n"
+      "     {Mode.FAST: 1}[Mode(\"fast\")]]\n"
+      "t = repr(r)\n",
+      "t", s);
+  EXPECT_EQ(r->s,
+            "[232448, 102400, 'SAFE', ['fast', 'safe'], 3, 'fast:fast', 'Mode.SAFE', True, False, "
+            "'ValueError', True, 1]");
+  EXPECT_NE(failure_of("from enum import IntEnum\n").find("enum.IntEnum is not modelled"),
+            std::string::npos);
 }
 
 // torch counts a mask in int64: summing bools once built an ill-typed term (an internal error).

@@ -49,6 +49,7 @@ struct Span {
   X(Dict)          /* kids: key0, value0, key1, ... (key kNoNode for **mapping) */            \
   X(Lambda)        /* kids: Param..., body */                                                 \
   X(IfExp)         /* kids: body, test, orelse */                                             \
+  X(NamedExpr)     /* kids: the name, the value (x := v) */                                   \
   X(ListComp) X(SetComp) X(GenExp) /* kids: element, Comprehension... */                      \
   X(DictComp)      /* kids: key, value, Comprehension... */                                   \
   X(Comprehension) /* kids: target, iterable, conditions... */                                \

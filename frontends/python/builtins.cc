@@ -92,6 +92,8 @@ void Interp::install_builtins() {
       none.at = a.at;
       return in.call(in.getattr(x, "__len__", a.at), none);
     }
+    if (x->kind == K::Class && in.is_enum_class(x))
+      return integer(static_cast<int64_t>(in.enum_members(x).size()));
     if (x->kind == K::Instance)
       if (Ref f = in.class_method(x, "__len__")) return in.call(f, {x}, a.at);
     if (x->kind == K::Str) return integer(static_cast<int64_t>(x->s.size()));
@@ -200,9 +202,9 @@ void Interp::install_builtins() {
       in.unsupported(a.at, "property() without a getter function");
     Ref p = module_object(kPropertyTag);
     (*p->attrs)["fget"] = f;
-    (*p->attrs)["setter"] = builtin("property.setter", [p](Interp&, CallArgs&) { return p; });
-    (*p->attrs)["getter"] = (*p->attrs)["setter"];
-    (*p->attrs)["deleter"] = (*p->attrs)["setter"];
+    // One value, inserted three times (a reference into the map would dangle after a rehash).
+    Ref same = builtin("property.setter", [p](Interp&, CallArgs&) { return p; });
+    for (const char* name : {"setter", "getter", "deleter"}) (*p->attrs)[name] = same;
     return p;
   });
   // type(x): an instance's class, or the builtin (int, float, str, ...) that makes x, so

@@ -221,6 +221,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       }
       Ref cls = make_class(n.text, base, attrs);
       cls->b = true;  // the program's own class, not keq's model of a library's
+      if (is_enum_class(base)) make_enum_members(cls, n.kids[2]);
       env->vars[n.text] = decorate(n.kids[0], cls, env);
       return Flow::Normal;
     }

@@ -155,6 +155,11 @@ class Interp {
                  std::shared_ptr<absl::flat_hash_map<std::string, Ref>> attrs);
   Ref instantiate(const Ref& cls, CallArgs args);
   bool is_instance_of(const Ref& v, const std::string& class_name) const;
+  // enum.Enum (interp_objects.cc): members made after the class body, Cls(value), Cls[name].
+  bool is_enum_class(const Ref& cls) const;
+  void make_enum_members(const Ref& cls, NodeId body);
+  std::vector<Ref> enum_members(const Ref& cls) const;
+  Ref enum_lookup(const Ref& cls, const Ref& key, bool by_name, Span at);
 
   Ref binop(const std::string& op, const Ref& a, const Ref& b, Span at);
   bool equal(const Ref& a, const Ref& b) const;

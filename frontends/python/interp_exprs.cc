@@ -265,6 +265,11 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     }
     case NodeKind::Str:
       return string(n.text);
+    case NodeKind::NamedExpr: {  // binds in the scope the expression runs in
+      Ref v = eval(n.kids[1], env);
+      assign(n.kids[0], v, env);
+      return v;
+    }
     case NodeKind::FStr: {
       std::string out;
       size_t field = 0;
@@ -512,6 +517,7 @@ Ref Interp::eval_call(NodeId e, const std::shared_ptr<Env>& env) {
 
 Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
   if (v->kind == K::Module && v->s.rfind("typing.", 0) == 0) return v;  // Optional[int]: a type
+  if (v->kind == K::Class && is_enum_class(v)) return enum_lookup(v, index, true, at);
   if (v->kind == K::Tensor || (v->kind == K::Pointer && hooks_.in_kernel && hooks_.in_kernel())) {
     if (!hooks_.subscript) unsupported(at, "tensor indexing");
     return hooks_.subscript(*this, v, index, at);

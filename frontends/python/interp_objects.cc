@@ -231,6 +231,9 @@ Ref Interp::call(const Ref& f, CallArgs args) {
       return call_function(fn, args, self, f->items.size() > 2 ? f->items[2] : nullptr);
     }
     case K::Class:
+      if (is_enum_class(f) && args.pos.size() == 1 && args.kw.empty() &&
+          f->attrs->contains("_member_names_"))
+        return enum_lookup(f, args.pos[0], false, args.at);
       return instantiate(f, std::move(args));
     case K::Instance: {
       Ref m = getattr(f, "__call__", args.at);
@@ -678,6 +681,70 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
     }
   if (!obj->attrs->contains(name)) obj->attr_order.push_back(name);
   (*obj->attrs)[name] = std::move(v);
+}
+
+}  // namespace keq::python
+
+namespace keq::python {
+
+// enum.Enum (stdlib_models.cc marks it __keq_enum__): what EnumMeta does, without metaclasses.
+bool Interp::is_enum_class(const Ref& cls) const {
+  for (Ref c = cls; c && c->kind == Value::Kind::Class; c = c->cls)
+    if (c->attrs->contains("__keq_enum__")) return true;
+  return false;
+}
+
+// After the class body ran: each plain name the body assigns (in source order; not _sunder_,
+// __dunder__, functions or properties) becomes a member, an instance with name and value.
+void Interp::make_enum_members(const Ref& cls, NodeId body) {
+  std::vector<Ref> names;
+  for (NodeId s : node(body).kids) {
+    const Node& st = node(s);
+    if (st.kind != NodeKind::Assign || st.kids.size() != 2) continue;
+    const Node& target = node(st.kids[0]);
+    if (target.kind != NodeKind::Name) continue;
+    const std::string& name = target.text;
+    if (name.size() > 1 && name.front() == '_' && name.back() == '_') continue;
+    auto it = cls->attrs->find(name);
+    if (it == cls->attrs->end()) continue;
+    const Ref& v = it->second;
+    if (v->kind == Value::Kind::Function || v->kind == Value::Kind::Builtin ||
+        v->kind == Value::Kind::Module)
+      continue;
+    auto member = std::make_shared<Value>();
+    member->kind = Value::Kind::Instance;
+    member->cls = cls;
+    member->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+    Ref name_v = string(name), value_v = v;  // one insertion at a time: a rehash moves slots
+    (*member->attrs)["name"] = name_v;
+    (*member->attrs)["_name_"] = name_v;
+    (*member->attrs)["value"] = value_v;
+    (*member->attrs)["_value_"] = value_v;
+    it->second = member;
+    names.push_back(string(name));
+  }
+  (*cls->attrs)["_member_names_"] = list(names);
+}
+
+std::vector<Ref> Interp::enum_members(const Ref& cls) const {
+  std::vector<Ref> out;
+  Ref names;
+  for (Ref c = cls; c && !names; c = c->cls)
+    if (auto it = c->attrs->find("_member_names_"); it != c->attrs->end()) names = it->second;
+  if (names)
+    for (const Ref& n : names->items) out.push_back(cls->attrs->at(n->s));
+  return out;
+}
+
+// Cls(value) and Cls[name].
+Ref Interp::enum_lookup(const Ref& cls, const Ref& key, bool by_name, Span at) {
+  for (const Ref& m : enum_members(cls))
+    if (equal(m->attrs->at(by_name ? "name" : "value"), key)) return m;
+  if (by_name)
+    raise_exception(at, "KeyError", quoted(key->kind == Value::Kind::Str ? key->s : repr(key)));
+  raise_exception(
+      at, "ValueError",
+      (key->kind == Value::Kind::Str ? quoted(key->s) : repr(key)) + " is not a valid " + cls->s);
 }
 
 }  // namespace keq::python

@@ -109,6 +109,7 @@ std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
     unsupported(at,
                 "iterating over a set: CPython visits its members in hash order, which keq "
                 "does not model");
+  if (v->kind == K::Class && is_enum_class(v)) return enum_members(v);
   switch (v->kind) {
     case K::Tuple:
     case K::List:
@@ -205,6 +206,10 @@ std::string Interp::repr(const Ref& v) const {
     }
     case K::Tensor:
       return hooks_.repr ? hooks_.repr(v) : "<Tensor>";
+    case K::Instance:  // an enum member prints as Cls.NAME
+      if (auto it = v->attrs->find("_name_"); it != v->attrs->end() && is_enum_class(v->cls))
+        return v->cls->s + "." + it->second->s;
+      return "<" + v->type_name() + ">";
     default:
       return "<" + v->type_name() + ">";
   }

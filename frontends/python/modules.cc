@@ -264,7 +264,9 @@ Ref Interp::import_module(const std::string& name, Span at) {
   }
   std::string path;
   for (const std::string& d : dirs) path += (path.empty() ? "" : ", ") + d;
-  if (import_guards_ > 0) {  // the program handles its absence: take it as absent
+  // A package keq read has no such submodule; a top-level module the program handles the
+  // absence of is taken as absent.
+  if (dot != std::string::npos || import_guards_ > 0) {
     import_notes_.push_back("module '" + name + "' is not on the search path (" + path +
                             "): taken as not installed, as imported at " + where(at));
     raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'");
@@ -381,7 +383,9 @@ Ref Interp::import_name(const Ref& module, const std::string& from, const std::s
   if (!bound) {
     std::string sub = from + "." + name;
     if (auto it = modules_.find(sub); it != modules_.end()) return it->second;
-    if (module->scope && !module->attrs->contains("<stopped>")) return import_module(sub, at);
+    // Only a package has submodules; a name a module lacks is not a module to look for.
+    bool package = module->scope && module->scope->vars.contains("__path__");
+    if (package && !module->attrs->contains("<stopped>")) return import_module(sub, at);
   }
   return module_attr(module, name, at);  // an unavailable name is bound here, refused where used
 }

@@ -547,9 +547,15 @@ class Parser {
     return finish(tup);
   }
   NodeId namedexpr() {
+    Span s = peek().span;
     NodeId e = test();
-    if (at_op(":=")) unsupported("':=' (assignment expressions)");
-    return e;
+    if (!at_op(":=")) return e;
+    if (t_.nodes[e].kind != NodeKind::Name) fail("a name before ':='");
+    take();
+    NodeId n = make(NodeKind::NamedExpr, s);
+    kid(n, e);
+    kid(n, test());
+    return finish(n);
   }
   NodeId test() {
     Nest guard(*this);

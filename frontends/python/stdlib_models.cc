@@ -338,7 +338,15 @@ def abstractmethod(f):
     return f
 )PY";
 
+// enum.Enum: the class marks itself; the interpreter makes the members (interp_objects.cc).
+// IntEnum, Flag and auto are not modelled (their members are numbers too).
+constexpr const char* kEnum = R"PY(
+class Enum:
+    __keq_enum__ = True
+)PY";
+
 const char* stdlib_model_source(const std::string& name) {
+  if (name == "enum") return kEnum;
   if (name == "itertools") return kItertools;
   if (name == "abc") return kAbc;
   if (name == "pkgutil") return kPkgutil;

@@ -9,6 +9,50 @@ namespace keq::triton {
 
 using namespace impl;
 
+namespace {
+// triton.runtime.driver.active as on the H200 (CUDA backend, sm_90, 132 SMs, 227 KiB of shared
+// memory a block may opt into): libraries probe it at import (fla's hardware table). Each answer
+// is a host assumption in the report.
+void install_runtime_driver(python::Interp& in, torch::TorchState& st, const Ref& triton) {
+  auto answer = [&st](const std::string& what, const std::string& value, python::BuiltinFn fn) {
+    return python::builtin(what, [&st, what, value, fn](Interp& i2, CallArgs& a) {
+      st.host_assumptions.insert(what + "() is " + value);
+      return fn(i2, a);
+    });
+  };
+  Ref target = python::module_object("triton.backends.compiler.GPUTarget");
+  (*target->attrs)["backend"] = python::string("cuda");
+  (*target->attrs)["arch"] = python::integer(90);
+  (*target->attrs)["warp_size"] = python::integer(32);
+  Ref utils = python::module_object("triton.runtime.driver.active.utils");
+  (*utils->attrs)["get_device_properties"] = answer(
+      "triton.runtime.driver.active.utils.get_device_properties",
+      "an H200's (132 SMs, 232448 bytes of shared memory)", [](Interp&, CallArgs&) {
+        auto d = std::make_shared<python::Value>();
+        d->kind = K::Dict;
+        for (auto [k, v] : {std::pair{"max_shared_mem", 232448}, std::pair{"max_num_regs", 65536},
+                            std::pair{"multiprocessor_count", 132}, std::pair{"warpSize", 32}})
+          d->dict.push_back({python::string(k), python::integer(v)});
+        return Ref(d);
+      });
+  Ref active = python::module_object("triton.runtime.driver.active");
+  (*active->attrs)["utils"] = utils;
+  (*active->attrs)["get_current_target"] =
+      answer("triton.runtime.driver.active.get_current_target", "cuda, sm_90",
+             [target](Interp&, CallArgs&) { return target; });
+  (*active->attrs)["get_current_device"] =
+      answer("triton.runtime.driver.active.get_current_device", "0",
+             [](Interp&, CallArgs&) { return python::integer(0); });
+  Ref driver = python::module_object("triton.runtime.driver");
+  (*driver->attrs)["active"] = active;
+  Ref runtime = python::module_object("triton.runtime");
+  (*runtime->attrs)["driver"] = driver;
+  (*triton->attrs)["runtime"] = runtime;
+  in.register_module("triton.runtime", runtime);
+  in.register_module("triton.runtime.driver", driver);
+}
+}  // namespace
+
 void install(python::Interp& in, torch::TorchState& state) {
   auto t = std::make_shared<Triton>(
       Triton{in, state, in.store(), in.hooks(), nullptr, 0, {}, nullptr, nullptr});
@@ -53,6 +97,7 @@ void install(python::Interp& in, torch::TorchState& state) {
     return t->torch_hooks.subscript(i2, v, index, at);
   };
   (*triton->attrs)["__version__"] = python::string("3.6.0");
+  install_runtime_driver(in, state, triton);
   h.loop_ran = [t](Interp& i2, Span at, size_t trips) {
     if (t->run) t->st.loop_trips[i2.where(at)] |= trips == 0 ? 1u : trips == 1 ? 2u : 4u;
   };
