@@ -396,6 +396,42 @@ class ModelNew(nn.Module):
   }
 }
 
+// After keq stopped a module's top level, an exception the program raises may be keq's
+// divergence (fla: a stopped package __init__ changed the import order, and an import cycle
+// raised AttributeError in keq, not in CPython): UNSUPPORTED, naming the stop, not a verdict.
+TEST(PythonImports, AnExceptionAfterAStoppedModuleIsNoVerdict) {
+  Folder f;
+  std::string ref = f.write("ref.py", R"(
+import torch
+import torch.nn as nn
+class Model(nn.Module):
+    def forward(self, x):
+        return x
+def get_inputs():
+    return [torch.randn(2)]
+)");
+  f.write("lib.py", "import sqlite3\nVALUE = 1\n");
+  std::string cand = f.write("cand.py", R"(
+import torch.nn as nn
+try:
+    import lib
+except Exception:
+    pass
+class ModelNew(nn.Module):
+    def forward(self, x):
+        raise ValueError("boom")
+)");
+  ir::TermStore store;
+  try {
+    run_candidate(cand, ref, store, {});
+    FAIL() << "ran";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("ValueError: boom, raised after keq stopped a module"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A module keq cannot find is taken as installed where nothing handles its absence (mamba's
 // layernorm_gated.py imports einops at the top and never calls it on the forward path: the file
 // was UNSUPPORTED at the import); inside a try with handlers it is CPython's ImportError, so the

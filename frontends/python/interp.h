@@ -127,6 +127,9 @@ class Interp {
   // What importing read and assumed, for the report: modules taken as not installed, modules
   // whose module level stopped at something keq does not model (their later names unusable).
   const std::vector<std::string>& import_notes() const { return import_notes_; }
+  // Modules whose top level keq stopped part way: what ran after differs from CPython's run
+  // (their later imports and side effects did not happen).
+  const std::vector<std::string>& import_stops() const { return import_stops_; }
   // A name bound by a library module after its module level stopped: any use is UNSUPPORTED
   // with `reason` (where the module stopped), never a guess at its value.
   static Ref unavailable(const std::string& reason);
@@ -272,6 +275,7 @@ class Interp {
   std::vector<std::string>* applied_ = nullptr;
   std::vector<std::string> search_path_;
   std::vector<std::string> import_notes_;
+  std::vector<std::string> import_stops_;
   // A @contextmanager's body runs until its `yield`, which runs the with statement's body.
   std::vector<std::function<void(const Ref&)>> yield_handlers_;
   std::vector<std::exception_ptr> handling_;  // the exceptions `except` blocks are handling

@@ -239,10 +239,25 @@ Ref Interp::call(const Ref& f, CallArgs args) {
       Ref m = getattr(f, "__call__", args.at);
       return call(m, std::move(args));
     }
-    default:
-      // None, numbers, strings, containers, tensors, dtypes (tl.float32(C)), modules: CPython's
-      // TypeError, which the program raises.
+    case K::None:
+    case K::Bool:
+    case K::Int:
+    case K::BigInt:
+    case K::Float:
+    case K::InputDependentFloat:
+    case K::Str:
+    case K::Tuple:
+    case K::List:
+    case K::Dict:
+    case K::Slice:
+    case K::Range:
+    case K::Tensor:
+    case K::Pointer:
+    case K::DType:
+      // Values CPython cannot call (tl.float32(C) in a kernel): its TypeError, the program's.
       raise_exception(args.at, "TypeError", "'" + f->type_name() + "' object is not callable");
+    default:  // keq's stand-ins for library objects (typing.TypeVar is a module here)
+      error(args.at, "'" + f->type_name() + "' object is not callable");
   }
 }
 

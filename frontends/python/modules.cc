@@ -353,6 +353,7 @@ void Interp::run_module_body(const Tree& tree, const Ref& module) {
     for (const std::string& n : names) module->scope->vars[n] = unavailable(reason);
     (*module->attrs)["<stopped>"] = string(reason);
     import_notes_.push_back(reason);
+    import_stops_.push_back(reason);
     break;
   }
   tree_ = saved;

@@ -109,6 +109,13 @@ struct Session {  // one file's interpreter and its module scope
       f();
     } catch (const python::ProgramError& e) {
       notes();
+      // After keq stopped a module's top level, the program runs on without that module's
+      // later imports and side effects (another import order, names missing): an exception then
+      // may be keq's divergence, not the program's (fla's import cycle raised AttributeError
+      // in keq and not in CPython). An assert still only rejects a configuration.
+      if (!in.import_stops().empty() && !e.assertion)
+        throw python::Unsupported(std::string(e.what()) + ", raised after keq stopped a module: " +
+                                  in.import_stops().front());
       if (std::find(e.classes.begin(), e.classes.end(), "ImportError") == e.classes.end()) throw;
       throw python::Unsupported(std::string(e.what()) +
                                 " (keq reads imported modules from the program's folder, "
