@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <tuple>
 
 #include "frontends/python/integers.h"
 #include "frontends/python/interp.h"
@@ -250,16 +249,19 @@ void Interp::install_builtins() {
     std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(n), a.pos[0]->f);
     return floating(std::strtod(buf, nullptr));
   });
-  for (auto [name, base, prefix] :
-       {std::tuple{"hex", 16, "0x"}, std::tuple{"oct", 8, "0o"}, std::tuple{"bin", 2, "0b"}})
-    def(name, [name = std::string(name), base, prefix = std::string(prefix)](Interp& in,
-                                                                             CallArgs& a) {
-      Ref x = one_arg(in, a, name);
+  struct Radix {
+    const char* name;
+    int base;
+    const char* prefix;
+  };
+  for (Radix r : {Radix{"hex", 16, "0x"}, Radix{"oct", 8, "0o"}, Radix{"bin", 2, "0b"}})
+    def(r.name, [r](Interp& in, CallArgs& a) {
+      Ref x = one_arg(in, a, r.name);
       if (!is_integer(x))
         in.raise_exception(a.at, "TypeError",
                            "'" + x->type_name() + "' object cannot be interpreted as an integer");
       mpz_class z = as_mpz(x);
-      return string((z < 0 ? "-" : "") + prefix + mpz_class(abs(z)).get_str(base));
+      return string((z < 0 ? "-" : "") + std::string(r.prefix) + mpz_class(abs(z)).get_str(r.base));
     });
   // slice(stop) / slice(start, stop[, step]), as a subscript's a:b:c makes it.
   def("slice", [](Interp& in, CallArgs& a) -> Ref {
