@@ -70,8 +70,8 @@ std::string sign_of(bool negative, const Spec& s) {
   return negative ? "-" : s.sign == '+' ? "+" : s.sign == ' ' ? " " : "";
 }
 
-std::string format_float(double x, Spec s) {
-  char type = s.type ? s.type : 0;
+std::string format_float(double x, const Spec& s) {
+  char type = s.type;
   bool negative = std::signbit(x) && !std::isnan(x);
   double a = std::fabs(x);
   std::string body;
