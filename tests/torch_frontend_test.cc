@@ -208,7 +208,7 @@ TEST(Interp, HostIdiomsAreCPythons) {
     EXPECT_NE(std::string(e.what()).find("snippet.py:2:1: unsupported syntax: the match statement"),
               std::string::npos);
   }
-  EXPECT_EQ(int_of("match = 2\nmatch: int = 3\nr = match\n"), 3);  // still a name
+  EXPECT_EQ(int_of("match = 2\nmatch: int = 3\nr = match\n"), 3);                 // still a name
   EXPECT_EQ(int_of("r = (y := 4) + y\nif (z := r * 2) > 10:\n    r = z\n"), 16);  // walrus
   // Slices with a step (slice.indices), as CPython 3.11 prints them.
   EXPECT_EQ(
@@ -1839,6 +1839,74 @@ TEST(TorchFrontend, MishHasNoSoftplusThreshold) {
   std::string term = s.str(r->tensor->elems[0]);
   EXPECT_EQ(term.find("select"), std::string::npos) << term;
   EXPECT_NE(term.find("tanh (log (+ 1 (exp"), std::string::npos) << term;
+}
+
+// An op that ignored a keyword argument computed something else than torch: torch.mm(a, b,
+// out=c) left c unwritten (a false NOT_EQUIVALENT: c read as never written). out= now receives
+// the result, addmm scales by beta and alpha (beta = 0 ignores the input, NaN included, as torch
+// documents), and a keyword keq's op does not read is UNSUPPORTED.
+TEST(TorchFrontend, OutAndOtherKeywordsAreHonouredOrUnsupported) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\na = torch.ones(2, 3)\nb = torch.ones(3, 4)\nc = torch.empty(2, 4)\n"
+      "d = torch.mm(a, b, out=c)\n"
+      "e = torch.addmm(torch.ones(4), a, b, beta=0.5, alpha=2)\n"
+      "f = torch.addmm(torch.full((4,), float('nan')), a, b, beta=0)\n"
+      "r = [c, d is c, e, f]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 4u);
+  const std::string product = "(sum (* 1 1) (* 1 1) (* 1 1))";
+  EXPECT_EQ(s.str(r->items[0]->tensor->elems[7]), product);
+  EXPECT_TRUE(r->items[1]->b);
+  EXPECT_EQ(s.str(r->items[2]->tensor->elems[0]), "(+ (* 0.5 1) (* 2 " + product + "))");
+  EXPECT_EQ(s.str(r->items[3]->tensor->elems[0]), product);  // no NaN: the input is not read
+  EXPECT_NE(failure_of("import torch\ntorch.mm(torch.ones(2, 3), torch.ones(3, 4), "
+                       "out=torch.empty(3, 3))\n")
+                .find("unsupported: snippet.py:2:1: out= of torch.mm"),
+            std::string::npos);
+  EXPECT_NE(failure_of("import torch\ntorch.sum(torch.ones(2), dim=0, foo=1)\n")
+                .find("keyword argument foo="),
+            std::string::npos);
+}
+
+// torch.compile's wrapper code as KernelBook-trained models write it: dynamo's guards (a
+// size-1 dimension's stride is not compared, as in torch 2.11), empty_strided, a
+// reinterpret_tensor at the input's offset plus its own, extern kernels writing into out=, and
+// triton_heuristics without the `grid` torch 2.11 removed (CPython's ImportError). Expected
+// values are what torch 2.11 gives on the CPU.
+TEST(TorchFrontend, InductorWrapperCallsAreTorchs) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nfrom torch._inductor.select_algorithm import extern_kernels\n"
+      "g = torch._C._dynamo.guards\n"
+      "g.assert_size_stride(torch.ones(4, 1), (4, 1), (1, 7))\n"
+      "t = g._empty_strided_cuda((2, 3), (1, 2), torch.float32)\n"
+      "buf = g._empty_strided_cuda((2, 3), (3, 1), torch.float32)\n"
+      "w = torch.ones(5, 2)\n"
+      "v = g._reinterpret_tensor(w[1:], (2, 3), (1, 2), 1)\n"
+      "extern_kernels.mm(torch.ones(2, 2), v, out=buf)\n"
+      "try:\n    from torch._inductor.runtime.triton_heuristics import grid\n"
+      "    caught = False\nexcept ImportError:\n    caught = True\n"
+      "with torch.cuda._DeviceGuard(0):\n    torch.cuda.set_device(0)\n"
+      "r = [t.stride(), v.storage_offset(), caught, torch._C._cuda_getCurrentRawStream(0), "
+      "buf]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 5u);
+  EXPECT_EQ(ints_of(r->items[0]), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(r->items[1]->i, 3);
+  EXPECT_TRUE(r->items[2]->b);
+  EXPECT_EQ(r->items[3]->i, 0);
+  EXPECT_EQ(s.str(r->items[4]->tensor->elems[5]), "(sum (* 1 1) (* 1 1))");
+  std::string failed = failure_of(
+      "import torch\ntorch._C._dynamo.guards.assert_size_stride(torch.ones(4, 4), (4, 4), "
+      "(1, 4))\n");
+  EXPECT_NE(failed.find("AssertionError: expected size 4==4, stride 4==1 at dim=0; expected "
+                        "size 4==4, stride 1==4 at dim=1"),
+            std::string::npos)
+      << failed;
+  EXPECT_NE(failure_of("from torch._inductor.runtime.triton_heuristics import start_graph\n")
+                .find("unsupported: "),
+            std::string::npos);
 }
 
 // An elementwise result takes the layout torch's TensorIterator gives it: its dimensions ordered

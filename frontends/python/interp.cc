@@ -169,14 +169,9 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::Pass:
       return Flow::Normal;
     case NodeKind::Assert:
-      if (!truthy(eval(n.kids[0], env), n.span)) {
-        ProgramError e(
-            where(n.span) + ": AssertionError" +
-                (n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env))),
-            true, true);
-        e.classes = exception_chain("AssertionError");
-        throw e;
-      }
+      if (!truthy(eval(n.kids[0], env), n.span))
+        fail_assertion(n.span,
+                       n.kids[1] == kNoNode ? std::string() : ": " + repr(eval(n.kids[1], env)));
       return Flow::Normal;
     case NodeKind::Raise:
       exec_raise(n, env);
@@ -353,6 +348,12 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
     default:
       unsupported(t.span, "assignment to " + std::string(kind_name(t.kind)));
   }
+}
+
+void Interp::fail_assertion(Span at, const std::string& message) const {
+  ProgramError e(where(at) + ": AssertionError" + message, true, true);
+  e.classes = exception_chain("AssertionError");
+  throw e;
 }
 
 }  // namespace keq::python

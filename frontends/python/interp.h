@@ -95,6 +95,13 @@ class Interp {
   // Makes `import NAME` (and `from NAME import ...`) produce this module: keq's model of a
   // library, which takes precedence over any source of that name on the search path.
   void register_module(const std::string& name, Ref module);
+  // Makes `import NAME` read this Python text, keq's model of a library module written in
+  // Python (torch._inductor's Triton helpers); it is reachable as an attribute of its parent
+  // module too, as the library's __init__ imports it. A name the real module has and the text
+  // lacks is UNSUPPORTED, as for any module keq models.
+  void register_model_source(const std::string& name, const char* source) {
+    model_sources_[name] = source;
+  }
   // A builtin (range), to wrap: the Triton frontend records kernel loops' steps.
   Ref builtin_value(const std::string& name) const { return builtins_->vars.at(name); }
   void set_builtin(const std::string& name, Ref v) { builtins_->vars[name] = std::move(v); }
@@ -189,6 +196,9 @@ class Interp {
   [[noreturn]] void raise(Span at, const std::string& what) const;
   // A kernel reading module global `name` (Triton's compile-time rule).
   void check_kernel_global(const std::string& name, const Ref& v, Span at) const;
+  // An AssertionError that rejects this configuration, as a failing `assert` does (DESIGN.md:
+  // the bound chooses sizes both sides accept); `message` follows "AssertionError".
+  [[noreturn]] void fail_assertion(Span at, const std::string& message) const;
   // Raises a Python exception of a builtin class ("ModuleNotFoundError") with its message.
   [[noreturn]] void raise_exception(Span at, const std::string& type,
                                     const std::string& message) const;
@@ -268,6 +278,9 @@ class Interp {
   std::shared_ptr<Env> builtins_;
   absl::flat_hash_map<std::string, Ref> modules_;
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> real_names_;
+  absl::flat_hash_map<std::string, const char*> model_sources_;
+  // keq's model of `module` lacks `name`, which the real module may have (not CPython's error).
+  bool model_lacks(const Ref& module, const std::string& name) const;
   Ref return_value_;
   int depth_ = 0;
   const Env* module_env_ = nullptr;

@@ -214,6 +214,10 @@ Ref Interp::import_module(const std::string& name, Span at) {
   if (auto it = modules_.find(name); it != modules_.end()) return it->second;
   size_t dot = name.rfind('.');
   std::string top = name.substr(0, name.find('.'));
+  if (auto model = model_sources_.find(name); model != model_sources_.end()) {
+    if (dot != std::string::npos) import_module(name.substr(0, dot), at);
+    return load_source_module(name, "<keq's model of " + name + ">", false, model->second);
+  }
   if (dot == std::string::npos) {
     if (const char* source = stdlib_model_source(name))
       return load_source_module(name, "<keq's model of " + name + ">", false, source);
@@ -226,7 +230,7 @@ Ref Interp::import_module(const std::string& name, Span at) {
       (*m->attrs)["<stopped>"] = s->second;
       return modules_[name] = m;
     }
-    if (!parent->scope)  // keq models the package: its submodules are keq's to model too
+    if (!parent->scope || parent->attrs->contains("<keq model>"))  // keq's to model too
       unsupported(at, "import of module '" + name + "' (keq models " + parent->s +
                           " but not this submodule)");
     // The parent's __init__ may have imported this module already.
@@ -298,9 +302,15 @@ Ref Interp::load_source_module(const std::string& name, const std::string& file,
   if (package)
     vars["__path__"] =
         string(fs::is_directory(file) ? file : fs::path(file).parent_path().string());
+  if (source) (*m->attrs)["<keq model>"] = string(name);
   modules_[name] = m;  // before the body runs: an import cycle sees the partial module
-  if (dot != std::string::npos)
-    modules_.at(name.substr(0, dot))->scope->vars[name.substr(dot + 1)] = m;
+  if (dot != std::string::npos) {
+    const Ref& parent = modules_.at(name.substr(0, dot));
+    if (parent->scope)
+      parent->scope->vars[name.substr(dot + 1)] = m;
+    else  // a module keq models in C++
+      (*parent->attrs)[name.substr(dot + 1)] = m;
+  }
   if (fs::is_directory(file)) return m;
   std::shared_ptr<const Tree> tree;
   try {
@@ -368,14 +378,22 @@ Ref Interp::module_attr(const Ref& module, const std::string& name, Span at) {
   }
   if (auto s = module->attrs->find("<stopped>"); s != module->attrs->end())
     return unavailable(s->second->s);
-  auto real = real_names_.find(module->s);
-  bool absent = real != real_names_.end() && !real->second.contains(name);
-  // keq's own models (torch, triton, and the standard-library modules it writes in Python) may
-  // lack a name the real module has: that is keq's gap, not the program's AttributeError.
-  bool keq_model = !module->scope || is_stdlib(module->s.substr(0, module->s.find('.')));
-  if (keq_model && !absent) unsupported(at, module->s + "." + name + " is not modelled");
+  // A submodule keq models in Python, which the library's __init__ imports.
+  if (model_sources_.contains(module->s + "." + name))
+    return import_module(module->s + "." + name, at);
+  if (model_lacks(module, name)) unsupported(at, module->s + "." + name + " is not modelled");
   raise_exception(at, "AttributeError",
                   "module '" + module->s + "' has no attribute '" + name + "'");
+}
+
+// keq's own models (torch, triton, and the modules it writes in Python) may lack a name the
+// real module has: that is keq's gap, not the program's AttributeError.
+bool Interp::model_lacks(const Ref& module, const std::string& name) const {
+  auto real = real_names_.find(module->s);
+  bool absent = real != real_names_.end() && !real->second.contains(name);
+  bool keq_model = !module->scope || is_stdlib(module->s.substr(0, module->s.find('.'))) ||
+                   module->attrs->contains("<keq model>");
+  return keq_model && !absent;
 }
 
 Ref Interp::import_name(const Ref& module, const std::string& from, const std::string& name,
@@ -387,6 +405,21 @@ Ref Interp::import_name(const Ref& module, const std::string& from, const std::s
     // Only a package has submodules; a name a module lacks is not a module to look for.
     bool package = module->scope && module->scope->vars.contains("__path__");
     if (package && !module->attrs->contains("<stopped>")) return import_module(sub, at);
+    // CPython's from-import of a name the module lacks.
+    if (!module->attrs->contains("<stopped>") && !model_sources_.contains(sub) &&
+        !model_lacks(module, name)) {
+      Ref file = module->scope && module->scope->vars.contains("__file__")
+                     ? module->scope->vars.at("__file__")
+                     : nullptr;
+      std::string type = "ImportError";
+      ProgramError e(where(at) + ": " + type + ": cannot import name '" + name + "' from '" +
+                         module->s + "' (" +
+                         (file && file->kind == K::Str ? file->s : "unknown location") + ")",
+                     true);
+      e.classes = exception_chain(type);
+      e.pinned_import = real_names_.contains(module->s);
+      throw e;
+    }
   }
   return module_attr(module, name, at);  // an unavailable name is bound here, refused where used
 }

@@ -4,14 +4,25 @@ namespace keq::python {
 
 Ref CallArgs::get(size_t i, const std::string& name) const {
   if (i < pos.size()) return pos[i];
-  for (const auto& [k, v] : kw)
-    if (k == name) return v;
+  for (size_t k = 0; k < kw.size(); ++k)
+    if (kw[k].first == name) {
+      if (k < 64) kw_read |= uint64_t{1} << k;
+      return kw[k].second;
+    }
   return nullptr;
 }
 bool CallArgs::has(const std::string& name) const {
-  for (const auto& [k, v] : kw)
-    if (k == name) return true;
+  for (size_t k = 0; k < kw.size(); ++k)
+    if (kw[k].first == name) {
+      if (k < 64) kw_read |= uint64_t{1} << k;
+      return true;
+    }
   return false;
+}
+const std::string* CallArgs::unread_keyword() const {
+  for (size_t k = 0; k < kw.size() && k < 64; ++k)
+    if (!(kw_read >> k & 1)) return &kw[k].first;
+  return nullptr;
 }
 
 std::string Value::type_name() const {

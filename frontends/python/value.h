@@ -36,6 +36,13 @@ struct CallArgs {
   Ref get(size_t i,
           const std::string& name) const;  // positional i, or keyword name; null if neither
   bool has(const std::string& name) const;
+  // The first keyword argument that no get() or has() asked for (a model that ignores one, such
+  // as torch.mm's out=, would compute something else than the call does); null if none.
+  const std::string* unread_keyword() const;
+  void mark_keywords_read() const { kw_read = ~uint64_t{0}; }  // forwarded whole elsewhere
+
+ private:
+  mutable uint64_t kw_read = 0;  // bit k: kw[k] was asked for
 };
 
 using BuiltinFn = std::function<Ref(Interp&, CallArgs&)>;
@@ -151,6 +158,9 @@ struct ProgramError : Error {
   std::vector<std::string> classes;
   bool assertion;  // an `assert` failed: it rejects this configuration (the bound may choose
                    // another)
+  // An ImportError that the pinned torch or Triton raise (a name torch 2.11 lacks), not one
+  // that depends on what keq found on its search path.
+  bool pinned_import = false;
 };
 
 }  // namespace keq::python

@@ -108,8 +108,12 @@ void Torch::install_creation(const Ref& torch) {
   for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32,
                   DType::I64, DType::Bool, DType::I8, DType::U8})
     t[std::string(torch::dtype_name(d))] = torch::dtype_value(d);
-  t["float"] = t["float32"], t["half"] = t["float16"], t["int"] = t["int32"],
-  t["long"] = t["int64"];
+  // Copies, not t[a] = t[b]: inserting a may rehash and leave b's reference dangling.
+  for (auto [alias, name] : {std::pair{"float", "float32"}, std::pair{"half", "float16"},
+                             std::pair{"int", "int32"}, std::pair{"long", "int64"}}) {
+    Ref v = t[name];
+    t[alias] = v;
+  }
   for (const char* name : {"int16", "float64", "float8_e4m3fnuz", "float8_e5m2fnuz", "complex64"})
     t[name] = torch::unmodelled_dtype_value(name);
   t["double"] = t["float64"], t["short"] = t["int16"];
@@ -158,6 +162,28 @@ void Torch::install_creation(const Ref& torch) {
       return wrap(r);
     });
   }
+  // empty_strided(size, stride): uninitialized storage as long as the layout reaches, seen
+  // through as_strided at those strides.
+  def("empty_strided", [this](Interp&, CallArgs& a) {
+    Ref size_v = a.get(0, "size"), stride_v = a.get(1, "stride");
+    if (!size_v || !stride_v) in.error(a.at, "empty_strided() missing size or stride");
+    std::vector<int64_t> size, stride;
+    for (const Ref& v : in.to_sequence(size_v, a.at)) size.push_back(in.to_int(v, a.at));
+    for (const Ref& v : in.to_sequence(stride_v, a.at)) stride.push_back(in.to_int(v, a.at));
+    if (size.size() != stride.size())
+      in.error(a.at, "empty_strided: mismatch in length of strides and shape");
+    int64_t span = 1;
+    for (size_t d = 0; d < size.size(); ++d) {
+      if (size[d] < 0 || stride[d] < 0) in.error(a.at, "empty_strided: negative size or stride");
+      span = size[d] == 0 || span == 0 ? 0 : span + (size[d] - 1) * stride[d];
+    }
+    in.check_shape(a.at, {span}, "torch.empty_strided");
+    CallArgs b;
+    b.at = a.at;
+    b.pos = {wrap(filled({span}, dtype_kw(a, DType::F32), std::nullopt)), size_v, stride_v,
+             python::integer(0)};
+    return ops.at("as_strided")(in, b);
+  });
   def("get_default_dtype", [](Interp&, CallArgs&) { return dtype_value(DType::F32); });
   // Memory formats that leave a tensor's layout as keq tracks it (contiguous, or the input's);
   // channels_last would change the strides a kernel reads, so it stays unmodelled (UNSUPPORTED).
@@ -279,6 +305,7 @@ void Torch::install_creation(const Ref& torch) {
   install_cuda_queries(st, cuda);
   install_host_environment(in, st, torch, cuda);
   install_autograd(in, torch);
+  install_inductor(torch, cuda);
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
   // torch.Tensor, for isinstance.

@@ -104,7 +104,7 @@ void Torch::install_elementwise() {
     if (hi && hi->kind != K::None) cur = binary_max(cur, hi, a.at, Op::Min);
     return cur;
   });
-  ops["clip"] = ops["clamp"];
+  alias("clip", "clamp");
   define("maximum", [this](Interp&, CallArgs& a) {
     return binary_max(a.pos.at(0), a.pos.at(1), a.at, Op::Max);
   });
@@ -146,14 +146,16 @@ void Torch::install_elementwise() {
       in.unsupported(a.at, "div with rounding_mode=");
     return binary("/", a.pos.at(0), a.get(1, "other"), a.at);
   });
-  ops["multiply"] = ops["mul"];
-  ops["divide"] = ops["true_divide"] = ops["div"];
-  ops["subtract"] = ops["sub"];
+  alias("multiply", "mul");
+  alias("divide", "div");
+  alias("true_divide", "div");
+  alias("subtract", "sub");
   // Matrix products.
   define("matmul", [this](Interp&, CallArgs& a) {
     return matmul(tensor_arg(a, 0, "input"), tensor_arg(a, 1, "other"), a.at);
   });
-  ops["mm"] = ops["bmm"] = ops["matmul"];
+  alias("mm", "matmul");
+  alias("bmm", "matmul");
   // addcmul/addcdiv: input + value * t1 * t2 (or / t2), one fused op: over fp32 the order of
   // the exact operations does not matter; a narrow dtype rounds once in torch, which the chain
   // below would not do, so only fp32 is modelled.
@@ -171,9 +173,20 @@ void Torch::install_elementwise() {
       return binary("+", input, term, a.at);
     });
   }
+  // addmm(input, mat1, mat2, *, beta=1, alpha=1): beta * input + alpha * (mat1 @ mat2); with
+  // beta = 0 the input is not read (a NaN there does not propagate), as torch documents.
   define("addmm", [this](Interp&, CallArgs& a) {
     Ref prod = matmul(tensor_arg(a, 1, "mat1"), tensor_arg(a, 2, "mat2"), a.at);
-    return binary("+", a.pos.at(0), prod, a.at);
+    Ref beta = a.get(SIZE_MAX, "beta"), alpha = a.get(SIZE_MAX, "alpha");
+    auto is = [&](const Ref& v, double x) {
+      return (v->kind == K::Int || v->kind == K::Bool || v->kind == K::Float) &&
+             in.to_float(v, a.at) == x;
+    };
+    if (alpha && !is(alpha, 1)) prod = binary("*", alpha, prod, a.at);
+    Ref input = a.get(0, "input");
+    if (beta && is(beta, 0)) return prod;
+    if (beta && !is(beta, 1)) input = binary("*", beta, input, a.at);
+    return binary("+", input, prod, a.at);
   });
 }
 

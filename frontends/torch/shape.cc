@@ -50,7 +50,7 @@ void Torch::install_views() {
     if (n != x->numel()) invalid();
     return wrap(reshaped(x, shape));
   });
-  ops["view"] = ops["reshape"];
+  alias("view", "reshape");
   define("flatten", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t r = static_cast<int64_t>(x->shape.size());
@@ -245,6 +245,9 @@ void Torch::install_views() {
     for (int64_t v : st) items.push_back(python::integer(v));
     return python::tuple(items);
   });
+  define("storage_offset", [this](Interp&, CallArgs& a) {
+    return python::integer(tensor_arg(a, 0, "input")->storage.offset);
+  });
   define("select", [this](Interp&, CallArgs& a) {  // x.select(dim, i) is x[..., i, ...]
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
@@ -289,7 +292,7 @@ void Torch::install_views() {
     });
   }
   define("cat", [this](Interp&, CallArgs& a) { return concat(a, false); });
-  ops["concat"] = ops["cat"];
+  alias("concat", "cat");
   define("stack", [this](Interp&, CallArgs& a) { return concat(a, true); });
 }
 
@@ -832,6 +835,28 @@ Ref Torch::in_place_method(const Ref& self, const std::string& name) {
     write_selection(t, all, v, "Tensor." + name, a.at);
     return self;
   });
+}
+
+Ref Torch::finish_keywords(const std::string& op, const CallArgs& a, Ref result) {
+  for (const std::string* k = a.unread_keyword(); k; k = a.unread_keyword()) {
+    Ref v = a.get(SIZE_MAX, *k);  // marks it read
+    if (value_irrelevant_keyword(*k) || (*k == "out" && v->kind == K::None)) continue;
+    if (*k != "out")
+      in.unsupported(a.at,
+                     "keyword argument " + *k + "= (keq's torch." + op + " does not read it)");
+    if (v->kind != K::Tensor || result->kind != K::Tensor)
+      in.unsupported(a.at, "out= of torch." + op + " other than one tensor for one result");
+    const TensorPtr &out = v->tensor, &r = result->tensor;
+    if (out->shape != r->shape || out->dtype != r->dtype)
+      in.unsupported(
+          a.at, "out= of torch." + op +
+                    " with another shape or dtype than the result (torch resizes or rejects it)");
+    Selection all{out->shape, std::vector<int64_t>(out->numel()), true};
+    std::iota(all.flat.begin(), all.flat.end(), 0);
+    write_selection(out, all, r, "out= of torch." + op, a.at);
+    result = v;
+  }
+  return result;
 }
 
 }  // namespace keq::torch::impl

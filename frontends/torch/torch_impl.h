@@ -36,6 +36,7 @@ struct Torch {
   TorchState& st;
   ir::TermStore& s;
   absl::flat_hash_map<std::string, OpFn> ops;             // torch.X and Tensor.X share these
+  absl::flat_hash_map<std::string, OpFn> unchecked_ops;   // the same before define()'s checks
   absl::flat_hash_map<const Tensor*, int64_t> data_ptrs;  // Tensor.data_ptr() answers
 
   Ref module(const std::string& name) { return python::module_object(name); }
@@ -632,7 +633,27 @@ struct Torch {
     return along(t, dim, f);
   }
 
-  void define(const std::string& name, OpFn fn) { ops[name] = std::move(fn); }
+  // An op that did not read one of its call's keyword arguments would compute something else
+  // than torch does: out= is torch's (the result written into it), value-irrelevant keywords
+  // pass, and any other is UNSUPPORTED.
+  void define(const std::string& name, OpFn fn) {
+    unchecked_ops[name] = fn;
+    ops[name] = [this, name, fn = std::move(fn)](Interp& i2, CallArgs& a) {
+      Ref r = fn(i2, a);
+      return a.kw.empty() ? r : finish_keywords(name, a, r);
+    };
+  }
+  // torch.NAME is torch.OF under another name (its messages say NAME).
+  void alias(const std::string& name, const std::string& of) {
+    OpFn fn = unchecked_ops.at(of);  // a copy: define() inserts into the same map
+    define(name, std::move(fn));
+  }
+  Ref finish_keywords(const std::string& op, const CallArgs& a, Ref result);
+  // Keywords that change nothing keq models: every tensor lives on the one GPU, and gradients
+  // are not computed.
+  static bool value_irrelevant_keyword(const std::string& k) {
+    return k == "device" || k == "requires_grad" || k == "non_blocking" || k == "pin_memory";
+  }
   // F.name: the op, under torch.nn.functional.
   void expose(const Ref& F, const std::string& name) {
     (*F->attrs)[name] = python::builtin("F." + name, ops.at(name));
@@ -648,6 +669,9 @@ struct Torch {
   void install_reductions();                // reductions.cc: sum, mean, var, softmax, ...
   void install_views();                     // shape.cc: reshape, permute, cat, split, indexing
   void install_creation(const Ref& torch);  // creation.cc
+  void install_inductor(const Ref& torch, const Ref& cuda);  // inductor.cc
+  Ref assert_size_stride(CallArgs& a);                       // inductor.cc
+  Ref convolution(CallArgs& a);                              // inductor.cc
   void install_type_info(const Ref& torch);      // creation.cc: torch.finfo, torch.iinfo
   void install_nn(const Ref& nn, const Ref& F);  // modules.cc: nn.Module and the layers
   void install_init(const Ref& nn);              // modules.cc: torch.nn.init

@@ -116,7 +116,9 @@ struct Session {  // one file's interpreter and its module scope
       if (!in.import_stops().empty() && !e.assertion)
         throw python::Unsupported(std::string(e.what()) + ", raised after keq stopped a module: " +
                                   in.import_stops().front());
-      if (std::find(e.classes.begin(), e.classes.end(), "ImportError") == e.classes.end()) throw;
+      if (e.pinned_import ||
+          std::find(e.classes.begin(), e.classes.end(), "ImportError") == e.classes.end())
+        throw;
       throw python::Unsupported(std::string(e.what()) +
                                 " (keq reads imported modules from the program's folder, "
                                 "--python-path, PYTHONPATH and --venv)");

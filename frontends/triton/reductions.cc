@@ -3,6 +3,32 @@
 
 namespace keq::triton::impl {
 
+namespace {
+// torch._inductor's maximum and minimum: where((a > b) | (a != a), a, b) is a max that
+// propagates NaN (torch's), as where(a > b, a, b) is on integers, which have none.
+std::optional<Op> selected_extremum(const ir::TermStore& s, TermId t, TermId va, TermId vb,
+                                    bool integer) {
+  if (s.op(t) != Op::Select) return std::nullopt;
+  TermId c = s.children(t)[0], x = s.children(t)[1], y = s.children(t)[2];
+  if (!((x == va && y == vb) || (x == vb && y == va))) return std::nullopt;
+  bool nan_check = false;
+  if (s.op(c) == Op::Or || s.op(c) == Op::BitOr) {
+    auto parts = s.children(c);
+    auto is_nan_test = [&](TermId p) {
+      return s.op(p) == Op::Ne && s.children(p)[0] == x && s.children(p)[1] == x;
+    };
+    if (parts.size() != 2 || !(is_nan_test(parts[0]) || is_nan_test(parts[1])))
+      return std::nullopt;
+    c = is_nan_test(parts[0]) ? parts[1] : parts[0];
+    nan_check = true;
+  }
+  if ((!nan_check && !integer) || (s.op(c) != Op::Gt && s.op(c) != Op::Lt) ||
+      s.children(c)[0] != x || s.children(c)[1] != y)
+    return std::nullopt;
+  return s.op(c) == Op::Gt ? Op::Max : Op::Min;
+}
+}  // namespace
+
 Op Triton::combine_op(const Ref& fn, DType dtype, Span at) {
   if (!fn) in.error(at, "a scan or reduction without its combine_fn");
   // Run it on two fresh scalars and read the op back. Triton combines in an order of its own
@@ -23,6 +49,7 @@ Op Triton::combine_op(const Ref& fn, DType dtype, Span at) {
     auto kids = s.children(t);
     bool operands =
         kids.size() == 2 && ((kids[0] == va && kids[1] == vb) || (kids[0] == vb && kids[1] == va));
+    if (auto op = selected_extremum(s, t, va, vb, type != ir::Type::F32)) return *op;
     switch (s.op(t)) {
       case Op::Add:
       case Op::Sum:

@@ -98,6 +98,7 @@ void install(python::Interp& in, torch::TorchState& state) {
   };
   (*triton->attrs)["__version__"] = python::string("3.6.0");
   install_runtime_driver(in, state, triton);
+  register_inductor_helpers(in);
   h.loop_ran = [t](Interp& i2, Span at, size_t trips) {
     if (t->run) t->st.loop_trips[i2.where(at)] |= trips == 0 ? 1u : trips == 1 ? 2u : 4u;
   };

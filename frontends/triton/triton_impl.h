@@ -15,6 +15,9 @@
 
 namespace keq::triton::impl {
 
+// torch._inductor.runtime.triton_helpers, modelled in Python (inductor_helpers.cc).
+void register_inductor_helpers(python::Interp& in);
+
 using namespace torch::detail;
 using python::CallArgs;
 using python::Ref;
