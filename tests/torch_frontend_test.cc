@@ -1909,6 +1909,52 @@ TEST(TorchFrontend, InductorWrapperCallsAreTorchs) {
             std::string::npos);
 }
 
+// Layers carry their constructor's arguments as torch stores them: a convolution's sizes as
+// tuples (an LLM-written kernel passes conv_transpose.stride[0]: "subscript of int" before),
+// pools' as given. Expected: what CPython prints for r with torch 2.11.
+TEST(TorchModules, LayerAttributesAreTorchs) {
+  ir::TermStore s;
+  python::Tree tree = python::parse(
+      "import torch.nn as nn\n"
+      "c = nn.Conv2d(3, 4, 3)\n"
+      "t = nn.ConvTranspose2d(3, 4, 3, stride=2, output_padding=1)\n"
+      "d = nn.Conv3d(3, 6, (1, 3, 3), padding=(0, 1, 1), groups=3)\n"
+      "p = nn.MaxPool2d(2)\n"
+      "a = nn.AvgPool2d(3, stride=1, padding=1)\n"
+      "g = nn.GroupNorm(2, 4)\n"
+      "r = [c.stride, c.padding, c.dilation, c.kernel_size, c.groups, c.output_padding, "
+      "c.in_channels,\n"
+      "     t.stride, t.output_padding, t.padding, d.kernel_size, d.padding, d.groups,\n"
+      "     p.kernel_size, p.stride, p.padding, p.dilation, a.kernel_size, a.stride, a.padding,\n"
+      "     g.num_groups, g.num_channels, g.eps, g.affine, nn.Linear(3, 4).in_features,\n"
+      "     nn.Dropout(0.1).p, nn.LeakyReLU(0.2).negative_slope, nn.Softmax(dim=1).dim,\n"
+      "     nn.Hardtanh(-1.0, 1.0).min_val, nn.ELU(alpha=0.5).alpha, nn.Conv2d(3, 4, 3, "
+      "padding='same').padding,\n"
+      "     nn.Conv1d(3, 4, 3).stride, nn.MaxPool1d(3).stride, nn.AdaptiveAvgPool2d((1, "
+      "1)).output_size]\n",
+      "snippet.py");
+  python::Interp in(s);
+  TorchState st;
+  install(in, st);
+  auto env = in.run(tree);
+  EXPECT_EQ(in.repr(env->lookup("r")),
+            "[(1, 1), (0, 0), (1, 1), (3, 3), 1, (0, 0), 3, (2, 2), (1, 1), (0, 0), (1, 3, 3), "
+            "(0, 1, 1), 3, 2, 2, 0, 1, 3, 1, 1, 2, 4, 1e-05, True, 3, 0.1, 0.2, 1, -1.0, 0.5, "
+            "'same', (1,), 3, (1, 1)]");
+}
+
+// nn.ReLU(inplace=True) and kin write their result into their input, as torch does (keq
+// ignored inplace=: x + relu(x) after it read the old x).
+TEST(TorchModules, InplaceActivationsWriteTheirInput) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\nx = torch.randn(2)\ny = nn.ReLU(inplace=True)(x)\n"
+      "r = [x, y]\n",
+      "r", s);
+  EXPECT_EQ(r->items[0]->tensor->elems, r->items[1]->tensor->elems);
+  EXPECT_NE(s.str(r->items[0]->tensor->elems[0]).find("max"), std::string::npos);
+}
+
 // An elementwise result takes the layout torch's TensorIterator gives it: its dimensions ordered
 // by the operands' strides, the first operand that tells two apart deciding, and dense in that
 // order (x.T + y keeps x.T's strides; w + w.T is contiguous). Expected strides are what torch

@@ -83,13 +83,27 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                                   symbolic("nn." + cls + ".bias", {cout}, DType::F32, a.at, true)))
                             : python::none(),
                    a.at);
-        for (auto [name, idx] : std::vector<std::pair<const char*, size_t>>{
-                 {"stride", 4},
-                 {"padding", 5},
-                 {"dilation", transposed ? 9u : 6u},
-                 {"groups", 7},
-                 {"output_padding", transposed ? 6u : SIZE_MAX}})
-          i2.setattr(self, name, a.get(idx, name) ? a.get(idx, name) : python::none(), a.at);
+        // As torch stores them: sizes as nd-tuples (kernel_size, stride, padding unless a
+        // string, dilation, output_padding), groups an int.
+        auto tuple_of = [&](const std::vector<int64_t>& v) {
+          std::vector<Ref> items;
+          for (int64_t x : v) items.push_back(python::integer(x));
+          return python::tuple(items);
+        };
+        i2.setattr(self, "in_channels", python::integer(cin), a.at);
+        i2.setattr(self, "out_channels", python::integer(cout), a.at);
+        i2.setattr(self, "kernel_size", tuple_of(k), a.at);
+        i2.setattr(self, "transposed", python::boolean(transposed), a.at);
+        for (auto [name, idx, dflt] : std::vector<std::tuple<const char*, size_t, int64_t>>{
+                 {"stride", 4, 1},
+                 {"padding", 5, 0},
+                 {"dilation", transposed ? 9u : 6u, 1},
+                 {"output_padding", transposed ? 6u : SIZE_MAX, 0}}) {
+          Ref v = a.get(idx, name);
+          i2.setattr(self, name,
+                     v && v->kind == K::Str ? v : tuple_of(tuple_arg(v, nd, dflt, a.at)), a.at);
+        }
+        i2.setattr(self, "groups", python::integer(g), a.at);
         return python::none();
       });
       (*attrs)["forward"] = python::builtin(
@@ -162,10 +176,20 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                  : std::vector<std::string>{"kernel_size",       "stride",
                                             "padding",           "ceil_mode",
                                             "count_include_pad", "divisor_override"};
+      // torch's defaults: stride is the kernel size, padding 0, dilation 1, count_include_pad.
       (*attrs)["__init__"] = python::builtin(cls + ".__init__", [names](Interp& i2, CallArgs& a) {
-        for (size_t k = 0; k < names.size(); ++k)
-          i2.setattr(a.pos.at(0), names[k],
-                     a.get(k + 1, names[k]) ? a.get(k + 1, names[k]) : python::none(), a.at);
+        for (size_t k = 0; k < names.size(); ++k) {
+          Ref v = a.get(k + 1, names[k]);
+          const std::string& n = names[k];
+          if (!v || (n == "stride" && v->kind == K::None))
+            v = n == "stride"                               ? a.get(1, "kernel_size")
+                : n == "padding"                            ? python::integer(0)
+                : n == "dilation"                           ? python::integer(1)
+                : n == "ceil_mode" || n == "return_indices" ? python::boolean(false)
+                : n == "count_include_pad"                  ? python::boolean(true)
+                                                            : python::none();
+          i2.setattr(a.pos.at(0), n, v ? v : python::none(), a.at);
+        }
         return python::none();
       });
       (*attrs)["forward"] = python::builtin(cls + ".forward", [fname, names](Interp& i2,

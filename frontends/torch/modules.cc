@@ -118,6 +118,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
       [this, param](Interp& i2, CallArgs& a) {
         int64_t fin = i2.to_int(a.get(1, "in_features"), a.at),
                 fout = i2.to_int(a.get(2, "out_features"), a.at);
+        i2.setattr(a.pos[0], "in_features", python::integer(fin), a.at);
+        i2.setattr(a.pos[0], "out_features", python::integer(fout), a.at);
         param(i2, a.pos[0], "weight", "nn.Linear.weight", {fout, fin}, a.at);
         if (bool_arg(a, 3, "bias", true))
           param(i2, a.pos[0], "bias", "nn.Linear.bias", {fout}, a.at);
@@ -203,49 +205,69 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     }
     return wrap(r);
   });
-  // Stateless layers forward to the functional op with their constructor's arguments.
+  // Stateless layers forward to the functional op with their constructor's arguments, which
+  // they keep as attributes, torch's defaults included (None: not passed on).
+  using Param = std::pair<std::string, Ref>;
   auto functional_layer = [&](const std::string& name, const std::string& op,
-                              std::vector<std::string> params) {
+                              std::vector<Param> params) {
     layer(
         name,
         [params](Interp& i2, CallArgs& a) {
-          for (size_t k = 0; k < params.size(); ++k)
-            if (Ref v = a.get(k + 1, params[k])) i2.setattr(a.pos[0], params[k], v, a.at);
+          for (size_t k = 0; k < params.size(); ++k) {
+            Ref v = a.get(k + 1, params[k].first);
+            i2.setattr(a.pos[0], params[k].first, v ? v : params[k].second, a.at);
+          }
           return python::none();
         },
-        [this, op, params](Interp& i2, CallArgs& a) {
+        [this, name, op, params](Interp& i2, CallArgs& a) {
           Ref self = a.pos.at(0);
           CallArgs c;
           c.at = a.at;
           c.pos = {a.pos.at(1)};
-          for (const std::string& p : params)
-            if (self->attrs->contains(p)) c.kw.push_back({p, (*self->attrs)[p]});
-          return ops.at(op)(i2, c);
+          bool in_place = false;
+          for (const auto& p : params) {
+            Ref v = i2.getattr(self, p.first, a.at);
+            if (p.first == "inplace")
+              in_place = i2.truthy(v, a.at);
+            else if (v->kind != K::None)
+              c.kw.push_back({p.first, v});
+          }
+          if (!in_place) return ops.at(op)(i2, c);
+          // inplace=True writes the result into the input (and every view of it).
+          Ref method =
+              a.pos.at(1)->kind == K::Tensor ? in_place_method(a.pos.at(1), op + "_") : nullptr;
+          if (!method) i2.unsupported(a.at, "nn." + name + "(inplace=True) on this input");
+          c.pos.clear();
+          return i2.call(method, c);
         });
   };
-  functional_layer("ReLU", "relu", {});
-  functional_layer("ReLU6", "relu6", {});
-  functional_layer("GELU", "gelu", {"approximate"});
+  auto f = [](double v) { return python::floating(v); };
+  auto i = [](int64_t v) { return python::integer(v); };
+  Ref none = python::none(), no = python::boolean(false);
+  Param inplace{"inplace", no};
+  functional_layer("ReLU", "relu", {inplace});
+  functional_layer("ReLU6", "relu6", {inplace});
+  functional_layer("GELU", "gelu", {{"approximate", python::string("none")}});
   functional_layer("Sigmoid", "sigmoid", {});
   functional_layer("Tanh", "tanh", {});
-  functional_layer("SiLU", "silu", {});
-  functional_layer("Mish", "mish", {});
+  functional_layer("SiLU", "silu", {inplace});
+  functional_layer("Mish", "mish", {inplace});
   functional_layer("Softsign", "softsign", {});
-  functional_layer("Hardsigmoid", "hardsigmoid", {});
-  functional_layer("Hardswish", "hardswish", {});
-  functional_layer("Softmax", "softmax", {"dim"});
-  functional_layer("LogSoftmax", "log_softmax", {"dim"});
-  functional_layer("LeakyReLU", "leaky_relu", {"negative_slope"});
-  functional_layer("ELU", "elu", {"alpha"});
-  functional_layer("SELU", "selu", {});
-  functional_layer("Hardtanh", "hardtanh", {"min_val", "max_val"});
-  functional_layer("Softplus", "softplus", {"beta", "threshold"});
-  functional_layer("Flatten", "flatten", {"start_dim", "end_dim"});
+  functional_layer("Hardsigmoid", "hardsigmoid", {inplace});
+  functional_layer("Hardswish", "hardswish", {inplace});
+  functional_layer("Softmax", "softmax", {{"dim", none}});
+  functional_layer("LogSoftmax", "log_softmax", {{"dim", none}});
+  functional_layer("LeakyReLU", "leaky_relu", {{"negative_slope", f(0.01)}, inplace});
+  functional_layer("ELU", "elu", {{"alpha", f(1.0)}, inplace});
+  functional_layer("SELU", "selu", {inplace});
+  functional_layer("Hardtanh", "hardtanh", {{"min_val", f(-1.0)}, {"max_val", f(1.0)}, inplace});
+  functional_layer("Softplus", "softplus", {{"beta", f(1.0)}, {"threshold", f(20.0)}});
+  functional_layer("Flatten", "flatten", {{"start_dim", i(1)}, {"end_dim", i(-1)}});
   functional_layer("LogSigmoid", "logsigmoid", {});
-  functional_layer("Hardshrink", "hardshrink", {"lambd"});
-  functional_layer("Softshrink", "softshrink", {"lambd"});
-  functional_layer("CELU", "celu", {"alpha"});
-  functional_layer("GLU", "glu", {"dim"});
+  functional_layer("Hardshrink", "hardshrink", {{"lambd", f(0.5)}});
+  functional_layer("Softshrink", "softshrink", {{"lambd", f(0.5)}});
+  functional_layer("CELU", "celu", {{"alpha", f(1.0)}, inplace});
+  functional_layer("GLU", "glu", {{"dim", i(-1)}});
   layer(
       "Identity", [](Interp&, CallArgs&) { return python::none(); },
       [](Interp&, CallArgs& a) { return a.pos.at(1); });
