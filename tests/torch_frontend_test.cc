@@ -1867,6 +1867,22 @@ TEST(TorchFrontend, OutAndOtherKeywordsAreHonouredOrUnsupported) {
   EXPECT_NE(failure_of("import torch\ntorch.sum(torch.ones(2), dim=0, foo=1)\n")
                 .find("keyword argument foo="),
             std::string::npos);
+  // Keywords torch defines and keq now reads: softmax's dtype= casts first, inplace=True
+  // writes the input, round's decimals=0 is round.
+  Ref k = run_snippet(
+      "import torch\nimport torch.nn.functional as F\nh = torch.randn(3).half()\n"
+      "p = F.softmax(h, dim=0, dtype=torch.float32)\nx = torch.randn(2)\n"
+      "y = F.relu(x, inplace=True)\nq = torch.round(x, decimals=0)\nr = [p, x, y, q]\n",
+      "r", s);
+  EXPECT_EQ(k->items[0]->tensor->dtype, DType::F32);
+  EXPECT_EQ(k->items[1]->tensor->elems, k->items[2]->tensor->elems);
+  EXPECT_EQ(failure_of("import torch\ntorch.round(torch.ones(2), decimals=1)\n")
+                .rfind("unsupported: ", 0),
+            0u);
+  EXPECT_EQ(failure_of("import torch\ntorch.ones(2, 2).contiguous("
+                       "memory_format=torch.channels_last)\n")
+                .rfind("unsupported: ", 0),
+            0u);
 }
 
 // torch.compile's wrapper code as KernelBook-trained models write it: dynamo's guards (a

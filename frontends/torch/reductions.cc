@@ -139,6 +139,12 @@ void Torch::install_reductions() {
   for (bool log : {false, true}) {
     define(log ? "log_softmax" : "softmax", [this, log](Interp&, CallArgs& a) {
       TensorPtr x = tensor_arg(a, 0, "input");
+      // dtype=: the input is cast to it first, as torch documents.
+      if (DType to = dtype_kw(a, x->dtype); to != x->dtype) {
+        DType from = x->dtype;
+        x = map1(
+            in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at);
+      }
       Ref d = a.get(1, "dim");
       if (!d || d->kind == K::None) in.error(a.at, "softmax needs dim");
       int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);

@@ -222,14 +222,27 @@ void Torch::install_views() {
     }
     return wrap(reshaped(x, shape));
   });
-  define("contiguous", [this](Interp&, CallArgs& a) {
+  // memory_format=torch.contiguous_format is the default; channels_last would give other
+  // strides (unmodelled); torch refuses preserve_format here.
+  auto row_major_format = [this](CallArgs& a, const char* op) {
+    Ref f = a.get(1, "memory_format");
+    if (!f || f->kind == K::None || (f->kind == K::Module && f->s == "torch.contiguous_format"))
+      return;
+    if (f->kind == K::Module && f->s == "torch.preserve_format" && std::string(op) == "contiguous")
+      in.raise(a.at,
+               "RuntimeError: preserve memory format is unsupported by the contiguous operator");
+    in.unsupported(a.at, std::string("Tensor.") + op + " with memory_format " + in.repr(f));
+  };
+  define("contiguous", [this, row_major_format](Interp&, CallArgs& a) {
+    row_major_format(a, "contiguous");
     TensorPtr x = tensor_arg(a, 0, "input");
     if (!x->strided) return wrap(reshaped(x, x->shape));  // torch returns x itself
     auto r = std::make_shared<Tensor>(*x);
     r->strided = false;
     return wrap(r);
   });
-  define("is_contiguous", [this](Interp&, CallArgs& a) {
+  define("is_contiguous", [this, row_major_format](Interp&, CallArgs& a) {
+    row_major_format(a, "is_contiguous");
     return python::boolean(!tensor_arg(a, 0, "input")->strided);
   });
   define("stride", [this](Interp&, CallArgs& a) -> Ref {
@@ -841,6 +854,19 @@ Ref Torch::finish_keywords(const std::string& op, const CallArgs& a, Ref result)
   for (const std::string* k = a.unread_keyword(); k; k = a.unread_keyword()) {
     Ref v = a.get(SIZE_MAX, *k);  // marks it read
     if (value_irrelevant_keyword(*k) || (*k == "out" && v->kind == K::None)) continue;
+    if ((*k == "inplace" && !in.truthy(v, a.at)) ||
+        (*k == "decimals" && op == "round" && v->kind == K::Int && v->i == 0))
+      continue;
+    if (*k == "inplace") {  // F.relu(x, inplace=True): the result is written into x
+      if (a.pos.empty() || a.pos[0]->kind != K::Tensor || result->kind != K::Tensor)
+        in.unsupported(a.at, "inplace=True of torch." + op + " on this input");
+      Ref self = a.pos[0];
+      CallArgs c;
+      c.at = a.at;
+      c.pos = {result};
+      result = in.call(in_place_method(self, "copy_"), c);
+      continue;
+    }
     if (*k != "out")
       in.unsupported(a.at,
                      "keyword argument " + *k + "= (keq's torch." + op + " does not read it)");
