@@ -1971,6 +1971,34 @@ TEST(TorchModules, InplaceActivationsWriteTheirInput) {
   EXPECT_NE(s.str(r->items[0]->tensor->elems[0]).find("max"), std::string::npos);
 }
 
+// F.pad in constant mode and F.normalize, against what torch 2.11 prints on the CPU:
+// [[0,0,1,2,0,0],[0,3,4,5,0,0]], [[-1,0,1,2],[-1,3,4,5],[-1,-1,-1,-1]], a negative pad crops
+// ([[1,2,0],[4,5,0]]), and a zero row normalizes to zeros (the norm is clamped to eps).
+TEST(TorchFrontend, PadAndNormalizeAreTorchs) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn.functional as F\nx = torch.arange(6.).reshape(2, 3)\n"
+      "r = [F.pad(x, (1, 2)), F.pad(x, (1, 0, 0, 1), value=-1.0), F.pad(x, (-1, 1)),\n"
+      "     F.normalize(torch.tensor([[3., 4.], [0., 0.]]), dim=1)]\n",
+      "r", s);
+  auto text = [&](const Ref& t) {
+    std::string out;
+    for (ir::TermId e : t->tensor->elems) out += (out.empty() ? "" : " ") + s.str(e);
+    return out;
+  };
+  EXPECT_EQ(ints_of(python::tuple({python::integer(r->items[1]->tensor->shape[0]),
+                                   python::integer(r->items[1]->tensor->shape[1])})),
+            (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(text(r->items[0]), "0 0 1 2 0 0 0 3 4 5 0 0");
+  EXPECT_EQ(text(r->items[1]), "-1 0 1 2 -1 3 4 5 -1 -1 -1 -1");
+  EXPECT_EQ(text(r->items[2]), "1 2 0 4 5 0");
+  EXPECT_NE(text(r->items[3]).find("max"), std::string::npos);
+  EXPECT_NE(failure_of("import torch\nimport torch.nn.functional as F\n"
+                       "F.pad(torch.ones(2), (1,))\n")
+                .find("Padding length must be divisible by 2"),
+            std::string::npos);
+}
+
 // An elementwise result takes the layout torch's TensorIterator gives it: its dimensions ordered
 // by the operands' strides, the first operand that tells two apart deciding, and dense in that
 // order (x.T + y keeps x.T's strides; w + w.T is contiguous). Expected strides are what torch

@@ -850,6 +850,65 @@ Ref Torch::in_place_method(const Ref& self, const std::string& name) {
   });
 }
 
+// F.pad in constant mode: pad pairs from the last dimension backwards (negative ones crop);
+// F.normalize: x / max(||x||_p along dim, eps), as torch composes it (p = 2 only, as norm).
+void Torch::install_pad_normalize(const Ref& F) {
+  (*F->attrs)["pad"] = python::builtin("F.pad", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    Ref pad_v = a.get(1, "pad"), mode = a.get(2, "mode"), value = a.get(3, "value");
+    if (mode && !(mode->kind == K::Str && mode->s == "constant"))
+      in.unsupported(a.at, "F.pad with mode " + in.repr(mode) + " (constant only)");
+    if (!pad_v) in.error(a.at, "F.pad() missing pad");
+    std::vector<int64_t> pad;
+    for (const Ref& v : in.to_sequence(pad_v, a.at)) pad.push_back(in.to_int(v, a.at));
+    size_t nd = x->shape.size();
+    if (pad.size() % 2 || pad.size() / 2 > nd)
+      in.raise(a.at,
+               "RuntimeError: Padding length must be divisible by 2 and at most twice the "
+               "number of dimensions of the input");
+    std::vector<int64_t> before(nd, 0), shape = x->shape;
+    for (size_t k = 0; k < pad.size() / 2; ++k) {
+      size_t d = nd - 1 - k;
+      before[d] = pad[2 * k];
+      shape[d] += pad[2 * k] + pad[2 * k + 1];
+      if (shape[d] < 0) in.raise(a.at, "RuntimeError: F.pad results in a negative size");
+    }
+    double fill = value && value->kind != K::None ? in.to_float(value, a.at) : 0.0;
+    check_initialized(in, *x, a.at);
+    TensorPtr r = filled(shape, x->dtype, fill);
+    std::vector<int64_t> idx(nd, 0);
+    for (int64_t k = 0; k < r->numel(); ++k) {
+      int64_t src = 0;
+      bool inside = true;
+      for (size_t d = 0; d < nd; ++d) {
+        int64_t i = idx[d] - before[d];
+        inside = inside && i >= 0 && i < x->shape[d];
+        src = src * x->shape[d] + i;
+      }
+      if (inside) r->elems[k] = x->elems[src];
+      for (size_t d = nd; d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return wrap(r);
+  });
+  (*F->attrs)["normalize"] = python::builtin("F.normalize", [this](Interp& i2, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    CallArgs n;
+    n.at = a.at;
+    n.pos = {wrap(x), a.get(1, "p") ? a.get(1, "p") : python::floating(2.0),
+             a.get(2, "dim") ? a.get(2, "dim") : python::integer(1), python::boolean(true)};
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {ops.at("norm")(i2, n)};
+    c.kw = {{"min", a.get(3, "eps") ? a.get(3, "eps") : python::floating(1e-12)}};
+    if (Ref out = a.get(4, "out"); out && out->kind != K::None)
+      in.unsupported(a.at, "F.normalize with out=");
+    return binary("/", wrap(x), ops.at("clamp")(i2, c), a.at);
+  });
+}
+
 Ref Torch::finish_keywords(const std::string& op, const CallArgs& a, Ref result) {
   for (const std::string* k = a.unread_keyword(); k; k = a.unread_keyword()) {
     Ref v = a.get(SIZE_MAX, *k);  // marks it read

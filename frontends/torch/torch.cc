@@ -23,6 +23,7 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   install_linalg(F);
   install_losses(nn, F, module_cls);
   install_adaptive_pooling(nn, F, module_cls);
+  install_pad_normalize(F);
   for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",
                         "gather", "index_select", "einsum", "glu", "sort"})
     (*in.module_value("torch", {}).get()->attrs)[n] =

@@ -649,6 +649,7 @@ struct Torch {
     define(name, std::move(fn));
   }
   Ref finish_keywords(const std::string& op, const CallArgs& a, Ref result);
+  void install_pad_normalize(const Ref& F);  // shape.cc
   // Keywords that change nothing keq models: every tensor lives on the one GPU, and gradients
   // are not computed.
   static bool value_irrelevant_keyword(const std::string& k) {
