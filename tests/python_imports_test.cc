@@ -390,6 +390,42 @@ def get_inputs():
   return "(ran)";
 }
 
+// torch._inductor's triton_helpers, keq's model in Python: max2 reduces with the NaN-propagating
+// where-form maximum, which keq takes as torch's max; a float where-form without the NaN test
+// picks by the reduction's order on a NaN, so it stays UNSUPPORTED.
+TEST(PythonImports, InductorHelpersReduceAndAnOrderDependentCombineIsRefused) {
+  Folder f;
+  auto cand = [](const std::string& reduce) {
+    return R"(
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+from torch._inductor.runtime import triton_helpers
+
+@triton.jit
+def pick(a, b):
+    return tl.where(a > b, a, b)
+
+@triton.jit
+def k(x_ptr, y_ptr):
+    v = tl.load(x_ptr + tl.arange(0, 2))
+    tl.store(y_ptr + tl.arange(0, 2), v * 0 + )" +
+           reduce + R"()
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        k[(1,)](x, y)
+        return y
+)";
+  };
+  EXPECT_EQ(unsupported_candidate(f, cand("triton_helpers.max2(v, 0)")), "(ran)");
+  EXPECT_NE(unsupported_candidate(f, cand("tl.reduce(v, 0, pick)"))
+                .find("a combine_fn keq does not recognise"),
+            std::string::npos);
+}
+
 TEST(PythonImports, AnUncaughtMissingModuleIsUnsupportedNotAVerdict) {
   Folder f;
   std::string what = unsupported_candidate(f, R"(

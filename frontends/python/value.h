@@ -39,7 +39,6 @@ struct CallArgs {
   // The first keyword argument that no get() or has() asked for (a model that ignores one, such
   // as torch.mm's out=, would compute something else than the call does); null if none.
   const std::string* unread_keyword() const;
-  void mark_keywords_read() const { kw_read = ~uint64_t{0}; }  // forwarded whole elsewhere
 
  private:
   mutable uint64_t kw_read = 0;  // bit k: kw[k] was asked for

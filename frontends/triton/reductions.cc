@@ -5,7 +5,9 @@ namespace keq::triton::impl {
 
 namespace {
 // torch._inductor's maximum and minimum: where((a > b) | (a != a), a, b) is a max that
-// propagates NaN (torch's), as where(a > b, a, b) is on integers, which have none.
+// propagates NaN (torch's), as where(a > b, a, b) is on integers, which have none. On a tie of
+// -0 and +0 the where-form keeps b, which the reduction order decides; keq's max takes +0, as
+// its model of torch's own amax does (torch's CUDA reduction has the same tie).
 std::optional<Op> selected_extremum(const ir::TermStore& s, TermId t, TermId va, TermId vb,
                                     bool integer) {
   if (s.op(t) != Op::Select) return std::nullopt;
