@@ -1913,6 +1913,21 @@ TEST(TorchFrontend, InductorWrapperCallsAreTorchs) {
   EXPECT_TRUE(r->items[2]->b);
   EXPECT_EQ(r->items[3]->i, 0);
   EXPECT_EQ(s.str(r->items[4]->tensor->elems[5]), "(sum (* 1 1) (* 1 1))");
+  // extern_kernels.convolution is torch.convolution: F.conv2d / F.conv_transpose2d by its flag.
+  Ref c = run_snippet(
+      "import torch\nimport torch.nn.functional as F\n"
+      "from torch._inductor.select_algorithm import extern_kernels\n"
+      "x = torch.randn(1, 2, 5, 5)\nw = torch.randn(3, 2, 3, 3)\nv = torch.randn(2, 3, 3, 3)\n"
+      "r = [extern_kernels.convolution(x, w, None, (2, 2), (1, 1), (1, 1), False, (0, 0), 1),\n"
+      "     F.conv2d(x, w, None, 2, 1),\n"
+      "     extern_kernels.convolution(x, v, None, (2, 2), (1, 1), (1, 1), True, (1, 1), 1),\n"
+      "     F.conv_transpose2d(x, v, None, 2, 1, 1)]\n",
+      "r", s);
+  ASSERT_EQ(c->items.size(), 4u);
+  EXPECT_EQ(c->items[0]->tensor->shape, c->items[1]->tensor->shape);
+  EXPECT_EQ(c->items[0]->tensor->elems, c->items[1]->tensor->elems);
+  EXPECT_EQ(c->items[2]->tensor->shape, (std::vector<int64_t>{1, 3, 10, 10}));
+  EXPECT_EQ(c->items[2]->tensor->elems, c->items[3]->tensor->elems);
   std::string failed = failure_of(
       "import torch\ntorch._C._dynamo.guards.assert_size_stride(torch.ones(4, 4), (4, 4), "
       "(1, 4))\n");

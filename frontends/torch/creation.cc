@@ -108,15 +108,15 @@ void Torch::install_creation(const Ref& torch) {
   for (DType d : {DType::F32, DType::F16, DType::BF16, DType::E4M3, DType::E5M2, DType::I32,
                   DType::I64, DType::Bool, DType::I8, DType::U8})
     t[std::string(torch::dtype_name(d))] = torch::dtype_value(d);
+  for (const char* name : {"int16", "float64", "float8_e4m3fnuz", "float8_e5m2fnuz", "complex64"})
+    t[name] = torch::unmodelled_dtype_value(name);
   // Copies, not t[a] = t[b]: inserting a may rehash and leave b's reference dangling.
-  for (auto [alias, name] : {std::pair{"float", "float32"}, std::pair{"half", "float16"},
-                             std::pair{"int", "int32"}, std::pair{"long", "int64"}}) {
+  for (auto [alias, name] :
+       {std::pair{"float", "float32"}, std::pair{"half", "float16"}, std::pair{"int", "int32"},
+        std::pair{"long", "int64"}, std::pair{"double", "float64"}, std::pair{"short", "int16"}}) {
     Ref v = t[name];
     t[alias] = v;
   }
-  for (const char* name : {"int16", "float64", "float8_e4m3fnuz", "float8_e5m2fnuz", "complex64"})
-    t[name] = torch::unmodelled_dtype_value(name);
-  t["double"] = t["float64"], t["short"] = t["int16"];
   for (const char* name : {"randn", "rand"}) {
     std::string n = name;
     bool unit = n == "rand";  // rand: [0, 1); randn: any finite value

@@ -20,6 +20,13 @@ void Torch::install_elementwise() {
     std::string n(name);
     define(n, [this, o, n](Interp&, CallArgs& a) { return elementwise(a, o, n); });
   }
+  // round(x, *, decimals=0): other decimals scale by a power of ten first (not modelled).
+  OpFn round = unchecked_ops.at("round");
+  define("round", [this, round](Interp& i2, CallArgs& a) {
+    if (Ref d = a.get(SIZE_MAX, "decimals"); d && !(d->kind == K::Int && d->i == 0))
+      in.unsupported(a.at, "torch.round with decimals other than 0");
+    return round(i2, a);
+  });
   auto act = [&](const std::string& name, ElementFn f) { activation(name, std::move(f)); };
   act("relu", [](Torch& t, TermId x, CallArgs&) { return t.mk(Op::Max, {x, t.fconst(0)}); });
   act("relu6", [](Torch& t, TermId x, CallArgs&) {

@@ -913,9 +913,7 @@ Ref Torch::finish_keywords(const std::string& op, const CallArgs& a, Ref result)
   for (const std::string* k = a.unread_keyword(); k; k = a.unread_keyword()) {
     Ref v = a.get(SIZE_MAX, *k);  // marks it read
     if (value_irrelevant_keyword(*k) || (*k == "out" && v->kind == K::None)) continue;
-    if ((*k == "inplace" && !in.truthy(v, a.at)) ||
-        (*k == "decimals" && op == "round" && v->kind == K::Int && v->i == 0))
-      continue;
+    if (*k == "inplace" && !in.truthy(v, a.at)) continue;
     if (*k == "inplace") {  // F.relu(x, inplace=True): the result is written into x
       if (a.pos.empty() || a.pos[0]->kind != K::Tensor || result->kind != K::Tensor)
         in.unsupported(a.at, "inplace=True of torch." + op + " on this input");
