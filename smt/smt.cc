@@ -3,6 +3,7 @@
 #include <gmpxx.h>
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -52,6 +53,10 @@ class Encoder final : public RealEncoding {
   Expr fresh_int(const char* prefix) override {
     return c_.int_const((prefix + std::to_string(n_++)).c_str());
   }
+  unsigned operand_width(size_t i) override { return width(s_.type(s_.children(building_)[i])); }
+  Expr fresh_bool(const char* prefix) override {
+    return c_.bool_const((prefix + std::to_string(n_++)).c_str());
+  }
   void fact(const Expr& e) override { facts_.push_back(e); }
   void condition(const Expr& e) override {
     unsigned k =
@@ -94,6 +99,11 @@ class Encoder final : public RealEncoding {
   }
 
  private:
+  z3::expr constant(TermId t) {
+    const ir::Constant& k = s_.constant_of(t);
+    if (ir::is_int(k.type)) ranges_.emplace(t, IntRange{k.i, k.i});
+    return constant(k);
+  }
   z3::expr constant(const ir::Constant& k) {
     if (k.type == ir::Type::Bool) return c_.bool_val(k.i != 0);
     if (ir::is_int(k.type)) return c_.int_val(static_cast<int64_t>(k.i));
@@ -106,22 +116,43 @@ class Encoder final : public RealEncoding {
     return c_.real_val(text.c_str());
   }
 
+  static unsigned width(ir::Type t) { return t == ir::Type::I32 ? 32 : ir::is_int(t) ? 64 : 0; }
+
+  // An integer lies in its type's range, and in its input's range within that.
   z3::expr variable(TermId t) {
     const ir::Variable& v = s_.variable_of(t);
     z3::expr x = v.type == ir::Type::Bool ? c_.bool_const(v.name.c_str())
                  : ir::is_int(v.type)     ? c_.int_const(v.name.c_str())
                                           : c_.real_const(v.name.c_str());
+    if (ir::is_int(v.type)) {
+      bool i32 = v.type == ir::Type::I32;
+      facts_.push_back(x >= c_.int_val(i32 ? INT32_MIN : INT64_MIN) &&
+                       x <= c_.int_val(i32 ? INT32_MAX : INT64_MAX));
+    }
     if (v.type != ir::Type::Bool) {
       VarRange r = range_(t);
-      auto bound = [&](double b) {
-        return ir::is_int(v.type) ? c_.int_val(static_cast<int64_t>(std::ceil(b)))
-                                  : constant(ir::Constant::of_float(b));
+      auto bound = [&](double b, bool up) {
+        return ir::is_int(v.type)
+                   ? c_.int_val(static_cast<int64_t>(up ? std::floor(b) : std::ceil(b)))
+                   : constant(ir::Constant::of_float(b));
       };
-      if (std::isfinite(r.lo)) facts_.push_back(x >= bound(r.lo));
-      if (std::isfinite(r.hi)) {
-        z3::expr hi = bound(r.hi);
-        facts_.push_back(r.hi_open ? x < hi : x <= hi);
+      const double top = ir::is_int(v.type) ? std::ldexp(1.0, width(v.type) - 1) : INFINITY;
+      if (std::isfinite(r.lo) && r.lo > -top) facts_.push_back(x >= bound(r.lo, false));
+      if (std::isfinite(r.hi) && r.hi < top) {
+        bool open = r.hi_open && !(ir::is_int(v.type) && r.hi != std::floor(r.hi));
+        z3::expr hi = bound(r.hi, true);
+        facts_.push_back(open ? x < hi : x <= hi);
       }
+    }
+    if (ir::is_int(v.type)) {
+      VarRange r = range_(t);
+      IntRange type = type_range(v.type), in = type;
+      if (std::isfinite(r.lo) && r.lo > static_cast<double>(type.lo))
+        in.lo = static_cast<__int128>(std::ceil(r.lo));
+      if (std::isfinite(r.hi) && r.hi < static_cast<double>(type.hi))
+        in.hi = static_cast<__int128>(r.hi_open && r.hi == std::floor(r.hi) ? r.hi - 1
+                                                                            : std::floor(r.hi));
+      ranges_.emplace(t, in);
     }
     vars_.emplace(t, x);
     return x;
@@ -129,14 +160,97 @@ class Encoder final : public RealEncoding {
 
   z3::expr build(TermId t) {
     Op op = s_.op(t);
-    if (op == Op::Const) return constant(s_.constant_of(t));
+    if (op == Op::Const) return constant(t);
     if (op == Op::Var) return variable(t);
     const ir::OpInfo& info = ir::op_info(op);
     if (!info.smt_real) throw NotEncoded{"op " + std::string(info.name)};
     std::vector<z3::expr> kids;
     for (TermId k : s_.children(t)) kids.push_back(encode(k));
     building_ = t;  // the origin of the side conditions the row adds
-    return info.smt_real(*this, kids);
+    z3::expr r = info.smt_real(*this, kids);
+    if (!ir::is_int(s_.type(t))) return r;
+    // Wrapped only where the exact result's range can leave the type: a wrap costs Z3 a
+    // modulus by 2^32, which index arithmetic and lane counts never need.
+    IntRange exact = exact_range(t), type = type_range(s_.type(t));
+    bool inside = exact.lo >= type.lo && exact.hi <= type.hi;
+    ranges_.emplace(t, inside ? exact : type);
+    return inside || !may_leave_range(op) ? r : int_wrap(r, width(s_.type(t)));
+  }
+
+  struct IntRange {
+    __int128 lo, hi;
+  };
+  static IntRange type_range(ir::Type t) {
+    return t == ir::Type::I32   ? IntRange{INT32_MIN, INT32_MAX}
+           : t == ir::Type::I64 ? IntRange{INT64_MIN, INT64_MAX}
+                                : IntRange{0, 1};  // a bool read as an integer
+  }
+  IntRange range_of(TermId t) const {
+    auto it = ranges_.find(t);
+    return it != ranges_.end() ? it->second : type_range(s_.type(t));
+  }
+  // The range of t's exact (unwrapped) integer result, from its operands' ranges; unbounded for
+  // an op whose result interval arithmetic does not follow (a shift, a cast from i64).
+  IntRange exact_range(TermId t) const {
+    constexpr __int128 kUnbounded = static_cast<__int128>(1) << 100;
+    auto kids = s_.children(t);
+    auto clamp = [&](IntRange r) {
+      return IntRange{std::max(r.lo, -kUnbounded), std::min(r.hi, kUnbounded)};
+    };
+    IntRange r = kids.empty() ? type_range(s_.type(t)) : range_of(kids[0]);
+    switch (s_.op(t)) {
+      case Op::Add:
+      case Op::Sum:
+        for (size_t k = 1; k < kids.size(); ++k)
+          r = clamp({r.lo + range_of(kids[k]).lo, r.hi + range_of(kids[k]).hi});
+        return r;
+      case Op::Sub:
+        return {r.lo - range_of(kids[1]).hi, r.hi - range_of(kids[1]).lo};
+      case Op::Neg:
+        return {-r.hi, -r.lo};
+      case Op::Abs:
+        return {r.lo > 0 ? r.lo : r.hi < 0 ? -r.hi : 0, std::max(-r.lo, r.hi)};
+      case Op::Mul:
+      case Op::Prod:
+        for (size_t k = 1; k < kids.size(); ++k) {
+          IntRange b = range_of(kids[k]);
+          __int128 c[] = {r.lo * b.lo, r.lo * b.hi, r.hi * b.lo, r.hi * b.hi};
+          r = clamp({*std::min_element(c, c + 4), *std::max_element(c, c + 4)});
+        }
+        return r;
+      case Op::Select:
+        return {std::min(range_of(kids[1]).lo, range_of(kids[2]).lo),
+                std::max(range_of(kids[1]).hi, range_of(kids[2]).hi)};
+      case Op::CastI32:
+      case Op::CastI64:
+        return ir::is_int(s_.type(kids[0])) || s_.type(kids[0]) == ir::Type::Bool
+                   ? r
+                   : type_range(s_.type(t));
+      default:
+        return may_leave_range(s_.op(t)) ? IntRange{-kUnbounded, kUnbounded}
+                                         : type_range(s_.type(t));
+    }
+  }
+
+  // Ops whose exact integer result can leave its type, which then wraps (integer division
+  // cannot: MIN / -1 is a side condition).
+  static bool may_leave_range(Op op) {
+    switch (op) {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Neg:
+      case Op::Abs:
+      case Op::Sum:
+      case Op::Prod:
+      case Op::Fma:
+      case Op::Shl:
+      case Op::LShr:
+      case Op::CastI32:
+        return true;
+      default:
+        return false;
+    }
   }
 
   z3::context& c_;
@@ -145,6 +259,7 @@ class Encoder final : public RealEncoding {
   z3::expr_vector facts_, conditions_;
   std::map<std::string, z3::func_decl> functions_;
   absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
+  absl::flat_hash_map<TermId, IntRange> ranges_;  // integer terms: where their values lie
   std::vector<Application> apps_;
   std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> by_function_;  // (arg, value)
   std::vector<std::pair<TermId, unsigned>> origins_;
@@ -344,8 +459,9 @@ Result check(const ir::TermStore& store, TermId a, TermId b,
       return true;
     };
     const char* kSideCondition =
-        "that a divisor, log or sqrt argument stays in its domain, or a non-saturating cast's "
-        "argument where it rounds finite";
+        "that a divisor, log or sqrt argument stays in its domain, a non-saturating cast's "
+        "argument where it rounds finite, a shift amount below the width or bits a bitcast "
+        "reads as a finite float";
     const std::string kTimeout = "Z3: timeout (the query's share of --timeout)";
     if (rule && !enc.conditions().empty()) {
       // Where both sides are defined; if nowhere, nothing is proved.

@@ -4,12 +4,13 @@
 // op keeps values finite (division, log, sqrt, rsqrt and recip only with side conditions that Z3
 // must first prove for all inputs); exp, log and erf are uninterpreted functions with true facts
 // about them (exp > 0, exp(log y) = y, -1 < erf < 1); exp2, log2, sigmoid and tanh are defined
-// through exp and log (2^x = exp(x ln 2), ln 2 = log 2). So unsat is a proof; sat gives a model
-// that the caller must replay, after
-// refinement: where a model gives exp (or erf) a value the real function does not take
-// at the model's argument, the true enclosure there is added as a fact and Z3 asked again. Anything
-// outside the fragment (integer division, bitcasts, -inf constants, pow but to a small integer
-// power) is Unsupported.
+// through exp and log (2^x = exp(x ln 2), ln 2 = log 2). Integers are bit-vectors of their
+// width (they wrap, and divisors and shift amounts are side conditions); a bitcast reads its
+// operand rounded to fp32, binade by binade, and bits read as a float must hold no inf or NaN.
+// So unsat is a proof; sat gives a model that the caller must replay, after refinement: where a
+// model gives exp (or erf) a value the real function does not take at the model's argument, the
+// true enclosure there is added as a fact and Z3 asked again. Anything outside the fragment
+// (-inf constants, frexp and ldexp, pow but to a small integer power) is Unsupported.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>

@@ -138,14 +138,7 @@ class FpEncoder final : public IeeeEncoding {
 
 double fp_value(const z3::model& m, const z3::expr& x) {
   if (x.is_bool()) return m.eval(x, true).is_true() ? 1 : 0;
-  if (x.is_bv()) {  // an integer input: its signed value
-    uint64_t u = 0;
-    m.eval(x, true).is_numeral_u64(u);
-    unsigned w = x.get_sort().bv_size();
-    int64_t v = w == 64 ? static_cast<int64_t>(u)
-                        : static_cast<int64_t>(u << (64 - w)) >> (64 - w);  // sign-extend
-    return static_cast<double>(v);
-  }
+  if (x.is_bv()) return static_cast<double>(bv_signed_value(m.eval(x, true)));
   std::optional<uint32_t> bits = fp32_bits(m, x);
   if (!bits) return NAN;
   return static_cast<double>(std::bit_cast<float>(*bits));

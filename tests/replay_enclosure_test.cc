@@ -49,6 +49,27 @@ TEST(ReplayEnclosure, CancellationIsNeverADifference) {
 // sin and cos are monotone only between critical points: an enclosure over a range that holds
 // one (sin over [1.5, 1.6] holds pi/2) must reach 1 there. Over random ranges, near the origin
 // and at 1e6 and 1e22, every value at sample points lies in the enclosure; points are narrow.
+// An i32 product that wraps at a point is the wrapped value there, not "any value": the point
+// 3 * 10^9 made x * 10^9 (i32, cast to float) and its float product differ, but replay could not
+// confirm it, and Z3's unbounded integers then proved them equal (a false EQUIVALENT).
+TEST(ReplayEnclosure, IntegerArithmeticWrapsAtPoints) {
+  ir::TermStore s;
+  absl::flat_hash_map<std::string, ir::Type> types = {{"i", ir::Type::I32}};
+  ir::TermId wrapped =
+      ir::read_term(s, ir::parse_sexprs("(cast.f32 (* i 1000000000:i32))", "t").at(0), types);
+  ir::TermId exact =
+      ir::read_term(s, ir::parse_sexprs("(* (cast.f32 i) 1000000000)", "t").at(0), types);
+  auto at = [&](ir::TermId t, int64_t i) {
+    return ir::evaluate_enclosure(s, t, [&](const ir::Variable&) {
+      return std::optional(ir::RealValue::of(ir::Constant::of_int(ir::Type::I32, i)));
+    });
+  };
+  ir::Enclosure w = at(s.children(wrapped)[0], 3);
+  EXPECT_TRUE(w.ilo == w.ihi && w.ilo == 3000000000LL - (1LL << 32)) << w.ilo << " " << w.ihi;
+  EXPECT_TRUE(ir::disjoint(at(wrapped, 3), at(exact, 3)));
+  EXPECT_FALSE(ir::disjoint(at(wrapped, 2), at(exact, 2)));  // 2e9 fits
+}
+
 TEST(ReplayEnclosure, SineAndCosineEnclosuresHoldEveryValueOfTheirRange) {
   ir::TermStore s;
   std::mt19937 rng(7);

@@ -10,10 +10,11 @@ namespace {
 
 struct Query {
   ir::TermStore store;
-  VarRange range;  // for every variable
+  VarRange range;                                    // for every variable
+  absl::flat_hash_map<std::string, ir::Type> types;  // variables not f32
   Result check(const std::string& a, const std::string& b, bool ieee = false) {
-    ir::TermId ta = ir::read_term(store, ir::parse_sexprs(a, "a").at(0));
-    ir::TermId tb = ir::read_term(store, ir::parse_sexprs(b, "b").at(0));
+    ir::TermId ta = ir::read_term(store, ir::parse_sexprs(a, "a").at(0), types);
+    ir::TermId tb = ir::read_term(store, ir::parse_sexprs(b, "b").at(0), types);
     auto r = [&](ir::TermId) { return range; };
     return ieee ? check_equal_ieee(store, ta, tb, r, 10000) : check_equal(store, ta, tb, r, 10000);
   }
@@ -33,8 +34,88 @@ TEST(Smt, ProvesPiecewiseIdentities) {
                     "(+ (select (> x 0) 1 0) (select (> y 0) 1 0))")
                 .outcome,
             Outcome::Proved);
-  EXPECT_EQ(q.check("(cast.i64 x)", "(cast.i64 (+ x 0.5))").outcome,
-            Outcome::Unsupported);  // float truncation stays outside
+  EXPECT_EQ(q.check("(cast.i64 x)", "(cast.i64 (+ x 0.5))").outcome, Outcome::Model);
+}
+
+// Integers are bit-vectors: they wrap at their width, as the programs' i32 do. An encoding as
+// unbounded integers proved x * 10^9 (i32) equal to its float product: a false EQUIVALENT.
+TEST(Smt, IntegersWrapAtTheirWidth) {
+  Query q;
+  q.types = {{"i", ir::Type::I32}, {"j", ir::Type::I32}};
+  q.range = {0, 10, true};
+  Result wrapped = q.check("(cast.f32 (* i 1000000000:i32))", "(* (cast.f32 i) 1000000000)");
+  ASSERT_EQ(wrapped.outcome, Outcome::Model) << wrapped.reason;
+  for (auto [v, x] : wrapped.model) EXPECT_TRUE(x >= 3 && x <= 9) << x;  // 3e9 passes 2^31
+  EXPECT_EQ(q.check("(cast.f32 (* i 100000000:i32))", "(* (cast.f32 i) 100000000)").outcome,
+            Outcome::Proved);  // 9e8 fits
+  q.range = {};
+  EXPECT_EQ(q.check("(+ (- i 127:i32) 127:i32)", "i").outcome, Outcome::Proved);
+  // Python's floor division by 4 is an arithmetic shift; C's truncates toward zero.
+  EXPECT_EQ(q.check("(floordiv i 4:i32)", "(shr i 2:i32)").outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(div.c i 4:i32)", "(shr i 2:i32)").outcome, Outcome::Model);
+  EXPECT_EQ(q.check("(mod.py i 8:i32)", "(band i 7:i32)").outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(mod.c i 8:i32)", "(band i 7:i32)").outcome, Outcome::Model);
+  // A divisor that can be 0, a shift past the width: side conditions that fail.
+  EXPECT_EQ(q.check("(div.c i j)", "(div.c i (+ j 0:i32))").outcome, Outcome::Unknown);
+  EXPECT_EQ(q.check("(shl 1:i32 j)", "(shl 1:i32 (+ j 0:i32))").outcome, Outcome::Unknown);
+  EXPECT_EQ(q.check("(shr (shl i 4:i32) 4:i32)", "(band i 268435455:i32)").outcome,
+            Outcome::Model);  // the arithmetic shift brings bit 27 back as the sign
+  // Bytes keep the low 8 bits.
+  q.range = {0, 255, false};
+  EXPECT_EQ(q.check("(cast.i8 i)", "(select (> i 127:i32) (- i 256:i32) i)").outcome,
+            Outcome::Proved);
+  q.range = {0, 400, false};  // 384's low byte is -128
+  EXPECT_EQ(q.check("(cast.i8 i)", "(select (> i 127:i32) (- i 256:i32) i)").outcome,
+            Outcome::Model);
+}
+
+// Float to integer: truncation toward zero, saturating; floor, ceil, rounding; fmod.
+TEST(Smt, RoundingToIntegersOverTheReals) {
+  Query q;
+  q.range = {-1e6, 1e6, false};
+  EXPECT_EQ(q.check("(cast.i32 (neg x))", "(neg (cast.i32 x))").outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(cast.f32 (cast.i32 x))", "(trunc x)").outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(ceil x)", "(neg (floor (neg x)))").outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(round x)", "(round.away x)").outcome, Outcome::Model);  // 0.5: 0 and 1
+  q.range = {0.5, 0.5, false};
+  EXPECT_EQ(q.check("(round x)", "0").outcome, Outcome::Proved);  // the tie goes to even
+  EXPECT_EQ(q.check("(round.away x)", "1").outcome, Outcome::Proved);
+  q.range = {2.5, 2.5, false};
+  EXPECT_EQ(q.check("(round x)", "2").outcome, Outcome::Proved);
+  q.range = {1e10, 1e12, false};  // past 2^31 the cast saturates
+  EXPECT_EQ(q.check("(cast.i32 x)", "2147483647:i32").outcome, Outcome::Proved);
+  q.range = {-2, 0, true};
+  EXPECT_EQ(q.check("(remainder x 2)", "(+ x 2)").outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(fmod x 2)", "x").outcome, Outcome::Model);  // fmod(-2, 2) is 0
+  q.range = {-1.5, 0, true};
+  EXPECT_EQ(q.check("(fmod x 2)", "x").outcome, Outcome::Proved);
+}
+
+// A bitcast reads its operand rounded to fp32; bits read as a float hold no inf or NaN.
+TEST(Smt, BitcastsRoundThroughFp32) {
+  Query q;
+  q.range = {1, 1.5, false};
+  EXPECT_EQ(q.check("(band (shr (bitcast.i32 x) 23:i32) 255:i32)", "127:i32").outcome,
+            Outcome::Proved);
+  q.range = {1, 2, true};  // a real just below 2 rounds to 2.0, whose exponent field is 128
+  EXPECT_EQ(q.check("(band (shr (bitcast.i32 x) 23:i32) 255:i32)", "127:i32").outcome,
+            Outcome::Model);
+  q.range = {0.5, 4, false};
+  Result rounds = q.check("(bitcast.f32 (bitcast.i32 x))", "x");
+  ASSERT_EQ(rounds.outcome, Outcome::Model) << rounds.reason;  // x need not be an fp32 value
+  for (auto [v, x] : rounds.model) EXPECT_NE(static_cast<double>(static_cast<float>(x)), x);
+  q.types = {{"e", ir::Type::I32}};
+  q.range = {0, 3, false};
+  EXPECT_EQ(q.check("(bitcast.f32 (shl (+ e 127:i32) 23:i32))",
+                    "(select (== e 0:i32) 1 (select (== e 1:i32) 2 (select (== e 2:i32) 4 8)))")
+                .outcome,
+            Outcome::Proved);
+  q.range = {};
+  Result any_bits = q.check("(bitcast.f32 e)", "(bitcast.f32 (+ e 0:i32))");
+  EXPECT_EQ(any_bits.outcome, Outcome::Unknown);  // 0x7f800000 is inf
+  EXPECT_NE(any_bits.reason.find("bitcast"), std::string::npos) << any_bits.reason;
+  q.range = {0, 0x7f7fffff, false};
+  EXPECT_EQ(q.check("(bitcast.f32 e)", "(bitcast.f32 (+ e 0:i32))").outcome, Outcome::Proved);
 }
 
 TEST(Smt, ModelsLeaningOnFalseExpValuesAreRefined) {
@@ -65,6 +146,9 @@ TEST(SmtIeee, ProvesBitExactIdentitiesAndRefutesRoundingDifferences) {
   EXPECT_EQ(q.check("(* x 0.1)", "x", true).outcome, Outcome::Unsupported);  // 0.1 is no fp32
   EXPECT_EQ(q.check("(+ x 0)", "x", true).outcome, Outcome::Model);
   EXPECT_EQ(q.check("(* x 1)", "x", true).outcome, Outcome::Proved);
+  // Rounding to integers keeps the sign of zero: ceil(-0.5) is -0.
+  EXPECT_EQ(q.check("(ceil x)", "(neg (floor (neg x)))", true).outcome, Outcome::Proved);
+  EXPECT_EQ(q.check("(round x)", "(round.away x)", true).outcome, Outcome::Model);
   // recip is the correctly rounded 1/x (torch's x / c is x * (recip c)).
   EXPECT_EQ(q.check("(recip x)", "(/ 1 x)", true).outcome, Outcome::Proved);
   EXPECT_EQ(q.check("(* x (recip 4))", "(/ x 4)", true).outcome, Outcome::Proved);
@@ -146,9 +230,9 @@ TEST(Smt, ModelsNameEveryVariable) {
 
 TEST(Smt, OutsideTheFragmentIsUnsupported) {
   Query q;
-  Result r = q.check("(floor x)", "x");
+  Result r = q.check("(frexp.mant x)", "x");
   EXPECT_EQ(r.outcome, Outcome::Unsupported);
-  EXPECT_NE(r.reason.find("floor"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("frexp"), std::string::npos) << r.reason;
   EXPECT_EQ(q.check("(maxnum x -inf)", "x").outcome, Outcome::Unsupported);
 }
 

@@ -53,9 +53,17 @@ Enclosure abs_enclosure(EArgs args) {
 }
 
 // Integer ranges of +, - and *: exact while no bound leaves the type (past it the op wraps, and
-// the result is any value). A count of true lanes (mask.sum()) stays a range this way.
+// the result is any value, except at a point). A count of true lanes (mask.sum()) stays a range
+// this way.
 template <Op kOp>
 Enclosure int_fold(EArgs a) {
+  bool points = true;  // at a point the value is exact, wrapped as the evaluator wraps it
+  for (const Enclosure* k : a) points = points && k->ilo == k->ihi;
+  if (points) {
+    int64_t v = a[0]->ilo;
+    for (size_t k = 1; k < a.size(); ++k) v = int_binop(kOp, a[0]->type, v, a[k]->ilo);
+    return ints(a[0]->type, v, v);
+  }
   __int128 lo = a[0]->ilo, hi = a[0]->ihi;
   for (size_t k = 1; k < a.size(); ++k) {
     __int128 blo = a[k]->ilo, bhi = a[k]->ihi;

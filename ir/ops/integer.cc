@@ -3,8 +3,9 @@
 // Integers wrap at their width; a float cast to an integer truncates toward zero and
 // saturates, NaN giving 0.
 //
-// None of these is in the SMT fragments yet. Away from points their enclosures are "any value"
+// Integers are bit-vectors in both SMT encodings. Away from points their enclosures are "any value"
 // except where noted: replay evaluates them exactly at points, which is where it needs them.
+#include <bit>
 #include <cstring>
 
 #include "ir/ops/family.h"
@@ -70,28 +71,79 @@ Enclosure ldexp_enclosure(EArgs args) {
 
 constexpr std::string_view kAnyAwayFromPoints = "any value away from points";
 constexpr std::string_view kNoIntervals = "integer results are not tracked by the intervals";
-constexpr std::string_view kNoReal = "integer and bit operations are outside the real fragment";
+constexpr std::string_view kNoReal =
+    "not yet in the real encoding (a real's binade, or 2 to an integer power)";
 constexpr std::string_view kNoIeee = "integer values are outside the floating-point encoding";
 
-// Bit operations and shifts on bit-vectors (bools for the bit operations on bools).
+// Bit operations and shifts on bit-vectors (bools for the bit operations on bools). In IEEE
+// semantics a shift amount must be a constant below the width; the real encoding proves the
+// amount in range, as it proves a divisor nonzero.
 template <Op kOp>
 smt::Expr int_smt(smt::IeeeEncoding&, SArgs a) {
+  if (kOp == Op::Shl || kOp == Op::Shr || kOp == Op::LShr)
+    return smt::bv_shift(kOp, a[0], smt::bv_shift_amount(a[1]));
+  return smt::bits_op(kOp, a[0], a[1]);
+}
+
+// Over the reals integers are Z3 integers (smt_expr.h): division by a constant and masks of
+// contiguous bits are linear there; other bit operations go through bit-vectors.
+smt::Expr pow2(z3::context& c, unsigned k) {
+  return c.int_val(static_cast<uint64_t>(1) << k);
+}
+
+// f(2^k) for the shift amount k: one term for a constant, a choice among the width's otherwise.
+template <typename F>
+smt::Expr by_shift_amount(const smt::Expr& k, unsigned width, F f) {
+  if (uint64_t n = 0; k.is_numeral_u64(n) && n < width) return f(static_cast<unsigned>(n));
+  smt::Expr r = f(0);
+  for (unsigned n = 1; n < width; ++n) r = z3::ite(k == static_cast<int>(n), f(n), r);
+  return r;
+}
+
+// x & m for a constant m of contiguous bits below the sign bit (0xFF, 0x7F800000): its field.
+std::optional<smt::Expr> masked_field(const smt::Expr& x, const smt::Expr& m) {
+  uint64_t v = 0;
+  if (!m.is_numeral_u64(v) || v == 0 || v >= (uint64_t{1} << 62)) return std::nullopt;
+  unsigned lo = std::countr_zero(v), len = std::countr_one(v >> lo);
+  if ((v >> lo) >> len) return std::nullopt;  // not contiguous
+  z3::context& c = x.ctx();
+  return z3::mod(x / pow2(c, lo), pow2(c, len)) * pow2(c, lo);
+}
+
+template <Op kOp>
+smt::Expr int_smt_real(smt::RealEncoding& e, SArgs a) {
   const smt::Expr &x = a[0], &y = a[1];
+  z3::context& c = e.ctx();
+  const unsigned width = e.operand_width(0);
+  if (kOp == Op::BitAnd || kOp == Op::BitOr || kOp == Op::BitXor) {
+    if (x.is_bool()) return smt::bits_op(kOp, x, y);
+    if (kOp == Op::BitAnd)
+      if (auto f = masked_field(x, y) ? masked_field(x, y) : masked_field(y, x)) return *f;
+    return z3::bv2int(smt::bits_op(kOp, z3::int2bv(width, x), z3::int2bv(width, y)), true);
+  }
+  if (kOp == Op::Shl || kOp == Op::Shr || kOp == Op::LShr) {
+    e.condition(y >= 0 && y < static_cast<int>(width));
+    // Z3's div by a positive constant is the floor: an arithmetic shift. A logical one shifts
+    // the unsigned value. The query wraps what leaves the range.
+    smt::Expr u = kOp == Op::LShr ? z3::mod(x, pow2(c, width - 1) * 2) : x;
+    return by_shift_amount(
+        y, width, [&](unsigned k) { return kOp == Op::Shl ? x * pow2(c, k) : u / pow2(c, k); });
+  }
+  // The evaluator's integer division: undefined at 0 and for MIN / -1 (which overflows).
+  e.condition(y != 0);
+  e.condition(!(x == c.int_val(width == 32 ? INT32_MIN : INT64_MIN) && y == -1));
+  // Z3's div is Euclidean: the floor for a positive divisor.
+  smt::Expr floor_q = z3::ite(y > 0, x / y, (-x) / (-y));
+  smt::Expr trunc_q = z3::ite((x >= 0) == (y > 0), floor_q, -z3::ite(y > 0, (-x) / y, x / (-y)));
   switch (kOp) {
-    case Op::Shl:
-      return z3::shl(x, smt::bv_shift_amount(y));
-    case Op::Shr:
-      return z3::ashr(x, smt::bv_shift_amount(y));
-    case Op::LShr:
-      return z3::lshr(x, smt::bv_shift_amount(y));
-    case Op::BitAnd:
-      return x.is_bool() ? x && y : x & y;
-    case Op::BitOr:
-      return x.is_bool() ? x || y : x | y;
-    case Op::BitXor:
-      return x.is_bool() ? x != y : x ^ y;
-    default:
-      throw smt::NotEncoded{"integer division"};
+    case Op::FloorDiv:
+      return floor_q;
+    case Op::ModPy:
+      return x - y * floor_q;
+    case Op::DivC:
+      return trunc_q;
+    default:  // ModC
+      return x - y * trunc_q;
   }
 }
 
@@ -109,7 +161,7 @@ constexpr OpInfo int_row(std::string_view cuda, bool may_fail, bool commutative 
           .real = real_int2<kOp>,
           .no_interval = kNoIntervals,
           .no_enclosure = kAnyAwayFromPoints,
-          .no_smt_real = kNoReal,
+          .smt_real = int_smt_real<kOp>,
           .smt_ieee = kDivision ? nullptr : int_smt<kOp>,
           .no_smt_ieee = kDivision ? "integer division (undefined at zero)" : "",
           .cuda = cuda,
@@ -160,13 +212,12 @@ constexpr OpInfo to_int_row() {
                 if (a[0]->ilo < any.ilo || a[0]->ihi > any.ihi) return any;
                 return ints(kType, a[0]->ilo, a[0]->ihi);
               },
-          // A bool is 0 or 1 and an i32 fits an i64 exactly; float truncation and the i32 wrap
-          // of an i64 stay outside the fragment.
+          // An integer is itself (the query wraps an i64 into i32); a float truncates.
           .smt_real = [](smt::RealEncoding& e, SArgs a) -> smt::Expr {
             z3::context& c = e.ctx();
             if (a[0].is_bool()) return z3::ite(a[0], c.int_val(1), c.int_val(0));
-            if (a[0].is_int() && kType == Type::I64) return a[0];
-            throw smt::NotEncoded{"a cast to an integer from a float or an i64 to i32"};
+            if (a[0].is_int()) return a[0];
+            return e.truncate_to_int(a[0], kType == Type::I32 ? 32 : 64);
           },
           .smt_ieee = [](smt::IeeeEncoding& e,
                          SArgs a) { return smt::bv_cast(e, a[0], kType == Type::I32 ? 32 : 64); },
@@ -226,8 +277,17 @@ constexpr OpInfo to_byte_row() {
                 if (a[0]->ilo < lo || a[0]->ihi > hi) return ints(Type::I32, lo, hi);
                 return ints(Type::I32, a[0]->ilo, a[0]->ihi);
               },
-          .no_smt_real = "a cast to a byte keeps the low 8 bits of a truncated value",
-          .no_smt_ieee = "a cast to a byte keeps the low 8 bits of a truncated value",
+          .smt_real =
+              [](smt::RealEncoding& e, SArgs a) {
+                z3::context& c = e.ctx();
+                smt::Expr i = a[0].is_bool()  ? z3::ite(a[0], c.int_val(1), c.int_val(0))
+                              : a[0].is_int() ? a[0]
+                                              : e.truncate_to_int(a[0], 32);
+                smt::Expr byte = z3::mod(i, c.int_val(256));
+                return kSigned ? z3::ite(byte >= 128, byte - 256, byte) : byte;
+              },
+          .smt_ieee = [](smt::IeeeEncoding& e,
+                         SArgs a) { return smt::bv_low_byte(smt::bv_cast(e, a[0], 32), kSigned); },
           .cuda = kSigned ? "keq_cast_i8" : "keq_cast_u8"};
 }
 
@@ -244,7 +304,7 @@ const OpInfo kRows[] = {
      .real = real_float2<mpfr_fmod>,
      .no_interval = "not yet bounded",
      .enclosure = modulo_enclosure<false>,
-     .no_smt_real = kNoReal,
+     .smt_real = KEQ_SMT_REAL(return smt::real_fmod(e, a[0], a[1]);),
      .no_smt_ieee = "not yet encoded (Z3's fp.rem rounds the quotient to even, fmod truncates)",
      .cuda = "keq_fmod"},
     {.op = Op::Remainder,
@@ -256,7 +316,8 @@ const OpInfo kRows[] = {
      .real = real_float2<mpfr_remainder_torch>,
      .no_interval = "not yet bounded",
      .enclosure = modulo_enclosure<true>,
-     .no_smt_real = kNoReal,
+     .smt_real = KEQ_SMT_REAL(smt::Expr m = smt::real_fmod(e, a[0], a[1]);
+                              return z3::ite(m != 0 && ((m < 0) != (a[1] < 0)), m + a[1], m);),
      .no_smt_ieee = "not yet encoded",
      .cuda = "keq_remainder"},
     int_row<Op::Shl>("keq_shl", true),
@@ -279,7 +340,7 @@ const OpInfo kRows[] = {
                           a[0]->type == Type::F32 ? !mpfr_zero_p(a[0]->f.get()) : a[0]->i != 0);),
      .interval = [](IvArgs) { return bool_interval(); },
      .enclosure = cast_bool_enclosure,
-     .no_smt_real = kNoReal,
+     .smt_real = KEQ_SMT_REAL(if (a[0].is_bool()) return a[0]; return a[0] != 0;),
      .smt_ieee =
          KEQ_SMT_IEEE(if (a[0].is_bool()) return a[0];
                       if (a[0].is_bv()) return a[0] != e.ctx().bv_val(0, a[0].get_sort().bv_size());
@@ -295,7 +356,7 @@ const OpInfo kRows[] = {
                       std::memcpy(&b, &f, 4); set_int(out, Type::I32, static_cast<int32_t>(b));),
      .no_interval = kNoIntervals,
      .no_enclosure = kAnyAwayFromPoints,
-     .no_smt_real = kNoReal,
+     .smt_real = KEQ_SMT_REAL(return e.fp32_bits_of(a[0]);),
      .smt_ieee = KEQ_SMT_IEEE(return smt::fp_to_bits(e, a[0]);),
      .cuda = "keq_bitcast_i32"},
     {.op = Op::BitcastF32,
@@ -307,7 +368,7 @@ const OpInfo kRows[] = {
                       mpfr_set_d(set_float(out), f, MPFR_RNDN);),
      .no_interval = "not yet: any fp32 value or NaN",
      .no_enclosure = kAnyAwayFromPoints,
-     .no_smt_real = kNoReal,
+     .smt_real = KEQ_SMT_REAL(return e.real_of_fp32_bits(a[0]);),
      .smt_ieee = KEQ_SMT_IEEE(return a[0].mk_from_ieee_bv(e.f32());),
      .cuda = "keq_bitcast_f32"},
     // frexp: x = mant * 2^exp with |mant| in [0.5, 1); zero, inf and NaN give (x, 0).

@@ -19,7 +19,16 @@ int round_even(mpfr_ptr o, mpfr_srcptr x, mpfr_rnd_t) {
   return mpfr_rint(o, x, MPFR_RNDN);  // the result is an integer, exact at this precision
 }
 
-template <Mpfr1 F, double (*D)(double)>
+template <Op kOp>
+smt::Expr to_integer_smt(smt::RealEncoding&, SArgs a) {
+  return smt::real_to_integer(kOp, a[0]);
+}
+template <Op kOp>
+smt::Expr to_integer_ieee(smt::IeeeEncoding& e, SArgs a) {
+  return smt::fp_to_integer(e, kOp, a[0]);
+}
+
+template <Mpfr1 F, double (*D)(double), SmtRealFn smt_to_integer, SmtIeeeFn smt_to_integer_ieee>
 constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee,
                                 std::string_view cuda) {
   return {.op = op,
@@ -40,8 +49,8 @@ constexpr OpInfo to_integer_row(Op op, std::string_view spellings, IeeeFn ieee,
                 return r;
               },
           .enclosure = [](EArgs a) { return monotone(*a[0], F, true); },
-          .no_smt_real = "rounding to an integer is outside the real fragment",
-          .no_smt_ieee = "not yet encoded (Z3's fp.roundToIntegral would do)",
+          .smt_real = smt_to_integer,
+          .smt_ieee = smt_to_integer_ieee,
           .cuda = cuda};
 }
 
@@ -125,20 +134,25 @@ constexpr OpInfo cast_row() {
 }
 
 const OpInfo kRows[] = {
-    to_integer_row<floor_fn, floor_d>(Op::Floor, "torch.floor tl.floor libdevice.floor",
-                                      KEQ_IEEE(return fval(std::floor(a[0].f));), "keq_floor"),
-    to_integer_row<ceil_fn, ceil_d>(Op::Ceil, "torch.ceil tl.ceil libdevice.ceil",
-                                    KEQ_IEEE(return fval(std::ceil(a[0].f));), "keq_ceil"),
+    to_integer_row<floor_fn, floor_d, to_integer_smt<Op::Floor>, to_integer_ieee<Op::Floor>>(
+        Op::Floor, "torch.floor tl.floor libdevice.floor",
+        KEQ_IEEE(return fval(std::floor(a[0].f));), "keq_floor"),
+    to_integer_row<ceil_fn, ceil_d, to_integer_smt<Op::Ceil>, to_integer_ieee<Op::Ceil>>(
+        Op::Ceil, "torch.ceil tl.ceil libdevice.ceil", KEQ_IEEE(return fval(std::ceil(a[0].f));),
+        "keq_ceil"),
     // Half to even, as torch.round and libdevice's rint.
-    to_integer_row<round_even, rint_d>(Op::Round, "torch.round libdevice.rint",
-                                       KEQ_IEEE(return fval(std::nearbyint(a[0].f));), "keq_round"),
-    to_integer_row<trunc_fn, trunc_d>(Op::Trunc, "torch.trunc libdevice.trunc",
-                                      KEQ_IEEE(return fval(std::trunc(a[0].f));), "keq_trunc"),
+    to_integer_row<round_even, rint_d, to_integer_smt<Op::Round>, to_integer_ieee<Op::Round>>(
+        Op::Round, "torch.round libdevice.rint", KEQ_IEEE(return fval(std::nearbyint(a[0].f));),
+        "keq_round"),
+    to_integer_row<trunc_fn, trunc_d, to_integer_smt<Op::Trunc>, to_integer_ieee<Op::Trunc>>(
+        Op::Trunc, "torch.trunc libdevice.trunc", KEQ_IEEE(return fval(std::trunc(a[0].f));),
+        "keq_trunc"),
     // Half away from zero (C's roundf): libdevice's round, which int8 quantization kernels call
     // where torch.round (half to even) is the reference.
-    to_integer_row<round_away_fn, round_away_d>(Op::RoundAway, "libdevice.round",
-                                                KEQ_IEEE(return fval(std::round(a[0].f));),
-                                                "keq_round_away"),
+    to_integer_row<round_away_fn, round_away_d, to_integer_smt<Op::RoundAway>,
+                   to_integer_ieee<Op::RoundAway>>(Op::RoundAway, "libdevice.round",
+                                                   KEQ_IEEE(return fval(std::round(a[0].f));),
+                                                   "keq_round_away"),
     {.op = Op::CastF32,
      .arity = 1,
      .sig = Signature::CastTo,
