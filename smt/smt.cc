@@ -45,6 +45,11 @@ class Encoder final : public RealEncoding {
     z3::expr arg, value;
   };
   const std::vector<Application>& applications() const { return apps_; }
+  // Whether the two terms' values are the same extended real.
+  z3::expr equal(TermId a, const z3::expr& ea, TermId b, const z3::expr& eb) const {
+    if (!infinities_.contains(a) && !infinities_.contains(b)) return ea == eb;
+    return same(ea, infinity_of(a), eb, infinity_of(b));
+  }
 
   z3::context& ctx() override { return c_; }
   Expr fresh(const char* prefix) override {
@@ -102,12 +107,15 @@ class Encoder final : public RealEncoding {
   z3::expr constant(TermId t) {
     const ir::Constant& k = s_.constant_of(t);
     if (ir::is_int(k.type)) ranges_.emplace(t, IntRange{k.i, k.i});
+    if (k.type == ir::Type::F32 && std::isinf(k.f))
+      infinities_.emplace(t, Infinity{c_.bool_val(k.f > 0), c_.bool_val(k.f < 0)});
     return constant(k);
   }
   z3::expr constant(const ir::Constant& k) {
     if (k.type == ir::Type::Bool) return c_.bool_val(k.i != 0);
     if (ir::is_int(k.type)) return c_.int_val(static_cast<int64_t>(k.i));
-    if (!std::isfinite(k.f)) throw NotEncoded{"non-finite constants"};
+    if (std::isnan(k.f)) throw NotEncoded{"NaN constants"};
+    if (std::isinf(k.f)) return c_.real_val(0);  // the value of an infinity (constant(TermId))
     int e = 0;  // a double is m * 2^e exactly, m an integer: an exact rational for Z3
     mpz_class m(std::ldexp(std::frexp(k.f, &e), 53)), p = 1;
     e -= 53;
@@ -167,6 +175,9 @@ class Encoder final : public RealEncoding {
     std::vector<z3::expr> kids;
     for (TermId k : s_.children(t)) kids.push_back(encode(k));
     building_ = t;  // the origin of the side conditions the row adds
+    bool infinite = false;
+    for (TermId k : s_.children(t)) infinite = infinite || infinities_.contains(k);
+    if (infinite) return extended(t, op, info, kids);
     z3::expr r = info.smt_real(*this, kids);
     if (!ir::is_int(s_.type(t))) return r;
     // Wrapped only where the exact result's range can leave the type: a wrap costs Z3 a
@@ -175,6 +186,119 @@ class Encoder final : public RealEncoding {
     bool inside = exact.lo >= type.lo && exact.hi <= type.hi;
     ranges_.emplace(t, inside ? exact : type);
     return inside || !may_leave_range(op) ? r : int_wrap(r, width(s_.type(t)));
+  }
+
+  // Infinities come only from constants (-inf as a max's identity, a masked load's `other`):
+  // a term that may be one is its real value (meaningful where finite) and whether it is +inf
+  // or -inf. Max, min, clamp, select, +, -, neg, *, exp, exp2, casts and comparisons follow the
+  // extended reals; they give no NaN (inf - inf is a side condition); any other op needs its
+  // operands finite, also a side condition.
+  struct Infinity {
+    z3::expr pos, neg;
+  };
+  Infinity infinity_of(TermId t) const {
+    auto it = infinities_.find(t);
+    return it != infinities_.end() ? it->second : Infinity{c_.bool_val(false), c_.bool_val(false)};
+  }
+  static z3::expr finite(const Infinity& i) { return !i.pos && !i.neg; }
+  // a < b and a == b over the extended reals.
+  static z3::expr less(const z3::expr& a, const Infinity& ia, const z3::expr& b,
+                       const Infinity& ib) {
+    return (ia.neg && !ib.neg) || (!ia.pos && ib.pos) || (finite(ia) && finite(ib) && a < b);
+  }
+  static z3::expr same(const z3::expr& a, const Infinity& ia, const z3::expr& b,
+                       const Infinity& ib) {
+    return (ia.pos && ib.pos) || (ia.neg && ib.neg) || (finite(ia) && finite(ib) && a == b);
+  }
+  z3::expr extended(TermId t, Op op, const ir::OpInfo& info, const std::vector<z3::expr>& kids) {
+    auto ks = s_.children(t);
+    std::vector<Infinity> inf;
+    for (TermId k : ks) inf.push_back(infinity_of(k));
+    auto result = [&](z3::expr v, Infinity i) {
+      infinities_.emplace(t, i);
+      return v;
+    };
+    switch (op) {
+      case Op::Max:
+      case Op::MaxNum:
+      case Op::AMax:
+      case Op::TMax:
+      case Op::Min:
+      case Op::MinNum:
+      case Op::AMin:
+      case Op::TMin: {
+        bool is_max = op == Op::Max || op == Op::MaxNum || op == Op::AMax || op == Op::TMax;
+        z3::expr v = kids[0];
+        Infinity i = inf[0];
+        for (size_t k = 1; k < kids.size(); ++k) {
+          // The infinity on the losing side is the identity; the winning one absorbs.
+          const Infinity& j = inf[k];
+          z3::expr lose_a = is_max ? i.neg : i.pos, lose_b = is_max ? j.neg : j.pos;
+          z3::expr pick =
+              is_max ? z3::ite(v >= kids[k], v, kids[k]) : z3::ite(v <= kids[k], v, kids[k]);
+          v = z3::ite(lose_a, kids[k], z3::ite(lose_b, v, pick));
+          i = is_max ? Infinity{i.pos || j.pos, i.neg && j.neg}
+                     : Infinity{i.pos && j.pos, i.neg || j.neg};
+        }
+        return result(v, i);
+      }
+      case Op::Select:
+        return result(
+            z3::ite(kids[0], kids[1], kids[2]),
+            {z3::ite(kids[0], inf[1].pos, inf[2].pos), z3::ite(kids[0], inf[1].neg, inf[2].neg)});
+      case Op::Neg:
+        return result(-kids[0], {inf[0].neg, inf[0].pos});
+      case Op::CastF32:
+        return result(kids[0], inf[0]);
+      case Op::Add:
+      case Op::Sum:
+      case Op::Sub: {
+        z3::expr v = kids[0];
+        Infinity i = inf[0];
+        for (size_t k = 1; k < kids.size(); ++k) {
+          Infinity j = op == Op::Sub ? Infinity{inf[k].neg, inf[k].pos} : inf[k];
+          condition(!(i.pos && j.neg) && !(i.neg && j.pos));  // inf - inf is NaN
+          v = op == Op::Sub ? v - kids[k] : v + kids[k];
+          i = {i.pos || j.pos, i.neg || j.neg};
+        }
+        return result(v, i);
+      }
+      case Op::Mul: {
+        const z3::expr &a = kids[0], &b = kids[1];
+        const Infinity &ia = inf[0], &ib = inf[1];
+        auto positive = [](const z3::expr& v, const Infinity& i) {
+          return i.pos || (finite(i) && v > 0);
+        };
+        auto negative = [](const z3::expr& v, const Infinity& i) {
+          return i.neg || (finite(i) && v < 0);
+        };
+        condition(!(!finite(ia) && finite(ib) && b == 0) && !(!finite(ib) && finite(ia) && a == 0));
+        z3::expr infinite = !finite(ia) || !finite(ib);
+        z3::expr same_sign =
+            (positive(a, ia) && positive(b, ib)) || (negative(a, ia) && negative(b, ib));
+        return result(a * b, {infinite && same_sign, infinite && !same_sign});
+      }
+      case Op::Exp:
+      case Op::Exp2: {  // exp(-inf) = 0, exp(+inf) = +inf
+        z3::expr v = info.smt_real(*this, kids);
+        return result(z3::ite(inf[0].neg, real(0), v), {inf[0].pos, c_.bool_val(false)});
+      }
+      case Op::Lt:
+        return less(kids[0], inf[0], kids[1], inf[1]);
+      case Op::Gt:
+        return less(kids[1], inf[1], kids[0], inf[0]);
+      case Op::Le:
+        return !less(kids[1], inf[1], kids[0], inf[0]);
+      case Op::Ge:
+        return !less(kids[0], inf[0], kids[1], inf[1]);
+      case Op::Eq:
+        return same(kids[0], inf[0], kids[1], inf[1]);
+      case Op::Ne:
+        return !same(kids[0], inf[0], kids[1], inf[1]);
+      default:
+        for (const Infinity& i : inf) condition(finite(i));
+        return info.smt_real(*this, kids);
+    }
   }
 
   struct IntRange {
@@ -259,7 +383,8 @@ class Encoder final : public RealEncoding {
   z3::expr_vector facts_, conditions_;
   std::map<std::string, z3::func_decl> functions_;
   absl::flat_hash_map<TermId, z3::expr> memo_, vars_;
-  absl::flat_hash_map<TermId, IntRange> ranges_;  // integer terms: where their values lie
+  absl::flat_hash_map<TermId, IntRange> ranges_;      // integer terms: where their values lie
+  absl::flat_hash_map<TermId, Infinity> infinities_;  // terms that may be infinite
   std::vector<Application> apps_;
   std::map<std::string, std::vector<std::pair<z3::expr, z3::expr>>> by_function_;  // (arg, value)
   std::vector<std::pair<TermId, unsigned>> origins_;
@@ -518,7 +643,7 @@ Result check(const ir::TermStore& store, TermId a, TermId b,
     }
     z3::solver s(c);
     s.add(enc.facts());
-    s.add(ea != eb);
+    s.add(!enc.equal(a, ea, b, eb));
     // A model may lean on values of exp & co. that the real functions do not take: refine with
     // the true values at its points and ask again, a few times.
     constexpr unsigned kRefinements = 8;
