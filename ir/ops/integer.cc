@@ -3,8 +3,9 @@
 // Integers wrap at their width; a float cast to an integer truncates toward zero and
 // saturates, NaN giving 0.
 //
-// Integers are bit-vectors in both SMT encodings. Away from points their enclosures are "any value"
-// except where noted: replay evaluates them exactly at points, which is where it needs them.
+// Integers are bit-vectors in the IEEE encoding and Z3 integers in the real one (smt_expr.h).
+// Away from points their enclosures are "any value" except where noted: replay evaluates them
+// exactly at points, which is where it needs them.
 #include <bit>
 #include <cstring>
 
