@@ -99,9 +99,11 @@ Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.
 computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
 run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
 findings, pair dedup, the e-graph (real-semantics rules and normal forms), a witness search, then
-Z3 on what is left (an exact encoding of a finite fragment: arithmetic, comparisons, select,
+Z3 on what is left (an exact encoding of a fragment: arithmetic, comparisons, select,
 max/min, exp/log/sqrt/tanh/sigmoid/erf through uninterpreted functions with true facts; division,
-log and sqrt only where Z3 proves their arguments in range). Every counterexample is replayed
+log and sqrt only where Z3 proves their arguments in range; integers wrapping at their width,
+casts, rounding to integers, bitcasts; infinite constants as extended reals; frexp, ldexp and
+NaN constants stay outside, UNKNOWN with that reason). Every counterexample is replayed
 in interval arithmetic (outward rounding, 256 bits, raised to 8192) and reported only when the
 two sides' enclosures are disjoint. A Z3 model that leans on values of exp, exp2, log2 or
 erf the real functions do not take is refined (the true values at its points are added) and Z3
