@@ -126,41 +126,33 @@ class Encoder final : public RealEncoding {
 
   static unsigned width(ir::Type t) { return t == ir::Type::I32 ? 32 : ir::is_int(t) ? 64 : 0; }
 
-  // An integer lies in its type's range, and in its input's range within that.
+  // A float lies in its input's range; an integer in its type's range and its input's within
+  // that, which exact_range reads too.
   z3::expr variable(TermId t) {
     const ir::Variable& v = s_.variable_of(t);
-    z3::expr x = v.type == ir::Type::Bool ? c_.bool_const(v.name.c_str())
-                 : ir::is_int(v.type)     ? c_.int_const(v.name.c_str())
-                                          : c_.real_const(v.name.c_str());
+    VarRange r = range_(t);
     if (ir::is_int(v.type)) {
-      bool i32 = v.type == ir::Type::I32;
-      facts_.push_back(x >= c_.int_val(i32 ? INT32_MIN : INT64_MIN) &&
-                       x <= c_.int_val(i32 ? INT32_MAX : INT64_MAX));
-    }
-    if (v.type != ir::Type::Bool) {
-      VarRange r = range_(t);
-      auto bound = [&](double b, bool up) {
-        return ir::is_int(v.type)
-                   ? c_.int_val(static_cast<int64_t>(up ? std::floor(b) : std::ceil(b)))
-                   : constant(ir::Constant::of_float(b));
-      };
-      const double top = ir::is_int(v.type) ? std::ldexp(1.0, width(v.type) - 1) : INFINITY;
-      if (std::isfinite(r.lo) && r.lo > -top) facts_.push_back(x >= bound(r.lo, false));
-      if (std::isfinite(r.hi) && r.hi < top) {
-        bool open = r.hi_open && !(ir::is_int(v.type) && r.hi != std::floor(r.hi));
-        z3::expr hi = bound(r.hi, true);
-        facts_.push_back(open ? x < hi : x <= hi);
-      }
-    }
-    if (ir::is_int(v.type)) {
-      VarRange r = range_(t);
-      IntRange type = type_range(v.type), in = type;
-      if (std::isfinite(r.lo) && r.lo > static_cast<double>(type.lo))
+      z3::expr x = c_.int_const(v.name.c_str());
+      IntRange in = type_range(v.type);
+      if (std::isfinite(r.lo) && r.lo > static_cast<double>(in.lo))
         in.lo = static_cast<__int128>(std::ceil(r.lo));
-      if (std::isfinite(r.hi) && r.hi < static_cast<double>(type.hi))
+      if (std::isfinite(r.hi) && r.hi < static_cast<double>(in.hi))
         in.hi = static_cast<__int128>(r.hi_open && r.hi == std::floor(r.hi) ? r.hi - 1
                                                                             : std::floor(r.hi));
+      facts_.push_back(x >= c_.int_val(static_cast<int64_t>(in.lo)) &&
+                       x <= c_.int_val(static_cast<int64_t>(in.hi)));
       ranges_.emplace(t, in);
+      vars_.emplace(t, x);
+      return x;
+    }
+    z3::expr x =
+        v.type == ir::Type::Bool ? c_.bool_const(v.name.c_str()) : c_.real_const(v.name.c_str());
+    if (v.type != ir::Type::Bool) {
+      if (std::isfinite(r.lo)) facts_.push_back(x >= constant(ir::Constant::of_float(r.lo)));
+      if (std::isfinite(r.hi)) {
+        z3::expr hi = constant(ir::Constant::of_float(r.hi));
+        facts_.push_back(r.hi_open ? x < hi : x <= hi);
+      }
     }
     vars_.emplace(t, x);
     return x;
@@ -190,7 +182,7 @@ class Encoder final : public RealEncoding {
 
   // Infinities come only from constants (-inf as a max's identity, a masked load's `other`):
   // a term that may be one is its real value (meaningful where finite) and whether it is +inf
-  // or -inf. Max, min, clamp, select, +, -, neg, *, exp, exp2, casts and comparisons follow the
+  // or -inf. Max, min, select, +, -, neg, *, exp, exp2, cast.f32 and comparisons follow the
   // extended reals; they give no NaN (inf - inf is a side condition); any other op needs its
   // operands finite, also a side condition.
   struct Infinity {

@@ -118,8 +118,11 @@ smt::Expr int_smt_real(smt::RealEncoding& e, SArgs a) {
   const unsigned width = e.operand_width(0);
   if (kOp == Op::BitAnd || kOp == Op::BitOr || kOp == Op::BitXor) {
     if (x.is_bool()) return smt::bits_op(kOp, x, y);
-    if (kOp == Op::BitAnd)
-      if (auto f = masked_field(x, y) ? masked_field(x, y) : masked_field(y, x)) return *f;
+    if (kOp == Op::BitAnd) {
+      std::optional<smt::Expr> field = masked_field(x, y);
+      if (!field) field = masked_field(y, x);
+      if (field) return *field;
+    }
     return z3::bv2int(smt::bits_op(kOp, z3::int2bv(width, x), z3::int2bv(width, y)), true);
   }
   if (kOp == Op::Shl || kOp == Op::Shr || kOp == Op::LShr) {
