@@ -96,7 +96,9 @@ const char* const kHelp =
                   [--max-memory SIZE] [--repro FILE] [--python-path DIR]... [--venv DIR]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
-computes, for every input get_inputs() can produce, at the sizes --dims gives. Neither file is
+computes, for every input get_inputs() can produce, at the sizes --dims gives. KernelBook's files
+(no Model) pair the reference's class X with the candidate's XNew, and their get_init_inputs()
+returns [args, kwargs]. Neither file is
 run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
 findings, pair dedup, the e-graph (real-semantics rules and normal forms), a witness search, then
 Z3 on what is left (an exact encoding of a fragment: arithmetic, comparisons, select,

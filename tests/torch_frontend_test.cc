@@ -426,6 +426,41 @@ TEST(TorchFrontend, AnInputCastToFp8InGetInputsIsAnFp8Input) {
   EXPECT_EQ(input_dtype("[x[0].to(torch.float8_e4m3fn)]"), DType::F32);  // not all of it
 }
 
+// KernelBook's files: no Model; the candidate's XNew names the reference's X, and
+// get_init_inputs() returns [args, kwargs]. KernelBench's names win where the reference has them.
+TEST(TorchFrontend, KernelBookClassesAndInitKeywords) {
+  fs::path dir = fs::temp_directory_path() / "keq_kernelbook";
+  fs::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << "import torch\nimport torch.nn as nn\n\n\n" << text;
+    return (dir / name).string();
+  };
+  std::string helper_and_entry =
+      "class Helper(nn.Module):\n    pass\n\n\nclass Shift(nn.Module):\n"
+      "    def __init__(self, by=0.0):\n        super().__init__()\n        self.by = by\n\n"
+      "    def forward(self, x):\n        return x + self.by\n\n\n"
+      "def get_inputs():\n    return [torch.rand([2, 3])]\n\n\n"
+      "def get_init_inputs():\n    return [[], {'by': 2.5}]\n";
+  std::string ref = write("ref.py", helper_and_entry);
+  std::string cand = write("cand.py", helper_and_entry + "\n\nclass ShiftNew(Shift):\n    pass\n");
+  ModelClasses m = model_classes(ref, cand);
+  EXPECT_EQ(m.reference, "Shift");
+  EXPECT_EQ(m.candidate, "ShiftNew");
+  ir::TermStore store;
+  Program p = run_candidate(cand, ref, store, {}, false, m.candidate);
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(store.str(p.outputs[0]->elems[0]), "(+ in0[0,0] 2.5)");
+  EXPECT_TRUE(p.state.host_assumptions.count(
+      "get_init_inputs() returns [args, kwargs] (KernelBook's files)"));
+  // Two candidate classes that name reference classes: no single pair, the defaults stand.
+  std::string two = write("two.py", helper_and_entry + "\n\nclass ShiftNew(Shift):\n    pass\n"
+                                                       "\n\nclass HelperNew(Helper):\n    pass\n");
+  EXPECT_EQ(model_classes(ref, two).reference, "Model");
+  std::string kernelbench = write("kb.py", "class Model(nn.Module):\n    pass\n");
+  EXPECT_EQ(model_classes(kernelbench, cand).candidate, "ModelNew");
+  fs::remove_all(dir);
+}
+
 TEST(TorchFrontend, SumOfBoolsIsInt64) {
   ir::TermStore s;
   Ref r = run_snippet("import torch\nx = torch.randn(3)\nr = (x > 0).sum()\n", "r", s);

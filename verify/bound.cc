@@ -238,6 +238,7 @@ class LimitProbe {
   LimitProbe(const std::string& ref, const std::string& cand, double seconds, size_t max_bytes)
       : ref_(ref),
         cand_(cand),
+        cand_class_(torch::model_classes(ref, cand).candidate),
         deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(seconds))),
         max_bytes_(max_bytes) {}
@@ -250,7 +251,8 @@ class LimitProbe {
         // interpreter over a level-2 pipeline's kernels): it stops at the deadline.
         ir::BudgetScope budget(deadline_, max_bytes_);
         ir::TermStore store;
-        torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims).state;
+        torch::TorchState st =
+            torch::run_candidate(cand_, ref_, store, dims, false, cand_class_).state;
         it->second = {st.mask_limits, st.loop_steps};
       } catch (const ir::BudgetExceeded&) {
         out_of_time_ = true;
@@ -264,7 +266,7 @@ class LimitProbe {
  private:
   using Clock = std::chrono::steady_clock;
   static constexpr int kMaxRuns = 96;  // a bound on the search's cost, whatever the file
-  std::string ref_, cand_;
+  std::string ref_, cand_, cand_class_;
   Clock::time_point deadline_;
   size_t max_bytes_;
   std::map<std::string, std::optional<std::pair<Limits, Limits>>> seen_;  // masks, steps

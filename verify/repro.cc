@@ -1,7 +1,7 @@
 // --repro: a counterexample as a Python script the user runs on their own machine (keq never
 // runs Python). It sets the configuration's sizes, builds the inputs and parameters the
 // counterexample names (every other element 0: the differing element does not depend on them),
-// runs Model and ModelNew, and prints both values at the differing element.
+// runs the two models (Model and ModelNew, or KernelBook's X and XNew), and prints both values at the differing element.
 #include <filesystem>
 #include <map>
 
@@ -56,6 +56,8 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
       "import importlib.util\n\nimport torch\n\n";
   t += "REF = " + py_str(std::filesystem::absolute(ref_path).string()) + "\n";
   t += "CAND = " + py_str(std::filesystem::absolute(cand_path).string()) + "\n";
+  t += "REF_CLASS, CAND_CLASS = " + py_str(r.ref_class) + ", " + py_str(r.cand_class) + "\n";
+  t += std::string("KERNELBOOK = ") + (r.ref_class == "Model" ? "False" : "True") + "\n";
   t += "DIMS = {";
   for (size_t k = 0; k < r.dims.size(); ++k) {
     const auto& [name, values] = r.dims[k];
@@ -95,12 +97,14 @@ def fill(t, name):
 
 ref, cand = load(REF, "keq_ref"), load(CAND, "keq_cand")
 device = "cuda" if torch.cuda.is_available() else "cpu"
-init = ref.get_init_inputs()
+init = ref.get_init_inputs() if hasattr(ref, "get_init_inputs") else []
+args, kwargs = (init[0], init[1]) if KERNELBOOK and len(init) == 2 and isinstance(init[1], dict) else (init, {})
 inputs = [x.to(device) if torch.is_tensor(x) else x for x in ref.get_inputs()]
 with torch.no_grad():
     for i, x in enumerate(inputs):
         fill(x, f"in{i}")
-    models = [ref.Model(*init).to(device), cand.ModelNew(*init).to(device)]
+    models = [getattr(ref, REF_CLASS)(*args, **kwargs).to(device),
+              getattr(cand, CAND_CLASS)(*args, **kwargs).to(device)]
     for m in models:
         for j, p in enumerate(m.parameters()):
             fill(p.data, f"p{j}")

@@ -79,10 +79,13 @@ bool Pipeline::run_programs() {
   const std::string &ref_path = ref_path_, &cand_path = cand_path_;
   bool ran_reference = false;
   try {
-    ref = torch::run_program(ref_path, store, "Model", opt.dims, opt.params_initial, opt.eval_mode);
+    torch::ModelClasses classes = torch::model_classes(ref_path, cand_path);
+    r.ref_class = classes.reference, r.cand_class = classes.candidate;
+    ref = torch::run_program(ref_path, store, classes.reference, opt.dims, opt.params_initial,
+                             opt.eval_mode);
     ran_reference = true;
     cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
-                                "ModelNew", opt.autotune_config, opt.eval_mode);
+                                classes.candidate, opt.autotune_config, opt.eval_mode);
     r.autotune_configs = cand.state.autotune_configs;
     r.autotune_signatures = cand.state.autotune_signatures;
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;

@@ -153,6 +153,19 @@ void Torch::install_elementwise() {
       in.unsupported(a.at, "div with rounding_mode=");
     return binary("/", a.pos.at(0), a.get(1, "other"), a.at);
   });
+  // Comparisons as functions (and methods): torch.ne(x, 0) is x != 0.
+  for (auto [name, op] : {std::pair<const char*, const char*>{"eq", "=="}, {"ne", "!="},
+                          {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}}) {
+    std::string spelled = op;
+    define(name, [this, spelled](Interp&, CallArgs& a) {
+      return binary(spelled, a.pos.at(0), a.get(1, "other"), a.at);
+    });
+  }
+  alias("not_equal", "ne");
+  alias("less", "lt");
+  alias("less_equal", "le");
+  alias("greater", "gt");
+  alias("greater_equal", "ge");
   alias("multiply", "mul");
   alias("divide", "div");
   alias("true_divide", "div");

@@ -144,13 +144,31 @@ std::vector<Ref> call_list(python::Interp& in, const Ref& f) {
   return in.to_sequence(in.call(f, none), kFileStart);
 }
 
+// get_init_inputs() as the model's arguments (none without the function).
+CallArgs init_arguments(Session& s, const std::string& path, const std::string& class_name,
+                        TorchState& state) {
+  CallArgs init;
+  init.at = kFileStart;
+  if (!s.env->lookup("get_init_inputs")) return init;
+  init.pos = call_list(s.in, s.function(path, "get_init_inputs"));
+  if (!kernelbook_class(class_name) || init.pos.size() != 2 || init.pos[0]->kind != K::List ||
+      init.pos[1]->kind != K::Dict)
+    return init;
+  Ref args = init.pos[0], kwargs = init.pos[1];
+  init.pos = args->items;
+  for (const auto& [key, value] : kwargs->dict) {
+    if (key->kind != K::Str)
+      throw python::ProgramError(path + ": get_init_inputs()'s keyword arguments need str keys");
+    init.kw.push_back({key->s, value});
+  }
+  state.host_assumptions.insert("get_init_inputs() returns [args, kwargs] (KernelBook's files)");
+  return init;
+}
+
 void forward_and_collect(Session& s, TorchState& state, const std::string& path,
-                         const std::string& class_name, const std::vector<Ref>& init,
+                         const std::string& class_name, CallArgs init_args,
                          const std::vector<Ref>& inputs, Program& p, ir::TermStore& store,
                          bool eval_mode) {
-  CallArgs init_args;
-  init_args.at = kFileStart;
-  init_args.pos = init;
   state.phase = TorchState::Phase::Init;
   Ref model = s.in.call(s.function(path, class_name), init_args);
   if (eval_mode) {  // model.eval(), as a user's harness would call it
@@ -247,9 +265,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   p.state.params_initial = params_initial;
   Session s(path, store, p.state, dims, true);
   record_constants(s, p);
-  std::vector<Ref> init = s.env->lookup("get_init_inputs")
-                              ? call_list(s.in, s.function(path, "get_init_inputs"))
-                              : std::vector<Ref>{};
+  CallArgs init = init_arguments(s, path, class_name, p.state);
   // randn names parameters while a model is built and inputs in get_inputs: by phase, whatever
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
@@ -265,13 +281,11 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
-  std::vector<Ref> init = ref.env->lookup("get_init_inputs")
-                              ? call_list(ref.in, ref.function(ref_path, "get_init_inputs"))
-                              : std::vector<Ref>{};
+  Program p;
+  CallArgs init = init_arguments(ref, ref_path, class_name, p.state);
   ref_state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
   narrow_cast_inputs(ref_state, store, inputs);
-  Program p;
   p.file = cand_path;
   p.inputs_file = ref_path;
   p.class_name = class_name;
@@ -282,6 +296,35 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   record_constants(ref, p);
   forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store, eval_mode);
   return p;
+}
+
+bool kernelbook_class(const std::string& class_name) {
+  return class_name != "Model" && class_name != "ModelNew";
+}
+
+namespace {
+std::set<std::string> top_level_classes(const std::string& path) {
+  std::set<std::string> names;
+  try {
+    python::Tree tree = python::parse_file(path);
+    for (python::NodeId k : tree.at(tree.root).kids)
+      if (tree.at(k).kind == python::NodeKind::ClassDef) names.insert(tree.at(k).text);
+  } catch (const std::exception&) {  // running the file reports what stops it
+  }
+  return names;
+}
+}  // namespace
+
+ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path) {
+  ModelClasses m;
+  std::set<std::string> ref = top_level_classes(ref_path);
+  if (ref.count(m.reference)) return m;
+  std::vector<std::string> pairs;
+  for (const std::string& c : top_level_classes(cand_path))
+    if (c.size() > 3 && c.compare(c.size() - 3, 3, "New") == 0 && ref.count(c.substr(0, c.size() - 3)))
+      pairs.push_back(c.substr(0, c.size() - 3));
+  if (pairs.size() == 1) m.reference = pairs[0], m.candidate = pairs[0] + "New";
+  return m;
 }
 
 namespace {
