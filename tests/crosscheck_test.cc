@@ -29,9 +29,10 @@ struct Record {
   std::vector<double> values;
 };
 struct Case {
-  std::string file, ref;  // ref: for a candidate, the reference that supplies its inputs
-  std::string skip;       // why the framework could not run it
-  bool bits = false;      // its bits count even off the GPU (torch_outputs.py's CPU_BITS)
+  std::string file, ref;   // ref: for a candidate, the reference that supplies its inputs
+  std::string skip;        // why the framework could not run it
+  std::string class_name;  // the model class torch_outputs.py built (Model, ModelNew, KernelBook's)
+  bool bits = false;       // its bits count even off the GPU (torch_outputs.py's CPU_BITS)
   Dims dims;
   std::vector<Record> inputs, params, outputs;
 };
@@ -60,6 +61,8 @@ Case read_case(const fs::path& p) {
       ls >> c.file;
     } else if (kind == "ref") {
       ls >> c.ref;
+    } else if (kind == "class") {
+      ls >> c.class_name;
     } else if (kind == "bits") {
       c.bits = true;
     } else if (kind == "skip") {
@@ -268,8 +271,11 @@ size_t check_folder(const fs::path& dir, bool bit_exact, bool interpreter) {
       ir::TermStore store;
       Program p;
       try {
-        p = c.ref.empty() ? run_program(c.file, store, "Model", c.dims)
-                          : run_candidate(c.file, c.ref, store, c.dims, false, "ModelNew", config);
+        std::string cls = !c.class_name.empty() ? c.class_name
+                          : c.ref.empty()       ? "Model"
+                                                : "ModelNew";
+        p = c.ref.empty() ? run_program(c.file, store, cls, c.dims)
+                          : run_candidate(c.file, c.ref, store, c.dims, false, cls, config);
       } catch (const std::exception& e) {
         bad = {e.what()};
         break;

@@ -453,8 +453,9 @@ TEST(TorchFrontend, KernelBookClassesAndInitKeywords) {
   EXPECT_TRUE(p.state.host_assumptions.count(
       "get_init_inputs() returns [args, kwargs] (KernelBook's files)"));
   // Two candidate classes that name reference classes: no single pair, the defaults stand.
-  std::string two = write("two.py", helper_and_entry + "\n\nclass ShiftNew(Shift):\n    pass\n"
-                                                       "\n\nclass HelperNew(Helper):\n    pass\n");
+  std::string two = write("two.py", helper_and_entry +
+                                        "\n\nclass ShiftNew(Shift):\n    pass\n"
+                                        "\n\nclass HelperNew(Helper):\n    pass\n");
   EXPECT_EQ(model_classes(ref, two).reference, "Model");
   std::string kernelbench = write("kb.py", "class Model(nn.Module):\n    pass\n");
   EXPECT_EQ(model_classes(kernelbench, cand).candidate, "ModelNew");

@@ -1,7 +1,8 @@
 // --repro: a counterexample as a Python script the user runs on their own machine (keq never
 // runs Python). It sets the configuration's sizes, builds the inputs and parameters the
 // counterexample names (every other element 0: the differing element does not depend on them),
-// runs the two models (Model and ModelNew, or KernelBook's X and XNew), and prints both values at the differing element.
+// runs the two models (Model and ModelNew, or KernelBook's X and XNew), and prints both values at
+// the differing element.
 #include <filesystem>
 #include <map>
 

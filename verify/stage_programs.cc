@@ -9,8 +9,8 @@
 #include <set>
 
 #include "frontends/python/python.h"
-#include "verify/known_constants.h"
 #include "verify/index_overflow.h"
+#include "verify/known_constants.h"
 #include "verify/pair_key.h"
 #include "verify/pipeline.h"
 

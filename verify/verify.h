@@ -86,8 +86,8 @@ struct Stats {
 
 struct Report {
   Verdict verdict = Verdict::Unknown;
-  std::string reason;           // why, in one line
-  std::string bound;            // the configuration checked (sizes, and autotune configs used)
+  std::string reason;  // why, in one line
+  std::string bound;   // the configuration checked (sizes, and autotune configs used)
   std::string ref_class = "Model", cand_class = "ModelNew";  // torch::model_classes's
   size_t autotune_configs = 0;  // the most configs any autotuned kernel has (0: none autotuned)
   std::vector<std::string> autotune_signatures;  // TorchState's: equal ones are one program

@@ -47,7 +47,31 @@ void Torch::install_activations(const Ref& F) {
         Op::Mul, {alpha, t.mk(Op::Sub, {t.mk(Op::Exp, {t.mk(Op::Div, {x, alpha})}), t.fconst(1)})});
     return t.mk(Op::Add, {t.mk(Op::Max, {x, t.fconst(0)}), t.mk(Op::Min, {t.fconst(0), neg})});
   });
-  for (const char* n : {"sign", "frac", "square"})
+  act("tanhshrink", [](Torch& t, TermId x, CallArgs&) {
+    return t.mk(Op::Sub, {x, t.mk(Op::Tanh, {x})});
+  });
+  // logit(x, eps=None): log(z / (1 - z)), z = x clamped to [eps, 1 - eps] when eps is given.
+  act("logit", [](Torch& t, TermId x, CallArgs& a) {
+    Ref eps = a.get(1, "eps");
+    TermId z = x;
+    if (eps && eps->kind != K::None) {
+      double e = t.in.to_float(eps, a.at);
+      z = t.s.make(Op::Clamp,
+                   {x, t.fconst(static_cast<float>(e)), t.fconst(static_cast<float>(1 - e))});
+    }
+    return t.mk(Op::Log, {t.mk(Op::Div, {z, t.mk(Op::Sub, {t.fconst(1), z})})});
+  });
+  // softmin(x, dim) = softmax(-x, dim).
+  define("softmin", [this](Interp& i2, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    for (const char* k : {"dim", "dtype", "_stacklevel"}) a.has(k);  // softmax reads them from c
+    CallArgs c = a;
+    c.pos[0] = wrap(map1(
+        in, x, x->dtype, [&](TermId e) { return mk(Op::Neg, {e}); }, a.at));
+    return unchecked_ops.at("softmax")(i2, c);
+  });
+  expose("softmin");
+  for (const char* n : {"sign", "frac", "square", "logit"})
     (*in.module_value("torch", {}).get()->attrs)[n] =
         python::builtin(std::string("torch.") + n, ops.at(n));
   // glu(x, dim) = a * sigmoid(b), a and b the two halves of x along dim.

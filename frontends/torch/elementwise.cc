@@ -154,8 +154,12 @@ void Torch::install_elementwise() {
     return binary("/", a.pos.at(0), a.get(1, "other"), a.at);
   });
   // Comparisons as functions (and methods): torch.ne(x, 0) is x != 0.
-  for (auto [name, op] : {std::pair<const char*, const char*>{"eq", "=="}, {"ne", "!="},
-                          {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}}) {
+  for (auto [name, op] : {std::pair<const char*, const char*>{"eq", "=="},
+                          {"ne", "!="},
+                          {"lt", "<"},
+                          {"le", "<="},
+                          {"gt", ">"},
+                          {"ge", ">="}}) {
     std::string spelled = op;
     define(name, [this, spelled](Interp&, CallArgs& a) {
       return binary(spelled, a.pos.at(0), a.get(1, "other"), a.at);
@@ -166,6 +170,133 @@ void Torch::install_elementwise() {
   alias("less_equal", "le");
   alias("greater", "gt");
   alias("greater_equal", "ge");
+
+  // clamp_min(x, m) and clamp_max(x, m): clamp with one bound.
+  for (const char* name : {"clamp_min", "clamp_max"}) {
+    std::string bound = name == std::string("clamp_min") ? "min" : "max";
+    define(name, [this, bound](Interp& i2, CallArgs& a) {
+      Ref m = a.get(1, bound);
+      if (!m) in.error(a.at, "clamp_" + bound + " needs " + bound);
+      CallArgs c;
+      c.at = a.at;
+      c.pos = {a.pos.at(0)};
+      c.kw = {{bound, m}};
+      return unchecked_ops.at("clamp")(i2, c);
+    });
+  }
+  // fmod (C's: the sign of the dividend) and remainder (Python's: the sign of the divisor).
+  for (const char* name : {"fmod", "remainder"}) {
+    bool c_style = name == std::string("fmod");
+    define(name, [this, c_style](Interp&, CallArgs& a) {
+      Ref x = a.pos.at(0), y = a.get(1, "other");
+      if (!y) in.error(a.at, std::string(c_style ? "fmod" : "remainder") + " needs other");
+      DType out = promote(x, y, in, a.at);
+      Op op = torch::is_float(out) ? (c_style ? Op::FMod : Op::Remainder)
+                                   : (c_style ? Op::ModC : Op::ModPy);
+      return binary_max(x, y, a.at, op);
+    });
+  }
+  // xlogy(x, y): 0 where x == 0 (unless y is NaN), else x * log(y), as torch's kernel.
+  define("xlogy", [this](Interp&, CallArgs& a) {
+    return float_binary(a, "xlogy", [this](TermId x, TermId y) {
+      TermId nan_y = mk(Op::Ne, {y, y});
+      return select(
+          nan_y, y,
+          select(mk(Op::Eq, {x, fconst(0)}), fconst(0), mk(Op::Mul, {x, mk(Op::Log, {y})})));
+    });
+  });
+  // lerp(a, b, w): torch's two-sided formula, a + w (b - a) for |w| < 0.5, else
+  // b - (b - a)(1 - w); one value over the reals, different roundings in IEEE.
+  define("lerp", [this](Interp&, CallArgs& a) {
+    Ref start = a.pos.at(0), end = a.get(1, "end"), weight = a.get(2, "weight");
+    if (!end || !weight) in.error(a.at, "lerp needs end and weight");
+    DType out = promote(start, end, in, a.at);
+    if (!torch::is_float(out)) in.unsupported(a.at, "lerp of integer tensors");
+    TensorPtr x = as_tensor(in, start, a.at, out), y = as_tensor(in, end, a.at, out),
+              w = as_tensor(in, weight, a.at, out);
+    return wrap(map3(
+        in, x, y, w, out,
+        [&](TermId p, TermId q, TermId r) {
+          TermId d = mk(Op::Sub, {q, p});
+          return select(mk(Op::Lt, {mk(Op::Abs, {r}), fconst(0.5)}),
+                        mk(Op::Add, {p, mk(Op::Mul, {r, d})}),
+                        mk(Op::Sub, {q, mk(Op::Mul, {d, mk(Op::Sub, {fconst(1), r})})}));
+        },
+        a.at));
+  });
+  // isnan, isinf, isfinite, isposinf, isneginf: bool tensors, exact tests.
+  for (const char* name : {"isnan", "isinf", "isfinite", "isposinf", "isneginf"}) {
+    std::string n = name;
+    define(n, [this, n](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      DType d = x->dtype;
+      return wrap(map1(
+          in, x, DType::Bool,
+          [&](TermId e) -> TermId {
+            if (!torch::is_float(d)) return constant(s, DType::Bool, n == "isfinite" ? 1 : 0);
+            TermId pos = mk(Op::Eq, {e, fconst(INFINITY)}),
+                   neg = mk(Op::Eq, {e, fconst(-INFINITY)});
+            TermId nan = mk(Op::Ne, {e, e});
+            if (n == "isnan") return nan;
+            if (n == "isposinf") return pos;
+            if (n == "isneginf") return neg;
+            TermId inf = mk(Op::Or, {pos, neg});
+            return n == "isinf" ? inf : mk(Op::Not, {mk(Op::Or, {inf, nan})});
+          },
+          a.at));
+    });
+  }
+  // nan_to_num(x, nan=0.0, posinf=None, neginf=None): None is the dtype's largest finite value.
+  define("nan_to_num", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (!torch::is_float(x->dtype)) return wrap(x);
+    if (x->dtype != DType::F32) in.unsupported(a.at, "nan_to_num of a narrow float tensor");
+    auto value = [&](size_t pos, const char* name, double dflt) {
+      Ref v = a.get(pos, name);
+      return fconst(v && v->kind != K::None ? in.to_float(v, a.at) : dflt);
+    };
+    TermId nan = value(1, "nan", 0), pos = value(2, "posinf", FLT_MAX),
+           neg = value(3, "neginf", -FLT_MAX);
+    return wrap(map1(
+        in, x, x->dtype,
+        [&](TermId e) {
+          return select(mk(Op::Ne, {e, e}), nan,
+                        select(mk(Op::Eq, {e, fconst(INFINITY)}), pos,
+                               select(mk(Op::Eq, {e, fconst(-INFINITY)}), neg, e)));
+        },
+        a.at));
+  });
+  // logical_and/or/xor/not: a nonzero element is true; the result is bool.
+  auto truth = [this](TermId e, DType d) {
+    return d == DType::Bool ? e : mk(Op::Ne, {e, constant(s, d, 0)});
+  };
+  for (const char* name : {"logical_and", "logical_or", "logical_xor"}) {
+    std::string n = name;
+    define(n, [this, n, truth](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      Ref other = a.get(1, "other");
+      if (!other) in.error(a.at, n + " needs other");
+      TensorPtr y =
+          as_tensor(in, other, a.at, other->kind == K::Tensor ? other->tensor->dtype : x->dtype);
+      DType xd = x->dtype, yd = y->dtype;
+      return wrap(map2(
+          in, x, y, DType::Bool,
+          [&](TermId p, TermId q) {
+            TermId u = truth(p, xd), v = truth(q, yd);
+            if (n == "logical_and") return mk(Op::And, {u, v});
+            if (n == "logical_or") return mk(Op::Or, {u, v});
+            return mk(Op::Or,
+                      {mk(Op::And, {u, mk(Op::Not, {v})}), mk(Op::And, {mk(Op::Not, {u}), v})});
+          },
+          a.at));
+    });
+  }
+  define("logical_not", [this, truth](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    DType d = x->dtype;
+    return wrap(map1(
+        in, x, DType::Bool, [&](TermId e) { return mk(Op::Not, {truth(e, d)}); }, a.at));
+  });
   alias("multiply", "mul");
   alias("divide", "div");
   alias("true_divide", "div");
@@ -195,19 +326,23 @@ void Torch::install_elementwise() {
   }
   // addmm(input, mat1, mat2, *, beta=1, alpha=1): beta * input + alpha * (mat1 @ mat2); with
   // beta = 0 the input is not read (a NaN there does not propagate), as torch documents.
-  define("addmm", [this](Interp&, CallArgs& a) {
-    Ref prod = matmul(tensor_arg(a, 1, "mat1"), tensor_arg(a, 2, "mat2"), a.at);
-    Ref beta = a.get(SIZE_MAX, "beta"), alpha = a.get(SIZE_MAX, "alpha");
-    auto is = [&](const Ref& v, double x) {
-      return (v->kind == K::Int || v->kind == K::Bool || v->kind == K::Float) &&
-             in.to_float(v, a.at) == x;
-    };
-    if (alpha && !is(alpha, 1)) prod = binary("*", alpha, prod, a.at);
-    Ref input = a.get(0, "input");
-    if (beta && is(beta, 0)) return prod;
-    if (beta && !is(beta, 1)) input = binary("*", beta, input, a.at);
-    return binary("+", input, prod, a.at);
-  });
+  // baddbmm(input, batch1, batch2, *, beta=1, alpha=1): the same over batched products.
+  for (auto [name, m1, m2] :
+       {std::tuple<const char*, const char*, const char*>{"addmm", "mat1", "mat2"},
+        {"baddbmm", "batch1", "batch2"}})
+    define(name, [this, m1, m2](Interp&, CallArgs& a) {
+      Ref prod = matmul(tensor_arg(a, 1, m1), tensor_arg(a, 2, m2), a.at);
+      Ref beta = a.get(SIZE_MAX, "beta"), alpha = a.get(SIZE_MAX, "alpha");
+      auto is = [&](const Ref& v, double x) {
+        return (v->kind == K::Int || v->kind == K::Bool || v->kind == K::Float) &&
+               in.to_float(v, a.at) == x;
+      };
+      if (alpha && !is(alpha, 1)) prod = binary("*", alpha, prod, a.at);
+      Ref input = a.get(0, "input");
+      if (beta && is(beta, 0)) return prod;
+      if (beta && !is(beta, 1)) input = binary("*", beta, input, a.at);
+      return binary("+", input, prod, a.at);
+    });
 }
 
 }  // namespace keq::torch::impl

@@ -56,6 +56,65 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
     return sel(t, t.mk(Op::Lt, {ad, dl}), t.mk(Op::Mul, {t.fconst(0.5), t.mk(Op::Mul, {d, d})}),
                t.mk(Op::Mul, {dl, t.mk(Op::Sub, {ad, t.mk(Op::Mul, {t.fconst(0.5), dl})})}));
   });
+  // Losses of the input and target elements (not of their difference), without weights.
+  // Positional arguments from `unread` up to the reduction's are legacy or weights: None only.
+  auto elementwise_loss = [&](const std::string& name, size_t unread, size_t reduction_pos,
+                              std::function<TermId(Torch&, TermId, TermId, CallArgs&)> f) {
+    fa[name] = python::builtin(
+        "F." + name, [this, f, reduce_loss, name, unread, reduction_pos](Interp&, CallArgs& a) {
+          TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+          for (size_t k = unread; k < std::min(reduction_pos, a.pos.size()); ++k)
+            if (a.pos[k]->kind != K::None)
+              in.unsupported(a.at, name + "'s positional argument " + std::to_string(k + 1));
+          for (const char* w : {"weight", "pos_weight", "size_average", "reduce"})
+            if (Ref v = a.get(SIZE_MAX, w); v && v->kind != K::None)
+              in.unsupported(a.at, name + " with " + w + "=");
+          if (x->dtype != DType::F32) in.unsupported(a.at, name + " of non-fp32 inputs");
+          TensorPtr l = map2(
+              in, x, y, x->dtype, [&](TermId p, TermId q) { return f(*this, p, q, a); }, a.at);
+          return reduce_loss(a, reduction_pos, l);
+        });
+  };
+  // torch: (y - 1) * max(log1p(-x), -100) - y * max(log(x), -100).
+  elementwise_loss("binary_cross_entropy", 2, 5, [](Torch& t, TermId x, TermId y, CallArgs&) {
+    TermId floor = t.fconst(-100);
+    TermId log_x = t.mk(Op::Max, {t.mk(Op::Log, {x}), floor});
+    TermId log_1mx = t.mk(Op::Max, {t.mk(Op::Log1p, {t.mk(Op::Neg, {x})}), floor});
+    return t.mk(Op::Sub, {t.mk(Op::Mul, {t.mk(Op::Sub, {y, t.fconst(1)}), log_1mx}),
+                          t.mk(Op::Mul, {y, log_x})});
+  });
+  // torch 2.11: (1 - y) * x - logsigmoid(x).
+  elementwise_loss("binary_cross_entropy_with_logits", 2, 5,
+                   [](Torch& t, TermId x, TermId y, CallArgs&) {
+                     return t.mk(Op::Sub, {t.mk(Op::Mul, {t.mk(Op::Sub, {t.fconst(1), y}), x}),
+                                           t.mk(Op::Log, {t.mk(Op::Sigmoid, {x})})});
+                   });
+  // torch: log1p(exp(-x * y)).
+  elementwise_loss("soft_margin_loss", 2, 4, [](Torch& t, TermId x, TermId y, CallArgs&) {
+    return t.mk(Op::Log1p, {t.mk(Op::Exp, {t.mk(Op::Mul, {t.mk(Op::Neg, {x}), y})})});
+  });
+  // poisson_nll_loss with log_input=True and full=False: exp(x) - y * x.
+  elementwise_loss("poisson_nll_loss", 4, 7, [](Torch& t, TermId x, TermId y, CallArgs& a) {
+    if (!t.bool_arg(a, 2, "log_input", true) || t.bool_arg(a, 3, "full", false))
+      t.in.unsupported(a.at, "poisson_nll_loss with log_input=False or full=True");
+    return t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.mk(Op::Mul, {y, x})});
+  });
+  // margin_ranking_loss(x1, x2, y, margin=0): max(0, -y (x1 - x2) + margin).
+  fa["margin_ranking_loss"] =
+      python::builtin("F.margin_ranking_loss", [this, reduce_loss](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x1 = tensor_arg(a, 0, "input1"), x2 = tensor_arg(a, 1, "input2"),
+                  y = tensor_arg(a, 2, "target");
+        TermId margin = fconst(static_cast<float>(float_arg(a, 3, "margin", 0.0)));
+        TensorPtr l = map3(
+            in, x1, x2, y, x1->dtype,
+            [&](TermId p, TermId q, TermId r) {
+              TermId v =
+                  mk(Op::Add, {mk(Op::Mul, {mk(Op::Neg, {r}), mk(Op::Sub, {p, q})}), margin});
+              return mk(Op::Max, {v, fconst(0)});
+            },
+            a.at);
+        return reduce_loss(a, 6, l);
+      });
   // nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
   // reduction='mean'); cross_entropy adds label_smoothing=0.0. Targets are class indices.
   auto nll = [this, reduce_loss](CallArgs& a, const TensorPtr& logp, const TensorPtr& target,
@@ -152,6 +211,13 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
         },
         at);
   };
+  fa["pairwise_distance"] =
+      python::builtin("F.pairwise_distance", [this, pair_norm](Interp&, CallArgs& a) -> Ref {
+        if (float_arg(a, 2, "p", 2) != 2 || bool_arg(a, 4, "keepdim", false))
+          in.unsupported(a.at, "pairwise_distance with p != 2 or keepdim");
+        return wrap(pair_norm(tensor_arg(a, 0, "x1"), tensor_arg(a, 1, "x2"),
+                              float_arg(a, 3, "eps", 1e-6), a.at));
+      });
   fa["triplet_margin_loss"] = python::builtin(
       "F.triplet_margin_loss", [this, reduce_loss, pair_norm](Interp&, CallArgs& a) -> Ref {
         TensorPtr an = tensor_arg(a, 0, "anchor"), po = tensor_arg(a, 1, "positive"),
@@ -217,7 +283,13 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
            {"KLDivLoss", "kl_div"},
            {"HingeEmbeddingLoss", "hinge_embedding_loss"},
            {"TripletMarginLoss", "triplet_margin_loss"},
-           {"CosineSimilarity", "cosine_similarity"}}) {
+           {"CosineSimilarity", "cosine_similarity"},
+           {"PairwiseDistance", "pairwise_distance"},
+           {"BCELoss", "binary_cross_entropy"},
+           {"BCEWithLogitsLoss", "binary_cross_entropy_with_logits"},
+           {"SoftMarginLoss", "soft_margin_loss"},
+           {"PoissonNLLLoss", "poisson_nll_loss"},
+           {"MarginRankingLoss", "margin_ranking_loss"}}) {
     auto attrs = std::make_shared<Attrs>();
     std::string c = cls;
     (*attrs)["__init__"] = python::builtin(cls + ".__init__", [c](Interp& i2, CallArgs& a) {

@@ -118,6 +118,56 @@ void Torch::install_reductions() {
   };
   variance("var", false);
   variance("std", true);
+  // var_mean and std_mean: the pair (var or std, mean) with var's arguments.
+  for (const char* name : {"var_mean", "std_mean"}) {
+    std::string first = name == std::string("var_mean") ? "var" : "std";
+    define(name, [this, first](Interp& i2, CallArgs& a) {
+      Ref spread = unchecked_ops.at(first)(i2, a);
+      CallArgs m;
+      m.at = a.at;
+      m.pos = {a.pos.at(0)};
+      if (Ref d = a.get(1, "dim")) m.pos.push_back(d);
+      if (Ref k = a.get(3, "keepdim")) m.kw.push_back({"keepdim", k});
+      return python::tuple({spread, unchecked_ops.at("mean")(i2, m)});
+    });
+  }
+  // any and all: a bool reduction of x != 0 (a NaN counts as true).
+  for (const char* name : {"any", "all"}) {
+    bool any = name == std::string("any");
+    define(name, [this, any](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      bool all;
+      std::vector<int64_t> dims = dims_arg(a, 1, *x, &all);
+      bool keep = bool_arg(a, 2, "keepdim", false);
+      auto truth = std::make_shared<Tensor>(*x);
+      truth->dtype = DType::Bool;
+      truth->storage = SameStorage{};
+      TermId zero = constant(s, x->dtype, 0);
+      for (TermId& e : truth->elems)
+        if (x->dtype != DType::Bool) e = mk(Op::Ne, {e, zero});
+      return wrap(reduce(
+          in, truth, dims, keep, DType::Bool,
+          [&](std::vector<TermId>& v) {
+            TermId r = v[0];
+            for (size_t k = 1; k < v.size(); ++k) r = mk(any ? Op::Or : Op::And, {r, v[k]});
+            return r;
+          },
+          a.at));
+    });
+  }
+  // trace: the sum of a matrix's diagonal.
+  define("trace", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->shape.size() != 2) in.error(a.at, "trace: expected a matrix");
+    std::vector<TermId> diag;
+    for (int64_t k = 0; k < std::min(x->shape[0], x->shape[1]); ++k)
+      diag.push_back(x->elems[k * x->shape[1] + k]);
+    auto out = std::make_shared<Tensor>();
+    out->dtype = torch::is_float(x->dtype) ? x->dtype : DType::I64;
+    for (TermId& e : diag) e = convert(s, e, x->dtype, out->dtype);
+    out->elems = {diag.empty() ? constant(s, out->dtype, 0) : sum_of(diag)};
+    return wrap(out);
+  });
   define("norm", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     // p='fro' is the 2-norm of the elements (over dim when given): the same sum of squares.

@@ -585,6 +585,13 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   }
   if (name == "dtype") return torch::dtype_value(t->dtype);
   if (name == "ndim") return python::integer(static_cast<int64_t>(t->shape.size()));
+  if (name == "mT" || name == "mH") {  // the last two dimensions swapped (real tensors)
+    if (t->shape.size() < 2) throw python::ProgramError("tensor." + name + " needs 2 dimensions");
+    std::vector<int64_t> perm;
+    for (size_t d = 0; d < t->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
+    std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+    return wrap(permuted(t, perm));
+  }
   if (name == "T") {
     std::vector<int64_t> perm;
     for (size_t d = t->shape.size(); d-- > 0;) perm.push_back(static_cast<int64_t>(d));

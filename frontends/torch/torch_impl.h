@@ -506,6 +506,22 @@ struct Torch {
         },
         at));
   }
+  // An elementwise function of two fp32 operands (promoted, broadcast): composite ops whose
+  // narrow-dtype rounding (once, at the end, in torch) the chain of terms would not give.
+  Ref float_binary(CallArgs& a, const std::string& name,
+                   const std::function<TermId(TermId, TermId)>& f) {
+    Ref x = a.pos.at(0), y = a.get(1, "other");
+    if (!y) in.error(a.at, name + " needs other");
+    DType out = promote(x, y, in, a.at);
+    if (out != DType::F32)
+      in.unsupported(a.at, name + " of " + std::string(dtype_name(out)) + " tensors");
+    TensorPtr p = as_tensor(in, x, a.at, out), q = as_tensor(in, y, a.at, out);
+    DType pd = p->dtype, qd = q->dtype;
+    return wrap(map2(
+        in, p, q, out,
+        [&](TermId u, TermId v) { return f(convert(s, u, pd, out), convert(s, v, qd, out)); },
+        a.at));
+  }
   Ref concat(CallArgs& a, bool stack);
   // The index (:, ..., :, last) that selects `last` along dim.
   Ref index_along(int64_t dim, Ref last) {

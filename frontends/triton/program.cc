@@ -321,7 +321,8 @@ ModelClasses model_classes(const std::string& ref_path, const std::string& cand_
   if (ref.count(m.reference)) return m;
   std::vector<std::string> pairs;
   for (const std::string& c : top_level_classes(cand_path))
-    if (c.size() > 3 && c.compare(c.size() - 3, 3, "New") == 0 && ref.count(c.substr(0, c.size() - 3)))
+    if (c.size() > 3 && c.compare(c.size() - 3, 3, "New") == 0 &&
+        ref.count(c.substr(0, c.size() - 3)))
       pairs.push_back(c.substr(0, c.size() - 3));
   if (pairs.size() == 1) m.reference = pairs[0], m.candidate = pairs[0] + "New";
   return m;

@@ -67,6 +67,28 @@ OPS = {
     "expand_then_write": ("(lambda b: (b.expand(3, -1), b.mul_(2))[0] + 0)(x[:1].clone())", "1"),
     "mish": ("F.mish(x)", "1"), "softplus": ("F.softplus(x * 10, beta=1.0, threshold=20.0)", "1"),
     "elu": ("F.elu(x, alpha=0.7)", "1"), "selu": ("F.selu(x)", "1"),
+    "compare_fns": ("torch.ne(x, y).float() + torch.ge(x, 0).float() + torch.less(x, y).float()", "2"),
+    "clamp_min_max": ("torch.clamp_min(x, 0.1) + x.clamp_max(0.2)", "1"),
+    "fmod": ("torch.fmod(x * 5, 0.7)", "1"), "remainder": ("torch.remainder(x * 5, -0.7)", "1"),
+    "xlogy": ("torch.xlogy(torch.relu(x), torch.abs(y) + 0.1)", "2"),
+    "lerp": ("torch.lerp(x, y, 0.3) + torch.lerp(x, y, 0.8)", "2"),
+    "isfinite": ("torch.isfinite(x / (x - x[0, 0])).float() + torch.isnan(torch.log(x)).float()", "1"),
+    "nan_to_num": ("torch.nan_to_num(torch.log(x))", "1"),
+    "logical": ("torch.logical_and(x > 0, y > 0).float() + torch.logical_xor(x > 0, y).float()"
+                " + torch.logical_not(x > 0.5).float()", "2"),
+    "any_all": ("(x > 0).any(dim=1).float() + (x > -1).all(dim=1).float()", "1"),
+    "var_mean": ("torch.var_mean(x, dim=1)[0] + torch.std_mean(x, dim=1, unbiased=False)[1]", "1"),
+    "trace": ("torch.trace(x).reshape(1) * x", "1"),
+    "baddbmm": ("torch.baddbmm((x @ y.t()).unsqueeze(0), x.unsqueeze(0), y.t().unsqueeze(0), beta=0.5, alpha=2)", "2"),
+    "mT": ("x @ y.mT", "2"),
+    "tanhshrink": ("F.tanhshrink(x)", "1"), "softmin": ("F.softmin(x, dim=1)", "1"),
+    "logit": ("torch.logit(torch.sigmoid(x), eps=1e-3)", "1"),
+    "bce": ("F.binary_cross_entropy(torch.sigmoid(x), torch.sigmoid(y))", "2"),
+    "bce_logits": ("F.binary_cross_entropy_with_logits(x, torch.sigmoid(y), reduction='sum')", "2"),
+    "soft_margin": ("F.soft_margin_loss(x, torch.sign(y))", "2"),
+    "poisson_nll": ("F.poisson_nll_loss(x, torch.abs(y))", "2"),
+    "margin_ranking": ("F.margin_ranking_loss(x, y, torch.sign(x * y), margin=0.1, reduction='none')", "2"),
+    "pairwise_distance": ("F.pairwise_distance(x, y)", "2"),
     "hardtanh": ("F.hardtanh(x, min_val=-0.5, max_val=0.5)", "1"), "hardsigmoid": ("F.hardsigmoid(x * 4)", "1"),
     "hardswish": ("F.hardswish(x * 4)", "1"), "softsign": ("F.softsign(x)", "1"), "relu6": ("F.relu6(x * 8)", "1"),
     "sum": ("x.sum(dim=1)", "1"), "mean": ("x.mean(dim=0, keepdim=True)", "1"), "amax": ("x.amax(dim=1)", "1"),
@@ -243,6 +265,16 @@ def load_module(path, dims):
     return scope
 
 
+def model_classes(ref_path, ref_scope):
+    """keq's pairing: Model and ModelNew, or KernelBook's X and the candidate's XNew."""
+    if "Model" in ref_scope:
+        return "Model", "ModelNew"
+    cand = os.path.join(os.path.dirname(ref_path), "cand.py")
+    names = re.findall(r"^class (\w+)New\b", open(cand).read(), flags=re.M) if os.path.exists(cand) else []
+    pairs = [n for n in names if isinstance(ref_scope.get(n), type)]
+    return (pairs[0], pairs[0] + "New") if len(pairs) == 1 else ("Model", "ModelNew")
+
+
 def run(path, shown_path, dims, seed, device, ref=None):
     # Module-level constants take the bound's values where they are assigned, as keq does, so
     # constants derived from them follow. A candidate takes sizes and inputs from its reference
@@ -272,7 +304,11 @@ def run(path, shown_path, dims, seed, device, ref=None):
     torch.randn, torch.rand, torch.randint = wrap(real_randn), wrap(real_rand), wrap(real_randint)
     try:
         init = inputs_scope["get_init_inputs"]() if "get_init_inputs" in inputs_scope else []
-        model = scope["ModelNew" if ref else "Model"](*init)
+        ref_class, cand_class = model_classes(ref[0] if ref else path, inputs_scope)
+        args, kwargs = init, {}
+        if ref_class != "Model" and len(init) == 2 and isinstance(init[0], list) and isinstance(init[1], dict):
+            args, kwargs = init  # KernelBook's [args, kwargs]
+        model = scope[cand_class if ref else ref_class](*args, **kwargs)
         wrap.phase = "in"
         inputs = inputs_scope["get_inputs"]()
     finally:
@@ -288,6 +324,7 @@ def run(path, shown_path, dims, seed, device, ref=None):
     lines = [f"file {shown_path}", "dims " + ",".join(f"{k}={v}" for k, v in dims.items())]
     if ref:
         lines.append(f"ref {ref[1]}")
+    lines.append(f"class {cand_class if ref else ref_class}")
     # keq's input variables are the random draws get_inputs makes; what it does to them after
     # (a softmax, a triu) is part of keq's terms. Where it returns draws as they are, the two agree.
     drawn = created["in"] if created["in"] else [t for t in inputs if isinstance(t, torch.Tensor)]
