@@ -353,6 +353,37 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   });
   install_conv_pool_norm(nn, F, module_cls);
   install_more(nn, F, module_cls);
+  // Padding layers: F.pad in the layer's mode; an int pads both sides of each of its dimensions.
+  Ref pad = (*F->attrs).at("pad");
+  for (auto [mode, prefix] :
+       std::vector<std::pair<std::string, std::string>>{{"reflect", "ReflectionPad"},
+                                                        {"replicate", "ReplicationPad"},
+                                                        {"circular", "CircularPad"},
+                                                        {"constant", "ZeroPad"},
+                                                        {"constant", "ConstantPad"}})
+    for (int dims = 1; dims <= 3; ++dims) {
+      std::string name = prefix + std::to_string(dims) + "d", m = mode;
+      bool has_value = prefix == "ConstantPad";
+      layer(
+          name,
+          [dims, has_value, name](Interp& i2, CallArgs& a) {
+            Ref p = a.get(1, "padding");
+            if (!p) i2.error(a.at, "nn." + name + " needs padding");
+            if (p->kind == K::Int) p = python::tuple(std::vector<Ref>(2 * dims, p));
+            i2.setattr(a.pos.at(0), "padding", p, a.at);
+            Ref v = has_value ? a.get(2, "value") : nullptr;
+            if (has_value && !v) i2.error(a.at, "nn." + name + " needs value");
+            i2.setattr(a.pos.at(0), "value", v ? v : python::floating(0.0), a.at);
+            return python::none();
+          },
+          [pad, m](Interp& i2, CallArgs& a) {
+            CallArgs c;
+            c.at = a.at;
+            c.pos = {a.pos.at(1), i2.getattr(a.pos.at(0), "padding", a.at), python::string(m)};
+            if (m == "constant") c.pos.push_back(i2.getattr(a.pos.at(0), "value", a.at));
+            return i2.call(pad, c);
+          });
+    }
 }
 
 // torch.nn.init: initializers act in place on a tensor. A parameter (symbolic: trained weights

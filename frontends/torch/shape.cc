@@ -857,14 +857,16 @@ Ref Torch::in_place_method(const Ref& self, const std::string& name) {
   });
 }
 
-// F.pad in constant mode: pad pairs from the last dimension backwards (negative ones crop);
+// F.pad: pad pairs from the last dimension backwards (negative ones crop in constant mode), a
+// padded position reading the fill value, its reflection, the edge or the other end;
 // F.normalize: x / max(||x||_p along dim, eps), as torch composes it (p = 2 only, as norm).
 void Torch::install_pad_normalize(const Ref& F) {
   (*F->attrs)["pad"] = python::builtin("F.pad", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
-    Ref pad_v = a.get(1, "pad"), mode = a.get(2, "mode"), value = a.get(3, "value");
-    if (mode && !(mode->kind == K::Str && mode->s == "constant"))
-      in.unsupported(a.at, "F.pad with mode " + in.repr(mode) + " (constant only)");
+    Ref pad_v = a.get(1, "pad"), mode_v = a.get(2, "mode"), value = a.get(3, "value");
+    std::string mode = mode_v && mode_v->kind == K::Str ? mode_v->s : "constant";
+    if (mode != "constant" && mode != "reflect" && mode != "replicate" && mode != "circular")
+      in.unsupported(a.at, "F.pad with mode " + in.repr(mode_v));
     if (!pad_v) in.error(a.at, "F.pad() missing pad");
     std::vector<int64_t> pad;
     for (const Ref& v : in.to_sequence(pad_v, a.at)) pad.push_back(in.to_int(v, a.at));
@@ -880,6 +882,28 @@ void Torch::install_pad_normalize(const Ref& F) {
       shape[d] += pad[2 * k] + pad[2 * k + 1];
       if (shape[d] < 0) in.raise(a.at, "RuntimeError: F.pad results in a negative size");
     }
+    if (mode != "constant") {  // torch: 1 to 3 padded dimensions after one or two others
+      size_t padded = pad.size() / 2;
+      if (nd < padded + 1 || nd > padded + 2 || padded > 3)
+        in.unsupported(a.at, "F.pad in " + mode + " mode of a " + std::to_string(nd) +
+                                 "-d input padding " + std::to_string(padded) + " dimensions");
+      for (size_t k = 0; k < pad.size(); ++k) {
+        int64_t n = x->shape[nd - 1 - k / 2];
+        if (pad[k] < 0) in.unsupported(a.at, "F.pad in " + mode + " mode with a negative pad");
+        if ((mode == "reflect" && pad[k] >= n) || (mode == "circular" && pad[k] > n))
+          in.raise(a.at,
+                   "RuntimeError: Padding size should be less than the corresponding "
+                   "input dimension");
+      }
+    }
+    // Where output position i of a dimension of n reads (outside [0, n): only constant mode).
+    auto source = [&](int64_t i, int64_t n) {
+      if (i >= 0 && i < n) return i;
+      if (mode == "replicate") return std::clamp<int64_t>(i, 0, n - 1);
+      if (mode == "reflect") return i < 0 ? -i : 2 * (n - 1) - i;
+      if (mode == "circular") return ((i % n) + n) % n;
+      return i;
+    };
     double fill = value && value->kind != K::None ? in.to_float(value, a.at) : 0.0;
     check_initialized(in, *x, a.at);
     TensorPtr r = filled(shape, x->dtype, fill);
@@ -888,7 +912,7 @@ void Torch::install_pad_normalize(const Ref& F) {
       int64_t src = 0;
       bool inside = true;
       for (size_t d = 0; d < nd; ++d) {
-        int64_t i = idx[d] - before[d];
+        int64_t i = source(idx[d] - before[d], x->shape[d]);
         inside = inside && i >= 0 && i < x->shape[d];
         src = src * x->shape[d] + i;
       }

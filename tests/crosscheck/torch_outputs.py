@@ -89,6 +89,9 @@ OPS = {
     "poisson_nll": ("F.poisson_nll_loss(x, torch.abs(y))", "2"),
     "margin_ranking": ("F.margin_ranking_loss(x, y, torch.sign(x * y), margin=0.1, reduction='none')", "2"),
     "pairwise_distance": ("F.pairwise_distance(x, y)", "2"),
+    "pad_reflect": ("F.pad(x, (2, 1), mode='reflect')", "1"),
+    "pad_replicate_2d": ("F.pad(x.unsqueeze(0), (1, 2, 2, 1), mode='replicate')", "1"),
+    "pad_circular": ("F.pad(x.unsqueeze(0), (2, 3), mode='circular')", "1"),
     "hardtanh": ("F.hardtanh(x, min_val=-0.5, max_val=0.5)", "1"), "hardsigmoid": ("F.hardsigmoid(x * 4)", "1"),
     "hardswish": ("F.hardswish(x * 4)", "1"), "softsign": ("F.softsign(x)", "1"), "relu6": ("F.relu6(x * 8)", "1"),
     "sum": ("x.sum(dim=1)", "1"), "mean": ("x.mean(dim=0, keepdim=True)", "1"), "amax": ("x.amax(dim=1)", "1"),
@@ -147,6 +150,12 @@ OPS = {
 
 # Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
+    "reflection_pad2d": ("nn.ReflectionPad2d((1, 2, 2, 1))", (2, 3, 4, 5)),
+    "replication_pad1d": ("nn.ReplicationPad1d(2)", (2, 3, 4)),
+    "constant_pad3d": ("nn.ConstantPad3d(1, 0.5)", (1, 2, 2, 3, 2)),
+    "zero_pad2d": ("nn.ZeroPad2d((1, 0, 0, 2))", (1, 2, 3, 3)),
+    "circular_pad1d": ("nn.CircularPad1d((2, 1))", (2, 2, 4)),
+    "bce_loss_module": ("nn.BCEWithLogitsLoss(reduction='sum')", (3, 4), "x, torch.sigmoid(x * 2)"),
     "conv1d": ("nn.Conv1d(3, 4, 3, stride=2, padding=1)", (2, 3, 9)),
     "conv2d": ("nn.Conv2d(4, 6, 3, stride=2, padding=1)", (2, 4, 7, 8)),
     "conv2d_dilated_groups": ("nn.Conv2d(4, 6, (3, 2), dilation=(2, 1), groups=2, bias=False)", (1, 4, 9, 6)),
