@@ -321,6 +321,41 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                           "InstanceNorm2d", "InstanceNorm3d"})
     norm_layer(cls, false);
   norm_layer("GroupNorm", true);
+  // F.group_norm(x, num_groups, weight, bias, eps) and F.instance_norm(x, running_mean,
+  // running_var, weight, bias, use_input_stats, momentum, eps), on the batch's own statistics.
+  auto given = [optional_tensor](const CallArgs& a, size_t pos, const char* name) {
+    Ref v = a.get(pos, name);
+    return v && v->kind != K::None ? optional_tensor(v) : nullptr;
+  };
+  (*F->attrs)["group_norm"] =
+      python::builtin("F.group_norm", [this, given](Interp& i2, CallArgs& a) {
+        TensorPtr x = tensor_arg(a, 0, "input");
+        int64_t groups = i2.to_int(a.get(1, "num_groups"), a.at);
+        double eps = float_arg(a, 4, "eps", 1e-5);
+        int64_t channels = x->shape.size() > 1 ? x->shape[1] : 0;
+        if (groups <= 0 || channels % groups)
+          i2.raise(a.at,
+                   "RuntimeError: Expected number of channels in input to be divisible by "
+                   "num_groups");
+        check_norm_input("GroupNorm", *x, eps, true, groups, a.at);
+        int64_t per = channels / groups;
+        return wrap(group_normalize(
+            x, [groups, per](int64_t n, int64_t c) { return n * groups + c / per; },
+            x->shape[0] * groups, eps, given(a, 2, "weight"), given(a, 3, "bias"), a.at));
+      });
+  (*F->attrs)["instance_norm"] =
+      python::builtin("F.instance_norm", [this, given](Interp& i2, CallArgs& a) {
+        TensorPtr x = tensor_arg(a, 0, "input");
+        if (given(a, 1, "running_mean") || given(a, 2, "running_var") ||
+            !bool_arg(a, 5, "use_input_stats", true))
+          i2.unsupported(a.at, "F.instance_norm with running statistics");
+        double eps = float_arg(a, 7, "eps", 1e-5);
+        check_norm_input("InstanceNorm", *x, eps, true, 0, a.at);
+        int64_t channels = x->shape.size() > 1 ? x->shape[1] : 0;
+        return wrap(group_normalize(
+            x, [channels](int64_t n, int64_t c) { return n * channels + c; },
+            x->shape[0] * channels, eps, given(a, 3, "weight"), given(a, 4, "bias"), a.at));
+      });
 }
 
 // torch.nn.functional's checks before a norm runs (torch 2.11: batch_norm, instance_norm's

@@ -268,6 +268,11 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   functional_layer("Softshrink", "softshrink", {{"lambd", f(0.5)}});
   functional_layer("CELU", "celu", {{"alpha", f(1.0)}, inplace});
   functional_layer("GLU", "glu", {{"dim", i(-1)}});
+  functional_layer("PixelShuffle", "pixel_shuffle", {{"upscale_factor", none}});
+  functional_layer("PixelUnshuffle", "pixel_unshuffle", {{"downscale_factor", none}});
+  functional_layer("Upsample", "interpolate",
+                   {{"size", none}, {"scale_factor", none}, {"mode", python::string("nearest")}});
+  functional_layer("UpsamplingNearest2d", "interpolate", {{"size", none}, {"scale_factor", none}});
   layer(
       "Identity", [](Interp&, CallArgs&) { return python::none(); },
       [](Interp&, CallArgs& a) { return a.pos.at(1); });

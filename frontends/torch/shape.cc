@@ -860,6 +860,170 @@ Ref Torch::in_place_method(const Ref& self, const std::string& name) {
 // F.pad: pad pairs from the last dimension backwards (negative ones crop in constant mode), a
 // padded position reading the fill value, its reflection, the edge or the other end;
 // F.normalize: x / max(||x||_p along dim, eps), as torch composes it (p = 2 only, as norm).
+// A fresh tensor of `shape` whose element k is x's element at `from(k's index)` (copies that
+// move elements: pixel_shuffle, roll, nearest upsampling).
+TensorPtr Torch::gathered(const TensorPtr& x, std::vector<int64_t> shape,
+                          const std::function<int64_t(const std::vector<int64_t>&)>& from,
+                          Span at) {
+  check_initialized(in, *x, at);
+  TensorPtr r = filled(shape, x->dtype, 0.0);
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (int64_t k = 0; k < r->numel(); ++k) {
+    r->elems[k] = x->elems[from(idx)];
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return r;
+}
+
+// x's flat offset of a contiguous index.
+static int64_t flat(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  int64_t off = 0;
+  for (size_t d = 0; d < shape.size(); ++d) off = off * shape[d] + idx[d];
+  return off;
+}
+
+// pixel_shuffle and its inverse, roll, outer, nearest interpolation by whole factors.
+void Torch::install_rearrangements(const Ref& nn, const Ref& F) {
+  for (bool inverse : {false, true}) {
+    std::string name = inverse ? "pixel_unshuffle" : "pixel_shuffle";
+    define(name, [this, inverse, name](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      int64_t r = in.to_int(a.get(1, inverse ? "downscale_factor" : "upscale_factor"), a.at);
+      size_t nd = x->shape.size();
+      if (nd < 3 || r <= 0) in.error(a.at, name + ": expected at least 3 dimensions");
+      int64_t c = x->shape[nd - 3], h = x->shape[nd - 2], w = x->shape[nd - 1];
+      std::vector<int64_t> shape = x->shape;
+      if (!inverse && c % (r * r))
+        in.raise(a.at,
+                 "RuntimeError: pixel_shuffle expects its input's channel dimension to be "
+                 "divisible by the square of upscale_factor");
+      if (inverse && (h % r || w % r))
+        in.raise(a.at,
+                 "RuntimeError: pixel_unshuffle expects height and width to be divisible "
+                 "by downscale_factor");
+      shape[nd - 3] = inverse ? c * r * r : c / (r * r);
+      shape[nd - 2] = inverse ? h / r : h * r;
+      shape[nd - 1] = inverse ? w / r : w * r;
+      return wrap(gathered(
+          x, shape,
+          [&](const std::vector<int64_t>& o) {
+            std::vector<int64_t> src = o;
+            if (!inverse) {  // out[c, h r + i, w r + j] = in[c r^2 + i r + j, h, w]
+              src[nd - 3] = o[nd - 3] * r * r + (o[nd - 2] % r) * r + o[nd - 1] % r;
+              src[nd - 2] = o[nd - 2] / r, src[nd - 1] = o[nd - 1] / r;
+            } else {
+              int64_t sub = o[nd - 3] % (r * r);
+              src[nd - 3] = o[nd - 3] / (r * r);
+              src[nd - 2] = o[nd - 2] * r + sub / r, src[nd - 1] = o[nd - 1] * r + sub % r;
+            }
+            return flat(x->shape, src);
+          },
+          a.at));
+    });
+    expose(F, name);
+  }
+  // roll(x, shifts, dims=None): with no dims, over the flattened elements.
+  define("roll", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    Ref sh = a.get(1, "shifts"), dm = a.get(2, "dims");
+    std::vector<int64_t> shifts, dims;
+    for (const Ref& v : in.to_sequence(sh->kind == K::Int ? python::tuple({sh}) : sh, a.at))
+      shifts.push_back(in.to_int(v, a.at));
+    bool flatten = !dm || dm->kind == K::None;
+    if (!flatten)
+      for (const Ref& v : in.to_sequence(dm->kind == K::Int ? python::tuple({dm}) : dm, a.at))
+        dims.push_back(norm_dim(in, in.to_int(v, a.at), x->shape.size(), a.at));
+    if (flatten ? shifts.size() != 1 : shifts.size() != dims.size())
+      in.raise(a.at, "RuntimeError: roll: shifts and dims must match");
+    return wrap(gathered(
+        x, x->shape,
+        [&](const std::vector<int64_t>& o) {
+          if (flatten) {
+            int64_t n = x->numel(), k = flat(x->shape, o);
+            return ((k - shifts[0]) % n + n) % n;
+          }
+          std::vector<int64_t> src = o;
+          for (size_t k = 0; k < dims.size(); ++k) {
+            int64_t n = x->shape[dims[k]];
+            src[dims[k]] = ((src[dims[k]] - shifts[k]) % n + n) % n;
+          }
+          return flat(x->shape, src);
+        },
+        a.at));
+  });
+  // outer(a, b): a[i] * b[j].
+  define("outer", [this](Interp&, CallArgs& a) {
+    TensorPtr u = tensor_arg(a, 0, "input"), v = tensor_arg(a, 1, "vec2");
+    if (u->shape.size() != 1 || v->shape.size() != 1) in.error(a.at, "outer: expected vectors");
+    std::vector<int64_t> col = {u->shape[0], 1}, row = {1, v->shape[0]};
+    auto reshaped = [](const TensorPtr& t, std::vector<int64_t> shape) {
+      auto r = std::make_shared<Tensor>(*t);
+      r->shape = std::move(shape);
+      r->storage = SameStorage{};
+      return r;
+    };
+    return binary("*", wrap(reshaped(u, col)), wrap(reshaped(v, row)), a.at);
+  });
+  alias("ger", "outer");
+  // interpolate(x, size=None, scale_factor=None, mode='nearest'): nearest only, and only where
+  // each output size is a whole multiple of the input's (then source = out // factor exactly;
+  // other ratios go through torch's float scale).
+  auto interpolate = [this](Interp&, CallArgs& a) -> Ref {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    Ref size = a.get(1, "size"), scale = a.get(2, "scale_factor"), mode = a.get(3, "mode");
+    if (mode && !(mode->kind == K::Str && mode->s == "nearest"))
+      in.unsupported(a.at, "F.interpolate with mode " + in.repr(mode) + " (nearest only)");
+    if (Ref ac = a.get(4, "align_corners"); ac && ac->kind != K::None)
+      in.raise(a.at,
+               "ValueError: align_corners option can only be set with the interpolating "
+               "modes: linear | bilinear | bicubic | trilinear");
+    a.has("recompute_scale_factor");  // the same sizes and sources for whole factors
+    if (Ref aa = a.get(6, "antialias"); aa && in.truthy(aa, a.at))
+      in.unsupported(a.at, "F.interpolate with antialias=True");
+    size_t spatial = x->shape.size() < 3 ? 0 : x->shape.size() - 2;
+    if (!spatial) in.error(a.at, "interpolate: expected a batch and a channel dimension");
+    auto per_dim = [&](const Ref& v) {
+      std::vector<Ref> vs = v->kind == K::Tuple || v->kind == K::List
+                                ? in.to_sequence(v, a.at)
+                                : std::vector<Ref>(spatial, v);
+      if (vs.size() != spatial) in.error(a.at, "interpolate: one size per spatial dimension");
+      return vs;
+    };
+    std::vector<int64_t> shape = x->shape;
+    for (size_t d = 0; d < spatial; ++d) {
+      int64_t n = x->shape[2 + d];
+      if (size && size->kind != K::None) {
+        shape[2 + d] = in.to_int(per_dim(size)[d], a.at);
+      } else if (scale && scale->kind != K::None) {
+        double f = in.to_float(per_dim(scale)[d], a.at);
+        if (f != std::floor(f) || f < 1)
+          in.unsupported(a.at, "F.interpolate by a scale factor that is not a whole number");
+        shape[2 + d] = n * static_cast<int64_t>(f);
+      } else {
+        in.error(a.at, "interpolate: either size or scale_factor should be defined");
+      }
+      if (shape[2 + d] % n)
+        in.unsupported(a.at, "F.interpolate to a size that is not a whole multiple");
+    }
+    return wrap(gathered(
+        x, shape,
+        [&](const std::vector<int64_t>& o) {
+          std::vector<int64_t> src = o;
+          for (size_t d = 2; d < o.size(); ++d) src[d] = o[d] / (shape[d] / x->shape[d]);
+          return flat(x->shape, src);
+        },
+        a.at));
+  };
+  define("interpolate", interpolate);
+  alias("upsample", "interpolate");
+  expose(F, "interpolate");
+  expose(F, "upsample");
+  (void)nn;
+}
+
 void Torch::install_pad_normalize(const Ref& F) {
   (*F->attrs)["pad"] = python::builtin("F.pad", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");

@@ -24,8 +24,10 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   install_losses(nn, F, module_cls);
   install_adaptive_pooling(nn, F, module_cls);
   install_pad_normalize(F);
+  install_rearrangements(nn, F);
   for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",
-                        "gather", "index_select", "einsum", "glu", "sort"})
+                        "gather", "index_select", "einsum", "glu", "sort", "roll", "outer", "ger",
+                        "pixel_shuffle", "pixel_unshuffle"})
     (*in.module_value("torch", {}).get()->attrs)[n] =
         python::builtin(std::string("torch.") + n, ops.at(n));
 }

@@ -665,7 +665,10 @@ struct Torch {
     define(name, std::move(fn));
   }
   Ref finish_keywords(const std::string& op, const CallArgs& a, Ref result);
-  void install_pad_normalize(const Ref& F);  // shape.cc
+  void install_pad_normalize(const Ref& F);                  // shape.cc
+  void install_rearrangements(const Ref& nn, const Ref& F);  // shape.cc: pixel_shuffle, roll, ...
+  TensorPtr gathered(const TensorPtr& x, std::vector<int64_t> shape,
+                     const std::function<int64_t(const std::vector<int64_t>&)>& from, Span at);
   // Keywords that change nothing keq models: every tensor lives on the one GPU, and gradients
   // are not computed.
   static bool value_irrelevant_keyword(const std::string& k) {

@@ -90,6 +90,15 @@ OPS = {
     "margin_ranking": ("F.margin_ranking_loss(x, y, torch.sign(x * y), margin=0.1, reduction='none')", "2"),
     "pairwise_distance": ("F.pairwise_distance(x, y)", "2"),
     "pad_reflect": ("F.pad(x, (2, 1), mode='reflect')", "1"),
+    "roll": ("torch.roll(x, 2, 1) + torch.roll(x, (1, -1), (0, 1)) + x.roll(-3)", "1"),
+    "outer": ("torch.outer(x[0], y[1])", "2"),
+    "pixel_shuffle": ("F.pixel_shuffle(torch.cat([x, y, x * 2, y - 1], 1).view(1, 4, 3, 5), 2)", "2"),
+    "pixel_unshuffle": ("F.pixel_unshuffle(torch.cat([x, y], 0)[:, :4].reshape(1, 1, 6, 4), 2)", "2"),
+    "interpolate_nearest": ("F.interpolate(x.view(1, 1, 3, 5), scale_factor=2)[0, 0] + "
+                            "F.interpolate(x.view(1, 3, 5), size=10)[0, :1]", "1"),
+    "group_norm_fn": ("F.group_norm(torch.cat([x, y], 1).view(3, 2, 5), 2, eps=1e-3)", "2"),
+    "group_norm_fn_affine": ("F.group_norm(x.view(3, 5, 1), 5, x[0], y[0])", "2"),
+    "instance_norm_fn": ("F.instance_norm(torch.stack([x, y], 1))", "2"),
     "pad_replicate_2d": ("F.pad(x.unsqueeze(0), (1, 2, 2, 1), mode='replicate')", "1"),
     "pad_circular": ("F.pad(x.unsqueeze(0), (2, 3), mode='circular')", "1"),
     "hardtanh": ("F.hardtanh(x, min_val=-0.5, max_val=0.5)", "1"), "hardsigmoid": ("F.hardsigmoid(x * 4)", "1"),
@@ -150,6 +159,8 @@ OPS = {
 
 # Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
+    "upsample_nearest": ("nn.Upsample(scale_factor=(2, 3))", (1, 2, 3, 2)),
+    "pixel_shuffle_module": ("nn.PixelShuffle(2)", (1, 8, 2, 3)),
     "reflection_pad2d": ("nn.ReflectionPad2d((1, 2, 2, 1))", (2, 3, 4, 5)),
     "replication_pad1d": ("nn.ReplicationPad1d(2)", (2, 3, 4)),
     "constant_pad3d": ("nn.ConstantPad3d(1, 0.5)", (1, 2, 2, 3, 2)),
