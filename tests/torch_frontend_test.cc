@@ -879,7 +879,8 @@ TEST(TorchFrontend, EveryExampleReferenceRuns) {
     }
     ir::TermStore store;
     try {
-      Program p = run_program(ref.string(), store, "Model", dims);
+      std::string cls = model_classes(ref.string(), (entry.path() / "cand.py").string()).reference;
+      Program p = run_program(ref.string(), store, cls, dims);
       EXPECT_FALSE(p.outputs.empty()) << ref;
       for (const auto& t : p.outputs)
         for (ir::TermId e : t->elems) EXPECT_NE(e, torch::Tensor::kUninit) << ref;

@@ -61,6 +61,28 @@ void Torch::install_activations(const Ref& F) {
     }
     return t.mk(Op::Log, {t.mk(Op::Div, {z, t.mk(Op::Sub, {t.fconst(1), z})})});
   });
+  // prelu(x, weight): x where x >= 0, else weight * x; the weight has one element or one per
+  // channel (dimension 1).
+  define("prelu", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input"), w = tensor_arg(a, 1, "weight");
+    if (!torch::is_float(x->dtype)) in.unsupported(a.at, "prelu of an integer tensor");
+    int64_t channels = x->shape.size() > 1 ? x->shape[1] : 1;
+    if (w->numel() != 1 && w->numel() != channels)
+      in.raise(a.at, "RuntimeError: prelu: mismatch of parameter numbers and input channel size");
+    check_initialized(in, *x, a.at);
+    int64_t inner = 1;
+    for (size_t d = 2; d < x->shape.size(); ++d) inner *= x->shape[d];
+    auto r = std::make_shared<Tensor>(*x);
+    r->storage = SameStorage{};
+    for (int64_t k = 0; k < x->numel(); ++k) {
+      TermId e = x->elems[k];
+      TermId slope = w->elems[w->numel() == 1 ? 0 : (k / inner) % channels];
+      TermId neg = round_to(s, x->dtype, mk(Op::Mul, {convert(s, slope, w->dtype, x->dtype), e}));
+      r->elems[k] = select(mk(Op::Ge, {e, constant(s, x->dtype, 0)}), e, neg);
+    }
+    return wrap(r);
+  });
+  expose("prelu");
   // softmin(x, dim) = softmax(-x, dim).
   define("softmin", [this](Interp& i2, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");

@@ -196,6 +196,11 @@ void Torch::install_elementwise() {
       return binary_max(x, y, a.at, op);
     });
   }
+  define("floor_divide", [this](Interp&, CallArgs& a) {
+    Ref other = a.get(1, "other");
+    if (!other) in.error(a.at, "floor_divide needs other");
+    return binary("//", a.pos.at(0), other, a.at);
+  });
   // xlogy(x, y): 0 where x == 0 (unless y is NaN), else x * log(y), as torch's kernel.
   define("xlogy", [this](Interp&, CallArgs& a) {
     return float_binary(a, "xlogy", [this](TermId x, TermId y) {

@@ -273,6 +273,95 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   functional_layer("Upsample", "interpolate",
                    {{"size", none}, {"scale_factor", none}, {"mode", python::string("nearest")}});
   functional_layer("UpsamplingNearest2d", "interpolate", {{"size", none}, {"scale_factor", none}});
+  functional_layer("Tanhshrink", "tanhshrink", {});
+  functional_layer("Softmin", "softmin", {{"dim", none}});
+  functional_layer("Threshold", "threshold", {{"threshold", none}, {"value", none}, inplace});
+  layer(
+      "Unflatten",
+      [](Interp& i2, CallArgs& a) {
+        i2.setattr(a.pos[0], "dim", a.get(1, "dim"), a.at);
+        i2.setattr(a.pos[0], "unflattened_size", a.get(2, "unflattened_size"), a.at);
+        return python::none();
+      },
+      [this](Interp& i2, CallArgs& a) {
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {a.pos.at(1), i2.getattr(a.pos[0], "dim", a.at),
+                 i2.getattr(a.pos[0], "unflattened_size", a.at)};
+        return ops.at("unflatten")(i2, c);
+      });
+  // Embedding(num_embeddings, embedding_dim, padding_idx=None, max_norm=None, ...): a weight
+  // (trained: symbolic) whose rows the input's indices pick.
+  layer(
+      "Embedding",
+      [this, param](Interp& i2, CallArgs& a) {
+        int64_t n = i2.to_int(a.get(1, "num_embeddings"), a.at),
+                d = i2.to_int(a.get(2, "embedding_dim"), a.at);
+        if (Ref m = a.get(4, "max_norm"); m && m->kind != K::None)
+          i2.unsupported(a.at, "nn.Embedding with max_norm (it renormalizes the weight in place)");
+        if (Ref w = a.get(8, "_weight"); w && w->kind != K::None)
+          i2.unsupported(a.at, "nn.Embedding with _weight");
+        i2.setattr(a.pos[0], "num_embeddings", python::integer(n), a.at);
+        i2.setattr(a.pos[0], "embedding_dim", python::integer(d), a.at);
+        Ref pad = a.get(3, "padding_idx");
+        i2.setattr(a.pos[0], "padding_idx", pad ? pad : python::none(), a.at);
+        param(i2, a.pos[0], "weight", "nn.Embedding.weight", {n, d}, a.at);
+        return python::none();
+      },
+      [this](Interp& i2, CallArgs& a) {
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {a.pos.at(1), i2.getattr(a.pos.at(0), "weight", a.at)};
+        return ops.at("embedding")(i2, c);
+      });
+  // Softmax2d: a softmax over the channels of a (C, H, W) or (N, C, H, W) input.
+  layer(
+      "Softmax2d", [](Interp&, CallArgs&) { return python::none(); },
+      [this](Interp& i2, CallArgs& a) {
+        TensorPtr x = tensor_arg(a, 1, "input");
+        if (x->shape.size() != 3 && x->shape.size() != 4)
+          i2.raise(a.at, "ValueError: Softmax2d: expected input of 3 or 4 dimensions");
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {a.pos.at(1), python::integer(-3)};
+        return ops.at("softmax")(i2, c);
+      });
+  // PReLU(num_parameters=1, init=0.25): x where x >= 0, else weight * x, the weight per channel
+  // (dimension 1) or one for all; the weight is a parameter (trained: symbolic).
+  layer(
+      "PReLU",
+      [this](Interp& i2, CallArgs& a) {
+        int64_t n = a.get(1, "num_parameters") ? i2.to_int(a.get(1, "num_parameters"), a.at) : 1;
+        double init = float_arg(a, 2, "init", 0.25);
+        i2.setattr(a.pos[0], "num_parameters", python::integer(n), a.at);
+        Ref w = wrap(module_weight(symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true)));
+        if (st.params_initial) w = wrap(module_weight(filled({n}, DType::F32, init)));
+        i2.setattr(a.pos[0], "weight", w, a.at);
+        return python::none();
+      },
+      [this](Interp& i2, CallArgs& a) {
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {a.pos.at(1), i2.getattr(a.pos.at(0), "weight", a.at)};
+        return ops.at("prelu")(i2, c);
+      });
+  for (const char* name :
+       {"Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"}) {
+    std::string n = name;
+    layer(
+        n,
+        [](Interp& i2, CallArgs& a) {
+          i2.setattr(a.pos[0], "p", a.get(1, "p") ? a.get(1, "p") : python::floating(0.5), a.at);
+          return python::none();
+        },
+        [n](Interp& i2, CallArgs& a) -> Ref {
+          Ref self = a.pos.at(0);
+          if (i2.to_float(i2.getattr(self, "p", a.at), a.at) != 0 &&
+              i2.truthy(i2.getattr(self, "training", a.at), a.at))
+            i2.unsupported(a.at, "nn." + n + " with p > 0 in training mode is random");
+          return a.pos.at(1);
+        });
+  }
   layer(
       "Identity", [](Interp&, CallArgs&) { return python::none(); },
       [](Interp&, CallArgs& a) { return a.pos.at(1); });

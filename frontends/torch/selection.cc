@@ -196,6 +196,23 @@ void Torch::install_scans_and_selection() {
     if (idx->shape.empty()) r->shape.erase(r->shape.begin() + dim);
     return wrap(r);
   });
+  // embedding(input, weight, padding_idx=None, max_norm=None, ...): weight[input], rows picked
+  // by index values (a data-dependent index: by its values over the inputs' domain);
+  // padding_idx changes only the gradient.
+  define("embedding", [this](Interp&, CallArgs& a) {
+    TensorPtr idx = tensor_arg(a, 0, "input"), w = tensor_arg(a, 1, "weight");
+    if (Ref m = a.get(3, "max_norm"); m && m->kind != K::None)
+      in.unsupported(a.at, "embedding with max_norm (it renormalizes the weight in place)");
+    for (const char* k : {"padding_idx", "norm_type", "scale_grad_by_freq", "sparse"}) a.has(k);
+    if (torch::is_float(idx->dtype) || w->shape.size() != 2)
+      in.raise(a.at, "RuntimeError: embedding: expected integer indices and a 2-D weight");
+    TensorPtr rows = integer_array_subscript(w, wrap(idx), a.at)->tensor;
+    auto r = std::make_shared<Tensor>();  // a new contiguous tensor, not a view
+    r->shape = rows->shape;
+    r->dtype = rows->dtype;
+    r->elems = rows->elems;
+    return wrap(r);
+  });
   define("gather", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input"), idx = tensor_arg(a, 2, "index");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);

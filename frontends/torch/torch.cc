@@ -25,6 +25,7 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   install_adaptive_pooling(nn, F, module_cls);
   install_pad_normalize(F);
   install_rearrangements(nn, F);
+  expose(F, "embedding");
   for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",
                         "gather", "index_select", "einsum", "glu", "sort", "roll", "outer", "ger",
                         "pixel_shuffle", "pixel_unshuffle"})

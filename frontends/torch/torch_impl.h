@@ -198,6 +198,10 @@ struct Torch {
       op = Op::Ne;
     else if (opname == "**")
       op = Op::Pow;
+    else if (opname == "%")  // torch's remainder: the divisor's sign, as Python's
+      op = torch::is_float(compute) ? Op::Remainder : Op::ModPy;
+    else if (opname == "//")  // floats: floor(x / y), below
+      op = torch::is_float(compute) ? Op::Floor : Op::FloorDiv;
     else if (opname == "@")
       return matmul(x, y, at);
     else if (opname == "&" && compute == DType::Bool)
@@ -219,6 +223,11 @@ struct Torch {
         in, x, y, out,
         [&](TermId p, TermId q) {
           if (reciprocal) return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {cast(q, yd)})});
+          if (op == Op::Floor) {  // torch divides through fmod: its bits are not floor(fl(x/y))'s
+            TermId t = mk(Op::Floor, {s.make(Op::Div, {cast(p, xd), cast(q, yd)})});
+            st.ieee_unfixed.emplace(t, "torch's floor division of floats (computed through fmod)");
+            return t;
+          }
           return mk(op, {cast(p, xd), cast(q, yd)});
         },
         at));

@@ -90,6 +90,10 @@ OPS = {
     "margin_ranking": ("F.margin_ranking_loss(x, y, torch.sign(x * y), margin=0.1, reduction='none')", "2"),
     "pairwise_distance": ("F.pairwise_distance(x, y)", "2"),
     "pad_reflect": ("F.pad(x, (2, 1), mode='reflect')", "1"),
+    "mod_floordiv": ("x % 0.7 + x // 0.3 + torch.floor_divide(y, -0.4) + (x * 10).long() % 3"
+                     " + (y * 10).long() // -4", "2"),
+    "embedding_fn": ("F.embedding(torch.tensor([[0, 2], [1, 1]]), x)", "1"),
+    "prelu_fn": ("F.prelu(x.unsqueeze(0), y[0, :3])", "2"),
     "roll": ("torch.roll(x, 2, 1) + torch.roll(x, (1, -1), (0, 1)) + x.roll(-3)", "1"),
     "outer": ("torch.outer(x[0], y[1])", "2"),
     "pixel_shuffle": ("F.pixel_shuffle(torch.cat([x, y, x * 2, y - 1], 1).view(1, 4, 3, 5), 2)", "2"),
@@ -159,6 +163,14 @@ OPS = {
 
 # Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
+    "prelu_channels": ("nn.PReLU(3)", (2, 3, 4)),
+    "prelu_one": ("nn.PReLU()", (2, 3, 4)),
+    "tanhshrink_module": ("nn.Tanhshrink()", (3, 4)),
+    "softmin_module": ("nn.Softmin(dim=0)", (3, 4)),
+    "threshold_module": ("nn.Threshold(0.1, 20.0)", (3, 4)),
+    "softmax2d": ("nn.Softmax2d()", (2, 3, 2, 2)),
+    "unflatten_module": ("nn.Unflatten(1, (2, 3))", (2, 6)),
+    "embedding_module": ("nn.Embedding(6, 3)", (2, 4), "torch.clamp((x * 3).long(), 0, 5)"),
     "upsample_nearest": ("nn.Upsample(scale_factor=(2, 3))", (1, 2, 3, 2)),
     "pixel_shuffle_module": ("nn.PixelShuffle(2)", (1, 8, 2, 3)),
     "reflection_pad2d": ("nn.ReflectionPad2d((1, 2, 2, 1))", (2, 3, 4, 5)),
