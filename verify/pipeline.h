@@ -79,6 +79,11 @@ class Pipeline {
   bool egraph();
   std::unique_ptr<rules::Proof> prove(const std::vector<size_t>& which, size_t element_terms,
                                       double seconds);
+  std::unique_ptr<rules::Proof> prove_goals(const std::vector<rules::Goal>& goals,
+                                            size_t element_terms, double seconds);
+  TermId without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
+                                 std::optional<TermId>& first);
+  bool negligible_terms();
   void find_explained();
   bool witness_search();
   bool smt();
@@ -99,6 +104,7 @@ class Pipeline {
   size_t approximate_ = 0;             // IEEE pairs set aside
   std::vector<Pair> zero_sign_pairs_;  // of those, the ones the witness search may refute
   std::string approximate_why_, smt_reason_;
+  std::string negligible_why_;  // why pairs negligible_terms() settled stay unknown
   bool timed_out_ = false;
   std::optional<Pair> explained_;  // the element --explain names
 };

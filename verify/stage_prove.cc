@@ -8,6 +8,7 @@
 #include <cmath>
 #include <set>
 
+#include "ir/enclosure.h"
 #include "smt/smt.h"
 #include "verify/pipeline.h"
 
@@ -174,9 +175,9 @@ void Pipeline::find_explained() {
   }
 }
 
-// The e-graph over the goals `which` (indices into pairs_, pairs_.size() for the explained one).
-std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
-                                              size_t element_terms, double seconds) {
+// The e-graph over `goals`, with the inputs' domains as facts.
+std::unique_ptr<rules::Proof> Pipeline::prove_goals(const std::vector<rules::Goal>& goals,
+                                                    size_t element_terms, double seconds) {
   rules::ProverOptions po;
   po.semantics = opt_.semantics;
   po.normal_forms = opt_.normal_forms;
@@ -205,12 +206,18 @@ std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
           {id, {std::max(d->second.lo, -top), std::min(d->second.hi, top), false, true}});
     }
   }
+  return rules::prove(store_, goals, {}, rules::RuleSet::defaults(), po);
+}
+
+// The e-graph over the goals `which` (indices into pairs_, pairs_.size() for the explained one).
+std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
+                                              size_t element_terms, double seconds) {
   std::vector<rules::Goal> goals;
   for (size_t k : which) {
     const Pair& p = k < pairs_.size() ? pairs_[k] : *explained_;
     goals.push_back({p.ref, p.cand});
   }
-  return rules::prove(store_, goals, {}, rules::RuleSet::defaults(), po);
+  return prove_goals(goals, element_terms, seconds);
 }
 
 bool Pipeline::egraph() {
@@ -318,6 +325,127 @@ bool Pipeline::witness_search() {
       refute(p, *point, how);
     }
   }
+  return true;
+}
+
+namespace {
+// What makes an exp's argument that low, for a report: the most negative constant near the top
+// of the argument (a sentinel such as -1e30), else the start of the term.
+std::string sentinel_of(const ir::TermStore& s, TermId e) {
+  std::vector<TermId> frontier{e};
+  double lowest = 0;
+  for (size_t k = 0; k < frontier.size() && k < 64; ++k) {
+    TermId t = frontier[k];
+    if (s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32)
+      lowest = std::min(lowest, s.constant_of(t).f);
+    for (TermId c : s.children(t)) frontier.push_back(c);
+  }
+  if (lowest <= -1e4 && std::isfinite(lowest)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", lowest);
+    return std::string("the constant ") + buf +
+           " in the argument: a large finite sentinel where -inf would mask";
+  }
+  std::string text = s.str(e);
+  return text.size() > 160 ? text.substr(0, 160) + " ..." : text;
+}
+}  // namespace
+
+// Below this, e^x lies thousands of binades under every float format's least value (fp64's least
+// subnormal is e^-744.4): no kernel can tell such a term from 0.
+constexpr double kNegligibleExponent = -1e4;
+
+// t with every exp (or exp2) whose argument stays below kNegligibleExponent over the inputs'
+// domains replaced by 0; `first` gets the first such term. Iterative: terms can be as deep as a
+// row is wide.
+TermId Pipeline::without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
+                                         std::optional<TermId>& first) {
+  auto range = [this](const ir::Variable& v) -> std::optional<ir::Enclosure> {
+    ir::Enclosure e = ir::Enclosure::any(v.type);
+    auto d = domains_.find(tensor_of(v.name));
+    if (d == domains_.end() || v.type != ir::Type::F32 || d->second.nonfinite) return e;
+    double top = max_finite(d->second.dtype);
+    e.lo = ir::Real(std::max(d->second.lo, -top));
+    e.hi = ir::Real(std::min(d->second.hi, top));
+    e.nan = false;
+    return e;
+  };
+  auto negligible = [&](TermId arg) {
+    ir::Enclosure e = ir::evaluate_enclosure_over(store_, arg, range);
+    return e.real && !e.nan && e.hi.approx_double() < kNegligibleExponent;
+  };
+  TermId zero = store_.constant(ir::Constant::of_float(0));
+  std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    ir::Budget::tick();
+    auto [t, expanded] = stack.back();
+    if (memo.contains(t)) {
+      stack.pop_back();
+      continue;
+    }
+    ir::Op op = store_.op(t);
+    auto kids = store_.children(t);
+    if ((op == ir::Op::Exp || op == ir::Op::Exp2) && negligible(kids[0])) {
+      if (!first) first = t;
+      memo[t] = zero;
+      stack.pop_back();
+      continue;
+    }
+    if (!expanded) {
+      stack.back().second = true;
+      for (TermId k : kids)
+        if (!memo.contains(k)) stack.push_back({k, false});
+      continue;
+    }
+    stack.pop_back();
+    std::vector<TermId> next(kids.begin(), kids.end());
+    bool same = true;
+    for (size_t i = 0; i < next.size(); ++i) same &= (next[i] = memo.at(next[i])) == kids[i];
+    memo[t] = same ? t : store_.make(op, next);
+  }
+  return memo.at(root);
+}
+
+// Open pairs whose sides differ only through exp of arguments below kNegligibleExponent (a
+// finite sentinel such as -1e30 in masked lanes, where the reference masks with -inf or not at
+// all): over the reals those terms are positive, so no proof exists, and no enclosure at any
+// precision tells e^-1e30 from 0 beside the rest, so no counterexample can be confirmed either;
+// Z3 would spend the timeout on them. With those terms at 0 the e-graph proves the rest: such a
+// pair stays UNKNOWN with that reason and skips Z3.
+bool Pipeline::negligible_terms() {
+  if (!opt_.use_egraph || open_.empty() || r_.counterexample || timed_out_ ||
+      opt_.semantics != ir::Semantics::Real)
+    return true;
+  absl::flat_hash_map<TermId, TermId> memo;
+  std::vector<rules::Goal> goals;
+  std::vector<size_t> which;
+  std::optional<TermId> first;
+  for (size_t k : open_) {
+    std::optional<TermId> here;
+    TermId a = without_negligible_exps(pairs_[k].ref, memo, here),
+           b = without_negligible_exps(pairs_[k].cand, memo, here);
+    if (!here) continue;
+    if (!first) first = here;
+    goals.push_back({a, b});
+    which.push_back(k);
+  }
+  if (goals.empty()) return true;
+  double remaining = opt_.timeout_s / 2 - elapsed();
+  if (remaining <= 0) return true;
+  auto proof = prove_goals(goals, rules::kElementTerms, remaining);
+  if (!proof->report.canary.empty()) return true;
+  std::set<size_t> settled;
+  for (size_t g = 0; g < goals.size(); ++g)
+    if (proof->proved(g)) settled.insert(which[g]);
+  if (settled.empty()) return true;
+  std::erase_if(open_, [&](size_t k) { return settled.contains(k); });
+  negligible_why_ = "the two sides differ only by exp of arguments below -1e4 over every input (" +
+                    sentinel_of(store_, *first) +
+                    "): positive over the reals, so no proof exists, and below every float "
+                    "format, so no counterexample can be confirmed; masking with -inf decides it";
+  r_.notes.push_back(std::to_string(settled.size()) +
+                     " output pairs differ only by exp of "
+                     "arguments below -1e4 (left to no solver)");
   return true;
 }
 

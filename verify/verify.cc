@@ -107,7 +107,8 @@ Report Pipeline::run() {
       {&Pipeline::probe, "probe"},                    // a few witness points before any proof
       {&Pipeline::egraph, "e-graph"},                 // rewrites and normal forms
       {&Pipeline::witness_search, "witness search"},  // the residue, point by point
-      {&Pipeline::smt, "Z3"},                         // what is left
+      {&Pipeline::negligible_terms, "negligible terms"},  // sides apart by e^-1e30 alone
+      {&Pipeline::smt, "Z3"},                             // what is left
   };
   for (const Stage& stage : kStages) {
     if (opt_.stage) opt_.stage->store(stage.name);
@@ -179,8 +180,9 @@ void Pipeline::conclude() {
                     : "") +
       (r.stats.unknown == approximate_ ? ""
        : elapsed() > opt_.timeout_s    ? " before the timeout"
-       : !opt_.use_smt                 ? " by the e-graph and the witness search (--no-smt)"
-                                       : "; first reason: " + smt_reason_);
+       : !opt_.use_smt
+           ? " by the e-graph and the witness search (--no-smt)"
+           : "; first reason: " + (smt_reason_.empty() ? negligible_why_ : smt_reason_));
 }
 
 std::string dims_str(const torch::Dims& dims) {
