@@ -1,5 +1,7 @@
 // torch's elementwise family: the op table's math functions, activations, arithmetic with
 // alpha= and its aliases, and matrix products.
+#include <array>
+
 #include "frontends/torch/torch_impl.h"
 
 namespace keq::torch::impl {
@@ -332,9 +334,10 @@ void Torch::install_elementwise() {
   // addmm(input, mat1, mat2, *, beta=1, alpha=1): beta * input + alpha * (mat1 @ mat2); with
   // beta = 0 the input is not read (a NaN there does not propagate), as torch documents.
   // baddbmm(input, batch1, batch2, *, beta=1, alpha=1): the same over batched products.
-  for (auto [name, m1, m2] :
-       {std::tuple<const char*, const char*, const char*>{"addmm", "mat1", "mat2"},
-        {"baddbmm", "batch1", "batch2"}})
+  // (Named copies, not a structured binding: clang 14 cannot capture one.)
+  for (const auto& names : {std::array<const char*, 3>{"addmm", "mat1", "mat2"},
+                            std::array<const char*, 3>{"baddbmm", "batch1", "batch2"}}) {
+    const char *name = names[0], *m1 = names[1], *m2 = names[2];
     define(name, [this, m1, m2](Interp&, CallArgs& a) {
       Ref prod = matmul(tensor_arg(a, 1, m1), tensor_arg(a, 2, m2), a.at);
       Ref beta = a.get(SIZE_MAX, "beta"), alpha = a.get(SIZE_MAX, "alpha");
@@ -348,6 +351,7 @@ void Torch::install_elementwise() {
       if (beta && !is(beta, 1)) input = binary("*", beta, input, a.at);
       return binary("+", input, prod, a.at);
     });
+  }
 }
 
 }  // namespace keq::torch::impl
