@@ -139,4 +139,90 @@ void Torch::install_linalg(const Ref& F) {
       });
 }
 
+// nn.MultiheadAttention.forward(query, key, value, key_padding_mask=None, need_weights=True,
+// attn_mask=None, average_attn_weights=True, is_causal=False), as F.multi_head_attention_forward
+// computes it in fp32: q, k, v through the packed input projection, split into heads, scores
+// q * sqrt(1 / head_dim) @ k^T, softmax, @ v, heads joined, the output projection; with the
+// weights averaged over the heads (or per head), or None when need_weights is False.
+Ref Torch::multihead_attention(Interp& i2, CallArgs& a) {
+  Ref self = a.pos.at(0);
+  TensorPtr q = tensor_arg(a, 1, "query"), k = tensor_arg(a, 2, "key"),
+            v = tensor_arg(a, 3, "value");
+  for (auto [pos, name] : {std::pair<size_t, const char*>{4, "key_padding_mask"},
+                           std::pair<size_t, const char*>{6, "attn_mask"}})
+    if (Ref m = a.get(pos, name); m && m->kind != K::None)
+      in.unsupported(a.at, std::string("nn.MultiheadAttention with ") + name);
+  if (bool_arg(a, 8, "is_causal", false))
+    in.unsupported(a.at, "nn.MultiheadAttention with is_causal=True");
+  bool need_weights = bool_arg(a, 5, "need_weights", true),
+       average = bool_arg(a, 7, "average_attn_weights", true);
+  auto attr = [&](const char* n) { return i2.getattr(self, n, a.at); };
+  if (i2.to_float(attr("dropout"), a.at) != 0 && i2.truthy(attr("training"), a.at))
+    in.unsupported(a.at, "nn.MultiheadAttention with dropout > 0 in training mode is random");
+  int64_t e = i2.to_int(attr("embed_dim"), a.at), h = i2.to_int(attr("num_heads"), a.at),
+          hd = e / h;
+  bool batch_first = i2.truthy(attr("batch_first"), a.at);
+  for (const TensorPtr& t : {q, k, v})
+    if (t->shape.size() != 3 || t->shape[2] != e || t->dtype != DType::F32)
+      in.unsupported(a.at, "nn.MultiheadAttention other than batched fp32 (L, N, E) inputs");
+  auto seq_first = [&](const TensorPtr& t) { return batch_first ? permuted(t, {1, 0, 2}) : t; };
+  q = seq_first(q), k = seq_first(k), v = seq_first(v);
+  int64_t l = q->shape[0], n = q->shape[1], s_len = k->shape[0];
+  if (k->shape[1] != n || v->shape[0] != s_len || v->shape[1] != n)
+    in.raise(a.at, "AssertionError: key and value must match the query's batch and each other");
+  TensorPtr w = attr("in_proj_weight")->tensor;
+  Ref b = attr("in_proj_bias");
+  // The j-th E rows of the packed projection, applied to x: x @ W_j^T + b_j.
+  auto project = [&](const TensorPtr& x, int64_t j) {
+    auto wj = std::make_shared<Tensor>();
+    wj->shape = {e, e};
+    wj->dtype = w->dtype;
+    wj->elems.assign(w->elems.begin() + j * e * e, w->elems.begin() + (j + 1) * e * e);
+    Ref y = matmul(x, permuted(wj, {1, 0}), a.at);
+    if (b->kind == K::None) return y;
+    auto bj = std::make_shared<Tensor>();
+    bj->shape = {e};
+    bj->dtype = b->tensor->dtype;
+    bj->elems.assign(b->tensor->elems.begin() + j * e, b->tensor->elems.begin() + (j + 1) * e);
+    return binary("+", y, wrap(bj), a.at);
+  };
+  // (len, N, E) -> (N * H, len, head_dim), as a new tensor.
+  auto heads = [&](const Ref& x, int64_t len) {
+    return permuted(reshaped(x->tensor, {len, n * h, hd}), {1, 0, 2});
+  };
+  Ref qh = binary("*", wrap(heads(project(q, 0), l)),
+                  python::floating(std::sqrt(1.0 / static_cast<double>(hd))), a.at);
+  TensorPtr kh = heads(project(k, 1), s_len), vh = heads(project(v, 2), s_len);
+  CallArgs sm;
+  sm.at = a.at;
+  sm.pos = {matmul(qh->tensor, permuted(kh, {0, 2, 1}), a.at), python::integer(-1)};
+  Ref p = ops.at("softmax")(i2, sm);
+  Ref o = matmul(p->tensor, vh, a.at);  // (N * H, L, head_dim)
+  TensorPtr joined = reshaped(permuted(o->tensor, {1, 0, 2}), {l * n, e});
+  Ref out_proj = attr("out_proj");
+  Ref y = matmul(joined, permuted(i2.getattr(out_proj, "weight", a.at)->tensor, {1, 0}), a.at);
+  if (Ref ob = i2.getattr(out_proj, "bias", a.at); ob->kind != K::None)
+    y = binary("+", y, ob, a.at);
+  TensorPtr out = reshaped(y->tensor, {l, n, e});
+  if (batch_first) out = permuted(out, {1, 0, 2});
+  Ref weights = python::none();
+  if (need_weights) {
+    Ref per_head = wrap(reshaped(p->tensor, {n, h, l, s_len}));
+    if (average) {
+      CallArgs mean;
+      mean.at = a.at;
+      mean.pos = {per_head, python::integer(1)};
+      per_head = ops.at("mean")(i2, mean);
+    }
+    weights = per_head;
+  }
+  auto fresh = [](const TensorPtr& t) {  // a new contiguous tensor, no view of the steps above
+    auto r = std::make_shared<Tensor>();
+    r->shape = t->shape, r->dtype = t->dtype, r->elems = t->elems;
+    return r;
+  };
+  return python::tuple(
+      {wrap(fresh(out)), weights->kind == K::None ? weights : wrap(fresh(weights->tensor))});
+}
+
 }  // namespace keq::torch::impl

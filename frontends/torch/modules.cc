@@ -314,6 +314,47 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         c.pos = {a.pos.at(1), i2.getattr(a.pos.at(0), "weight", a.at)};
         return ops.at("embedding")(i2, c);
       });
+  // MultiheadAttention(embed_dim, num_heads, dropout=0, bias=True, ..., batch_first=False): its
+  // parameters as torch creates them (in_proj_weight [3E, E], in_proj_bias [3E], then the
+  // out_proj Linear), and forward as F.multi_head_attention_forward computes it.
+  layer(
+      "MultiheadAttention",
+      [this, param, &na](Interp& i2, CallArgs& a) {
+        Ref self = a.pos[0];
+        int64_t e = i2.to_int(a.get(1, "embed_dim"), a.at),
+                h = i2.to_int(a.get(2, "num_heads"), a.at);
+        if (h <= 0 || e % h)
+          i2.raise(a.at, "AssertionError: embed_dim must be divisible by num_heads");
+        bool bias = bool_arg(a, 4, "bias", true);
+        for (auto [pos, name] : {std::pair<size_t, const char*>{5, "add_bias_kv"},
+                                 std::pair<size_t, const char*>{6, "add_zero_attn"}})
+          if (Ref v = a.get(pos, name); v && i2.truthy(v, a.at))
+            i2.unsupported(a.at, std::string("nn.MultiheadAttention with ") + name + "=True");
+        for (auto [pos, name] :
+             {std::pair<size_t, const char*>{7, "kdim"}, std::pair<size_t, const char*>{8, "vdim"}})
+          if (Ref v = a.get(pos, name); v && v->kind != K::None && i2.to_int(v, a.at) != e)
+            i2.unsupported(
+                a.at, std::string("nn.MultiheadAttention with ") + name + " other than embed_dim");
+        i2.setattr(self, "embed_dim", python::integer(e), a.at);
+        i2.setattr(self, "num_heads", python::integer(h), a.at);
+        i2.setattr(self, "head_dim", python::integer(e / h), a.at);
+        Ref dropout = a.get(3, "dropout");
+        i2.setattr(self, "dropout", dropout ? dropout : python::floating(0.0), a.at);
+        Ref batch_first = a.get(9, "batch_first");
+        i2.setattr(self, "batch_first", batch_first ? batch_first : python::boolean(false), a.at);
+        param(i2, self, "in_proj_weight", "nn.MultiheadAttention.in_proj_weight", {3 * e, e}, a.at);
+        if (bias)
+          param(i2, self, "in_proj_bias", "nn.MultiheadAttention.in_proj_bias", {3 * e}, a.at);
+        else
+          i2.setattr(self, "in_proj_bias", python::none(), a.at);
+        CallArgs lin;
+        lin.at = a.at;
+        lin.pos = {python::integer(e), python::integer(e)};
+        lin.kw = {{"bias", python::boolean(bias)}};
+        i2.setattr(self, "out_proj", i2.call(na.at("Linear"), lin), a.at);
+        return python::none();
+      },
+      [this](Interp& i2, CallArgs& a) { return multihead_attention(i2, a); });
   // Softmax2d: a softmax over the channels of a (C, H, W) or (N, C, H, W) input.
   layer(
       "Softmax2d", [](Interp&, CallArgs&) { return python::none(); },

@@ -701,12 +701,13 @@ struct Torch {
   void install_inductor(const Ref& torch, const Ref& cuda);  // inductor.cc
   Ref assert_size_stride(CallArgs& a);                       // inductor.cc
   Ref convolution(CallArgs& a);                              // inductor.cc
-  void install_type_info(const Ref& torch);      // creation.cc: torch.finfo, torch.iinfo
-  void install_nn(const Ref& nn, const Ref& F);  // modules.cc: nn.Module and the layers
-  void install_init(const Ref& nn);              // modules.cc: torch.nn.init
-  void install_activations(const Ref& F);        // activations.cc: the F.* activations
-  void install_scans_and_selection();            // selection.cc
-  void install_linalg(const Ref& F);             // linalg.cc: einsum, attention
+  void install_type_info(const Ref& torch);          // creation.cc: torch.finfo, torch.iinfo
+  void install_nn(const Ref& nn, const Ref& F);      // modules.cc: nn.Module and the layers
+  void install_init(const Ref& nn);                  // modules.cc: torch.nn.init
+  void install_activations(const Ref& F);            // activations.cc: the F.* activations
+  void install_scans_and_selection();                // selection.cc
+  void install_linalg(const Ref& F);                 // linalg.cc: einsum, attention
+  Ref multihead_attention(Interp& i2, CallArgs& a);  // linalg.cc: nn.MultiheadAttention.forward
   void install_losses(const Ref& nn, const Ref& F, const Ref& module_cls);  // losses.cc
   void check_norm_input(const std::string& cls, const Tensor& x, double eps, bool training,
                         int64_t groups, Span at);  // conv_pool_norm.cc

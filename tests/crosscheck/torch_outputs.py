@@ -163,6 +163,12 @@ OPS = {
 
 # Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
+    "multihead_attention": ("nn.MultiheadAttention(4, 2)", (3, 2, 4), "x, x, x"),
+    "multihead_attention_batch_first": ("nn.MultiheadAttention(6, 3, batch_first=True)", (2, 3, 6),
+                                        "x, x * 2, x.flip(1)"),
+    "multihead_attention_no_bias": ("nn.MultiheadAttention(4, 1, bias=False)", (2, 2, 4), "x, x, x"),
+    "multihead_attention_per_head": ("nn.MultiheadAttention(4, 2)", (2, 1, 4),
+                                     "x, x, x, average_attn_weights=False"),
     "prelu_channels": ("nn.PReLU(3)", (2, 3, 4)),
     "prelu_one": ("nn.PReLU()", (2, 3, 4)),
     "tanhshrink_module": ("nn.Tanhshrink()", (3, 4)),
