@@ -271,7 +271,16 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   functional_layer("PixelShuffle", "pixel_shuffle", {{"upscale_factor", none}});
   functional_layer("PixelUnshuffle", "pixel_unshuffle", {{"downscale_factor", none}});
   functional_layer("Upsample", "interpolate",
-                   {{"size", none}, {"scale_factor", none}, {"mode", python::string("nearest")}});
+                   {{"size", none},
+                    {"scale_factor", none},
+                    {"mode", python::string("nearest")},
+                    {"align_corners", none},
+                    {"recompute_scale_factor", none}});
+  functional_layer("UpsamplingBilinear2d", "interpolate",
+                   {{"size", none},
+                    {"scale_factor", none},
+                    {"mode", python::string("bilinear")},
+                    {"align_corners", python::boolean(true)}});
   functional_layer("UpsamplingNearest2d", "interpolate", {{"size", none}, {"scale_factor", none}});
   functional_layer("Tanhshrink", "tanhshrink", {});
   functional_layer("Softmin", "softmin", {{"dim", none}});

@@ -968,23 +968,30 @@ void Torch::install_rearrangements(const Ref& nn, const Ref& F) {
     return binary("*", wrap(reshaped(u, col)), wrap(reshaped(v, row)), a.at);
   });
   alias("ger", "outer");
-  // interpolate(x, size=None, scale_factor=None, mode='nearest'): nearest only, and only where
-  // each output size is a whole multiple of the input's (then source = out // factor exactly;
-  // other ratios go through torch's float scale).
+  // interpolate(x, size=None, scale_factor=None, mode='nearest', align_corners=None, ...):
+  // nearest where each output size is a whole multiple of the input's (then source = out //
+  // factor exactly; other ratios go through torch's float scale), and linear, bilinear and
+  // trilinear with torch's fp32 source coordinates and weights.
   auto interpolate = [this](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input");
-    Ref size = a.get(1, "size"), scale = a.get(2, "scale_factor"), mode = a.get(3, "mode");
-    if (mode && !(mode->kind == K::Str && mode->s == "nearest"))
-      in.unsupported(a.at, "F.interpolate with mode " + in.repr(mode) + " (nearest only)");
-    if (Ref ac = a.get(4, "align_corners"); ac && ac->kind != K::None)
+    Ref size = a.get(1, "size"), scale = a.get(2, "scale_factor"), mode_v = a.get(3, "mode");
+    std::string mode = mode_v && mode_v->kind == K::Str ? mode_v->s : "nearest";
+    size_t spatial = x->shape.size() < 3 ? 0 : x->shape.size() - 2;
+    if (!spatial) in.error(a.at, "interpolate: expected a batch and a channel dimension");
+    bool linear = (mode == "linear" && spatial == 1) || (mode == "bilinear" && spatial == 2) ||
+                  (mode == "trilinear" && spatial == 3);
+    if (mode != "nearest" && !linear)
+      in.unsupported(a.at, "F.interpolate with mode '" + mode + "' on a " +
+                               std::to_string(x->shape.size()) + "-d input");
+    Ref ac = a.get(4, "align_corners");
+    bool align = ac && ac->kind != K::None && in.truthy(ac, a.at);
+    if (!linear && ac && ac->kind != K::None)
       in.raise(a.at,
                "ValueError: align_corners option can only be set with the interpolating "
                "modes: linear | bilinear | bicubic | trilinear");
-    a.has("recompute_scale_factor");  // the same sizes and sources for whole factors
+    Ref recompute = a.get(5, "recompute_scale_factor");
     if (Ref aa = a.get(6, "antialias"); aa && in.truthy(aa, a.at))
       in.unsupported(a.at, "F.interpolate with antialias=True");
-    size_t spatial = x->shape.size() < 3 ? 0 : x->shape.size() - 2;
-    if (!spatial) in.error(a.at, "interpolate: expected a batch and a channel dimension");
     auto per_dim = [&](const Ref& v) {
       std::vector<Ref> vs = v->kind == K::Tuple || v->kind == K::List
                                 ? in.to_sequence(v, a.at)
@@ -993,29 +1000,83 @@ void Torch::install_rearrangements(const Ref& nn, const Ref& F) {
       return vs;
     };
     std::vector<int64_t> shape = x->shape;
+    std::vector<std::optional<double>> factors(spatial);
     for (size_t d = 0; d < spatial; ++d) {
       int64_t n = x->shape[2 + d];
       if (size && size->kind != K::None) {
         shape[2 + d] = in.to_int(per_dim(size)[d], a.at);
       } else if (scale && scale->kind != K::None) {
         double f = in.to_float(per_dim(scale)[d], a.at);
-        if (f != std::floor(f) || f < 1)
-          in.unsupported(a.at, "F.interpolate by a scale factor that is not a whole number");
-        shape[2 + d] = n * static_cast<int64_t>(f);
+        shape[2 + d] = static_cast<int64_t>(std::floor(static_cast<double>(n) * f));
+        // torch hands the factor to the kernel unless recompute_scale_factor is True.
+        if (!(recompute && recompute->kind != K::None && in.truthy(recompute, a.at)))
+          factors[d] = f;
       } else {
         in.error(a.at, "interpolate: either size or scale_factor should be defined");
       }
-      if (shape[2 + d] % n)
-        in.unsupported(a.at, "F.interpolate to a size that is not a whole multiple");
+      if (shape[2 + d] <= 0) in.raise(a.at, "RuntimeError: interpolate: output size is empty");
+      if (!linear && shape[2 + d] % n)
+        in.unsupported(a.at, "F.interpolate to a size that is not a whole multiple (nearest)");
     }
-    return wrap(gathered(
-        x, shape,
-        [&](const std::vector<int64_t>& o) {
-          std::vector<int64_t> src = o;
-          for (size_t d = 2; d < o.size(); ++d) src[d] = o[d] / (shape[d] / x->shape[d]);
-          return flat(x->shape, src);
-        },
-        a.at));
+    if (!linear)
+      return wrap(gathered(
+          x, shape,
+          [&](const std::vector<int64_t>& o) {
+            std::vector<int64_t> src = o;
+            for (size_t d = 2; d < o.size(); ++d) src[d] = o[d] / (shape[d] / x->shape[d]);
+            return flat(x->shape, src);
+          },
+          a.at));
+    // Per spatial dimension and output index: the two sources and their weights, in fp32 as
+    // torch's kernels compute them (area_pixel_compute_source_index).
+    struct Taps {
+      int64_t i0, i1;
+      TermId l0, l1;
+    };
+    std::vector<std::vector<Taps>> taps(spatial);
+    for (size_t d = 0; d < spatial; ++d) {
+      int64_t n = x->shape[2 + d], m = shape[2 + d];
+      float sc = align ? (m > 1 ? static_cast<float>(n - 1) / static_cast<float>(m - 1) : 0.0f)
+                 : factors[d] && *factors[d] > 0 ? static_cast<float>(1.0 / *factors[d])
+                                                 : static_cast<float>(n) / static_cast<float>(m);
+      for (int64_t o = 0; o < m; ++o) {
+        // One rounding: torch's CPU and CUDA kernels both give the fused multiply-add's value
+        // (measured on the H200, tests/fixtures/gpu/interpolate_coordinates.txt).
+        float src = align ? sc * static_cast<float>(o)
+                          : std::max(std::fma(sc, static_cast<float>(o) + 0.5f, -0.5f), 0.0f);
+        int64_t i0 = std::min(static_cast<int64_t>(src), n - 1);
+        int64_t i1 = i0 + (i0 < n - 1 ? 1 : 0);
+        float w1 = src - static_cast<float>(i0), w0 = 1.0f - w1;
+        taps[d].push_back({i0, i1, fconst(w0), fconst(w1)});
+      }
+    }
+    check_initialized(in, *x, a.at);
+    TensorPtr r = filled(shape, x->dtype, 0.0);
+    std::vector<int64_t> idx(shape.size(), 0);
+    for (int64_t k = 0; k < r->numel(); ++k) {
+      // w0 * (value at i0) + w1 * (value at i1), the outer dimension outermost.
+      std::function<TermId(size_t, std::vector<int64_t>&)> blend = [&](size_t d,
+                                                                       std::vector<int64_t>& src) {
+        if (d == spatial) return x->elems[flat(x->shape, src)];
+        const Taps& t = taps[d][idx[2 + d]];
+        src[2 + d] = t.i0;
+        TermId lo = blend(d + 1, src);
+        src[2 + d] = t.i1;
+        TermId hi = blend(d + 1, src);
+        return mk(Op::Add, {mk(Op::Mul, {t.l0, lo}), mk(Op::Mul, {t.l1, hi})});
+      };
+      std::vector<int64_t> src = idx;
+      TermId v = round_to(s, x->dtype, blend(0, src));
+      st.ieee_unfixed.emplace(v,
+                              "interpolation's order of operations (torch's CPU and CUDA "
+                              "kernels differ)");
+      r->elems[k] = v;
+      for (size_t d = shape.size(); d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return wrap(r);
   };
   define("interpolate", interpolate);
   alias("upsample", "interpolate");

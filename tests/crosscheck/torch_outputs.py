@@ -98,6 +98,13 @@ OPS = {
     "outer": ("torch.outer(x[0], y[1])", "2"),
     "pixel_shuffle": ("F.pixel_shuffle(torch.cat([x, y, x * 2, y - 1], 1).view(1, 4, 3, 5), 2)", "2"),
     "pixel_unshuffle": ("F.pixel_unshuffle(torch.cat([x, y], 0)[:, :4].reshape(1, 1, 6, 4), 2)", "2"),
+    "interpolate_bilinear": ("F.interpolate(x.view(1, 1, 3, 5), scale_factor=2, mode='bilinear')[0, 0, :3]", "1"),
+    "interpolate_bilinear_size": ("F.interpolate(x.view(1, 1, 3, 5), size=(4, 7), mode='bilinear').sum(1)", "1"),
+    "interpolate_bilinear_corners": ("F.interpolate(x.view(1, 1, 3, 5), size=(5, 9), mode='bilinear', align_corners=True)"
+                                     ".flatten()[:15]", "1"),
+    "interpolate_linear": ("F.interpolate(x.unsqueeze(0), scale_factor=3, mode='linear')[0, :, :5]", "1"),
+    "interpolate_trilinear": ("F.interpolate(torch.stack([x, y]).view(1, 1, 2, 3, 5), scale_factor=2, mode='trilinear')"
+                              ".flatten()[:15]", "2"),
     "interpolate_nearest": ("F.interpolate(x.view(1, 1, 3, 5), scale_factor=2)[0, 0] + "
                             "F.interpolate(x.view(1, 3, 5), size=10)[0, :1]", "1"),
     "group_norm_fn": ("F.group_norm(torch.cat([x, y], 1).view(3, 2, 5), 2, eps=1e-3)", "2"),
@@ -163,6 +170,8 @@ OPS = {
 
 # Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
+    "upsample_bilinear": ("nn.Upsample(scale_factor=2, mode='bilinear', align_corners=False)", (1, 2, 3, 2)),
+    "upsampling_bilinear2d": ("nn.UpsamplingBilinear2d(scale_factor=2)", (1, 1, 3, 3)),
     "multihead_attention": ("nn.MultiheadAttention(4, 2)", (3, 2, 4), "x, x, x"),
     "multihead_attention_batch_first": ("nn.MultiheadAttention(6, 3, batch_first=True)", (2, 3, 6),
                                         "x, x * 2, x.flip(1)"),
