@@ -99,6 +99,71 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
       t.in.unsupported(a.at, "poisson_nll_loss with log_input=False or full=True");
     return t.mk(Op::Sub, {t.mk(Op::Exp, {x}), t.mk(Op::Mul, {y, x})});
   });
+  // multilabel_soft_margin_loss(x, y, weight=None, size_average, reduce, reduction): per sample,
+  // -mean over the classes of y log sigmoid(x) + (1 - y) log sigmoid(-x).
+  fa["multilabel_soft_margin_loss"] = python::builtin(
+      "F.multilabel_soft_margin_loss", [this, reduce_loss](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
+        for (auto [pos, name] :
+             {std::pair<size_t, const char*>{2, "weight"}, {3, "size_average"}, {4, "reduce"}})
+          if (Ref v = a.get(pos, name); v && v->kind != K::None)
+            in.unsupported(a.at, std::string("multilabel_soft_margin_loss with ") + name);
+        if (x->shape.size() != 2 || x->dtype != DType::F32)
+          in.unsupported(a.at, "multilabel_soft_margin_loss other than [N, C] fp32 inputs");
+        TensorPtr l = map2(
+            in, x, y, x->dtype,
+            [&](TermId p, TermId q) {
+              TermId pos = mk(Op::Log, {mk(Op::Sigmoid, {p})});
+              TermId neg = mk(Op::Log, {mk(Op::Sigmoid, {mk(Op::Neg, {p})})});
+              return mk(Op::Neg, {mk(Op::Add, {mk(Op::Mul, {q, pos}),
+                                               mk(Op::Mul, {mk(Op::Sub, {fconst(1), q}), neg})})});
+            },
+            a.at);
+        TensorPtr per_sample = reduce(
+            in, l, {1}, false, l->dtype,
+            [&](std::vector<TermId>& v) {
+              return mk(Op::Div, {sum_of(v), fconst(static_cast<double>(v.size()))});
+            },
+            a.at);
+        return reduce_loss(a, 5, per_sample);
+      });
+  // cosine_embedding_loss(x1, x2, y, margin=0): 1 - cos where y = 1, max(0, cos - margin) where
+  // y = -1, with torch's cos = sum(x1 x2) / sqrt((sum x1^2 + 1e-12) (sum x2^2 + 1e-12)).
+  fa["cosine_embedding_loss"] =
+      python::builtin("F.cosine_embedding_loss", [this, reduce_loss](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x1 = tensor_arg(a, 0, "input1"), x2 = tensor_arg(a, 1, "input2"),
+                  y = tensor_arg(a, 2, "target");
+        if (x1->shape.size() != 2 || x2->shape != x1->shape || x1->dtype != DType::F32)
+          in.unsupported(a.at, "cosine_embedding_loss other than [N, D] fp32 inputs");
+        TermId margin = fconst(static_cast<float>(float_arg(a, 3, "margin", 0.0)));
+        int64_t n = x1->shape[0], d = x1->shape[1];
+        check_initialized(in, *x1, a.at);
+        check_initialized(in, *x2, a.at);
+        auto l = std::make_shared<Tensor>();
+        l->shape = {n};
+        l->dtype = DType::F32;
+        TermId eps = fconst(1e-12f);
+        for (int64_t i = 0; i < n; ++i) {
+          std::vector<TermId> prod, sq1, sq2;
+          for (int64_t k = 0; k < d; ++k) {
+            TermId p = x1->elems[i * d + k], q = x2->elems[i * d + k];
+            prod.push_back(mk(Op::Mul, {p, q}));
+            sq1.push_back(mk(Op::Mul, {p, p}));
+            sq2.push_back(mk(Op::Mul, {q, q}));
+          }
+          TermId den =
+              mk(Op::Sqrt,
+                 {mk(Op::Mul, {mk(Op::Add, {sum_of(sq1), eps}), mk(Op::Add, {sum_of(sq2), eps})})});
+          TermId cos = mk(Op::Div, {sum_of(prod), den});
+          TermId yi = convert(s, y->elems[y->shape.empty() ? 0 : i], y->dtype, DType::F32);
+          TermId pos = mk(Op::Sub, {fconst(1), cos});
+          TermId neg = mk(Op::Max, {fconst(0), mk(Op::Sub, {cos, margin})});
+          // torch: where(y == 1, 1 - cos, 0) + where(y == -1, max(0, cos - margin), 0).
+          l->elems.push_back(mk(Op::Add, {select(mk(Op::Eq, {yi, fconst(1)}), pos, fconst(0)),
+                                          select(mk(Op::Eq, {yi, fconst(-1)}), neg, fconst(0))}));
+        }
+        return reduce_loss(a, 6, l);
+      });
   // margin_ranking_loss(x1, x2, y, margin=0): max(0, -y (x1 - x2) + margin).
   fa["margin_ranking_loss"] =
       python::builtin("F.margin_ranking_loss", [this, reduce_loss](Interp&, CallArgs& a) -> Ref {
@@ -127,8 +192,10 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
     };
     if (given(2, "weight") || given(3, "size_average") || given(5, "reduce"))
       in.unsupported(a.at, what + " with class weights or the legacy size_average/reduce");
-    if (float_arg(a, 7, "label_smoothing", 0.0) != 0.0)
-      in.unsupported(a.at, what + " with label_smoothing");
+    // cross_entropy's label_smoothing e: (1 - e) * nll + e / C * (-sum of the row's log p).
+    double smoothing = what == "cross_entropy" ? float_arg(a, 7, "label_smoothing", 0.0) : 0.0;
+    if (smoothing < 0 || smoothing > 1)
+      in.raise(a.at, "RuntimeError: label_smoothing must be between 0.0 and 1.0");
     int64_t ignore = given(4, "ignore_index") ? in.to_int(a.get(4, "ignore_index"), a.at) : -100;
     int64_t n = logp->shape[0], classes = logp->shape[1];
     if (ignore >= 0 && ignore < classes)
@@ -141,7 +208,14 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
       for (int64_t k = 0; k < classes; ++k)
         row.push_back(mk(Op::Neg, {logp->elems[i * classes + k]}));
       // Targets outside [0, C) (ignore_index among them) are refused by pick.
-      losses->elems.push_back(pick(target->elems[i], row, a.at, what));
+      TermId loss = pick(target->elems[i], row, a.at, what);
+      if (smoothing != 0)
+        loss =
+            mk(Op::Add,
+               {mk(Op::Mul, {fconst(static_cast<float>(1 - smoothing)), loss}),
+                mk(Op::Mul, {fconst(static_cast<float>(smoothing / static_cast<double>(classes))),
+                             sum_of(row)})});
+      losses->elems.push_back(loss);
     }
     return reduce_loss(a, 6, losses);
   };
@@ -289,7 +363,9 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
            {"BCEWithLogitsLoss", "binary_cross_entropy_with_logits"},
            {"SoftMarginLoss", "soft_margin_loss"},
            {"PoissonNLLLoss", "poisson_nll_loss"},
-           {"MarginRankingLoss", "margin_ranking_loss"}}) {
+           {"MarginRankingLoss", "margin_ranking_loss"},
+           {"MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss"},
+           {"CosineEmbeddingLoss", "cosine_embedding_loss"}}) {
     auto attrs = std::make_shared<Attrs>();
     std::string c = cls;
     (*attrs)["__init__"] = python::builtin(cls + ".__init__", [c](Interp& i2, CallArgs& a) {

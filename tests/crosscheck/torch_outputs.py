@@ -92,6 +92,10 @@ OPS = {
     "pad_reflect": ("F.pad(x, (2, 1), mode='reflect')", "1"),
     "mod_floordiv": ("x % 0.7 + x // 0.3 + torch.floor_divide(y, -0.4) + (x * 10).long() % 3"
                      " + (y * 10).long() // -4", "2"),
+    "cross_entropy_label_smoothing": ("F.cross_entropy(x, torch.tensor([0, 4, 2]), label_smoothing=0.1)", "1"),
+    "cross_entropy_label_smoothing_none": ("F.cross_entropy(x, torch.tensor([1, 3, 2]), label_smoothing=0.3, reduction='none')", "1"),
+    "multilabel_soft_margin": ("F.multilabel_soft_margin_loss(x, (y > 0).float())", "2"),
+    "cosine_embedding": ("F.cosine_embedding_loss(x, y, torch.tensor([1.0, -1.0, -1.0]), margin=-0.2, reduction='none')", "2"),
     "embedding_fn": ("F.embedding(torch.tensor([[0, 2], [1, 1]]), x)", "1"),
     "prelu_fn": ("F.prelu(x.unsqueeze(0), y[0, :3])", "2"),
     "roll": ("torch.roll(x, 2, 1) + torch.roll(x, (1, -1), (0, 1)) + x.roll(-3)", "1"),
