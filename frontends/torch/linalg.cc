@@ -85,6 +85,8 @@ void Torch::install_linalg(const Ref& F) {
     (void)i2;
     return wrap(r);
   });
+  define("bilinear", [this](Interp&, CallArgs& a) { return bilinear(a); });
+  fa["bilinear"] = python::builtin("F.bilinear", ops.at("bilinear"));
   // scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal, scale): softmax(q k^T *
   // scale + mask) v.
   fa["scaled_dot_product_attention"] =
@@ -137,6 +139,39 @@ void Torch::install_linalg(const Ref& F) {
         Ref p = ops.at("softmax")(i2, c);
         return matmul(p->tensor, v, a.at);
       });
+}
+
+// F.bilinear(x1, x2, weight, bias=None): y[..., k] = sum_ij x1[..., i] W[k, i, j] x2[..., j] +
+// b[k].
+Ref Torch::bilinear(CallArgs& a) {
+  TensorPtr x1 = tensor_arg(a, 0, "input1"), x2 = tensor_arg(a, 1, "input2"),
+            w = tensor_arg(a, 2, "weight");
+  Ref b = a.get(3, "bias");
+  if (w->shape.size() != 3 || x1->shape.empty() || x2->shape.empty() ||
+      x1->shape.back() != w->shape[1] || x2->shape.back() != w->shape[2] ||
+      x1->numel() / x1->shape.back() != x2->numel() / x2->shape.back())
+    in.raise(a.at, "RuntimeError: bilinear: input and weight sizes do not match");
+  if (x1->dtype != DType::F32) in.unsupported(a.at, "bilinear of non-fp32 inputs");
+  check_initialized(in, *x1, a.at);
+  check_initialized(in, *x2, a.at);
+  int64_t out = w->shape[0], n1 = w->shape[1], n2 = w->shape[2], rows = x1->numel() / n1;
+  auto r = std::make_shared<Tensor>();
+  r->shape = x1->shape;
+  r->shape.back() = out;
+  r->dtype = DType::F32;
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t k = 0; k < out; ++k) {
+      std::vector<TermId> terms;
+      for (int64_t i = 0; i < n1; ++i)
+        for (int64_t j = 0; j < n2; ++j)
+          terms.push_back(
+              mk(Op::Mul, {mk(Op::Mul, {x1->elems[row * n1 + i], w->elems[(k * n1 + i) * n2 + j]}),
+                           x2->elems[row * n2 + j]}));
+      TermId y = sum_of(terms);
+      if (b && b->kind == K::Tensor) y = mk(Op::Add, {y, b->tensor->elems[k]});
+      r->elems.push_back(y);
+    }
+  return wrap(r);
 }
 
 // nn.MultiheadAttention.forward(query, key, value, key_padding_mask=None, need_weights=True,

@@ -269,6 +269,9 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   functional_layer("CELU", "celu", {{"alpha", f(1.0)}, inplace});
   functional_layer("GLU", "glu", {{"dim", i(-1)}});
   functional_layer("PixelShuffle", "pixel_shuffle", {{"upscale_factor", none}});
+  functional_layer("ChannelShuffle", "channel_shuffle", {{"groups", none}});
+  functional_layer("LocalResponseNorm", "local_response_norm",
+                   {{"size", none}, {"alpha", f(1e-4)}, {"beta", f(0.75)}, {"k", f(1.0)}});
   functional_layer("PixelUnshuffle", "pixel_unshuffle", {{"downscale_factor", none}});
   functional_layer("Upsample", "interpolate",
                    {{"size", none},
@@ -364,6 +367,49 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         return python::none();
       },
       [this](Interp& i2, CallArgs& a) { return multihead_attention(i2, a); });
+  // RReLU(lower=1/8, upper=1/3): random slopes in training (UNSUPPORTED); in eval, leaky_relu
+  // with the mean slope (lower + upper) / 2.
+  layer(
+      "RReLU",
+      [](Interp& i2, CallArgs& a) {
+        Ref lo = a.get(1, "lower"), hi = a.get(2, "upper");
+        i2.setattr(a.pos[0], "lower", lo ? lo : python::floating(1.0 / 8), a.at);
+        i2.setattr(a.pos[0], "upper", hi ? hi : python::floating(1.0 / 3), a.at);
+        return python::none();
+      },
+      [this](Interp& i2, CallArgs& a) {
+        Ref self = a.pos.at(0);
+        if (i2.truthy(i2.getattr(self, "training", a.at), a.at))
+          i2.unsupported(a.at, "nn.RReLU in training mode draws random slopes");
+        double slope = (i2.to_float(i2.getattr(self, "lower", a.at), a.at) +
+                        i2.to_float(i2.getattr(self, "upper", a.at), a.at)) /
+                       2;
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {a.pos.at(1), python::floating(slope)};
+        return ops.at("leaky_relu")(i2, c);
+      });
+  // Bilinear(in1, in2, out, bias=True): y_k = x1^T W_k x2 + b_k, weight [out, in1, in2].
+  layer(
+      "Bilinear",
+      [this, param](Interp& i2, CallArgs& a) {
+        int64_t n1 = i2.to_int(a.get(1, "in1_features"), a.at),
+                n2 = i2.to_int(a.get(2, "in2_features"), a.at),
+                out = i2.to_int(a.get(3, "out_features"), a.at);
+        param(i2, a.pos[0], "weight", "nn.Bilinear.weight", {out, n1, n2}, a.at);
+        if (bool_arg(a, 4, "bias", true))
+          param(i2, a.pos[0], "bias", "nn.Bilinear.bias", {out}, a.at);
+        else
+          i2.setattr(a.pos[0], "bias", python::none(), a.at);
+        return python::none();
+      },
+      [this](Interp& i2, CallArgs& a) {
+        CallArgs c;
+        c.at = a.at;
+        c.pos = {a.pos.at(1), a.pos.at(2), i2.getattr(a.pos[0], "weight", a.at),
+                 i2.getattr(a.pos[0], "bias", a.at)};
+        return ops.at("bilinear")(i2, c);
+      });
   // Softmax2d: a softmax over the channels of a (C, H, W) or (N, C, H, W) input.
   layer(
       "Softmax2d", [](Interp&, CallArgs&) { return python::none(); },

@@ -925,6 +925,57 @@ void Torch::install_rearrangements(const Ref& nn, const Ref& F) {
     });
     expose(F, name);
   }
+  // channel_shuffle(x, groups): channels seen as (groups, C / groups), transposed.
+  define("channel_shuffle", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t g = in.to_int(a.get(1, "groups"), a.at);
+    if (x->shape.size() < 3) in.error(a.at, "channel_shuffle: expected at least 3 dimensions");
+    int64_t c = x->shape[1];
+    if (g <= 0 || c % g)
+      in.raise(a.at, "RuntimeError: Number of channels must be divisible by groups");
+    return wrap(gathered(
+        x, x->shape,
+        [&](const std::vector<int64_t>& o) {
+          std::vector<int64_t> src = o;
+          src[1] = (o[1] % g) * (c / g) + o[1] / g;
+          return flat(x->shape, src);
+        },
+        a.at));
+  });
+  expose(F, "channel_shuffle");
+  // local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1): x / (k + alpha / size * (sum of
+  // squares over the size channels around, zero-padded))^beta, as torch composes it.
+  define("local_response_norm", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t size = in.to_int(a.get(1, "size"), a.at);
+    double alpha = float_arg(a, 2, "alpha", 1e-4), beta = float_arg(a, 3, "beta", 0.75),
+           k = float_arg(a, 4, "k", 1.0);
+    if (x->shape.size() < 3 || x->dtype != DType::F32)
+      in.unsupported(a.at, "local_response_norm other than fp32 inputs of 3 or more dimensions");
+    check_initialized(in, *x, a.at);
+    int64_t c = x->shape[1], inner = 1;
+    for (size_t d = 2; d < x->shape.size(); ++d) inner *= x->shape[d];
+    auto r = std::make_shared<Tensor>(*x);
+    r->storage = SameStorage{};
+    for (int64_t i = 0; i < x->numel(); ++i) {
+      int64_t ch = (i / inner) % c, base = i - ch * inner;
+      std::vector<TermId> sq;
+      for (int64_t cc = ch - size / 2; cc <= ch + (size - 1) / 2; ++cc)
+        if (cc >= 0 && cc < c) {
+          TermId e = x->elems[base + cc * inner];
+          sq.push_back(mk(Op::Mul, {e, e}));
+        }
+      // torch: avg_pool over the padded window (divided by size), then * alpha + k, ** beta.
+      TermId avg =
+          mk(Op::Div, {sq.empty() ? fconst(0) : sum_of(sq), fconst(static_cast<double>(size))});
+      TermId den = mk(Op::Pow, {mk(Op::Add, {mk(Op::Mul, {avg, fconst(static_cast<float>(alpha))}),
+                                             fconst(static_cast<float>(k))}),
+                                fconst(static_cast<float>(beta))});
+      r->elems[i] = mk(Op::Div, {x->elems[i], den});
+    }
+    return wrap(r);
+  });
+  expose(F, "local_response_norm");
   // roll(x, shifts, dims=None): with no dims, over the flattened elements.
   define("roll", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");

@@ -708,6 +708,7 @@ struct Torch {
   void install_scans_and_selection();                // selection.cc
   void install_linalg(const Ref& F);                 // linalg.cc: einsum, attention
   Ref multihead_attention(Interp& i2, CallArgs& a);  // linalg.cc: nn.MultiheadAttention.forward
+  Ref bilinear(CallArgs& a);                         // linalg.cc: F.bilinear
   void install_losses(const Ref& nn, const Ref& F, const Ref& module_cls);  // losses.cc
   void check_norm_input(const std::string& cls, const Tensor& x, double eps, bool training,
                         int64_t groups, Span at);  // conv_pool_norm.cc

@@ -96,6 +96,7 @@ OPS = {
     "cross_entropy_label_smoothing_none": ("F.cross_entropy(x, torch.tensor([1, 3, 2]), label_smoothing=0.3, reduction='none')", "1"),
     "multilabel_soft_margin": ("F.multilabel_soft_margin_loss(x, (y > 0).float())", "2"),
     "cosine_embedding": ("F.cosine_embedding_loss(x, y, torch.tensor([1.0, -1.0, -1.0]), margin=-0.2, reduction='none')", "2"),
+    "bilinear_fn": ("F.bilinear(x, y, torch.arange(75.0).view(3, 5, 5) / 40 - 0.9, torch.tensor([0.5, -1.0, 2.0]))", "2"),
     "embedding_fn": ("F.embedding(torch.tensor([[0, 2], [1, 1]]), x)", "1"),
     "prelu_fn": ("F.prelu(x.unsqueeze(0), y[0, :3])", "2"),
     "roll": ("torch.roll(x, 2, 1) + torch.roll(x, (1, -1), (0, 1)) + x.roll(-3)", "1"),
@@ -174,6 +175,10 @@ OPS = {
 
 # Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
+    "channel_shuffle": ("nn.ChannelShuffle(2)", (1, 6, 2, 2)),
+    "local_response_norm": ("nn.LocalResponseNorm(3, alpha=0.5, beta=0.6, k=1.5)", (2, 5, 3)),
+    "local_response_norm_even": ("nn.LocalResponseNorm(2)", (1, 4, 2, 2)),
+    "bilinear_module": ("nn.Bilinear(4, 4, 3)", (2, 4), "x, x.flip(-1)"),
     "upsample_bilinear": ("nn.Upsample(scale_factor=2, mode='bilinear', align_corners=False)", (1, 2, 3, 2)),
     "upsampling_bilinear2d": ("nn.UpsamplingBilinear2d(scale_factor=2)", (1, 1, 3, 3)),
     "multihead_attention": ("nn.MultiheadAttention(4, 2)", (3, 2, 4), "x, x, x"),
