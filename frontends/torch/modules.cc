@@ -367,6 +367,16 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         return python::none();
       },
       [this](Interp& i2, CallArgs& a) { return multihead_attention(i2, a); });
+  for (const char* kind : {"RNN", "LSTM", "GRU"}) {
+    std::string k = kind;
+    layer(
+        k,
+        [this, param, k](Interp& i2, CallArgs& a) {
+          recurrent_init(i2, a, k, param);
+          return python::none();
+        },
+        [this, k](Interp& i2, CallArgs& a) { return recurrent_forward(i2, a, k); });
+  }
   // RReLU(lower=1/8, upper=1/3): random slopes in training (UNSUPPORTED); in eval, leaky_relu
   // with the mean slope (lower + upper) / 2.
   layer(

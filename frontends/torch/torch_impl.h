@@ -709,6 +709,11 @@ struct Torch {
   void install_linalg(const Ref& F);                 // linalg.cc: einsum, attention
   Ref multihead_attention(Interp& i2, CallArgs& a);  // linalg.cc: nn.MultiheadAttention.forward
   Ref bilinear(CallArgs& a);                         // linalg.cc: F.bilinear
+  // A module parameter: install_nn's `param` (self, attribute, origin, shape, where, initial).
+  using ParamFn = std::function<void(Interp&, const Ref&, const std::string&, const std::string&,
+                                     std::vector<int64_t>, Span, std::optional<double>)>;
+  void recurrent_init(Interp& i2, CallArgs& a, const std::string& kind, const ParamFn& param);
+  Ref recurrent_forward(Interp& i2, CallArgs& a, const std::string& kind);  // recurrent.cc
   void install_losses(const Ref& nn, const Ref& F, const Ref& module_cls);  // losses.cc
   void check_norm_input(const std::string& cls, const Tensor& x, double eps, bool training,
                         int64_t groups, Span at);  // conv_pool_norm.cc

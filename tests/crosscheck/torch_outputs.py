@@ -175,6 +175,12 @@ OPS = {
 
 # Layers: name: (layer constructor, input shape[, the layer's arguments, default "x"]).
 MODULE_OPS = {
+    "lstm": ("nn.LSTM(4, 3)", (3, 2, 4)),
+    "lstm_two_layers_bidirectional": ("nn.LSTM(3, 2, num_layers=2, bidirectional=True, batch_first=True)", (2, 3, 3)),
+    "gru": ("nn.GRU(4, 3, bias=False)", (3, 2, 4)),
+    "gru_bidirectional_h0": ("nn.GRU(3, 2, bidirectional=True)", (3, 2, 3), "x, x[:2, :, :2].flip(0) * 0.5"),
+    "rnn_relu": ("nn.RNN(3, 4, num_layers=2, nonlinearity='relu')", (2, 1, 3)),
+    "lstm_h0_c0": ("nn.LSTM(3, 2)", (2, 2, 3), "x, (x[:1, :, :2], x[1:, :, 1:])"),
     "channel_shuffle": ("nn.ChannelShuffle(2)", (1, 6, 2, 2)),
     "local_response_norm": ("nn.LocalResponseNorm(3, alpha=0.5, beta=0.6, k=1.5)", (2, 5, 3)),
     "local_response_norm_even": ("nn.LocalResponseNorm(2)", (1, 4, 2, 2)),
@@ -376,7 +382,9 @@ def run(path, shown_path, dims, seed, device, ref=None):
             out = model(*[t.cuda() if isinstance(t, torch.Tensor) else t for t in inputs])
         else:
             out = model(*inputs)
-    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    def flatten(o):  # nested tuples too: nn.LSTM gives (output, (h_n, c_n))
+        return [t for e in o for t in flatten(e)] if isinstance(o, (tuple, list)) else [o]
+    outs = flatten(out)
     lines = [f"file {shown_path}", "dims " + ",".join(f"{k}={v}" for k, v in dims.items())]
     if ref:
         lines.append(f"ref {ref[1]}")
