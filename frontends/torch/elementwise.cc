@@ -212,6 +212,14 @@ void Torch::install_elementwise() {
           select(mk(Op::Eq, {x, fconst(0)}), fconst(0), mk(Op::Mul, {x, mk(Op::Log, {y})})));
     });
   });
+  // hypot(x, y): sqrt(x^2 + y^2) over the reals; libm's hypot rounds otherwise in IEEE.
+  define("hypot", [this](Interp&, CallArgs& a) {
+    return float_binary(a, "hypot", [this](TermId x, TermId y) {
+      TermId v = mk(Op::Sqrt, {mk(Op::Add, {mk(Op::Mul, {x, x}), mk(Op::Mul, {y, y})})});
+      st.ieee_unfixed.emplace(v, "torch.hypot (libm's hypot)");
+      return v;
+    });
+  });
   // lerp(a, b, w): torch's two-sided formula, a + w (b - a) for |w| < 0.5, else
   // b - (b - a)(1 - w); one value over the reals, different roundings in IEEE.
   define("lerp", [this](Interp&, CallArgs& a) {

@@ -164,6 +164,35 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
         }
         return reduce_loss(a, 6, l);
       });
+  // gaussian_nll_loss(input, target, var, full=False, eps=1e-6): 0.5 (log(max(var, eps)) +
+  // (input - target)^2 / max(var, eps)), plus 0.5 log(2 pi) when full; var broadcasts.
+  fa["gaussian_nll_loss"] =
+      python::builtin("F.gaussian_nll_loss", [this, reduce_loss](Interp&, CallArgs& a) -> Ref {
+        TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target"),
+                  var = tensor_arg(a, 2, "var");
+        if (x->dtype != DType::F32 || var->shape != x->shape)
+          in.unsupported(a.at, "gaussian_nll_loss other than fp32 with a var of the input's shape");
+        bool full = bool_arg(a, 3, "full", false);
+        TermId eps = fconst(static_cast<float>(float_arg(a, 4, "eps", 1e-6)));
+        TensorPtr d = map2(
+            in, x, y, x->dtype,
+            [&](TermId p, TermId q) {
+              TermId e = mk(Op::Sub, {p, q});
+              return mk(Op::Mul, {e, e});
+            },
+            a.at);
+        TensorPtr l = map2(
+            in, d, var, x->dtype,
+            [&](TermId sq, TermId v) {
+              TermId cv = mk(Op::Max, {v, eps});
+              TermId r = mk(Op::Mul,
+                            {fconst(0.5), mk(Op::Add, {mk(Op::Log, {cv}), mk(Op::Div, {sq, cv})})});
+              return full ? mk(Op::Add, {r, fconst(static_cast<float>(0.5 * std::log(2 * M_PI)))})
+                          : r;
+            },
+            a.at);
+        return reduce_loss(a, 5, l);
+      });
   // margin_ranking_loss(x1, x2, y, margin=0): max(0, -y (x1 - x2) + margin).
   fa["margin_ranking_loss"] =
       python::builtin("F.margin_ranking_loss", [this, reduce_loss](Interp&, CallArgs& a) -> Ref {
@@ -365,7 +394,8 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
            {"PoissonNLLLoss", "poisson_nll_loss"},
            {"MarginRankingLoss", "margin_ranking_loss"},
            {"MultiLabelSoftMarginLoss", "multilabel_soft_margin_loss"},
-           {"CosineEmbeddingLoss", "cosine_embedding_loss"}}) {
+           {"CosineEmbeddingLoss", "cosine_embedding_loss"},
+           {"GaussianNLLLoss", "gaussian_nll_loss"}}) {
     auto attrs = std::make_shared<Attrs>();
     std::string c = cls;
     (*attrs)["__init__"] = python::builtin(cls + ".__init__", [c](Interp& i2, CallArgs& a) {

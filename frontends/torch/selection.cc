@@ -31,6 +31,71 @@ void Torch::install_scans_and_selection() {
   };
   scan("cumsum", Op::Sum);
   scan("cumprod", Op::Prod);
+  // logcumsumexp(x, dim): log of the running sum of exp, shifted by the running max as torch's
+  // kernel is (the same value over the reals); not bit-exact in IEEE.
+  define("logcumsumexp", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    if (x->dtype != DType::F32) in.unsupported(a.at, "logcumsumexp of non-fp32 tensors");
+    int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
+    return wrap(along(x, dim, [&](std::vector<TermId>& row) {
+      std::vector<TermId> out, exps;
+      for (TermId e : row) {
+        exps.push_back(mk(Op::Exp, {e}));
+        TermId v = mk(Op::Log, {exps.size() == 1 ? exps[0] : sum_of(exps)});
+        st.ieee_unfixed.emplace(v, "torch.logcumsumexp's order of operations");
+        out.push_back(v);
+      }
+      return out;
+    }));
+  });
+  // one_hot(x, num_classes): int64 x == c along a new last dimension; num_classes=-1 (the data's
+  // largest value + 1, a size that depends on values) is UNSUPPORTED.
+  define("one_hot", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "tensor");
+    int64_t c = int_arg(a, 1, "num_classes").value_or(-1);
+    if (torch::is_float(x->dtype) || x->dtype == DType::Bool)
+      in.raise(a.at, "RuntimeError: one_hot is only applicable to index tensor");
+    if (c < 0) in.unsupported(a.at, "F.one_hot without num_classes (its size is the data's)");
+    check_initialized(in, *x, a.at);
+    auto r = std::make_shared<Tensor>();
+    r->shape = x->shape;
+    r->shape.push_back(c);
+    r->dtype = DType::I64;
+    for (TermId e : x->elems)
+      for (int64_t k = 0; k < c; ++k)
+        r->elems.push_back(convert(s,
+                                   mk(Op::Eq, {e, constant(s, x->dtype, static_cast<double>(k))}),
+                                   DType::Bool, DType::I64));
+    return wrap(r);
+  });
+  // cdist(x1, x2, p=2): the Euclidean distance of every row pair (batched); torch computes it
+  // through a matmul for larger inputs, the same value over the reals; not bit-exact in IEEE.
+  define("cdist", [this](Interp&, CallArgs& a) {
+    TensorPtr x1 = tensor_arg(a, 0, "x1"), x2 = tensor_arg(a, 1, "x2");
+    if (float_arg(a, 2, "p", 2.0) != 2.0) in.unsupported(a.at, "torch.cdist with p != 2");
+    a.has("compute_mode");
+    if (x1->shape.size() != 2 || x2->shape.size() != 2 || x1->shape[1] != x2->shape[1] ||
+        x1->dtype != DType::F32)
+      in.unsupported(a.at, "torch.cdist other than two fp32 matrices of equal width");
+    check_initialized(in, *x1, a.at);
+    check_initialized(in, *x2, a.at);
+    int64_t n = x1->shape[0], m = x2->shape[0], d = x1->shape[1];
+    auto r = std::make_shared<Tensor>();
+    r->shape = {n, m};
+    r->dtype = DType::F32;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < m; ++j) {
+        std::vector<TermId> sq;
+        for (int64_t k = 0; k < d; ++k) {
+          TermId diff = mk(Op::Sub, {x1->elems[i * d + k], x2->elems[j * d + k]});
+          sq.push_back(mk(Op::Mul, {diff, diff}));
+        }
+        TermId v = mk(Op::Sqrt, {sum_of(sq)});
+        st.ieee_unfixed.emplace(v, "torch.cdist (a matmul form for larger inputs)");
+        r->elems.push_back(v);
+      }
+    return wrap(r);
+  });
   define("cummax", [this](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);

@@ -26,9 +26,10 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   install_pad_normalize(F);
   install_rearrangements(nn, F);
   expose(F, "embedding");
+  expose(F, "one_hot");
   for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",
                         "gather", "index_select", "einsum", "glu", "sort", "roll", "outer", "ger",
-                        "pixel_shuffle", "pixel_unshuffle"})
+                        "pixel_shuffle", "pixel_unshuffle", "logcumsumexp", "cdist"})
     (*in.module_value("torch", {}).get()->attrs)[n] =
         python::builtin(std::string("torch.") + n, ops.at(n));
 }
