@@ -114,6 +114,43 @@ TEST(ReplayEnclosure, SineAndCosineEnclosuresHoldEveryValueOfTheirRange) {
   EXPECT_EQ(mpfr_cmp_ui(e.hi.get(), 1), 0) << e.str();
 }
 
+// Python's and C's integer modulo over ranges (an index % n that picks an embedding row): every
+// value the operands can give lies in the enclosure, and a positive divisor bounds it.
+TEST(ReplayEnclosure, IntegerModuloEnclosuresHoldEveryValue) {
+  ir::TermStore s;
+  ir::TermId a = s.variable("a", ir::Type::I64), b = s.variable("b", ir::Type::I64);
+  std::mt19937 rng(11);
+  for (ir::Op op : {ir::Op::ModPy, ir::Op::ModC}) {
+    ir::TermId t = s.make(op, {a, b});
+    for (int trial = 0; trial < 300; ++trial) {
+      auto draw = [&](int64_t span) {
+        int64_t lo = std::uniform_int_distribution<int64_t>(-span, span)(rng);
+        return std::pair{lo, lo + std::uniform_int_distribution<int64_t>(0, span / 4)(rng)};
+      };
+      auto [alo, ahi] = draw(40);
+      auto [blo, bhi] = draw(9);
+      if (blo == 0 && bhi == 0) continue;  // undefined: the evaluator throws at points
+      ir::Enclosure e = ir::evaluate_enclosure_over(s, t, [&](const ir::Variable& v) {
+        ir::Enclosure r = ir::Enclosure::any(ir::Type::I64);
+        r.ilo = v.name == "a" ? alo : blo, r.ihi = v.name == "a" ? ahi : bhi;
+        return r;
+      });
+      for (int64_t x = alo; x <= ahi; ++x)
+        for (int64_t y = blo; y <= bhi; ++y) {
+          if (y == 0) continue;
+          int64_t m = x % y;  // C's
+          if (op == ir::Op::ModPy && m != 0 && ((m < 0) != (y < 0))) m += y;
+          EXPECT_TRUE(e.ilo <= m && m <= e.ihi)
+              << ir::op_name(op) << " " << x << ", " << y << " = " << m << " outside " << e.str();
+        }
+      if (op == ir::Op::ModPy && blo > 0) {
+        EXPECT_GE(e.ilo, 0);
+        EXPECT_LT(e.ihi, bhi);
+      }
+    }
+  }
+}
+
 TEST(ReplayEnclosure, RealDifferencesAreDisjoint) {
   ir::TermStore s;
   auto differ = [&](const std::string& a, const std::string& b, double x) {

@@ -8,6 +8,7 @@
 // exactly at points, which is where it needs them.
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include "ir/ops/family.h"
 
@@ -151,6 +152,30 @@ smt::Expr int_smt_real(smt::RealEncoding& e, SArgs a) {
   }
 }
 
+// Python's and C's modulo of integer ranges: the result's magnitude is below the divisor's, its
+// sign the divisor's (Python) or the dividend's (C); a nonnegative dividend below every positive
+// divisor is its own remainder. A divisor range holding 0 (undefined there) gives any value.
+template <bool kPython>
+Enclosure int_modulo_enclosure(EArgs args) {
+  const Enclosure &a = *args[0], &b = *args[1];
+  Enclosure r = Enclosure::any(a.type);
+  constexpr int64_t kLowest = std::numeric_limits<int64_t>::min() + 1;
+  if ((b.ilo <= 0 && b.ihi >= 0) || b.ilo < kLowest) return r;
+  if (b.ilo > 0 && a.ilo >= 0 && a.ihi < b.ilo) {
+    r.ilo = a.ilo, r.ihi = a.ihi;
+    return r;
+  }
+  int64_t m = std::max(b.ilo < 0 ? -b.ilo : b.ilo, b.ihi < 0 ? -b.ihi : b.ihi) - 1;
+  if (kPython) {
+    r.ilo = b.ilo > 0 ? 0 : -m;
+    r.ihi = b.ilo > 0 ? m : 0;
+  } else {
+    r.ilo = a.ilo >= 0 ? 0 : -m;
+    r.ihi = a.ihi <= 0 ? 0 : m;
+  }
+  return r;
+}
+
 // `cuda`: the runtime function; `may_fail`: undefined for some operands (division by zero,
 // shifts out of range), where the evaluator throws.
 template <Op kOp>
@@ -164,7 +189,10 @@ constexpr OpInfo int_row(std::string_view cuda, bool may_fail, bool commutative 
           .ieee = ieee_int2<kOp>,
           .real = real_int2<kOp>,
           .no_interval = kNoIntervals,
-          .no_enclosure = kAnyAwayFromPoints,
+          .enclosure = kOp == Op::ModPy  ? int_modulo_enclosure<true>
+                       : kOp == Op::ModC ? int_modulo_enclosure<false>
+                                         : nullptr,
+          .no_enclosure = kOp == Op::ModPy || kOp == Op::ModC ? "" : kAnyAwayFromPoints,
           .smt_real = int_smt_real<kOp>,
           .smt_ieee = kDivision ? nullptr : int_smt<kOp>,
           .no_smt_ieee = kDivision ? "integer division (undefined at zero)" : "",

@@ -206,6 +206,7 @@ MODULE_OPS = {
     "softmax2d": ("nn.Softmax2d()", (2, 3, 2, 2)),
     "unflatten_module": ("nn.Unflatten(1, (2, 3))", (2, 6)),
     "embedding_module": ("nn.Embedding(6, 3)", (2, 4), "torch.clamp((x * 3).long(), 0, 5)"),
+    "embedding_module_mod": ("nn.Embedding(6, 3)", (2, 4), "(x.abs() * 100).long() % 6"),
     "upsample_nearest": ("nn.Upsample(scale_factor=(2, 3))", (1, 2, 3, 2)),
     "pixel_shuffle_module": ("nn.PixelShuffle(2)", (1, 8, 2, 3)),
     "reflection_pad2d": ("nn.ReflectionPad2d((1, 2, 2, 1))", (2, 3, 4, 5)),
