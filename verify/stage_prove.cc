@@ -421,11 +421,10 @@ bool Pipeline::negligible_terms() {
   std::vector<size_t> which;
   std::optional<TermId> first;
   for (size_t k : open_) {
-    std::optional<TermId> here;
-    TermId a = without_negligible_exps(pairs_[k].ref, memo, here),
-           b = without_negligible_exps(pairs_[k].cand, memo, here);
-    if (!here) continue;
-    if (!first) first = here;
+    // The memo is shared, so a pair whose terms changed is one whose roots did.
+    TermId a = without_negligible_exps(pairs_[k].ref, memo, first),
+           b = without_negligible_exps(pairs_[k].cand, memo, first);
+    if (a == pairs_[k].ref && b == pairs_[k].cand) continue;
     goals.push_back({a, b});
     which.push_back(k);
   }
