@@ -457,6 +457,14 @@ TEST(TorchFrontend, KernelBookClassesAndInitKeywords) {
                                         "\n\nclass ShiftNew(Shift):\n    pass\n"
                                         "\n\nclass HelperNew(Helper):\n    pass\n");
   EXPECT_EQ(model_classes(ref, two).reference, "Model");
+  // A ModelNew answering a KernelBook reference: the reference's one nn.Module class (Helper
+  // and Shift are two here, so nothing is guessed), or the only one.
+  std::string model_new = write("mn.py", "class ModelNew(nn.Module):\n    pass\n");
+  EXPECT_EQ(model_classes(ref, model_new).reference, "Model");
+  std::string one =
+      write("one.py", "class Config:\n    pass\n\n\nclass Shift(torch.nn.Module):\n    pass\n");
+  EXPECT_EQ(model_classes(one, model_new).reference, "Shift");
+  EXPECT_EQ(model_classes(one, model_new).candidate, "ModelNew");
   std::string kernelbench = write("kb.py", "class Model(nn.Module):\n    pass\n");
   EXPECT_EQ(model_classes(kernelbench, cand).candidate, "ModelNew");
   fs::remove_all(dir);

@@ -145,13 +145,13 @@ std::vector<Ref> call_list(python::Interp& in, const Ref& f) {
 }
 
 // get_init_inputs() as the model's arguments (none without the function).
-CallArgs init_arguments(Session& s, const std::string& path, const std::string& class_name,
-                        TorchState& state) {
+CallArgs init_arguments(Session& s, const std::string& path, TorchState& state) {
   CallArgs init;
   init.at = kFileStart;
   if (!s.env->lookup("get_init_inputs")) return init;
   init.pos = call_list(s.in, s.function(path, "get_init_inputs"));
-  if (!kernelbook_class(class_name) || init.pos.size() != 2 || init.pos[0]->kind != K::List ||
+  // `s` is the reference's session: KernelBook's reference defines no Model.
+  if (s.env->lookup("Model") || init.pos.size() != 2 || init.pos[0]->kind != K::List ||
       init.pos[1]->kind != K::Dict)
     return init;
   Ref args = init.pos[0], kwargs = init.pos[1];
@@ -265,7 +265,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   p.state.params_initial = params_initial;
   Session s(path, store, p.state, dims, true);
   record_constants(s, p);
-  CallArgs init = init_arguments(s, path, class_name, p.state);
+  CallArgs init = init_arguments(s, path, p.state);
   // randn names parameters while a model is built and inputs in get_inputs: by phase, whatever
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
@@ -282,7 +282,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
   Program p;
-  CallArgs init = init_arguments(ref, ref_path, class_name, p.state);
+  CallArgs init = init_arguments(ref, ref_path, p.state);
   ref_state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
   narrow_cast_inputs(ref_state, store, inputs);
@@ -298,33 +298,46 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   return p;
 }
 
-bool kernelbook_class(const std::string& class_name) {
-  return class_name != "Model" && class_name != "ModelNew";
-}
-
 namespace {
-std::set<std::string> top_level_classes(const std::string& path) {
-  std::set<std::string> names;
+// A file's top-level classes, each with whether a base is spelled Module (nn.Module, Module).
+std::map<std::string, bool> top_level_classes(const std::string& path) {
+  std::map<std::string, bool> classes;
   try {
     python::Tree tree = python::parse_file(path);
-    for (python::NodeId k : tree.at(tree.root).kids)
-      if (tree.at(k).kind == python::NodeKind::ClassDef) names.insert(tree.at(k).text);
+    for (python::NodeId k : tree.at(tree.root).kids) {
+      const python::Node& c = tree.at(k);
+      if (c.kind != python::NodeKind::ClassDef) continue;
+      bool module = false;
+      for (python::NodeId b : tree.at(c.kids.at(1)).kids)
+        module |= (tree.at(b).kind == python::NodeKind::Name ||
+                   tree.at(b).kind == python::NodeKind::Attribute) &&
+                  tree.at(b).text == "Module";
+      classes[c.text] = module;
+    }
   } catch (const std::exception&) {  // running the file reports what stops it
   }
-  return names;
+  return classes;
 }
 }  // namespace
 
 ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path) {
   ModelClasses m;
-  std::set<std::string> ref = top_level_classes(ref_path);
+  std::map<std::string, bool> ref = top_level_classes(ref_path),
+                              cand = top_level_classes(cand_path);
   if (ref.count(m.reference)) return m;
-  std::vector<std::string> pairs;
-  for (const std::string& c : top_level_classes(cand_path))
+  std::vector<std::string> pairs, modules;
+  for (const auto& [c, module] : cand)
     if (c.size() > 3 && c.compare(c.size() - 3, 3, "New") == 0 &&
         ref.count(c.substr(0, c.size() - 3)))
       pairs.push_back(c.substr(0, c.size() - 3));
-  if (pairs.size() == 1) m.reference = pairs[0], m.candidate = pairs[0] + "New";
+  if (pairs.size() == 1) {
+    m.reference = pairs[0], m.candidate = pairs[0] + "New";
+  } else if (pairs.empty() && cand.count(m.candidate)) {
+    // A KernelBook reference answered with KernelBench's ModelNew: its one nn.Module class.
+    for (const auto& [c, module] : ref)
+      if (module) modules.push_back(c);
+    if (modules.size() == 1) m.reference = modules[0];
+  }
   return m;
 }
 

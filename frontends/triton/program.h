@@ -25,17 +25,16 @@ struct Program {
 
 // The classes keq compares: KernelBench's Model and ModelNew or, where the reference defines no
 // Model, KernelBook's X and XNew: the one reference class whose name plus "New" the candidate
-// defines, read from both files' top-level class statements (nothing runs). Without a single such
-// pair the defaults stand, and running reports the missing Model.
+// defines, or, for a candidate's ModelNew, the reference's one class whose base is spelled
+// Module; read from both files' top-level class statements (nothing runs). Otherwise the
+// defaults stand, and running reports the missing Model.
 struct ModelClasses {
   std::string reference = "Model", candidate = "ModelNew";
 };
+// KernelBook's get_init_inputs() returns [args, kwargs] ([[], {'dim': 4}]), KernelBench's the
+// positional arguments: a reference without Model is read the former way where the value has
+// that shape (run_program and run_candidate).
 ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path);
-
-// KernelBook's get_init_inputs() returns [args, kwargs] ([[], {'dim': 4}]); KernelBench's returns
-// the positional arguments. A class other than Model or ModelNew is run by the former convention
-// where the value has that shape.
-bool kernelbook_class(const std::string& class_name);
 
 // Throws python::Unsupported, python::ProgramError or ir::SyntaxError, each naming file:line.
 // `dims` overrides module-level integer constants (e.g. batch_size=2) before anything reads them.

@@ -340,7 +340,11 @@ def model_classes(ref_path, ref_scope):
     cand = os.path.join(os.path.dirname(ref_path), "cand.py")
     names = re.findall(r"^class (\w+)New\b", open(cand).read(), flags=re.M) if os.path.exists(cand) else []
     pairs = [n for n in names if isinstance(ref_scope.get(n), type)]
-    return (pairs[0], pairs[0] + "New") if len(pairs) == 1 else ("Model", "ModelNew")
+    if len(pairs) == 1:
+        return pairs[0], pairs[0] + "New"
+    modules = [n for n, v in ref_scope.items() if isinstance(v, type) and issubclass(v, torch.nn.Module)
+               and v.__module__ == ref_scope.get("__name__")]
+    return (modules[0] if not pairs and len(modules) == 1 else "Model"), "ModelNew"
 
 
 def run(path, shown_path, dims, seed, device, ref=None):
