@@ -98,8 +98,8 @@ const char* const kHelp =
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. KernelBook's files
 (no Model) pair the reference's class X with the candidate's XNew (or a candidate's ModelNew
-with the reference's one nn.Module class), and their get_init_inputs() returns [args, kwargs]. Neither file is
-run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
+with the reference's one nn.Module class), and their get_init_inputs() returns [args, kwargs].
+Neither file is run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
 findings, pair dedup, the e-graph (real-semantics rules and normal forms), a witness search (pairs
 that differ only by exp of arguments below -1e4, a finite sentinel such as -1e30 where -inf
 belongs, are UNKNOWN with that reason: positive over the reals, tinier than any float), then
