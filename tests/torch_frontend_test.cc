@@ -470,6 +470,29 @@ TEST(TorchFrontend, KernelBookClassesAndInitKeywords) {
   fs::remove_all(dir);
 }
 
+// A recurrent layer or attention fed a feature size other than its own raises as torch does
+// (the bound then picks other sizes) instead of reading past the weights: a crash before.
+TEST(TorchFrontend, RecurrentAndAttentionInputsOfAnotherSizeRaise) {
+  for (const char* layer : {"nn.LSTM(4, 3)", "nn.GRU(4, 3, batch_first=True)", "nn.RNN(4, 3)",
+                            "nn.MultiheadAttention(4, 2)"}) {
+    fs::path file = fs::temp_directory_path() / "keq_rnn_size.py";
+    std::ofstream(file) << "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                           "    def __init__(self):\n        super().__init__()\n        self.m = "
+                        << layer
+                        << "\n\n    def forward(self, x):\n        return self.m(x, x, x)[0] if "
+                           "isinstance(self.m, nn.MultiheadAttention) else self.m(x)[0]\n\n\n"
+                           "def get_inputs():\n    return [torch.rand(2, 3, 5)]\n";
+    ir::TermStore store;
+    try {
+      run_program(file.string(), store, "Model", {});
+      ADD_FAILURE() << layer << " ran on a 5-wide input";
+    } catch (const python::ProgramError& e) {
+      EXPECT_TRUE(e.confirmed) << layer << ": " << e.what();
+    }
+    fs::remove(file);
+  }
+}
+
 TEST(TorchFrontend, SumOfBoolsIsInt64) {
   ir::TermStore s;
   Ref r = run_snippet("import torch\nx = torch.randn(3)\nr = (x > 0).sum()\n", "r", s);

@@ -197,9 +197,13 @@ Ref Torch::multihead_attention(Interp& i2, CallArgs& a) {
   int64_t e = i2.to_int(attr("embed_dim"), a.at), h = i2.to_int(attr("num_heads"), a.at),
           hd = e / h;
   bool batch_first = i2.truthy(attr("batch_first"), a.at);
-  for (const TensorPtr& t : {q, k, v})
-    if (t->shape.size() != 3 || t->shape[2] != e || t->dtype != DType::F32)
+  for (const TensorPtr& t : {q, k, v}) {
+    if (t->shape.size() != 3 || t->dtype != DType::F32)
       in.unsupported(a.at, "nn.MultiheadAttention other than batched fp32 (L, N, E) inputs");
+    if (t->shape[2] != e)
+      in.raise(a.at, "AssertionError: was expecting embedding dimension of " + std::to_string(e) +
+                         ", but got " + std::to_string(t->shape[2]));
+  }
   auto seq_first = [&](const TensorPtr& t) { return batch_first ? permuted(t, {1, 0, 2}) : t; };
   q = seq_first(q), k = seq_first(k), v = seq_first(v);
   int64_t l = q->shape[0], n = q->shape[1], s_len = k->shape[0];

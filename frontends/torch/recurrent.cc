@@ -11,6 +11,9 @@ namespace {
 std::vector<TermId> affine(Torch& t, const Tensor& w, const Tensor* b, int64_t first, int64_t count,
                            const std::vector<TermId>& v) {
   int64_t cols = w.shape[1];
+  if (static_cast<int64_t>(v.size()) != cols)  // forward checked the sizes; a weight set by hand
+    throw python::ProgramError("nn.RNN/LSTM/GRU: a weight of " + std::to_string(cols) +
+                               " columns against a vector of " + std::to_string(v.size()));
   std::vector<TermId> out;
   for (int64_t r = first; r < first + count; ++r) {
     std::vector<TermId> terms;
@@ -85,6 +88,9 @@ Ref Torch::recurrent_forward(Interp& i2, CallArgs& a, const std::string& kind) {
   if (x->shape.size() != 3 || x->dtype != DType::F32)
     in.unsupported(a.at, "nn." + kind + " other than batched fp32 input (unbatched or packed)");
   check_initialized(in, *x, a.at);
+  if (int64_t want = i2.to_int(get("input_size"), a.at); x->shape[2] != want)
+    in.raise(a.at, "RuntimeError: input.size(-1) must be equal to input_size. Expected " +
+                       std::to_string(want) + ", got " + std::to_string(x->shape[2]));
   if (batch_first) x = permuted(x, {1, 0, 2});
   int64_t len = x->shape[0], batch = x->shape[1];
   // The initial states: given ([layers * dirs, N, H]) or zeros.
