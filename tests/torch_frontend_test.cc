@@ -470,11 +470,11 @@ TEST(TorchFrontend, KernelBookClassesAndInitKeywords) {
   fs::remove_all(dir);
 }
 
-// A recurrent layer or attention fed a feature size other than its own raises as torch does
+// A recurrent layer, attention or a norm fed a feature size other than its own raises as torch does
 // (the bound then picks other sizes) instead of reading past the weights: a crash before.
 TEST(TorchFrontend, RecurrentAndAttentionInputsOfAnotherSizeRaise) {
   for (const char* layer : {"nn.LSTM(4, 3)", "nn.GRU(4, 3, batch_first=True)", "nn.RNN(4, 3)",
-                            "nn.MultiheadAttention(4, 2)"}) {
+                            "nn.MultiheadAttention(4, 2)", "nn.RMSNorm(4)", "nn.LayerNorm(4)"}) {
     fs::path file = fs::temp_directory_path() / "keq_rnn_size.py";
     std::ofstream(file) << "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
                            "    def __init__(self):\n        super().__init__()\n        self.m = "

@@ -184,6 +184,11 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     sz.pos = {i2.getattr(self, "normalized_shape", a.at)};
     sz.at = a.at;
     std::vector<int64_t> shape = sizes(sz, 0);
+    if (shape.size() > x->shape.size() ||
+        !std::equal(shape.begin(), shape.end(), x->shape.end() - static_cast<long>(shape.size())))
+      in.raise(a.at,
+               "RuntimeError: RMSNorm: normalized_shape does not match the input's last "
+               "dimensions");
     int64_t len = 1;
     for (int64_t d : shape) len *= d;
     Ref w = i2.getattr(self, "weight", a.at), epsv = i2.getattr(self, "eps", a.at);

@@ -485,7 +485,9 @@ struct Torch {
     size_t n = shape.size();
     if (n > x->shape.size() ||
         !std::equal(shape.begin(), shape.end(), x->shape.end() - static_cast<long>(n)))
-      in.error(at, "layer_norm: normalized_shape does not match the input's last dimensions");
+      in.raise(at,
+               "RuntimeError: layer_norm: normalized_shape does not match the input's last "
+               "dimensions");
     int64_t len = 1;
     for (int64_t d : shape) len *= d;
     auto r = std::make_shared<Tensor>(*x);
