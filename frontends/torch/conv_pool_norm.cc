@@ -356,6 +356,54 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
             x, [channels](int64_t n, int64_t c) { return n * channels + c; },
             x->shape[0] * channels, eps, given(a, 3, "weight"), given(a, 4, "bias"), a.at));
       });
+  // F.normalize: x / max(||x||_p along dim, eps), as torch composes it (p = 2 only, as norm).
+  (*F->attrs)["normalize"] = python::builtin("F.normalize", [this](Interp& i2, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    CallArgs n;
+    n.at = a.at;
+    n.pos = {wrap(x), a.get(1, "p") ? a.get(1, "p") : python::floating(2.0),
+             a.get(2, "dim") ? a.get(2, "dim") : python::integer(1), python::boolean(true)};
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {ops.at("norm")(i2, n)};
+    c.kw = {{"min", a.get(3, "eps") ? a.get(3, "eps") : python::floating(1e-12)}};
+    if (Ref out = a.get(4, "out"); out && out->kind != K::None)
+      in.unsupported(a.at, "F.normalize with out=");
+    return binary("/", wrap(x), ops.at("clamp")(i2, c), a.at);
+  });
+  // local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1): x / (k + alpha / size * (sum of
+  // squares over the size channels around, zero-padded))^beta, as torch composes it.
+  define("local_response_norm", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    int64_t size = in.to_int(a.get(1, "size"), a.at);
+    double alpha = float_arg(a, 2, "alpha", 1e-4), beta = float_arg(a, 3, "beta", 0.75),
+           k = float_arg(a, 4, "k", 1.0);
+    if (x->shape.size() < 3 || x->dtype != DType::F32)
+      in.unsupported(a.at, "local_response_norm other than fp32 inputs of 3 or more dimensions");
+    check_initialized(in, *x, a.at);
+    int64_t c = x->shape[1], inner = 1;
+    for (size_t d = 2; d < x->shape.size(); ++d) inner *= x->shape[d];
+    auto r = std::make_shared<Tensor>(*x);
+    r->storage = SameStorage{};
+    for (int64_t i = 0; i < x->numel(); ++i) {
+      int64_t ch = (i / inner) % c, base = i - ch * inner;
+      std::vector<TermId> sq;
+      for (int64_t cc = ch - size / 2; cc <= ch + (size - 1) / 2; ++cc)
+        if (cc >= 0 && cc < c) {
+          TermId e = x->elems[base + cc * inner];
+          sq.push_back(mk(Op::Mul, {e, e}));
+        }
+      // torch: avg_pool over the padded window (divided by size), then * alpha + k, ** beta.
+      TermId avg = mk(
+          Op::Div, {sum_of(sq), fconst(static_cast<double>(size))});  // sq holds x[ch]^2 at least
+      TermId den = mk(Op::Pow, {mk(Op::Add, {mk(Op::Mul, {avg, fconst(static_cast<float>(alpha))}),
+                                             fconst(static_cast<float>(k))}),
+                                fconst(static_cast<float>(beta))});
+      r->elems[i] = mk(Op::Div, {x->elems[i], den});
+    }
+    return wrap(r);
+  });
+  expose(F, "local_response_norm");
 }
 
 // torch.nn.functional's checks before a norm runs (torch 2.11: batch_norm, instance_norm's

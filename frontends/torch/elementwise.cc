@@ -221,21 +221,25 @@ void Torch::install_elementwise() {
     });
   });
   // lerp(a, b, w): torch's two-sided formula, a + w (b - a) for |w| < 0.5, else
-  // b - (b - a)(1 - w); one value over the reals, different roundings in IEEE.
+  // b - (b - a)(1 - w); one value over the reals. One fused kernel on the GPU, which nvcc may
+  // contract into fmas: not bit-exact in IEEE. fp32 only (torch rounds a narrow result once).
   define("lerp", [this](Interp&, CallArgs& a) {
     Ref start = a.pos.at(0), end = a.get(1, "end"), weight = a.get(2, "weight");
     if (!end || !weight) in.error(a.at, "lerp needs end and weight");
     DType out = promote(start, end, in, a.at);
-    if (!torch::is_float(out)) in.unsupported(a.at, "lerp of integer tensors");
+    if (out != DType::F32)
+      in.unsupported(a.at, "lerp of " + std::string(dtype_name(out)) + " tensors");
     TensorPtr x = as_tensor(in, start, a.at, out), y = as_tensor(in, end, a.at, out),
               w = as_tensor(in, weight, a.at, out);
     return wrap(map3(
         in, x, y, w, out,
         [&](TermId p, TermId q, TermId r) {
           TermId d = mk(Op::Sub, {q, p});
-          return select(mk(Op::Lt, {mk(Op::Abs, {r}), fconst(0.5)}),
-                        mk(Op::Add, {p, mk(Op::Mul, {r, d})}),
-                        mk(Op::Sub, {q, mk(Op::Mul, {d, mk(Op::Sub, {fconst(1), r})})}));
+          TermId v = select(mk(Op::Lt, {mk(Op::Abs, {r}), fconst(0.5)}),
+                            mk(Op::Add, {p, mk(Op::Mul, {r, d})}),
+                            mk(Op::Sub, {q, mk(Op::Mul, {d, mk(Op::Sub, {fconst(1), r})})}));
+          st.ieee_unfixed.emplace(v, "torch.lerp (one kernel, which may contract into fmas)");
+          return v;
         },
         a.at));
   });

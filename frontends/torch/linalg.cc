@@ -255,13 +255,8 @@ Ref Torch::multihead_attention(Interp& i2, CallArgs& a) {
     }
     weights = per_head;
   }
-  auto fresh = [](const TensorPtr& t) {  // a new contiguous tensor, no view of the steps above
-    auto r = std::make_shared<Tensor>();
-    r->shape = t->shape, r->dtype = t->dtype, r->elems = t->elems;
-    return r;
-  };
   return python::tuple(
-      {wrap(fresh(out)), weights->kind == K::None ? weights : wrap(fresh(weights->tensor))});
+      {wrap(copied(out)), weights->kind == K::None ? weights : wrap(copied(weights->tensor))});
 }
 
 }  // namespace keq::torch::impl

@@ -192,11 +192,7 @@ Ref Torch::recurrent_forward(Interp& i2, CallArgs& a, const std::string& kind) {
   for (int64_t t = 0; t < len; ++t)
     for (int64_t b = 0; b < batch; ++b)
       for (TermId e : seq[t][b]) output->elems.push_back(e);
-  if (batch_first) {
-    auto bf = permuted(output, {1, 0, 2});
-    output = std::make_shared<Tensor>();
-    output->shape = bf->shape, output->dtype = bf->dtype, output->elems = bf->elems;
-  }
+  if (batch_first) output = copied(permuted(output, {1, 0, 2}));
   // hn was gathered per (layer, direction, batch); torch orders [layer * dirs + dir, N, H].
   auto states = [&](const std::vector<TermId>& v) {
     auto t = std::make_shared<Tensor>();

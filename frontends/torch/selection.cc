@@ -254,10 +254,7 @@ void Torch::install_scans_and_selection() {
     TensorPtr front = permuted(x, order), idx1 = idx;
     if (idx->shape.empty()) idx1 = reshaped(idx, {1});
     TensorPtr back = permuted(integer_array_subscript(front, wrap(idx1), a.at)->tensor, order);
-    auto r = std::make_shared<Tensor>();  // a new contiguous tensor, not a view
-    r->shape = back->shape;
-    r->dtype = back->dtype;
-    r->elems = back->elems;
+    TensorPtr r = copied(back);
     if (idx->shape.empty()) r->shape.erase(r->shape.begin() + dim);
     return wrap(r);
   });
@@ -271,12 +268,7 @@ void Torch::install_scans_and_selection() {
     for (const char* k : {"padding_idx", "norm_type", "scale_grad_by_freq", "sparse"}) a.has(k);
     if (torch::is_float(idx->dtype) || w->shape.size() != 2)
       in.raise(a.at, "RuntimeError: embedding: expected integer indices and a 2-D weight");
-    TensorPtr rows = integer_array_subscript(w, wrap(idx), a.at)->tensor;
-    auto r = std::make_shared<Tensor>();  // a new contiguous tensor, not a view
-    r->shape = rows->shape;
-    r->dtype = rows->dtype;
-    r->elems = rows->elems;
-    return wrap(r);
+    return wrap(copied(integer_array_subscript(w, wrap(idx), a.at)->tensor));
   });
   define("gather", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input"), idx = tensor_arg(a, 2, "index");

@@ -23,8 +23,8 @@ void Torch::install_more(const Ref& nn, const Ref& F, Ref module_cls) {
   install_linalg(F);
   install_losses(nn, F, module_cls);
   install_adaptive_pooling(nn, F, module_cls);
-  install_pad_normalize(F);
-  install_rearrangements(nn, F);
+  install_resampling(F);
+  install_rearrangements(F);
   expose(F, "embedding");
   expose(F, "one_hot");
   for (const char* n : {"cumsum", "cumprod", "cummax", "flip", "masked_fill", "diag", "diagonal",

@@ -676,10 +676,23 @@ struct Torch {
     define(name, std::move(fn));
   }
   Ref finish_keywords(const std::string& op, const CallArgs& a, Ref result);
-  void install_pad_normalize(const Ref& F);                  // shape.cc
-  void install_rearrangements(const Ref& nn, const Ref& F);  // shape.cc: pixel_shuffle, roll, ...
+  void install_resampling(const Ref& F);      // resample.cc: F.pad, F.interpolate
+  void install_rearrangements(const Ref& F);  // rearrange.cc: pixel_shuffle, roll, outer, ...
+  // A fresh tensor of `shape` whose element at each index is x's at from(index) (rearrange.cc).
   TensorPtr gathered(const TensorPtr& x, std::vector<int64_t> shape,
                      const std::function<int64_t(const std::vector<int64_t>&)>& from, Span at);
+  // A new contiguous tensor holding t's values: no view of t's storage.
+  static TensorPtr copied(const TensorPtr& t) {
+    auto r = std::make_shared<Tensor>();
+    r->shape = t->shape, r->dtype = t->dtype, r->elems = t->elems;
+    return r;
+  }
+  // The offset of an index into a contiguous tensor of `shape`.
+  static int64_t flat_offset(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+    int64_t off = 0;
+    for (size_t d = 0; d < shape.size(); ++d) off = off * shape[d] + idx[d];
+    return off;
+  }
   // Keywords that change nothing keq models: every tensor lives on the one GPU, and gradients
   // are not computed.
   static bool value_irrelevant_keyword(const std::string& k) {
@@ -698,7 +711,7 @@ struct Torch {
   void install_ops();                       // torch.cc: the three below
   void install_elementwise();               // elementwise.cc: math, activations, arithmetic, matmul
   void install_reductions();                // reductions.cc: sum, mean, var, softmax, ...
-  void install_views();                     // shape.cc: reshape, permute, cat, split, indexing
+  void install_views();                     // shape.cc: reshape, permute, cat, split
   void install_creation(const Ref& torch);  // creation.cc
   void install_inductor(const Ref& torch, const Ref& cuda);  // inductor.cc
   Ref assert_size_stride(CallArgs& a);                       // inductor.cc

@@ -1,0 +1,308 @@
+// A tensor's attributes and methods (shape, dtype, T, mT, device, ...), augmented assignment
+// (x += v) and in-place methods (add_, zero_, copy_, ...) written through the storage.
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include <numeric>
+
+#include "frontends/torch/torch_impl.h"
+
+namespace keq::torch::impl {
+
+Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
+  if (self->kind == K::DType) {  // torch.float32.is_floating_point & co.
+    if (is_unmodelled_dtype(self) && name == "is_floating_point")
+      return python::boolean(self->s.rfind("float", 0) == 0 || self->s.rfind("bfloat", 0) == 0);
+    require_modelled_dtype(in, self, at);
+    if (name == "is_floating_point") return python::boolean(is_float(self->dtype));
+    if (name == "itemsize") return python::integer(element_size(self->dtype));
+    in.unsupported(at, "torch.dtype." + name + " is not modelled");
+  }
+  if (self->kind != K::Tensor)  // x.to(...) of a Python number: only kernels have scalar blocks
+    in.unsupported(at, "attribute '" + name + "' of " + self->type_name());
+  const TensorPtr& t = self->tensor;
+  if (name == "__len__")
+    return python::builtin("Tensor.__len__", [t](Interp& i2, CallArgs& a) {
+      if (t->shape.empty()) i2.error(a.at, "len() of a 0-d tensor");
+      return python::integer(t->shape[0]);
+    });
+  if (name == "shape") {
+    std::vector<Ref> dims;
+    for (int64_t d : t->shape) dims.push_back(python::integer(d));
+    return python::tuple(dims);
+  }
+  if (name == "dtype") return torch::dtype_value(t->dtype);
+  if (name == "ndim") return python::integer(static_cast<int64_t>(t->shape.size()));
+  if (name == "mT" || name == "mH") {  // the last two dimensions swapped (real tensors)
+    if (t->shape.size() < 2) throw python::ProgramError("tensor." + name + " needs 2 dimensions");
+    std::vector<int64_t> perm;
+    for (size_t d = 0; d < t->shape.size(); ++d) perm.push_back(static_cast<int64_t>(d));
+    std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+    return wrap(permuted(t, perm));
+  }
+  if (name == "T") {
+    std::vector<int64_t> perm;
+    for (size_t d = t->shape.size(); d-- > 0;) perm.push_back(static_cast<int64_t>(d));
+    return wrap(permuted(t, perm));
+  }
+  if (name == "device") {
+    auto dev = std::make_shared<Value>();
+    dev->kind = K::Device;
+    dev->s = "cuda:0";
+    st.host_assumptions.insert("tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
+    return dev;
+  }
+  if (name == "requires_grad") {
+    // get_inputs()'s tensors and what is computed from them alone do not require grad; a
+    // parameter, and under grad mode what uses one, do (keq does not track grad mode).
+    absl::flat_hash_set<ir::TermId> seen;
+    std::vector<ir::TermId> stack;
+    for (ir::TermId e : t->elems)
+      if (e != Tensor::kUninit) stack.push_back(e);
+    while (!stack.empty()) {
+      ir::TermId e = stack.back();
+      stack.pop_back();
+      if (!seen.insert(e).second) continue;
+      if (s.op(e) == ir::Op::Var) {
+        const std::string& v = s.variable_of(e).name;
+        if (v.size() > 1 && v[0] == 'p' && std::isdigit(static_cast<unsigned char>(v[1])))
+          in.unsupported(at,
+                         "Tensor.requires_grad of a tensor computed from parameters (keq "
+                         "does not track autograd)");
+      }
+      for (ir::TermId c : s.children(e)) stack.push_back(c);
+    }
+    return python::boolean(false);
+  }
+  if (name == "_version") {  // read by caches that rebuild when a weight changes in place
+    st.host_assumptions.insert(
+        "Tensor._version counts the in-place torch updates keq ran (a module's parameters "
+        "start at 1, as torch's reset_parameters leaves them; Triton's stores do not count, "
+        "as in torch)");
+    return python::integer(t->storage.version ? *t->storage.version : 0);
+  }
+  if (name == "is_cuda" || name == "is_cpu") {
+    st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
+    return python::boolean(name == "is_cuda");
+  }
+  auto method = [&](const OpFn& f) {
+    return python::builtin("Tensor." + name, [self, f](Interp& i2, CallArgs& a) {
+      a.pos.insert(a.pos.begin(), self);
+      return f(i2, a);
+    });
+  };
+  if (auto it = ops.find(name); it != ops.end()) return method(it->second);
+  auto self_fn = [&](std::function<Ref(Interp&, CallArgs&)> f) { return method(std::move(f)); };
+  if (name == "size")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      const TensorPtr& x = a.pos[0]->tensor;
+      if (a.pos.size() > 1)
+        return python::integer(
+            x->shape[norm_dim(in, in.to_int(a.pos[1], a.at), x->shape.size(), a.at)]);
+      std::vector<Ref> dims;
+      for (int64_t d : x->shape) dims.push_back(python::integer(d));
+      return python::tuple(dims);
+    });
+  if (name == "dim")
+    return self_fn([](Interp&, CallArgs& a) {
+      return python::integer(static_cast<int64_t>(a.pos[0]->tensor->shape.size()));
+    });
+  if (name == "numel")
+    return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
+  if (name == "cuda" || name == "cpu" || name == "detach")  // the same storage
+    return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
+  if (name == "clone")  // a new storage: writes into either no longer reach the other
+    return self_fn(
+        [this](Interp&, CallArgs& a) { return wrap(std::make_shared<Tensor>(*a.pos[0]->tensor)); });
+  if (name == "element_size")
+    return self_fn([](Interp&, CallArgs& a) {
+      return python::integer(element_size(a.pos[0]->tensor->dtype));
+    });
+  if (name == "data_ptr")
+    return self_fn([this](Interp&, CallArgs& a) {
+      // Distinct tensors get distinct addresses, each aligned as the caching allocator aligns
+      // a fresh allocation (keq's tensors are contiguous and start at their buffer).
+      auto [it, fresh] = data_ptrs.try_emplace(
+          a.pos[0]->tensor.get(), (int64_t{0x7f} << 40) + (int64_t(data_ptrs.size()) << 30));
+      st.host_assumptions.insert(
+          "data_ptr() is 1 GiB-aligned and distinct per tensor (a fresh CUDA allocation)");
+      return python::integer(it->second);
+    });
+  auto cast_to = [&](DType d) {
+    return self_fn([this, d](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      DType from = x->dtype;
+      return wrap(map1(
+          in, x, d, [&](TermId e) { return convert(s, e, from, d); }, a.at));
+    });
+  };
+  if (name == "float") return cast_to(DType::F32);
+  if (name == "half") return cast_to(DType::F16);
+  if (name == "bfloat16") return cast_to(DType::BF16);
+  if (name == "int") return cast_to(DType::I32);
+  if (name == "long") return cast_to(DType::I64);
+  if (name == "bool") return cast_to(DType::Bool);
+  if (name == "to" || name == "type")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      Ref target;
+      for (size_t k = 1; k < a.pos.size(); ++k)
+        if (a.pos[k]->kind == K::DType) target = a.pos[k];
+      if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
+      if (!target) return a.pos[0];  // .to(device)
+      require_modelled_dtype(in, target, a.at);
+      TensorPtr x = a.pos[0]->tensor;
+      DType from = x->dtype, to = target->dtype;
+      return wrap(map1(
+          in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
+    });
+  if (name == "type_as")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor, other = tensor_arg(a, 1, "other");
+      DType from = x->dtype, to = other->dtype;
+      return wrap(map1(
+          in, x, to, [&](TermId e) { return convert(s, e, from, to); }, a.at));
+    });
+  if (name == "item")
+    return self_fn([this](Interp&, CallArgs& a) { return item(a.pos[0]->tensor, a.at); });
+  // view_as/reshape_as: self's elements in other's shape.
+  if (name == "view_as" || name == "reshape_as")
+    return self_fn([this, name](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor, other = tensor_arg(a, 1, "other");
+      if (x->numel() != other->numel()) {
+        std::string text;
+        for (int64_t d : other->shape) text += (text.empty() ? "" : ", ") + std::to_string(d);
+        in.raise_exception(
+            a.at, "RuntimeError",
+            "shape '[" + text + "]' is invalid for input of size " + std::to_string(x->numel()));
+      }
+      return wrap(reshaped(x, other->shape));
+    });
+  // new_empty/new_zeros/new_ones/new_full: a fresh tensor with self's dtype unless dtype= says.
+  if (name == "new_empty" || name == "new_zeros" || name == "new_ones" || name == "new_full")
+    return self_fn([this, name](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor;
+      CallArgs shape_args = a;
+      double fill = name == "new_ones" ? 1.0 : 0.0;
+      if (name == "new_full") {
+        Ref f = a.get(2, "fill_value");
+        if (!f) in.error(a.at, "new_full needs a fill_value");
+        fill = in.to_float(f, a.at);
+        shape_args.pos.resize(std::min<size_t>(shape_args.pos.size(), 2));
+      }
+      std::vector<int64_t> shape = sizes(shape_args, 1);
+      in.check_shape(a.at, shape, "Tensor." + name);
+      DType d = dtype_kw(a, x->dtype);
+      return wrap(name == "new_empty" ? filled(shape, d, std::nullopt) : filled(shape, d, fill));
+    });
+  // new_tensor(data): torch.tensor(data) with self's dtype unless dtype= says.
+  if (name == "new_tensor")
+    return self_fn([this](Interp&, CallArgs& a) -> Ref {
+      TensorPtr x = a.pos[0]->tensor;
+      CallArgs b;
+      b.at = a.at;
+      b.pos = {a.get(1, "data")};
+      if (!b.pos[0]) in.error(a.at, "Tensor.new_tensor needs data");
+      b.kw = {{"dtype", dtype_value(dtype_kw(a, x->dtype))}};
+      return in.call(in.getattr(in.module_value("torch", a.at), "tensor", a.at), b);
+    });
+  if (name == "expand" || name == "expand_as")
+    return self_fn([this, name](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      std::vector<int64_t> shape =
+          name == "expand_as" ? tensor_arg(a, 1, "other")->shape : sizes(a, 1);
+      if (shape.size() < x->shape.size()) in.error(a.at, "expand: too few dimensions");
+      size_t off = shape.size() - x->shape.size();
+      for (size_t d = 0; d < x->shape.size(); ++d)
+        if (shape[d + off] == -1) shape[d + off] = x->shape[d];
+      TensorPtr zero = filled(shape, x->dtype, 0);
+      TensorPtr r = map2(
+          in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at);
+      r->strided |= r->numel() != x->numel();  // broadcast dimensions have stride 0
+      if (x->strided && x->storage.strides.empty()) return wrap(r);  // a layout keq lacks
+      // A view of x's storage, as torch's: a later write into x shows through it.
+      std::vector<int64_t> layout = x->storage.strides.empty() ? x->strides() : x->storage.strides;
+      std::vector<int64_t> strides(shape.size(), 0);
+      for (size_t d = 0; d < x->shape.size(); ++d)
+        if (x->shape[d] == shape[d + off]) strides[d + off] = layout[d];
+      if (r->numel() > 0) strided_view(x, r, 0, strides);
+      return wrap(r);
+    });
+  if (name == "repeat")
+    return self_fn([this](Interp&, CallArgs& a) {
+      TensorPtr x = a.pos[0]->tensor;
+      std::vector<int64_t> reps = sizes(a, 1);
+      if (reps.size() < x->shape.size()) in.error(a.at, "repeat: too few dimensions");
+      std::vector<int64_t> shape(reps.size() - x->shape.size(), 1);
+      shape.insert(shape.end(), x->shape.begin(), x->shape.end());
+      TensorPtr base = reshaped(x, shape);
+      auto r = std::make_shared<Tensor>();
+      r->dtype = x->dtype;
+      for (size_t d = 0; d < shape.size(); ++d) r->shape.push_back(shape[d] * reps[d]);
+      std::vector<int64_t> idx(r->shape.size(), 0), st = base->strides();
+      for (int64_t k = 0; k < r->numel(); ++k) {
+        int64_t flat = 0;
+        for (size_t d = 0; d < idx.size(); ++d) flat += (idx[d] % shape[d]) * st[d];
+        r->elems.push_back(base->elems[flat]);
+        for (size_t d = idx.size(); d-- > 0;) {
+          if (++idx[d] < r->shape[d]) break;
+          idx[d] = 0;
+        }
+      }
+      return wrap(r);
+    });
+  if (Ref f = in_place_method(self, name)) return f;
+  in.unsupported(at, "Tensor." + name + " is not modelled");
+}
+
+Ref Torch::augmented(const std::string& op, const Ref& x, const Ref& v, Span at) {
+  static const absl::flat_hash_map<std::string, std::string> kMethod = {
+      {"+", "add_"},           {"-", "sub_"},        {"*", "mul_"},  {"/", "div_"},
+      {"//", "floor_divide_"}, {"%", "remainder_"},  {"**", "pow_"}, {"&", "bitwise_and_"},
+      {"|", "bitwise_or_"},    {"^", "bitwise_xor_"}};
+  auto it = kMethod.find(op);
+  Ref method = it == kMethod.end() ? nullptr : in_place_method(x, it->second);
+  if (!method) in.unsupported(at, "the in-place tensor operator " + op + "=");
+  return in.call(method, {v}, at);
+}
+
+// t.uniform_(..) and t.normal_(..) make t a parameter (randomize); t.zero_(), t.fill_(v),
+// t.copy_(src) and t.OP_(...) for every out-of-place OP keq models
+// (add_, div_, clamp_, relu_, ...): OP's result, broadcast to t's shape and cast to its dtype,
+// written into t and every view of its storage; t itself is returned, as torch does.
+Ref Torch::in_place_method(const Ref& self, const std::string& name) {
+  if (name.size() < 2 || name.back() != '_' || name[0] == '_') return nullptr;
+  std::string base = name.substr(0, name.size() - 1);
+  if (base == "uniform" || base == "normal")
+    return python::builtin("Tensor." + name, [this, self, name](Interp&, CallArgs& a) -> Ref {
+      randomize(self->tensor, "Tensor." + name, a.at);
+      return self;
+    });
+  bool known = base == "zero" || base == "fill" || base == "copy" || ops.contains(base);
+  if (!known) return nullptr;
+  return python::builtin("Tensor." + name, [this, self, base, name](Interp&, CallArgs& a) -> Ref {
+    const TensorPtr& t = self->tensor;
+    Ref value;
+    if (base == "zero")
+      value = python::integer(0);
+    else if (base == "fill" || base == "copy")
+      value = a.get(0, base == "fill" ? "value" : "src");
+    else {
+      a.pos.insert(a.pos.begin(), self);
+      value = ops.at(base)(in, a);
+    }
+    if (!value) in.error(a.at, "Tensor." + name + " needs a value");
+    TensorPtr v = value->kind == K::Tensor ? value->tensor : as_tensor(in, value, a.at, t->dtype);
+    // In place, the result keeps self's dtype: a float result into an integer tensor is
+    // torch's "result type Float can't be cast to the desired output type" (copy_ casts).
+    if (base != "copy" && base != "fill" && is_float(v->dtype) && !is_float(t->dtype))
+      in.raise(a.at, "RuntimeError: result type " + std::string(dtype_name(v->dtype)) +
+                         " can't be cast to the desired output type " +
+                         std::string(dtype_name(t->dtype)));
+    Selection all{t->shape, std::vector<int64_t>(t->numel()), true};
+    std::iota(all.flat.begin(), all.flat.end(), 0);
+    write_selection(t, all, v, "Tensor." + name, a.at);
+    return self;
+  });
+}
+
+}  // namespace keq::torch::impl
