@@ -21,8 +21,11 @@ size_t NormalForms::CoeffHash::operator()(const mpq_class& q) const {
 
 NormalForms::NormalForms(size_t wide_terms, size_t element_terms)
     : wide_terms_(wide_terms), budget_(wide_terms * wide_terms), element_terms_(element_terms) {
-  polys_.emplace_back();  // kNoNf: never used as a polynomial
-  poly_folds_.push_back(false);
+  bodies_.emplace_back();  // body 0: no terms
+  body_folds_.push_back(false);
+  body_index_[{}] = 0;
+  forms_.push_back({kZeroNf, 0});  // kNoNf: never used as a polynomial
+  exponent_free_.push_back(true);
   monos_.emplace_back();  // monomial 0: empty
   mono_folds_.push_back(false);
   mono_index_[{}] = 0;
@@ -95,8 +98,9 @@ uint32_t NormalForms::intern_atom(Atom a) {
   return it->second;
 }
 
-NfId NormalForms::intern_poly(std::vector<Term> terms, bool sorted) {
+NfId NormalForms::intern_form(std::vector<Term> terms, NfId g, bool sorted) {
   ir::Budget::tick();  // a form can be as large as a row is wide: the budget reaches here
+  if (g == kNoNf) return kNoNf;
   if (!sorted) std::sort(terms.begin(), terms.end(), term_order);
   std::vector<Term> out;
   out.reserve(terms.size());
@@ -107,15 +111,137 @@ NfId NormalForms::intern_poly(std::vector<Term> terms, bool sorted) {
       out.push_back(t);
   }
   std::erase_if(out, [&](const Term& t) { return t.coeff == zero_; });
-  std::vector<uint32_t> key;
-  for (const Term& t : out) key.insert(key.end(), {t.coeff, t.mono, t.expo});
-  auto [it, inserted] = poly_index_.try_emplace(key, static_cast<NfId>(polys_.size()));
+  if (out.empty()) {
+    g = kZeroNf;
+  } else if (out.size() == 1) {  // one term: its whole exponent is the shift
+    g = linear(g, out[0].expo, 1);
+    out[0].expo = kZeroNf;
+  } else {
+    // G + common(e_i) is the expanded exponents' common part when G's keys are in no e_i (the
+    // case of a running sum: G = -m, e_i = x_i); otherwise G goes back into every exponent.
+    bool apart = g == kZeroNf ||
+                 (exponent_free(g) && std::none_of(out.begin(), out.end(), [&](const Term& t) {
+                    return holds_key_of(t.expo, g);
+                  }));
+    if (!apart) {
+      if (!rebase(out, g)) return kNoNf;
+      g = kZeroNf;
+      std::sort(out.begin(), out.end(), term_order);  // distinct exponents stay distinct
+    }
+    if (NfId c = common_exponent(out); c != kZeroNf) {
+      if (!rebase(out, scale(c, -1))) return kNoNf;
+      g = linear(g, c, 1);
+      std::sort(out.begin(), out.end(), term_order);
+    }
+  }
+  if (g == kNoNf) return kNoNf;
+  uint32_t body = intern_body(std::move(out));
+  auto [it, inserted] =
+      form_index_.try_emplace(uint64_t{g} << 32 | body, static_cast<NfId>(forms_.size()));
   if (inserted) {
-    poly_folds_.push_back(
-        std::any_of(out.begin(), out.end(), [&](const Term& t) { return mono_folds_[t.mono]; }));
-    polys_.push_back(std::move(out));
+    forms_.push_back({g, body});
+    const auto& b = bodies_[body];
+    exponent_free_.push_back(g == kZeroNf && std::all_of(b.begin(), b.end(), [](const Term& t) {
+                               return t.expo == kZeroNf;
+                             }));
   }
   return it->second;
+}
+
+uint32_t NormalForms::intern_body(std::vector<Term> terms) {
+  std::vector<uint32_t> key;
+  key.reserve(3 * terms.size());
+  for (const Term& t : terms) key.insert(key.end(), {t.coeff, t.mono, t.expo});
+  auto [it, inserted] =
+      body_index_.try_emplace(std::move(key), static_cast<uint32_t>(bodies_.size()));
+  if (inserted) {
+    body_folds_.push_back(std::any_of(terms.begin(), terms.end(),
+                                      [&](const Term& t) { return mono_folds_[t.mono]; }));
+    bodies_.push_back(std::move(terms));
+  }
+  return it->second;
+}
+
+// The terms every exponent holds with the same coefficient, when all are free of exp (a
+// nested exponential leaves the shift zero: rare, and still canonical). One exponent of zero
+// makes it zero, so forms without exp factors pay one comparison.
+NfId NormalForms::common_exponent(const std::vector<Term>& terms) {
+  for (const Term& t : terms)
+    if (t.expo == kZeroNf || !exponent_free(t.expo)) return kZeroNf;
+  std::vector<Term> common = this->terms(terms[0].expo);
+  for (size_t k = 1; k < terms.size() && !common.empty(); ++k) {
+    const std::vector<Term>& e = this->terms(terms[k].expo);
+    std::erase_if(common, [&](const Term& c) {
+      auto it = std::lower_bound(e.begin(), e.end(), c, term_order);
+      return it == e.end() || it->mono != c.mono || it->coeff != c.coeff;
+    });
+  }
+  return intern_poly(std::move(common), /*sorted=*/true);
+}
+
+bool NormalForms::holds_key_of(NfId exponent, NfId g) const {
+  const std::vector<Term>& e = terms(exponent);
+  if (e.empty()) return false;
+  for (const Term& t : terms(g)) {
+    auto it = std::lower_bound(e.begin(), e.end(), t, term_order);
+    if (it != e.end() && it->mono == t.mono && it->expo == t.expo) return true;
+  }
+  return !exponent_free(exponent);  // a nested exponential: treat it as holding g
+}
+
+NfId NormalForms::linear(NfId a, NfId b, int sign) {
+  if (a == kNoNf || b == kNoNf) return kNoNf;
+  if (b == kZeroNf) return a;
+  if (a == kZeroNf) return sign > 0 ? b : scale(b, -1);
+  if (sign < 0 && a == b) return kZeroNf;
+  if (sign > 0 && a > b) std::swap(a, b);
+  auto& memo = sign > 0 ? plus_memo_ : minus_memo_;
+  uint64_t key = uint64_t{a} << 32 | b;
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  NfId parts[] = {a, sign > 0 ? b : scale(b, -1)};
+  NfId r = gather(parts);
+  memo[key] = r;
+  return r;
+}
+
+NfId NormalForms::shared_shift(NfId a, NfId b) {
+  if (a == kZeroNf || b == kZeroNf || a == b) return a == b ? a : kZeroNf;
+  if (!exponent_free(a) || !exponent_free(b)) return kZeroNf;
+  std::vector<Term> common;
+  const std::vector<Term>& tb = terms(b);
+  for (const Term& t : terms(a)) {
+    auto it = std::lower_bound(tb.begin(), tb.end(), t, term_order);
+    if (it != tb.end() && it->mono == t.mono && it->coeff == t.coeff) common.push_back(t);
+  }
+  return intern_poly(std::move(common), /*sorted=*/true);
+}
+
+bool NormalForms::rebase(std::vector<Term>& terms, NfId by) {
+  if (by == kZeroNf) return true;
+  for (Term& t : terms)
+    if ((t.expo = linear(t.expo, by, 1)) == kNoNf) return false;
+  return true;
+}
+
+std::optional<std::vector<NormalForms::Term>> NormalForms::comparable_terms(NfId few, NfId wide) {
+  std::vector<Term> t = terms(few);
+  if (shift(few) == kZeroNf)
+    std::erase_if(t, [](const Term& x) { return x.mono == 0 && x.expo == kZeroNf; });
+  if (shift(few) != shift(wide) && !rebase(t, linear(shift(few), shift(wide), -1)))
+    return std::nullopt;
+  return t;
+}
+
+NfId NormalForms::gather(std::span<const NfId> parts) {
+  NfId g = shift(parts[0]);
+  for (NfId p : parts.subspan(1)) g = shared_shift(g, shift(p));
+  std::vector<Term> t;
+  for (NfId p : parts) {
+    std::vector<Term> mine = terms(p);  // a copy: rebasing interns, which may move bodies
+    if (shift(p) != g && !rebase(mine, linear(shift(p), g, -1))) return kNoNf;
+    t.insert(t.end(), mine.begin(), mine.end());
+  }
+  return intern_form(std::move(t), g);
 }
 
 NfId NormalForms::constant(const mpq_class& c) {
@@ -125,15 +251,15 @@ NfId NormalForms::constant(const mpq_class& c) {
 
 std::optional<mpq_class> NormalForms::constant_value(NfId a) const {
   if (a == kNoNf) return std::nullopt;
-  const auto& p = polys_[a];
+  const auto& p = terms(a);
   if (p.empty()) return mpq_class(0);
-  if (p.size() == 1 && p[0].mono == 0 && p[0].expo == kZeroNf) return coeffs_[p[0].coeff];
+  if (p.size() == 1 && p[0].mono == 0 && shift(a) == kZeroNf) return coeffs_[p[0].coeff];
   return std::nullopt;
 }
 
 NfId NormalForms::comparison(NfId diff, uint32_t kind) {
-  if (diff == kNoNf || polys_[diff].empty()) return kNoNf;
-  mpq_class lead = coeffs_[polys_[diff][0].coeff];
+  if (diff == kNoNf || terms(diff).empty()) return kNoNf;
+  mpq_class lead = coeffs_[terms(diff)[0].coeff];
   if (kind < 2) lead = abs(lead);  // an order keeps its direction only under positive scaling
   NfId monic = scale(diff, 1 / lead);
   return mul(atom_poly(intern_atom({AtomKind::Comparison, kind})), monic);
@@ -153,10 +279,10 @@ NfId NormalForms::class_atom(uint32_t cls) {
 }
 
 bool NormalForms::has_products(NfId a) {
-  if (has_products_.size() <= a) has_products_.resize(polys_.size(), -1);
+  if (has_products_.size() <= a) has_products_.resize(forms_.size(), -1);
   if (has_products_[a] < 0) {
     has_products_[a] = 0;
-    for (const Term& t : polys_[a]) {
+    for (const Term& t : terms(a)) {
       int degree = 0;
       for (auto [atom, power] : monos_[t.mono]) degree += power > 0 ? power : 0;
       if (degree >= 2) {
@@ -169,8 +295,8 @@ bool NormalForms::has_products(NfId a) {
 }
 
 bool NormalForms::is_class_atom(NfId a) const {
-  const auto& p = polys_[a];
-  if (p.size() != 1 || p[0].coeff != one_ || p[0].expo != kZeroNf) return false;
+  const auto& p = terms(a);
+  if (p.size() != 1 || p[0].coeff != one_ || shift(a) != kZeroNf) return false;
   const Mono& m = monos_[p[0].mono];
   return m.size() == 1 && m[0].second == 1 && atoms_[m[0].first].kind == AtomKind::Class;
 }
@@ -183,7 +309,7 @@ bool NormalForms::is_class_atom(NfId a) const {
 // gives (fold_wide). Accumulating a row adds terms the form does not have yet, so it is always
 // expanded: that is where the programs' orders differ and forms are needed. Constant terms do
 // not count either way.
-bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) const {
+bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) {
   // A sum is an edit when the wide form has over wide_terms_ terms (past them, the mean's
   // square is past the budget: the two decisions agree) and the terms the smaller side changes
   // are at most a 33rd of it: one element minus its group's mean over more than wide_terms_
@@ -193,12 +319,13 @@ bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) const {
   // of (x_i - m)^2 is expanded there too. A term that cancels changes nothing: a conv output
   // P_i + b minus its group's mean P/n + b changes one term of the mean's n + 1, so a group of
   // outputs with a bias, whose mean squared is past the budget, has deviations that are edits.
-  const std::vector<Term>*wide = &polys_[a], *few = &polys_[b];
-  if (wide->size() < few->size()) std::swap(wide, few);
-  if (wide->size() <= wide_terms_) return false;
+  if (num_terms(a) < num_terms(b)) std::swap(a, b);
+  if (num_terms(a) <= wide_terms_) return false;
+  auto few = comparable_terms(b, a);
+  if (!few) return false;
+  const std::vector<Term>* wide = &terms(a);
   size_t changed = 0;
   for (const Term& t : *few) {
-    if (t.mono == 0 && t.expo == kZeroNf) continue;
     auto it = std::lower_bound(wide->begin(), wide->end(), t, term_order);
     if (it == wide->end() || it->mono != t.mono || it->expo != t.expo) return false;
     changed += !cancels(t, *it, subtract);
@@ -225,9 +352,9 @@ bool NormalForms::cancels(const Term& x, const Term& y, bool subtract) const {
 // the prover's second pass (verify) raises element_terms where a goal is left. Other edits
 // (an element added to a running sum that holds it already) have no form either.
 bool NormalForms::small_edit(NfId a, NfId b, bool subtract) {
-  if (polys_[a].size() < polys_[b].size()) std::swap(a, b);
+  if (num_terms(a) < num_terms(b)) std::swap(a, b);
   if (!outweighs(b, a, subtract)) return false;
-  if (polys_[b].size() <= element_terms_) return true;
+  if (num_terms(b) <= element_terms_) return true;
   ++wide_edits_;
   return false;
 }
@@ -237,11 +364,12 @@ bool NormalForms::small_edit(NfId a, NfId b, bool subtract) {
 // n x_i - P do, and so does a conv output P_i + b minus its group's mean P/n + b (the bias,
 // shared by the group, cancels); an element added to a running sum that holds it already (a
 // bias added once per element) does not.
-bool NormalForms::outweighs(NfId few, NfId wide, bool subtract) const {
-  const std::vector<Term>& w = polys_[wide];
+bool NormalForms::outweighs(NfId few, NfId wide, bool subtract) {
+  auto f = comparable_terms(few, wide);
+  if (!f) return false;
+  const std::vector<Term>& w = terms(wide);
   bool larger = false;
-  for (const Term& t : polys_[few]) {
-    if (t.mono == 0 && t.expo == kZeroNf) continue;
+  for (const Term& t : *f) {
     auto it = std::lower_bound(w.begin(), w.end(), t, term_order);
     if (it == w.end() || it->mono != t.mono || it->expo != t.expo) return false;
     if (cancels(t, *it, subtract)) continue;
@@ -258,9 +386,8 @@ bool NormalForms::outweighs(NfId few, NfId wide, bool subtract) const {
 // softmax), or a row's sum times a few weights, stays far below that.
 bool NormalForms::scales_wide_too_often(NfId single, NfId form) {
   constexpr size_t kWide = 64, kFactors = 16;
-  if (polys_[single].size() != 1 || polys_[form].size() <= kWide) return false;
-  const Term& t = polys_[single][0];
-  if (t.mono == 0 && t.expo == kZeroNf) return false;  // a constant: a scaling
+  if (num_terms(single) != 1 || num_terms(form) <= kWide) return false;
+  if (constant_value(single)) return false;  // a constant: a scaling
   return ++wide_factors_[form] > kFactors;
 }
 
@@ -268,7 +395,7 @@ NfId NormalForms::sub(NfId a, NfId b) {
   if (a == kNoNf || b == kNoNf) return kNoNf;
   if (edits_wide(a, b, true)) {  // the wide side as W first: negating it costs its n terms
     if (!small_edit(a, b, true)) return kNoNf;
-    if (polys_[a].size() >= polys_[b].size()) return add(wide(a), neg(b));
+    if (num_terms(a) >= num_terms(b)) return add(wide(a), neg(b));
     return add(a, neg(wide(b)));
   }
   return add(a, neg(b));
@@ -290,7 +417,8 @@ NfId NormalForms::wide(NfId a) {
     const uint32_t atom = f->first;  // not a structured binding: clang 14's lambdas cannot
     const int32_t sign = f->second;  // capture those (the fuzz build)
     std::vector<Term> held, rest;
-    for (const Term& t : polys_[a]) {
+    const std::vector<Term> all = terms(a);  // a copy: interning monomials may move bodies
+    for (const Term& t : all) {
       const Mono& m = monos_[t.mono];
       auto it = std::find_if(m.begin(), m.end(), [&](const auto& p) {
         return p.first == atom && (p.second > 0) == (sign > 0);
@@ -304,11 +432,12 @@ NfId NormalForms::wide(NfId a) {
       held.push_back({t.coeff, intern_mono(std::move(less)), t.expo});
     }
     NfId factor = single(one_, intern_mono({{atom, sign}}), kZeroNf);
-    NfId r = add(intern_poly(std::move(rest)), mul(factor, wide(intern_poly(std::move(held)))));
+    NfId r = add(intern_form(std::move(rest), shift(a)),
+                 mul(factor, wide(intern_form(std::move(held), shift(a)))));
     wide_memo_[a] = r;
     return r;
   }
-  mpq_class c = coeffs_[polys_[a][0].coeff];
+  mpq_class c = coeffs_[terms(a)[0].coeff];
   uint32_t atom = intern_atom({AtomKind::Wide, scale(a, 1 / c)});
   NfId r = scale(atom_poly(atom), c);
   wide_memo_[a] = r;
@@ -316,7 +445,7 @@ NfId NormalForms::wide(NfId a) {
 }
 
 std::optional<std::pair<uint32_t, int32_t>> NormalForms::shared_atom(NfId a) const {
-  const std::vector<Term>& terms = polys_[a];
+  const std::vector<Term>& terms = this->terms(a);
   absl::flat_hash_map<std::pair<uint32_t, int32_t>, size_t> holding;  // (atom, 1 or -1)
   // Only an e-class taken as an atom is a factor, a value whose power each division lowers:
   // comparison and type atoms mark forms rather than multiply them, and factoring an indicator
@@ -337,7 +466,7 @@ std::optional<std::pair<uint32_t, int32_t>> NormalForms::shared_atom(NfId a) con
 // same monomials in the same order, coefficients in one ratio. No interning: a wide form's
 // terms are compared where they differ, at their first term most often.
 bool NormalForms::proportional(std::vector<Term> terms, NfId p) {
-  const std::vector<Term>& form = polys_[p];
+  const std::vector<Term>& form = this->terms(p);
   std::sort(terms.begin(), terms.end(), term_order);
   for (size_t k = 0; k < terms.size(); ++k)
     if (terms[k].mono != form[k].mono || terms[k].expo != form[k].expo) return false;
@@ -352,8 +481,10 @@ bool NormalForms::proportional(std::vector<Term> terms, NfId p) {
 // m = W(P)/n from edits and m * m = W(P)^2/n^2 from the product, where the expansion costs n^2
 // (a group of n elements, each minus the group's mean).
 NfId NormalForms::fold_wide(NfId a) {
-  if (a == kNoNf || !poly_folds_[a] || polys_[a].size() < 2) return a;
-  const std::vector<Term> terms = polys_[a];
+  // A sum holding W(P) and another term has no exp factor every term shares (W has none).
+  if (a == kNoNf || !body_folds_[forms_[a].body] || num_terms(a) < 2 || shift(a) != kZeroNf)
+    return a;
+  const std::vector<Term> terms = this->terms(a);
   std::map<uint32_t, std::vector<size_t>> by_atom;  // ordered: the same folds every run
   for (size_t k = 0; k < terms.size(); ++k)
     for (auto [atom, pow] : monos_[terms[k].mono])
@@ -362,7 +493,7 @@ NfId NormalForms::fold_wide(NfId a) {
   std::vector<Term> squares;
   for (const auto& [atom, members] : by_atom) {
     NfId p = atoms_[atom].payload;
-    if (members.size() != polys_[p].size() ||
+    if (members.size() != num_terms(p) ||
         std::any_of(members.begin(), members.end(), [&](size_t k) { return folded[k]; }))
       continue;
     std::vector<Term> cofactor;
@@ -371,6 +502,7 @@ NfId NormalForms::fold_wide(NfId a) {
       std::erase_if(m, [atom = atom](const auto& x) { return x.first == atom; });
       cofactor.push_back({terms[k].coeff, intern_mono(std::move(m)), terms[k].expo});
     }
+    if (!rebase(cofactor, scale(shift(p), -1))) continue;  // as P's body writes them
     if (!proportional(std::move(cofactor), p)) continue;
     for (size_t k : members) folded[k] = true;
     squares.push_back({intern_coeff(last_ratio_), intern_mono({{atom, 2}}), kZeroNf});
@@ -387,15 +519,14 @@ NfId NormalForms::add(NfId a, NfId b) {
   if (b == kZeroNf) return a;
   if (edits_wide(a, b, false)) {
     if (!small_edit(a, b, false)) return kNoNf;
-    if (polys_[a].size() < polys_[b].size()) std::swap(a, b);
+    if (num_terms(a) < num_terms(b)) std::swap(a, b);
     return add(wide(a), b);
   }
   if (a > b) std::swap(a, b);
   uint64_t key = uint64_t{a} << 32 | b;
   if (auto it = add_memo_.find(key); it != add_memo_.end()) return it->second;
-  std::vector<Term> t = polys_[a];
-  t.insert(t.end(), polys_[b].begin(), polys_[b].end());
-  NfId r = fold_wide(intern_poly(std::move(t)));
+  NfId parts[] = {a, b};
+  NfId r = fold_wide(gather(parts));
   add_memo_[key] = r;
   return r;
 }
@@ -404,7 +535,7 @@ NfId NormalForms::sum(std::span<const NfId> parts) {
   size_t terms = 0;
   for (NfId p : parts) {
     if (p == kNoNf) return kNoNf;
-    terms += polys_[p].size();
+    terms += num_terms(p);
   }
   return fold_wide(sum_unfolded(parts, terms > kKeptSumTerms));
 }
@@ -417,21 +548,23 @@ NfId NormalForms::sum(std::span<const NfId> parts) {
 // for the whole sum, so the form is the one a single pass over every term gives.
 NfId NormalForms::sum_unfolded(std::span<const NfId> parts, bool keep) {
   constexpr size_t kLeaf = 8;
-  if (!keep || parts.size() <= kLeaf) {
-    std::vector<Term> t;
-    for (NfId p : parts) t.insert(t.end(), polys_[p].begin(), polys_[p].end());
-    return intern_poly(std::move(t));
-  }
+  if (!keep || parts.size() <= kLeaf) return gather(parts);
   std::vector<NfId> key(parts.begin(), parts.end());
   if (auto it = sum_memo_.find(key); it != sum_memo_.end()) return it->second;
   size_t half = parts.size() / 2;
   NfId a = sum_unfolded(parts.first(half), true), b = sum_unfolded(parts.subspan(half), true);
   // Both halves are sorted: merged, not sorted again, the tree costs what one sort does.
-  std::vector<Term> t;
-  t.reserve(polys_[a].size() + polys_[b].size());
-  std::merge(polys_[a].begin(), polys_[a].end(), polys_[b].begin(), polys_[b].end(),
-             std::back_inserter(t), term_order);
-  NfId r = intern_poly(std::move(t), /*sorted=*/true);
+  NfId r = kNoNf;
+  if (a != kNoNf && b != kNoNf && shift(a) == shift(b)) {
+    std::vector<Term> t;
+    t.reserve(num_terms(a) + num_terms(b));
+    std::merge(terms(a).begin(), terms(a).end(), terms(b).begin(), terms(b).end(),
+               std::back_inserter(t), term_order);
+    r = intern_form(std::move(t), shift(a), /*sorted=*/true);
+  } else if (a != kNoNf && b != kNoNf) {
+    NfId halves[] = {a, b};
+    r = gather(halves);
+  }
   sum_memo_.emplace(std::move(key), r);
   return r;
 }
@@ -439,9 +572,9 @@ NfId NormalForms::sum_unfolded(std::span<const NfId> parts, bool keep) {
 NfId NormalForms::scale(NfId a, const mpq_class& c) {
   if (a == kNoNf) return kNoNf;
   if (c == 1) return a;
-  std::vector<Term> t = polys_[a];
+  std::vector<Term> t = terms(a);
   for (Term& x : t) x.coeff = intern_coeff(coeffs_[x.coeff] * c);
-  return intern_poly(std::move(t));
+  return intern_form(std::move(t), shift(a), /*sorted=*/true);
 }
 
 NfId NormalForms::mul(NfId a, NfId b) {
@@ -460,7 +593,7 @@ NfId NormalForms::mul(NfId a, NfId b) {
 // grows them without end: Liger's kl_div spent 50 s of 10 iterations in GMP arithmetic and
 // coefficient hashing (perf). Past kMaxCoeffBits a product has no form, as past kMaxPower.
 bool NormalForms::coefficients_fit(NfId a) const {
-  for (const Term& t : polys_[a]) {
+  for (const Term& t : terms(a)) {
     const mpq_class& c = coeffs_[t.coeff];
     if (mpz_sizeinbase(c.get_num_mpz_t(), 2) + mpz_sizeinbase(c.get_den_mpz_t(), 2) > kMaxCoeffBits)
       return false;
@@ -471,7 +604,7 @@ bool NormalForms::coefficients_fit(NfId a) const {
 NfId NormalForms::mul_uncached(NfId a, NfId b) {
   // A product with a one-term factor is no larger than the other factor; only sum-by-sum
   // products can grow without bound.
-  size_t na = polys_[a].size(), nb = polys_[b].size();
+  size_t na = num_terms(a), nb = num_terms(b);
   // Past the budget, a product of two factors that squared would each pass it alone is one of
   // their atoms: m * m is W(P)^2 / n^2 for a group mean m = P / n. Others have no form (a wide
   // form times each of a group's elements would give the group n forms of its size).
@@ -485,7 +618,7 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
     return kNoNf;
   }
   std::vector<Term> out;
-  const std::vector<Term> ta = polys_[a], tb = polys_[b];  // copies: interning may grow polys_
+  const std::vector<Term> ta = terms(a), tb = terms(b);  // copies: interning may move bodies
   for (const Term& x : ta)
     for (const Term& y : tb) {
       NfId e = add(x.expo, y.expo);  // exp(a) * exp(b) = exp(a + b)
@@ -500,7 +633,10 @@ NfId NormalForms::mul_uncached(NfId a, NfId b) {
       if (mono == kNoMono) return kNoNf;  // a power past kMaxPower
       out.push_back({coeff, mono, e});
     }
-  return intern_poly(std::move(out));
+  // The shifts add under add's size guards as the exponents do (a wide exponent edited by a
+  // term that is no deviation from its mean has no form).
+  NfId g = add(shift(a), shift(b));
+  return g == kNoNf ? kNoNf : intern_form(std::move(out), g);
 }
 
 NfId NormalForms::recip(NfId a) {
@@ -512,18 +648,20 @@ NfId NormalForms::recip(NfId a) {
 }
 
 NfId NormalForms::recip_uncached(NfId a) {
-  const std::vector<Term> t = polys_[a];
-  if (t.size() == 1) {  // (c m exp(E))^-1 = c^-1 m^-1 exp(-E); every atom of m is nonzero
+  const std::vector<Term> t = terms(a);
+  const NfId g = shift(a);
+  if (t.size() == 1) {  // (c m exp(G))^-1 = c^-1 m^-1 exp(-G); every atom of m is nonzero
     Mono m = monos_[t[0].mono];
     for (auto& p : m) p.second = -p.second;
-    return single(intern_coeff(1 / coeffs_[t[0].coeff]), intern_mono(std::move(m)), neg(t[0].expo));
+    return single(intern_coeff(1 / coeffs_[t[0].coeff]), intern_mono(std::move(m)), neg(g));
   }
-  // A sum: 1 / (c S') = c^-1 * Inv(S'), with S' scaled so its first term's coefficient is 1, so
-  // that x / S and x / (2 S) share their atom.
+  // A sum: 1 / (exp(G) c S') = exp(-G) c^-1 Inv(S'), with S' scaled so its first term's
+  // coefficient is 1 and without the shift, so that x / S, x / (2 S) and a rescaled running
+  // sum's quotient share their atom.
   mpq_class c = coeffs_[t[0].coeff];
-  NfId normalized = scale(a, 1 / c);
+  NfId normalized = scale(intern_form(t, kZeroNf, /*sorted=*/true), 1 / c);
   NfId inv = atom_poly(intern_atom({AtomKind::Inverse, normalized}));
-  return scale(inv, 1 / c);
+  return g == kZeroNf ? scale(inv, 1 / c) : mul(scale(inv, 1 / c), exp(neg(g)));
 }
 
 NfId NormalForms::exp(NfId a) {
@@ -537,10 +675,10 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
   std::vector<NfId> flat;
   for (NfId m : members) {
     if (m == kNoNf) return kNoNf;
-    const auto& p = polys_[m];
+    const auto& p = terms(m);
     // A member that is itself a max of the same kind, times c > 0, contributes its members
     // times c: max is flat, and max(c a, c b) = c max(a, b).
-    if (p.size() == 1 && coeffs_[p[0].coeff] > 0 && p[0].expo == kZeroNf &&
+    if (p.size() == 1 && coeffs_[p[0].coeff] > 0 && shift(m) == kZeroNf &&
         monos_[p[0].mono].size() == 1 && monos_[p[0].mono][0].second == 1 &&
         atoms_[monos_[p[0].mono][0].first].kind == kind) {
       mpq_class c = coeffs_[p[0].coeff];
@@ -569,7 +707,7 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
 // |first coefficient| of the member whose form divided by that is first. 1 when every member's
 // first coefficient is +-1 (a row's maximum of elements: nothing to scale).
 mpq_class NormalForms::common_scale(std::span<const NfId> members) {
-  auto lead = [&](NfId m) { return mpq_class(abs(coeffs_[polys_[m][0].coeff])); };
+  auto lead = [&](NfId m) { return mpq_class(abs(coeffs_[terms(m)[0].coeff])); };
   bool units = true;
   for (NfId m : members) units = units && (m == kZeroNf || lead(m) == 1);
   if (units) return 1;
@@ -628,10 +766,11 @@ std::string NormalForms::term_str(const Term& t,
 
 std::string NormalForms::str(NfId a, const std::function<std::string(uint32_t)>& name) const {
   if (a == kNoNf) return "<none>";
-  if (polys_[a].empty()) return "0";
+  if (terms(a).empty()) return "0";
   std::string s;
-  for (const Term& t : polys_[a]) s += (s.empty() ? "" : " + ") + term_str(t, name);
-  return s;
+  for (const Term& t : terms(a)) s += (s.empty() ? "" : " + ") + term_str(t, name);
+  if (shift(a) == kZeroNf) return s;
+  return "exp(" + str(shift(a), name) + ")*(" + s + ")";
 }
 
 }  // namespace keq::rules

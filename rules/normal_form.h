@@ -24,6 +24,12 @@
 // with and without W has two forms). A form over 64 terms times its 17th distinct one-term
 // factor gets no form; its class is an atom, which congruence matches when both programs build
 // it alike.
+//
+// A form is stored as exp(G) * body: G (the shift) is the part every term's exponent holds
+// alike, and the body's exponents are the rest. Online softmax rescales a running sum by
+// exp(m - m_new) once per block; expanded, each of its j terms got a new exponent (x_i - m_new)
+// per block, n^2 / BLOCK forms for a row of n, and now the rescale changes G alone. The shift is
+// a function of the expanded form (common_exponent), so forms stay canonical.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -86,7 +92,7 @@ class NormalForms {
 
   // Exactly 1 * A for a class atom A: the weakest form, which any other form should replace.
   bool is_class_atom(NfId a) const;
-  size_t num_terms(NfId a) const { return polys_[a].size(); }
+  size_t num_terms(NfId a) const { return terms(a).size(); }
   // Whether a term of a is a product of atoms (degree 2 or more): a dot product's form, not a
   // plain sum. Memoized: a row's mean is asked once per element.
   bool has_products(NfId a);
@@ -97,7 +103,7 @@ class NormalForms {
   // Products left to congruence (scales_wide_too_often).
   size_t wide_products() const { return wide_products_; }
   size_t budget() const { return budget_; }
-  size_t size() const { return polys_.size(); }
+  size_t size() const { return forms_.size(); }
   // Renders an NF; `class_name` names class atoms.
   std::string str(NfId a, const std::function<std::string(uint32_t)>& class_name) const;
 
@@ -130,9 +136,9 @@ class NormalForms {
   uint32_t mono_product(uint32_t a, uint32_t b);  // memoized
   NfId mul_uncached(NfId a, NfId b);
   // `subtract`: the sum is a - b (else a + b), which says which shared terms cancel.
-  bool edits_wide(NfId a, NfId b, bool subtract) const;
+  bool edits_wide(NfId a, NfId b, bool subtract);
   bool small_edit(NfId a, NfId b, bool subtract);
-  bool outweighs(NfId few, NfId wide, bool subtract) const;
+  bool outweighs(NfId few, NfId wide, bool subtract);
   bool cancels(const Term& x, const Term& y, bool subtract) const;
   NfId wide(NfId a);  // c * W(a / c), c the first term's coefficient: one term for n
   // An atom all but a 33rd of a's terms hold (at least wide_terms of them), the one most hold.
@@ -150,8 +156,36 @@ class NormalForms {
   NfId recip_uncached(NfId a);
   mpq_class common_scale(std::span<const NfId> members);  // extremum's factor
   uint32_t intern_atom(Atom a);
-  // Sorts (unless `sorted`: in term_order already) and combines like terms.
-  NfId intern_poly(std::vector<Term> terms, bool sorted = false);
+  // exp(shift) * body; the body's exponents are relative to the shift.
+  struct Form {
+    NfId shift;
+    uint32_t body;
+  };
+  const std::vector<Term>& terms(NfId a) const { return bodies_[forms_[a].body]; }
+  NfId shift(NfId a) const { return forms_[a].shift; }
+  // Sorts (unless `sorted`: in term_order already) and combines like terms, with exponents as
+  // written (no shift).
+  NfId intern_poly(std::vector<Term> terms, bool sorted = false) {
+    return intern_form(std::move(terms), kZeroNf, sorted);
+  }
+  // exp(g) * terms, put in canonical form: the shift becomes the common part of the expanded
+  // exponents, whatever g was given. kNoNf when an exponent has no form.
+  NfId intern_form(std::vector<Term> terms, NfId g, bool sorted = false);
+  uint32_t intern_body(std::vector<Term> terms);
+  // The part every exponent of terms holds alike (terms in one form, two or more), or zero.
+  NfId common_exponent(const std::vector<Term>& terms);
+  bool holds_key_of(NfId exponent, NfId g) const;  // shares a (monomial, exponent) with g
+  // a + sign * b exactly, without the size guards of add: for exponents and shifts.
+  NfId linear(NfId a, NfId b, int sign);
+  // The sum of parts, each one's terms rebased to a shift they share (a hint; intern_form
+  // makes it canonical).
+  NfId gather(std::span<const NfId> parts);
+  NfId shared_shift(NfId a, NfId b);               // the terms two exponent-free shifts hold alike
+  bool rebase(std::vector<Term>& terms, NfId by);  // each exponent += by; false: no form
+  // few's terms but a constant, with exponents as `wide` writes its own (relative to its
+  // shift), so the two compare term by term (edits_wide, outweighs).
+  std::optional<std::vector<Term>> comparable_terms(NfId few, NfId wide);
+  bool exponent_free(NfId a) const { return exponent_free_[a]; }
   NfId single(uint32_t coeff, uint32_t mono, NfId expo) {
     return intern_poly({{coeff, mono, expo}});
   }
@@ -191,12 +225,16 @@ class NormalForms {
   absl::flat_hash_map<NfId, NfId> recip_memo_;             // a row's n quotients share one divisor
   absl::flat_hash_map<NfId, NfId> wide_memo_;              // and its n deviations one mean
   absl::flat_hash_map<NfId, uint32_t> wide_factors_;       // one-term factors each wide form took
-  std::vector<std::vector<Term>> polys_;
+  absl::flat_hash_map<uint64_t, NfId> plus_memo_, minus_memo_;  // linear's
+  std::vector<Form> forms_;
+  absl::flat_hash_map<uint64_t, NfId> form_index_;  // (shift, body)
+  std::vector<std::vector<Term>> bodies_;
+  absl::flat_hash_map<std::vector<uint32_t>, uint32_t> body_index_;
+  std::vector<bool> exponent_free_;   // per form: no shift and no term with an exponent
   std::vector<int8_t> has_products_;  // per form: -1 not yet known, else has_products
-  // Per form and per monomial: whether one holds a Wide atom to the first power (fold_wide's
+  // Per body and per monomial: whether one holds a Wide atom to the first power (fold_wide's
   // candidates), so sums without one are not scanned.
-  std::vector<bool> poly_folds_, mono_folds_;
-  absl::flat_hash_map<std::vector<uint32_t>, NfId> poly_index_;
+  std::vector<bool> body_folds_, mono_folds_;
 };
 
 }  // namespace keq::rules

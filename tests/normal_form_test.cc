@@ -359,6 +359,33 @@ std::vector<NfId> atoms(NormalForms& nf, uint32_t n) {
   return out;
 }
 
+// Online softmax rescales its running sum once per block: l = l * exp(m - m_new) + exp(x - m_new).
+// Expanded, each rescale wrote every term's exponent anew (x_i - m_new for each i), so a lane of
+// J blocks made J^2 / 2 forms; with exp(G) kept outside the body, a rescale changes G alone and
+// the forms grow linearly. The running sum still meets the reference's sum of exp(x_i - max).
+TEST(NormalFormStore, ARescaledRunningSumCostsFormsLinearInItsBlocks) {
+  NormalForms nf;
+  constexpr uint32_t kBlocks = 400;
+  std::vector<NfId> x = atoms(nf, kBlocks);
+  size_t before = nf.size();
+  NfId m = x[0], l = nf.constant(1);
+  for (uint32_t j = 1; j < kBlocks; ++j) {
+    NfId members[] = {m, x[j]};
+    NfId m_new = nf.extremum(members, true);
+    l = nf.add(nf.mul(l, nf.exp(nf.sub(m, m_new))), nf.exp(nf.sub(x[j], m_new)));
+    m = m_new;
+  }
+  EXPECT_LT(nf.size() - before, 16 * kBlocks);  // expanded: over 80,000
+  std::vector<NfId> terms;
+  for (NfId xi : x) terms.push_back(nf.exp(nf.sub(xi, nf.extremum(x, true))));
+  EXPECT_EQ(l, nf.sum(terms));
+  EXPECT_EQ(nf.num_terms(l), kBlocks);
+  // Each quotient exp(x_i - max) / l is exp(x_i) / S for the sum S without its shift.
+  NfId q = nf.mul(terms[7], nf.recip(l));
+  EXPECT_EQ(nf.num_terms(q), 1u);
+  EXPECT_EQ(q, nf.mul(nf.exp(x[7]), nf.recip(nf.mul(l, nf.exp(nf.extremum(x, true))))));
+}
+
 // sum_i (x_i - m)^2 over a group of 200 (m its mean) is sum x_i^2 - n m^2, which E[x^2] - E[x]^2
 // computes: the deviations are x_i - W/n and m^2 is W^2/n^2, and the sum folds sum_i x_i W back
 // into W^2. Dropping one element of the sum, or another multiple of m^2, is another form.
