@@ -213,6 +213,8 @@ NfId NormalForms::shared_shift(NfId a, NfId b) {
     auto it = std::lower_bound(tb.begin(), tb.end(), t, term_order);
     if (it != tb.end() && it->mono == t.mono && it->coeff == t.coeff) common.push_back(t);
   }
+  // A row's parts exp(x_i - m) share -m: found as a itself after the first, without interning.
+  if (common.size() == num_terms(a)) return a;
   return intern_poly(std::move(common), /*sorted=*/true);
 }
 
@@ -223,13 +225,12 @@ bool NormalForms::rebase(std::vector<Term>& terms, NfId by) {
   return true;
 }
 
-std::optional<std::vector<NormalForms::Term>> NormalForms::comparable_terms(NfId few, NfId wide) {
-  std::vector<Term> t = terms(few);
-  if (shift(few) == kZeroNf)
-    std::erase_if(t, [](const Term& x) { return x.mono == 0 && x.expo == kZeroNf; });
-  if (shift(few) != shift(wide) && !rebase(t, linear(shift(few), shift(wide), -1)))
-    return std::nullopt;
-  return t;
+const std::vector<NormalForms::Term>* NormalForms::comparable_terms(NfId few, NfId wide,
+                                                                    std::vector<Term>& scratch) {
+  if (shift(few) == shift(wide)) return &terms(few);
+  scratch = terms(few);
+  if (!rebase(scratch, linear(shift(few), shift(wide), -1))) return nullptr;
+  return &scratch;
 }
 
 NfId NormalForms::gather(std::span<const NfId> parts) {
@@ -237,8 +238,12 @@ NfId NormalForms::gather(std::span<const NfId> parts) {
   for (NfId p : parts.subspan(1)) g = shared_shift(g, shift(p));
   std::vector<Term> t;
   for (NfId p : parts) {
+    if (shift(p) == g) {
+      t.insert(t.end(), terms(p).begin(), terms(p).end());
+      continue;
+    }
     std::vector<Term> mine = terms(p);  // a copy: rebasing interns, which may move bodies
-    if (shift(p) != g && !rebase(mine, linear(shift(p), g, -1))) return kNoNf;
+    if (!rebase(mine, linear(shift(p), g, -1))) return kNoNf;
     t.insert(t.end(), mine.begin(), mine.end());
   }
   return intern_form(std::move(t), g);
@@ -321,11 +326,14 @@ bool NormalForms::edits_wide(NfId a, NfId b, bool subtract) {
   // outputs with a bias, whose mean squared is past the budget, has deviations that are edits.
   if (num_terms(a) < num_terms(b)) std::swap(a, b);
   if (num_terms(a) <= wide_terms_) return false;
-  auto few = comparable_terms(b, a);
+  std::vector<Term> scratch;
+  const std::vector<Term>* few = comparable_terms(b, a, scratch);
   if (!few) return false;
   const std::vector<Term>* wide = &terms(a);
+  const bool constants = shift(a) == kZeroNf;  // a term of mono 0 and exponent 0 is one
   size_t changed = 0;
   for (const Term& t : *few) {
+    if (constants && t.mono == 0 && t.expo == kZeroNf) continue;
     auto it = std::lower_bound(wide->begin(), wide->end(), t, term_order);
     if (it == wide->end() || it->mono != t.mono || it->expo != t.expo) return false;
     changed += !cancels(t, *it, subtract);
@@ -365,11 +373,14 @@ bool NormalForms::small_edit(NfId a, NfId b, bool subtract) {
 // shared by the group, cancels); an element added to a running sum that holds it already (a
 // bias added once per element) does not.
 bool NormalForms::outweighs(NfId few, NfId wide, bool subtract) {
-  auto f = comparable_terms(few, wide);
+  std::vector<Term> scratch;
+  const std::vector<Term>* f = comparable_terms(few, wide, scratch);
   if (!f) return false;
   const std::vector<Term>& w = terms(wide);
+  const bool constants = shift(wide) == kZeroNf;
   bool larger = false;
   for (const Term& t : *f) {
+    if (constants && t.mono == 0 && t.expo == kZeroNf) continue;
     auto it = std::lower_bound(w.begin(), w.end(), t, term_order);
     if (it == w.end() || it->mono != t.mono || it->expo != t.expo) return false;
     if (cancels(t, *it, subtract)) continue;

@@ -182,9 +182,10 @@ class NormalForms {
   NfId gather(std::span<const NfId> parts);
   NfId shared_shift(NfId a, NfId b);               // the terms two exponent-free shifts hold alike
   bool rebase(std::vector<Term>& terms, NfId by);  // each exponent += by; false: no form
-  // few's terms but a constant, with exponents as `wide` writes its own (relative to its
-  // shift), so the two compare term by term (edits_wide, outweighs).
-  std::optional<std::vector<Term>> comparable_terms(NfId few, NfId wide);
+  // few's terms with exponents as `wide` writes its own (relative to its shift), so the two
+  // compare term by term (edits_wide, outweighs); in `scratch` when they had to be rebased.
+  // nullptr when that has no form.
+  const std::vector<Term>* comparable_terms(NfId few, NfId wide, std::vector<Term>& scratch);
   bool exponent_free(NfId a) const { return exponent_free_[a]; }
   NfId single(uint32_t coeff, uint32_t mono, NfId expo) {
     return intern_poly({{coeff, mono, expo}});
