@@ -108,6 +108,7 @@ class Runner {
     RunReport rep;
     g.rebuild();
     std::vector<Matches> matches(rules.size());
+    absl::flat_hash_set<uint64_t> applied;  // matches whose union is done (Rewrite::apply)
     for (size_t it = 0;; ++it) {
       std::optional<StopReason> stop = check_limits(g, rep, elapsed());
       if (!stop && hook && hook(g)) stop = StopReason::Goal;
@@ -125,7 +126,7 @@ class Runner {
       auto t1 = Clock::now();
       const size_t memo_before = g.memo_size(), classes_before = g.num_classes();
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
-        st.applied += rules[r].apply(g, matches[r], static_cast<uint32_t>(r));
+        st.applied += rules[r].apply(g, matches[r], static_cast<uint32_t>(r), &applied);
         if (auto msg = canary(g)) {
           rep.canary = *msg + " (while applying rule " + rules[r].name + ")";
           stop = StopReason::Canary;

@@ -138,5 +138,28 @@ TEST(EMatch, SearchLimitStopsEarly) {
   EXPECT_LE(egraph::Matcher<TinyLang>(g, p).search(3).size(), 4u);
 }
 
+// E-matching finds the same matches every iteration; one whose union is done is not applied
+// again (Rewrite::apply), so a rule's condition runs once per distinct match. Commutativity on
+// (f a0 a1): iteration 1 applies (f a0 a1), iteration 2 finds it again with (f a1 a0) and
+// applies only the new one, and the run saturates.
+TEST(Runner, AMatchAppliedOnceIsNotInstantiatedAgain) {
+  Graph g(TinyLang{});
+  EClassId a0 = g.add(kLeaf, 0, {}), a1 = g.add(kLeaf, 1, {});
+  EClassId root = g.add(kF, 0, {a0, a1});
+  egraph::Rewrite<TinyLang> comm;
+  comm.name = "comm";
+  comm.lhs.node(kF, 0, {comm.lhs.var("?a"), comm.lhs.var("?b")});
+  uint32_t a = comm.rhs.var("?a"), b = comm.rhs.var("?b");  // numbered as on the left
+  comm.rhs.node(kF, 0, {b, a});
+  int checked = 0;
+  comm.conditions.push_back([&](const Graph&, std::span<const EClassId>) { return ++checked > 0; });
+  egraph::RunReport rep =
+      egraph::Runner<TinyLang>({10, 10000, 5.0}, egraph::SchedulerKind::Simple).run(g, {comm});
+  EXPECT_EQ(rep.stop, egraph::StopReason::Saturated);
+  EXPECT_EQ(rep.iterations.size(), 2u);
+  EXPECT_EQ(checked, 2);  // 3 before: iteration 2 applied (f a0 a1) again
+  EXPECT_EQ(g.find(root), g.find(g.add(kF, 0, {a1, a0})));
+}
+
 }  // namespace
 }  // namespace keq::test
