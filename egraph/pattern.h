@@ -65,14 +65,35 @@ class Matcher {
 
   // Every match, stopping once more than `limit` are found.
   Matches search(size_t limit = SIZE_MAX) {
-    out_ = Matches{p_.num_vars(), {}, {}};
+    Matches out;
+    search_into(out, limit);
+    return out;
+  }
+  // The same into `out`, whose buffers are reused: a runner searches every rule every iteration,
+  // and a light workload's searches were mostly allocation (perf). The matcher may be kept
+  // across searches of one graph.
+  void search_into(Matches& out, size_t limit = SIZE_MAX) {
+    out_.num_vars = p_.num_vars();
+    out_.roots.swap(out.roots);
+    out_.substs.swap(out.substs);
+    out_.roots.clear();
+    out_.substs.clear();
+    leaf_cache_.clear();  // classes merged since the last search
     limit_ = limit;
+    search_all();
+    out.num_vars = out_.num_vars;
+    out.roots.swap(out_.roots);
+    out.substs.swap(out_.substs);
+  }
+
+ private:
+  void search_all() {
     const Pattern::Node& root = p_.nodes[p_.root()];
     if (root.is_var) {
       g_.for_each_class([&](EClassId c) {
         if (out_.size() <= limit_) match_from(p_.root(), c);
       });
-      return std::move(out_);
+      return;
     }
     for (EClassId n : g_.nodes_with_op(root.op)) {
       if (out_.size() > limit_) break;
@@ -86,10 +107,8 @@ class Matcher {
       solve();
       goals_.clear();
     }
-    return std::move(out_);
   }
 
- private:
   struct Goal {
     uint32_t pat;
     EClassId cls;
