@@ -236,10 +236,17 @@ class EGraph {
 
   // Hides c's non-leaf nodes from e-matching (they stay in the memo). egg's math analysis
   // does this once a class is known to be a constant.
+  // Walks only the nodes past the class's pruned prefix: a constant class (0, 1) is pruned again
+  // after every union into it, and walking all its nodes each time was 12% of egg's integration
+  // workloads (perf). Unions append the merged class's nodes at the tail.
   void prune_non_leaves(EClassId c) {
+    ClassRec& cls = classes_[find(c)];
+    if (cls.pruned_tail == cls.node_tail) return;
     snapshot_dirty_ = true;
-    for (EClassId n = classes_[find(c)].node_head; n != kNone; n = node_next_[n])
+    uint32_t n = cls.pruned_tail == kNone ? cls.node_head : node_next_[cls.pruned_tail];
+    for (; n != kNone; n = node_next_[n])
       if (nodes_[n].arity > 0) nodes_[n].pruned = true;
+    cls.pruned_tail = cls.node_tail;
   }
 
   // ---- explanations ------------------------------------------------------------------------
@@ -290,6 +297,7 @@ class EGraph {
   };
   struct ClassRec {
     uint32_t node_head = kNone, node_tail = kNone, n_nodes = 0;
+    uint32_t pruned_tail = kNone;  // the nodes up to it are pruned (prune_non_leaves)
     uint32_t parent_head = kNone, parent_tail = kNone, n_parents = 0;
     Data data{};
   };

@@ -161,5 +161,26 @@ TEST(Runner, AMatchAppliedOnceIsNotInstantiatedAgain) {
   EXPECT_EQ(g.find(root), g.find(g.add(kF, 0, {a1, a0})));
 }
 
+// prune_non_leaves walks only the nodes past a class's pruned prefix (egg's constant folding
+// prunes a class after every union into it). Nodes merged in later are pruned by the next call,
+// whichever side of the union kept its list first.
+TEST(EGraph, PruningAfterAUnionReachesTheMergedNodes) {
+  Graph g(TinyLang{});
+  EClassId leaf = g.add(kLeaf, 0, {});
+  EClassId f = g.add(kF, 0, {leaf, leaf});
+  g.union_classes(f, leaf, {});
+  g.prune_non_leaves(leaf);
+  EXPECT_TRUE(g.is_pruned(f));
+  EXPECT_FALSE(g.is_pruned(leaf));
+  // A class with more parents keeps its list first: the merged list is its nodes, then these.
+  EClassId busy = g.add(kG, 0, {g.add(kLeaf, 1, {})});
+  for (uint32_t k = 2; k < 6; ++k) g.add(kF, 0, {busy, g.add(kLeaf, k, {})});
+  g.union_classes(leaf, busy, {});
+  g.rebuild();
+  g.prune_non_leaves(leaf);
+  EXPECT_TRUE(g.is_pruned(busy));
+  EXPECT_TRUE(g.is_pruned(f));
+}
+
 }  // namespace
 }  // namespace keq::test
