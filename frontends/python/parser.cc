@@ -1,4 +1,5 @@
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "frontends/python/lexer.h"
@@ -878,8 +879,11 @@ class Parser {
     std::string value, tmpl;
     bool fstring = false, bytes = false;
     std::vector<NodeId> parts;
+    std::optional<Span> marker;  // literal text holding a character the template uses
     while (peek().kind == TokKind::String) {
       const Token& t = take();
+      if (!marker && t.text.find_first_of(std::string{kFieldStart, kFieldEnd}) != std::string::npos)
+        marker = t.span;
       bool f = t.prefix.find('f') != std::string::npos;
       bytes = bytes || t.prefix.find('b') != std::string::npos;
       if (f) {
@@ -890,6 +894,15 @@ class Parser {
       }
       value += t.text;
     }
+    // The template marks its fields with \x01 and \x02: an f-string's text holding one would
+    // read as a field (a heap overread, found by fuzz_python_parser). Python allows it; no real
+    // kernel file writes it.
+    if (fstring && marker)
+      throw Unsupported(
+          ir::SourcePos{t_.file, static_cast<int>(marker->line), static_cast<int>(marker->col)}
+              .str() +
+          ": unsupported syntax: an f-string whose text holds the control character \\x01 or "
+          "\\x02");
     NodeId n = make(fstring ? NodeKind::FStr
                     : bytes ? NodeKind::Bytes
                             : NodeKind::Str,
