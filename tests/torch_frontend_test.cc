@@ -1092,6 +1092,21 @@ TEST(Triton, MemoryFindingsNameTheLine) {
       << findings_of("grid_too_small.py");
 }
 
+// tl.sum widens a mask to 32 bits and counts its lanes (Triton's _pick_sum_dtype); dtype= sums
+// in that type. An int8 sum is widened too: 5 lanes of 100 is 500, not 500 wrapped to int8.
+TEST(Triton, TheSumOfAMaskCountsItsLanes) {
+  ir::TermStore s;
+  Program p =
+      run_program((fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/sum_of_mask.py").string(), s,
+                  "ModelNew", {});
+  ASSERT_EQ(p.outputs.size(), 1u);
+  std::vector<double> got;
+  auto none = [](const ir::Variable&) { return std::optional<ir::IeeeValue>(); };
+  for (ir::TermId e : p.outputs[0]->elems)
+    got.push_back(ir::evaluate_ieee(s, e, none).to_constant().f);
+  EXPECT_EQ(got, (std::vector<double>{5, 2.5, 1, 500}));
+}
+
 TEST(Triton, ALiteralNegativeZeroIsPositiveZeroInAKernel) {
   std::string file =
       (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/negative_zero_literals.py").string();

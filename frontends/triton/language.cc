@@ -224,6 +224,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     std::string n = name;
     def(n, [this, o, n](Interp&, CallArgs& a) {
       TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
+      if (o == Op::Sum) x = summed_as(x, a.get(3, "dtype"), a.at);
       bool keep = a.get(SIZE_MAX, "keep_dims") && in.truthy(a.get(SIZE_MAX, "keep_dims"), a.at);
       return wrap(reduce(
           in, x, reduced_dims(a.get(1, "axis"), x, a.at), keep, x->dtype,

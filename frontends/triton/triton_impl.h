@@ -415,6 +415,23 @@ struct Triton {
         at));
   }
 
+  // tl.sum's operand: in `dtype` when given, else integers narrower than 32 bits (and masks)
+  // widened to int32, as Triton's _pick_sum_dtype does (it picks uint32 for masks and uint8;
+  // a block's count of them fits int32 alike). tl.sum(mask) counts the lanes that are on.
+  TensorPtr summed_as(const TensorPtr& x, const Ref& dtype, python::Span at) {
+    DType to = x->dtype;
+    if (dtype && dtype->kind != K::None) {
+      if (dtype->kind != K::DType) in.error(at, "tl.sum's dtype must be a dtype");
+      torch::require_modelled_dtype(in, dtype, at);
+      to = dtype->dtype;
+    } else if (x->dtype == DType::Bool || x->dtype == DType::I8 || x->dtype == DType::U8) {
+      to = DType::I32;
+    }
+    if (to == x->dtype) return x;
+    return torch::detail::map1(
+        in, x, to, [&](TermId e) { return fold(to_dtype(e, x->dtype, to)); }, at);
+  }
+
   // A store converts to the buffer's dtype as Triton does: fp8 saturates (satfinite).
   TermId to_dtype(TermId t, DType from, DType to) {
     if (from == to) return t;
