@@ -1107,6 +1107,24 @@ TEST(Triton, TheSumOfAMaskCountsItsLanes) {
   EXPECT_EQ(got, (std::vector<double>{5, 2.5, 1, 500}));
 }
 
+// A name only the taken branch of a dynamic if defines (the condition on a range() loop's
+// variable) is gone after it, as in Triton's compiler; under tl.static_range the if is static.
+TEST(Triton, ANameOneBranchOfADynamicIfDefinesIsGoneAfterIt) {
+  std::string file =
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/dynamic_if_scope.py").string();
+  ir::TermStore s;
+  try {
+    run_program(file, s, "ModelNew", {});
+    ADD_FAILURE() << "the read of b after the dynamic if ran";
+  } catch (const python::ProgramError& e) {
+    EXPECT_NE(std::string(e.what()).find("dynamic_if_scope.py:18:16"), std::string::npos)
+        << e.what();
+  }
+  Program p = run_program(file, s, "ModelUnrolled", {});
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(+ (+ 0 in0[0]) in0[0])");
+}
+
 TEST(Triton, ALiteralNegativeZeroIsPositiveZeroInAKernel) {
   std::string file =
       (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/negative_zero_literals.py").string();

@@ -93,6 +93,32 @@ Interp::Flow Interp::symbolic_if(const Node& n, const Ref& cond, const std::shar
   return Flow::Normal;
 }
 
+// A dynamic if in a kernel: after it, Triton keeps a name the taken branch defined only when the
+// other branch defines it too (code_generator's visit_If); otherwise its use is Triton's
+// NameError at compile time, and the candidate does not run (an LLM-written level-2 #89 kernel
+// assigns under `if tile == 0:` in a range loop and reads after it; measured on the H200). Names
+// the other branch mentions at all are kept: a use there is not a definition, but keeping them
+// can only miss an error, never invent one.
+Interp::Flow Interp::runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env) {
+  absl::flat_hash_set<std::string> before;
+  for (const auto& kv : env->vars) before.insert(kv.first);
+  Flow f = taken ? exec_block(n.kids[1], env) : exec_else(n, env);
+  if (f != Flow::Normal) return f;
+  absl::flat_hash_set<std::string> other;
+  mentioned_names(taken ? n.kids[2] : n.kids[1], other);
+  absl::erase_if(env->vars, [&](const auto& kv) {
+    return !before.contains(kv.first) && !other.contains(kv.first);
+  });
+  return Flow::Normal;
+}
+
+void Interp::mentioned_names(NodeId id, absl::flat_hash_set<std::string>& out) const {
+  if (id == kNoNode) return;
+  const Node& n = node(id);
+  if (n.kind == NodeKind::Name) out.insert(n.text);
+  for (NodeId k : n.kids) mentioned_names(k, out);
+}
+
 Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
   ir::Budget::tick();
   const Node& n = node(s);
@@ -127,6 +153,10 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       Span at = node(n.kids[0]).span;
       if (c->kind == K::Tensor && hooks_.truth && hooks_.select && hooks_.truth(*this, c, at) < 0)
         return symbolic_if(n, c, env);
+      // A comparison of runtime scalars in a kernel (a loop variable, a program id): Triton
+      // compiles a dynamic if, whichever way this program goes.
+      if (c->kind == K::Bool && c->f != 0 && hooks_.in_kernel && hooks_.in_kernel())
+        return runtime_if(n, truthy(c, at), env);
       if (truthy(c, at)) return exec_block(n.kids[1], env);
       return exec_else(n, env);
     }

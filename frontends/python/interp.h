@@ -4,6 +4,8 @@
 // file:line:col, never a guess.
 #pragma once
 
+#include <absl/container/flat_hash_set.h>
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -232,6 +234,8 @@ class Interp {
   Flow exec(NodeId s, const std::shared_ptr<Env>& env);
   Flow exec_else(const Node& n, const std::shared_ptr<Env>& env);
   Flow symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env);
+  Flow runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env);
+  void mentioned_names(NodeId n, absl::flat_hash_set<std::string>& out) const;
   int import_guards_ = 0;  // try statements with handlers around the running code
   Flow exec_try(const Node& n, const std::shared_ptr<Env>& env);
   [[noreturn]] void exec_raise(const Node& n, const std::shared_ptr<Env>& env);

@@ -19,8 +19,7 @@ std::optional<Op> selected_extremum(const ir::TermStore& s, TermId t, TermId va,
     auto is_nan_test = [&](TermId p) {
       return s.op(p) == Op::Ne && s.children(p)[0] == x && s.children(p)[1] == x;
     };
-    if (parts.size() != 2 || !(is_nan_test(parts[0]) || is_nan_test(parts[1])))
-      return std::nullopt;
+    if (parts.size() != 2 || !(is_nan_test(parts[0]) || is_nan_test(parts[1]))) return std::nullopt;
     c = is_nan_test(parts[0]) ? parts[1] : parts[0];
     nan_check = true;
   }
@@ -319,8 +318,10 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
       int64_t lo = v.size() > 1 ? v[0] : 0, hi = v.size() > 1 ? v[1] : v[0],
               step = v.size() > 2 ? v[2] : 1;
       if (step == 0) in.error(a.at, std::string("tl.") + name + " step must not be zero");
-      std::vector<Ref> out;
-      for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) out.push_back(python::integer(i));
+      std::vector<Ref> out;  // tl.range's variable is a runtime value, tl.static_range's not
+      bool dynamic = std::string(name) == "range";
+      for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step)
+        out.push_back(dynamic ? runtime_int(i) : python::integer(i));
       return python::list(out);
     });
   block_ptr_class = in.make_class("block_ptr", nullptr, std::make_shared<Attrs>());

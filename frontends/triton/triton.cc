@@ -85,9 +85,14 @@ void install(python::Interp& in, torch::TorchState& state) {
   };
   h.in_kernel = [t] { return t->run != nullptr; };
   Ref py_range = in.builtin_value("range");
+  // In a kernel, range() is an scf.for: its variable is a runtime value, not a constexpr
+  // (tl.static_range's is one).
   in.set_builtin("range", python::builtin("range", [t, py_range](Interp& i2, CallArgs& a) {
-                   if (t->run) t->record_loop_step(a);
-                   return i2.call(py_range, a);
+                   if (!t->run) return i2.call(py_range, a);
+                   t->record_loop_step(a);
+                   Ref r = i2.call(py_range, a);
+                   for (Ref& v : r->items) v = runtime_int(v->i);
+                   return r;
                  }));
   h.subscript = [t](Interp& i2, const Ref& v, const Ref& index, Span at) {
     if (t->run) check_tensor_index(i2, at, index);

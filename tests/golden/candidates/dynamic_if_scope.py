@@ -1,0 +1,52 @@
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+# In a kernel, range() is an scf.for and `tile == 0` a dynamic if: a name only its taken branch
+# defines is gone after it, and Triton 3.6 refuses to compile the read (NameError: 'b is not
+# defined', seen on the H200 with an LLM-written level-2 #89 kernel written this way). With
+# tl.static_range the loop unrolls, the if is static, and the same code compiles.
+@triton.jit
+def dynamic(X, Y, BLOCK: tl.constexpr, TILES: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for tile in range(TILES):
+        if tile == 0:
+            b = tl.load(X + offs)
+        acc += b
+    tl.store(Y + offs, acc)
+
+
+@triton.jit
+def unrolled(X, Y, BLOCK: tl.constexpr, TILES: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for tile in tl.static_range(TILES):
+        if tile == 0:
+            b = tl.load(X + offs)
+        acc += b
+    tl.store(Y + offs, acc)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        dynamic[(1,)](x, y, BLOCK=4, TILES=2)
+        return y
+
+
+class ModelUnrolled(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        unrolled[(1,)](x, y, BLOCK=4, TILES=2)
+        return y
+
+
+def get_inputs():
+    return [torch.randn(4)]
+
+
+def get_init_inputs():
+    return []
