@@ -1108,7 +1108,8 @@ TEST(Triton, TheSumOfAMaskCountsItsLanes) {
 }
 
 // A name only the taken branch of a dynamic if defines (the condition on a range() loop's
-// variable) is gone after it, as in Triton's compiler; under tl.static_range the if is static.
+// variable) is gone after it, as in Triton's compiler, and so is one first assigned in a range()
+// loop's body; under tl.static_range the if is static (tests/fixtures/gpu/dynamic_scopes.txt).
 TEST(Triton, ANameOneBranchOfADynamicIfDefinesIsGoneAfterIt) {
   std::string file =
       (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/dynamic_if_scope.py").string();
@@ -1118,6 +1119,13 @@ TEST(Triton, ANameOneBranchOfADynamicIfDefinesIsGoneAfterIt) {
     ADD_FAILURE() << "the read of b after the dynamic if ran";
   } catch (const python::ProgramError& e) {
     EXPECT_NE(std::string(e.what()).find("dynamic_if_scope.py:18:16"), std::string::npos)
+        << e.what();
+  }
+  try {
+    run_program(file, s, "ModelLoop", {});
+    ADD_FAILURE() << "the read of v after the range() loop ran";
+  } catch (const python::ProgramError& e) {
+    EXPECT_NE(std::string(e.what()).find("dynamic_if_scope.py:42:30"), std::string::npos)
         << e.what();
   }
   Program p = run_program(file, s, "ModelUnrolled", {});

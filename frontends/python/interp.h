@@ -236,6 +236,20 @@ class Interp {
   Flow symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env);
   Flow runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env);
   void mentioned_names(NodeId n, absl::flat_hash_set<std::string>& out) const;
+  // Drops, when the scope ends, the names a dynamic loop in a kernel first assigned.
+  class LoopScope {
+   public:
+    LoopScope(Interp& in, const std::shared_ptr<Env>& env, bool dynamic, NodeId target);
+    ~LoopScope();
+    LoopScope(const LoopScope&) = delete;
+    LoopScope& operator=(const LoopScope&) = delete;
+
+   private:
+    Interp& in_;
+    std::shared_ptr<Env> env_;
+    bool active_ = false;
+    absl::flat_hash_set<std::string> before_;
+  };
   int import_guards_ = 0;  // try statements with handlers around the running code
   Flow exec_try(const Node& n, const std::shared_ptr<Env>& env);
   [[noreturn]] void exec_raise(const Node& n, const std::shared_ptr<Env>& env);

@@ -30,6 +30,25 @@ def unrolled(X, Y, BLOCK: tl.constexpr, TILES: tl.constexpr):
     tl.store(Y + offs, acc)
 
 
+# A name first assigned in a range() loop's body is gone after the loop (NameError on the H200:
+# tests/fixtures/gpu/dynamic_scopes.txt); the loop's own variable stays.
+@triton.jit
+def loop_local(X, Y, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in range(2):
+        v = tl.load(X + offs)
+        acc += v
+    tl.store(Y + offs, acc + v + i)
+
+
+class ModelLoop(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        loop_local[(1,)](x, y, BLOCK=4)
+        return y
+
+
 class ModelNew(nn.Module):
     def forward(self, x):
         y = torch.empty_like(x)
