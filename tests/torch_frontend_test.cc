@@ -1128,6 +1128,13 @@ TEST(Triton, ANameOneBranchOfADynamicIfDefinesIsGoneAfterIt) {
     EXPECT_NE(std::string(e.what()).find("dynamic_if_scope.py:42:30"), std::string::npos)
         << e.what();
   }
+  try {
+    run_program(file, s, "ModelLoopVariable", {});
+    ADD_FAILURE() << "the loop variable read after its range() loop was taken as Python's";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("the variable of the loop at line"), std::string::npos)
+        << e.what();
+  }
   Program p = run_program(file, s, "ModelUnrolled", {});
   ASSERT_EQ(p.outputs.size(), 1u);
   EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(+ (+ 0 in0[0]) in0[0])");

@@ -113,20 +113,24 @@ Interp::Flow Interp::runtime_if(const Node& n, bool taken, const std::shared_ptr
 }
 
 // A dynamic loop in a kernel (a range() or while loop: an scf.for or scf.while): a name first
-// assigned in its body is Triton's NameError after it; the loop's own variable compiles
-// (tests/fixtures/gpu/dynamic_scopes.txt; its value after the loop is not modelled).
+// assigned in its body is Triton's NameError after it; the loop's own variable compiles, but what
+// it holds after the loop is not Python's last value (tests/fixtures/gpu/dynamic_scopes.txt), so
+// reading it there is unsupported.
 Interp::LoopScope::LoopScope(Interp& in, const std::shared_ptr<Env>& env, bool dynamic,
-                             NodeId target)
-    : in_(in), env_(env) {
+                             NodeId target, uint32_t line)
+    : in_(in), env_(env), line_(line) {
   active_ = dynamic && in.hooks_.in_kernel && in.hooks_.in_kernel();
   if (!active_) return;
   for (const auto& kv : env->vars) before_.insert(kv.first);
-  if (target != kNoNode) in.mentioned_names(target, before_);
+  if (target != kNoNode) in.mentioned_names(target, targets_);
 }
 
 Interp::LoopScope::~LoopScope() {
-  if (active_)
-    absl::erase_if(env_->vars, [&](const auto& kv) { return !before_.contains(kv.first); });
+  if (!active_) return;
+  absl::erase_if(env_->vars, [&](const auto& kv) {
+    return !before_.contains(kv.first) || targets_.contains(kv.first);
+  });
+  for (const std::string& name : targets_) env_->loop_variable_after[name] = line_;
 }
 
 void Interp::mentioned_names(NodeId id, absl::flat_hash_set<std::string>& out) const {
@@ -180,7 +184,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::For: {
       std::vector<Ref> seq = to_sequence(eval(n.kids[1], env), node(n.kids[1]).span);
       size_t trips = 0;
-      LoopScope scope(*this, env, !seq.empty() && seq[0]->kind == K::Int && seq[0]->b, n.kids[0]);
+      LoopScope scope(*this, env, !seq.empty() && seq[0]->kind == K::Int && seq[0]->b, n.kids[0],
+                      n.span.line);
       for (const Ref& x : seq) {
         assign(n.kids[0], x, env);
         ++trips;
@@ -195,7 +200,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     }
     case NodeKind::While: {
       int64_t trips = 0;
-      LoopScope scope(*this, env, /*dynamic=*/true, kNoNode);
+      LoopScope scope(*this, env, /*dynamic=*/true, kNoNode, n.span.line);
       auto ran = [&] {
         if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, static_cast<size_t>(trips));
       };

@@ -26,6 +26,9 @@ struct Env {
   // A function call's scope: the names its body binds, local wherever they are read (CPython
   // decides this when it compiles the def). Null for other scopes.
   std::shared_ptr<const absl::flat_hash_set<std::string>> locals;
+  // Variables of dynamic loops in a kernel, after the loop (LoopScope), with the loop's line:
+  // Triton 3.6 compiles a read of one, but its value is not Python's; reading it is unsupported.
+  absl::flat_hash_map<std::string, uint32_t> loop_variable_after;
   Ref lookup(const std::string& name) const { return lookup_where(name).first; }
   // The value and the scope that holds it (a module's globals: the scope whose parent is the
   // builtins).
@@ -239,7 +242,8 @@ class Interp {
   // Drops, when the scope ends, the names a dynamic loop in a kernel first assigned.
   class LoopScope {
    public:
-    LoopScope(Interp& in, const std::shared_ptr<Env>& env, bool dynamic, NodeId target);
+    LoopScope(Interp& in, const std::shared_ptr<Env>& env, bool dynamic, NodeId target,
+              uint32_t line);
     ~LoopScope();
     LoopScope(const LoopScope&) = delete;
     LoopScope& operator=(const LoopScope&) = delete;
@@ -248,7 +252,8 @@ class Interp {
     Interp& in_;
     std::shared_ptr<Env> env_;
     bool active_ = false;
-    absl::flat_hash_set<std::string> before_;
+    absl::flat_hash_set<std::string> before_, targets_;
+    uint32_t line_ = 0;
   };
   int import_guards_ = 0;  // try statements with handlers around the running code
   Flow exec_try(const Node& n, const std::shared_ptr<Env>& env);

@@ -214,6 +214,12 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
   switch (n.kind) {
     case NodeKind::Name: {
       auto [v, scope] = env->lookup_where(n.text);
+      if (!env->vars.contains(n.text))
+        if (auto it = env->loop_variable_after.find(n.text); it != env->loop_variable_after.end())
+          unsupported(n.span, "'" + n.text + "', the variable of the loop at line " +
+                                  std::to_string(it->second) +
+                                  ", read after it: Triton compiles that loop as a dynamic one, "
+                                  "after which its variable does not hold its last value");
       // Found past a function scope whose body binds the name: CPython reads the local there.
       for (const Env* e = env.get(); e && e != scope; e = e->parent.get())
         if (e->locals && e->locals->contains(n.text) && !e->rebound.contains(n.text))

@@ -49,6 +49,24 @@ class ModelLoop(nn.Module):
         return y
 
 
+# The loop's own variable read after a range() loop: Triton compiles it, but the H200 stored
+# 2.35e-38 where Python's last value gives 2x + 1 (dynamic_scopes.txt): keq does not model it.
+@triton.jit
+def loop_variable(X, Y, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in range(2):
+        acc += tl.load(X + offs)
+    tl.store(Y + offs, acc + i)
+
+
+class ModelLoopVariable(nn.Module):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        loop_variable[(1,)](x, y, BLOCK=4)
+        return y
+
+
 class ModelNew(nn.Module):
     def forward(self, x):
         y = torch.empty_like(x)
