@@ -31,7 +31,7 @@ struct Span {
   X(Int)           /* text: literal as written */                                             \
   X(Float)         /* text: literal as written */                                             \
   X(Str)           /* text: decoded value (adjacent literals joined) */                       \
-  X(FStr)          /* text: a template (parser.cc, fstring_template); kids: its fields */              \
+  X(FStr)          /* text: a template (parser_strings.cc, fstring_template); kids: its fields */              \
   X(Bytes)         /* text: decoded value */                                                  \
   X(True) X(False) X(None) X(Ellipsis)                                                        \
   X(BinOp)         /* text: operator; kids: left, right */                                    \

@@ -94,18 +94,16 @@ Interp::Flow Interp::symbolic_if(const Node& n, const Ref& cond, const std::shar
 }
 
 // A dynamic if in a kernel: after it, Triton keeps a name the taken branch defined only when the
-// other branch defines it too (code_generator's visit_If); otherwise its use is Triton's
-// NameError at compile time, and the candidate does not run (an LLM-written level-2 #89 kernel
-// assigns under `if tile == 0:` in a range loop and reads after it; measured on the H200). Names
-// the other branch mentions at all are kept: a use there is not a definition, but keeping them
-// can only miss an error, never invent one.
+// other branch binds it too (code_generator's visit_If); otherwise its use is Triton's NameError
+// at compile time, and the candidate does not run (an LLM-written level-2 #89 kernel assigns
+// under `if tile == 0:` in a range loop and reads after it; tests/fixtures/gpu/dynamic_scopes.txt).
 Interp::Flow Interp::runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env) {
   absl::flat_hash_set<std::string> before;
   for (const auto& kv : env->vars) before.insert(kv.first);
   Flow f = taken ? exec_block(n.kids[1], env) : exec_else(n, env);
   if (f != Flow::Normal) return f;
-  absl::flat_hash_set<std::string> other;
-  mentioned_names(taken ? n.kids[2] : n.kids[1], other);
+  absl::flat_hash_set<std::string> other, declared;
+  collect_bound(taken ? n.kids[2] : n.kids[1], other, declared);
   absl::erase_if(env->vars, [&](const auto& kv) {
     return !before.contains(kv.first) && !other.contains(kv.first);
   });
@@ -122,7 +120,7 @@ Interp::LoopScope::LoopScope(Interp& in, const std::shared_ptr<Env>& env, bool d
   active_ = dynamic && in.hooks_.in_kernel && in.hooks_.in_kernel();
   if (!active_) return;
   for (const auto& kv : env->vars) before_.insert(kv.first);
-  if (target != kNoNode) in.mentioned_names(target, targets_);
+  in.collect_targets(target, targets_);
 }
 
 Interp::LoopScope::~LoopScope() {
@@ -131,13 +129,6 @@ Interp::LoopScope::~LoopScope() {
     return !before_.contains(kv.first) || targets_.contains(kv.first);
   });
   for (const std::string& name : targets_) env_->loop_variable_after[name] = line_;
-}
-
-void Interp::mentioned_names(NodeId id, absl::flat_hash_set<std::string>& out) const {
-  if (id == kNoNode) return;
-  const Node& n = node(id);
-  if (n.kind == NodeKind::Name) out.insert(n.text);
-  for (NodeId k : n.kids) mentioned_names(k, out);
 }
 
 Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {

@@ -238,7 +238,6 @@ class Interp {
   Flow exec_else(const Node& n, const std::shared_ptr<Env>& env);
   Flow symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env);
   Flow runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env);
-  void mentioned_names(NodeId n, absl::flat_hash_set<std::string>& out) const;
   // Drops, when the scope ends, the names a dynamic loop in a kernel first assigned.
   class LoopScope {
    public:
