@@ -61,7 +61,11 @@ struct Matches {
 template <class L>
 class Matcher {
  public:
-  Matcher(const EGraph<L>& g, const Pattern& p) : g_(g), p_(p), subst_(p.num_vars(), kNoClass) {}
+  Matcher(const EGraph<L>& g, const Pattern& p) : g_(g), p_(&p), subst_(p.num_vars(), kNoClass) {}
+  // A matcher for any pattern (search_into names it): a runner keeps one for all its rules, so
+  // the scratch buffers are allocated once per run, not once per rule (a light workload's run
+  // was a fifth malloc and free).
+  explicit Matcher(const EGraph<L>& g) : g_(g), p_(nullptr) {}
 
   // Every match, stopping once more than `limit` are found.
   Matches search(size_t limit = SIZE_MAX) {
@@ -72,8 +76,13 @@ class Matcher {
   // The same into `out`, whose buffers are reused: a runner searches every rule every iteration,
   // and a light workload's searches were mostly allocation (perf). The matcher may be kept
   // across searches of one graph.
+  void search_into(const Pattern& p, Matches& out, size_t limit = SIZE_MAX) {
+    p_ = &p;
+    subst_.assign(p.num_vars(), kNoClass);
+    search_into(out, limit);
+  }
   void search_into(Matches& out, size_t limit = SIZE_MAX) {
-    out_.num_vars = p_.num_vars();
+    out_.num_vars = p_->num_vars();
     out_.roots.swap(out.roots);
     out_.substs.swap(out.substs);
     out_.roots.clear();
@@ -88,10 +97,10 @@ class Matcher {
 
  private:
   void search_all() {
-    const Pattern::Node& root = p_.nodes[p_.root()];
+    const Pattern::Node& root = p_->nodes[p_->root()];
     if (root.is_var) {
       g_.for_each_class([&](EClassId c) {
-        if (out_.size() <= limit_) match_from(p_.root(), c);
+        if (out_.size() <= limit_) match_from(p_->root(), c);
       });
       return;
     }
@@ -130,7 +139,7 @@ class Matcher {
     }
     Goal goal = goals_.back();
     goals_.pop_back();
-    const Pattern::Node& pn = p_.nodes[goal.pat];
+    const Pattern::Node& pn = p_->nodes[goal.pat];
     if (pn.is_var) {
       EClassId& slot = subst_[pn.var];
       if (slot == kNoClass) {
@@ -160,7 +169,7 @@ class Matcher {
   // The nodes of class c that may match pn: by op, and by first child when pn's first child is
   // known already (a bound variable or a leaf).
   std::span<const EClassId> candidates(const Pattern::Node& pn, EClassId c) {
-    const Pattern::Node& first = p_.nodes[pn.children[0]];
+    const Pattern::Node& first = p_->nodes[pn.children[0]];
     EClassId known = kNoClass;
     if (first.is_var)
       known = subst_[first.var];
@@ -175,7 +184,7 @@ class Matcher {
   // pays a full descent for every pair of candidates, and nearly every pair disagrees on ?a.
   bool children_may_match(const Pattern::Node& pn, const ENode& e) {
     for (size_t k = 0; k < pn.children.size(); ++k) {
-      const Pattern::Node& c = p_.nodes[pn.children[k]];
+      const Pattern::Node& c = p_->nodes[pn.children[k]];
       if (c.is_var) {
         EClassId bound = subst_[c.var];
         if (bound != kNoClass && g_.find(bound) != g_.find(e.children[k])) return false;
@@ -190,10 +199,10 @@ class Matcher {
 
   // The class of a leaf pattern (a constant or symbol), looked up once per search.
   EClassId leaf_class(uint32_t pat) {
-    if (leaf_cache_.empty()) leaf_cache_.assign(p_.nodes.size(), kUnknown);
+    if (leaf_cache_.empty()) leaf_cache_.assign(p_->nodes.size(), kUnknown);
     EClassId& c = leaf_cache_[pat];
     if (c == kUnknown) {
-      auto hit = g_.lookup(p_.nodes[pat].op, p_.nodes[pat].payload, {});
+      auto hit = g_.lookup(p_->nodes[pat].op, p_->nodes[pat].payload, {});
       c = hit ? *hit : kNoClass;
     }
     return c;
@@ -201,7 +210,7 @@ class Matcher {
   static constexpr EClassId kUnknown = kNoClass - 1;
 
   const EGraph<L>& g_;
-  const Pattern& p_;
+  const Pattern* p_;
   std::vector<EClassId> leaf_cache_;
   std::vector<EClassId> subst_;
   std::vector<Goal> goals_;

@@ -21,7 +21,6 @@ struct Rewrite {
   Matches search(const EGraph<L>& g, size_t limit = SIZE_MAX) const {
     return Matcher<L>(g, lhs).search(limit);
   }
-  Matcher<L> matcher(const EGraph<L>& g) const { return Matcher<L>(g, lhs); }
   // Applies each match whose conditions hold; returns how many unions changed the graph.
   // `applied` (optional) holds a key per match already applied, over canonical classes: e-matching
   // finds the same matches every iteration, and one applied before has its union already

@@ -114,9 +114,7 @@ class Runner {
     RunReport rep;
     g.rebuild();
     std::vector<Matches> matches(rules.size());
-    std::vector<Matcher<L>> matchers;  // one per rule, kept across iterations with its buffers
-    matchers.reserve(rules.size());
-    for (const Rewrite<L>& rule : rules) matchers.push_back(rule.matcher(g));
+    Matcher<L> matcher(g);  // one for every rule, kept across iterations with its buffers
     absl::flat_hash_set<uint64_t> applied;  // matches whose union is done (Rewrite::apply)
     for (size_t it = 0;; ++it) {
       std::optional<StopReason> stop = check_limits(g, rep, elapsed());
@@ -128,7 +126,7 @@ class Runner {
         matches[r].substs.clear();
         if (sched_ == SchedulerKind::Backoff && backoff.banned(r, it)) continue;
         size_t limit = sched_ == SchedulerKind::Backoff ? backoff.threshold(r) + 1 : SIZE_MAX;
-        matchers[r].search_into(matches[r], limit);
+        matcher.search_into(rules[r].lhs, matches[r], limit);
         if (sched_ == SchedulerKind::Backoff && !backoff.admit(r, it, matches[r].size())) {
           matches[r].roots.clear();
           matches[r].substs.clear();

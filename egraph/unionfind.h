@@ -26,6 +26,7 @@ class UnionFind {
   // Makes `root` the representative of `child`'s set. Both must be roots.
   void link(EClassId child, EClassId root) { parent_[child] = root; }
   bool is_root(EClassId x) const { return parent_[x] == x; }
+  void reserve(size_t n) { parent_.reserve(n); }
   size_t size() const { return parent_.size(); }
 
  private:

@@ -97,7 +97,17 @@ class HashCons {
     const NodeView* view;
     uint32_t hash;
   };
-  static uint32_t hash32(const NodeView& n) { return static_cast<uint32_t>(absl::HashOf(n)); }
+  // A multiply-xor hash over the node's words: nodes are a few words, and absl's general
+  // hash (seeded, length-prefixed) cost more than the probe it feeds. Equal nodes hash equal;
+  // unequal ones that collide are told apart by Eq, so quality costs time, never correctness.
+  static uint32_t hash32(const NodeView& n) {
+    constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+    uint64_t h = (uint64_t{n.op} << 32 | n.payload) * kMul;
+    h ^= n.children.size();
+    for (uint32_t c : n.children) h = (h ^ (h >> 29) ^ c) * kMul;
+    h ^= h >> 32;
+    return static_cast<uint32_t>(h);
+  }
   // The table reads both ends of the hash (the group from the high bits, a tag from the low 7):
   // a multiply spreads the 32 stored bits over 64.
   static size_t spread(uint32_t h) {
