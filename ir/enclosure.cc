@@ -254,6 +254,11 @@ bool Enclosure::narrows_with_precision() const {
   return real && !nan && mpfr_number_p(lo.get()) && mpfr_number_p(hi.get());
 }
 
+bool Enclosure::surely_finite() const {
+  if (type != Type::F32) return true;
+  return finite || (real && !nan && mpfr_number_p(lo.get()) && mpfr_number_p(hi.get()));
+}
+
 bool Enclosure::is_point() const {
   if (type != Type::F32) return ilo == ihi;
   if (!real) return nan;
@@ -312,13 +317,149 @@ Enclosure evaluate_enclosure(const TermStore& s, TermId root, const EnclosureEnv
   });
 }
 
+namespace {
+
+// Whether op keeps finite operands finite over the reals (no overflow there): a sum, a product,
+// exp of a finite value; a quotient or a log only away from their poles.
+bool stays_finite(Op op, EArgs a) {
+  for (const Enclosure* e : a)
+    if (!e->surely_finite()) return false;
+  switch (op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Fma:
+    case Op::Max:
+    case Op::Min:
+    case Op::MaxNum:
+    case Op::MinNum:
+    case Op::Clamp:
+    case Op::Select:
+    case Op::Exp:
+    case Op::Exp2:
+    case Op::Expm1:
+    case Op::Tanh:
+    case Op::Erf:
+    case Op::Sigmoid:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::CastF32:
+    case Op::Sum:
+    case Op::AMax:
+    case Op::AMin:
+      return true;
+    case Op::Div:
+    case Op::DivFull:
+    case Op::Recip:
+      return !contains_zero(*a.back());
+    case Op::Log:
+    case Op::Log2:
+      return a[0]->real && mpfr_sgn(a[0]->lo.get()) > 0;
+    case Op::Log1p:
+      return a[0]->real && mpfr_cmp_si(a[0]->lo.get(), -1) > 0;
+    case Op::Sqrt:
+      return a[0]->real && mpfr_sgn(a[0]->lo.get()) >= 0;
+    default:
+      return false;
+  }
+}
+
+// t as c + k*a for a constant c and k = +-1 (a, a + c, c + a, a - c, c - a); a is t itself when
+// nothing else matches.
+struct Affine {
+  TermId a;
+  int k;
+  double c;
+};
+Affine affine_of(const TermStore& s, TermId t) {
+  Op op = s.op(t);
+  if (op == Op::Add || op == Op::Sub) {
+    auto kids = s.children(t);
+    auto is_const = [&](TermId x) {
+      return s.op(x) == Op::Const && s.type(x) == Type::F32 && std::isfinite(s.constant_of(x).f);
+    };
+    if (is_const(kids[1]))
+      return {kids[0], 1, op == Op::Add ? s.constant_of(kids[1]).f : -s.constant_of(kids[1]).f};
+    if (is_const(kids[0])) return {kids[1], op == Op::Add ? 1 : -1, s.constant_of(kids[0]).f};
+  }
+  return {t, 1, 0};
+}
+
+// (c1 + k1 a) / (c2 + k2 a) over a finite a: a Moebius map of one value, monotone on each side
+// of its pole, so its values at the ends of a's enclosure (the limit k1/k2 at an infinite end)
+// bound it. The general quotient loses that both operands move together: tanh written as
+// (e^2x - 1) / (e^2x + 1) over x > 20 is [0, inf] there, and [tanh 20, 1] here. A numerator
+// m (c1 + k1 a) (Python's `x * (e - 1) / (e + 1)`) is m times that map.
+std::optional<Enclosure> moebius(const TermStore& s, Op op, std::span<const TermId> kids,
+                                 const absl::flat_hash_map<TermId, Enclosure>& memo) {
+  if ((op != Op::Div && op != Op::DivFull) || s.type(kids[0]) != Type::F32) return std::nullopt;
+  Affine d = affine_of(s, kids[1]);
+  if (s.op(kids[0]) == Op::Mul) {
+    for (int side = 0; side < 2; ++side) {
+      TermId factor = s.children(kids[0])[side], other = s.children(kids[0])[1 - side];
+      if (affine_of(s, factor).a != d.a) continue;
+      TermId pair[2] = {factor, kids[1]};
+      auto q = moebius(s, op, pair, memo);
+      auto m = memo.find(other);
+      if (!q || m == memo.end()) return std::nullopt;
+      const Enclosure* args[2] = {&m->second, &*q};
+      Enclosure r = apply(Op::Mul, EArgs(args));
+      r.finite = r.real && !r.nan && m->second.surely_finite();
+      return r;
+    }
+  }
+  Affine n = affine_of(s, kids[0]);
+  if (n.a != d.a || (n.c == 0 && d.c == 0)) return std::nullopt;
+  auto at = memo.find(n.a);
+  if (at == memo.end()) return std::nullopt;
+  const Enclosure& a = at->second;
+  if (!a.real || a.nan || !a.finite) return std::nullopt;
+  // The pole, a = -c2 / k2, must lie outside [lo, hi].
+  Real pole(-d.c / d.k);
+  if (mpfr_cmp(a.lo.get(), pole.get()) <= 0 && mpfr_cmp(pole.get(), a.hi.get()) <= 0)
+    return std::nullopt;
+  auto value_at = [&](mpfr_srcptr x) {
+    if (mpfr_inf_p(x))
+      return Enclosure::point(RealValue::of(Constant::of_float(static_cast<double>(n.k) / d.k)));
+    Enclosure p = floats(true, false);
+    mpfr_set(p.lo.get(), x, MPFR_RNDN);
+    mpfr_set(p.hi.get(), x, MPFR_RNDN);
+    Enclosure kn = Enclosure::point(RealValue::of(Constant::of_float(n.k)));
+    Enclosure cn = Enclosure::point(RealValue::of(Constant::of_float(n.c)));
+    Enclosure kd = Enclosure::point(RealValue::of(Constant::of_float(d.k)));
+    Enclosure cd = Enclosure::point(RealValue::of(Constant::of_float(d.c)));
+    const Enclosure* mn[2] = {&kn, &p};
+    Enclosure num_k = apply(Op::Mul, EArgs(mn));
+    const Enclosure* an[2] = {&cn, &num_k};
+    Enclosure num = apply(Op::Add, EArgs(an));
+    const Enclosure* md[2] = {&kd, &p};
+    Enclosure den_k = apply(Op::Mul, EArgs(md));
+    const Enclosure* ad[2] = {&cd, &den_k};
+    Enclosure den = apply(Op::Add, EArgs(ad));
+    const Enclosure* q[2] = {&num, &den};
+    return apply(Op::Div, EArgs(q));
+  };
+  Enclosure r = hull(value_at(a.lo.get()), value_at(a.hi.get()));
+  if (!r.real || r.nan) return std::nullopt;
+  r.finite = true;
+  return r;
+}
+
+}  // namespace
+
 Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const EnclosureRangeEnv& env) {
   std::vector<const Enclosure*> args;
   return evaluate<Enclosure>(s, root, env,
                              [&](Op op, std::span<const TermId> kids, const auto& memo) {
                                args.clear();
                                for (TermId c : kids) args.push_back(&memo.at(c));
-                               return apply(op, EArgs(args));
+                               if (auto m = moebius(s, op, kids, memo)) return *m;
+                               Enclosure r = apply(op, EArgs(args));
+                               if (r.type == Type::F32 && r.real && !r.nan)
+                                 r.finite = stays_finite(op, EArgs(args));
+                               return r;
                              });
 }
 

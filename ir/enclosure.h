@@ -24,6 +24,10 @@ struct Enclosure {
   bool real = true;
   Real lo, hi;
   bool nan = false;
+  // Floats: the value is surely a finite real, though a bound may be infinite (exp of an
+  // unbounded finite value overflows MPFR's range; the value itself is finite over the reals).
+  // Set by evaluate_enclosure_over from finite inputs and the ops that keep values finite.
+  bool finite = false;
   // Ints and bools (0/1): the value lies in [ilo, ihi].
   int64_t ilo = 0, ihi = 0;
 
@@ -34,6 +38,7 @@ struct Enclosure {
   // False when the enclosure is wide for a reason more bits cannot fix (an "any value"
   // fallback, infinite bounds, NaN beside reals): replay then stops raising the precision.
   bool narrows_with_precision() const;
+  bool surely_finite() const;  // `finite`, or no NaN and finite bounds
   std::string str() const;
 };
 

@@ -2,6 +2,7 @@
 // difference: a cancellation that fools any fixed precision never confirms a counterexample.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -298,6 +299,69 @@ TEST(ReplayEnclosure, TheSearchSolvesForHalfIntegerRoundingArguments) {
                               read(s, "(round.away (* (exp (exp x)) 1e30))"), 0, 0};
   EXPECT_NO_THROW(w.search(huge, 8, how, tried));
   EXPECT_NO_THROW(w.at_half_integers(huge, {x}, {1e30}, tried));
+}
+
+}  // namespace
+}  // namespace keq
+
+namespace keq {
+namespace {
+
+ir::Enclosure range_of(double lo, double hi, bool finite) {
+  ir::Enclosure e;
+  e.real = true;
+  mpfr_set_d(e.lo.get(), lo, MPFR_RNDD);
+  mpfr_set_d(e.hi.get(), hi, MPFR_RNDU);
+  e.finite = finite;
+  return e;
+}
+
+// tanh written as (e^2x - 1) / (e^2x + 1) (and x times it) over x > 20: the quotient moves with
+// one value, so its enclosure is [tanh 20, 1], where plain interval division gives [0, inf]. The
+// case split on thresholds (verify/stage_cases.cc) needs that to see a clamp saturate. At
+// x = inf the quotient is NaN: an x that may be infinite gets no such bound.
+TEST(ReplayEnclosure, AQuotientOfOneValueIsBoundedByItsEnds) {
+  ir::TermStore s;
+  ir::TermId t = read(s, "(/ (- (exp (* 2 x)) 1) (+ (exp (* 2 x)) 1))");
+  ir::TermId xt = read(s, "(/ (* x (- (exp (* 2 x)) 1)) (+ (exp (* 2 x)) 1))");
+  auto over = [&](ir::TermId term, const ir::Enclosure& r) {
+    return ir::evaluate_enclosure_over(s, term, [&](const ir::Variable&) { return r; });
+  };
+  ir::Enclosure e = over(t, range_of(20, INFINITY, true));
+  ASSERT_TRUE(e.real && !e.nan) << e.str();
+  EXPECT_LE(mpfr_cmp_d(e.hi.get(), 1), 0) << e.str();
+  EXPECT_GE(mpfr_cmp_d(e.lo.get(), 0.9999999999999999), 0) << e.str();
+  ir::Enclosure m = over(xt, range_of(20, INFINITY, true));
+  ASSERT_TRUE(m.real && !m.nan) << m.str();
+  EXPECT_GE(mpfr_cmp_d(m.lo.get(), 19.99999), 0) << m.str();
+  ir::Enclosure maybe_inf = over(t, range_of(20, INFINITY, false));
+  EXPECT_TRUE(maybe_inf.nan || mpfr_cmp_d(maybe_inf.hi.get(), 1) > 0) << maybe_inf.str();
+  // Sampled: every value of the quotient over random finite ranges lies in its enclosure,
+  // whichever side of the pole (a = -1, none for e^2x) the range is on.
+  ir::TermId moeb = read(s, "(/ (- x 3) (+ x 1))");
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 400; ++trial) {
+    double c = std::uniform_real_distribution<double>(-6, 6)(rng);
+    double w = std::uniform_real_distribution<double>(0, 3)(rng);
+    ir::Enclosure r = range_of(c - w, c + w, true);
+    ir::Enclosure q = over(moeb, r);
+    for (int k = 0; k <= 16; ++k) {
+      double x = std::clamp(c - w + 2 * w * k / 16, c - w, c + w);  // inside the range
+      if (x == -1) continue;
+      ir::Real v(x), d(x);  // (x - 3) / (x + 1) at 256 bits, within 1e-70 of the true value
+      mpfr_sub_d(v.get(), v.get(), 3, MPFR_RNDN);
+      mpfr_add_d(d.get(), d.get(), 1, MPFR_RNDN);
+      mpfr_div(v.get(), v.get(), d.get(), MPFR_RNDN);
+      ir::Real below(v), above(v);
+      mpfr_sub_d(below.get(), v.get(),
+                 1e-60 * std::max(1.0, std::abs(mpfr_get_d(v.get(), MPFR_RNDN))), MPFR_RNDD);
+      mpfr_add_d(above.get(), v.get(),
+                 1e-60 * std::max(1.0, std::abs(mpfr_get_d(v.get(), MPFR_RNDN))), MPFR_RNDU);
+      EXPECT_TRUE(q.nan || (q.real && mpfr_lessequal_p(q.lo.get(), above.get()) &&
+                            mpfr_lessequal_p(below.get(), q.hi.get())))
+          << "over " << c << " +- " << w << ": " << q.str() << " at " << x;
+    }
+  }
 }
 
 }  // namespace

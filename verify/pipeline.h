@@ -1,7 +1,8 @@
 // The pipeline keq verify runs on one configuration (internal to verify/): its stages live in
 // verify.cc (the order, the start and the verdict), stage_programs.cc (running the programs,
 // shapes, dedup, names), stage_ieee.cc (what IEEE semantics sets aside, --exhaustive) and
-// stage_prove.cc (probe, e-graph, witness search, Z3, replay).
+// stage_prove.cc (probe, e-graph, witness search, Z3, replay) and stage_cases.cc (the case split
+// on thresholds).
 #pragma once
 
 #include <chrono>
@@ -84,6 +85,9 @@ class Pipeline {
   TermId without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                  std::optional<TermId>& first);
   bool negligible_terms();
+  bool threshold_cases();  // stage_cases.cc
+  // What an input variable can be (its tensor's get_inputs() domain), for enclosures.
+  std::optional<ir::Enclosure> input_range(const ir::Variable& v) const;
   void find_explained();
   bool witness_search();
   bool smt();

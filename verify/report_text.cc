@@ -142,6 +142,9 @@ std::string to_text(const Report& r) {
                 s.unknown, r.counterexample ? "left unchecked after the counterexample" : "unknown",
                 s.seconds);
   t += buf;
+  if (s.cases_proved)
+    t += "stats: a case split on the constants branches compare with proved " +
+         std::to_string(s.cases_proved) + " (e-graph and enclosures on each piece)\n";
   // Where the time went: the stages that took a millisecond or more.
   std::string stages;
   for (const auto& [stage, seconds] : s.stage_seconds) {

@@ -351,6 +351,17 @@ std::string sentinel_of(const ir::TermStore& s, TermId e) {
 }
 }  // namespace
 
+std::optional<ir::Enclosure> Pipeline::input_range(const ir::Variable& v) const {
+  ir::Enclosure e = ir::Enclosure::any(v.type);
+  auto d = domains_.find(tensor_of(v.name));
+  if (d == domains_.end() || v.type != ir::Type::F32 || d->second.nonfinite) return e;
+  double top = max_finite(d->second.dtype);
+  e.lo = ir::Real(std::max(d->second.lo, -top));
+  e.hi = ir::Real(std::min(d->second.hi, top));
+  e.nan = false;
+  return e;
+}
+
 // Below this, e^x lies thousands of binades under every float format's least value (fp64's least
 // subnormal is e^-744.4): no kernel can tell such a term from 0.
 constexpr double kNegligibleExponent = -1e4;
@@ -360,16 +371,7 @@ constexpr double kNegligibleExponent = -1e4;
 // row is wide.
 TermId Pipeline::without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                          std::optional<TermId>& first) {
-  auto range = [this](const ir::Variable& v) -> std::optional<ir::Enclosure> {
-    ir::Enclosure e = ir::Enclosure::any(v.type);
-    auto d = domains_.find(tensor_of(v.name));
-    if (d == domains_.end() || v.type != ir::Type::F32 || d->second.nonfinite) return e;
-    double top = max_finite(d->second.dtype);
-    e.lo = ir::Real(std::max(d->second.lo, -top));
-    e.hi = ir::Real(std::min(d->second.hi, top));
-    e.nan = false;
-    return e;
-  };
+  auto range = [this](const ir::Variable& v) { return input_range(v); };
   auto negligible = [&](TermId arg) {
     ir::Enclosure e = ir::evaluate_enclosure_over(store_, arg, range);
     return e.real && !e.nan && e.hi.approx_double() < kNegligibleExponent;

@@ -107,6 +107,7 @@ Report Pipeline::run() {
       {&Pipeline::probe, "probe"},                    // a few witness points before any proof
       {&Pipeline::egraph, "e-graph"},                 // rewrites and normal forms
       {&Pipeline::witness_search, "witness search"},  // the residue, point by point
+      {&Pipeline::threshold_cases, "case split"},     // branches cut at constants
       {&Pipeline::negligible_terms, "negligible terms"},  // sides apart by e^-1e30 alone
       {&Pipeline::smt, "Z3"},                             // what is left
   };
@@ -125,7 +126,8 @@ Report Pipeline::run() {
       r_.out_of_time = !e.memory_exhausted;
       r_.counterexample.reset();  // one not yet replayed in full is no verdict
       r_.stats.unknown = pairs_.size() + approximate_ - r_.stats.egraph_proved -
-                         r_.stats.witness_refuted - r_.stats.smt_proved - r_.stats.smt_refuted;
+                         r_.stats.cases_proved - r_.stats.witness_refuted - r_.stats.smt_proved -
+                         r_.stats.smt_refuted;
       r_.stats.seconds = elapsed();
       return once_each(std::move(r_));
     }
@@ -154,8 +156,8 @@ bool Pipeline::start() {
 
 void Pipeline::conclude() {
   Report& r = r_;
-  r.stats.unknown = pairs_.size() + approximate_ - r.stats.egraph_proved - r.stats.witness_refuted -
-                    r.stats.smt_proved - r.stats.smt_refuted;
+  r.stats.unknown = pairs_.size() + approximate_ - r.stats.egraph_proved - r.stats.cases_proved -
+                    r.stats.witness_refuted - r.stats.smt_proved - r.stats.smt_refuted;
   r.stats.seconds = elapsed();
   if (r.counterexample) return;
   if (r.stats.unknown == 0) {
@@ -169,6 +171,9 @@ void Pipeline::conclude() {
                  (by_exhaustion ? ", " + std::to_string(by_exhaustion) + " by exhaustion)" : ")");
     if (!r.stats.smt_proved && !by_exhaustion)
       r.reason = "every output element proved by the e-graph";
+    if (r.stats.cases_proved)  // stage_cases.cc: the e-graph and enclosures, piece by piece
+      r.reason += " (" + std::to_string(r.stats.cases_proved) +
+                  " by a case split on the constants their branches compare with)";
     return;
   }
   r.verdict = Verdict::Unknown;

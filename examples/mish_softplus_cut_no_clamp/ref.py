@@ -1,0 +1,27 @@
+# Mish and a shift, with no clamp after them.
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, add_value, scale):
+        super().__init__()
+        self.add_value = add_value
+        self.scale = scale
+
+    def forward(self, x):
+        x = torch.nn.functional.mish(x)
+        x = x + self.add_value
+        return x * self.scale
+
+
+batch_size = 16
+dim = 64
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+
+
+def get_init_inputs():
+    return [0.5, 2.0]

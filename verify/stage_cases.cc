@@ -1,0 +1,232 @@
+// The case split on thresholds (a stage of Pipeline, between the witness search and Z3).
+//
+// Kernels cut a function off at a threshold: `where(x > 20, x, log(1 + exp(x)))` for softplus,
+// `where(x < -20, 0, ...)`. Over the reals the cut changes the value, so the pair is proved only
+// when something after it makes the change vanish, such as a clamp that saturates on both sides
+// (hardtanh after mish is 1 for every x > 20, cut or not). Neither the e-graph (it has no
+// case analysis) nor Z3 (exp and log are uninterpreted) can see that.
+//
+// So: take the term t a pair's branches compare with constants c1 < ... < ck, and split the
+// extended reals into the open intervals between them and the points themselves. On each piece
+// every such comparison has one value, so each branch resolves. A piece is settled when the
+// resolved sides are proved equal by the e-graph, or when both sides, with t ranging over the
+// piece (as a variable of its own, which only widens what they can be), enclose one and the
+// same point. The pair is proved when every piece is settled. Sound without knowing how t
+// depends on the inputs: every input puts t in exactly one piece, where both sides agree.
+#include <algorithm>
+#include <set>
+
+#include "ir/budget.h"
+#include "ir/enclosure.h"
+#include "verify/pipeline.h"
+
+namespace keq::verify::internal {
+namespace {
+
+constexpr size_t kMaxThresholds = 4;        // 9 pieces
+constexpr size_t kMaxNodesPerPair = 20000;  // past it the walk is not worth a likely miss
+
+bool is_order(ir::Op op) {
+  return op == ir::Op::Lt || op == ir::Op::Le || op == ir::Op::Gt || op == ir::Op::Ge;
+}
+
+// A comparison of a non-constant fp32 term with an fp32 constant, either way round.
+struct Threshold {
+  TermId term;
+  double value;
+};
+std::optional<Threshold> threshold_of(const ir::TermStore& s, TermId cond) {
+  if (!is_order(s.op(cond))) return std::nullopt;
+  auto kids = s.children(cond);
+  auto is_const = [&](TermId t) {
+    return s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32 &&
+           std::isfinite(s.constant_of(t).f);
+  };
+  if (is_const(kids[1]) && !is_const(kids[0]) && s.type(kids[0]) == ir::Type::F32)
+    return Threshold{kids[0], s.constant_of(kids[1]).f};
+  if (is_const(kids[0]) && !is_const(kids[1]) && s.type(kids[1]) == ir::Type::F32)
+    return Threshold{kids[1], s.constant_of(kids[0]).f};
+  return std::nullopt;
+}
+
+// The conditions of the pair's selects, by the term they compare; empty when the pair is large.
+std::map<TermId, std::set<double>> thresholds_in(const ir::TermStore& s, const Pair& p) {
+  std::map<TermId, std::set<double>> out;
+  absl::flat_hash_set<TermId> seen;
+  std::vector<TermId> stack{p.ref, p.cand};
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (seen.size() > kMaxNodesPerPair) return {};
+    if (s.op(t) == ir::Op::Select)
+      if (auto th = threshold_of(s, s.children(t)[0])) out[th->term].insert(th->value);
+    for (TermId k : s.children(t)) stack.push_back(k);
+  }
+  return out;
+}
+
+// One piece of the extended reals: the point {lo} or the open interval (lo, hi), whose ends
+// may be infinite (the piece then holds that infinity too: a comparison with a finite constant
+// decides the same there). No threshold lies inside an open piece.
+struct Piece {
+  double lo, hi;
+  bool point;
+  // A value inside the piece: every comparison with a threshold decides there as on all of it.
+  double inside() const {
+    if (point) return lo;
+    if (std::isinf(lo)) return hi - std::max(1.0, std::abs(hi));
+    if (std::isinf(hi)) return lo + std::max(1.0, std::abs(lo));
+    return lo / 2 + hi / 2;
+  }
+  // Its values as an enclosure; `finite`: the split term is finite for every input, so an
+  // infinite end is a bound, never a value.
+  ir::Enclosure enclosure(bool finite) const {
+    ir::Enclosure e = ir::Enclosure::any(ir::Type::F32);
+    e.lo = ir::Real(lo);
+    e.hi = ir::Real(hi);
+    e.nan = false;
+    e.finite = finite;
+    return e;
+  }
+};
+
+bool holds(ir::Op op, double a, double b) {
+  switch (op) {
+    case ir::Op::Lt:
+      return a < b;
+    case ir::Op::Le:
+      return a <= b;
+    case ir::Op::Gt:
+      return a > b;
+    default:
+      return a >= b;
+  }
+}
+
+std::vector<Piece> pieces_of(const std::set<double>& cuts) {
+  std::vector<Piece> out;
+  double prev = -ir::Interval::kInf;
+  for (double c : cuts) {
+    out.push_back({prev, c, false});
+    out.push_back({c, c, true});
+    prev = c;
+  }
+  out.push_back({prev, ir::Interval::kInf, false});
+  return out;
+}
+
+// root with every comparison of `split` against a constant decided on the piece, and every
+// select whose condition that makes constant resolved; `as` (when set) replaces `split` itself.
+TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const Piece& piece,
+                  std::optional<TermId> as, absl::flat_hash_map<TermId, TermId>& memo) {
+  std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    ir::Budget::tick();
+    auto [t, expanded] = stack.back();
+    if (memo.contains(t)) {
+      stack.pop_back();
+      continue;
+    }
+    if (t == split && as) {
+      memo[t] = *as;
+      stack.pop_back();
+      continue;
+    }
+    if (auto th = threshold_of(s, t); th && th->term == split) {
+      double x = piece.inside();
+      bool c_left = s.children(t)[0] != split;
+      bool value = c_left ? holds(s.op(t), th->value, x) : holds(s.op(t), x, th->value);
+      memo[t] = s.constant(ir::Constant::of_bool(value));
+      stack.pop_back();
+      continue;
+    }
+    auto kids = s.children(t);
+    if (!expanded) {
+      stack.back().second = true;
+      for (TermId k : kids)
+        if (!memo.contains(k)) stack.push_back({k, false});
+      continue;
+    }
+    stack.pop_back();
+    std::vector<TermId> next(kids.begin(), kids.end());
+    bool same = true;
+    for (size_t i = 0; i < next.size(); ++i) same &= (next[i] = memo.at(next[i])) == kids[i];
+    if (s.op(t) == ir::Op::Select && s.op(next[0]) == ir::Op::Const)
+      memo[t] = s.constant_of(next[0]).i ? next[1] : next[2];
+    else
+      memo[t] = same ? t : s.make(s.op(t), next);
+  }
+  return memo.at(root);
+}
+
+// Both sides, with `split` a variable ranging over the piece, enclose the same single point.
+bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const Piece& piece,
+                   const ir::EnclosureRangeEnv& inputs) {
+  constexpr const char* kName = "keq.case_split";
+  TermId v = s.variable(kName, ir::Type::F32);
+  absl::flat_hash_map<TermId, TermId> memo;
+  TermId a = resolve_on(s, p.ref, split, piece, v, memo);
+  TermId b = resolve_on(s, p.cand, split, piece, v, memo);
+  bool finite = ir::evaluate_enclosure_over(s, split, inputs).surely_finite();
+  auto range = [&](const ir::Variable& var) -> std::optional<ir::Enclosure> {
+    return var.name == kName ? std::optional(piece.enclosure(finite)) : inputs(var);
+  };
+  ir::Enclosure ea = ir::evaluate_enclosure_over(s, a, range);
+  ir::Enclosure eb = ir::evaluate_enclosure_over(s, b, range);
+  return ea.real && eb.real && !ea.nan && !eb.nan && ea.is_point() && eb.is_point() &&
+         mpfr_equal_p(ea.lo.get(), eb.lo.get());
+}
+
+}  // namespace
+
+bool Pipeline::threshold_cases() {
+  if (!opt_.use_egraph || open_.empty() || r_.counterexample || timed_out_ ||
+      opt_.semantics != ir::Semantics::Real)
+    return true;
+  struct Split {
+    size_t pair;
+    std::vector<size_t> goals;  // the pieces the e-graph must settle
+  };
+  std::vector<Split> splits;
+  std::vector<rules::Goal> goals;
+  auto inputs = [this](const ir::Variable& v) { return input_range(v); };
+  for (size_t k : open_) {
+    auto found = thresholds_in(store_, pairs_[k]);
+    if (found.empty()) continue;
+    // The term compared with the most constants (a softplus cut at both ends, say).
+    auto best = std::max_element(found.begin(), found.end(), [](const auto& x, const auto& y) {
+      return x.second.size() < y.second.size();
+    });
+    if (best->second.size() > kMaxThresholds) continue;
+    Split split{k, {}};
+    for (const Piece& piece : pieces_of(best->second)) {
+      if (same_point_on(store_, pairs_[k], best->first, piece, inputs)) continue;
+      absl::flat_hash_map<TermId, TermId> memo;
+      TermId a = resolve_on(store_, pairs_[k].ref, best->first, piece, std::nullopt, memo);
+      TermId b = resolve_on(store_, pairs_[k].cand, best->first, piece, std::nullopt, memo);
+      split.goals.push_back(goals.size());
+      goals.push_back({a, b});
+    }
+    splits.push_back(std::move(split));
+  }
+  if (splits.empty()) return true;
+  double remaining = opt_.timeout_s / 2 - elapsed();
+  if (remaining <= 0) return true;
+  std::unique_ptr<rules::Proof> proof;
+  if (!goals.empty()) {
+    proof = prove_goals(goals, rules::kElementTerms, remaining);
+    if (!proof->report.canary.empty()) return true;
+  }
+  std::set<size_t> settled;
+  for (const Split& s : splits)
+    if (std::all_of(s.goals.begin(), s.goals.end(), [&](size_t g) { return proof->proved(g); }))
+      settled.insert(s.pair);
+  if (settled.empty()) return true;
+  for (size_t k : settled) proved_[k] = true;
+  std::erase_if(open_, [&](size_t k) { return settled.contains(k); });
+  r_.stats.cases_proved += settled.size();
+  return true;
+}
+
+}  // namespace keq::verify::internal
