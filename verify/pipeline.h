@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,7 +86,9 @@ class Pipeline {
   TermId without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                  std::optional<TermId>& first);
   bool negligible_terms();
-  bool threshold_cases();  // stage_cases.cc
+  bool early_threshold_cases();  // stage_cases.cc
+  bool threshold_cases();
+  std::set<size_t> split_on_thresholds(const std::vector<size_t>& which);
   // What an input variable can be (its tensor's get_inputs() domain), for enclosures.
   std::optional<ir::Enclosure> input_range(const ir::Variable& v) const;
   void find_explained();
@@ -103,7 +106,8 @@ class Pipeline {
   Domains domains_;
   std::vector<Pair> pairs_;
   std::vector<bool> proved_;
-  std::vector<size_t> open_;  // after the witness search: the pairs Z3 gets
+  std::vector<bool> case_tried_;  // pairs the case split on thresholds has tried
+  std::vector<size_t> open_;      // after the witness search: the pairs Z3 gets
   std::unique_ptr<Witness> witness_;
   size_t approximate_ = 0;             // IEEE pairs set aside
   std::vector<Pair> zero_sign_pairs_;  // of those, the ones the witness search may refute

@@ -49,11 +49,12 @@ std::optional<Threshold> threshold_of(const ir::TermStore& s, TermId cond) {
   return std::nullopt;
 }
 
-// The conditions of the pair's selects, by the term they compare; empty when the pair is large.
-std::map<TermId, std::set<double>> thresholds_in(const ir::TermStore& s, const Pair& p) {
-  std::map<TermId, std::set<double>> out;
+// The conditions of the selects under the roots, by the term they compare; empty when the terms
+// are large.
+using Thresholds = std::map<TermId, std::set<double>>;
+Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack) {
+  Thresholds out;
   absl::flat_hash_set<TermId> seen;
-  std::vector<TermId> stack{p.ref, p.cand};
   while (!stack.empty()) {
     TermId t = stack.back();
     stack.pop_back();
@@ -180,10 +181,37 @@ bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const Piece& p
 
 }  // namespace
 
+// Before the e-graph: the pairs whose two sides cut at different constants (a softplus cut at 20
+// against torch's exact mish). The e-graph cannot prove them whole and may spend its budget
+// trying (15 s a configuration on LLMKernel's L2 16); a pair whose sides branch alike it proves
+// whole, and it is left to it.
+bool Pipeline::early_threshold_cases() {
+  if (!opt_.use_egraph || opt_.semantics != ir::Semantics::Real) return true;
+  proved_.assign(pairs_.size(), false);
+  case_tried_.assign(pairs_.size(), false);
+  std::vector<size_t> uneven;
+  for (size_t k = 0; k < pairs_.size(); ++k)
+    if (thresholds_in(store_, {pairs_[k].ref}) != thresholds_in(store_, {pairs_[k].cand}))
+      uneven.push_back(k);
+  for (size_t k : split_on_thresholds(uneven)) proved_[k] = true;
+  return true;
+}
+
+// After the witness search: the open pairs not tried before the e-graph.
 bool Pipeline::threshold_cases() {
   if (!opt_.use_egraph || open_.empty() || r_.counterexample || timed_out_ ||
       opt_.semantics != ir::Semantics::Real)
     return true;
+  std::vector<size_t> untried;
+  for (size_t k : open_)
+    if (k >= case_tried_.size() || !case_tried_[k]) untried.push_back(k);
+  std::set<size_t> settled = split_on_thresholds(untried);
+  for (size_t k : settled) proved_[k] = true;
+  std::erase_if(open_, [&](size_t k) { return settled.contains(k); });
+  return true;
+}
+
+std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which) {
   struct Split {
     size_t pair;
     std::vector<size_t> goals;  // the pieces the e-graph must settle
@@ -191,8 +219,9 @@ bool Pipeline::threshold_cases() {
   std::vector<Split> splits;
   std::vector<rules::Goal> goals;
   auto inputs = [this](const ir::Variable& v) { return input_range(v); };
-  for (size_t k : open_) {
-    auto found = thresholds_in(store_, pairs_[k]);
+  for (size_t k : which) {
+    if (k < case_tried_.size()) case_tried_[k] = true;
+    auto found = thresholds_in(store_, {pairs_[k].ref, pairs_[k].cand});
     if (found.empty()) continue;
     // The term compared with the most constants (a softplus cut at both ends, say).
     auto best = std::max_element(found.begin(), found.end(), [](const auto& x, const auto& y) {
@@ -210,23 +239,19 @@ bool Pipeline::threshold_cases() {
     }
     splits.push_back(std::move(split));
   }
-  if (splits.empty()) return true;
   double remaining = opt_.timeout_s / 2 - elapsed();
-  if (remaining <= 0) return true;
+  if (splits.empty() || remaining <= 0) return {};
   std::unique_ptr<rules::Proof> proof;
   if (!goals.empty()) {
     proof = prove_goals(goals, rules::kElementTerms, remaining);
-    if (!proof->report.canary.empty()) return true;
+    if (!proof->report.canary.empty()) return {};
   }
   std::set<size_t> settled;
   for (const Split& s : splits)
     if (std::all_of(s.goals.begin(), s.goals.end(), [&](size_t g) { return proof->proved(g); }))
       settled.insert(s.pair);
-  if (settled.empty()) return true;
-  for (size_t k : settled) proved_[k] = true;
-  std::erase_if(open_, [&](size_t k) { return settled.contains(k); });
   r_.stats.cases_proved += settled.size();
-  return true;
+  return settled;
 }
 
 }  // namespace keq::verify::internal

@@ -228,11 +228,13 @@ bool Pipeline::egraph() {
   const std::optional<Pair>& explained = explained_;
   find_explained();
   std::vector<bool>& proved = proved_;
-  proved.assign(pairs.size(), false);
-  if (opt.use_egraph && !pairs.empty()) {
-    // The explained pair is a goal like the others, so the run goes on until it is proved too.
-    std::vector<size_t> which(pairs.size() + (explained ? 1 : 0));
-    std::iota(which.begin(), which.end(), size_t{0});
+  if (proved.size() != pairs.size()) proved.assign(pairs.size(), false);
+  const std::vector<bool> before = proved;  // the case split's, before the e-graph
+  // The explained pair is a goal like the others, so the run goes on until it is proved too.
+  std::vector<size_t> which;
+  for (size_t k = 0; k < pairs.size() + (explained ? 1 : 0); ++k)
+    if (k >= pairs.size() || !proved[k]) which.push_back(k);
+  if (opt.use_egraph && !which.empty()) {
     auto proof = prove(which, rules::kElementTerms, opt.timeout_s / 2);
     bool explained_proved = false;
     auto take = [&](rules::Proof& pr) {
@@ -297,7 +299,7 @@ bool Pipeline::egraph() {
     r.stats.egraph_nodes = proof->graph.memo_size();
     r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
   }
-  for (bool b : proved) r.stats.egraph_proved += b;
+  for (size_t k = 0; k < proved.size(); ++k) r.stats.egraph_proved += proved[k] && !before[k];
 
   return true;
 }

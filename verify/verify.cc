@@ -101,13 +101,14 @@ Report Pipeline::run() {
       {&Pipeline::start, "start"},  // the configuration's share of the run's --timeout
       {&Pipeline::run_programs, "running the programs"},  // DESIGN.md's table if they cannot
       {&Pipeline::structure, "structure"},                // shapes, dtypes, memory findings
-      {&Pipeline::dedup, "dedup"},                    // pairs equal up to renaming are checked once
-      {&Pipeline::exhaustive, "exhaustive sweep"},    // --exhaustive: every value of one input
-      {&Pipeline::set_aside_unfixed, "set-aside"},    // IEEE: pairs whose bits no one fixes
-      {&Pipeline::probe, "probe"},                    // a few witness points before any proof
-      {&Pipeline::egraph, "e-graph"},                 // rewrites and normal forms
-      {&Pipeline::witness_search, "witness search"},  // the residue, point by point
-      {&Pipeline::threshold_cases, "case split"},     // branches cut at constants
+      {&Pipeline::dedup, "dedup"},                  // pairs equal up to renaming are checked once
+      {&Pipeline::exhaustive, "exhaustive sweep"},  // --exhaustive: every value of one input
+      {&Pipeline::set_aside_unfixed, "set-aside"},  // IEEE: pairs whose bits no one fixes
+      {&Pipeline::probe, "probe"},                  // a few witness points before any proof
+      {&Pipeline::early_threshold_cases, "case split"},   // sides that cut at other constants
+      {&Pipeline::egraph, "e-graph"},                     // rewrites and normal forms
+      {&Pipeline::witness_search, "witness search"},      // the residue, point by point
+      {&Pipeline::threshold_cases, "case split"},         // branches cut at constants
       {&Pipeline::negligible_terms, "negligible terms"},  // sides apart by e^-1e30 alone
       {&Pipeline::smt, "Z3"},                             // what is left
   };
