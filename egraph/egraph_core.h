@@ -159,6 +159,7 @@ class EGraph {
         snapshot_dirty_ = true;
         if (auto other = memo_.insert(n)) {
           nodes_[n].live = false;  // a congruent duplicate: its twin carries on
+          ++hidden_since_compaction_;
           unions += union_classes(n, *other, Justification{});
         }
       }
@@ -174,6 +175,7 @@ class EGraph {
         lang_.modify(*this, cls);
       }
     }
+    compact_candidates();
     return unions;
   }
 
@@ -258,7 +260,10 @@ class EGraph {
     snapshot_dirty_ = true;
     uint32_t n = cls.pruned_tail == kNone ? cls.node_head : node_next_[cls.pruned_tail];
     for (; n != kNone; n = node_next_[n])
-      if (nodes_[n].arity > 0) nodes_[n].pruned = true;
+      if (nodes_[n].arity > 0 && !nodes_[n].pruned) {
+        nodes_[n].pruned = true;
+        ++hidden_since_compaction_;
+      }
     cls.pruned_tail = cls.node_tail;
   }
 
@@ -379,6 +384,16 @@ class EGraph {
     return id;
   }
 
+  // Drops dead and pruned nodes from the per-op candidate lists once they are an eighth of them:
+  // every search of a rule walks its root op's list, and in the integration workloads merges
+  // and constant pruning leave many such entries that each search skipped one by one.
+  void compact_candidates() {
+    if (hidden_since_compaction_ * 8 < nodes_.size()) return;
+    for (std::vector<EClassId>& ids : by_op_)
+      std::erase_if(ids, [&](EClassId id) { return !nodes_[id].live || nodes_[id].pruned; });
+    hidden_since_compaction_ = 0;
+  }
+
   // Parents whose facts must be re-made, each queued once and taken lowest id first: a node is
   // made after its children, so a sum whose n operands all changed is re-made once, not n
   // times (its normal form is replaced a bounded number of times: rules/keq_language.h).
@@ -489,6 +504,7 @@ class EGraph {
   std::vector<EClassId> scratch_;
   size_t n_classes_ = 0;
   size_t stale_entries_ = 0;
+  size_t hidden_since_compaction_ = 0;  // nodes made dead or pruned since compact_candidates
   mutable bool snapshot_dirty_ = true;
   mutable std::vector<uint32_t> snap_begin_;  // per id: where its class's slice starts
   struct Keyed {

@@ -182,5 +182,28 @@ TEST(EGraph, PruningAfterAUnionReachesTheMergedNodes) {
   EXPECT_TRUE(g.is_pruned(f));
 }
 
+// Searches walk a rule's root op's node list: nodes pruned or made dead (congruent duplicates
+// after a union) leave it at the next rebuild once they are an eighth of the graph, and the
+// matches found stay the same.
+TEST(EGraph, HiddenNodesLeaveTheCandidateLists) {
+  Graph g(TinyLang{});
+  std::vector<EClassId> leaves, fs;
+  for (uint32_t k = 0; k < 8; ++k) leaves.push_back(g.add(kLeaf, k, {}));
+  for (uint32_t k = 0; k < 8; ++k) fs.push_back(g.add(kF, 0, {leaves[k], leaves[0]}));
+  egraph::Pattern p;
+  p.node(kF, 0, {p.var("?a"), p.var("?b")});
+  size_t before = egraph::Matcher<TinyLang>(g, p).search().size();
+  EXPECT_EQ(before, 8u);
+  // Merging the leaves makes the f nodes congruent: seven become dead duplicates.
+  for (uint32_t k = 1; k < 8; ++k) g.union_classes(leaves[0], leaves[k], {});
+  g.rebuild();
+  EXPECT_EQ(g.nodes_with_op(kF).size(), 1u);
+  EXPECT_EQ(egraph::Matcher<TinyLang>(g, p).search().size(), 1u);
+  g.prune_non_leaves(fs[0]);
+  g.rebuild();
+  EXPECT_TRUE(g.nodes_with_op(kF).empty());
+  EXPECT_EQ(egraph::Matcher<TinyLang>(g, p).search().size(), 0u);
+}
+
 }  // namespace
 }  // namespace keq::test
