@@ -64,8 +64,10 @@ class EGraph {
     if (explain_) {
       if (auto hit = orig_memo_.find(ENode{op, payload, children})) return *hit;
     }
-    scratch_.assign(children.begin(), children.end());
-    for (EClassId& c : scratch_) c = find(c);
+    // Element by element: a node has one to three children, and assign's memmove call cost
+    // more than the copy (3% of a mid-size workload).
+    scratch_.resize(children.size());
+    for (size_t k = 0; k < children.size(); ++k) scratch_[k] = find(children[k]);
     if (!explain_) {  // one probe: the entry for the new id goes in as the lookup misses
       auto next = static_cast<EClassId>(nodes_.size());
       auto [hit, fresh] = memo_.find_or_insert(ENode{op, payload, scratch_}, next);
@@ -366,7 +368,7 @@ class EGraph {
       children_.insert(children_.end(), given.begin(), given.end());
       return id;
     }
-    children_.insert(children_.end(), scratch_.begin(), scratch_.end());
+    for (EClassId child : scratch_) children_.push_back(child);
     ClassRec& c = classes_[id];
     c.node_head = c.node_tail = id;
     c.n_nodes = 1;
