@@ -132,9 +132,11 @@ class Matcher {
 
   void solve() {
     if (out_.size() > limit_) return;
-    if (goals_.empty()) {
+    if (goals_.empty()) {  // a match: sized once, not pushed id by id (push_back's call, perf)
       out_.roots.push_back(root_);
-      for (EClassId c : subst_) out_.substs.push_back(c);
+      size_t at = out_.substs.size();
+      out_.substs.resize(at + subst_.size());
+      std::copy_n(subst_.data(), subst_.size(), out_.substs.data() + at);
       return;
     }
     Goal goal = goals_.back();
