@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,14 @@ inline std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape)
   }
   return idx;
 }
+
+// root rebuilt bottom-up, iteratively (terms can be as deep as a row is wide), into `memo`:
+// `replace` may give a term's replacement before its children are visited; otherwise the term is
+// `rebuild` of its rebuilt children (the same op by default, the term itself when none changed).
+using TermReplacement = std::function<std::optional<TermId>(TermId)>;
+using TermRebuild = std::function<TermId(TermId, std::span<const TermId>)>;
+TermId rewrite_terms(ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, TermId>& memo,
+                     const TermReplacement& replace, const TermRebuild& rebuild = nullptr);
 
 // One configuration's run: an ordered list of stages over one term store. Each stage settles
 // what it can and says so in the report; one that decides the verdict (a program that cannot

@@ -121,44 +121,22 @@ std::vector<Piece> pieces_of(const std::set<double>& cuts) {
 // select whose condition that makes constant resolved; `as` (when set) replaces `split` itself.
 TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const Piece& piece,
                   std::optional<TermId> as, absl::flat_hash_map<TermId, TermId>& memo) {
-  std::vector<std::pair<TermId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    ir::Budget::tick();
-    auto [t, expanded] = stack.back();
-    if (memo.contains(t)) {
-      stack.pop_back();
-      continue;
-    }
-    if (t == split && as) {
-      memo[t] = *as;
-      stack.pop_back();
-      continue;
-    }
-    if (auto th = threshold_of(s, t); th && th->term == split) {
-      double x = piece.inside();
-      bool c_left = s.children(t)[0] != split;
-      bool value = c_left ? holds(s.op(t), th->value, x) : holds(s.op(t), x, th->value);
-      memo[t] = s.constant(ir::Constant::of_bool(value));
-      stack.pop_back();
-      continue;
-    }
-    auto kids = s.children(t);
-    if (!expanded) {
-      stack.back().second = true;
-      for (TermId k : kids)
-        if (!memo.contains(k)) stack.push_back({k, false});
-      continue;
-    }
-    stack.pop_back();
-    std::vector<TermId> next(kids.begin(), kids.end());
-    bool same = true;
-    for (size_t i = 0; i < next.size(); ++i) same &= (next[i] = memo.at(next[i])) == kids[i];
+  auto replace = [&](TermId t) -> std::optional<TermId> {
+    if (t == split) return as;
+    auto th = threshold_of(s, t);
+    if (!th || th->term != split) return std::nullopt;
+    double x = piece.inside();
+    bool c_left = s.children(t)[0] != split;
+    bool value = c_left ? holds(s.op(t), th->value, x) : holds(s.op(t), x, th->value);
+    return s.constant(ir::Constant::of_bool(value));
+  };
+  auto rebuild = [&](TermId t, std::span<const TermId> next) {
     if (s.op(t) == ir::Op::Select && s.op(next[0]) == ir::Op::Const)
-      memo[t] = s.constant_of(next[0]).i ? next[1] : next[2];
-    else
-      memo[t] = same ? t : s.make(s.op(t), next);
-  }
-  return memo.at(root);
+      return s.constant_of(next[0]).i ? next[1] : next[2];
+    auto kids = s.children(t);
+    return std::equal(kids.begin(), kids.end(), next.begin()) ? t : s.make(s.op(t), next);
+  };
+  return rewrite_terms(s, root, memo, replace, rebuild);
 }
 
 // Both sides, with `split` a variable ranging over the piece, enclose the same single point.

@@ -379,7 +379,20 @@ TermId Pipeline::without_negligible_exps(TermId root, absl::flat_hash_map<TermId
     return e.real && !e.nan && e.hi.approx_double() < kNegligibleExponent;
   };
   TermId zero = store_.constant(ir::Constant::of_float(0));
+  return rewrite_terms(store_, root, memo, [&](TermId t) -> std::optional<TermId> {
+    ir::Op op = store_.op(t);
+    if ((op != ir::Op::Exp && op != ir::Op::Exp2) || !negligible(store_.children(t)[0]))
+      return std::nullopt;
+    if (!first) first = t;
+    return zero;
+  });
+}
+
+TermId internal::rewrite_terms(ir::TermStore& s, TermId root,
+                               absl::flat_hash_map<TermId, TermId>& memo,
+                               const TermReplacement& replace, const TermRebuild& rebuild) {
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  std::vector<TermId> next;
   while (!stack.empty()) {
     ir::Budget::tick();
     auto [t, expanded] = stack.back();
@@ -387,25 +400,23 @@ TermId Pipeline::without_negligible_exps(TermId root, absl::flat_hash_map<TermId
       stack.pop_back();
       continue;
     }
-    ir::Op op = store_.op(t);
-    auto kids = store_.children(t);
-    if ((op == ir::Op::Exp || op == ir::Op::Exp2) && negligible(kids[0])) {
-      if (!first) first = t;
-      memo[t] = zero;
-      stack.pop_back();
-      continue;
-    }
     if (!expanded) {
+      if (auto r = replace(t)) {
+        memo[t] = *r;
+        stack.pop_back();
+        continue;
+      }
       stack.back().second = true;
-      for (TermId k : kids)
+      for (TermId k : s.children(t))
         if (!memo.contains(k)) stack.push_back({k, false});
       continue;
     }
     stack.pop_back();
-    std::vector<TermId> next(kids.begin(), kids.end());
+    auto kids = s.children(t);
+    next.assign(kids.begin(), kids.end());
     bool same = true;
     for (size_t i = 0; i < next.size(); ++i) same &= (next[i] = memo.at(next[i])) == kids[i];
-    memo[t] = same ? t : store_.make(op, next);
+    memo[t] = rebuild ? rebuild(t, next) : same ? t : s.make(s.op(t), next);
   }
   return memo.at(root);
 }
