@@ -1,4 +1,5 @@
-// The case split on thresholds (a stage of Pipeline, between the witness search and Z3).
+// The case split on thresholds (two stages of Pipeline: before the e-graph for pairs whose two
+// sides cut at different constants, after the witness search for the open pairs left).
 //
 // Kernels cut a function off at a threshold: `where(x > 20, x, log(1 + exp(x)))` for softplus,
 // `where(x < -20, 0, ...)`. Over the reals the cut changes the value, so the pair is proved only
@@ -6,13 +7,14 @@
 // (hardtanh after mish is 1 for every x > 20, cut or not). Neither the e-graph (it has no
 // case analysis) nor Z3 (exp and log are uninterpreted) can see that.
 //
-// So: take the term t a pair's branches compare with constants c1 < ... < ck, and split the
-// extended reals into the open intervals between them and the points themselves. On each piece
-// every such comparison has one value, so each branch resolves. A piece is settled when the
-// resolved sides are proved equal by the e-graph, or when both sides, with t ranging over the
-// piece (as a variable of its own, which only widens what they can be), enclose one and the
-// same point. The pair is proved when every piece is settled. Sound without knowing how t
-// depends on the inputs: every input puts t in exactly one piece, where both sides agree.
+// So: take the term t a pair compares with constants c1 < ... < ck (anywhere: a select's
+// condition, an `and` of two, a mask), and split the extended reals into the open intervals between
+// them and the points themselves. On each piece every such comparison has one value, so each branch
+// resolves. A piece is settled when the resolved sides are proved equal by the e-graph, or when
+// both sides, with t ranging over the piece (as a variable of its own, which only widens what they
+// can be), enclose one and the same point. The pair is proved when every piece is settled. Sound
+// without knowing how t depends on the inputs: every input puts t in exactly one piece, where both
+// sides agree.
 #include <algorithm>
 #include <set>
 
@@ -49,8 +51,9 @@ std::optional<Threshold> threshold_of(const ir::TermStore& s, TermId cond) {
   return std::nullopt;
 }
 
-// The conditions of the selects under the roots, by the term they compare; empty when the terms
-// are large.
+// Every comparison with a constant under the roots, by the term it compares; empty when the terms
+// are large. All of them, not only selects' conditions: a piece must decide every comparison of
+// the split term it resolves (resolve_on resolves only these constants).
 using Thresholds = std::map<TermId, std::set<double>>;
 Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack) {
   Thresholds out;
@@ -60,8 +63,7 @@ Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack) {
     stack.pop_back();
     if (!seen.insert(t).second) continue;
     if (seen.size() > kMaxNodesPerPair) return {};
-    if (s.op(t) == ir::Op::Select)
-      if (auto th = threshold_of(s, s.children(t)[0])) out[th->term].insert(th->value);
+    if (auto th = threshold_of(s, t)) out[th->term].insert(th->value);
     for (TermId k : s.children(t)) stack.push_back(k);
   }
   return out;
@@ -117,14 +119,16 @@ std::vector<Piece> pieces_of(const std::set<double>& cuts) {
   return out;
 }
 
-// root with every comparison of `split` against a constant decided on the piece, and every
+// root with every comparison of `split` against one of the cuts decided on the piece, and every
 // select whose condition that makes constant resolved; `as` (when set) replaces `split` itself.
-TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const Piece& piece,
-                  std::optional<TermId> as, absl::flat_hash_map<TermId, TermId>& memo) {
+TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const std::set<double>& cuts,
+                  const Piece& piece, std::optional<TermId> as,
+                  absl::flat_hash_map<TermId, TermId>& memo) {
   auto replace = [&](TermId t) -> std::optional<TermId> {
     if (t == split) return as;
     auto th = threshold_of(s, t);
-    if (!th || th->term != split) return std::nullopt;
+    // A constant that is not a cut may lie inside the piece, where its comparison varies.
+    if (!th || th->term != split || !cuts.contains(th->value)) return std::nullopt;
     double x = piece.inside();
     bool c_left = s.children(t)[0] != split;
     bool value = c_left ? holds(s.op(t), th->value, x) : holds(s.op(t), x, th->value);
@@ -140,14 +144,14 @@ TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const Piece& piec
 }
 
 // Both sides, with `split` a variable ranging over the piece, enclose the same single point.
-bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const Piece& piece,
-                   const ir::EnclosureRangeEnv& inputs) {
+// `finite`: split is finite for every input.
+bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const std::set<double>& cuts,
+                   const Piece& piece, bool finite, const ir::EnclosureRangeEnv& inputs) {
   constexpr const char* kName = "keq.case_split";
   TermId v = s.variable(kName, ir::Type::F32);
   absl::flat_hash_map<TermId, TermId> memo;
-  TermId a = resolve_on(s, p.ref, split, piece, v, memo);
-  TermId b = resolve_on(s, p.cand, split, piece, v, memo);
-  bool finite = ir::evaluate_enclosure_over(s, split, inputs).surely_finite();
+  TermId a = resolve_on(s, p.ref, split, cuts, piece, v, memo);
+  TermId b = resolve_on(s, p.cand, split, cuts, piece, v, memo);
   auto range = [&](const ir::Variable& var) -> std::optional<ir::Enclosure> {
     return var.name == kName ? std::optional(piece.enclosure(finite)) : inputs(var);
   };
@@ -206,12 +210,20 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which)
       return x.second.size() < y.second.size();
     });
     if (best->second.size() > kMaxThresholds) continue;
+    // The pieces cover the extended reals, not NaN, where every comparison is false: a split
+    // term that may be NaN is not split.
+    ir::Enclosure range = ir::evaluate_enclosure_over(store_, best->first, inputs);
+    if (range.nan) continue;
     Split split{k, {}};
     for (const Piece& piece : pieces_of(best->second)) {
-      if (same_point_on(store_, pairs_[k], best->first, piece, inputs)) continue;
+      if (same_point_on(store_, pairs_[k], best->first, best->second, piece, range.surely_finite(),
+                        inputs))
+        continue;
       absl::flat_hash_map<TermId, TermId> memo;
-      TermId a = resolve_on(store_, pairs_[k].ref, best->first, piece, std::nullopt, memo);
-      TermId b = resolve_on(store_, pairs_[k].cand, best->first, piece, std::nullopt, memo);
+      TermId a =
+          resolve_on(store_, pairs_[k].ref, best->first, best->second, piece, std::nullopt, memo);
+      TermId b =
+          resolve_on(store_, pairs_[k].cand, best->first, best->second, piece, std::nullopt, memo);
       split.goals.push_back(goals.size());
       goals.push_back({a, b});
     }
