@@ -1,5 +1,7 @@
 // The parser's entry points (python.h: parse, parse_file), node kinds' names and the tree's dump;
 // the grammar is in parser_statements.cc, parser_expressions.cc and parser_strings.cc.
+#include <cstdio>
+
 #include "frontends/python/parser_impl.h"
 
 namespace keq::python {
@@ -29,18 +31,27 @@ std::string Tree::dump() const {
       bool in_field = false;
       for (size_t k = 0; k < n.text.size(); ++k) {
         char c = n.text[k];
-        if (c == kFieldStart) {
+        // Only an f-string's template has fields: a plain string may hold \x01 itself (an
+        // escape in the source), which read as a field marker overran the text (fuzzer).
+        bool fstr = n.kind == NodeKind::FStr;
+        if (fstr && c == kFieldStart && k + 2 < n.text.size()) {
           in_field = true;
           t += "{";
           if (n.text[k + 1] != ' ') t += std::string("!") + n.text[k + 1];
           if (n.text[k + 2] != kFieldEnd) t += ":";
           ++k;
-        } else if (c == kFieldEnd) {
+        } else if (fstr && c == kFieldEnd) {
           in_field = false, t += "}";
         } else if (n.kind == NodeKind::FStr && !in_field && (c == '{' || c == '}')) {
           t += std::string(2, c);
+        } else if (c == '\n') {
+          t += "\\n";
+        } else if (static_cast<unsigned char>(c) < 0x20) {  // other control characters, escaped
+          char esc[5];
+          std::snprintf(esc, sizeof esc, "\\x%02x", static_cast<unsigned char>(c));
+          t += esc;
         } else {
-          t += c == '\n' ? std::string("\\n") : std::string(1, c);
+          t += c;
         }
       }
       out += " '" + t + "'";
