@@ -98,6 +98,7 @@ class Pipeline {
   bool early_threshold_cases();  // stage_cases.cc
   bool threshold_cases();
   std::set<size_t> split_on_thresholds(const std::vector<size_t>& which);
+  bool reaches_threshold(TermId root);
   // What an input variable can be (its tensor's get_inputs() domain), for enclosures.
   std::optional<ir::Enclosure> input_range(const ir::Variable& v) const;
   void find_explained();
@@ -116,7 +117,11 @@ class Pipeline {
   std::vector<Pair> pairs_;
   std::vector<bool> proved_;
   std::vector<bool> case_tried_;  // pairs the case split on thresholds has tried
-  std::vector<size_t> open_;      // after the witness search: the pairs Z3 gets
+  absl::flat_hash_map<TermId, bool> reaches_threshold_;  // memo of reaches_threshold()
+  // Nodes the case split may walk for thresholds in this configuration: a wide row whose every
+  // element branches (thousands of pairs of large terms) must not cost more than the proof.
+  size_t walk_budget_ = 4'000'000;
+  std::vector<size_t> open_;  // after the witness search: the pairs Z3 gets
   std::unique_ptr<Witness> witness_;
   size_t approximate_ = 0;             // IEEE pairs set aside
   std::vector<Pair> zero_sign_pairs_;  // of those, the ones the witness search may refute

@@ -52,17 +52,19 @@ std::optional<Threshold> threshold_of(const ir::TermStore& s, TermId cond) {
 }
 
 // Every comparison with a constant under the roots, by the term it compares; empty when the terms
-// are large. All of them, not only selects' conditions: a piece must decide every comparison of
-// the split term it resolves (resolve_on resolves only these constants).
+// are large or the run's walking budget is spent. All of them, not only selects' conditions: a
+// piece must decide every comparison of the split term it resolves (resolve_on resolves only
+// these constants).
 using Thresholds = std::map<TermId, std::set<double>>;
-Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack) {
+Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack, size_t& budget) {
   Thresholds out;
   absl::flat_hash_set<TermId> seen;
   while (!stack.empty()) {
     TermId t = stack.back();
     stack.pop_back();
     if (!seen.insert(t).second) continue;
-    if (seen.size() > kMaxNodesPerPair) return {};
+    if (seen.size() > kMaxNodesPerPair || budget == 0) return {};
+    --budget;
     if (auto th = threshold_of(s, t)) out[th->term].insert(th->value);
     for (TermId k : s.children(t)) stack.push_back(k);
   }
@@ -163,6 +165,32 @@ bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const std::set
 
 }  // namespace
 
+// Whether any comparison of an fp32 term with a constant lies under t, memoized over the whole
+// store: a pair without one is never walked. Walking each pair's terms instead cost a softmax
+// row of 16,384 (as many pairs, each a sum of 16,384 exps) 20 times its whole run.
+bool Pipeline::reaches_threshold(TermId root) {
+  std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    ir::Budget::tick();
+    auto [t, expanded] = stack.back();
+    if (reaches_threshold_.contains(t)) {
+      stack.pop_back();
+      continue;
+    }
+    if (!expanded) {
+      stack.back().second = true;
+      for (TermId k : store_.children(t))
+        if (!reaches_threshold_.contains(k)) stack.push_back({k, false});
+      continue;
+    }
+    stack.pop_back();
+    bool any = threshold_of(store_, t).has_value();
+    for (TermId k : store_.children(t)) any = any || reaches_threshold_.at(k);
+    reaches_threshold_[t] = any;
+  }
+  return reaches_threshold_.at(root);
+}
+
 // Before the e-graph: the pairs whose two sides cut at different constants (a softplus cut at 20
 // against torch's exact mish). The e-graph cannot prove them whole and may spend its budget
 // trying (15 s a configuration on LLMKernel's L2 16); a pair whose sides branch alike it proves
@@ -173,7 +201,9 @@ bool Pipeline::early_threshold_cases() {
   case_tried_.assign(pairs_.size(), false);
   std::vector<size_t> uneven;
   for (size_t k = 0; k < pairs_.size(); ++k)
-    if (thresholds_in(store_, {pairs_[k].ref}) != thresholds_in(store_, {pairs_[k].cand}))
+    if ((reaches_threshold(pairs_[k].ref) || reaches_threshold(pairs_[k].cand)) &&
+        thresholds_in(store_, {pairs_[k].ref}, walk_budget_) !=
+            thresholds_in(store_, {pairs_[k].cand}, walk_budget_))
       uneven.push_back(k);
   for (size_t k : split_on_thresholds(uneven)) proved_[k] = true;
   return true;
@@ -203,7 +233,8 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which)
   auto inputs = [this](const ir::Variable& v) { return input_range(v); };
   for (size_t k : which) {
     if (k < case_tried_.size()) case_tried_[k] = true;
-    auto found = thresholds_in(store_, {pairs_[k].ref, pairs_[k].cand});
+    if (!reaches_threshold(pairs_[k].ref) && !reaches_threshold(pairs_[k].cand)) continue;
+    auto found = thresholds_in(store_, {pairs_[k].ref, pairs_[k].cand}, walk_budget_);
     if (found.empty()) continue;
     // The term compared with the most constants (a softplus cut at both ends, say).
     auto best = std::max_element(found.begin(), found.end(), [](const auto& x, const auto& y) {
