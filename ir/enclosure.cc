@@ -394,6 +394,25 @@ Affine affine_of(const TermStore& s, TermId t) {
 // m (c1 + k1 a) (Python's `x * (e - 1) / (e + 1)`) is m times that map.
 std::optional<Enclosure> moebius(const TermStore& s, Op op, std::span<const TermId> kids,
                                  const absl::flat_hash_map<TermId, Enclosure>& memo) {
+  if (op == Op::Mul && s.type(kids[0]) == Type::F32) {  // n * (c / d) and n * recip(d): c (n / d)
+    for (int side = 0; side < 2; ++side) {
+      TermId r = kids[side];
+      Op rop = s.op(r);
+      bool quotient = (rop == Op::Div || rop == Op::DivFull) &&
+                      s.op(s.children(r)[0]) == Op::Const &&
+                      std::isfinite(s.constant_of(s.children(r)[0]).f);
+      if (!quotient && rop != Op::Recip) continue;
+      TermId pair[2] = {kids[1 - side], s.children(r).back()};
+      auto q = moebius(s, Op::Div, pair, memo);
+      if (!q || rop == Op::Recip) return q;
+      Enclosure c = Enclosure::of(s.constant_of(s.children(r)[0]));
+      const Enclosure* args[2] = {&c, &*q};
+      Enclosure scaled = apply(Op::Mul, EArgs(args));
+      scaled.finite = scaled.real && !scaled.nan;
+      return scaled;
+    }
+    return std::nullopt;
+  }
   if ((op != Op::Div && op != Op::DivFull) || s.type(kids[0]) != Type::F32) return std::nullopt;
   Affine d = affine_of(s, kids[1]);
   if (s.op(kids[0]) == Op::Mul) {

@@ -334,6 +334,13 @@ TEST(ReplayEnclosure, AQuotientOfOneValueIsBoundedByItsEnds) {
   ir::Enclosure m = over(xt, range_of(20, INFINITY, true));
   ASSERT_TRUE(m.real && !m.nan) << m.str();
   EXPECT_GE(mpfr_cmp_d(m.lo.get(), 19.99999), 0) << m.str();
+  // The same written with a reciprocal (keq's metamorphic variants turn x / y into x * (1 / y)).
+  for (const char* form : {"(* (* x (- (exp (* 2 x)) 1)) (/ 1 (+ (exp (* 2 x)) 1)))",
+                           "(* (recip (+ (exp (* 2 x)) 1)) (* x (- (exp (* 2 x)) 1)))"}) {
+    ir::Enclosure r = over(read(s, form), range_of(20, INFINITY, true));
+    ASSERT_TRUE(r.real && !r.nan) << form << ": " << r.str();
+    EXPECT_GE(mpfr_cmp_d(r.lo.get(), 19.99999), 0) << form << ": " << r.str();
+  }
   ir::Enclosure maybe_inf = over(t, range_of(20, INFINITY, false));
   EXPECT_TRUE(maybe_inf.nan || mpfr_cmp_d(maybe_inf.hi.get(), 1) > 0) << maybe_inf.str();
   // Sampled: every value of the quotient over random finite ranges lies in its enclosure,

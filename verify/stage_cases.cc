@@ -32,13 +32,18 @@ bool is_order(ir::Op op) {
   return op == ir::Op::Lt || op == ir::Op::Le || op == ir::Op::Gt || op == ir::Op::Ge;
 }
 
-// A comparison of a non-constant fp32 term with an fp32 constant, either way round.
+bool is_extremum(ir::Op op) {
+  return op == ir::Op::Max || op == ir::Op::MaxNum || op == ir::Op::Min || op == ir::Op::MinNum;
+}
+
+// A comparison of a non-constant fp32 term with an fp32 constant, either way round, or the
+// maximum or minimum of the two (`tl.maximum(amax, eps)`: a piece decides which it is).
 struct Threshold {
   TermId term;
   double value;
 };
 std::optional<Threshold> threshold_of(const ir::TermStore& s, TermId cond) {
-  if (!is_order(s.op(cond))) return std::nullopt;
+  if (!is_order(s.op(cond)) && !is_extremum(s.op(cond))) return std::nullopt;
   auto kids = s.children(cond);
   auto is_const = [&](TermId t) {
     return s.op(t) == ir::Op::Const && s.type(t) == ir::Type::F32 &&
@@ -132,8 +137,15 @@ TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const std::set<do
     // A constant that is not a cut may lie inside the piece, where its comparison varies.
     if (!th || th->term != split || !cuts.contains(th->value)) return std::nullopt;
     double x = piece.inside();
+    ir::Op op = s.op(t);
+    if (is_extremum(op)) {  // the split where it is the larger (max) or smaller (min), else c
+      bool is_max = op == ir::Op::Max || op == ir::Op::MaxNum;
+      bool split_wins = is_max ? x >= th->value : x <= th->value;
+      TermId c = s.children(t)[0] == split ? s.children(t)[1] : s.children(t)[0];
+      return split_wins ? as.value_or(split) : c;
+    }
     bool c_left = s.children(t)[0] != split;
-    bool value = c_left ? holds(s.op(t), th->value, x) : holds(s.op(t), x, th->value);
+    bool value = c_left ? holds(op, th->value, x) : holds(op, x, th->value);
     return s.constant(ir::Constant::of_bool(value));
   };
   auto rebuild = [&](TermId t, std::span<const TermId> next) {
