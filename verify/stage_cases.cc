@@ -60,7 +60,13 @@ std::optional<Threshold> threshold_of(const ir::TermStore& s, TermId cond) {
 // are large or the run's walking budget is spent. All of them, not only selects' conditions: a
 // piece must decide every comparison of the split term it resolves (resolve_on resolves only
 // these constants).
-using Thresholds = std::map<TermId, std::set<double>>;
+// `compared`: the terms an order comparison (not only a max or min) reads, the ones worth
+// splitting: a clamp's input alone is for the e-graph.
+struct Thresholds {
+  std::map<TermId, std::set<double>> cuts;
+  std::set<TermId> compared;
+  bool operator==(const Thresholds&) const = default;
+};
 Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack, size_t& budget) {
   Thresholds out;
   absl::flat_hash_set<TermId> seen;
@@ -70,7 +76,10 @@ Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack, size
     if (!seen.insert(t).second) continue;
     if (seen.size() > kMaxNodesPerPair || budget == 0) return {};
     --budget;
-    if (auto th = threshold_of(s, t)) out[th->term].insert(th->value);
+    if (auto th = threshold_of(s, t)) {
+      out.cuts[th->term].insert(th->value);
+      if (is_order(s.op(t))) out.compared.insert(th->term);
+    }
     for (TermId k : s.children(t)) stack.push_back(k);
   }
   return out;
@@ -177,9 +186,9 @@ bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const std::set
 
 }  // namespace
 
-// Whether any comparison of an fp32 term with a constant lies under t, memoized over the whole
-// store: a pair without one is never walked. Walking each pair's terms instead cost a softmax
-// row of 16,384 (as many pairs, each a sum of 16,384 exps) 20 times its whole run.
+// Whether any comparison (or max, min) of an fp32 term with a constant lies under t, memoized over
+// the whole store: a pair without one is never walked. Walking each pair's terms instead cost a
+// softmax row of 16,384 (as many pairs, each a sum of 16,384 exps) 20 times its whole run.
 bool Pipeline::reaches_threshold(TermId root) {
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   while (!stack.empty()) {
@@ -246,13 +255,14 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which)
   for (size_t k : which) {
     if (k < case_tried_.size()) case_tried_[k] = true;
     if (!reaches_threshold(pairs_[k].ref) && !reaches_threshold(pairs_[k].cand)) continue;
-    auto found = thresholds_in(store_, {pairs_[k].ref, pairs_[k].cand}, walk_budget_);
-    if (found.empty()) continue;
-    // The term compared with the most constants (a softplus cut at both ends, say).
-    auto best = std::max_element(found.begin(), found.end(), [](const auto& x, const auto& y) {
-      return x.second.size() < y.second.size();
-    });
-    if (best->second.size() > kMaxThresholds) continue;
+    Thresholds found = thresholds_in(store_, {pairs_[k].ref, pairs_[k].cand}, walk_budget_);
+    // The compared term with the most constants (a softplus cut at both ends, say).
+    auto best = found.cuts.end();
+    for (auto it = found.cuts.begin(); it != found.cuts.end(); ++it)
+      if (found.compared.contains(it->first) &&
+          (best == found.cuts.end() || it->second.size() > best->second.size()))
+        best = it;
+    if (best == found.cuts.end() || best->second.size() > kMaxThresholds) continue;
     // The pieces cover the extended reals, not NaN, where every comparison is false: a split
     // term that may be NaN is not split.
     ir::Enclosure range = ir::evaluate_enclosure_over(store_, best->first, inputs);
