@@ -8,7 +8,8 @@
 // case analysis) nor Z3 (exp and log are uninterpreted) can see that.
 //
 // So: take the term t a pair compares with constants c1 < ... < ck (anywhere: a select's
-// condition, an `and` of two, a mask), and split the extended reals into the open intervals between
+// condition, an `and` of two, a mask; a max or min of t with a constant is a cut too), and split
+// the extended reals into the open intervals between
 // them and the points themselves. On each piece every such comparison has one value, so each branch
 // resolves. A piece is settled when the resolved sides are proved equal by the e-graph, or when
 // both sides, with t ranging over the piece (as a variable of its own, which only widens what they
