@@ -387,7 +387,7 @@ Affine affine_of(const TermStore& s, TermId t) {
   return {t, 1, 0};
 }
 
-// (c1 + k1 a) / (c2 + k2 a) over a finite a: a Moebius map of one value, monotone on each side
+// (c1 + k1 a) / (c2 + k2 a) over a surely finite a: a Moebius map of one value, monotone on each side
 // of its pole, so its values at the ends of a's enclosure (the limit k1/k2 at an infinite end)
 // bound it. The general quotient loses that both operands move together: tanh written as
 // (e^2x - 1) / (e^2x + 1) over x > 20 is [0, inf] there, and [tanh 20, 1] here. A numerator
@@ -434,7 +434,7 @@ std::optional<Enclosure> moebius(const TermStore& s, Op op, std::span<const Term
   auto at = memo.find(n.a);
   if (at == memo.end()) return std::nullopt;
   const Enclosure& a = at->second;
-  if (!a.real || a.nan || !a.finite) return std::nullopt;
+  if (!a.real || !a.surely_finite()) return std::nullopt;
   // The pole, a = -c2 / k2, must lie outside [lo, hi].
   Real pole(-d.c / d.k);
   if (mpfr_cmp(a.lo.get(), pole.get()) <= 0 && mpfr_cmp(pole.get(), a.hi.get()) <= 0)
