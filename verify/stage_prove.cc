@@ -229,7 +229,7 @@ bool Pipeline::egraph() {
   find_explained();
   std::vector<bool>& proved = proved_;
   if (proved.size() != pairs.size()) proved.assign(pairs.size(), false);
-  const std::vector<bool> before = proved;  // the case split's, before the e-graph
+  const auto proved_before = std::ranges::count(proved, true);  // by the case split, earlier
   // The explained pair is a goal like the others, so the run goes on until it is proved too.
   std::vector<size_t> which;
   for (size_t k = 0; k < pairs.size() + (explained ? 1 : 0); ++k)
@@ -299,7 +299,7 @@ bool Pipeline::egraph() {
     r.stats.egraph_nodes = proof->graph.memo_size();
     r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
   }
-  for (size_t k = 0; k < proved.size(); ++k) r.stats.egraph_proved += proved[k] && !before[k];
+  r.stats.egraph_proved += std::ranges::count(proved, true) - proved_before;
 
   return true;
 }

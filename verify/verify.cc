@@ -155,6 +155,17 @@ bool Pipeline::start() {
   return false;
 }
 
+// What proved the elements, for an EQUIVALENT that is not all by exhaustion.
+static std::string proved_how(const Stats& s) {
+  std::string how = s.smt_proved ? "e-graph and Z3" : "e-graph";
+  if (s.exhaustion_proved) how += ", " + std::to_string(s.exhaustion_proved) + " by exhaustion";
+  if (s.cases_proved)  // stage_cases.cc: the e-graph and enclosures, piece by piece
+    how += ", " + std::to_string(s.cases_proved) +
+           " by a case split on the constants their branches compare with";
+  return how == "e-graph" ? "every output element proved by the e-graph"
+                          : "every output element proved (" + how + ")";
+}
+
 void Pipeline::conclude() {
   Report& r = r_;
   r.stats.unknown = pairs_.size() + approximate_ - r.stats.egraph_proved - r.stats.cases_proved -
@@ -167,14 +178,7 @@ void Pipeline::conclude() {
     if (by_exhaustion && by_exhaustion == total)
       r.reason = "every output element proved by exhaustion (every value of its input)";
     else
-      r.reason = std::string(r.stats.smt_proved ? "every output element proved (e-graph and Z3"
-                                                : "every output element proved (e-graph") +
-                 (by_exhaustion ? ", " + std::to_string(by_exhaustion) + " by exhaustion)" : ")");
-    if (!r.stats.smt_proved && !by_exhaustion)
-      r.reason = "every output element proved by the e-graph";
-    if (r.stats.cases_proved)  // stage_cases.cc: the e-graph and enclosures, piece by piece
-      r.reason += " (" + std::to_string(r.stats.cases_proved) +
-                  " by a case split on the constants their branches compare with)";
+      r.reason = proved_how(r.stats);
     return;
   }
   r.verdict = Verdict::Unknown;
