@@ -135,6 +135,11 @@ class Runner {
       }
       auto t1 = Clock::now();
       const size_t memo_before = g.memo_size(), classes_before = g.num_classes();
+      // Room for every match found to be recorded: the set grew by doubling within an apply
+      // phase, rehashing at each step (a twentieth of a long run, perf).
+      size_t to_apply = 0;
+      for (const Matches& m : matches) to_apply += m.size();
+      applied.reserve(applied.size() + to_apply);
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
         st.applied += rules[r].apply(g, matches[r], static_cast<uint32_t>(r), &applied);
         if (auto msg = canary(g)) {
