@@ -111,6 +111,16 @@ struct Piece {
   }
 };
 
+// Whether the split term's values (`range`, a rigorous enclosure over the inputs' domains) meet
+// the piece: one they cannot reach holds no input, so nothing is to prove there (a clamp at 1e-12
+// of a softmax output, which the inputs keep far above it).
+bool meets(const ir::Enclosure& range, const Piece& p) {
+  if (!range.real) return true;
+  if (p.point)
+    return mpfr_cmp_d(range.lo.get(), p.lo) <= 0 && mpfr_cmp_d(range.hi.get(), p.lo) >= 0;
+  return mpfr_cmp_d(range.hi.get(), p.lo) > 0 && mpfr_cmp_d(range.lo.get(), p.hi) < 0;
+}
+
 bool holds(ir::Op op, double a, double b) {
   switch (op) {
     case ir::Op::Lt:
@@ -270,6 +280,7 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which)
     if (range.nan) continue;
     Split split{k, {}};
     for (const Piece& piece : pieces_of(best->second)) {
+      if (!meets(range, piece)) continue;
       if (same_point_on(store_, pairs_[k], best->first, best->second, piece, range.surely_finite(),
                         inputs))
         continue;
