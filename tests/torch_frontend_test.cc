@@ -60,6 +60,52 @@ int64_t int_of(const std::string& src) {
   return v->i;
 }
 
+// A hand-rolled autotuner: `ms < best` with best = inf is decided (a timing is finite); each
+// later comparison of two timings takes the outcome its bit says, and every sequence of
+// best-so-far outcomes is one some timings give.
+TEST(TimingChoices, BestSoFarOutcomesAreAllPossible) {
+  using python::TimingChoices;
+  for (uint64_t choices = 0; choices < 8; ++choices) {
+    TimingChoices t(choices);
+    TimingChoices::Side best{-1, INFINITY};
+    for (int run = 0; run < 4; ++run) {
+      TimingChoices::Side ms{t.next_timing(), 0};
+      if (*t.compare("<", ms, best, "f.py:1:1")) best = ms;
+    }
+    EXPECT_EQ(t.undecided(), 3u);  // the first against inf was decided
+    EXPECT_TRUE(t.possible()) << t.describe();
+    EXPECT_FALSE(t.derived());
+  }
+}
+
+TEST(TimingChoices, ContradictoryOutcomesAreImpossible) {
+  using python::TimingChoices;
+  TimingChoices::Side a{1, 0}, b{2, 0}, zero{-1, 0}, two{-1, 2};
+  TimingChoices both(0b11);  // a < b and b < a
+  both.compare("<", a, b, "f.py:1:1"), both.compare("<", b, a, "f.py:2:1");
+  EXPECT_FALSE(both.possible());
+  TimingChoices apart(0b111);  // a <= b, b <= a, and a != b
+  apart.compare("<=", a, b, "f.py:1:1"), apart.compare("<=", b, a, "f.py:2:1");
+  apart.compare("!=", a, b, "f.py:3:1");
+  EXPECT_FALSE(apart.possible());
+  TimingChoices bounds(0b01);  // a < 2 and a > 2 (no timing is below 0: a < 0 is decided false)
+  EXPECT_EQ(bounds.compare("<", a, zero, "f.py:1:1"), std::optional<bool>(false));
+  bounds.compare("<", a, two, "f.py:2:1"), bounds.compare("<", two, a, "f.py:3:1");
+  EXPECT_EQ(bounds.undecided(), 2u);
+  EXPECT_TRUE(bounds.possible());  // the second outcome is false: a < 2 and not 2 < a
+  TimingChoices crossed(0b11);
+  crossed.compare("<", a, two, "f.py:2:1"), crossed.compare("<", two, a, "f.py:3:1");
+  EXPECT_FALSE(crossed.possible());
+}
+
+TEST(TimingChoices, PastTheLimitThereIsNoOutcome) {
+  using python::TimingChoices;
+  TimingChoices t(0);
+  for (size_t k = 0; k < TimingChoices::kMax; ++k)
+    EXPECT_TRUE(t.compare("<", {t.next_timing(), 0}, {t.next_timing(), 0}, "f.py:1:1").has_value());
+  EXPECT_FALSE(t.compare("<", {t.next_timing(), 0}, {t.next_timing(), 0}, "f.py:1:1").has_value());
+}
+
 TEST(Interp, PythonArithmeticIsPythons) {
   EXPECT_EQ(int_of("r = -7 // 2"), -4);
   EXPECT_EQ(int_of("r = -7 % 2"), 1);
@@ -1808,7 +1854,9 @@ TEST(TorchFrontend, InPlaceMethodsWriteTheirTensorAndItsViews) {
 // Timing with CUDA events (an LLM's hand-rolled autotuner): streams order nothing keq models, and
 // a timing may be read, but comparing timings (choosing a configuration by them) is UNSUPPORTED:
 // keq cannot know which the GPU would choose, and a choice it guessed could hide a wrong one.
-TEST(TorchFrontend, CudaTimingsMayBeReadButNotCompared) {
+// A timing may be read; compared, it is decided where every timing answers alike (finite, at
+// least 0), and otherwise takes the run's outcome (all false by default), which is recorded.
+TEST(TorchFrontend, CudaTimingsComparedTakeTheRunsOutcomes) {
   ir::TermStore s;
   Ref r = run_snippet(
       "import torch\ne0 = torch.cuda.Event(enable_timing=True)\n"
@@ -1818,8 +1866,18 @@ TEST(TorchFrontend, CudaTimingsMayBeReadButNotCompared) {
       "r", s);
   EXPECT_EQ(r->kind, K::Float);
   EXPECT_EQ(r->f, 1.0);
+  r = run_snippet(
+      "import torch\ne = torch.cuda.Event(enable_timing=True)\n"
+      "a, b = e.elapsed_time(e), e.elapsed_time(e)\n"
+      "r = [a * 1000 < float('inf'), a >= 0, a < b, b < a]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 4u);
+  EXPECT_TRUE(r->items[0]->b);
+  EXPECT_TRUE(r->items[1]->b);
+  EXPECT_FALSE(r->items[2]->b);  // the outcomes not given: false, each a choice of the run
+  EXPECT_FALSE(r->items[3]->b);
   EXPECT_THROW(run_snippet("import torch\ne = torch.cuda.Event(enable_timing=True)\n"
-                           "r = e.elapsed_time(e) * 1000 < float('inf')\n",
+                           "r = e.elapsed_time(e) < [1]\n",
                            "r", s),
                python::Unsupported);
 }

@@ -49,11 +49,15 @@ TermId rewrite_terms(ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, 
 class Pipeline {
  public:
   Pipeline(const std::string& ref_path, const std::string& cand_path, const Options& options)
-      : ref_path_(ref_path), cand_path_(cand_path), opt_(options) {}
+      : ref_path_(ref_path),
+        cand_path_(cand_path),
+        opt_(options),
+        timing_(options.timing_choices) {}
 
   Report run();  // every stage in order, each ending the run when it decides it
 
  private:
+  Report finished();  // the report, with the timing comparisons' record (once_each)
   // A note made at every launch of a kernel (64 program instances of one tl.dot) says it once.
   static Report once_each(Report r) {
     absl::flat_hash_set<std::string> seen;
@@ -112,6 +116,7 @@ class Pipeline {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   Report r_;
   ir::TermStore store_;
+  python::TimingChoices timing_;  // the candidate's comparisons of GPU timings (run_programs)
   Program ref_, cand_;
   Domains domains_;
   std::vector<Pair> pairs_;

@@ -85,7 +85,7 @@ bool Pipeline::run_programs() {
                              opt.eval_mode);
     ran_reference = true;
     cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
-                                classes.candidate, opt.autotune_config, opt.eval_mode);
+                                classes.candidate, opt.autotune_config, opt.eval_mode, &timing_);
     r.autotune_configs = cand.state.autotune_configs;
     r.autotune_signatures = cand.state.autotune_signatures;
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;

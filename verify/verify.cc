@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
 
 #include "ir/budget.h"
 #include "verify/pipeline.h"
@@ -55,10 +57,125 @@ Verdict combine(Verdict a, Verdict b) {
 }
 
 namespace {
-Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
-                            const Options& options) {
-  return Pipeline(ref_path, cand_path, options).run();
+
+// The verdict over every outcome of the candidate's comparisons of GPU timings (a hand-rolled
+// autotuner's `if ms < best:`), each outcome a run of its own: keq cannot know which way the GPU
+// goes, and a guessed outcome could hide a wrong configuration. Outcomes no timings can give
+// (t1 < t2 and t2 < t1) are skipped. A counterexample counts only where keq can show the
+// timings it needs are possible.
+// `impossible`: how many outcomes no timings give were left out; none: only the first outcome ran.
+Report every_timing_outcome(const std::vector<Report>& runs, std::optional<size_t> impossible) {
+  std::vector<const Report*> possible;
+  for (const Report& r : runs)
+    if (r.timing_possible) possible.push_back(&r);
+  auto with_note = [&](const Report& r, const std::string& note) {
+    Report out = r;
+    out.notes.push_back(note);
+    return out;
+  };
+  const std::string outcomes =
+      impossible
+          ? "GPU timings: every outcome of the candidate's comparisons of torch.cuda.Event "
+            "timings was checked: " +
+                std::to_string(possible.size()) + " distinct programs verified" +
+                (*impossible
+                     ? ", " + std::to_string(*impossible) + " outcomes no timings give left out"
+                     : "")
+          : "GPU timings: the first outcome of the candidate's comparisons of "
+            "torch.cuda.Event timings decides the configuration; the others were not run";
+  for (const Report* r : possible)
+    if (r->verdict == Verdict::NotEquivalent) {
+      Report out = with_note(*r, outcomes);
+      out.bound += "; GPU timings: " + r->timing_outcomes;
+      if (r->timing_checked) return out;
+      out.verdict = Verdict::Unknown;
+      out.counterexample.reset();
+      out.reason = "a counterexample when the GPU's timings go " + r->timing_outcomes +
+                   ", outcomes keq cannot show possible (a comparison of a timing computed from "
+                   "timings): " +
+                   r->reason;
+      return out;
+    }
+  for (const Report* r : possible)
+    if (r->verdict != Verdict::Equivalent) {
+      Report out = with_note(*r, outcomes);
+      out.bound += "; GPU timings: " + r->timing_outcomes;
+      return out;
+    }
+  return with_note(possible.empty() ? runs[0] : *possible[0], outcomes);
 }
+
+// What the candidate computes, exactly: its outputs' shapes, dtypes and terms (hash-consed in
+// one store, so equal ids are equal terms), and its memory findings, or what stopped it.
+std::string program_identity(const Program& p) {
+  std::string id;
+  for (const auto& t : p.outputs) {
+    id += "|" + std::to_string(static_cast<int>(t->dtype)) + ":";
+    for (int64_t d : t->shape) id += std::to_string(d) + "x";
+    for (TermId e : t->elems) id += std::to_string(e) + ",";
+  }
+  for (const std::string& f : p.state.findings) id += "|" + f;
+  return id;
+}
+
+// One outcome of the candidate's comparisons of GPU timings for each program they lead to
+// (choosing among configurations that differ only in num_warps gives one program): the
+// candidate alone, run under every outcome into one term store. Outcomes no timings can give
+// are left out, and counted in `impossible`; a program's outcome is one keq can show possible
+// where it has one.
+std::vector<uint64_t> distinct_timing_outcomes(const std::string& ref_path,
+                                               const std::string& cand_path, const Options& opt,
+                                               size_t comparisons, size_t& impossible) {
+  ir::TermStore store;
+  const std::string cls = torch::model_classes(ref_path, cand_path).candidate;
+  std::map<std::string, std::pair<uint64_t, bool>> programs;  // identity: (outcome, checked)
+  for (uint64_t m = 0; m < (uint64_t{1} << comparisons); ++m) {
+    python::TimingChoices timing(m);
+    std::string id;
+    try {
+      id = program_identity(torch::run_candidate(cand_path, ref_path, store, opt.dims,
+                                                 opt.params_initial, cls, opt.autotune_config,
+                                                 opt.eval_mode, &timing));
+    } catch (const Error& e) {  // what stops the candidate is part of what it does
+      if (e.kind() == ErrorKind::Budget) throw;
+      id = std::string("stopped: ") + e.what();
+    }
+    comparisons = std::max(comparisons, timing.undecided());
+    if ((m >> timing.undecided()) != 0) continue;  // the outcome of m's low bits, run already
+    if (!timing.possible()) {
+      ++impossible;
+      continue;
+    }
+    auto [it, fresh] = programs.try_emplace(id, m, !timing.derived());
+    if (!fresh && !it->second.second && !timing.derived()) it->second = {m, true};
+  }
+  std::vector<uint64_t> outcomes;
+  for (const auto& [id, rep] : programs) outcomes.push_back(rep.first);
+  std::sort(outcomes.begin(), outcomes.end());
+  return outcomes;
+}
+
+Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
+                            Options options) {
+  options.timing_choices = 0;
+  std::vector<Report> runs = {Pipeline(ref_path, cand_path, options).run()};
+  const Report& first = runs[0];
+  if (first.timing_comparisons == 0) return runs[0];
+  if (first.verdict == Verdict::NotEquivalent && first.timing_possible && first.timing_checked)
+    return every_timing_outcome(runs, std::nullopt);  // decided: a pre-filter stops there
+  size_t impossible = 0;
+  std::vector<uint64_t> outcomes =
+      distinct_timing_outcomes(ref_path, cand_path, options, first.timing_comparisons, impossible);
+  if (outcomes.empty()) return runs[0];  // none possible: keq's record is at fault, not the file
+  if (std::find(outcomes.begin(), outcomes.end(), 0) == outcomes.end()) runs.clear();
+  for (uint64_t m : outcomes) {
+    if (m == 0) continue;  // run first
+    options.timing_choices = m;
+    runs.push_back(Pipeline(ref_path, cand_path, options).run());
+  }
+  return every_timing_outcome(runs, impossible);
+}
+
 }  // namespace
 
 Report verify(const std::string& ref_path, const std::string& cand_path, const Options& options) {
@@ -130,12 +247,21 @@ Report Pipeline::run() {
                          r_.stats.cases_proved - r_.stats.witness_refuted - r_.stats.smt_proved -
                          r_.stats.smt_refuted;
       r_.stats.seconds = elapsed();
-      return once_each(std::move(r_));
+      return finished();
     }
     r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
-    if (!go_on) return once_each(std::move(r_));
+    if (!go_on) return finished();
   }
   conclude();
+  return finished();
+}
+
+// The report as the run left it, with what the candidate's comparisons of GPU timings did.
+Report Pipeline::finished() {
+  r_.timing_comparisons = timing_.undecided();
+  r_.timing_outcomes = timing_.describe();
+  r_.timing_possible = timing_.possible();
+  r_.timing_checked = !timing_.derived();
   return once_each(std::move(r_));
 }
 

@@ -48,7 +48,10 @@ struct Options {
   size_t jobs = 1;                // Z3 queries run at once (--jobs)
   bool nonfinite_inputs = false;  // float inputs may be +-inf and NaN too
   ir::Semantics semantics = ir::Semantics::Real;
-  size_t autotune_config = 0;         // which config autotuned kernels run (0-based)
+  size_t autotune_config = 0;  // which config autotuned kernels run (0-based)
+  // Bit k: the outcome of the k-th comparison of GPU timings keq cannot decide (verify() runs
+  // every outcome; see python::TimingChoices).
+  uint64_t timing_choices = 0;
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
   // --exhaustive (IEEE): pairs of one input element evaluated at every value of its format, on
   // `device` (generated code: runner/).
@@ -92,7 +95,12 @@ struct Report {
   std::string ref_class = "Model", cand_class = "ModelNew";  // torch::model_classes's
   size_t autotune_configs = 0;  // the most configs any autotuned kernel has (0: none autotuned)
   std::vector<std::string> autotune_signatures;  // TorchState's: equal ones are one program
-  bool nonfinite_inputs = false;                 // checked with +-inf and NaN inputs too
+  // Comparisons of GPU timings keq could not decide in this run, the outcomes it took, and
+  // whether some timings give them all (`timing_checked` false: one read a computed timing).
+  size_t timing_comparisons = 0;
+  std::string timing_outcomes;
+  bool timing_possible = true, timing_checked = true;
+  bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "frontends/python/python.h"
+#include "frontends/python/timing.h"
 #include "frontends/python/value.h"
 
 namespace keq::python {
@@ -97,6 +98,10 @@ class Interp {
 
   ir::TermStore& store() { return store_; }
   TensorHooks& hooks() { return hooks_; }
+  // The outcomes this run gives comparisons of GPU timings, and where they are recorded (the
+  // caller's, to read even when the run raises); the interpreter's own, all false, by default.
+  TimingChoices& timing() { return timing_ ? *timing_ : own_timing_; }
+  void set_timing(TimingChoices* t) { timing_ = t; }
   // Makes `import NAME` (and `from NAME import ...`) produce this module: keq's model of a
   // library, which takes precedence over any source of that name on the search path.
   void register_module(const std::string& name, Ref module);
@@ -188,6 +193,7 @@ class Interp {
   // for some kinds): only then is a failed lookup a certain KeyError.
   bool equality_is_pythons(const Ref& v) const;
   bool compare(const std::string& op, const Ref& a, const Ref& b, Span at);  // <, in, is, ...
+  bool compare_timings(const std::string& op, const Ref& a, const Ref& b, Span at);
   // The running methods' (class, self), innermost last: what super() reads.
   std::vector<std::pair<Ref, Ref>> method_stack_;
 
@@ -254,6 +260,8 @@ class Interp {
     absl::flat_hash_set<std::string> before_, targets_;
     uint32_t line_ = 0;
   };
+  TimingChoices* timing_ = nullptr;
+  TimingChoices own_timing_;
   int import_guards_ = 0;  // try statements with handlers around the running code
   Flow exec_try(const Node& n, const std::shared_ptr<Env>& env);
   [[noreturn]] void exec_raise(const Node& n, const std::shared_ptr<Env>& env);

@@ -370,7 +370,7 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
                     (b->kind == K::Float && b->s == kTimingMarker);
       auto number = [timing](double v) {
         Ref r = floating(v);
-        if (timing) r->s = kTimingMarker;
+        if (timing) r->s = kTimingMarker;  // computed from timings: id 0 (TimingChoices)
         return r;
       };
       if (op == "+") return number(x + y);
@@ -405,13 +405,32 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
   unsupported(at, "operator " + op + " on " + a->type_name() + " and " + b->type_name());
 }
 
+// A comparison of GPU timings: which way it goes is the run's choice (TimingChoices), unless
+// every timing would give one answer. Comparing them otherwise than as numbers is unmodelled.
+bool Interp::compare_timings(const std::string& op, const Ref& a, const Ref& b, Span at) {
+  static const char* kOps[] = {"<", "<=", ">", ">=", "==", "!="};
+  auto side = [&](const Ref& v) -> std::optional<TimingChoices::Side> {
+    if (is_timing(v)) return TimingChoices::Side{v->i, 0};
+    if (v->kind == K::Int || v->kind == K::Float || v->kind == K::Bool)
+      return TimingChoices::Side{-1, to_float(v, at)};
+    return std::nullopt;
+  };
+  auto x = side(a), y = side(b);
+  if (!x || !y || std::find(std::begin(kOps), std::end(kOps), op) == std::end(kOps))
+    unsupported(at, "'" + op + "' of a GPU timing (torch.cuda.Event.elapsed_time) and " +
+                        (x ? b : a)->type_name());
+  auto outcome = timing().compare(op, *x, *y, where(at));
+  if (!outcome)
+    unsupported(at, "more than " + std::to_string(TimingChoices::kMax) +
+                        " comparisons of GPU timings (torch.cuda.Event.elapsed_time): keq runs "
+                        "every outcome of up to " +
+                        std::to_string(TimingChoices::kMax));
+  return *outcome;
+}
+
 bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at) {
   if (op == "is") return a == b || (a->kind == K::None && b->kind == K::None);
-  for (const Ref& v : {a, b})
-    if (v->kind == K::Float && v->s == kTimingMarker)
-      unsupported(at,
-                  "a comparison of GPU timings (torch.cuda.Event.elapsed_time): which choice "
-                  "the GPU's timings make is not modelled");
+  if (is_timing(a) || is_timing(b)) return compare_timings(op, a, b, at);
   if (op == "is not") return !(a == b || (a->kind == K::None && b->kind == K::None));
   for (const Ref& v : {a, b})
     if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);

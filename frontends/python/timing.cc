@@ -69,8 +69,10 @@ bool TimingChoices::possible() const {
   auto edge = [&](size_t i, size_t j, int strength) { rel[i][j] = std::max(rel[i][j], strength); };
   std::vector<std::pair<size_t, double>> constants;
   for (const auto& [key, i] : index)
-    if (key.first == 1) constants.push_back({i, key.second});
-    else edge(zero, i, 1);  // a timing is at least 0
+    if (key.first == 1)
+      constants.push_back({i, key.second});
+    else
+      edge(zero, i, 1);  // a timing is at least 0
   for (const auto& [i, x] : constants)
     for (const auto& [j, y] : constants)
       if (x < y) edge(i, j, 2);

@@ -127,9 +127,13 @@ Ref builtin(std::string name, BuiltinFn fn);
 Ref module_object(std::string name);
 // A Python set: a dict (Kind::Dict) marked "set" whose keys are the members, values None.
 inline constexpr const char* kSetMarker = "set";
-// A float that is a GPU timing (torch.cuda.Event.elapsed_time): keq cannot know its value, so a
-// comparison of it, the choice a hand-rolled autotuner makes, is unsupported.
+// A float that is a GPU timing (torch.cuda.Event.elapsed_time; `i` its id, 0 for one computed
+// from timings): keq cannot know its value, so a comparison of it, the choice a hand-rolled
+// autotuner makes, goes the way the run's TimingChoices say.
 inline constexpr const char* kTimingMarker = "timing";
+inline bool is_timing(const Ref& v) {
+  return v->kind == Value::Kind::Float && v->s == kTimingMarker;
+}
 inline bool is_set(const Ref& v) {
   return v->kind == Value::Kind::Dict && v->s == kSetMarker;
 }

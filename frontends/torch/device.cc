@@ -57,8 +57,8 @@ void install_cuda_queries(TorchState& st, const Ref& cuda) {
 }
 
 // Streams and events: one stream, and work done in program order, so they order nothing keq
-// models. A timing read by elapsed_time() is not a value keq can know: it may be printed, but a
-// comparison of it (a choice among configurations) is UNSUPPORTED (python::kTimingMarker).
+// models. A timing read by elapsed_time() is not a value keq can know: it may be printed, and a
+// comparison of it (a choice among configurations) goes each way in turn (python::TimingChoices).
 void install_cuda_timing(const Ref& cuda) {
   auto& t = *cuda->attrs;
   auto inert = [](const std::string& name) {
@@ -73,9 +73,10 @@ void install_cuda_timing(const Ref& cuda) {
         python::builtin("torch.cuda." + type + ".query",
                         [](python::Interp&, python::CallArgs&) { return python::boolean(true); });
     a["elapsed_time"] =
-        python::builtin("torch.cuda.Event.elapsed_time", [](python::Interp&, python::CallArgs&) {
+        python::builtin("torch.cuda.Event.elapsed_time", [](python::Interp& in, python::CallArgs&) {
           Ref ms = python::floating(1.0);  // printed or logged, it changes nothing
-          ms->s = python::kTimingMarker;   // compared, it would choose: unsupported
+          ms->s = python::kTimingMarker;   // compared, it chooses (TimingChoices)
+          ms->i = in.timing().next_timing();
           return ms;
         });
     return o;

@@ -95,6 +95,8 @@ struct TorchState {
   // one channel per group an InstanceNorm): the default bound prefers sizes that keep it.
   std::set<std::string> flattened;
   size_t autotune_choice = 0;
+  // The outcomes comparisons of GPU timings take in this run, and their record (null: all false).
+  python::TimingChoices* timing = nullptr;
   size_t autotune_configs = 0;
   std::vector<std::string> autotune_used;
   // Per autotune config index, the constexprs every autotuned kernel launched would take there:

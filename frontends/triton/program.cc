@@ -82,6 +82,7 @@ struct Session {  // one file's interpreter and its module scope
   Session(const std::string& path, ir::TermStore& store, TorchState& state, const Dims& dims,
           bool check_dims)
       : tree(python::parse_file(path)), in(store), state_(state) {
+    if (state.timing) in.set_timing(state.timing);
     install(in, state);
     triton::install(in, state);
     // As CPython runs a script: its own folder is searched first.
@@ -277,7 +278,8 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial,
-                      const std::string& class_name, size_t autotune_config, bool eval_mode) {
+                      const std::string& class_name, size_t autotune_config, bool eval_mode,
+                      python::TimingChoices* timing) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
@@ -292,6 +294,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   p.state.params_initial = params_initial;
   p.state.inputs = ref_state.inputs;
   p.state.autotune_choice = autotune_config;
+  p.state.timing = timing;
   Session cand(cand_path, store, p.state, {}, false);  // the candidate's constants stay as written
   record_constants(ref, p);
   forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store, eval_mode);

@@ -50,11 +50,12 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 // (with `dims`), get_init_inputs() and get_inputs() give the arguments; the candidate's module
 // level runs as written (its own constants are never rewritten: a width hard-coded there is a bug
 // to find), then ModelNew(*init_inputs) and forward(*inputs). The inputs are the reference's
-// variables, so both programs' terms range over the same inputs.
+// variables, so both programs' terms range over the same inputs. `timing` (optional): the
+// outcomes comparisons of GPU timings take, and where they are recorded.
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial = false,
                       const std::string& class_name = "ModelNew", size_t autotune_config = 0,
-                      bool eval_mode = false);
+                      bool eval_mode = false, python::TimingChoices* timing = nullptr);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same shapes and dtypes where both have an
