@@ -1136,6 +1136,13 @@ TEST(Triton, MemoryFindingsNameTheLine) {
           .find("elements that nothing wrote (torch.empty, never stored), the first at flat index"),
       std::string::npos)
       << findings_of("grid_too_small.py");
+  // Rows past the stride never stored, then averaged on the host: the mean reads memory nothing
+  // wrote, an undefined value that reaches the output (it stopped keq as its own gap before).
+  EXPECT_NE(findings_of("host_mean_of_unwritten_rows.py")
+                .find("host_mean_of_unwritten_rows.py:22:16: memory that nothing wrote "
+                      "(torch.empty), read on the host reaches an output"),
+            std::string::npos)
+      << findings_of("host_mean_of_unwritten_rows.py");
 }
 
 // tl.sum widens a mask to 32 bits and counts its lanes (Triton's _pick_sum_dtype); dtype= sums

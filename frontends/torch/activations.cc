@@ -69,7 +69,7 @@ void Torch::install_activations(const Ref& F) {
     int64_t channels = x->shape.size() > 1 ? x->shape[1] : 1;
     if (w->numel() != 1 && w->numel() != channels)
       in.raise(a.at, "RuntimeError: prelu: mismatch of parameter numbers and input channel size");
-    check_initialized(in, *x, a.at);
+    define_unwritten(in, *x, a.at);
     int64_t inner = 1;
     for (size_t d = 2; d < x->shape.size(); ++d) inner *= x->shape[d];
     auto r = std::make_shared<Tensor>(*x);

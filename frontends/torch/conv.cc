@@ -52,7 +52,7 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
   r->dtype = x->dtype;
   r->shape = {batch, cout};
   r->shape.insert(r->shape.end(), osize.begin(), osize.end());
-  check_initialized(in, *x, at);
+  define_unwritten(in, *x, at);
   std::vector<ir::TermId> terms;
   std::vector<int64_t> xi(nd + 2), wi(nd + 2);
   for (int64_t n = 0; n < batch; ++n)
@@ -115,7 +115,7 @@ TensorPtr pooling(Interp& in, const TensorPtr& x, const PoolSpec& p, Span at, Te
     if (o <= 0) in.error(at, "pooling: the output would be empty");
     osize[d] = o;
   }
-  check_initialized(in, *x, at);
+  define_unwritten(in, *x, at);
   auto r = std::make_shared<Tensor>();
   r->dtype = x->dtype;
   r->shape.assign(x->shape.begin(), x->shape.begin() + static_cast<long>(lead));

@@ -268,7 +268,7 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           // eval: the running statistics, buffers that start at mean 0 and variance 1 and that
           // only training-mode forwards update: y = x / sqrt(1 + eps) * w + b while they hold
           // those values, (x - mean) / sqrt(var + eps) * w + b once host code changed them.
-          check_initialized(in, *x, a.at);
+          define_unwritten(in, *x, a.at);
           TensorPtr mean = optional_tensor(i2.getattr(self, "running_mean", a.at)),
                     var = optional_tensor(i2.getattr(self, "running_var", a.at));
           if (!mean || !var) in.unsupported(a.at, "an eval BatchNorm without running statistics");
@@ -380,7 +380,7 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
            k = float_arg(a, 4, "k", 1.0);
     if (x->shape.size() < 3 || x->dtype != DType::F32)
       in.unsupported(a.at, "local_response_norm other than fp32 inputs of 3 or more dimensions");
-    check_initialized(in, *x, a.at);
+    define_unwritten(in, *x, a.at);
     int64_t c = x->shape[1], inner = 1;
     for (size_t d = 2; d < x->shape.size(); ++d) inner *= x->shape[d];
     auto r = std::make_shared<Tensor>(*x);

@@ -204,7 +204,7 @@ void Torch::write_selection(const TensorPtr& t, const Selection& sel, const Tens
   if (broadcast_shapes(in, v->shape, sel.shape, at) != sel.shape)
     in.raise(at, "RuntimeError: " + what + ": the value's shape does not broadcast to the " +
                      std::to_string(sel.flat.size()) + " elements it is written to");
-  check_initialized(in, *v, at);
+  define_unwritten(in, *v, at);
   bump_version(t);
   std::vector<int64_t> idx(sel.shape.size(), 0);
   for (size_t k = 0; k < sel.flat.size(); ++k) {

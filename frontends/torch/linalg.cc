@@ -152,8 +152,8 @@ Ref Torch::bilinear(CallArgs& a) {
       x1->numel() / x1->shape.back() != x2->numel() / x2->shape.back())
     in.raise(a.at, "RuntimeError: bilinear: input and weight sizes do not match");
   if (x1->dtype != DType::F32) in.unsupported(a.at, "bilinear of non-fp32 inputs");
-  check_initialized(in, *x1, a.at);
-  check_initialized(in, *x2, a.at);
+  define_unwritten(in, *x1, a.at);
+  define_unwritten(in, *x2, a.at);
   int64_t out = w->shape[0], n1 = w->shape[1], n2 = w->shape[2], rows = x1->numel() / n1;
   auto r = std::make_shared<Tensor>();
   r->shape = x1->shape;

@@ -137,8 +137,8 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
           in.unsupported(a.at, "cosine_embedding_loss other than [N, D] fp32 inputs");
         TermId margin = fconst(static_cast<float>(float_arg(a, 3, "margin", 0.0)));
         int64_t n = x1->shape[0], d = x1->shape[1];
-        check_initialized(in, *x1, a.at);
-        check_initialized(in, *x2, a.at);
+        define_unwritten(in, *x1, a.at);
+        define_unwritten(in, *x2, a.at);
         auto l = std::make_shared<Tensor>();
         l->shape = {n};
         l->dtype = DType::F32;

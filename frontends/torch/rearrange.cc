@@ -10,7 +10,7 @@ namespace keq::torch::impl {
 TensorPtr Torch::gathered(const TensorPtr& x, std::vector<int64_t> shape,
                           const std::function<int64_t(const std::vector<int64_t>&)>& from,
                           Span at) {
-  check_initialized(in, *x, at);
+  define_unwritten(in, *x, at);
   TensorPtr r = filled(shape, x->dtype, 0.0);
   std::vector<int64_t> idx(shape.size(), 0);
   for (int64_t k = 0; k < r->numel(); ++k) {

@@ -87,7 +87,7 @@ Ref Torch::recurrent_forward(Interp& i2, CallArgs& a, const std::string& kind) {
     in.unsupported(a.at, "nn." + kind + " with dropout between layers in training mode is random");
   if (x->shape.size() != 3 || x->dtype != DType::F32)
     in.unsupported(a.at, "nn." + kind + " other than batched fp32 input (unbatched or packed)");
-  check_initialized(in, *x, a.at);
+  define_unwritten(in, *x, a.at);
   if (int64_t want = i2.to_int(get("input_size"), a.at); x->shape[2] != want)
     in.raise(a.at, "RuntimeError: input.size(-1) must be equal to input_size. Expected " +
                        std::to_string(want) + ", got " + std::to_string(x->shape[2]));

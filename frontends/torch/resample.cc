@@ -51,7 +51,7 @@ void Torch::install_resampling(const Ref& F) {
       return i;
     };
     double fill = value && value->kind != K::None ? in.to_float(value, a.at) : 0.0;
-    check_initialized(in, *x, a.at);
+    define_unwritten(in, *x, a.at);
     TensorPtr r = filled(shape, x->dtype, fill);
     std::vector<int64_t> idx(nd, 0);
     for (int64_t k = 0; k < r->numel(); ++k) {
@@ -152,7 +152,7 @@ void Torch::install_resampling(const Ref& F) {
         taps[d].push_back({i0, i1, fconst(w0), fconst(w1)});
       }
     }
-    check_initialized(in, *x, a.at);
+    define_unwritten(in, *x, a.at);
     TensorPtr r = filled(shape, x->dtype, 0.0);
     std::vector<int64_t> idx(shape.size(), 0);
     for (int64_t k = 0; k < r->numel(); ++k) {

@@ -56,7 +56,7 @@ void Torch::install_scans_and_selection() {
     if (torch::is_float(x->dtype) || x->dtype == DType::Bool)
       in.raise(a.at, "RuntimeError: one_hot is only applicable to index tensor");
     if (c < 0) in.unsupported(a.at, "F.one_hot without num_classes (its size is the data's)");
-    check_initialized(in, *x, a.at);
+    define_unwritten(in, *x, a.at);
     auto r = std::make_shared<Tensor>();
     r->shape = x->shape;
     r->shape.push_back(c);
@@ -77,8 +77,8 @@ void Torch::install_scans_and_selection() {
     if (x1->shape.size() != 2 || x2->shape.size() != 2 || x1->shape[1] != x2->shape[1] ||
         x1->dtype != DType::F32)
       in.unsupported(a.at, "torch.cdist other than two fp32 matrices of equal width");
-    check_initialized(in, *x1, a.at);
-    check_initialized(in, *x2, a.at);
+    define_unwritten(in, *x1, a.at);
+    define_unwritten(in, *x2, a.at);
     int64_t n = x1->shape[0], m = x2->shape[0], d = x1->shape[1];
     auto r = std::make_shared<Tensor>();
     r->shape = {n, m};

@@ -178,9 +178,16 @@ int64_t broadcast_index(const Tensor& t, const std::vector<int64_t>& out_shape,
   return flat;
 }
 
-void check_initialized(Interp& in, const Tensor& t, Span at) {
-  for (ir::TermId e : t.elems)
-    if (e == Tensor::kUninit) in.error(at, "reads memory that nothing wrote (torch.empty)");
+void define_unwritten(Interp& in, Tensor& t, Span at) {
+  // The memory holds some value keq cannot know: an undefined one (as a kernel's read of it), a
+  // finding if it reaches an output (triton's report_undefined_outputs). The elements keep it,
+  // so later reads of them see the same value.
+  for (size_t k = 0; k < t.elems.size(); ++k)
+    if (t.elems[k] == Tensor::kUninit)
+      t.elems[k] =
+          in.store().variable("undef@" + in.where(at) + "#" + std::to_string(in.store().size()) +
+                                  "[memory that nothing wrote (torch.empty), read on the host]",
+                              term_type(t.dtype));
 }
 
 void adopt_strides(const TensorPtr& r, const std::vector<int64_t>& strides) {
@@ -271,7 +278,7 @@ void copy_layout(const TensorPtr& r, const Tensor& x) {
 
 TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
                const std::function<ir::TermId(ir::TermId)>& f, Span at) {
-  check_initialized(in, *a, at);
+  define_unwritten(in, *a, at);
   auto r = std::make_shared<Tensor>();
   r->shape = a->shape;
   r->dtype = out;
@@ -283,8 +290,8 @@ TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
 
 TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
                const std::function<ir::TermId(ir::TermId, ir::TermId)>& f, Span at) {
-  check_initialized(in, *a, at);
-  check_initialized(in, *b, at);
+  define_unwritten(in, *a, at);
+  define_unwritten(in, *b, at);
   auto r = std::make_shared<Tensor>();
   r->shape = broadcast_shapes(in, a->shape, b->shape, at);
   r->dtype = out;
@@ -340,7 +347,7 @@ int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at) {
 
 TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool keepdim, DType out,
                  const std::function<ir::TermId(std::vector<ir::TermId>&)>& f, Span at) {
-  check_initialized(in, *a, at);
+  define_unwritten(in, *a, at);
   std::sort(dims.begin(), dims.end());
   dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
   std::vector<bool> reduced(a->shape.size(), false);

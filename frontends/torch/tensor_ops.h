@@ -72,6 +72,8 @@ void for_each_index(const std::vector<int64_t>& shape, F&& f) {
     }
   }
 }
-void check_initialized(Interp& in, const Tensor& t, Span at);
+// Reads of elements nothing wrote: each becomes an undefined value (a finding if it reaches an
+// output), kept by the tensor.
+void define_unwritten(Interp& in, Tensor& t, Span at);
 
 }  // namespace keq::torch::detail

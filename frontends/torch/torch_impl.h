@@ -624,7 +624,7 @@ struct Torch {
                             const std::function<int64_t(int64_t n, int64_t c)>& key, int64_t groups,
                             double eps, const TensorPtr& w, const TensorPtr& b, Span at) {
     if (x->shape.size() < 2) in.error(at, "normalization needs [N, C, ...]");
-    check_initialized(in, *x, at);
+    define_unwritten(in, *x, at);
     int64_t n_batch = x->shape[0], channels = x->shape[1],
             spatial = x->numel() / (n_batch * channels);
     std::vector<std::vector<TermId>> members(groups);
