@@ -197,6 +197,27 @@ TEST(VerifyCorpus, DefaultBoundReachesTheExpectedVerdicts) {
   }
 }
 
+// A kernel's dynamic if that went one way only at every configuration: what its other way runs
+// was never checked (a `pid >= stride` guard that never returned early hid rows never written).
+TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {
+  Report one_way, other_way;
+  one_way.branches = {{"cand.py:31:8", 2u}};
+  other_way.branches = {{"cand.py:31:8", 1u}};
+  auto warnings = coverage_warnings({one_way});
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            "cand.py:31:8: condition never true: the code its other way runs was not checked at "
+            "this bound");
+  EXPECT_TRUE(coverage_warnings({one_way, other_way}).empty());
+  // The frontend records both ways of a guard over programs: rows past the stride return early.
+  ir::TermStore s;
+  torch::Program p = torch::run_program(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/host_mean_of_unwritten_rows.py").string(),
+      s, "ModelNew", {});
+  ASSERT_EQ(p.state.branch_ways.size(), 1u);
+  EXPECT_EQ(p.state.branch_ways.begin()->second, 3u);
+}
+
 TEST(VerifyCorpus, CoverageWarnsOnlyWhenNoConfigurationRanATail) {
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/layernorm";
   auto run = [&](int64_t dim1) {

@@ -144,6 +144,7 @@ bool Pipeline::structure() {
   }
   r_.masks = cand_.state.mask_coverage;
   r_.loops = cand_.state.loop_trips;
+  r_.branches = cand_.state.branch_ways;
   r_.blocks = cand_.state.block_sizes;
   r_.mask_limits = cand_.state.mask_limits;
   r_.loop_steps = cand_.state.loop_steps;

@@ -351,6 +351,13 @@ std::vector<std::string> coverage_warnings(const std::vector<Report>& reports) {
       out.push_back(where +
                     ": loop never ran more than one trip: what it carries from one trip "
                     "to the next was not checked at this bound");
+  std::map<std::string, unsigned> branches;
+  for (const Report& r : reports)
+    for (const auto& [where, bits] : r.branches) branches[where] |= bits;
+  for (const auto& [where, bits] : branches)
+    if (bits != 3u)
+      out.push_back(where + ": condition never " + (bits & 1u ? "false" : "true") +
+                    ": the code its other way runs was not checked at this bound");
   return out;
 }
 

@@ -98,6 +98,7 @@ Interp::Flow Interp::symbolic_if(const Node& n, const Ref& cond, const std::shar
 // at compile time, and the candidate does not run (an LLM-written level-2 #89 kernel assigns
 // under `if tile == 0:` in a range loop and reads after it; tests/fixtures/gpu/dynamic_scopes.txt).
 Interp::Flow Interp::runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env) {
+  if (hooks_.branch_ran) hooks_.branch_ran(*this, node(n.kids[0]).span, taken);
   absl::flat_hash_set<std::string> before;
   for (const auto& kv : env->vars) before.insert(kv.first);
   Flow f = taken ? exec_block(n.kids[1], env) : exec_else(n, env);

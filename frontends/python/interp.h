@@ -73,6 +73,8 @@ struct TensorHooks {
   std::function<Ref(Interp&, const Ref& cond, const Ref& a, const Ref& b, Span at)> select;
   // A `for` or `while` loop finished after `trips` trips (for loop coverage).
   std::function<void(Interp&, Span loop, size_t trips)> loop_ran;
+  // A kernel's dynamic `if` (on runtime scalars) went one way (for branch coverage).
+  std::function<void(Interp&, Span cond, bool taken)> branch_ran;
   // `t OP= value` on a host tensor: in place, as torch's __iadd__ and the rest are (views of t
   // see the change); returns t. Unset, or in a kernel (Triton blocks are values): t = t OP value.
   std::function<Ref(Interp&, const std::string& op, const Ref& t, const Ref& value, Span at)>

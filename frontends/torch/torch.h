@@ -55,6 +55,9 @@ struct TorchState {
   // For every loop in a kernel (by file:line:col): which trip counts ran, as bits: 1 for none,
   // 2 for one, 4 for several. A loop that never ran twice never checked its carried values.
   std::map<std::string, unsigned> loop_trips;
+  // For every dynamic `if` in a kernel (by file:line:col of its condition): which ways ran, as
+  // bits: 1 true, 2 false. A guard never true (`if pid >= n: return`) checked nothing past it.
+  std::map<std::string, unsigned> branch_ways;
   // The block sizes the launches used (power-of-two constexprs and *BLOCK* arguments): the
   // default bound adds sizes just past them, where tails and second trips start.
   std::set<int64_t> block_sizes;
