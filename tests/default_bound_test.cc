@@ -127,6 +127,20 @@ TEST(DefaultBound, ABugPastTwoBlocksIsFoundAtTwiceTheBlockPlusOne) {
   ASSERT_TRUE(wrong->counterexample);
 }
 
+// A guard of the row against the row stride (the column count) instead of the row count: rows
+// past it return early and are never stored. Every default size has fewer rows than columns, so
+// the guard never fires; the bound then makes each size in turn larger than the others' product
+// and keeps the one where the programs take the guard.
+TEST(DefaultBound, AConditionNeverTakenGetsASizePastTheOthers) {
+  std::string cand = row_sum_cand("tl.cdiv(n_cols, BLOCK)", 4);
+  const std::string body = "    row = tl.program_id(0)\n";
+  cand.replace(cand.find(body), body.size(), body + "    if row >= n_cols:\n        return\n");
+  Files f("guard_vs_stride", row_sum_ref("rows = 2\ncols = 3"), cand);
+  std::vector<Report> rs = f.run();
+  expect_refuted_at(rs, "rows past the product of the other sizes",
+                    "rows past the columns are never written");
+}
+
 TEST(DefaultBound, AFlattenedIndexVariesItsInnermostSizeAndKeepsATail) {
   std::string ref =
       "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"

@@ -244,6 +244,23 @@ class LimitProbe {
         max_bytes_(max_bytes) {}
   // The mask limits (or, with `steps`, the loop steps) at `dims`; null where it did not run.
   const Limits* at(const torch::Dims& dims, bool steps = false) {
+    const Probed* p = probed(dims);
+    if (!p) return nullptr;
+    return steps ? &p->steps : &p->masks;
+  }
+  // The ways the kernels' dynamic ifs went at `dims` (TorchState::branch_ways); null as above.
+  const std::map<std::string, unsigned>* branches_at(const torch::Dims& dims) {
+    const Probed* p = probed(dims);
+    return p ? &p->branches : nullptr;
+  }
+  bool out_of_time() const { return out_of_time_; }
+
+ private:
+  struct Probed {
+    Limits masks, steps;
+    std::map<std::string, unsigned> branches;
+  };
+  const Probed* probed(const torch::Dims& dims) {
     auto [it, fresh] = seen_.try_emplace(dims_str(dims));
     if (fresh && Clock::now() > deadline_) out_of_time_ = true;
     if (fresh && !out_of_time_ && runs_++ < kMaxRuns) try {
@@ -253,23 +270,20 @@ class LimitProbe {
         ir::TermStore store;
         torch::TorchState st =
             torch::run_candidate(cand_, ref_, store, dims, false, cand_class_).state;
-        it->second = {st.mask_limits, st.loop_steps};
+        it->second = Probed{st.mask_limits, st.loop_steps, st.branch_ways};
       } catch (const ir::BudgetExceeded&) {
         out_of_time_ = true;
       } catch (const std::exception&) {
       }
-    if (!it->second) return nullptr;
-    return steps ? &it->second->second : &it->second->first;
+    return it->second ? &*it->second : nullptr;
   }
-  bool out_of_time() const { return out_of_time_; }
 
- private:
   using Clock = std::chrono::steady_clock;
   static constexpr int kMaxRuns = 96;  // a bound on the search's cost, whatever the file
   std::string ref_, cand_, cand_class_;
   Clock::time_point deadline_;
   size_t max_bytes_;
-  std::map<std::string, std::optional<std::pair<Limits, Limits>>> seen_;  // masks, steps
+  std::map<std::string, std::optional<Probed>> seen_;
   int runs_ = 0;
   bool out_of_time_ = false;
 };
@@ -526,6 +540,37 @@ std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block) 
   return out;
 }
 
+// Conditions in kernels that went one way at every configuration so far (a `pid >= stride:
+// return` guard never true, which hid rows never written): each size in turn past the product of
+// all the others, so that a program count or index passes any stride or size they make; kept
+// where the programs, rerun there, take a condition its other way.
+std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
+                                      const std::map<std::string, unsigned>& one_way,
+                                      LimitProbe& probe) {
+  std::vector<SizeTry> out;
+  size_t entry = 0;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j, ++entry) {
+      const int64_t size = base[d].second[j];
+      if (size < 1) continue;
+      torch::Dims dims = base;
+      dims[d].second[j] = elements(base) / size + 1;
+      if (dims[d].second[j] <= size || elements(dims) > kMaxElements) continue;
+      const std::map<std::string, unsigned>* ways = probe.branches_at(dims);
+      if (!ways) continue;
+      for (const auto& [where, bits] : one_way) {
+        auto it = ways->find(where);
+        if (it == ways->end() || !(it->second & ~bits)) continue;
+        out.push_back({std::move(dims),
+                       base[d].first + " past the product of the other sizes (the condition at " +
+                           where + " goes its other way there)",
+                       entry});
+        break;
+      }
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
@@ -706,6 +751,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                       share + ")");
   }
   if (around.empty()) around = past_largest_block(base, *blocks.rbegin());
+  std::map<std::string, unsigned> one_way;  // the kernels' conditions, the ways they went
+  for (const Report& r : all)
+    for (const auto& [where, bits] : r.branches) one_way[where] |= bits;
+  std::erase_if(one_way, [](const auto& kv) { return kv.second == 3u; });
+  if (!one_way.empty())
+    for (SizeTry& t : past_other_sizes(base, one_way, probe)) around.push_back(std::move(t));
   // Smallest first; each gets a share of the time budget, and a size that does not finish in
   // its share is named in the notes, with the larger sizes of that dimension after it.
   std::stable_sort(around.begin(), around.end(), [](const SizeTry& a, const SizeTry& b) {
