@@ -1883,6 +1883,22 @@ TEST(TorchFrontend, CudaTimingsComparedTakeTheRunsOutcomes) {
   EXPECT_TRUE(r->items[1]->b);
   EXPECT_FALSE(r->items[2]->b);  // the outcomes not given: false, each a choice of the run
   EXPECT_FALSE(r->items[3]->b);
+  // float(), abs() and round(x, n) of a timing stay timings (compared as known values, 1.0 <= 1.0
+  // would be true); int() and round(x) of one are unsupported.
+  r = run_snippet(
+      "import torch\ne = torch.cuda.Event(enable_timing=True)\n"
+      "a, b = e.elapsed_time(e), e.elapsed_time(e)\n"
+      "r = [float(a) <= float(b), abs(a) <= abs(b), round(a, 3) <= round(b, 3)]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 3u);
+  for (const Ref& outcome : r->items) EXPECT_FALSE(outcome->b);
+  for (const char* call : {"int(a)", "round(a)"})
+    EXPECT_THROW(run_snippet(std::string("import torch\ne = torch.cuda.Event(enable_timing=True)\n"
+                                         "a = e.elapsed_time(e)\nr = ") +
+                                 call + "\n",
+                             "r", s),
+                 python::Unsupported)
+        << call;
   EXPECT_THROW(run_snippet("import torch\ne = torch.cuda.Event(enable_timing=True)\n"
                            "r = e.elapsed_time(e) < [1]\n",
                            "r", s),

@@ -103,6 +103,8 @@ void Interp::install_builtins() {
     if (a.pos.empty() && a.kw.empty()) return integer(0);
     Ref x = a.pos.size() == 2 || a.get(1, "base") ? a.pos.at(0) : one_arg(in, a, "int");
     if (x->kind == K::Tensor && in.hooks().host_scalar) x = in.hooks().host_scalar(in, x, a.at);
+    if (is_timing(x))  // its value is unknown: an int of it would compare as if known
+      in.unsupported(a.at, "int() of a GPU timing (torch.cuda.Event.elapsed_time)");
     if (x->kind == K::Float) {
       if (!std::isfinite(x->f)) in.error(a.at, "cannot convert " + in.repr(x) + " to an integer");
       return big_or_small(mpz_class(std::trunc(x->f)));  // exact: 1e30 is a 100-bit int
@@ -137,7 +139,7 @@ void Interp::install_builtins() {
   def("float", [](Interp& in, CallArgs& a) -> Ref {
     if (a.pos.empty()) return floating(0);
     Ref x = one_arg(in, a, "float");
-    if (x->kind == K::InputDependentFloat) return x;
+    if (x->kind == K::InputDependentFloat || is_timing(x)) return x;  // still unknown
     bool in_kernel = in.hooks().in_kernel && in.hooks().in_kernel();  // a block is no number
     if (x->kind == K::Tensor && in.hooks().item && !in_kernel) return in.hooks().item(in, x, a.at);
     if (x->kind == K::Str) {
@@ -221,6 +223,7 @@ void Interp::install_builtins() {
   });
   def("abs", [](Interp& in, CallArgs& a) -> Ref {
     Ref x = one_arg(in, a, "abs");
+    if (is_timing(x)) return x;  // a timing is at least 0
     if (x->kind == K::Float) return floating(std::fabs(x->f));
     if (x->kind == K::Tensor) in.unsupported(a.at, "abs() of a tensor (use torch.abs)");
     if (!is_integer(x)) in.error(a.at, "bad operand type for abs(): '" + x->type_name() + "'");
@@ -235,6 +238,13 @@ void Interp::install_builtins() {
     return acc;
   });
   def("round", [](Interp& in, CallArgs& a) -> Ref {
+    if (!a.pos.empty() && is_timing(a.pos[0])) {  // still a timing, computed from one (id 0)
+      Ref r = floating(a.pos[0]->f);
+      r->s = kTimingMarker;
+      if (Ref digits = a.get(1, "ndigits"); !digits || digits->kind == K::None)
+        in.unsupported(a.at, "round() of a GPU timing to an int (torch.cuda.Event.elapsed_time)");
+      return r;
+    }
     Ref digits = a.get(1, "ndigits");
     if (!digits || digits->kind == K::None) {
       if (a.pos.empty()) in.raise_exception(a.at, "TypeError", "round() missing argument");
