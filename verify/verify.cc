@@ -166,7 +166,14 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
   size_t impossible = 0;
   std::vector<uint64_t> outcomes =
       distinct_timing_outcomes(ref_path, cand_path, options, first.timing_comparisons, impossible);
-  if (outcomes.empty()) return runs[0];  // none possible: keq's record is at fault, not the file
+  if (outcomes.empty()) {  // some timings give some outcome: keq's record is at fault, not the file
+    Report r = runs[0];
+    r.verdict = Verdict::Unknown;
+    r.counterexample.reset();
+    r.reason = "keq found no possible outcome of the candidate's comparisons of GPU timings "
+               "(an internal defect: some timings give every program some outcome)";
+    return r;
+  }
   if (std::find(outcomes.begin(), outcomes.end(), 0) == outcomes.end()) runs.clear();
   for (uint64_t m : outcomes) {
     if (m == 0) continue;  // run first
