@@ -1884,7 +1884,8 @@ TEST(TorchFrontend, CudaTimingsComparedTakeTheRunsOutcomes) {
   EXPECT_FALSE(r->items[2]->b);  // the outcomes not given: false, each a choice of the run
   EXPECT_FALSE(r->items[3]->b);
   // float(), abs() and round(x, n) of a timing stay timings (compared as known values, 1.0 <= 1.0
-  // would be true); int() and round(x) of one are unsupported.
+  // would be true); int() and round(x) of one are unsupported, and so is list.index of one (every
+  // timing would equal the first).
   r = run_snippet(
       "import torch\ne = torch.cuda.Event(enable_timing=True)\n"
       "a, b = e.elapsed_time(e), e.elapsed_time(e)\n"
@@ -1892,7 +1893,7 @@ TEST(TorchFrontend, CudaTimingsComparedTakeTheRunsOutcomes) {
       "r", s);
   ASSERT_EQ(r->items.size(), 3u);
   for (const Ref& outcome : r->items) EXPECT_FALSE(outcome->b);
-  for (const char* call : {"int(a)", "round(a)"})
+  for (const char* call : {"int(a)", "round(a)", "[e.elapsed_time(e), a].index(a)"})
     EXPECT_THROW(run_snippet(std::string("import torch\ne = torch.cuda.Event(enable_timing=True)\n"
                                          "a = e.elapsed_time(e)\nr = ") +
                                  call + "\n",

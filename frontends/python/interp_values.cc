@@ -216,6 +216,14 @@ std::string Interp::repr(const Ref& v) const {
 }
 
 bool Interp::equal(const Ref& a, const Ref& b) const {
+  // A GPU timing's value is unknown (every timing reads 1.0 here): `times.index(min(times))`
+  // would find the first timing whichever is least. An explicit == is a choice of the run
+  // (compare_timings); a container's equality is not modelled.
+  if ((is_timing(a) || is_timing(b)) && a != b)
+    throw Unsupported(
+        "host Python compares a GPU timing (torch.cuda.Event.elapsed_time) by value in a "
+        "container (list.index, `in`, a dict key): keq models <, <=, >, >=, == and != of timings "
+        "only");
   if (is_number(a) && is_number(b)) return compare_numbers(a, b) == 0;
   // `in`, a dict key, an item of two tuples: Python compares by identity first, then by value,
   // which an input-dependent float does not have here (equal() has no span: the message names
