@@ -98,6 +98,24 @@ TEST(TimingChoices, ContradictoryOutcomesAreImpossible) {
   EXPECT_FALSE(crossed.possible());
 }
 
+// A value computed from timings may be negative (a difference) and two of them are not one
+// value: only infinities decide a comparison of one, and its comparisons constrain nothing.
+TEST(TimingChoices, ComputedTimingsAreAnyFiniteValue) {
+  using python::TimingChoices;
+  TimingChoices::Side d1{0, 0}, d2{0, 0}, a{1, 0};
+  TimingChoices t(0b11);
+  EXPECT_EQ(t.compare("<", d1, {-1, INFINITY}, "f.py:1:1"), std::optional<bool>(true));
+  EXPECT_EQ(t.undecided(), 0u);
+  EXPECT_EQ(t.compare("<", d1, {-1, 0.0}, "f.py:2:1"), std::optional<bool>(true));  // a choice
+  EXPECT_EQ(t.compare("<", d1, d2, "f.py:3:1"), std::optional<bool>(true));         // d1 < d2: fine
+  EXPECT_EQ(t.undecided(), 2u);
+  EXPECT_TRUE(t.possible());
+  EXPECT_TRUE(t.derived());
+  EXPECT_EQ(t.compare("<", a, a, "f.py:4:1"), std::optional<bool>(false));          // decided
+  EXPECT_EQ(t.compare("<", a, {-1, 0.0}, "f.py:5:1"), std::optional<bool>(false));  // decided
+  EXPECT_EQ(t.undecided(), 2u);
+}
+
 TEST(TimingChoices, PastTheLimitThereIsNoOutcome) {
   using python::TimingChoices;
   TimingChoices t(0);

@@ -37,13 +37,24 @@ std::optional<bool> decided(const std::string& op, bool timing_left, double c) {
   return answer;
 }
 
+// The same for a value computed from timings (a difference may be negative): only a comparison
+// with an infinity or NaN is decided, as for any finite real.
+std::optional<bool> decided_finite(const std::string& op, bool value_left, double c) {
+  if (std::isnan(c)) return op == "!=";
+  if (!std::isinf(c)) return std::nullopt;
+  return value_left ? holds(op, 0.0, c) : holds(op, c, 0.0);
+}
+
 }  // namespace
 
 std::optional<bool> TimingChoices::compare(const std::string& op, Side a, Side b,
                                            const std::string& where) {
-  if (a.timing < 0 || b.timing < 0) {  // one side a constant
+  if (a.timing > 0 && a.timing == b.timing) return holds(op, 0.0, 0.0);  // one timing, itself
+  if (a.timing < 0 || b.timing < 0) {                                    // one side a constant
     bool left = a.timing >= 0;
-    if (auto d = decided(op, left, left ? b.constant : a.constant)) return *d;
+    double c = left ? b.constant : a.constant;
+    bool derived = (left ? a.timing : b.timing) == 0;
+    if (auto d = derived ? decided_finite(op, left, c) : decided(op, left, c)) return *d;
   }
   size_t k = made_.size();
   if (k >= kMax) return std::nullopt;
@@ -62,8 +73,12 @@ bool TimingChoices::possible() const {
                              : std::make_pair(1, s.constant);
     return index.emplace(key, index.size()).first->second;
   };
+  // A value computed from timings (id 0) has no node: its comparisons constrain nothing here
+  // (derived() marks the outcomes unchecked), and two of them are not one value.
+  auto checked = [](const Comparison& c) { return c.a.timing != 0 && c.b.timing != 0; };
   const size_t zero = node(Side{-1, 0.0});
-  for (const Comparison& c : made_) node(c.a), node(c.b);
+  for (const Comparison& c : made_)
+    if (checked(c)) node(c.a), node(c.b);
   const size_t n = index.size();
   std::vector<std::vector<int>> rel(n, std::vector<int>(n, 0));
   auto edge = [&](size_t i, size_t j, int strength) { rel[i][j] = std::max(rel[i][j], strength); };
@@ -78,6 +93,7 @@ bool TimingChoices::possible() const {
       if (x < y) edge(i, j, 2);
   std::vector<std::pair<size_t, size_t>> apart;  // pairs an outcome says differ
   for (const Comparison& c : made_) {
+    if (!checked(c)) continue;
     size_t i = node(c.a), j = node(c.b);
     std::string op = c.op;
     if (!c.outcome) {  // the negation, over the reals (no NaN: timings are numbers)
