@@ -141,6 +141,25 @@ TEST(DefaultBound, AConditionNeverTakenGetsASizePastTheOthers) {
                     "rows past the columns are never written");
 }
 
+// A reference whose output reads torch.empty memory it never wrote is as if it raised: ERROR
+// naming the read, never a verdict against the candidate (the read was keq's own stop before).
+TEST(DefaultBound, AReferenceReadingUnwrittenMemoryIsAnError) {
+  Files f("ref_reads_unwritten",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+          "    def forward(self, x):\n        y = torch.empty(x.shape[0], x.shape[1] + 1)\n"
+          "        y[:, :x.shape[1]] = x\n        return y.sum(dim=1)\n\n\n"
+          "rows = 2\ncols = 3\n\n\ndef get_inputs():\n    return [torch.randn(rows, cols)]\n",
+          "import torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+          "    def forward(self, x):\n        return x.sum(dim=1)\n");
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  for (const Report& r : rs) {
+    EXPECT_EQ(r.verdict, Verdict::Error) << r.reason;
+    EXPECT_NE(r.reason.find("ref.py:9:16: memory that nothing wrote"), std::string::npos)
+        << r.reason;
+  }
+}
+
 TEST(DefaultBound, AFlattenedIndexVariesItsInnermostSizeAndKeepsATail) {
   std::string ref =
       "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"

@@ -32,6 +32,15 @@ std::string as_note(std::string f) {
 
 // Shapes, dtypes and findings: verdicts that need no proof.
 std::optional<Report> structural(const Program& ref, const Program& cand, Report r) {
+  // The reference's output hangs on memory nothing defined (a host read of torch.empty): as if
+  // it raised (DESIGN.md's table), never a verdict against the candidate.
+  for (const auto& f : ref.state.findings)
+    if (!is_note(f)) {
+      r.verdict = Verdict::Error;
+      r.reference_stopped = true;
+      r.reason = "the reference: " + f;
+      return r;
+    }
   for (const auto& f : cand.state.findings)
     is_note(f) ? r.notes.push_back(as_note(f)) : r.findings.push_back(f);
   auto shape = [](const torch::Tensor& t) {
