@@ -1894,11 +1894,12 @@ TEST(TorchFrontend, CudaTimingsComparedTakeTheRunsOutcomes) {
   r = run_snippet(
       "import torch\ne = torch.cuda.Event(enable_timing=True)\n"
       "a, b = e.elapsed_time(e), e.elapsed_time(e)\n"
-      "r = [a * 1000 < float('inf'), a >= 0, a < b, b < a]\n",
+      "r = [a * 1000 < float('inf'), a >= 0, a < b, b < a, a is not None]\n",
       "r", s);
-  ASSERT_EQ(r->items.size(), 4u);
+  ASSERT_EQ(r->items.size(), 5u);
   EXPECT_TRUE(r->items[0]->b);
   EXPECT_TRUE(r->items[1]->b);
+  EXPECT_TRUE(r->items[4]->b);  // identity, not a comparison of values
   EXPECT_FALSE(r->items[2]->b);  // the outcomes not given: false, each a choice of the run
   EXPECT_FALSE(r->items[3]->b);
   // float(), abs() and round(x, n) of a timing stay timings (compared as known values, 1.0 <= 1.0

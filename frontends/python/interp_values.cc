@@ -438,8 +438,8 @@ bool Interp::compare_timings(const std::string& op, const Ref& a, const Ref& b, 
 
 bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at) {
   if (op == "is") return a == b || (a->kind == K::None && b->kind == K::None);
-  if (is_timing(a) || is_timing(b)) return compare_timings(op, a, b, at);
   if (op == "is not") return !(a == b || (a->kind == K::None && b->kind == K::None));
+  if (is_timing(a) || is_timing(b)) return compare_timings(op, a, b, at);
   for (const Ref& v : {a, b})
     if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);
   if (op == "==") return equal(a, b);
