@@ -32,8 +32,9 @@ std::string as_note(std::string f) {
 
 // Shapes, dtypes and findings: verdicts that need no proof.
 std::optional<Report> structural(const Program& ref, const Program& cand, Report r) {
-  // The reference's output hangs on memory nothing defined (a host read of torch.empty): as if
-  // it raised (DESIGN.md's table), never a verdict against the candidate.
+  // A finding in the reference (its output hangs on memory nothing defined, such as a host read
+  // of torch.empty, or its own kernel accesses memory wrongly): as if it raised (DESIGN.md's
+  // table), never a verdict against the candidate.
   for (const auto& f : ref.state.findings)
     if (!is_note(f)) {
       r.verdict = Verdict::Error;

@@ -159,19 +159,21 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
                             Options options) {
   options.timing_choices = 0;
   std::vector<Report> runs = {Pipeline(ref_path, cand_path, options).run()};
-  const Report& first = runs[0];
-  if (first.timing_comparisons == 0) return runs[0];
-  if (first.verdict == Verdict::NotEquivalent && first.timing_possible && first.timing_checked)
+  const size_t comparisons = runs[0].timing_comparisons;
+  if (comparisons == 0) return runs[0];
+  if (runs[0].verdict == Verdict::NotEquivalent && runs[0].timing_possible &&
+      runs[0].timing_checked)
     return every_timing_outcome(runs, std::nullopt);  // decided: a pre-filter stops there
   size_t impossible = 0;
   std::vector<uint64_t> outcomes =
-      distinct_timing_outcomes(ref_path, cand_path, options, first.timing_comparisons, impossible);
+      distinct_timing_outcomes(ref_path, cand_path, options, comparisons, impossible);
   if (outcomes.empty()) {  // some timings give some outcome: keq's record is at fault, not the file
     Report r = runs[0];
     r.verdict = Verdict::Unknown;
     r.counterexample.reset();
-    r.reason = "keq found no possible outcome of the candidate's comparisons of GPU timings "
-               "(an internal defect: some timings give every program some outcome)";
+    r.reason =
+        "keq found no possible outcome of the candidate's comparisons of GPU timings "
+        "(an internal defect: some timings give every program some outcome)";
     return r;
   }
   if (std::find(outcomes.begin(), outcomes.end(), 0) == outcomes.end()) runs.clear();
