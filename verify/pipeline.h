@@ -1,8 +1,8 @@
 // The pipeline keq verify runs on one configuration (internal to verify/): its stages live in
 // verify.cc (the order, the start and the verdict), stage_programs.cc (running the programs,
 // shapes, dedup, names), stage_ieee.cc (what IEEE semantics sets aside, --exhaustive) and
-// stage_prove.cc (probe, e-graph, witness search, Z3, replay) and stage_cases.cc (the case split
-// on thresholds).
+// stage_prove.cc (probe, e-graph, witness search, Z3, replay), stage_cases.cc (the case split
+// on thresholds) and stage_chains.cc (argmax and argmin chains).
 #pragma once
 
 #include <chrono>
@@ -99,6 +99,7 @@ class Pipeline {
   TermId without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                  std::optional<TermId>& first);
   bool negligible_terms();
+  bool arg_chains();             // stage_chains.cc
   bool early_threshold_cases();  // stage_cases.cc
   bool threshold_cases();
   std::set<size_t> split_on_thresholds(const std::vector<size_t>& which);

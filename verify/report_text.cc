@@ -145,6 +145,9 @@ std::string to_text(const Report& r) {
   if (s.cases_proved)
     t += "stats: a case split on the constants branches compare with proved " +
          std::to_string(s.cases_proved) + " (e-graph and enclosures on each piece)\n";
+  if (s.chains_proved)
+    t += "stats: " + std::to_string(s.chains_proved) +
+         " argmax/argmin chains proved as first extremes over the same (value, index) entries\n";
   // Where the time went: the stages that took a millisecond or more.
   std::string stages;
   for (const auto& [stage, seconds] : s.stage_seconds) {

@@ -232,6 +232,7 @@ Report Pipeline::run() {
       {&Pipeline::set_aside_unfixed, "set-aside"},  // IEEE: pairs whose bits no one fixes
       {&Pipeline::probe, "probe"},                  // a few witness points before any proof
       {&Pipeline::early_threshold_cases, "case split"},   // sides that cut at other constants
+      {&Pipeline::arg_chains, "argmax chains"},           // running argmax against torch's
       {&Pipeline::egraph, "e-graph"},                     // rewrites and normal forms
       {&Pipeline::witness_search, "witness search"},      // the residue, point by point
       {&Pipeline::threshold_cases, "case split"},         // branches cut at constants
@@ -253,8 +254,8 @@ Report Pipeline::run() {
       r_.out_of_time = !e.memory_exhausted;
       r_.counterexample.reset();  // one not yet replayed in full is no verdict
       r_.stats.unknown = pairs_.size() + approximate_ - r_.stats.egraph_proved -
-                         r_.stats.cases_proved - r_.stats.witness_refuted - r_.stats.smt_proved -
-                         r_.stats.smt_refuted;
+                         r_.stats.cases_proved - r_.stats.chains_proved - r_.stats.witness_refuted -
+                         r_.stats.smt_proved - r_.stats.smt_refuted;
       r_.stats.seconds = elapsed();
       return finished();
     }
@@ -292,11 +293,20 @@ bool Pipeline::start() {
 
 // What proved the elements, for an EQUIVALENT that is not all by exhaustion.
 static std::string proved_how(const Stats& s) {
-  std::string how = s.smt_proved ? "e-graph and Z3" : "e-graph";
-  if (s.exhaustion_proved) how += ", " + std::to_string(s.exhaustion_proved) + " by exhaustion";
+  // The e-graph is named when it proved something, or when nothing else did (all pairs deduped).
+  bool others = s.smt_proved || s.exhaustion_proved || s.cases_proved || s.chains_proved;
+  std::string how = s.egraph_proved || !others ? "e-graph" : "";
+  auto add = [&](const std::string& part, const char* sep) {
+    how += (how.empty() ? "" : sep) + part;
+  };
+  if (s.smt_proved) add("Z3", " and ");
+  if (s.exhaustion_proved) add(std::to_string(s.exhaustion_proved) + " by exhaustion", ", ");
   if (s.cases_proved)  // stage_cases.cc: the e-graph and enclosures, piece by piece
-    how += ", " + std::to_string(s.cases_proved) +
-           " by a case split on the constants their branches compare with";
+    add(std::to_string(s.cases_proved) +
+            " by a case split on the constants their branches compare with",
+        ", ");
+  if (s.chains_proved)  // stage_chains.cc: argmax/argmin chains read as entry lists
+    add(std::to_string(s.chains_proved) + " as argmax/argmin chains over the same entries", ", ");
   return how == "e-graph" ? "every output element proved by the e-graph"
                           : "every output element proved (" + how + ")";
 }
@@ -304,7 +314,8 @@ static std::string proved_how(const Stats& s) {
 void Pipeline::conclude() {
   Report& r = r_;
   r.stats.unknown = pairs_.size() + approximate_ - r.stats.egraph_proved - r.stats.cases_proved -
-                    r.stats.witness_refuted - r.stats.smt_proved - r.stats.smt_refuted;
+                    r.stats.chains_proved - r.stats.witness_refuted - r.stats.smt_proved -
+                    r.stats.smt_refuted;
   r.stats.seconds = elapsed();
   if (r.counterexample) return;
   if (r.stats.unknown == 0) {
