@@ -65,12 +65,19 @@ class ChainReader {
   absl::flat_hash_map<TermId, bool> not_nan_;
 };
 
-// cond with its NaN clauses removed, when it is a strict order: `x > y`, or `x > y | nan_clause`
-// (torch: `x != x & best == best`; Triton: `best != best & x == x`), false without NaN.
+// cond with its NaN clauses removed, when it is an order: `x > y`, or `x > y | nan_clause`
+// (torch: `x != x & best == best`; Triton: `best != best & x == x`), false without NaN; a
+// conjunct `true` (a lane's mask) is dropped too.
 std::optional<TermId> ChainReader::without_nan_clauses(TermId cond) {
-  while (s_.op(cond) == Op::Or) {
+  auto is_true = [&](TermId t) {
+    return s_.op(t) == Op::Const && s_.type(t) == ir::Type::Bool && s_.constant_of(t).i == 1;
+  };
+  while (s_.op(cond) == Op::Or || s_.op(cond) == Op::And) {
     auto k = s_.children(cond);
-    if (nan_clause(k[1]))
+    if (s_.op(cond) == Op::And) {  // a mask that is true on this lane: `mask & (v < best)`
+      if (!is_true(k[0]) && !is_true(k[1])) return std::nullopt;
+      cond = is_true(k[0]) ? k[1] : k[0];
+    } else if (nan_clause(k[1]))
       cond = k[0];
     else if (nan_clause(k[0]))
       cond = k[1];
