@@ -41,7 +41,7 @@ void TermStore::make_each(Op op, std::span<const TermId> a, std::span<const Term
   for (size_t k = 0; k < n; ++k) {
     Budget::tick();
     kids[k] = {a[k], b[k]};
-    std::array<Type, 2> ts{type(a[k]), type(b[k])};
+    std::array<Type, 2> ts{checked_type(a[k]), checked_type(b[k])};
     TypeResult r = result_type(op, ts);
     if (!r.type) throw TypeError(r.error);
     types[k] = *r.type;
@@ -75,10 +75,17 @@ TermId TermStore::variable(std::string_view name, Type type) {
   return intern(Op::Var, type, it->second, {});
 }
 
+// An operand's type; an id that names no term (a frontend's sentinel for memory nothing wrote,
+// read by an op that did not define it first) is a TypeError, where it read past the nodes.
+Type TermStore::checked_type(TermId t) const {
+  if (t >= nodes_.size()) throw TypeError("an operand that is no term (memory nothing wrote?)");
+  return type(t);
+}
+
 TermId TermStore::make(Op op, std::span<const TermId> children) {
   Budget::tick();
   absl::InlinedVector<Type, 8> ts;  // no allocation for the common few operands
-  for (TermId c : children) ts.push_back(type(c));
+  for (TermId c : children) ts.push_back(checked_type(c));
   TypeResult r = result_type(op, ts);
   if (!r.type) throw TypeError(r.error);
   return intern(op, *r.type, 0, children);

@@ -70,6 +70,7 @@ class TermStore {
     uint32_t child_begin;
     uint32_t arity;
   };
+  Type checked_type(TermId t) const;
   TermId intern(Op op, Type type, uint32_t payload, std::span<const TermId> children);
   TermId intern_hashed(Type type, const NodeView& v, uint32_t hash);
 

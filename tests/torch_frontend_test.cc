@@ -1464,6 +1464,28 @@ TEST(Triton, NumWarpsIsCheckedAsTheCompiledLaunchChecksIt) {
   }
 }
 
+// A launch keyword an autotune config sets too, or num_warps at the launch of an autotuned
+// kernel: Triton 3.6's autotuner raises ValueError while benchmarking, and JITFunction.run a
+// TypeError for the keyword passed twice (tests/fixtures/gpu/autotune_launch_keywords.txt); keq
+// took the launch's value (an LLM-written level-1 #52 argmin was EQUIVALENT where it cannot run).
+TEST(Triton, AutotunedKernelsRefuseKeywordsTheConfigsPass) {
+  std::string measured = gpu_fixture("autotune_launch_keywords.txt");
+  const std::string twice =
+      "TypeError: triton.runtime.jit.JITFunction.run() got multiple values for keyword argument ";
+  for (const auto& [file, message, line] :
+       {std::tuple{"autotune_block_at_launch.py",
+                   std::string("ValueError: Conflicting meta-parameters: BLOCK. Make sure that "
+                               "you don't re-define auto-tuned symbols."),
+                   std::string("two configs, BLOCK at launch -> ")},
+        std::tuple{"autotune_one_config_block_at_launch.py", twice + "'BLOCK'",
+                   std::string("one config, BLOCK at launch -> ")},
+        std::tuple{"autotune_num_warps_at_launch.py", twice + "'num_warps'",
+                   std::string("two configs, num_warps=4 at launch -> ")}}) {
+    expect_candidate_raises(file, message);
+    EXPECT_NE(measured.find(line + message), std::string::npos) << line;
+  }
+}
+
 // hasattr(tl, NAME) answers as Triton 3.6 does (scripts/module_names.py lists its names): a
 // name it lacks is False and may be bound, where it was UNSUPPORTED ("triton.language.tanh is
 // not modelled") and stopped the file before any kernel ran; a name it has is True even where
@@ -1899,7 +1921,7 @@ TEST(TorchFrontend, CudaTimingsComparedTakeTheRunsOutcomes) {
   ASSERT_EQ(r->items.size(), 5u);
   EXPECT_TRUE(r->items[0]->b);
   EXPECT_TRUE(r->items[1]->b);
-  EXPECT_TRUE(r->items[4]->b);  // identity, not a comparison of values
+  EXPECT_TRUE(r->items[4]->b);   // identity, not a comparison of values
   EXPECT_FALSE(r->items[2]->b);  // the outcomes not given: false, each a choice of the run
   EXPECT_FALSE(r->items[3]->b);
   // float(), abs() and round(x, n) of a timing stay timings (compared as known values, 1.0 <= 1.0

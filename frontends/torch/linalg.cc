@@ -28,6 +28,8 @@ void Torch::install_linalg(const Ref& F) {
     if (terms.size() != xs.size())
       in.error(a.at, "einsum: " + std::to_string(terms.size()) + " operands in the equation, " +
                          std::to_string(xs.size()) + " given");
+    for (const TensorPtr& x : xs)
+      if (x) define_unwritten(in, *x, a.at);  // memory a kernel left unwritten: some value
     absl::flat_hash_map<char, int64_t> size;
     absl::flat_hash_map<char, int> count;
     for (size_t t = 0; t < terms.size(); ++t) {

@@ -198,7 +198,8 @@ void Torch::install_reductions() {
       Ref d = a.get(1, "dim");
       if (!d || d->kind == K::None) in.error(a.at, "softmax needs dim");
       int64_t dim = norm_dim(in, in.to_int(d, a.at), x->shape.size(), a.at);
-      return wrap(along(x, dim, [&](std::vector<TermId>& row) { return softmax_row(row, log); }));
+      return wrap(along(
+          x, dim, [&](std::vector<TermId>& row) { return softmax_row(row, log); }, a.at));
     });
   }
 }

@@ -15,18 +15,21 @@ void Torch::install_scans_and_selection() {
       if (out != from)
         x = map1(
             in, x, out, [&](TermId e) { return convert(s, e, from, out); }, a.at);
-      return wrap(along(x, dim, [&](std::vector<TermId>& row) {
-        std::vector<TermId> out;
-        for (size_t k = 0; k < row.size(); ++k) {
-          std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
-          // cumsum starts from +0 like torch's other sums (sum_from_zero); cumprod from 1,
-          // which changes no bits.
-          out.push_back(op == Op::Sum        ? sum_from_zero(s, prefix)
-                        : prefix.size() == 1 ? prefix[0]
-                                             : s.make(op, prefix));
-        }
-        return out;
-      }));
+      return wrap(along(
+          x, dim,
+          [&](std::vector<TermId>& row) {
+            std::vector<TermId> out;
+            for (size_t k = 0; k < row.size(); ++k) {
+              std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
+              // cumsum starts from +0 like torch's other sums (sum_from_zero); cumprod from 1,
+              // which changes no bits.
+              out.push_back(op == Op::Sum        ? sum_from_zero(s, prefix)
+                            : prefix.size() == 1 ? prefix[0]
+                                                 : s.make(op, prefix));
+            }
+            return out;
+          },
+          a.at));
     });
   };
   scan("cumsum", Op::Sum);
@@ -37,16 +40,19 @@ void Torch::install_scans_and_selection() {
     TensorPtr x = tensor_arg(a, 0, "input");
     if (x->dtype != DType::F32) in.unsupported(a.at, "logcumsumexp of non-fp32 tensors");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
-    return wrap(along(x, dim, [&](std::vector<TermId>& row) {
-      std::vector<TermId> out, exps;
-      for (TermId e : row) {
-        exps.push_back(mk(Op::Exp, {e}));
-        TermId v = mk(Op::Log, {exps.size() == 1 ? exps[0] : sum_of(exps)});
-        st.ieee_unfixed.emplace(v, "torch.logcumsumexp's order of operations");
-        out.push_back(v);
-      }
-      return out;
-    }));
+    return wrap(along(
+        x, dim,
+        [&](std::vector<TermId>& row) {
+          std::vector<TermId> out, exps;
+          for (TermId e : row) {
+            exps.push_back(mk(Op::Exp, {e}));
+            TermId v = mk(Op::Log, {exps.size() == 1 ? exps[0] : sum_of(exps)});
+            st.ieee_unfixed.emplace(v, "torch.logcumsumexp's order of operations");
+            out.push_back(v);
+          }
+          return out;
+        },
+        a.at));
   });
   // one_hot(x, num_classes): int64 x == c along a new last dimension; num_classes=-1 (the data's
   // largest value + 1, a size that depends on values) is UNSUPPORTED.
@@ -99,32 +105,39 @@ void Torch::install_scans_and_selection() {
   define("cummax", [this](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t dim = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size(), a.at);
-    Ref values = wrap(along(x, dim, [&](std::vector<TermId>& row) {
-      std::vector<TermId> out;
-      for (size_t k = 0; k < row.size(); ++k) {
-        std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
-        out.push_back(max_of(prefix));
-      }
-      return out;
-    }));
+    Ref values = wrap(along(
+        x, dim,
+        [&](std::vector<TermId>& row) {
+          std::vector<TermId> out;
+          for (size_t k = 0; k < row.size(); ++k) {
+            std::vector<TermId> prefix(row.begin(), row.begin() + static_cast<long>(k) + 1);
+            out.push_back(max_of(prefix));
+          }
+          return out;
+        },
+        a.at));
     // torch's scan: a NaN always takes the place, and while no NaN was seen a value >= the
     // running max does (the last of equal maxima wins).
-    TensorPtr idx = along(x, dim, [&](std::vector<TermId>& row) {
-      std::vector<TermId> out;
-      TermId best = row[0], at = s.constant(ir::Constant::of_int(ir::Type::I64, 0));
-      out.push_back(at);
-      for (size_t k = 1; k < row.size(); ++k) {
-        TermId v = row[k];
-        TermId take = mk(Op::Or, {mk(Op::Ne, {v, v}),
-                                  mk(Op::And, {mk(Op::Eq, {best, best}), mk(Op::Ge, {v, best})})});
-        best = mk(Op::Select, {take, v, best});
-        at = mk(
-            Op::Select,
-            {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))), at});
-        out.push_back(at);
-      }
-      return out;
-    });
+    TensorPtr idx = along(
+        x, dim,
+        [&](std::vector<TermId>& row) {
+          std::vector<TermId> out;
+          TermId best = row[0], at = s.constant(ir::Constant::of_int(ir::Type::I64, 0));
+          out.push_back(at);
+          for (size_t k = 1; k < row.size(); ++k) {
+            TermId v = row[k];
+            TermId take =
+                mk(Op::Or, {mk(Op::Ne, {v, v}),
+                            mk(Op::And, {mk(Op::Eq, {best, best}), mk(Op::Ge, {v, best})})});
+            best = mk(Op::Select, {take, v, best});
+            at = mk(Op::Select,
+                    {take, s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))),
+                     at});
+            out.push_back(at);
+          }
+          return out;
+        },
+        a.at);
     idx->dtype = DType::I64;
     Ref r = python::tuple({values, wrap(idx)});
     r->s = "values,indices";
@@ -151,22 +164,25 @@ void Torch::install_scans_and_selection() {
                       {mk(Op::Lt, {b_v, a_v}), mk(Op::And, {nan(a_v), mk(Op::Not, {nan(b_v)})})});
     };
     std::vector<std::vector<TermId>> index_rows;
-    TensorPtr values = along(x, dim, [&](std::vector<TermId>& row) {
-      std::vector<TermId> v = row, idx;
-      for (size_t k = 0; k < v.size(); ++k)
-        idx.push_back(s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))));
-      for (size_t round = 0; round < v.size(); ++round)
-        for (size_t k = round % 2; k + 1 < v.size(); k += 2) {
-          TermId swap = before(v[k], v[k + 1]);
-          TermId hi = mk(Op::Select, {swap, v[k + 1], v[k]});
-          TermId lo = mk(Op::Select, {swap, v[k], v[k + 1]});
-          TermId ihi = mk(Op::Select, {swap, idx[k + 1], idx[k]});
-          TermId ilo = mk(Op::Select, {swap, idx[k], idx[k + 1]});
-          v[k] = hi, v[k + 1] = lo, idx[k] = ihi, idx[k + 1] = ilo;
-        }
-      index_rows.push_back(idx);
-      return v;
-    });
+    TensorPtr values = along(
+        x, dim,
+        [&](std::vector<TermId>& row) {
+          std::vector<TermId> v = row, idx;
+          for (size_t k = 0; k < v.size(); ++k)
+            idx.push_back(s.constant(ir::Constant::of_int(ir::Type::I64, static_cast<int64_t>(k))));
+          for (size_t round = 0; round < v.size(); ++round)
+            for (size_t k = round % 2; k + 1 < v.size(); k += 2) {
+              TermId swap = before(v[k], v[k + 1]);
+              TermId hi = mk(Op::Select, {swap, v[k + 1], v[k]});
+              TermId lo = mk(Op::Select, {swap, v[k], v[k + 1]});
+              TermId ihi = mk(Op::Select, {swap, idx[k + 1], idx[k]});
+              TermId ilo = mk(Op::Select, {swap, idx[k], idx[k + 1]});
+              v[k] = hi, v[k + 1] = lo, idx[k] = ihi, idx[k + 1] = ilo;
+            }
+          index_rows.push_back(idx);
+          return v;
+        },
+        a.at);
     // Equal values of either zero sign may come in another order on a GPU: their bits are open.
     for (TermId e : values->elems)
       if (x->dtype != DType::I64 && x->dtype != DType::I32)

@@ -234,6 +234,8 @@ struct Torch {
   }
   Ref matmul(const TensorPtr& a, const TensorPtr& b, Span at) {
     if (a->shape.size() < 1 || b->shape.size() < 1) in.error(at, "matmul of a 0-d tensor");
+    define_unwritten(in, *a, at);  // torch.empty memory a kernel left: some value, not kUninit
+    define_unwritten(in, *b, at);
     TensorPtr x = a, y = b;
     bool vec_a = a->shape.size() == 1, vec_b = b->shape.size() == 1;
     if (vec_a) x = reshaped(a, {1, a->shape[0]});
@@ -433,8 +435,11 @@ struct Torch {
     return r;
   }
   // Applies f to each slice along dim (softmax and friends), returning the same shape.
+  // f over each row of t along dim (a scan, a sort, a softmax). Memory a kernel left unwritten
+  // is some value (define_unwritten), named at `at`.
   TensorPtr along(const TensorPtr& t, int64_t dim,
-                  const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
+                  const std::function<std::vector<TermId>(std::vector<TermId>&)>& f, Span at = {}) {
+    define_unwritten(in, *t, at);
     TensorPtr p = t;
     int64_t last = static_cast<int64_t>(t->shape.size()) - 1;
     std::vector<int64_t> perm;
@@ -482,6 +487,7 @@ struct Torch {
   }
   TensorPtr layer_norm(const TensorPtr& x, const std::vector<int64_t>& shape, const TensorPtr& w,
                        const TensorPtr& b, double eps, Span at) {
+    define_unwritten(in, *x, at);
     size_t n = shape.size();
     if (n > x->shape.size() ||
         !std::equal(shape.begin(), shape.end(), x->shape.end() - static_cast<long>(n)))

@@ -33,9 +33,13 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   }
   Ref cfg;
   if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end()) {
-    if (!nested_launch_ && it->second->items.size() > 1 && first_for_key(kernel, fn, a))
+    const std::vector<Ref>& configs = it->second->items;
+    if (!nested_launch_ && configs.size() > 1 && first_for_key(kernel, fn, a)) {
+      refuse_tuned_keywords(configs, nullptr, a);
       return launch_after_tuning(kernel, grid, a);
-    cfg = apply_config(fn, it->second->items, a.at, meta);
+    }
+    cfg = apply_config(fn, configs, a.at, meta);
+    refuse_tuned_keywords(configs, cfg, a);
   }
   if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
     apply_heuristics(fn, it->second, a, meta);
@@ -95,6 +99,39 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   run = nullptr;
   last_reads_prior_ = l.reads_prior;
   return python::none();
+}
+
+// A launch keyword an autotune config sets too (BLOCK_K=64 on a kernel tuned over BLOCK_K), or a
+// launch option the config always passes (num_warps, num_ctas, num_stages: Config.all_kwargs()).
+// The autotuner's benchmarking (`chosen` null) raises ValueError for the first; the launch of the
+// chosen config passes both the caller's keywords and the config's to JITFunction.run, a
+// TypeError (tests/fixtures/gpu/autotune_launch_keywords.txt).
+void Triton::refuse_tuned_keywords(const std::vector<Ref>& configs, const Ref& chosen,
+                                   CallArgs& a) {
+  auto passed = [&](const std::string& name) {
+    return std::any_of(a.kw.begin(), a.kw.end(), [&](const auto& kv) { return kv.first == name; });
+  };
+  if (!chosen) {
+    std::set<std::string> conflicts;
+    for (const Ref& c : configs)
+      for (const auto& [key, v] : (*c->attrs)["kwargs"]->dict)
+        if (passed(key->s)) conflicts.insert(key->s);
+    std::string names;
+    for (const std::string& n : conflicts) names += (names.empty() ? "" : ", ") + n;
+    if (!names.empty())
+      in.raise(a.at, "ValueError: Conflicting meta-parameters: " + names +
+                         ". Make sure that you don't re-define auto-tuned symbols.");
+    return;
+  }
+  std::vector<std::string> all;  // Config.all_kwargs()'s order
+  for (const auto& [key, v] : (*chosen->attrs)["kwargs"]->dict) all.push_back(key->s);
+  for (const char* option : {"num_warps", "num_ctas", "num_stages"}) all.push_back(option);
+  for (const std::string& name : all)
+    if (passed(name))
+      in.raise(a.at,
+               "TypeError: triton.runtime.jit.JITFunction.run() got multiple values for keyword "
+               "argument '" +
+                   name + "'");
 }
 
 bool Triton::launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice) {

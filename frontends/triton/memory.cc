@@ -31,12 +31,13 @@ std::vector<int64_t>& Triton::writers(const TensorPtr& t) {
   return it->second;
 }
 
-TermId Triton::undefined(Span at, const std::string& why) {
+TermId Triton::undefined(Span at, const std::string& why, DType dtype) {
   // A lane with no defined value: if it reaches an output, that is a finding (checked after
-  // forward).
+  // forward). It has its buffer's type: an f32 variable in an int32 block built ill-typed terms
+  // where the block was used (tl.where over indices loaded from unwritten memory).
   std::string name =
       "undef@" + in.where(at) + "#" + std::to_string(undef_count++) + "[" + why + "]";
-  return s.variable(name);
+  return s.variable(name, term_type(dtype));
 }
 
 Ref Triton::load(CallArgs& a) {
@@ -65,7 +66,7 @@ Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const Tenso
               ? convert(s,
                         other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))],
                         other_t->dtype, buf->dtype)
-              : undefined(at, "masked lane without other="));
+              : undefined(at, "masked lane without other=", buf->dtype));
       continue;
     }
     int64_t off = p->offsets[k];
@@ -83,7 +84,7 @@ Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const Tenso
     if (oob) {
       finding(at, "load out of bounds: lane " + std::to_string(k) + " reads element " +
                       std::to_string(off) + " of a buffer of " + std::to_string(buf->elems.size()));
-      r->elems.push_back(undefined(at, "out-of-bounds lane"));
+      r->elems.push_back(undefined(at, "out-of-bounds lane", buf->dtype));
       continue;
     }
     if (w[off] >= 0 && w[off] != run->program())
@@ -98,7 +99,8 @@ Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const Tenso
                       "no tl.debug_barrier between");
     run->note_read(buf.get(), off, w[off], buf->elems.size());
     TermId e = buf->elems[off];
-    r->elems.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
+    r->elems.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory", buf->dtype)
+                                            : e);
   }
   return wrap(r);
 }
@@ -163,7 +165,7 @@ TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, i
       finding(at, "load out of bounds: lane " + std::to_string(lane) + " reads element " +
                       std::to_string(off) + " of a buffer of " + std::to_string(buf->elems.size()) +
                       " where " + s.variable_of(o.index).name + " = " + std::to_string(v));
-      cases.push_back(undefined(at, "out-of-bounds lane"));
+      cases.push_back(undefined(at, "out-of-bounds lane", buf->dtype));
       continue;
     }
     // Which value a racing or unordered store leaves depends on the schedule (the loads of
@@ -176,7 +178,7 @@ TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, i
                      "that may be another (no ordering between lanes is modelled)");
     run->note_read(buf.get(), off, w[off], buf->elems.size());
     TermId e = buf->elems[off];
-    cases.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory") : e);
+    cases.push_back(e == Tensor::kUninit ? undefined(at, "uninitialized memory", buf->dtype) : e);
   }
   return ir::select_by_value(s, o.index, values, cases);
 }

@@ -179,7 +179,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
                               v->dtype, buf->dtype);
         TermId old = buf->elems[off];
         run->reads_prior = true;
-        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
+        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory", buf->dtype);
         // Flatten sums so partial sums from many programs stay one n-ary sum.
         std::vector<TermId> parts;
         if (op == Op::Sum && s.op(old) == Op::Sum)
@@ -219,14 +219,14 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
           if (lanes[k])
             finding(a.at, name.substr(3) + " out of bounds: lane " + std::to_string(k) +
                               " element " + std::to_string(off));
-          r->elems.push_back(undefined(a.at, "masked lane of an atomic"));
+          r->elems.push_back(undefined(a.at, "masked lane of an atomic", buf->dtype));
           continue;
         }
         std::vector<int64_t> idx = unflatten(k, p->shape);
         TermId val = to_dtype(v->elems[broadcast_index(*v, p->shape, idx)], v->dtype, buf->dtype);
         TermId old = buf->elems[off];
         run->reads_prior = true;
-        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory");
+        if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory", buf->dtype);
         bool other = w[off] >= 0 && w[off] != run->program();
         if (other && cas)
           in.unsupported(a.at,
@@ -239,7 +239,8 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
         if (other)
           finding(a.at, "order-dependent atomic_xchg: element " + std::to_string(off) +
                             " is exchanged by several programs with different values");
-        r->elems.push_back(other ? undefined(a.at, "order-dependent atomic_xchg result") : old);
+        r->elems.push_back(other ? undefined(a.at, "order-dependent atomic_xchg result", buf->dtype)
+                                 : old);
         if (cas) {
           TermId c =
               to_dtype(cmp->elems[broadcast_index(*cmp, p->shape, idx)], cmp->dtype, buf->dtype);

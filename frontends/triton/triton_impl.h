@@ -188,6 +188,7 @@ struct Triton {
   // (the autotuner's cache key: the `key` arguments and the tensors' dtypes), where Triton 3.6's
   // Autotuner.run benchmarks every config before the real run. Records the key.
   bool first_for_key(const Ref& kernel, const Ref& fn, CallArgs& a);
+  void refuse_tuned_keywords(const std::vector<Ref>& configs, const Ref& chosen, CallArgs& a);
   // The arguments @triton.autotune(reset_to_zero=[...] or restore_value=[...]) names.
   std::vector<TensorPtr> tuning_args(const Ref& kernel, const Ref& fn, CallArgs& a,
                                      const char* which);
@@ -454,7 +455,7 @@ struct Triton {
   // ---- memory ----
   std::vector<bool> mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at);
   std::vector<int64_t>& writers(const TensorPtr& t);
-  TermId undefined(Span at, const std::string& why);
+  TermId undefined(Span at, const std::string& why, DType dtype);
   Ref load(CallArgs& a);
   // Lanes off the mask take `other` (undefined without it); the rest read memory.
   Ref load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t, Span at);
