@@ -144,7 +144,12 @@ options:
                     A limit computed from a size (a pooling's output length) is found by
                     rerunning the programs with that size grown, and the size searched for
                     the limit at those three values. Where no mask is traced, each constant
-                    at the largest BLOCK + 1. A size the reference or an assert rejects
+                    at the largest BLOCK + 1. A kernel's dynamic if that went one way
+                    everywhere adds each size past the product of the others, where the
+                    programs take it the other way; an if decided on concrete values (host
+                    Python picking a block by size) or a host loop's trip count (none, one,
+                    several) adds each size doubled until the candidate goes another way
+                    there (up to 65536 elements). A size the reference or an assert rejects
                     (channels that must divide into groups) gives way to the nearest that
                     leaves the same partial block (12 for BLOCK 8 + 1 over 4 groups).
                     These run smallest first, each within an eighth of --timeout (at least

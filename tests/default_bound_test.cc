@@ -141,6 +141,20 @@ TEST(DefaultBound, AConditionNeverTakenGetsASizePastTheOthers) {
                     "rows past the columns are never written");
 }
 
+// A host branch on the element count: small inputs take a right path, large ones a launch that
+// drops the last column. No size around the block passes 64 elements; the bound doubles each
+// size in turn until the candidate takes the host `if` its other way, and keeps that size.
+TEST(DefaultBound, AHostBranchOnTheSizesGetsASizeThatTakesItsOtherWay) {
+  std::string cand = row_sum_cand("tl.cdiv(n_cols, BLOCK)", 4);
+  const std::string launch = "        row_sum[(rows,)](x, y, cols, BLOCK=4)\n";
+  cand.replace(cand.find(launch), launch.size(),
+               "        if rows * cols <= 64:\n    " + launch +
+                   "        else:\n            row_sum[(rows,)](x, y, cols - 1, BLOCK=4)\n");
+  Files f("host_branch_on_size", row_sum_ref("rows = 2\ncols = 3"), cand);
+  std::vector<Report> rs = f.run();
+  expect_refuted_at(rs, "doubled to", "the host branch for large inputs never ran");
+}
+
 // A reference whose output reads torch.empty memory it never wrote is as if it raised: ERROR
 // naming the read, never a verdict against the candidate (the read was keq's own stop before).
 TEST(DefaultBound, AReferenceReadingUnwrittenMemoryIsAnError) {

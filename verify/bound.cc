@@ -235,13 +235,16 @@ using Limits = std::set<std::pair<int64_t, int64_t>>;  // (n, block extent), Tor
 // past either, sizes not run yet have no limits, and out_of_time() says so.
 class LimitProbe {
  public:
-  LimitProbe(const std::string& ref, const std::string& cand, double seconds, size_t max_bytes)
+  // first_program_only: each launch runs its first program alone (host paths only).
+  LimitProbe(const std::string& ref, const std::string& cand, double seconds, size_t max_bytes,
+             bool first_program_only = false)
       : ref_(ref),
         cand_(cand),
         cand_class_(torch::model_classes(ref, cand).candidate),
         deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(seconds))),
-        max_bytes_(max_bytes) {}
+        max_bytes_(max_bytes),
+        first_program_only_(first_program_only) {}
   // The mask limits (or, with `steps`, the loop steps) at `dims`; null where it did not run.
   const Limits* at(const torch::Dims& dims, bool steps = false) {
     const Probed* p = probed(dims);
@@ -253,12 +256,17 @@ class LimitProbe {
     const Probed* p = probed(dims);
     return p ? &p->branches : nullptr;
   }
+  // The ways `if`s on concrete values and host loops went (TorchState::static_ways).
+  const std::map<std::string, unsigned>* static_ways_at(const torch::Dims& dims) {
+    const Probed* p = probed(dims);
+    return p ? &p->static_ways : nullptr;
+  }
   bool out_of_time() const { return out_of_time_; }
 
  private:
   struct Probed {
     Limits masks, steps;
-    std::map<std::string, unsigned> branches;
+    std::map<std::string, unsigned> branches, static_ways;
   };
   const Probed* probed(const torch::Dims& dims) {
     auto [it, fresh] = seen_.try_emplace(dims_str(dims));
@@ -268,9 +276,10 @@ class LimitProbe {
         // interpreter over a level-2 pipeline's kernels): it stops at the deadline.
         ir::BudgetScope budget(deadline_, max_bytes_);
         ir::TermStore store;
-        torch::TorchState st =
-            torch::run_candidate(cand_, ref_, store, dims, false, cand_class_).state;
-        it->second = Probed{st.mask_limits, st.loop_steps, st.branch_ways};
+        torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims, false, cand_class_, 0,
+                                                    false, nullptr, first_program_only_)
+                                   .state;
+        it->second = Probed{st.mask_limits, st.loop_steps, st.branch_ways, st.static_ways};
       } catch (const ir::BudgetExceeded&) {
         out_of_time_ = true;
       } catch (const std::exception&) {
@@ -283,6 +292,7 @@ class LimitProbe {
   std::string ref_, cand_, cand_class_;
   Clock::time_point deadline_;
   size_t max_bytes_;
+  bool first_program_only_;
   std::map<std::string, std::optional<Probed>> seen_;
   int runs_ = 0;
   bool out_of_time_ = false;
@@ -571,6 +581,79 @@ std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
   return out;
 }
 
+// Paths the candidate picks on concrete values (host Python choosing a block by the element
+// count, a reduction run in stages `while m > 1`): every size doubled, all of them a step at a
+// time, until the candidate, rerun there, takes an `if` another way, or a host loop another
+// number of trips (none, one, several), than at the sizes before; the first such size of each is
+// kept. A run's cost grows with its size (a batch of 1,024 launched 1,024 programs: 1.3 s), so
+// the search has `seconds`, and a size stops doubling once one run took an eighth of them.
+constexpr int64_t kMaxDoubledElements = int64_t{1} << 16;
+
+std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
+                                            double seconds, std::vector<std::string>& cut_short) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  std::vector<SizeTry> out;
+  const std::map<std::string, unsigned>* at_base = probe.static_ways_at(base);
+  if (!at_base) return out;
+  std::map<std::string, unsigned> known = *at_base;
+  auto another_way = [&](const std::map<std::string, unsigned>& ways) -> std::string {
+    for (const auto& [where, bits] : ways) {
+      auto it = known.find(where);
+      unsigned fresh = it == known.end() ? bits : bits & ~it->second;
+      if (fresh & 3u) return "the condition at " + where + " goes another way there";
+      if (fresh) return "the loop at " + where + " runs another number of trips there";
+    }
+    return "";
+  };
+  struct Doubling {
+    size_t d, j, entry;
+    torch::Dims dims;
+    bool done = false;
+  };
+  std::vector<Doubling> each;
+  size_t entry = 0;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j, ++entry)
+      if (base[d].second[j] >= 1) each.push_back({d, j, entry, base});
+  auto cut = [&](const Doubling& t) {
+    cut_short.push_back(base[t.d].first + " past " + std::to_string(t.dims[t.d].second[t.j]));
+  };
+  for (bool any = true; any;) {
+    any = false;
+    for (Doubling& t : each) {
+      if (t.done || elements(t.dims) * 2 > kMaxDoubledElements) continue;
+      any = true;
+      if (probe.out_of_time() || since(start) > seconds) {
+        cut(t);
+        t.done = true;
+        continue;
+      }
+      int64_t& size = t.dims[t.d].second[t.j];
+      size *= 2;
+      const auto began = Clock::now();
+      const std::map<std::string, unsigned>* ways = probe.static_ways_at(t.dims);
+      std::string why = ways ? another_way(*ways) : "";
+      if (why.empty()) {
+        if (since(began) > seconds / 8 && elements(t.dims) * 2 <= kMaxDoubledElements) {
+          cut(t);
+          t.done = true;
+        }
+        continue;
+      }
+      for (const auto& [where, bits] : *ways) known[where] |= bits;
+      out.push_back({t.dims,
+                     base[t.d].first + " doubled to " + std::to_string(size) + " (" + why + ")",
+                     t.entry});
+      t.done = true;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
@@ -757,6 +840,21 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::erase_if(one_way, [](const auto& kv) { return kv.second == 3u; });
   if (!one_way.empty())
     for (SizeTry& t : past_other_sizes(base, one_way, probe)) around.push_back(std::move(t));
+  // Host paths: runs of each launch's first program alone (the host's choices do not depend on
+  // the other programs), within a sixteenth of the search's share: most sizes change nothing,
+  // and every run pays it.
+  const double host_share = probe_share / 16;
+  LimitProbe host_probe(ref_path, cand_path, host_share, opt.max_memory_bytes, true);
+  std::vector<std::string> cut_short;
+  for (SizeTry& t : doubled_to_another_way(base, host_probe, host_share, cut_short))
+    around.push_back(std::move(t));
+  if (!cut_short.empty()) {
+    std::string which;
+    for (const std::string& c : cut_short) which += (which.empty() ? "" : ", ") + c;
+    skipped.push_back("sizes " + which +
+                      " in the search for paths the candidate picks by size (an if, a host "
+                      "loop's trips): runs there take more than its share of the time budget");
+  }
   // Smallest first; each gets a share of the time budget, and a size that does not finish in
   // its share is named in the notes, with the larger sizes of that dimension after it.
   std::stable_sort(around.begin(), around.end(), [](const SizeTry& a, const SizeTry& b) {

@@ -170,7 +170,9 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       // compiles a dynamic if, whichever way this program goes.
       if (c->kind == K::Bool && c->f != 0 && hooks_.in_kernel && hooks_.in_kernel())
         return runtime_if(n, truthy(c, at), env);
-      if (truthy(c, at)) return exec_block(n.kids[1], env);
+      bool taken = truthy(c, at);
+      if (hooks_.static_branch) hooks_.static_branch(*this, at, taken);
+      if (taken) return exec_block(n.kids[1], env);
       return exec_else(n, env);
     }
     case NodeKind::For: {

@@ -75,6 +75,9 @@ struct TensorHooks {
   std::function<void(Interp&, Span loop, size_t trips)> loop_ran;
   // A kernel's dynamic `if` (on runtime scalars) went one way (for branch coverage).
   std::function<void(Interp&, Span cond, bool taken)> branch_ran;
+  // An `if` or `x if c else y` decided on concrete values (host Python, a kernel's constexprs)
+  // went one way: the default bound looks for sizes that take it the other.
+  std::function<void(Interp&, Span cond, bool taken)> static_branch;
   // `t OP= value` on a host tensor: in place, as torch's __iadd__ and the rest are (views of t
   // see the change); returns t. Unset, or in a kernel (Triton blocks are values): t = t OP value.
   std::function<Ref(Interp&, const std::string& op, const Ref& t, const Ref& value, Span at)>

@@ -414,8 +414,11 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     }
     case NodeKind::Yield:
       return eval_yield(n, env);
-    case NodeKind::IfExp:
-      return truthy(eval(n.kids[1], env), n.span) ? eval(n.kids[0], env) : eval(n.kids[2], env);
+    case NodeKind::IfExp: {
+      bool taken = truthy(eval(n.kids[1], env), n.span);
+      if (hooks_.static_branch) hooks_.static_branch(*this, node(n.kids[1]).span, taken);
+      return taken ? eval(n.kids[0], env) : eval(n.kids[2], env);
+    }
     case NodeKind::ListComp:
     case NodeKind::GenExp:
     case NodeKind::DictComp:

@@ -58,6 +58,13 @@ struct TorchState {
   // For every dynamic `if` in a kernel (by file:line:col of its condition): which ways ran, as
   // bits: 1 true, 2 false. A guard never true (`if pid >= n: return`) checked nothing past it.
   std::map<std::string, unsigned> branch_ways;
+  // For every `if` decided on concrete values and every loop outside a kernel (by file:line:col):
+  // which ways ran, as bits: 1 true, 2 false; loops 4 for no trip, 8 for one, 16 for several.
+  // Host code picks paths by size (`if n <= 16384: BLOCK = 256`, `while m > 1:` one reduction
+  // stage per pass): the default bound looks for sizes that take one another way.
+  std::map<std::string, unsigned> static_ways;
+  // Each kernel launch runs its first program alone (run_candidate's first_program_only).
+  bool first_program_only = false;
   // The block sizes the launches used (power-of-two constexprs and *BLOCK* arguments): the
   // default bound adds sizes just past them, where tails and second trips start.
   std::set<int64_t> block_sizes;

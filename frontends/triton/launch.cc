@@ -89,9 +89,10 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
     call.kw.push_back({k, kernel_arg(v, runtime, a.at)});
   }
   run = &l;
-  for (l.pid[2] = 0; l.pid[2] < l.grid[2]; ++l.pid[2])
-    for (l.pid[1] = 0; l.pid[1] < l.grid[1]; ++l.pid[1])
-      for (l.pid[0] = 0; l.pid[0] < l.grid[0]; ++l.pid[0]) {
+  const int64_t stop = st.first_program_only ? 1 : INT64_MAX;
+  for (l.pid[2] = 0; l.pid[2] < std::min(l.grid[2], stop); ++l.pid[2])
+    for (l.pid[1] = 0; l.pid[1] < std::min(l.grid[1], stop); ++l.pid[1])
+      for (l.pid[0] = 0; l.pid[0] < std::min(l.grid[0], stop); ++l.pid[0]) {
         l.stored_lane.clear();
         CallArgs c = call;
         in.call(fn, c);

@@ -279,7 +279,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial,
                       const std::string& class_name, size_t autotune_config, bool eval_mode,
-                      python::TimingChoices* timing) {
+                      python::TimingChoices* timing, bool first_program_only) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
@@ -295,6 +295,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   p.state.inputs = ref_state.inputs;
   p.state.autotune_choice = autotune_config;
   p.state.timing = timing;
+  p.state.first_program_only = first_program_only;
   Session cand(cand_path, store, p.state, {}, false);  // the candidate's constants stay as written
   record_constants(ref, p);
   forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store, eval_mode);

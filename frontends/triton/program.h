@@ -51,11 +51,14 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 // level runs as written (its own constants are never rewritten: a width hard-coded there is a bug
 // to find), then ModelNew(*init_inputs) and forward(*inputs). The inputs are the reference's
 // variables, so both programs' terms range over the same inputs. `timing` (optional): the
-// outcomes comparisons of GPU timings take, and where they are recorded.
+// outcomes comparisons of GPU timings take, and where they are recorded. `first_program_only`:
+// each launch runs its program (0, 0, 0) alone, for the default bound's search of the paths the
+// host picks by size (its outputs are then not the kernels').
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial = false,
                       const std::string& class_name = "ModelNew", size_t autotune_config = 0,
-                      bool eval_mode = false, python::TimingChoices* timing = nullptr);
+                      bool eval_mode = false, python::TimingChoices* timing = nullptr,
+                      bool first_program_only = false);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same shapes and dtypes where both have an

@@ -105,10 +105,17 @@ void install(python::Interp& in, torch::TorchState& state) {
   install_runtime_driver(in, state, triton);
   register_inductor_helpers(in);
   h.loop_ran = [t](Interp& i2, Span at, size_t trips) {
-    if (t->run) t->st.loop_trips[i2.where(at)] |= trips == 0 ? 1u : trips == 1 ? 2u : 4u;
+    unsigned bit = trips == 0 ? 1u : trips == 1 ? 2u : 4u;
+    if (t->run)
+      t->st.loop_trips[i2.where(at)] |= bit;
+    else
+      t->st.static_ways[i2.where(at)] |= bit << 2;
   };
   h.branch_ran = [t](Interp& i2, Span at, bool taken) {
     if (t->run) t->st.branch_ways[i2.where(at)] |= taken ? 1u : 2u;
+  };
+  h.static_branch = [t](Interp& i2, Span at, bool taken) {
+    t->st.static_ways[i2.where(at)] |= taken ? 1u : 2u;
   };
   h.truth = [t](Interp& i2, const Ref& c, Span at) -> int {
     const TensorPtr& x = c->tensor;
