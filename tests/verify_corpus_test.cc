@@ -218,6 +218,24 @@ TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {
   EXPECT_EQ(p.state.branch_ways.begin()->second, 3u);
 }
 
+// `if pid >= n_rows: return` on a grid of n_rows programs never returns at any size: a guard of
+// a program id against its grid's extent is recorded as bit 4, not as a way, and warns of
+// nothing (it did on every such row kernel: LLMKernel L1 24, 36, 89).
+TEST(VerifyCorpus, AGuardOfAProgramIdAgainstItsGridIsNoCoverageGap) {
+  ir::TermStore s;
+  torch::Program p = torch::run_program(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/row_guard_against_grid.py").string(), s,
+      "ModelNew", {});
+  ASSERT_EQ(p.state.branch_ways.size(), 2u);
+  for (const auto& [where, bits] : p.state.branch_ways) EXPECT_EQ(bits, 4u) << where;
+  Report r;
+  r.branches = p.state.branch_ways;
+  EXPECT_TRUE(coverage_warnings({r}).empty());
+  // A guard that some evaluations pass as an ordinary comparison still warns of those.
+  r.branches.begin()->second |= 2u;
+  EXPECT_EQ(coverage_warnings({r}).size(), 1u);
+}
+
 TEST(VerifyCorpus, CoverageWarnsOnlyWhenNoConfigurationRanATail) {
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/layernorm";
   auto run = [&](int64_t dim1) {

@@ -570,7 +570,7 @@ std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
       if (!ways) continue;
       for (const auto& [where, bits] : one_way) {
         auto it = ways->find(where);
-        if (it == ways->end() || !(it->second & ~bits)) continue;
+        if (it == ways->end() || !(it->second & 3u & ~bits)) continue;
         out.push_back({std::move(dims),
                        base[d].first + " past the product of the other sizes (the condition at " +
                            where + " goes its other way there)",
@@ -838,7 +838,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::map<std::string, unsigned> one_way;  // the kernels' conditions, the ways they went
   for (const Report& r : all)
     for (const auto& [where, bits] : r.branches) one_way[where] |= bits;
-  std::erase_if(one_way, [](const auto& kv) { return kv.second == 3u; });
+  // Both ways taken, or only guards of a program id against its grid (bit 4, no way): nothing to
+  // search for.
+  std::erase_if(one_way,
+                [](const auto& kv) { return (kv.second & 3u) == 3u || !(kv.second & 3u); });
   if (!one_way.empty())
     for (SizeTry& t : past_other_sizes(base, one_way, probe)) around.push_back(std::move(t));
   // Host paths: runs of each launch's first program alone (the host's choices do not depend on

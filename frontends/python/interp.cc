@@ -97,8 +97,9 @@ Interp::Flow Interp::symbolic_if(const Node& n, const Ref& cond, const std::shar
 // other branch binds it too (code_generator's visit_If); otherwise its use is Triton's NameError
 // at compile time, and the candidate does not run (an LLM-written level-2 #89 kernel assigns
 // under `if tile == 0:` in a range loop and reads after it; tests/fixtures/gpu/dynamic_scopes.txt).
-Interp::Flow Interp::runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env) {
-  if (hooks_.branch_ran) hooks_.branch_ran(*this, node(n.kids[0]).span, taken);
+Interp::Flow Interp::runtime_if(const Node& n, bool taken, bool grid_guard,
+                                const std::shared_ptr<Env>& env) {
+  if (hooks_.branch_ran) hooks_.branch_ran(*this, node(n.kids[0]).span, taken, grid_guard);
   absl::flat_hash_set<std::string> before;
   for (const auto& kv : env->vars) before.insert(kv.first);
   Flow f = taken ? exec_block(n.kids[1], env) : exec_else(n, env);
@@ -169,7 +170,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       // A comparison of runtime scalars in a kernel (a loop variable, a program id): Triton
       // compiles a dynamic if, whichever way this program goes.
       if (c->kind == K::Bool && c->f != 0 && hooks_.in_kernel && hooks_.in_kernel())
-        return runtime_if(n, truthy(c, at), env);
+        return runtime_if(n, truthy(c, at), c->f == kGridGuard, env);
       bool taken = truthy(c, at);
       if (hooks_.static_branch) hooks_.static_branch(*this, at, taken);
       if (taken) return exec_block(n.kids[1], env);

@@ -73,8 +73,12 @@ struct TensorHooks {
   std::function<Ref(Interp&, const Ref& cond, const Ref& a, const Ref& b, Span at)> select;
   // A `for` or `while` loop finished after `trips` trips (for loop coverage).
   std::function<void(Interp&, Span loop, size_t trips)> loop_ran;
-  // A kernel's dynamic `if` (on runtime scalars) went one way (for branch coverage).
-  std::function<void(Interp&, Span cond, bool taken)> branch_ran;
+  // A kernel's dynamic `if` (on runtime scalars) went one way (for branch coverage);
+  // `grid_guard`: its condition compares a program id with its grid's extent (grid_guard below).
+  std::function<void(Interp&, Span cond, bool taken, bool grid_guard)> branch_ran;
+  // Whether `a OP b` of runtime scalars compares a program id with its grid's extent
+  // (`pid >= n` where the grid is n programs): a guard no program of the launch crosses.
+  std::function<bool(Interp&, const std::string& op, const Ref& a, const Ref& b)> grid_guard;
   // An `if` or `x if c else y` decided on concrete values (host Python, a kernel's constexprs)
   // went one way: the default bound looks for sizes that take it the other.
   std::function<void(Interp&, Span cond, bool taken)> static_branch;
@@ -248,7 +252,7 @@ class Interp {
   Flow exec(NodeId s, const std::shared_ptr<Env>& env);
   Flow exec_else(const Node& n, const std::shared_ptr<Env>& env);
   Flow symbolic_if(const Node& n, const Ref& cond, const std::shared_ptr<Env>& env);
-  Flow runtime_if(const Node& n, bool taken, const std::shared_ptr<Env>& env);
+  Flow runtime_if(const Node& n, bool taken, bool grid_guard, const std::shared_ptr<Env>& env);
   // Drops, when the scope ends, the names a dynamic loop in a kernel first assigned.
   class LoopScope {
    public:

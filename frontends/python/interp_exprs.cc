@@ -343,18 +343,28 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         ops.push_back(n.text.substr(p, q - p));
       }
       bool runtime = false;  // of Triton runtime scalars: a runtime bool
+      const Ref first = left;
+      Ref second;
+      auto result = [&](bool v) {
+        Ref r = boolean_of(v, runtime);
+        if (runtime && ops.size() == 1 && hooks_.grid_guard &&
+            hooks_.grid_guard(*this, ops[0], first, second))
+          r->f = kGridGuard;
+        return r;
+      };
       for (size_t k = 0; k < ops.size(); ++k) {
         Ref right = eval(n.kids[k + 1], env);
+        if (k == 0) second = right;
         bool identity = ops[k] == "is" || ops[k] == "is not";  // never elementwise
         if (!identity && (left->kind == K::Tensor || right->kind == K::Tensor)) {
           if (ops.size() != 1) unsupported(n.span, "chained comparisons of tensors");
           return binop(ops[0], left, right, n.span);
         }
         runtime = runtime || is_runtime_scalar(left) || is_runtime_scalar(right);
-        if (!compare(ops[k], left, right, n.span)) return boolean_of(false, runtime);
+        if (!compare(ops[k], left, right, n.span)) return result(false);
         left = right;
       }
-      return boolean_of(true, runtime);
+      return result(true);
     }
     case NodeKind::Call:
       return eval_call(e, env);

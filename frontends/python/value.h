@@ -54,6 +54,9 @@ struct Function {
   std::shared_ptr<Env> closure;
 };
 
+// A Bool's `f` for a comparison of a program id with its grid's extent (still a runtime bool).
+inline constexpr double kGridGuard = 2;
+
 struct Value {
   enum class Kind : uint8_t {
     None,
@@ -84,7 +87,8 @@ struct Value {
     InputDependentFloat
   };
   Kind kind = Kind::None;
-  // Bool: the value in b and i (and `f` 1 for a comparison of Triton runtime scalars). Class:
+  // Bool: the value in b and i (and `f` 1 for a comparison of Triton runtime scalars,
+  // kGridGuard for one of a program id with its grid's extent: TensorHooks::grid_guard). Class:
   // defined by the program (not keq's model of a library class). Function: a staticmethod. Builtin:
   // a classmethod (bound to the class it is looked up on). Int, Float: a Triton runtime scalar (a
   // kernel argument not annotated tl.constexpr, or an int computed from one), which Triton refuses

@@ -14,7 +14,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     need_kernel(a, "tl.program_id");
     int64_t axis = in.to_int(a.get(0, "axis"), a.at);
     if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
-    return runtime_int(run->pid[axis]);  // a runtime value in Triton, never a constexpr
+    Ref pid = runtime_int(run->pid[axis]);  // a runtime value in Triton, never a constexpr
+    run->program_ids.push_back({pid, static_cast<int>(axis)});
+    return pid;
   });
   def("num_programs", [this, need_kernel](Interp&, CallArgs& a) {
     need_kernel(a, "tl.num_programs");

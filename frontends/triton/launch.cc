@@ -94,6 +94,7 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
     for (l.pid[1] = 0; l.pid[1] < std::min(l.grid[1], stop); ++l.pid[1])
       for (l.pid[0] = 0; l.pid[0] < std::min(l.grid[0], stop); ++l.pid[0]) {
         l.stored_lane.clear();
+        l.program_ids.clear();
         CallArgs c = call;
         in.call(fn, c);
       }
@@ -133,6 +134,30 @@ void Triton::refuse_tuned_keywords(const std::vector<Ref>& configs, const Ref& c
                "TypeError: triton.runtime.jit.JITFunction.run() got multiple values for keyword "
                "argument '" +
                    name + "'");
+}
+
+// Whether `a op b` compares a program id of the running program with the grid's extent along its
+// axis so that every program of the launch answers alike: pid >= grid and pid > grid - 1 (never
+// true), pid < grid and pid <= grid - 1 (always), either way round.
+bool Triton::is_grid_guard(const std::string& op, const Ref& a, const Ref& b) const {
+  auto axis_of = [&](const Ref& v) {
+    for (const auto& [id, axis] : run->program_ids)
+      if (id == v) return axis;
+    return -1;
+  };
+  static const std::map<std::string, std::string> mirrored = {
+      {">=", "<="}, {"<=", ">="}, {">", "<"}, {"<", ">"}};
+  std::string o = op;
+  Ref bound = b;
+  int axis = axis_of(a);
+  if (axis < 0 && mirrored.count(op)) {  // n <= pid is pid >= n
+    axis = axis_of(b);
+    bound = a;
+    o = mirrored.at(op);
+  }
+  if (axis < 0 || bound->kind != K::Int) return false;
+  const int64_t extent = run->grid[axis], n = bound->i;
+  return ((o == ">=" || o == "<") && n == extent) || ((o == ">" || o == "<=") && n == extent - 1);
 }
 
 bool Triton::launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice) {

@@ -111,8 +111,13 @@ void install(python::Interp& in, torch::TorchState& state) {
     else
       t->st.static_ways[i2.where(at)] |= bit << 2;
   };
-  h.branch_ran = [t](Interp& i2, Span at, bool taken) {
-    if (t->run) t->st.branch_ways[i2.where(at)] |= taken ? 1u : 2u;
+  // A guard of a program id against the grid's own extent records bit 4, not a way: it cannot go
+  // the other way at any size whose grid it bounds (`if pid >= n_rows: return` on n_rows programs).
+  h.branch_ran = [t](Interp& i2, Span at, bool taken, bool grid_guard) {
+    if (t->run) t->st.branch_ways[i2.where(at)] |= grid_guard ? 4u : taken ? 1u : 2u;
+  };
+  h.grid_guard = [t](Interp&, const std::string& op, const Ref& a, const Ref& b) {
+    return t->run && t->is_grid_guard(op, a, b);
   };
   h.static_branch = [t](Interp& i2, Span at, bool taken) {
     t->st.static_ways[i2.where(at)] |= taken ? 1u : 2u;

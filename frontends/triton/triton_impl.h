@@ -56,6 +56,9 @@ struct Launch {
     int64_t lane;
   };
   absl::flat_hash_map<std::pair<const Tensor*, int64_t>, LaneMark> stored_lane;
+  // The values tl.program_id returned in the running program, with their axes: a comparison of
+  // one of them with the grid's extent is a guard no program crosses (TensorHooks::grid_guard).
+  std::vector<std::pair<python::Ref, int>> program_ids;
   // Whether the launch's result depends on what the memory it writes held before it: an
   // element loaded before this launch wrote it and written afterwards, an atomic, a
   // conditional store keeping the old value. Such a launch run twice leaves a different result.
@@ -189,6 +192,7 @@ struct Triton {
   // Autotuner.run benchmarks every config before the real run. Records the key.
   bool first_for_key(const Ref& kernel, const Ref& fn, CallArgs& a);
   void refuse_tuned_keywords(const std::vector<Ref>& configs, const Ref& chosen, CallArgs& a);
+  bool is_grid_guard(const std::string& op, const Ref& a, const Ref& b) const;
   // The arguments @triton.autotune(reset_to_zero=[...] or restore_value=[...]) names.
   std::vector<TensorPtr> tuning_args(const Ref& kernel, const Ref& fn, CallArgs& a,
                                      const char* which);
