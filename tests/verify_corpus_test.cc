@@ -212,7 +212,8 @@ TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {
   // The frontend records both ways of a guard over programs: rows past the stride return early.
   ir::TermStore s;
   torch::Program p = torch::run_program(
-      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/host_mean_of_unwritten_rows.py").string(),
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/host_mean_of_unwritten_rows.py")
+          .string(),
       s, "ModelNew", {});
   ASSERT_EQ(p.state.branch_ways.size(), 1u);
   EXPECT_EQ(p.state.branch_ways.begin()->second, 3u);
