@@ -190,7 +190,8 @@ void Torch::install_scans_and_selection() {
     Ref indices;
     if (stable) {
       size_t row = 0;
-      TensorPtr idx = along(x, dim, [&](std::vector<TermId>&) { return index_rows[row++]; });
+      TensorPtr idx = along(
+          x, dim, [&](std::vector<TermId>&) { return index_rows[row++]; }, a.at);
       idx->dtype = DType::I64;
       indices = wrap(idx);
     } else {
@@ -209,9 +210,10 @@ void Torch::install_scans_and_selection() {
     TensorPtr cur = x;
     for (int64_t d : dims) {
       int64_t dim = norm_dim(in, d, x->shape.size(), a.at);
-      cur = along(cur, dim, [](std::vector<TermId>& row) {
+      auto reversed = [](std::vector<TermId>& row) {
         return std::vector<TermId>(row.rbegin(), row.rend());
-      });
+      };
+      cur = along(cur, dim, reversed, a.at);
     }
     return wrap(cur);
   });

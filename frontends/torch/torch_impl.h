@@ -434,11 +434,10 @@ struct Torch {
     }
     return r;
   }
-  // Applies f to each slice along dim (softmax and friends), returning the same shape.
-  // f over each row of t along dim (a scan, a sort, a softmax). Memory a kernel left unwritten
-  // is some value (define_unwritten), named at `at`.
+  // Applies f to each slice along dim (a scan, a sort, a softmax), returning the same shape.
+  // Memory a kernel left unwritten is some value (define_unwritten), named at `at`.
   TensorPtr along(const TensorPtr& t, int64_t dim,
-                  const std::function<std::vector<TermId>(std::vector<TermId>&)>& f, Span at = {}) {
+                  const std::function<std::vector<TermId>(std::vector<TermId>&)>& f, Span at) {
     define_unwritten(in, *t, at);
     TensorPtr p = t;
     int64_t last = static_cast<int64_t>(t->shape.size()) - 1;
@@ -661,10 +660,6 @@ struct Torch {
   }
   void install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls);
   void install_more(const Ref& nn, const Ref& F, Ref module_cls);  // torch.cc: the rest
-  TensorPtr along_dim(const TensorPtr& t, int64_t dim,
-                      const std::function<std::vector<TermId>(std::vector<TermId>&)>& f) {
-    return along(t, dim, f);
-  }
 
   // An op that did not read one of its call's keyword arguments would compute something else
   // than torch does: out= is torch's (the result written into it), value-irrelevant keywords
