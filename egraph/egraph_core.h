@@ -61,27 +61,27 @@ class EGraph {
 
   EClassId add(OpCode op, uint32_t payload, std::span<const EClassId> children) {
     ir::Budget::tick();  // the run's --timeout and --max-memory reach into saturation too
+    // Each table is probed once: the entry for the new id goes in as the lookup misses (a find,
+    // then an insert in new_node, hashed and probed every new node twice per table).
+    auto next = static_cast<EClassId>(nodes_.size());
     if (explain_) {
-      if (auto hit = orig_memo_.find(ENode{op, payload, children})) return *hit;
+      auto [hit, fresh] = orig_memo_.find_or_insert(ENode{op, payload, children}, next);
+      if (!fresh) return hit;
     }
     // Element by element: a node has one to three children, and assign's memmove call cost
-    // more than the copy (3% of a mid-size workload).
-    scratch_.resize(children.size());
-    for (size_t k = 0; k < children.size(); ++k) scratch_[k] = find(children[k]);
-    if (!explain_) {  // one probe: the entry for the new id goes in as the lookup misses
-      auto next = static_cast<EClassId>(nodes_.size());
-      auto [hit, fresh] = memo_.find_or_insert(ENode{op, payload, scratch_}, next);
-      if (!fresh) return find(hit);
-      return make_class(new_node(op, payload, children, /*live=*/true, /*in_memo=*/true));
-    }
-    if (auto hit = memo_.find(ENode{op, payload, scratch_})) {
-      // Explanations keep the term as written: a new id, congruent to the existing node.
-      EClassId id = new_node(op, payload, children, /*live=*/false);
-      uf_.link(id, find(*hit));
-      forest_union(id, *hit, Justification{});
-      return id;
-    }
-    return make_class(new_node(op, payload, children, /*live=*/true));
+    // more than the copy (3% of a mid-size workload). The scratch only grows: resizing it to
+    // each node's arity was a call per add.
+    if (scratch_.size() < children.size()) scratch_.resize(children.size());
+    std::span<EClassId> canonical(scratch_.data(), children.size());
+    for (size_t k = 0; k < children.size(); ++k) canonical[k] = find(children[k]);
+    auto [hit, fresh] = memo_.find_or_insert(ENode{op, payload, canonical}, next);
+    if (fresh) return make_class(new_node(op, payload, children, canonical));
+    if (!explain_) return find(hit);
+    // Explanations keep the term as written: a new id, congruent to the existing node.
+    EClassId id = new_node(op, payload, children, std::nullopt);
+    uf_.link(id, find(hit));
+    forest_union(id, hit, Justification{});
+    return id;
   }
   EClassId add(OpCode op, uint32_t payload, std::initializer_list<EClassId> kids) {
     return add(op, payload, std::span<const EClassId>(kids.begin(), kids.size()));
@@ -347,8 +347,12 @@ class EGraph {
     lang_.modify(*this, id);
     return id;
   }
-  EClassId new_node(OpCode op, uint32_t payload, std::span<const EClassId> given, bool live,
-                    bool in_memo = false) {
+  // A live node has its canonical children given too; a node without them is a duplicate kept
+  // for explanations. The new id's memo entries (orig_memo_'s, and memo_'s for a live node) are
+  // in already: add made them as its lookups missed.
+  EClassId new_node(OpCode op, uint32_t payload, std::span<const EClassId> given,
+                    std::optional<std::span<const EClassId>> canonical) {
+    const bool live = canonical.has_value();
     snapshot_dirty_ = true;
     EClassId id = uf_.make_set();
     assert(id == nodes_.size());  // add's memo entry named the id before it existed
@@ -362,18 +366,17 @@ class EGraph {
     if (explain_) {
       orig_children_.insert(orig_children_.end(), given.begin(), given.end());
       forest_.push_back(ForestLink{id, Justification{}, true});
-      orig_memo_.insert(id);
     }
     if (!live) {  // a duplicate id for explanations: content as given, no class of its own
       children_.insert(children_.end(), given.begin(), given.end());
       return id;
     }
-    for (EClassId child : scratch_) children_.push_back(child);
+    for (EClassId child : *canonical) children_.push_back(child);
     ClassRec& c = classes_[id];
     c.node_head = c.node_tail = id;
     c.n_nodes = 1;
     ++n_classes_;
-    for (EClassId child : scratch_) {
+    for (EClassId child : *canonical) {
       ClassRec& cc = classes_[child];
       uint32_t link = static_cast<uint32_t>(parent_links_.size());
       parent_links_.push_back(ParentLink{id, kNone});
@@ -384,7 +387,6 @@ class EGraph {
       cc.parent_tail = link;
       ++cc.n_parents;
     }
-    if (!in_memo) memo_.insert(id);
     by_op_[op].push_back(id);
     return id;
   }

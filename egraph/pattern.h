@@ -85,11 +85,12 @@ class Matcher {
     out_.num_vars = p_->num_vars();
     out_.roots.swap(out.roots);
     out_.substs.swap(out.substs);
-    out_.roots.clear();
-    out_.substs.clear();
+    found_ = ids_ = 0;    // out_'s buffers are sized ahead; these count what is filled
     leaf_cache_.clear();  // classes merged since the last search
     limit_ = limit;
     search_all();
+    out_.roots.resize(found_);
+    out_.substs.resize(ids_);
     out.num_vars = out_.num_vars;
     out.roots.swap(out_.roots);
     out.substs.swap(out_.substs);
@@ -100,12 +101,12 @@ class Matcher {
     const Pattern::Node& root = p_->nodes[p_->root()];
     if (root.is_var) {
       g_.for_each_class([&](EClassId c) {
-        if (out_.size() <= limit_) match_from(p_->root(), c);
+        if (found_ <= limit_) match_from(p_->root(), c);
       });
       return;
     }
     for (EClassId n : g_.nodes_with_op(root.op)) {
-      if (out_.size() > limit_) break;
+      if (found_ > limit_) break;
       if (!g_.is_live(n) || g_.is_pruned(n)) continue;
       ENode e = g_.view(n);
       if (e.payload != root.payload || e.children.size() != root.children.size()) continue;
@@ -131,12 +132,9 @@ class Matcher {
   }
 
   void solve() {
-    if (out_.size() > limit_) return;
-    if (goals_.empty()) {  // a match: sized once, not pushed id by id (push_back's call, perf)
-      out_.roots.push_back(root_);
-      size_t at = out_.substs.size();
-      out_.substs.resize(at + subst_.size());
-      std::copy_n(subst_.data(), subst_.size(), out_.substs.data() + at);
+    if (found_ > limit_) return;
+    if (goals_.empty()) {
+      record_match();
       return;
     }
     Goal goal = goals_.back();
@@ -162,10 +160,26 @@ class Matcher {
         for (size_t k = pn.children.size(); k-- > 0;)
           goals_.push_back({pn.children[k], g_.find(e.children[k])});
         solve();
-        goals_.resize(mark);
+        goals_.erase(goals_.begin() + static_cast<ptrdiff_t>(mark), goals_.end());
       }
     }
     goals_.push_back(goal);
+  }
+
+  // Appends the match found. The buffers grow in a cold path and the ids are copied one by one:
+  // push_back, resize and copy_n were each an out-of-line call per match, a twentieth of an
+  // associativity-heavy search (perf); a substitution is a few ids.
+  void record_match() {
+    size_t n = subst_.size();
+    if (found_ == out_.roots.size() || ids_ + n > out_.substs.size()) grow_matches(n);
+    out_.roots[found_++] = root_;
+    EClassId* to = out_.substs.data() + ids_;
+    for (size_t k = 0; k < n; ++k) to[k] = subst_[k];
+    ids_ += n;
+  }
+  [[gnu::noinline]] void grow_matches(size_t n) {
+    out_.roots.resize(2 * found_ + 16);
+    out_.substs.resize(2 * ids_ + 16 * n);
   }
 
   // The nodes of class c that may match pn: by op, and by first child when pn's first child is
@@ -218,6 +232,7 @@ class Matcher {
   std::vector<Goal> goals_;
   EClassId root_ = kNoClass;
   Matches out_;
+  size_t found_ = 0, ids_ = 0;  // matches and substitution ids in out_ so far
   size_t limit_ = SIZE_MAX;
 };
 

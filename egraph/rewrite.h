@@ -4,6 +4,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,28 +32,38 @@ struct Rewrite {
     size_t changed = 0;
     for (size_t k = 0; k < ms.size(); ++k) {
       std::span<const EClassId> s = ms.subst(k);
-      uint64_t key = 0;
+      // The key goes in as it is looked up (one probe, not two); a match that then does not
+      // union (a condition false now may hold later) takes it out again.
+      typename absl::flat_hash_set<uint64_t>::iterator key;
       if (applied) {
-        key = match_key(g, rule_index, ms.roots[k], s);
-        if (applied->contains(key)) continue;
+        auto [at, fresh] = applied->insert(match_key(g, rule_index, ms.roots[k], s));
+        if (!fresh) continue;
+        key = at;
       }
-      bool ok = true;
-      for (const Condition& c : conditions) ok = ok && c(g, s);
-      if (!ok) continue;
-      Justification why{Justification::Kind::Rule, rule_index};
-      EClassId to = instantiate(g, rhs, s);
-      // With explanations, the edge joins the two instantiated terms, as egg records it.
-      EClassId from = g.explanations_enabled() ? instantiate(g, lhs, s) : ms.roots[k];
-      // A language may refuse a union its rules cannot mean (an f32 0 for an i32 a - a).
-      if constexpr (requires { g.lang().may_union(g.data(from), g.data(to)); })
-        if (!g.lang().may_union(g.data(from), g.data(to))) continue;
-      changed += g.union_classes(from, to, why);
-      if (applied) applied->insert(key);
+      std::optional<bool> merged = union_match(g, ms.roots[k], s, rule_index);
+      if (!merged && applied) applied->erase(key);
+      changed += merged.value_or(false);
     }
     return changed;
   }
 
  private:
+  // Instantiates the right side and merges it with the match's root, if the conditions hold and
+  // the language allows it: whether that changed the graph, or nullopt when no union was done
+  // (one may be done later).
+  std::optional<bool> union_match(EGraph<L>& g, EClassId root, std::span<const EClassId> s,
+                                  uint32_t rule_index) const {
+    for (const Condition& c : conditions)
+      if (!c(g, s)) return std::nullopt;
+    Justification why{Justification::Kind::Rule, rule_index};
+    EClassId to = instantiate(g, rhs, s);
+    // With explanations, the edge joins the two instantiated terms, as egg records it.
+    EClassId from = g.explanations_enabled() ? instantiate(g, lhs, s) : root;
+    // A language may refuse a union its rules cannot mean (an f32 0 for an i32 a - a).
+    if constexpr (requires { g.lang().may_union(g.data(from), g.data(to)); })
+      if (!g.lang().may_union(g.data(from), g.data(to))) return std::nullopt;
+    return g.union_classes(from, to, why);
+  }
   // A 64-bit key of (rule, root, substitution) over canonical ids. Two matches sharing a key
   // by collision would skip one union: a lost proof, never a wrong merge.
   static uint64_t match_key(const EGraph<L>& g, uint32_t rule, EClassId root,

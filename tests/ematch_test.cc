@@ -161,6 +161,31 @@ TEST(Runner, AMatchAppliedOnceIsNotInstantiatedAgain) {
   EXPECT_EQ(g.find(root), g.find(g.add(kF, 0, {a1, a0})));
 }
 
+// A match whose condition is false is not recorded as applied (its key goes in as it is looked up
+// and out again): a condition false now may hold in a later iteration, which must apply it.
+TEST(Runner, AMatchWhoseConditionFailedIsTriedAgain) {
+  Graph g(TinyLang{});
+  EClassId a0 = g.add(kLeaf, 0, {}), a1 = g.add(kLeaf, 1, {});
+  EClassId root = g.add(kF, 0, {a0, a1});
+  EClassId swapped = g.add(kF, 0, {a1, a0});
+  egraph::Rewrite<TinyLang> comm;
+  comm.name = "comm";
+  comm.lhs.node(kF, 0, {comm.lhs.var("?a"), comm.lhs.var("?b")});
+  uint32_t a = comm.rhs.var("?a"), b = comm.rhs.var("?b");
+  comm.rhs.node(kF, 0, {b, a});
+  int calls = 0;  // false for the first three matches it sees, true after
+  comm.conditions.push_back([&](const Graph&, std::span<const EClassId>) { return ++calls > 3; });
+  egraph::Rewrite<TinyLang> grow;  // keeps the run going: (f ?a ?b) -> (f ?a (f ?a ?b))
+  grow.name = "grow";
+  uint32_t ga = grow.lhs.var("?a"), gb = grow.lhs.var("?b");
+  grow.lhs.node(kF, 0, {ga, gb});
+  ga = grow.rhs.var("?a"), gb = grow.rhs.var("?b");
+  grow.rhs.node(kF, 0, {ga, grow.rhs.node(kF, 0, {ga, gb})});
+  egraph::Runner<TinyLang>({3, 10000, 5.0}, egraph::SchedulerKind::Simple).run(g, {comm, grow});
+  EXPECT_GE(calls, 4);
+  EXPECT_EQ(g.find(root), g.find(swapped));
+}
+
 // prune_non_leaves walks only the nodes past a class's pruned prefix (egg's constant folding
 // prunes a class after every union into it). Nodes merged in later are pruned by the next call,
 // whichever side of the union kept its list first.
