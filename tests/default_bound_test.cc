@@ -615,6 +615,47 @@ TEST(DefaultBound, APoolingWindowScaledToOneIsPassedOver) {
   EXPECT_TRUE(named_skip);
 }
 
+// The sizes around a block start from sizes where no two are equal: a limit is traced to the
+// sizes that make it by value. Here the small defaults are too short for the dilated window and
+// the file's sizes scaled down are 1, 1, 1, 4096, where an out_channels limit of 1 names the batch
+// as well (LLMKernel L1 76: the batch's runs there ran out of time and the channels past their
+// block were never tried). The second round's distinct sizes are the base. The candidate
+// computes the first block of 16 output channels only.
+TEST(DefaultBound, SizesAroundABlockStartFromSizesThatAreDistinct) {
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def __init__(self, c_in, c_out):\n        super().__init__()\n"
+      "        self.conv = nn.Conv1d(c_in, c_out, 3, dilation=4, bias=False)\n\n"
+      "    def forward(self, x):\n        return self.conv(x)\n\n\n"
+      "batch_size = 32\nin_channels = 32\nout_channels = 64\nlength = 262144\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, in_channels, length)]\n\n\n"
+      "def get_init_inputs():\n    return [in_channels, out_channels]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef conv(x_ptr, w_ptr, y_ptr, L, L_out, C_in, C_out, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    b = row // L_out\n    p = row % L_out\n"
+      "    c = tl.arange(0, BLOCK)\n    acc = tl.zeros([BLOCK], dtype=tl.float32)\n"
+      "    for ci in range(C_in):\n        for k in tl.static_range(3):\n"
+      "            xv = tl.load(x_ptr + (b * C_in + ci) * L + p + 4 * k)\n"
+      "            acc += xv * tl.load(w_ptr + (c * C_in + ci) * 3 + k, mask=c < C_out, "
+      "other=0.0)\n"
+      "    tl.store(y_ptr + (b * C_out + c) * L_out + p, acc, mask=c < C_out)\n\n\n"
+      "class ModelNew(nn.Module):\n    def __init__(self, c_in, c_out):\n"
+      "        super().__init__()\n"
+      "        self.conv = nn.Conv1d(c_in, c_out, 3, dilation=4, bias=False)\n\n"
+      "    def forward(self, x):\n        B, C_in, L = x.shape\n        w = self.conv.weight\n"
+      "        C_out = w.shape[0]\n        L_out = L - 8\n"
+      "        y = torch.empty(B, C_out, L_out, device=x.device)\n"
+      "        conv[(B * L_out,)](x, w, y, L, L_out, C_in, C_out, BLOCK=16)\n        return y\n";
+  Files f("distinct_base", ref, cand);
+  std::vector<Report> rs = f.run();
+  expect_refuted_at(rs, "out_channels=17 (default bound, out_channels at BLOCK+1, BLOCK 16)",
+                    "the channels past the first block are never computed");
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr);
+  EXPECT_EQ(wrong->bound.find("batch_size=1,"), std::string::npos) << wrong->bound;
+}
+
 // A configuration with an autotune config the timeout stopped is dropped and named (a second
 // round's larger sizes, or a size around a block, past its share of the time budget): the run's
 // verdict stays the one of the configurations decided. One that found a counterexample stays.

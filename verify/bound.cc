@@ -101,6 +101,15 @@ namespace {
 // 2 x 65,537 with BLOCK 1024 takes 24 s).
 constexpr int64_t kMaxElements = int64_t{1} << 18;
 
+// No two of the sizes are equal (the bound traces a limit to sizes by value).
+bool sizes_distinct(const torch::Dims& dims) {
+  std::set<int64_t> seen;
+  for (const auto& dim : dims)
+    for (int64_t v : dim.second)
+      if (!seen.insert(v).second) return false;
+  return true;
+}
+
 int64_t elements(const torch::Dims& dims) {
   int64_t product = 1;
   for (const auto& entry : dims)
@@ -671,6 +680,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::vector<std::string> skipped;  // configurations an assert rejected, with why
   std::set<int64_t> blocks;
   std::optional<torch::Dims> accepted;           // the first sizes both sides ran with
+  std::optional<torch::Dims> distinct;           // the first of them with no two sizes equal
   std::set<std::pair<int64_t, int64_t>> limits;  // the candidate's mask limits there (below)
   // `first` is the configuration's report for its first autotune config, when the caller ran it
   // already (a configuration is verified once: the shared --timeout is spent once).
@@ -776,6 +786,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       if (flat)
         probe.notes.push_back("bound: no sizes tried keep the structure: " + probe.flattened[0]);
       if (!rejected && !accepted) accepted = opt.dims;
+      if (!rejected && !distinct && sizes_distinct(opt.dims)) distinct = opt.dims;
       run(opt.dims, tries[t].second, std::move(probe));
       break;
     }
@@ -802,7 +813,15 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // Once a counterexample decides the run, searching sizes around the blocks (which runs the
   // programs at each size tried) would only be thrown away.
   if (blocks.empty() || decided(all)) return finish();
-  // Around the first sizes both sides accepted (a group size that divides its dimension).
+  // Around the first sizes both sides accepted (a group size that divides its dimension), the
+  // first with no two sizes equal where a round ran such: a limit is traced to the sizes whose
+  // product makes it by value, so sizes the file's proportions scaled to 1, 1, 1, 4095 named the
+  // batch for an out_channels limit of 1 (and every run there was slow); the output channels
+  // were never taken past their block (LLMKernel L1 76).
+  if (distinct && std::any_of(all.begin(), all.end(), [&](const Report& r) {
+        return r.dims == *distinct;  // (a second round too slow is dropped)
+      }))
+    accepted = distinct;
   torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
   for (const Report& r : all)  // every autotune config's launches at those sizes
     if (accepted && r.dims == *accepted) limits.insert(r.mask_limits.begin(), r.mask_limits.end());
