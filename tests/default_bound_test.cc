@@ -656,6 +656,37 @@ TEST(DefaultBound, SizesAroundABlockStartFromSizesThatAreDistinct) {
   EXPECT_EQ(wrong->bound.find("batch_size=1,"), std::string::npos) << wrong->bound;
 }
 
+// A limit only a later autotune config has is traced in that config: the first config's runs
+// have limits of the same block extent for the other dimension (BLOCK_C 32 beside the second's
+// BLOCK_R 32), and read the predicted one as a coincidence (LLMKernel L1 10: its BLOCK_M 32
+// configs never had M past 32).
+TEST(DefaultBound, ALimitOfALaterAutotuneConfigGetsSizesAroundItsBlock) {
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return x * 2\n\n\n"
+      "rows = 4096\ncols = 4096\n\n\ndef get_inputs():\n    return [torch.randn(rows, cols)]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.autotune(configs=[triton.Config({'BLOCK_R': 128, 'BLOCK_C': 32}),\n"
+      "                          triton.Config({'BLOCK_R': 32, 'BLOCK_C': 128})], key=['R', 'C'])\n"
+      "@triton.jit\ndef twice(x_ptr, y_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):\n"
+      "    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)\n"
+      "    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)\n"
+      "    m = (r[:, None] < R) & (c[None, :] < C)\n    at = r[:, None] * C + c[None, :]\n"
+      "    tl.store(y_ptr + at, 2 * tl.load(x_ptr + at, mask=m), mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n    def forward(self, x):\n        R, C = x.shape\n"
+      "        y = torch.empty_like(x)\n"
+      "        grid = lambda meta: (triton.cdiv(R, meta['BLOCK_R']), triton.cdiv(C, "
+      "meta['BLOCK_C']))\n"
+      "        twice[grid](x, y, R, C)\n        return y\n";
+  Files f("later_config_limit", ref, cand);
+  std::vector<Report> rs = f.run();
+  std::vector<std::string> b = bounds(rs);
+  for (const Report& r : rs) EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << r.reason;
+  EXPECT_TRUE(has(b, "rows=33,cols=3 (default bound, rows at BLOCK+1, BLOCK 32)")) << b.size();
+  EXPECT_TRUE(has(b, "rows=2,cols=129 (default bound, cols at BLOCK+1, BLOCK 128)"));
+}
+
 // A configuration with an autotune config the timeout stopped is dropped and named (a second
 // round's larger sizes, or a size around a block, past its share of the time budget): the run's
 // verdict stays the one of the configurations decided. One that found a counterexample stays.

@@ -48,6 +48,7 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
     }
     opt.autotune_config = c;
     reports.push_back(verify(ref_path, cand_path, opt));
+    reports.back().autotune_config = c;
   }
   if (same.empty()) return;
   std::string list;
@@ -237,6 +238,14 @@ std::vector<std::pair<int64_t, std::string>> limit_targets(int64_t block, const 
 }
 
 using Limits = std::set<std::pair<int64_t, int64_t>>;  // (n, block extent), TorchState's
+// The autotune config a limit was first seen in: a limit only some configs have (a BLOCK_M of
+// 32 among configs of 128) is probed in that config, where the first config has none like it
+// (a run there read the predicted limit as a coincidence, and a limit absent there as moved).
+using LimitConfigs = std::map<std::pair<int64_t, int64_t>, size_t>;
+size_t config_of(const LimitConfigs& configs, std::pair<int64_t, int64_t> limit) {
+  auto it = configs.find(limit);
+  return it == configs.end() ? 0 : it->second;
+}
 
 // The candidate's mask limits at `dims`, from running the programs alone (no proof); none
 // where it does not run there. Remembered: the search below asks for the same sizes again.
@@ -254,9 +263,10 @@ class LimitProbe {
                                      std::chrono::duration<double>(seconds))),
         max_bytes_(max_bytes),
         first_program_only_(first_program_only) {}
-  // The mask limits (or, with `steps`, the loop steps) at `dims`; null where it did not run.
-  const Limits* at(const torch::Dims& dims, bool steps = false) {
-    const Probed* p = probed(dims);
+  // The mask limits (or, with `steps`, the loop steps) at `dims`, autotuned kernels running
+  // `config`; null where it did not run.
+  const Limits* at(const torch::Dims& dims, bool steps = false, size_t config = 0) {
+    const Probed* p = probed(dims, config);
     if (!p) return nullptr;
     return steps ? &p->steps : &p->masks;
   }
@@ -277,16 +287,19 @@ class LimitProbe {
     Limits masks, steps;
     std::map<std::string, unsigned> branches, static_ways;
   };
-  const Probed* probed(const torch::Dims& dims) {
-    auto [it, fresh] = seen_.try_emplace(dims_str(dims));
+  const Probed* probed(const torch::Dims& dims, size_t config = 0) {
+    auto [it, fresh] = seen_.try_emplace(dims_str(dims) + " #" + std::to_string(config));
     if (fresh && Clock::now() > deadline_) out_of_time_ = true;
     if (fresh && !out_of_time_ && runs_++ < kMaxRuns) try {
         // One run at a size the search grew can take longer than the whole share (the
         // interpreter over a level-2 pipeline's kernels): it stops at the deadline.
         ir::BudgetScope budget(deadline_, max_bytes_);
         ir::TermStore store;
-        torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims, false, cand_class_, 0,
-                                                    false, nullptr, first_program_only_)
+        // The host-path search runs the config with the fewest lanes: its runs only reach the
+        // host's choices, and the host's choices do not depend on the config.
+        if (first_program_only_) config = torch::TorchState::kSmallestAutotuneConfig;
+        torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims, false, cand_class_,
+                                                    config, false, nullptr, first_program_only_)
                                    .state;
         it->second = Probed{st.mask_limits, st.loop_steps, st.branch_ways, st.static_ways};
       } catch (const ir::BudgetExceeded&) {
@@ -311,8 +324,9 @@ class LimitProbe {
 // others of that block and not it, true when it has it or no limit of that block (its
 // configuration has no such block); nothing where the programs do not run there.
 std::optional<bool> predicted_limit(LimitProbe& probe, const torch::Dims& dims,
-                                    std::pair<int64_t, int64_t> expected, const std::string& unit) {
-  const Limits* at = probe.at(dims, unit == "STEP");
+                                    std::pair<int64_t, int64_t> expected, const std::string& unit,
+                                    size_t config) {
+  const Limits* at = probe.at(dims, unit == "STEP", config);
   if (!at) return std::nullopt;
   return at->count(expected) || std::none_of(at->begin(), at->end(), [&](const auto& l) {
            return l.second == expected.second;
@@ -330,8 +344,8 @@ std::optional<bool> predicted_limit(LimitProbe& probe, const torch::Dims& dims,
 // one, the match was a coincidence and the next set is tried; a limit no set confirms goes to
 // `unconfirmed`, for around_computed_limits.
 std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& limits,
-                                        LimitProbe& probe, Limits& unconfirmed,
-                                        const std::string& unit = "BLOCK") {
+                                        const LimitConfigs& configs, LimitProbe& probe,
+                                        Limits& unconfirmed, const std::string& unit = "BLOCK") {
   std::vector<SizeEntry> entries;
   std::vector<int64_t> sizes;
   for (size_t d = 0; d < base.size(); ++d)
@@ -356,7 +370,9 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
         if (v < 2 || v == base[e.d].second[e.j]) continue;
         torch::Dims dims = base;
         dims[e.d].second[e.j] = v;
-        if (!real) real = predicted_limit(probe, dims, {v * rest, block}, unit);
+        if (!real)
+          real =
+              predicted_limit(probe, dims, {v * rest, block}, unit, config_of(configs, {n, block}));
         std::string why =
             base[e.d].first + " at " + label + ", " + unit + " " + std::to_string(block);
         if (set.size() > 1) why += " (a flattened index)";
@@ -384,7 +400,8 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
 // non-decreasing) for f = BLOCK + 1, BLOCK - 1 and 2 BLOCK + 1 (limit_targets; with unit STEP,
 // the same around a loop's step for the count it runs over); a target f steps over is left.
 std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims& base,
-                                            const Limits& limits, const Limits& unconfirmed,
+                                            const Limits& limits, const LimitConfigs& configs,
+                                            const Limits& unconfirmed,
                                             const std::string& unit = "BLOCK") {
   const bool steps = unit == "STEP";
   std::vector<SizeEntry> entries;
@@ -399,6 +416,7 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
   for (const auto& [n, block] : limits) {
     if (block < 2 || (!feeding(sizes_of(base), n).empty() && !unconfirmed.count({n, block})))
       continue;
+    const size_t config = config_of(configs, {n, block});
     // The size that moves the limit: each size grown in turn (2s + 1, then 8x that, ...) until
     // the limit moves: a count of blocks (cdiv(n, 1024)) stays put for a while. Every size takes
     // its small step before any its large one: a batch grown to 300 that never moves an output
@@ -414,7 +432,7 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
         if (grow[k] <= 0) continue;  // done: it did not run, or grew past the cap
         torch::Dims dims = base;
         dims[entries[k].d].second[entries[k].j] = grow[k];
-        const Limits* at = elements(dims) <= kMaxElements ? probe.at(dims, steps) : nullptr;
+        const Limits* at = elements(dims) <= kMaxElements ? probe.at(dims, steps, config) : nullptr;
         if (at && !at->count({n, block})) mover = k, grown = at;
         grow[k] = at ? 8 * grow[k] + 1 : 0;
         more = more || grow[k] > 0;
@@ -436,7 +454,7 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
       std::set_intersection(limits.begin(), limits.end(), grown->begin(), grown->end(),
                             std::inserter(fixed, fixed.begin()));
       auto f = [&](int64_t v) -> std::optional<int64_t> {
-        const Limits* at = probe.at(with(v), steps);
+        const Limits* at = probe.at(with(v), steps, config);
         if (!at) return std::nullopt;
         std::optional<int64_t> found;
         for (const auto& [m, b] : *at) {
@@ -823,28 +841,37 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       }))
     accepted = distinct;
   torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
-  for (const Report& r : all)  // every autotune config's launches at those sizes
-    if (accepted && r.dims == *accepted) limits.insert(r.mask_limits.begin(), r.mask_limits.end());
+  LimitConfigs limit_configs, step_configs;  // (emplace keeps the first config's)
+  for (const Report& r : all)                // every autotune config's launches at those sizes
+    if (accepted && r.dims == *accepted)
+      for (const auto& limit : r.mask_limits) {
+        limits.insert(limit);
+        limit_configs.emplace(limit, r.autotune_config);
+      }
   // The search gets an eighth of --timeout, as each size around a block does (their floor of
   // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
   const double probe_share = opt.timeout_s / 8;
   LimitProbe probe(ref_path, cand_path, probe_share, opt.max_memory_bytes);
   Limits unconfirmed, unconfirmed_steps;
-  std::vector<SizeTry> around = around_mask_limits(base, limits, probe, unconfirmed);
+  std::vector<SizeTry> around = around_mask_limits(base, limits, limit_configs, probe, unconfirmed);
   // A loop stepping past one block (unrolled over several) has its own tail: sizes around the
   // step, for the steps no block already gives.
   std::set<std::pair<int64_t, int64_t>> steps;
   for (const Report& r : all)
     if (accepted && r.dims == *accepted)
       for (const auto& step : r.loop_steps)
-        if (!limits.count(step)) steps.insert(step);
-  for (SizeTry& t : around_mask_limits(base, steps, probe, unconfirmed_steps, "STEP"))
+        if (!limits.count(step)) {
+          steps.insert(step);
+          step_configs.emplace(step, r.autotune_config);
+        }
+  for (SizeTry& t : around_mask_limits(base, steps, step_configs, probe, unconfirmed_steps, "STEP"))
     around.push_back(std::move(t));
-  for (SizeTry& t : around_computed_limits(probe, base, limits, unconfirmed))
+  for (SizeTry& t : around_computed_limits(probe, base, limits, limit_configs, unconfirmed))
     around.push_back(std::move(t));
   // A loop over a count computed from the sizes (cdiv(n, BLOCK) blocks, unrolled by 4): its
   // steps' tails are searched the same way.
-  for (SizeTry& t : around_computed_limits(probe, base, steps, unconfirmed_steps, "STEP"))
+  for (SizeTry& t :
+       around_computed_limits(probe, base, steps, step_configs, unconfirmed_steps, "STEP"))
     around.push_back(std::move(t));
   if (probe.out_of_time()) {
     char share[32];

@@ -96,6 +96,7 @@ struct Report {
   std::string ref_class = "Model", cand_class = "ModelNew";  // torch::model_classes's
   size_t autotune_configs = 0;  // the most configs any autotuned kernel has (0: none autotuned)
   std::vector<std::string> autotune_signatures;  // TorchState's: equal ones are one program
+  size_t autotune_config = 0;                    // the config autotuned kernels ran (0-based)
   // Comparisons of GPU timings keq could not decide in this run, the outcomes it took, and
   // whether some timings give them all (`timing_checked` false: one read a computed timing).
   size_t timing_comparisons = 0;

@@ -105,6 +105,10 @@ struct TorchState {
   // one channel per group an InstanceNorm): the default bound prefers sizes that keep it.
   std::set<std::string> flattened;
   size_t autotune_choice = 0;
+  // autotune_choice's value for the config with the fewest lanes (the least product of its
+  // integer meta-parameters): the default bound's search of host paths runs programs only to
+  // reach the host's next choice, and a 128x128 tile's program cost it 13 times a 32x32 one's.
+  static constexpr size_t kSmallestAutotuneConfig = SIZE_MAX;
   // The outcomes comparisons of GPU timings take in this run, and their record (null: all false).
   python::TimingChoices* timing = nullptr;
   size_t autotune_configs = 0;

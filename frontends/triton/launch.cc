@@ -332,9 +332,26 @@ void Triton::record_block_sizes(const Ref& fn, const std::vector<Ref>& pos, cons
       st.block_sizes.insert(pos[k]->i);
 }
 
+// The config whose integer meta-parameters (launch options aside) multiply to the least: the
+// fewest lanes per program. The first of equals.
+size_t Triton::smallest_config(const std::vector<Ref>& configs) const {
+  size_t best = 0;
+  double best_lanes = 0;
+  for (size_t c = 0; c < configs.size(); ++c) {
+    double lanes = 1;
+    for (auto& [key, v] : (*configs[c]->attrs)["kwargs"]->dict)
+      if (v->kind == K::Int && v->i >= 1 && !is_launch_option(key->s))
+        lanes *= static_cast<double>(v->i);
+    if (c == 0 || lanes < best_lanes) best = c, best_lanes = lanes;
+  }
+  return best;
+}
+
 Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta) {
   if (configs.empty()) in.error(at, "@triton.autotune with no configs");
-  size_t k = std::min(st.autotune_choice, configs.size() - 1);
+  size_t k = st.autotune_choice == torch::TorchState::kSmallestAutotuneConfig
+                 ? smallest_config(configs)
+                 : std::min(st.autotune_choice, configs.size() - 1);
   st.autotune_configs = std::max(st.autotune_configs, configs.size());
   // The kernel's identity, not its name: two kernels may share one.
   std::string tag = fn->s + "@" + std::to_string(reinterpret_cast<uintptr_t>(configs.data())) + ":";

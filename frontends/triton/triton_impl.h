@@ -187,6 +187,7 @@ struct Triton {
   // all); this launch runs the one chosen in the state.
   // Returns the config chosen.
   Ref apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta);
+  size_t smallest_config(const std::vector<Ref>& configs) const;
   // Whether this launch of a kernel autotuned over several configs is the first for its key
   // (the autotuner's cache key: the `key` arguments and the tensors' dtypes), where Triton 3.6's
   // Autotuner.run benchmarks every config before the real run. Records the key.
