@@ -123,6 +123,35 @@ TEST(VerifyCorpus, ACaseSplitSkipsPiecesNoInputReaches) {
   fs::remove(cand);
 }
 
+// An index computed through floats: folded where the enclosure that covers fp32 rounding and
+// Triton's approximations holds one integer (examples/index_from_floats, EQUIVALENT); where it
+// holds two (pid * 0.5 is exactly k at an even pid, and an approximation may round it below),
+// UNSUPPORTED, naming the rounding. It was "an index that depends on loaded data".
+TEST(VerifyCorpus, AnIndexRoundingMayDecideIsUnsupportedAndSaysWhy) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/index_from_floats";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  EXPECT_EQ(verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt).verdict,
+            Verdict::Equivalent);
+  fs::path edited = fs::temp_directory_path() / "keq_index_rounding_cand.py";
+  {
+    std::ifstream in(dir / "cand.py");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string src = text.str();
+    const std::string from = "(pid.to(tl.float32) + 0.5) * 0.5";
+    ASSERT_NE(src.find(from), std::string::npos);
+    src.replace(src.find(from), from.size(), "pid.to(tl.float32) * 0.5");
+    std::ofstream(edited) << src;
+  }
+  Report r = verify((dir / "ref.py").string(), edited.string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::Unsupported);
+  EXPECT_NE(r.reason.find("fp32 rounding may put on either side of an integer"), std::string::npos)
+      << r.reason;
+  EXPECT_EQ(r.reason.find("loaded data"), std::string::npos) << r.reason;
+  fs::remove(edited);
+}
+
 TEST(VerifyCorpus, EveryPairGetsItsExpectedVerdict) {
   std::vector<std::string> wrong_equivalent, other;
   size_t checked = 0;

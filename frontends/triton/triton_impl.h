@@ -12,6 +12,7 @@
 #include "frontends/torch/tensor_ops.h"
 #include "frontends/triton/compile_checks.h"
 #include "frontends/triton/triton.h"
+#include "ir/interval.h"
 
 namespace keq::triton::impl {
 
@@ -113,10 +114,56 @@ struct Triton {
     if (s.op(t) == Op::Select && is_const(s.children(t)[0]))  // a masked lane's where()
       return s.children(t)[s.constant_of(s.children(t)[0]).i != 0 ? 1 : 2];
     for (TermId c : s.children(t))
-      if (!is_const(c)) return t;
+      if (!is_const(c)) return s.type(t) == ir::Type::F32 ? t : decided_by_floats(t);
     if (s.type(t) == ir::Type::F32) return t;  // float values stay terms
     return evaluated(s.op(t), s.children(t));
   }
+  // An integer or bool computed from floats that come from constants alone (a tile index as
+  // floor((sqrt(8 * pid + 1) - 1) / 2)): its value where the enclosure that covers fp32
+  // rounding and Triton's approximations (ir::interval_of, IEEE) holds one integer, which both
+  // semantics then give; t itself where it holds more (rounding decides: const_int says so) or
+  // the floats depend on loaded data.
+  TermId decided_by_floats(TermId t) {
+    if (!closed(t)) return t;
+    ir::Interval r = ieee_interval(t);
+    if (r.nan || r.empty_range() || r.lo != r.hi || !std::isfinite(r.lo)) return t;
+    return s.constant(s.type(t) == ir::Type::Bool
+                          ? ir::Constant::of_bool(r.lo != 0)
+                          : ir::Constant::of_int(s.type(t), static_cast<int64_t>(r.lo)));
+  }
+  bool closed(TermId t) {  // no variable below t (memoized: terms are a DAG)
+    if (s.op(t) == Op::Const) return true;
+    if (s.op(t) == Op::Var) return false;
+    auto [it, fresh] = closed_.try_emplace(t, true);
+    if (fresh)
+      for (TermId c : s.children(t))
+        if (!closed(c)) {
+          closed_[t] = false;
+          break;
+        }
+    return closed_[t];
+  }
+  ir::Interval ieee_interval(TermId t) {
+    if (s.op(t) == Op::Const) {
+      const ir::Constant& c = s.constant_of(t);
+      return ir::Interval::point(c.type == ir::Type::F32 ? c.f : static_cast<double>(c.i));
+    }
+    if (auto it = intervals_.find(t); it != intervals_.end()) return it->second;
+    absl::InlinedVector<ir::Interval, 4> args;
+    for (TermId c : s.children(t)) args.push_back(ieee_interval(c));
+    // Only float results round: integer and bool ones are exact, and so are rounding to an
+    // integer (an fp32 value's floor is one) and an int below 2^24 made a float.
+    const Op op = s.op(t);
+    const bool to_integer = op == Op::Floor || op == Op::Ceil || op == Op::Trunc ||
+                            op == Op::Round || op == Op::RoundAway;
+    const bool exact_float = op == Op::CastF32 && s.type(s.children(t)[0]) != ir::Type::F32 &&
+                             args[0].lo >= -0x1p24 && args[0].hi <= 0x1p24;
+    const bool rounds = s.type(t) == ir::Type::F32 && !to_integer && !exact_float;
+    ir::Interval r = ir::interval_of(op, args, rounds ? ir::Semantics::Ieee : ir::Semantics::Real);
+    intervals_.emplace(t, r);
+    return r;
+  }
+
   // s.make then fold, without interning the node that folds away: a tiled matmul's index
   // arithmetic is millions of constant lanes, each of which left a dead node in the store.
   TermId fold_make(Op op, std::initializer_list<TermId> kids) {
@@ -139,6 +186,11 @@ struct Triton {
     }
   }
   int64_t const_int(TermId t, Span at, const std::string& what) {
+    if (!is_const(t) && closed(t))
+      in.unsupported(at, what +
+                             " computed through float operations that fp32 rounding may put "
+                             "on either side of an integer (keq does not decide which way "
+                             "the GPU rounds there)");
     if (!is_const(t))
       in.unsupported(at, what + " that depends on loaded data (data-dependent indexing)");
     return s.constant_of(t).i;
@@ -469,6 +521,8 @@ struct Triton {
   Ref block_ptr_class;
   bool nested_launch_ = false;     // a launch the autotuning model makes: no tuning of its own
   bool last_reads_prior_ = false;  // the last launch's Launch::reads_prior
+  absl::flat_hash_map<TermId, bool> closed_;  // decided_by_floats's memos
+  absl::flat_hash_map<TermId, ir::Interval> intervals_;
   bool is_block_ptr(const Ref& v) const;
   int64_t int_of(const Ref& v, Span at);
   std::vector<int64_t> ints_of(const Ref& v, Span at);
