@@ -131,26 +131,63 @@ struct Triton {
                           ? ir::Constant::of_bool(r.lo != 0)
                           : ir::Constant::of_int(s.type(t), static_cast<int64_t>(r.lo)));
   }
-  bool closed(TermId t) {  // no variable below t (memoized: terms are a DAG)
+  // No variable below t. Iterative, children first, memoized: a running maximum over a row is a
+  // chain as long as the row, too deep to recurse on.
+  bool closed(TermId t) {
     if (s.op(t) == Op::Const) return true;
     if (s.op(t) == Op::Var) return false;
-    auto [it, fresh] = closed_.try_emplace(t, true);
-    if (fresh)
-      for (TermId c : s.children(t))
-        if (!closed(c)) {
-          closed_[t] = false;
+    std::vector<TermId> todo{t};
+    while (!todo.empty()) {
+      TermId x = todo.back();
+      if (closed_.contains(x)) {
+        todo.pop_back();
+        continue;
+      }
+      bool open = false;
+      size_t pending = todo.size();
+      for (TermId c : s.children(x)) {
+        if (s.op(c) == Op::Const) continue;
+        auto it = closed_.find(c);
+        if (s.op(c) == Op::Var || (it != closed_.end() && !it->second)) {
+          open = true;
           break;
         }
+        if (it == closed_.end()) todo.push_back(c);
+      }
+      if (open) todo.resize(pending);  // a variable below x decides it: its other children wait
+      if (open || todo.size() == pending) {
+        closed_[x] = !open;
+        todo.resize(pending - 1);
+      }
+    }
     return closed_[t];
   }
+  // The enclosure of a closed term, children first (iteratively, as closed()).
   ir::Interval ieee_interval(TermId t) {
-    if (s.op(t) == Op::Const) {
-      const ir::Constant& c = s.constant_of(t);
-      return ir::Interval::point(c.type == ir::Type::F32 ? c.f : static_cast<double>(c.i));
+    std::vector<TermId> todo{t};
+    while (!todo.empty()) {
+      TermId x = todo.back();
+      if (s.op(x) == Op::Const || intervals_.contains(x)) {
+        todo.pop_back();
+        continue;
+      }
+      size_t pending = todo.size();
+      for (TermId c : s.children(x))
+        if (s.op(c) != Op::Const && !intervals_.contains(c)) todo.push_back(c);
+      if (todo.size() > pending) continue;
+      todo.pop_back();
+      absl::InlinedVector<ir::Interval, 4> args;
+      for (TermId c : s.children(x)) args.push_back(interval_known(c));
+      intervals_.emplace(x, interval_of_node(x, args));
     }
-    if (auto it = intervals_.find(t); it != intervals_.end()) return it->second;
-    absl::InlinedVector<ir::Interval, 4> args;
-    for (TermId c : s.children(t)) args.push_back(ieee_interval(c));
+    return interval_known(t);
+  }
+  ir::Interval interval_known(TermId t) const {
+    if (s.op(t) != Op::Const) return intervals_.at(t);
+    const ir::Constant& c = s.constant_of(t);
+    return ir::Interval::point(c.type == ir::Type::F32 ? c.f : static_cast<double>(c.i));
+  }
+  ir::Interval interval_of_node(TermId t, std::span<const ir::Interval> args) const {
     // Only float results round: integer and bool ones are exact, and so are rounding to an
     // integer (an fp32 value's floor is one) and an int below 2^24 made a float.
     const Op op = s.op(t);
@@ -159,9 +196,7 @@ struct Triton {
     const bool exact_float = op == Op::CastF32 && s.type(s.children(t)[0]) != ir::Type::F32 &&
                              args[0].lo >= -0x1p24 && args[0].hi <= 0x1p24;
     const bool rounds = s.type(t) == ir::Type::F32 && !to_integer && !exact_float;
-    ir::Interval r = ir::interval_of(op, args, rounds ? ir::Semantics::Ieee : ir::Semantics::Real);
-    intervals_.emplace(t, r);
-    return r;
+    return ir::interval_of(op, args, rounds ? ir::Semantics::Ieee : ir::Semantics::Real);
   }
 
   // s.make then fold, without interning the node that folds away: a tiled matmul's index
