@@ -135,8 +135,9 @@ options:
                     one group or one element, the file's own sizes scaled down; the
                     second configuration within a quarter of --timeout,
                     named in the notes and not run when it does not finish there), then, for
-                    each size that feeds a masked index (offs < n, traced from the first run;
-                    for a flattened index the innermost size of the product), that size at
+                    each size that feeds a masked index (offs < n, traced from the first run
+                    whose sizes are all distinct, in every autotune config; for a flattened
+                    index the innermost size of the product), that size at
                     BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 for each block it was masked with,
                     the others small: mask tails, partial tiles, second and third loop trips.
                     A kernel loop stepping over several blocks (range(0, n, 4 * BLOCK)) adds
