@@ -124,8 +124,9 @@ TEST(VerifyCorpus, ACaseSplitSkipsPiecesNoInputReaches) {
 }
 
 // An index computed through floats: folded where the enclosure that covers fp32 rounding and
-// Triton's approximations holds one integer (examples/index_from_floats, EQUIVALENT); where it
-// holds two (pid * 0.5 is exactly k at an even pid, and an approximation may round it below),
+// Triton's approximations holds one integer, or where each step is exact on the GPU
+// (examples/index_from_floats, and pid * 0.5: EQUIVALENT); where rounding may decide it
+// ((pid * 3) / 6 is exactly k at an even pid, and div.full.f32 may return k - 1 ulp),
 // UNSUPPORTED, naming the rounding. It was "an index that depends on loaded data".
 TEST(VerifyCorpus, AnIndexRoundingMayDecideIsUnsupportedAndSaysWhy) {
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/index_from_floats";
@@ -134,16 +135,18 @@ TEST(VerifyCorpus, AnIndexRoundingMayDecideIsUnsupportedAndSaysWhy) {
   EXPECT_EQ(verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt).verdict,
             Verdict::Equivalent);
   fs::path edited = fs::temp_directory_path() / "keq_index_rounding_cand.py";
-  {
+  auto edit = [&](const std::string& to) {
     std::ifstream in(dir / "cand.py");
     std::stringstream text;
     text << in.rdbuf();
     std::string src = text.str();
     const std::string from = "(pid.to(tl.float32) + 0.5) * 0.5";
-    ASSERT_NE(src.find(from), std::string::npos);
-    src.replace(src.find(from), from.size(), "pid.to(tl.float32) * 0.5");
+    src.replace(src.find(from), from.size(), to);
     std::ofstream(edited) << src;
-  }
+  };
+  edit("pid.to(tl.float32) * 0.5");  // exact in fp32: a power of two
+  EXPECT_EQ(verify((dir / "ref.py").string(), edited.string(), opt).verdict, Verdict::Equivalent);
+  edit("(pid.to(tl.float32) * 3.0) / 6.0");
   Report r = verify((dir / "ref.py").string(), edited.string(), opt);
   EXPECT_EQ(r.verdict, Verdict::Unsupported);
   EXPECT_NE(r.reason.find("fp32 rounding may put on either side of an integer"), std::string::npos)

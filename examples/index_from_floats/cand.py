@@ -1,10 +1,11 @@
 # Two programs per row, each a half of its columns; the row is computed through floats, as some
 # generated kernels do (a triangular tile index as floor((sqrt(8 * pid + 1) - 1) / 2)). (pid +
 # 0.5) * 0.5 is never within fp32 rounding of an integer, so its floor is pid // 2 on any GPU,
-# and keq folds it. Where rounding could decide the integer (pid * 0.5 at an even pid: a value
-# of exactly k, which an approximation may return as k - 1 ulp) the run is UNSUPPORTED and says
-# so (VerifyCorpus.AnIndexRoundingMayDecideIsUnsupportedAndSaysWhy); it was reported as an index
-# that "depends on loaded data".
+# and keq folds it. Where rounding could decide the integer ((pid * 3) / 6 at an even pid is
+# exactly k, and fp32 `/`, div.full.f32, may return k - 1 ulp) the run is UNSUPPORTED and says so
+# (VerifyCorpus.AnIndexRoundingMayDecideIsUnsupportedAndSaysWhy); it was reported as an index
+# that "depends on loaded data". Exact cases are taken as exact: pid * 0.5 (a power of two),
+# sqrt of a perfect square, an integer over 2 (measured: tests/fixtures/gpu/sqrt_perfect_squares.txt).
 import torch
 import torch.nn as nn
 import triton
