@@ -149,7 +149,8 @@ TEST(VerifyCorpus, AnIndexRoundingMayDecideIsUnsupportedAndSaysWhy) {
   edit("(pid.to(tl.float32) * 3.0) / 6.0");
   Report r = verify((dir / "ref.py").string(), edited.string(), opt);
   EXPECT_EQ(r.verdict, Verdict::Unsupported);
-  EXPECT_NE(r.reason.find("fp32 rounding may put on either side of an integer"), std::string::npos)
+  EXPECT_NE(r.reason.find("enclosure under fp32 rounding holds more than one integer"),
+            std::string::npos)
       << r.reason;
   EXPECT_EQ(r.reason.find("loaded data"), std::string::npos) << r.reason;
   fs::remove(edited);

@@ -288,6 +288,10 @@ class LimitProbe {
     std::map<std::string, unsigned> branches, static_ways;
   };
   const Probed* probed(const torch::Dims& dims, size_t config = 0) {
+    // The host-path search runs the config with the fewest lanes: its runs only reach the
+    // host's choices, which no config changes (a kernel's own branch on a config's constexpr
+    // is seen in that config alone, as it was in the first before).
+    if (first_program_only_) config = torch::TorchState::kSmallestAutotuneConfig;
     auto [it, fresh] = seen_.try_emplace(dims_str(dims) + " #" + std::to_string(config));
     if (fresh && Clock::now() > deadline_) out_of_time_ = true;
     if (fresh && !out_of_time_ && runs_++ < kMaxRuns) try {
@@ -295,9 +299,6 @@ class LimitProbe {
         // interpreter over a level-2 pipeline's kernels): it stops at the deadline.
         ir::BudgetScope budget(deadline_, max_bytes_);
         ir::TermStore store;
-        // The host-path search runs the config with the fewest lanes: its runs only reach the
-        // host's choices, and the host's choices do not depend on the config.
-        if (first_program_only_) config = torch::TorchState::kSmallestAutotuneConfig;
         torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims, false, cand_class_,
                                                     config, false, nullptr, first_program_only_)
                                    .state;

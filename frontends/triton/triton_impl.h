@@ -279,10 +279,11 @@ struct Triton {
   }
   int64_t const_int(TermId t, Span at, const std::string& what) {
     if (!is_const(t) && closed(t))
-      in.unsupported(at, what +
-                             " computed through float operations that fp32 rounding may put "
-                             "on either side of an integer (keq does not decide which way "
-                             "the GPU rounds there)");
+      in.unsupported(at,
+                     what +
+                         " computed through float operations whose enclosure under fp32 rounding "
+                         "holds more than one integer (how the GPU rounds decides it; keq "
+                         "does not model that)");
     if (!is_const(t))
       in.unsupported(at, what + " that depends on loaded data (data-dependent indexing)");
     return s.constant_of(t).i;
