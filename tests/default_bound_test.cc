@@ -714,5 +714,43 @@ TEST(DefaultBound, ASizeNotDecidedInItsShareIsDroppedAndNamed) {
   EXPECT_EQ(all.size(), 4u);
 }
 
+// Where the reference couples sizes (a LayerNorm over `features` after an upsampling that makes
+// the width 2 * length), distinct small sizes are rejected and the file's proportions run,
+// halved: powers of two, where a block of next_power_of_2(width) lanes masks none off, and each
+// size around a block alone is rejected too. With a mask never false, the proportions also run
+// at three quarters of a halving (width 24, BLOCK 32), where the candidate's masked lanes,
+// loaded as 1.0, enter its mean (LLMKernel L2 34's coupling).
+TEST(DefaultBound, ProportionalSizesAlsoRunAtThreeQuartersOfAHalving) {
+  const std::string init =
+      "    def __init__(self, channels, features):\n        super().__init__()\n"
+      "        self.up = nn.ConvTranspose1d(channels, channels, 4, stride=2, padding=1)\n"
+      "        self.norm = nn.LayerNorm(features)\n\n";
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
+      "    def forward(self, x):\n        return self.norm(self.up(x))\n\n\n"
+      "batch_size = 16\nchannels = 32\nlength = 32\nfeatures = 64\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, channels, length)]\n\n\n"
+      "def get_init_inputs():\n    return [channels, features]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef ln(x_ptr, w_ptr, b_ptr, y_ptr, N, eps, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK)\n    m = offs < N\n"
+      "    x = tl.load(x_ptr + row * N + offs, mask=m, other=1.0)\n"
+      "    mean = tl.sum(x, axis=0) / N\n    d = tl.where(m, x - mean, 0.0)\n"
+      "    var = tl.sum(d * d, axis=0) / N\n"
+      "    y = d / tl.sqrt(var + eps) * tl.load(w_ptr + offs, mask=m) + tl.load(b_ptr + offs, "
+      "mask=m)\n"
+      "    tl.store(y_ptr + row * N + offs, y, mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n" +
+      init +
+      "    def forward(self, x):\n        h = self.up(x).contiguous()\n        N = h.shape[-1]\n"
+      "        y = torch.empty_like(h)\n"
+      "        ln[(h.numel() // N,)](h, self.norm.weight, self.norm.bias, y, N, self.norm.eps,\n"
+      "                              BLOCK=triton.next_power_of_2(N))\n        return y\n";
+  Files f("three_quarters", ref, cand);
+  std::vector<Report> rs = f.run();
+  expect_refuted_at(rs, "three quarters", "the masked lanes' 1.0 enter the mean");
+}
+
 }  // namespace
 }  // namespace keq::verify

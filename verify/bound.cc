@@ -111,6 +111,14 @@ bool sizes_distinct(const torch::Dims& dims) {
   return true;
 }
 
+// Some masked access of the candidate never had a lane masked off in any of these runs.
+bool mask_never_false(const std::vector<Report>& all) {
+  std::map<std::string, bool> off;
+  for (const Report& r : all)
+    for (const auto& [where, seen] : r.masks) off[where] = off[where] || seen.off;
+  return std::any_of(off.begin(), off.end(), [](const auto& kv) { return !kv.second; });
+}
+
 int64_t elements(const torch::Dims& dims) {
   int64_t product = 1;
   for (const auto& entry : dims)
@@ -734,6 +742,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // does: a GEMM + GroupNorm whose first sizes were proved in 9 s was UNKNOWN at the second's
   // (in_features 256) after the whole --timeout, with no size around a block run.
   const double full_timeout = opt.timeout_s;
+  bool proportional = false;  // the first round ran the file's sizes scaled down
   for (int64_t first : {2, 5}) {
     if (decided(all)) {
       ++not_checked;
@@ -804,7 +813,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       }
       if (flat)
         probe.notes.push_back("bound: no sizes tried keep the structure: " + probe.flattened[0]);
-      if (!rejected && !accepted) accepted = opt.dims;
+      if (!rejected && !accepted) {
+        accepted = opt.dims;
+        proportional = tries[t].second == scaled;
+      }
       if (!rejected && !distinct && sizes_distinct(opt.dims)) distinct = opt.dims;
       run(opt.dims, tries[t].second, std::move(probe));
       break;
@@ -958,6 +970,19 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     for (const torch::Dims& other : t.instead)
       if (try_size(other, t.why + ", the nearest size the reference accepts", t)) break;
   }
+  // A mask still never false, where the reference took only the file's proportions (a LayerNorm
+  // over out_channels that must equal a conv's output width rejects distinct sizes, and each
+  // size around a block alone): KernelBench's sizes and their halvings are powers of two, where
+  // a block of next_power_of_2(n) lanes masks none off. Three quarters of a halving keep the
+  // proportions (LLMKernel L2 34: a width of 12 in 16 lanes).
+  if (proportional && !decided(all) && mask_never_false(all))
+    for (int64_t budget : {4096, 16384}) {
+      torch::Dims dims = torch::scaled_dims(ref_path, budget, 1, true);
+      if (seen.count(dims_str(dims))) continue;
+      try_size(dims, "the file's sizes at three quarters of a halving: a mask never false",
+               SizeTry{dims, "", SIZE_MAX});
+      break;
+    }
   return finish();
 }
 

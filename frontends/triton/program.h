@@ -83,7 +83,10 @@ Dims file_dims(const std::string& ref_path);
 // inputs' sizes multiply to at most max_product, but none below `floor` (or its own value when
 // smaller): with floor 8, kernels up to 8 still fit and 64 features in 8 groups become 8 in 8.
 // Equal sizes stay equal and out_channels = 2 * width survives, where default_dims' distinct
-// small sizes can make a model reject its inputs.
-Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor);
+// small sizes can make a model reject its inputs. With `three_quarters`, each size is 3/4 of one
+// so divided (64 and 32 become 12 and 6): KernelBench's sizes are powers of two, and so are
+// their halvings, where a block of next_power_of_2(n) lanes leaves no lane masked off.
+Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor,
+                 bool three_quarters = false);
 
 }  // namespace keq::torch

@@ -181,7 +181,8 @@ Dims default_dims(const std::string& ref_path, int64_t first) {
   return dims;
 }
 
-Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor) {
+Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor,
+                 bool three_quarters) {
   // Every large size in the file scales together (out_channels = 2 * width survives), the
   // inputs' sizes always; small constants (kernels, strides, pool sizes) stay as written.
   Dims all, inputs = input_sizes(ref_path, &all), scaled;
@@ -199,7 +200,7 @@ Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor
       bool large = std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 16; });
       if (!input && !large) continue;
       for (int64_t& x : values) {
-        x = std::max(std::min(x, floor), x >> shift);
+        x = std::max(std::min(x, floor), three_quarters ? (3 * x) >> (shift + 2) : x >> shift);
         if (input) product = product > max_product ? product : product * x;
       }
       scaled.push_back({name, values});
