@@ -583,9 +583,13 @@ NfId NormalForms::sum_unfolded(std::span<const NfId> parts, bool keep) {
 NfId NormalForms::scale(NfId a, const mpq_class& c) {
   if (a == kNoNf) return kNoNf;
   if (c == 1) return a;
+  uint64_t key = uint64_t{a} << 32 | intern_coeff(c);
+  if (auto it = scale_memo_.find(key); it != scale_memo_.end()) return it->second;
   std::vector<Term> t = terms(a);
   for (Term& x : t) x.coeff = intern_coeff(coeffs_[x.coeff] * c);
-  return intern_form(std::move(t), shift(a), /*sorted=*/true);
+  NfId r = intern_form(std::move(t), shift(a), /*sorted=*/true);
+  scale_memo_.emplace(key, r);
+  return r;
 }
 
 NfId NormalForms::mul(NfId a, NfId b) {

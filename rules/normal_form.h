@@ -222,6 +222,10 @@ class NormalForms {
   // monomial and exponent sums over and over.
   absl::flat_hash_map<uint64_t, uint32_t> mono_product_memo_;
   absl::flat_hash_map<uint64_t, NfId> add_memo_, mul_memo_;
+  // (form, interned coefficient) -> the form scaled: max and min take a common factor out of
+  // their members, scaling each (a LayerNorm'd element of thousands of terms under a clamp) once
+  // per class that holds it, and again for each congruent node.
+  absl::flat_hash_map<uint64_t, NfId> scale_memo_;
   absl::flat_hash_map<std::vector<NfId>, NfId> sum_memo_;  // sum_unfolded's halves
   absl::flat_hash_map<NfId, NfId> recip_memo_;             // a row's n quotients share one divisor
   absl::flat_hash_map<NfId, NfId> wide_memo_;              // and its n deviations one mean
