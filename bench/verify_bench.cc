@@ -41,6 +41,9 @@ const std::vector<Case>& cases() {
       {"row_sum_split", {{"rows", {1}}, {"cols", {5000}}}, "width 5000, atomic_add"},
       {"log_softmax_rows", {{"batch_size", {1}}, {"dim", {1000}}}, "row of 1000, BLOCK 4"},
       {"matmul_split_k_atomic", {{"M", {64}}, {"K", {64}}, {"N", {64}}}, "M=N=K=64, split-K 2"},
+      {"instance_norm_clamp_channel_max",
+       {{"batch_size", {2}}, {"channels", {32}}, {"height", {16}}, {"width", {16}}},
+       "32 channels of 16 x 16, scaled, clamped"},
   };
   return all;
 }

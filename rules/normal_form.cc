@@ -514,14 +514,43 @@ NfId NormalForms::fold_wide(NfId a) {
       cofactor.push_back({terms[k].coeff, intern_mono(std::move(m)), terms[k].expo});
     }
     if (!rebase(cofactor, scale(shift(p), -1))) continue;  // as P's body writes them
-    if (!proportional(std::move(cofactor), p)) continue;
+    // Else a factor every cofactor holds beyond P's elements stays with the square: a group
+    // scaled by s before its deviations were squared (InstanceNorm of x * s) has s^2 x_i W(P).
+    Mono extra;
+    if (!proportional(cofactor, p)) {
+      extra = shared_monomial(cofactor);
+      if (extra.empty()) continue;
+      for (Term& t : cofactor) {
+        Mono m = monos_[t.mono];
+        for (auto [a, pow] : extra) m.push_back({a, -pow});
+        t.mono = intern_mono(std::move(m));
+      }
+      if (!proportional(std::move(cofactor), p)) continue;
+    }
     for (size_t k : members) folded[k] = true;
-    squares.push_back({intern_coeff(last_ratio_), intern_mono({{atom, 2}}), kZeroNf});
+    extra.push_back({atom, 2});
+    squares.push_back({intern_coeff(last_ratio_), intern_mono(std::move(extra)), kZeroNf});
   }
   if (squares.empty()) return a;
   for (size_t k = 0; k < terms.size(); ++k)
     if (!folded[k]) squares.push_back(terms[k]);
   return intern_poly(std::move(squares));
+}
+
+NormalForms::Mono NormalForms::shared_monomial(const std::vector<Term>& ts) const {
+  Mono common = ts.empty() ? Mono{} : monos_[ts[0].mono];
+  for (size_t k = 1; k < ts.size() && !common.empty(); ++k) {
+    const Mono& m = monos_[ts[k].mono];
+    Mono both;
+    for (auto [atom, pow] : common) {
+      auto it =
+          std::find_if(m.begin(), m.end(), [a = atom](const auto& x) { return x.first == a; });
+      if (it == m.end() || (it->second > 0) != (pow > 0)) continue;
+      both.push_back({atom, pow > 0 ? std::min(pow, it->second) : std::max(pow, it->second)});
+    }
+    common = std::move(both);
+  }
+  return common;
 }
 
 NfId NormalForms::add(NfId a, NfId b) {

@@ -152,6 +152,8 @@ class NormalForms {
   static constexpr size_t kKeptSumTerms = 4096;  // sum_unfolded keeps halves past it
   NfId sum_unfolded(std::span<const NfId> parts, bool keep);
   bool proportional(std::vector<Term> terms, NfId p);
+  // The monomial every one of ts's monomials holds (each atom at its least power of one sign).
+  Mono shared_monomial(const std::vector<Term>& ts) const;
   bool scales_wide_too_often(NfId single, NfId form);
   NfId recip_uncached(NfId a);
   mpq_class common_scale(std::span<const NfId> members);  // extremum's factor

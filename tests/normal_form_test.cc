@@ -405,6 +405,22 @@ TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAWideGroup) {
             v.two_pass);
 }
 
+// A group whose elements share a factor (InstanceNorm of x * s: every element s x_i) has
+// deviations s x_i - s W/n, whose squares sum to s^2 x_i W terms: the fold keeps the s^2 beside
+// W^2. It left them unfolded, and an instance norm of a scaled input over more than 32 elements
+// was UNKNOWN (30 iterations), where the unscaled one was proved at once.
+TEST(NormalFormStore, TheTwoVarianceFormsMeetOverAScaledGroup) {
+  for (uint32_t width : {33u, 64u, 200u}) {
+    NormalForms nf;
+    NfId s = nf.class_atom(1000);
+    std::vector<NfId> scaled;
+    for (NfId x : atoms(nf, width)) scaled.push_back(nf.mul(x, s));
+    VarianceForms v = variance_forms(nf, scaled);
+    EXPECT_NE(v.one_pass, kNoNf) << width;
+    EXPECT_EQ(v.two_pass, v.one_pass) << width;
+  }
+}
+
 // At the wide threshold (32 terms by default, 64 in the prover's second pass) E[x^2] (n terms)
 // minus E[x]^2 expanded (n(n+1)/2) is no edit of a wide form: a ratio of 32 took it for one at
 // 64, leaving it without a form where sum (x_i - m)^2 has one.
