@@ -752,5 +752,42 @@ TEST(DefaultBound, ProportionalSizesAlsoRunAtThreeQuartersOfAHalving) {
   expect_refuted_at(rs, "three quarters", "the masked lanes' 1.0 enter the mean");
 }
 
+// The proportions at three quarters of a halving can flatten the structure (16 groups of 2 become
+// 1 group of 3 at 4,096 elements): those are passed over, named, for the next budget's (3
+// groups of 2 at 16,384), where the row of 6 leaves 2 of 8 lanes masked off.
+TEST(DefaultBound, ThreeQuartersThatFlattenAGroupNormArePassedOver) {
+  const std::string init =
+      "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
+      "        self.gn = nn.GroupNorm(num_groups, channels)\n\n";
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
+      "    def forward(self, x):\n        z = self.gn(x)\n        z = z + z.transpose(1, 2)\n"
+      "        return z + z.sum(-1, keepdim=True)\n\n\n"
+      "batch_size = 1024\nchannels = 32\nlength = 32\nnum_groups = 16\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, channels, length)]\n\n\n"
+      "def get_init_inputs():\n    return [channels, num_groups]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef add_row_sum(z_ptr, out_ptr, L, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK)\n    m = offs < L\n"
+      "    v = tl.load(z_ptr + row * L + offs, mask=m, other=1.0)\n"
+      "    tl.store(out_ptr + row * L + offs, v + tl.sum(v, axis=0), mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n" +
+      init +
+      "    def forward(self, x):\n        z = self.gn(x)\n"
+      "        z = (z + z.transpose(1, 2)).contiguous()\n        L = z.shape[-1]\n"
+      "        out = torch.empty_like(z)\n"
+      "        add_row_sum[(z.numel() // L,)](z, out, L, BLOCK=triton.next_power_of_2(L))\n"
+      "        return out\n";
+  Files f("three_quarters_flat", ref, cand);
+  std::vector<Report> rs = f.run();
+  expect_refuted_at(rs, "three quarters", "the masked lanes' 1.0 enter the row sums");
+  const Report* wrong = first_refuted(rs);
+  ASSERT_NE(wrong, nullptr);
+  EXPECT_NE(wrong->bound.find("num_groups=3"), std::string::npos) << wrong->bound;
+  std::string notes;
+  for (const std::string& n : rs.at(0).notes) notes += n + "\n";
+  EXPECT_NE(notes.find("(three quarters of a halving): it flattens"), std::string::npos) << notes;
+}
 }  // namespace
 }  // namespace keq::verify

@@ -975,13 +975,22 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // size around a block alone): KernelBench's sizes and their halvings are powers of two, where
   // a block of next_power_of_2(n) lanes masks none off. Three quarters of a halving keep the
   // proportions (LLMKernel L2 34: a width of 12 in 16 lanes).
+  // Sizes that flatten the structure (16 groups scaled to 1: a LayerNorm) are passed over.
   if (proportional && !decided(all) && mask_never_false(all))
     for (int64_t budget : {4096, 16384}) {
       torch::Dims dims = torch::scaled_dims(ref_path, budget, 1, true);
       if (seen.count(dims_str(dims))) continue;
+      const size_t before = all.size();
+      around_opt.stop_if_flattened = true;
       try_size(dims, "the file's sizes at three quarters of a halving: a mask never false",
                SizeTry{dims, "", SIZE_MAX});
-      break;
+      around_opt.stop_if_flattened = false;
+      auto flat = std::find_if(all.begin() + static_cast<ptrdiff_t>(before), all.end(),
+                               [](const Report& r) { return !r.flattened.empty(); });
+      if (flat == all.end()) break;
+      skipped.push_back(dims_str(dims) + " (three quarters of a halving): it flattens " +
+                        flat->flattened[0]);
+      all.resize(before);
     }
   return finish();
 }
