@@ -732,6 +732,16 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
       flat.push_back(m);
     }
   }
+  // Constant members meet in one, the largest for a max: a running max from the finite sentinel
+  // -1e30, clamped at 0 (max(-1e30, x_1, ..., 0)), is max(x_1, ..., 0), as torch's pool and clamp.
+  std::optional<mpq_class> bound;
+  std::erase_if(flat, [&](NfId m) {
+    std::optional<mpq_class> v = constant_value(m);
+    if (!v) return false;
+    if (!bound || (is_max ? *v > *bound : *v < *bound)) bound = *v;
+    return true;
+  });
+  if (bound) flat.push_back(constant(*bound));
   std::sort(flat.begin(), flat.end());
   flat.erase(std::unique(flat.begin(), flat.end()), flat.end());
   if (flat.empty()) return kNoNf;

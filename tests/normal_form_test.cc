@@ -245,6 +245,24 @@ TEST(NormalFormStore, FormsAreCanonical) {
   EXPECT_FALSE(nf.is_class_atom(nf.scale(x, 2)));
 }
 
+// A max's constant members meet in the largest, a min's in the smallest: a max-pool written as a
+// running max from the finite sentinel -1e30, then clamped at 0, is the pool's max clamped
+// (LLMKernel L2 85 was UNKNOWN for it). A member that is no constant stays.
+TEST(NormalFormStore, AnExtremumKeepsOneConstantMember) {
+  NormalForms nf;
+  NfId x = nf.class_atom(1), y = nf.class_atom(2);
+  NfId pool[] = {x, y};
+  NfId running[] = {nf.constant(mpq_class(-1000000)), x, y};
+  NfId clamped[] = {nf.extremum(running, true), nf.constant(0)};
+  NfId reference[] = {nf.extremum(pool, true), nf.constant(0)};
+  EXPECT_EQ(nf.extremum(clamped, true), nf.extremum(reference, true));
+  EXPECT_NE(nf.extremum(running, true), nf.extremum(pool, true));  // no clamp: they differ
+  NfId lows[] = {x, nf.constant(3), nf.constant(-2)}, low[] = {x, nf.constant(-2)};
+  EXPECT_EQ(nf.extremum(lows, false), nf.extremum(low, false));
+  NfId highs[] = {x, nf.constant(3)};
+  EXPECT_EQ(nf.extremum(lows, true), nf.extremum(highs, true));
+}
+
 // max(c a, c b) = c max(a, b) for c > 0: a per-tensor scale that atomic_max combines from each
 // block's max(|x|, eps) / 448 meets max(|x|..., eps) / 448 over the whole tensor. Negative
 // multiples and different factors stay apart.
