@@ -734,13 +734,18 @@ NfId NormalForms::extremum(std::span<const NfId> members, bool is_max) {
   }
   // Constant members meet in one, the largest for a max: a running max from the finite sentinel
   // -1e30, clamped at 0 (max(-1e30, x_1, ..., 0)), is max(x_1, ..., 0), as torch's pool and clamp.
+  // Only beside a member that is no constant: a max of constants alone keeps its form (folded
+  // to a constant, examples/int8_per_token_quant's clamp was no longer proved; why is open).
   std::optional<mpq_class> bound;
-  std::erase_if(flat, [&](NfId m) {
-    std::optional<mpq_class> v = constant_value(m);
-    if (!v) return false;
-    if (!bound || (is_max ? *v > *bound : *v < *bound)) bound = *v;
-    return true;
-  });
+  const bool varying =
+      std::any_of(flat.begin(), flat.end(), [&](NfId m) { return !constant_value(m); });
+  if (varying)
+    std::erase_if(flat, [&](NfId m) {
+      std::optional<mpq_class> v = constant_value(m);
+      if (!v) return false;
+      if (!bound || (is_max ? *v > *bound : *v < *bound)) bound = *v;
+      return true;
+    });
   if (bound) flat.push_back(constant(*bound));
   std::sort(flat.begin(), flat.end());
   flat.erase(std::unique(flat.begin(), flat.end()), flat.end());

@@ -261,6 +261,8 @@ TEST(NormalFormStore, AnExtremumKeepsOneConstantMember) {
   EXPECT_EQ(nf.extremum(lows, false), nf.extremum(low, false));
   NfId highs[] = {x, nf.constant(3)};
   EXPECT_EQ(nf.extremum(lows, true), nf.extremum(highs, true));
+  NfId constants[] = {nf.constant(3), nf.constant(-2)};  // alone, they keep their form
+  EXPECT_FALSE(nf.constant_value(nf.extremum(constants, true)));
 }
 
 // max(c a, c b) = c max(a, b) for c > 0: a per-tensor scale that atomic_max combines from each
