@@ -155,7 +155,9 @@ options:
                     leaves the same partial block (12 for BLOCK 8 + 1 over 4 groups).
                     Where it took only the file's proportions (sizes it couples, as a
                     LayerNorm over a conv's output width) and a mask never went false, those
-                    proportions at three quarters of a halving (64 and 32 as 12 and 6) run too.
+                    proportions at three quarters of a halving (64 and 32 as 12 and 6) run too,
+                    unless they flatten the structure (a GroupNorm to one group), then the
+                    next larger such sizes.
                     These run smallest first, each within an eighth of --timeout (at least
                     2 s); one that does not finish there (and the larger sizes of its
                     dimension) and sizes multiplying past 262144 (after halving the sizes
