@@ -131,8 +131,9 @@ options:
                     list takes 4x5); repeat for several; --dims '' checks the sizes as written.
                     Default: two configurations in which every constant get_inputs() names
                     gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...; where the
-                    model rejects those or they flatten a GroupNorm or a pooling window to
-                    one group or one element, the file's own sizes scaled down; the
+                    model rejects those, they flatten a GroupNorm or a pooling window to
+                    one group or one element, or they multiply past 262144, the file's own
+                    sizes scaled down; the
                     second configuration within a quarter of --timeout,
                     named in the notes and not run when it does not finish there), then, for
                     each size that feeds a masked index (offs < n, traced from the first run
