@@ -1,0 +1,130 @@
+// The default bound's sizes for paths the first runs did not take: past the largest block where
+// no limit was traced, past the other sizes' product where a kernel's condition went one way,
+// and doubled until host Python picks another path.
+#include <algorithm>
+#include <chrono>
+
+#include "verify/bound_sizes.h"
+
+namespace keq::verify::internal {
+
+// Where no masked index was traced to a size: each size in turn past the largest block B
+// (blocks are powers of two), B + 1, a one-lane tail and a second trip for every block in use.
+std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block) {
+  std::vector<SizeTry> out;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j) {
+      torch::Dims dims = base;
+      dims[d].second[j] = block + 1;
+      out.push_back(
+          {std::move(dims), base[d].first + " past BLOCK " + std::to_string(block), out.size()});
+    }
+  return out;
+}
+
+// Conditions in kernels that went one way at every configuration so far (a `pid >= stride:
+// return` guard never true, which hid rows never written): each size in turn past the product of
+// all the others, so that a program count or index passes any stride or size they make; kept
+// where the programs, rerun there, take a condition its other way.
+std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
+                                      const std::map<std::string, unsigned>& one_way,
+                                      LimitProbe& probe) {
+  std::vector<SizeTry> out;
+  size_t entry = 0;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j, ++entry) {
+      const int64_t size = base[d].second[j];
+      if (size < 1) continue;
+      torch::Dims dims = base;
+      dims[d].second[j] = elements(base) / size + 1;
+      if (dims[d].second[j] <= size || elements(dims) > kMaxElements) continue;
+      const std::map<std::string, unsigned>* ways = probe.branches_at(dims);
+      if (!ways) continue;
+      for (const auto& [where, bits] : one_way) {
+        auto it = ways->find(where);
+        if (it == ways->end() || !(it->second & 3u & ~bits)) continue;
+        out.push_back({std::move(dims),
+                       base[d].first + " past the product of the other sizes (the condition at " +
+                           where + " goes its other way there)",
+                       entry});
+        break;
+      }
+    }
+  return out;
+}
+
+// Paths the candidate picks on concrete values (host Python choosing a block by the element
+// count, a reduction run in stages `while m > 1`): every size doubled, all of them a step at a
+// time, until the candidate, rerun there, takes an `if` another way, or a host loop another
+// number of trips (none, one, several), than at the sizes before; the first such size of each is
+// kept. A run's cost grows with its size even with one program a launch (a row of 24,576 walked
+// by one program: 0.85 s), so the search has `seconds`, and a size stops doubling once one run
+// took an eighth of them.
+constexpr int64_t kMaxDoubledElements = int64_t{1} << 16;
+
+std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
+                                            double seconds, std::vector<std::string>& cut_short) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  std::vector<SizeTry> out;
+  const std::map<std::string, unsigned>* at_base = probe.static_ways_at(base);
+  if (!at_base) return out;
+  std::map<std::string, unsigned> known = *at_base;
+  auto another_way = [&](const std::map<std::string, unsigned>& ways) -> std::string {
+    for (const auto& [where, bits] : ways) {
+      auto it = known.find(where);
+      unsigned fresh = it == known.end() ? bits : bits & ~it->second;
+      if (fresh & 3u) return "the condition at " + where + " goes another way there";
+      if (fresh) return "the loop at " + where + " runs another number of trips there";
+    }
+    return "";
+  };
+  struct Doubling {
+    size_t d, j, entry;
+    torch::Dims dims;
+    bool done = false;
+  };
+  std::vector<Doubling> each;
+  size_t entry = 0;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j, ++entry)
+      if (base[d].second[j] >= 1) each.push_back({d, j, entry, base});
+  auto cut = [&](const Doubling& t) {
+    cut_short.push_back(base[t.d].first + " past " + std::to_string(t.dims[t.d].second[t.j]));
+  };
+  for (bool any = true; any;) {
+    any = false;
+    for (Doubling& t : each) {
+      if (t.done || elements(t.dims) * 2 > kMaxDoubledElements) continue;
+      any = true;
+      if (probe.out_of_time() || since(start) > seconds) {
+        cut(t);
+        t.done = true;
+        continue;
+      }
+      int64_t& size = t.dims[t.d].second[t.j];
+      size *= 2;
+      const auto began = Clock::now();
+      const std::map<std::string, unsigned>* ways = probe.static_ways_at(t.dims);
+      std::string why = ways ? another_way(*ways) : "";
+      if (why.empty()) {
+        if (since(began) > seconds / 8 && elements(t.dims) * 2 <= kMaxDoubledElements) {
+          cut(t);
+          t.done = true;
+        }
+        continue;
+      }
+      for (const auto& [where, bits] : *ways) known[where] |= bits;
+      out.push_back({t.dims,
+                     base[t.d].first + " doubled to " + std::to_string(size) + " (" + why + ")",
+                     t.entry});
+      t.done = true;
+    }
+  }
+  return out;
+}
+
+}  // namespace keq::verify::internal

@@ -1,0 +1,129 @@
+// The default bound's size arithmetic: distinctness, element counts, sizes that leave the same
+// tail, other sizes halved under a cap, and the tries of its first rounds.
+#include "verify/bound_sizes.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace keq::verify::internal {
+
+bool decided(const std::vector<Report>& reports) {
+  return std::any_of(reports.begin(), reports.end(),
+                     [](const Report& r) { return r.verdict == Verdict::NotEquivalent; });
+}
+
+bool sizes_distinct(const torch::Dims& dims) {
+  std::set<int64_t> seen;
+  for (const auto& dim : dims)
+    for (int64_t v : dim.second)
+      if (!seen.insert(v).second) return false;
+  return true;
+}
+
+bool mask_never_false(const std::vector<Report>& all) {
+  std::map<std::string, bool> off;
+  for (const Report& r : all)
+    for (const auto& [where, seen] : r.masks) off[where] = off[where] || seen.off;
+  return std::any_of(off.begin(), off.end(), [](const auto& kv) { return !kv.second; });
+}
+
+int64_t elements(const torch::Dims& dims) {
+  int64_t product = 1;
+  for (const auto& entry : dims)
+    for (int64_t x : entry.second) product *= x;
+  return product;
+}
+
+// The sizes around a block come from the first sizes both sides accepted, the file's scaled
+// down: a conv's batch of 8 x 8 channels x 8 x 8 put out_channels at 2 * 32 + 1 past the cap,
+// where the batch need not be 8.
+std::optional<torch::Dims> others_halved(torch::Dims dims, const std::vector<size_t>& keep,
+                                         int64_t cap) {
+  if (keep.empty()) return std::nullopt;
+  while (elements(dims) > cap) {
+    int64_t* largest = nullptr;
+    size_t k = 0;
+    for (auto& entry : dims)
+      for (int64_t& size : entry.second) {
+        bool kept = std::find(keep.begin(), keep.end(), k++) != keep.end();
+        if (!kept && size >= 4 && (!largest || size > *largest)) largest = &size;
+      }
+    if (!largest) return std::nullopt;
+    *largest /= 2;
+  }
+  return dims;
+}
+
+// A reference that rejects v: channels that must divide into groups, heads into a width. The
+// value it accepted says what it divides by.
+std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t target,
+                               int64_t accepted) {
+  int64_t first_block = target == block + 1 ? 1 : target == 2 * block + 1 ? 2 : 0;
+  if (target != block - 1 && first_block == 0) return {};  // a loop's step: no other value
+  int64_t lo = first_block * block, hi = lo + block;       // the product in (lo, hi)
+  std::vector<int64_t> out;
+  for (int64_t w = lo / rest + 1; w * rest < hi; ++w)
+    if (w != v && w >= 2 && w * rest > lo) out.push_back(w);
+  std::stable_sort(out.begin(), out.end(), [&](int64_t a, int64_t b) {
+    int64_t ga = std::gcd(a, accepted), gb = std::gcd(b, accepted);
+    if (ga != gb) return ga > gb;
+    return std::abs(a - v) < std::abs(b - v);
+  });
+  if (out.size() > 3) out.resize(3);
+  return out;
+}
+
+// A size too slow for its share is dropped rather than making the run UNKNOWN: the notes name it.
+bool drop_if_slow(std::vector<Report>& all, size_t start, const std::string& named, double share,
+                  std::vector<std::string>& skipped) {
+  if (start >= all.size() || decided(all)) return false;
+  bool slow =
+      std::any_of(all.begin() + static_cast<ptrdiff_t>(start), all.end(),
+                  [](const Report& r) { return r.out_of_time && r.verdict == Verdict::Unknown; });
+  if (!slow) return false;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f s", share);
+  skipped.push_back(named + ": not decided within its share of the time budget (" + seconds + ")");
+  all.resize(start);
+  return true;
+}
+
+NamedDims each_size_doubled(const torch::Dims& dims, const std::string& why) {
+  NamedDims out;
+  for (size_t d = 0; d < dims.size(); ++d)
+    for (size_t j = 0; j < dims[d].second.size(); ++j) {
+      if (dims[d].second[j] <= 1) continue;
+      torch::Dims more = dims;
+      more[d].second[j] *= 2;
+      out.push_back({std::move(more), (why.empty() ? "" : why + ", ") + dims[d].first +
+                                          " doubled to keep the structure"});
+    }
+  return out;
+}
+
+NamedDims powers_of_two(const torch::Dims& dims) {
+  NamedDims out;
+  for (int64_t p = 2; p <= (int64_t{1} << 14); p *= 2)
+    for (size_t d = 0; d < dims.size(); ++d)
+      for (size_t j = 0; j < dims[d].second.size(); ++j) {
+        if (dims[d].second[j] <= 1 || dims[d].second[j] >= p) continue;
+        torch::Dims more = dims;
+        more[d].second[j] = p;
+        if (elements(more) <= kMaxElements)
+          out.push_back({std::move(more), dims[d].first + " " + kPowerOfTwo});
+      }
+  for (int64_t p = 2;; p *= 2) {
+    torch::Dims more = dims;
+    for (auto& entry : more)
+      for (int64_t& x : entry.second)
+        if (x > 1) x *= p;
+    if (elements(more) > kMaxElements) break;
+    out.push_back({std::move(more), "every size times " + std::to_string(p) + ", " + kPowerOfTwo});
+  }
+  return out;
+}
+
+}  // namespace keq::verify::internal
