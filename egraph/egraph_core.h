@@ -115,6 +115,24 @@ class EGraph {
     if (!hit) return std::nullopt;
     return find(*hit);
   }
+  // The live node with this content (not its class).
+  std::optional<EClassId> lookup_node(OpCode op, uint32_t payload,
+                                      std::span<const EClassId> kids) const {
+    return memo_.find(ENode{op, payload, kids});
+  }
+
+  // ---- epochs: what changed since a search (semi-naive e-matching) -------------------------
+  //
+  // Every node carries the epoch in which it last changed: made, given new canonical children
+  // by a rebuild, or moved into another class by a union. A match all of whose nodes are older
+  // than a search was found by that search: nothing it depends on has changed since.
+  // Epochs start once a runner asks for them; before, unions do not restamp (a class's nodes
+  // are walked for it). The count saturates, which only makes more nodes count as new.
+  uint16_t begin_epoch() {
+    if (epoch_ < UINT16_MAX) ++epoch_;
+    return epoch_;
+  }
+  uint16_t stamp(EClassId n) const { return nodes_[n].stamp; }
 
   // Merges the classes of a and b. Returns false when they were already one class.
   bool union_classes(EClassId a, EClassId b, Justification why) {
@@ -131,6 +149,8 @@ class EGraph {
     if (did.into_changed) queue_parents(into);
     if (did.from_changed) queue_parents(from);
     uf_.link(rb, ra);
+    if (epoch_)
+      for (uint32_t n = from.node_head; n != kNone; n = node_next_[n]) nodes_[n].stamp = epoch_;
     splice(into.node_head, into.node_tail, from.node_head, from.node_tail, node_next_);
     splice_parents(into, from);
     into.n_nodes += from.n_nodes;
@@ -158,6 +178,7 @@ class EGraph {
           c = f;
         }
         stale_entries_ += changed;  // egg would keep the old key in its memo
+        if (changed) nodes_[n].stamp = epoch_;
         snapshot_dirty_ = true;
         if (auto other = memo_.insert(n)) {
           nodes_[n].live = false;  // a congruent duplicate: its twin carries on
@@ -313,8 +334,9 @@ class EGraph {
     uint32_t payload;
     uint32_t child_begin;
     uint32_t arity;
-    bool live;    // in the memo: the canonical representative of its content
-    bool pruned;  // hidden from e-matching
+    uint16_t stamp;  // the epoch of its last change (begin_epoch)
+    bool live;       // in the memo: the canonical representative of its content
+    bool pruned;     // hidden from e-matching
   };
   struct ClassRec {
     uint32_t node_head = kNone, node_tail = kNone, n_nodes = 0;
@@ -360,7 +382,8 @@ class EGraph {
     // every step, 8% of the integration workloads (perf); their graphs grow past 10,000 ids.
     if (nodes_.size() == nodes_.capacity()) reserve(nodes_.size() * 4);
     uint32_t begin = static_cast<uint32_t>(children_.size());
-    nodes_.push_back(NodeRec{op, payload, begin, static_cast<uint32_t>(given.size()), live, false});
+    nodes_.push_back(
+        NodeRec{op, payload, begin, static_cast<uint32_t>(given.size()), epoch_, live, false});
     node_next_.push_back(kNone);
     classes_.emplace_back();
     if (explain_) {
@@ -510,6 +533,7 @@ class EGraph {
   std::vector<bool> analysis_queued_;  // by node id: in analysis_pending_
   std::vector<EClassId> scratch_;
   size_t n_classes_ = 0;
+  uint16_t epoch_ = 0;
   size_t stale_entries_ = 0;
   size_t hidden_since_compaction_ = 0;  // nodes made dead or pruned since compact_candidates
   mutable bool snapshot_dirty_ = true;

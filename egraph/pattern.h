@@ -76,12 +76,16 @@ class Matcher {
   // The same into `out`, whose buffers are reused: a runner searches every rule every iteration,
   // and a light workload's searches were mostly allocation (perf). The matcher may be kept
   // across searches of one graph.
-  void search_into(const Pattern& p, Matches& out, size_t limit = SIZE_MAX) {
+  // With `since` (an epoch, EGraph::begin_epoch), only the matches that use a node stamped at
+  // or after it: a search at that epoch found the others (semi-naive e-matching).
+  void search_into(const Pattern& p, Matches& out, size_t limit = SIZE_MAX, uint16_t since = 0) {
     p_ = &p;
     subst_.assign(p.num_vars(), kNoClass);
-    search_into(out, limit);
+    search_into(out, limit, since);
   }
-  void search_into(Matches& out, size_t limit = SIZE_MAX) {
+  void search_into(Matches& out, size_t limit = SIZE_MAX, uint16_t since = 0) {
+    since_ = p_->nodes[p_->root()].is_var ? 0 : since;  // a variable root binds no node
+    last_bound_ = since_ ? last_bound(p_->root()) : kNoPattern;
     out_.num_vars = p_->num_vars();
     out_.roots.swap(out.roots);
     out_.substs.swap(out.substs);
@@ -108,16 +112,33 @@ class Matcher {
     for (EClassId n : g_.nodes_with_op(root.op)) {
       if (found_ > limit_) break;
       if (!g_.is_live(n) || g_.is_pruned(n)) continue;
+      const bool fresh = is_fresh(n);
+      if (!fresh && must_be_fresh(p_->root())) continue;
       ENode e = g_.view(n);
       if (e.payload != root.payload || e.children.size() != root.children.size()) continue;
       if (!children_may_match(root, e)) continue;
       root_ = g_.find(n);
       for (size_t k = root.children.size(); k-- > 0;)
         goals_.push_back({root.children[k], g_.find(e.children[k])});
+      fresh_bound_ = fresh;
       solve();
+      fresh_bound_ = 0;
       goals_.clear();
     }
   }
+
+  // A semi-naive search wants a node stamped at or after `since_` among a match's nodes; the
+  // last pattern node bound (preorder, variables bind classes) takes only such nodes when none
+  // is bound yet.
+  bool is_fresh(EClassId n) const { return since_ != 0 && g_.stamp(n) >= since_; }
+  uint32_t last_bound(uint32_t pat) const {
+    const Pattern::Node& pn = p_->nodes[pat];
+    if (pn.is_var) return kNoPattern;
+    for (size_t k = pn.children.size(); k-- > 0;)
+      if (uint32_t last = last_bound(pn.children[k]); last != kNoPattern) return last;
+    return pat;
+  }
+  bool must_be_fresh(uint32_t pat) const { return pat == last_bound_ && fresh_bound_ == 0; }
 
   struct Goal {
     uint32_t pat;
@@ -150,16 +171,29 @@ class Matcher {
         solve();
       }
     } else if (pn.children.empty()) {
-      if (leaf_class(goal.pat) == goal.cls) solve();
+      // A leaf binds the node it names: merged into an older class, that node is what changed.
+      if (leaf_class(goal.pat) == goal.cls) {
+        const bool fresh = is_fresh(leaf_node(goal.pat));
+        if (fresh || !must_be_fresh(goal.pat)) {
+          fresh_bound_ += fresh;
+          solve();
+          fresh_bound_ -= fresh;
+        }
+      }
     } else {
+      const bool only_fresh = must_be_fresh(goal.pat);
       for (EClassId n : candidates(pn, goal.cls)) {
+        const bool fresh = is_fresh(n);
+        if (only_fresh && !fresh) continue;
         ENode e = g_.view(n);
         if (e.payload != pn.payload || e.children.size() != pn.children.size()) continue;
         if (!children_may_match(pn, e)) continue;
         size_t mark = goals_.size();
         for (size_t k = pn.children.size(); k-- > 0;)
           goals_.push_back({pn.children[k], g_.find(e.children[k])});
+        fresh_bound_ += fresh;
         solve();
+        fresh_bound_ -= fresh;
         goals_.erase(goals_.begin() + static_cast<ptrdiff_t>(mark), goals_.end());
       }
     }
@@ -215,15 +249,20 @@ class Matcher {
 
   // The class of a leaf pattern (a constant or symbol), looked up once per search.
   EClassId leaf_class(uint32_t pat) {
-    if (leaf_cache_.empty()) leaf_cache_.assign(p_->nodes.size(), kUnknown);
-    EClassId& c = leaf_cache_[pat];
+    if (leaf_cache_.empty()) leaf_cache_.assign(2 * p_->nodes.size(), kUnknown);
+    EClassId& c = leaf_cache_[2 * pat];
     if (c == kUnknown) {
-      auto hit = g_.lookup(p_->nodes[pat].op, p_->nodes[pat].payload, {});
-      c = hit ? *hit : kNoClass;
+      auto hit = g_.lookup_node(p_->nodes[pat].op, p_->nodes[pat].payload, {});
+      c = hit ? g_.find(*hit) : kNoClass;
+      leaf_cache_[2 * pat + 1] = hit ? *hit : kNoClass;
     }
     return c;
   }
+  EClassId leaf_node(uint32_t pat) {  // after leaf_class found it
+    return leaf_cache_[2 * pat + 1];
+  }
   static constexpr EClassId kUnknown = kNoClass - 1;
+  static constexpr uint32_t kNoPattern = UINT32_MAX;
 
   const EGraph<L>& g_;
   const Pattern* p_;
@@ -234,6 +273,9 @@ class Matcher {
   Matches out_;
   size_t found_ = 0, ids_ = 0;  // matches and substitution ids in out_ so far
   size_t limit_ = SIZE_MAX;
+  uint16_t since_ = 0;                // 0: every match
+  uint32_t last_bound_ = kNoPattern;  // the pattern node bound last
+  uint32_t fresh_bound_ = 0;          // nodes at or after since_ among those bound
 };
 
 // Adds the pattern's term under a substitution; returns its id. Runs once per applied match, so

@@ -12,6 +12,12 @@
 
 namespace keq::egraph {
 
+// What applying a rule's matches did: unions that changed the graph, and matches with no union
+// done (a condition false, or the language refused it), which a later search must find again.
+struct Applied {
+  size_t changed = 0, deferred = 0;
+};
+
 template <class L>
 struct Rewrite {
   using Condition = std::function<bool(const EGraph<L>&, std::span<const EClassId> subst)>;
@@ -22,14 +28,14 @@ struct Rewrite {
   Matches search(const EGraph<L>& g, size_t limit = SIZE_MAX) const {
     return Matcher<L>(g, lhs).search(limit);
   }
-  // Applies each match whose conditions hold; returns how many unions changed the graph.
+  // Applies each match whose conditions hold.
   // `applied` (optional) holds a key per match already applied, over canonical classes: e-matching
   // finds the same matches every iteration, and one applied before has its union already
   // (classes only merge), so it is skipped instead of instantiated again. egg instantiates it,
   // finding every node in the hash-cons: the redundant rewrites of associativity-heavy rows.
-  size_t apply(EGraph<L>& g, const Matches& ms, uint32_t rule_index,
-               absl::flat_hash_set<uint64_t>* applied = nullptr) const {
-    size_t changed = 0;
+  Applied apply(EGraph<L>& g, const Matches& ms, uint32_t rule_index,
+                absl::flat_hash_set<uint64_t>* applied = nullptr) const {
+    Applied out;
     for (size_t k = 0; k < ms.size(); ++k) {
       std::span<const EClassId> s = ms.subst(k);
       // The key goes in as it is looked up (one probe, not two); a match that then does not
@@ -42,9 +48,10 @@ struct Rewrite {
       }
       std::optional<bool> merged = union_match(g, ms.roots[k], s, rule_index);
       if (!merged && applied) applied->erase(key);
-      changed += merged.value_or(false);
+      out.changed += merged.value_or(false);
+      out.deferred += !merged;
     }
-    return changed;
+    return out;
   }
 
  private:

@@ -116,17 +116,23 @@ class Runner {
     std::vector<Matches> matches(rules.size());
     Matcher<L> matcher(g);  // one for every rule, kept across iterations with its buffers
     absl::flat_hash_set<uint64_t> applied;  // matches whose union is done (Rewrite::apply)
+    // Semi-naive (Simple scheduler): a rule whose every match of its last search was applied
+    // searches only for matches using a node changed since (EGraph::begin_epoch); the others
+    // would only be found and skipped again. The backoff scheduler bans a rule by its full
+    // match count, so it searches everything, as egg does.
+    std::vector<uint16_t> since(rules.size(), 0);
     for (size_t it = 0;; ++it) {
       std::optional<StopReason> stop = check_limits(g, rep, elapsed());
       if (!stop && hook && hook(g)) stop = StopReason::Goal;
       IterationStats st;
+      const uint16_t epoch = sched_ == SchedulerKind::Simple ? g.begin_epoch() : 0;
       auto t0 = Clock::now();
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
         matches[r].roots.clear();
         matches[r].substs.clear();
         if (sched_ == SchedulerKind::Backoff && backoff.banned(r, it)) continue;
         size_t limit = sched_ == SchedulerKind::Backoff ? backoff.threshold(r) + 1 : SIZE_MAX;
-        matcher.search_into(rules[r].lhs, matches[r], limit);
+        matcher.search_into(rules[r].lhs, matches[r], limit, since[r]);
         if (sched_ == SchedulerKind::Backoff && !backoff.admit(r, it, matches[r].size())) {
           matches[r].roots.clear();
           matches[r].substs.clear();
@@ -141,7 +147,9 @@ class Runner {
       for (const Matches& m : matches) to_apply += m.size();
       applied.reserve(applied.size() + to_apply);
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
-        st.applied += rules[r].apply(g, matches[r], static_cast<uint32_t>(r), &applied);
+        Applied done = rules[r].apply(g, matches[r], static_cast<uint32_t>(r), &applied);
+        st.applied += done.changed;
+        since[r] = done.deferred ? 0 : epoch;
         if (auto msg = canary(g)) {
           rep.canary = *msg + " (while applying rule " + rules[r].name + ")";
           stop = StopReason::Canary;

@@ -126,6 +126,59 @@ TEST_P(RandomGraphs, MatcherAgreesWithBruteForce) {
   }
 }
 
+// Semi-naive e-matching: after an epoch begins and the graph changes (new nodes, new leaves
+// merged into older classes, unions, a rebuild), a search since that epoch finds every match that
+// the search at the epoch did not, and only real matches.
+std::set<Match> canonical(const Graph& g, const egraph::Matches& ms) {
+  std::set<Match> out;
+  for (size_t k = 0; k < ms.size(); ++k) {
+    std::vector<EClassId> s;
+    for (EClassId c : ms.subst(k)) s.push_back(g.find(c));
+    out.insert({g.find(ms.roots[k]), s});
+  }
+  return out;
+}
+
+TEST_P(RandomGraphs, SearchSinceAnEpochMissesOnlyMatchesFoundThen) {
+  std::mt19937 rng(GetParam());
+  Graph g(TinyLang{});
+  std::vector<EClassId> ids;
+  for (int k = 0; k < 3; ++k) ids.push_back(g.add(kLeaf, k, {}));
+  auto pick = [&] { return ids[rng() % ids.size()]; };
+  auto grow = [&](int n) {
+    for (int k = 0; k < n; ++k)
+      ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
+  };
+  grow(14);
+  g.union_classes(pick(), pick(), {});
+  g.rebuild();
+  std::vector<Pattern> ps = patterns();
+  Pattern late;  // (f ?x a5): a5 appears only after the epoch
+  late.node(kF, 0, {late.var("?x"), late.node(kLeaf, 5)});
+  ps.push_back(late);
+  const uint16_t epoch = g.begin_epoch();
+  std::vector<egraph::Matches> before;
+  for (const Pattern& p : ps) before.push_back(egraph::Matcher<TinyLang>(g, p).search());
+  grow(4);
+  for (int k = 3; k < 6; ++k) {  // new leaves, merged into classes made before the epoch
+    EClassId leaf = g.add(kLeaf, k, {});
+    if (rng() % 2) g.union_classes(ids[3 + rng() % 14], leaf, {});
+    ids.push_back(leaf);
+  }
+  for (int k = 0; k < 3; ++k) g.union_classes(pick(), pick(), {});
+  g.rebuild();
+  for (size_t pi = 0; pi < ps.size(); ++pi) {
+    std::set<Match> all = canonical(g, egraph::Matcher<TinyLang>(g, ps[pi]).search());
+    std::set<Match> then = canonical(g, before[pi]);
+    egraph::Matches since;
+    egraph::Matcher<TinyLang>(g).search_into(ps[pi], since, SIZE_MAX, epoch);
+    std::set<Match> fresh = canonical(g, since);
+    for (const Match& m : fresh) EXPECT_TRUE(all.count(m)) << "pattern " << pi;
+    for (const Match& m : all)
+      EXPECT_TRUE(fresh.count(m) || then.count(m)) << "pattern " << pi << ": a match missed";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomGraphs, ::testing::Range(1, 61));
 
 TEST(EMatch, SearchLimitStopsEarly) {
@@ -159,6 +212,75 @@ TEST(Runner, AMatchAppliedOnceIsNotInstantiatedAgain) {
   EXPECT_EQ(rep.iterations.size(), 2u);
   EXPECT_EQ(checked, 2);  // 3 before: iteration 2 applied (f a0 a1) again
   EXPECT_EQ(g.find(root), g.find(g.add(kF, 0, {a1, a0})));
+}
+
+// The Simple scheduler searches semi-naively (only matches using a node changed since the rule's
+// last search); the graph it reaches must be the one full searches reach, iteration by iteration.
+egraph::Rewrite<TinyLang> rule(const char* name, std::function<void(Pattern&)> lhs,
+                               std::function<void(Pattern&)> rhs) {
+  egraph::Rewrite<TinyLang> r;
+  r.name = name;
+  lhs(r.lhs);
+  rhs(r.rhs);
+  return r;
+}
+
+TEST_P(RandomGraphs, SemiNaiveRunsReachTheGraphFullSearchesReach) {
+  std::vector<egraph::Rewrite<TinyLang>> rules;
+  rules.push_back(rule(
+      "comm",
+      [](Pattern& p) {
+        p.node(kF, 0, {p.var("?a"), p.var("?b")});
+      },
+      [](Pattern& p) {
+        uint32_t a = p.var("?a"), b = p.var("?b");
+        p.node(kF, 0, {b, a});
+      }));
+  rules.push_back(rule(
+      "assoc",
+      [](Pattern& p) {
+        uint32_t a = p.var("?a");
+        p.node(kF, 0, {a, p.node(kF, 0, {p.var("?b"), p.var("?c")})});
+      },
+      [](Pattern& p) {
+        uint32_t a = p.var("?a"), b = p.var("?b"), c = p.var("?c");
+        p.node(kF, 0, {p.node(kF, 0, {a, b}), c});
+      }));
+  rules.push_back(rule(
+      "g-g", [](Pattern& p) { p.node(kG, 0, {p.node(kG, 0, {p.var("?a")})}); },
+      [](Pattern& p) { p.var("?a"); }));
+  rules.push_back(rule(
+      "unit",
+      [](Pattern& p) {
+        p.node(kF, 0, {p.var("?a"), p.node(kLeaf, 0)});
+      },
+      [](Pattern& p) { p.var("?a"); }));
+  auto build = [&](Graph& g) {
+    std::mt19937 rng(GetParam());
+    std::vector<EClassId> ids;
+    for (int k = 0; k < 3; ++k) ids.push_back(g.add(kLeaf, k, {}));
+    auto pick = [&] { return ids[rng() % ids.size()]; };
+    for (int k = 0; k < 8; ++k)
+      ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
+    return ids;
+  };
+  Graph full(TinyLang{});
+  std::vector<EClassId> ids = build(full);
+  full.rebuild();
+  absl::flat_hash_set<uint64_t> applied;
+  for (size_t iters = 1; iters <= 4; ++iters) {
+    Graph semi(TinyLang{});  // a fresh run from the start, one iteration longer each time
+    build(semi);
+    egraph::Runner<TinyLang>({iters, 100000, 5.0}, egraph::SchedulerKind::Simple).run(semi, rules);
+    std::vector<egraph::Matches> ms;  // egg's Simple scheduler: search every rule, then apply
+    for (const auto& r : rules) ms.push_back(egraph::Matcher<TinyLang>(full, r.lhs).search());
+    for (size_t r = 0; r < rules.size(); ++r) rules[r].apply(full, ms[r], r, &applied);
+    full.rebuild();
+    ASSERT_EQ(semi.num_classes(), full.num_classes()) << "iteration " << iters;
+    ASSERT_EQ(semi.memo_size(), full.memo_size()) << "iteration " << iters;
+    for (EClassId a : ids)
+      for (EClassId b : ids) ASSERT_EQ(semi.find(a) == semi.find(b), full.find(a) == full.find(b));
+  }
 }
 
 // A match whose condition is false is not recorded as applied (its key goes in as it is looked up
