@@ -817,5 +817,45 @@ TEST(DefaultBound, DistinctSizesPastTheElementCapAreNamedNotRun) {
       << notes;
   EXPECT_FALSE(has(bounds(rs), "a=5,"));
 }
+
+// The cap is for distinct sizes: the file's proportions are scaled to a budget of input elements
+// already, and the product of every size overstates them where a size is no tensor's extent
+// (512 channels in 256 groups: 2 x 512 x 2 x 256 = 524,288). Capped, every budget's proportions
+// were passed over for the last try, the largest (LLMKernel L2 88's GEMM at 128 x 1024 x 1024,
+// the whole --timeout spent building it). The same sizes hung the search for sizes around the
+// block: 2 x 512 x 2 elements over a block of 1,024, where the sizes other than the last one
+// fed (2 x 512) fill whole blocks and no value of it leaves a tail.
+TEST(DefaultBound, TheFilesProportionsAreNotCappedLikeDistinctSizes) {
+  const std::string init =
+      "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
+      "        self.gn = nn.GroupNorm(num_groups, channels)\n\n";
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
+      "    def forward(self, x):\n        return self.gn(x) * 2\n\n\n"
+      "batch_size = 2\nchannels = 512\nlength = 2\nnum_groups = 256\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, channels, length)]\n\n\n"
+      "def get_init_inputs():\n    return [channels, num_groups]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef twice(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    m = offs < n\n"
+      "    tl.store(y_ptr + offs, 2 * tl.load(x_ptr + offs, mask=m), mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n" +
+      init +
+      "    def forward(self, x):\n        z = self.gn(x)\n        y = torch.empty_like(z)\n"
+      "        twice[(triton.cdiv(z.numel(), 1024),)](z, y, z.numel(), BLOCK=1024)\n"
+      "        return y\n";
+  Files f("proportions_uncapped", ref, cand);
+  std::vector<Report> rs = f.run();
+  for (const Report& r : rs) EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound;
+  std::string notes;
+  for (const std::string& n : rs.at(0).notes) notes += n + "\n";
+  EXPECT_EQ(notes.find("channels=512,length=2,num_groups=256: 524288 elements"), std::string::npos)
+      << notes;
+  EXPECT_TRUE(has(bounds(rs),
+                  "channels=512,length=2,num_groups=256 (default bound, the file's "
+                  "sizes scaled down)"))
+      << notes;
+}
 }  // namespace
 }  // namespace keq::verify

@@ -96,6 +96,9 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
     for (const std::vector<size_t>& set : feeding_sets(sizes, n)) {
       SizeEntry e = entries[set.back()];  // the innermost of them
       int64_t rest = n / sizes[set.back()];
+      // The other sizes a multiple of the block: no value of this one leaves a tail (and the
+      // search below for one that does never ended: 2 x 512 x 2 over a block of 1,024).
+      if (rest % block == 0) continue;
       std::vector<SizeTry> tries;
       std::optional<bool> real;
       for (const auto& [target, label] : limit_targets(block, unit)) {
