@@ -857,5 +857,43 @@ TEST(DefaultBound, TheFilesProportionsAreNotCappedLikeDistinctSizes) {
                   "sizes scaled down)"))
       << notes;
 }
+// Equal sizes in the file's proportions (features and channels both 64) make one limit name two
+// sizes. Both masks here have blocks of 32, so a probe at features = 33 finds the predicted limit
+// (the row loop's) and cannot tell that the group mask is fed by channels: each size the limit
+// names gets sizes around the block. Channels at 48 leave a group of 24, which this candidate's
+// `tl.arange(0, C // G)` cannot compile (LLMKernel L2 88's group block, found only by chance
+// before, by the three-quarters try).
+TEST(DefaultBound, ALimitTwoEqualSizesMakeGetsSizesAroundTheBlockForEach) {
+  const std::string init =
+      "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
+      "        self.gn = nn.GroupNorm(num_groups, channels)\n\n";
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
+      "    def forward(self, y, x):\n        return y * 2, self.gn(x) * 2\n\n\n"
+      "batch_size = 2\nfeatures = 512\nchannels = 512\nnum_groups = 16\n\n\n"
+      "def get_inputs():\n"
+      "    return [torch.randn(batch_size, features), torch.randn(batch_size, channels)]\n\n\n"
+      "def get_init_inputs():\n    return [channels, num_groups]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef twice_rows(y_ptr, out_ptr, K, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    for k0 in range(0, K, BLOCK):\n"
+      "        offs = k0 + tl.arange(0, BLOCK)\n        m = offs < K\n"
+      "        v = tl.load(y_ptr + row * K + offs, mask=m)\n"
+      "        tl.store(out_ptr + row * K + offs, 2 * v, mask=m)\n\n\n"
+      "@triton.jit\ndef twice_groups(z_ptr, out_ptr, C, GROUP: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    offs = tl.program_id(1) * GROUP + tl.arange(0, GROUP)\n"
+      "    m = offs < C\n"
+      "    tl.store(out_ptr + row * C + offs, 2 * tl.load(z_ptr + row * C + offs, mask=m), mask=m)"
+      "\n\n\n"
+      "class ModelNew(nn.Module):\n" +
+      init +
+      "    def forward(self, y, x):\n        z = self.gn(x)\n        a = torch.empty_like(z)\n"
+      "        b = torch.empty_like(y)\n        B, C = z.shape\n        G = self.gn.num_groups\n"
+      "        twice_groups[(B, G)](z, a, C, GROUP=C // G)\n"
+      "        twice_rows[(B,)](y, b, y.shape[1], BLOCK=32)\n        return b, a\n";
+  Files f("equal_sizes_one_limit", ref, cand);
+  expect_refuted_at(f.run(), "channels at BLOCK+1", "a group of 24 channels cannot compile");
+}
 }  // namespace
 }  // namespace keq::verify

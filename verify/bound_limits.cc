@@ -91,9 +91,14 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
   for (const auto& [n, block] : limits) {
     if (block < 2) continue;
     // The sets whose product is n, in turn: the first whose first size that runs makes the
-    // predicted limit (or that no size of which runs) gives the sizes.
-    bool found = false;
+    // predicted limit (or that no size of which runs) gives the sizes, and so does every other
+    // as small that does. Equal sizes make one value name several (the file's proportions: in
+    // and out features both 128), and a probe cannot tell which feeds the mask where another
+    // mask of the block has the predicted limit too (LLMKernel L2 88: the K mask answered for
+    // in_features, and the group's channels, fed by out_features, never had a tail).
+    size_t found = 0;  // the size of the sets that gave sizes
     for (const std::vector<size_t>& set : feeding_sets(sizes, n)) {
+      if (found && set.size() > found) break;
       SizeEntry e = entries[set.back()];  // the innermost of them
       int64_t rest = n / sizes[set.back()];
       // The other sizes a multiple of the block: no value of this one leaves a tail (and the
@@ -122,8 +127,7 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
       }
       if (real == false) continue;  // a coincidence of values: another set, or the search
       out.insert(out.end(), tries.begin(), tries.end());
-      found = true;
-      break;
+      found = set.size();
     }
     if (!found && !feeding(sizes, n).empty()) unconfirmed.insert({n, block});
   }
