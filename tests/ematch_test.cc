@@ -103,15 +103,25 @@ std::vector<Pattern> patterns() {
 
 class RandomGraphs : public ::testing::TestWithParam<int> {};
 
-TEST_P(RandomGraphs, MatcherAgreesWithBruteForce) {
-  std::mt19937 rng(GetParam());
-  Graph g(TinyLang{});
+// Random terms over leaves a0..a2, g and f, drawn from a seed: the ids of every node added.
+struct RandomTerms {
+  std::mt19937 rng;
   std::vector<EClassId> ids;
-  for (int k = 0; k < 3; ++k) ids.push_back(g.add(kLeaf, k, {}));
-  auto pick = [&] { return ids[rng() % ids.size()]; };
-  for (int k = 0; k < 14; ++k)
-    ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
-  for (int k = 0; k < 4; ++k) g.union_classes(pick(), pick(), {});
+  RandomTerms(Graph& g, int seed) : rng(seed) {
+    for (int k = 0; k < 3; ++k) ids.push_back(g.add(kLeaf, k, {}));
+  }
+  EClassId pick() { return ids[rng() % ids.size()]; }
+  void grow(Graph& g, int n) {
+    for (int k = 0; k < n; ++k)
+      ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
+  }
+};
+
+TEST_P(RandomGraphs, MatcherAgreesWithBruteForce) {
+  Graph g(TinyLang{});
+  RandomTerms t(g, GetParam());
+  t.grow(g, 14);
+  for (int k = 0; k < 4; ++k) g.union_classes(t.pick(), t.pick(), {});
   g.rebuild();
   std::vector<Pattern> ps = patterns();
   for (size_t pi = 0; pi < ps.size(); ++pi) {
@@ -140,17 +150,10 @@ std::set<Match> canonical(const Graph& g, const egraph::Matches& ms) {
 }
 
 TEST_P(RandomGraphs, SearchSinceAnEpochMissesOnlyMatchesFoundThen) {
-  std::mt19937 rng(GetParam());
   Graph g(TinyLang{});
-  std::vector<EClassId> ids;
-  for (int k = 0; k < 3; ++k) ids.push_back(g.add(kLeaf, k, {}));
-  auto pick = [&] { return ids[rng() % ids.size()]; };
-  auto grow = [&](int n) {
-    for (int k = 0; k < n; ++k)
-      ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
-  };
-  grow(14);
-  g.union_classes(pick(), pick(), {});
+  RandomTerms t(g, GetParam());
+  t.grow(g, 14);
+  g.union_classes(t.pick(), t.pick(), {});
   g.rebuild();
   std::vector<Pattern> ps = patterns();
   Pattern late;  // (f ?x a5): a5 appears only after the epoch
@@ -159,13 +162,13 @@ TEST_P(RandomGraphs, SearchSinceAnEpochMissesOnlyMatchesFoundThen) {
   const uint16_t epoch = g.begin_epoch();
   std::vector<egraph::Matches> before;
   for (const Pattern& p : ps) before.push_back(egraph::Matcher<TinyLang>(g, p).search());
-  grow(4);
+  t.grow(g, 4);
   for (int k = 3; k < 6; ++k) {  // new leaves, merged into classes made before the epoch
     EClassId leaf = g.add(kLeaf, k, {});
-    if (rng() % 2) g.union_classes(ids[3 + rng() % 14], leaf, {});
-    ids.push_back(leaf);
+    if (t.rng() % 2) g.union_classes(t.ids[3 + t.rng() % 14], leaf, {});
+    t.ids.push_back(leaf);
   }
-  for (int k = 0; k < 3; ++k) g.union_classes(pick(), pick(), {});
+  for (int k = 0; k < 3; ++k) g.union_classes(t.pick(), t.pick(), {});
   g.rebuild();
   for (size_t pi = 0; pi < ps.size(); ++pi) {
     std::set<Match> all = canonical(g, egraph::Matcher<TinyLang>(g, ps[pi]).search());
@@ -256,13 +259,9 @@ TEST_P(RandomGraphs, SemiNaiveRunsReachTheGraphFullSearchesReach) {
       },
       [](Pattern& p) { p.var("?a"); }));
   auto build = [&](Graph& g) {
-    std::mt19937 rng(GetParam());
-    std::vector<EClassId> ids;
-    for (int k = 0; k < 3; ++k) ids.push_back(g.add(kLeaf, k, {}));
-    auto pick = [&] { return ids[rng() % ids.size()]; };
-    for (int k = 0; k < 8; ++k)
-      ids.push_back(rng() % 2 ? g.add(kG, 0, {pick()}) : g.add(kF, 0, {pick(), pick()}));
-    return ids;
+    RandomTerms t(g, GetParam());
+    t.grow(g, 8);
+    return t.ids;
   };
   Graph full(TinyLang{});
   std::vector<EClassId> ids = build(full);
