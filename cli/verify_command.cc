@@ -91,7 +91,7 @@ const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
-                  [--nonfinite-inputs] [--semantics real|ieee] [--eval]
+                  [--nonfinite-inputs] [--any-inputs] [--semantics real|ieee] [--eval]
                   [--exhaustive] [--device cpu|cuda] [--cuda-arch ARCH]
                   [--max-memory SIZE] [--repro FILE] [--python-path DIR]... [--venv DIR]
 
@@ -185,7 +185,12 @@ options:
                     finite): the witness search tries them, the e-graph assumes nothing about
                     them, and Z3 (whose encoding is finite) is not asked. Without it, inputs
                     are finite: an fp32 input get_inputs() casts whole to fp16, bf16 or fp8
-                    (randn(m, k).to(torch.float8_e4m3fn)) takes that format's finite values
+                    (randn(m, k).to(torch.float8_e4m3fn)) takes that format's finite values.
+                    It applies to inputs of unbounded range (randn; with --any-inputs, all)
+  --any-inputs      float inputs range over every finite value of their dtype, not only what
+                    get_inputs() draws (by default torch.rand's inputs are in [0, 1), and the
+                    report names each input so narrowed). Integer inputs keep get_inputs()'s
+                    range: they are indices and labels, whose range is the model's contract
   --exhaustive      (with --semantics ieee) output pairs that are functions of one float input
                     element are evaluated, by generated code, at every value of the input's
                     format within its get_inputs() range (2^32 for fp32, 2^16 for fp16): none
@@ -292,6 +297,8 @@ int verify_command(const std::vector<std::string>& args) {
       opt.eval_mode = true;
     } else if (a == "--nonfinite-inputs") {
       opt.nonfinite_inputs = true;
+    } else if (a == "--any-inputs") {
+      opt.any_inputs = true;
     } else if (a == "--exhaustive") {
       opt.exhaustive = true;
     } else if (a == "--device") {

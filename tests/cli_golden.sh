@@ -131,6 +131,9 @@ check verify-ieee-fma 1 "bits 0x42346666 vs 0x42346667" "$keq" verify "$ex/scale
 check verify-ieee-approx 2 "first: exp (an approximation)" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=1,dim=1 --semantics ieee
 check verify-semantics-bad 4 "--semantics takes real or ieee" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --semantics fast
 check verify-nonfinite-clamp 1 "in0[0, 0] = nan" "$keq" verify "$ex/fp16_cast_clamp/ref.py" "$ex/fp16_cast_clamp/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
+# Inputs range over what get_inputs() draws, and the report says so; --any-inputs widens floats.
+check verify-input-range-named 0 "note: inputs: in0 (torch.rand at $src/tests/golden/inputs/ref.py:16:13) ranges over [0, 1), what get_inputs() draws" "$keq" verify "$src/tests/golden/inputs/ref.py" "$src/tests/golden/inputs/cand.py" --dims batch_size=2,dim=3
+check verify-any-inputs 1 "in0[0, 0] = 40" "$keq" verify "$src/tests/golden/inputs/ref.py" "$src/tests/golden/inputs/cand.py" --dims batch_size=2,dim=3 --any-inputs
 check verify-nonfinite-no-z3 2 "the Z3 encoding covers finite inputs only" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
 check verify-explain 0 "; <= leaky-ge-gt" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --dims batch_size=2,dim=3 --explain 0:1,2
 check verify-explain-bad 4 "--explain takes OUTPUT:I,J" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --explain 0:x

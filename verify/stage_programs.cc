@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "frontends/python/python.h"
@@ -28,6 +29,21 @@ bool is_note(const std::string& f) {
 std::string as_note(std::string f) {
   if (size_t at = f.find(": note: "); at != std::string::npos) f.replace(at, 8, ": ");
   return f;
+}
+
+// Float inputs whose range get_inputs() narrows (torch.rand's [0, 1)): a verdict holds over that
+// range only (DESIGN.md), which the report says, with the option that widens it.
+std::vector<std::string> input_range_notes(const torch::TorchState& st, const std::string& file) {
+  std::vector<std::string> out;
+  for (const torch::SymbolicTensor& t : st.inputs) {
+    if (!torch::is_float(t.dtype) || (t.lo == -INFINITY && t.hi == INFINITY)) continue;
+    char range[96];
+    std::snprintf(range, sizeof range, "[%.9g, %.9g%s", t.lo, t.hi, t.hi_open ? ")" : "]");
+    out.push_back("inputs: " + t.name + " (" + t.origin + " at " + file + ":" +
+                  std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ") ranges over " +
+                  range + ", what get_inputs() draws; --any-inputs takes any finite value");
+  }
+  return out;
 }
 
 // Shapes, dtypes and findings: verdicts that need no proof.
@@ -92,10 +108,11 @@ bool Pipeline::run_programs() {
     torch::ModelClasses classes = torch::model_classes(ref_path, cand_path);
     r.ref_class = classes.reference, r.cand_class = classes.candidate;
     ref = torch::run_program(ref_path, store, classes.reference, opt.dims, opt.params_initial,
-                             opt.eval_mode);
+                             opt.eval_mode, opt.any_inputs);
     ran_reference = true;
     cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
-                                classes.candidate, opt.autotune_config, opt.eval_mode, &timing_);
+                                classes.candidate, opt.autotune_config, opt.eval_mode, &timing_,
+                                false, opt.any_inputs);
     r.autotune_configs = cand.state.autotune_configs;
     r.autotune_signatures = cand.state.autotune_signatures;
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
@@ -166,6 +183,8 @@ bool Pipeline::structure() {
   r_.coverage = coverage_warnings({r_});
   for (const auto* st : {&ref_.state, &cand_.state})
     for (const auto& a : st->host_assumptions) r_.notes.push_back("host assumption: " + a);
+  for (const std::string& n : input_range_notes(ref_.state, ref_.inputs_file))
+    r_.notes.push_back(n);
   if (auto s = structural(ref_, cand_, r_)) {
     r_ = *s;
     return false;

@@ -47,6 +47,7 @@ struct Options {
   size_t witness_points = 200;    // per unproved pair
   size_t jobs = 1;                // Z3 queries run at once (--jobs)
   bool nonfinite_inputs = false;  // float inputs may be +-inf and NaN too
+  bool any_inputs = false;        // --any-inputs: float inputs any finite value of their dtype
   ir::Semantics semantics = ir::Semantics::Real;
   size_t autotune_config = 0;  // which config autotuned kernels run (0-based)
   // Bit k: the outcome of the k-th comparison of GPU timings keq cannot decide (verify() runs

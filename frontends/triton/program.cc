@@ -250,6 +250,15 @@ void narrow_cast_inputs(TorchState& st, const ir::TermStore& s, const std::vecto
   }
 }
 
+// --any-inputs (DESIGN.md): a float input is any finite value of its dtype. Integer inputs keep
+// get_inputs()'s range: they are indices and class labels, whose range is the model's contract
+// (out of it, torch raises).
+void widen_float_inputs(TorchState& st, bool any_inputs) {
+  if (!any_inputs) return;
+  for (SymbolicTensor& t : st.inputs)
+    if (is_float(t.dtype)) t.lo = -INFINITY, t.hi = INFINITY, t.hi_open = false;
+}
+
 void record_constants(const Session& s, Program& p) {
   for (const auto& [name, v] : s.env->vars)
     if (v->kind == K::Int && name != "__name__") p.constants.push_back({name, v->i});
@@ -259,7 +268,7 @@ void record_constants(const Session& s, Program& p) {
 }  // namespace
 
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const Dims& dims, bool params_initial, bool eval_mode) {
+                    const Dims& dims, bool params_initial, bool eval_mode, bool any_inputs) {
   Program p;
   p.file = p.inputs_file = path;
   p.class_name = class_name;
@@ -271,6 +280,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(s.in, s.function(path, "get_inputs"));
+  widen_float_inputs(p.state, any_inputs);
   narrow_cast_inputs(p.state, store, inputs);
   forward_and_collect(s, p.state, path, class_name, init, inputs, p, store, eval_mode);
   return p;
@@ -279,7 +289,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial,
                       const std::string& class_name, size_t autotune_config, bool eval_mode,
-                      python::TimingChoices* timing, bool first_program_only) {
+                      python::TimingChoices* timing, bool first_program_only, bool any_inputs) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
@@ -287,6 +297,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   CallArgs init = init_arguments(ref, ref_path, p.state);
   ref_state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
+  widen_float_inputs(ref_state, any_inputs);
   narrow_cast_inputs(ref_state, store, inputs);
   p.file = cand_path;
   p.inputs_file = ref_path;

@@ -43,8 +43,11 @@ ModelClasses model_classes(const std::string& ref_path, const std::string& cand_
 using Dims = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 // eval_mode: the model runs as after .eval() (BatchNorm on its running statistics, Dropout off);
 // KernelBench runs models in training mode, the default.
+// any_inputs (--any-inputs): float inputs range over every finite value of their dtype, not
+// only what get_inputs() draws (torch.rand's [0, 1)); integer inputs keep their range.
 Program run_program(const std::string& path, ir::TermStore& store, const std::string& class_name,
-                    const Dims& dims, bool params_initial = false, bool eval_mode = false);
+                    const Dims& dims, bool params_initial = false, bool eval_mode = false,
+                    bool any_inputs = false);
 
 // Runs a candidate against its reference, as KernelBench does: the reference's module level
 // (with `dims`), get_init_inputs() and get_inputs() give the arguments; the candidate's module
@@ -58,7 +61,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial = false,
                       const std::string& class_name = "ModelNew", size_t autotune_config = 0,
                       bool eval_mode = false, python::TimingChoices* timing = nullptr,
-                      bool first_program_only = false);
+                      bool first_program_only = false, bool any_inputs = false);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same shapes and dtypes where both have an
