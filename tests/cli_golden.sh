@@ -133,6 +133,7 @@ check verify-semantics-bad 4 "--semantics takes real or ieee" "$keq" verify "$ex
 check verify-nonfinite-clamp 1 "in0[0, 0] = nan" "$keq" verify "$ex/fp16_cast_clamp/ref.py" "$ex/fp16_cast_clamp/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
 # Inputs range over what get_inputs() draws, and the report says so; --any-inputs widens floats.
 check verify-input-range-named 0 "note: inputs: in0 (torch.rand at $src/tests/golden/inputs/ref.py:16:13) ranges over [0, 1), what get_inputs() draws" "$keq" verify "$src/tests/golden/inputs/ref.py" "$src/tests/golden/inputs/cand.py" --dims batch_size=2,dim=3
+check_first verify-same-terms 0 "EQUIVALENT: every output element proved: both sides build the same terms" "$keq" verify "$src/tests/golden/inputs/ref.py" "$src/tests/golden/inputs/cand_same_terms.py" --dims batch_size=2,dim=3
 check verify-any-inputs 1 "in0[0, 0] = 40" "$keq" verify "$src/tests/golden/inputs/ref.py" "$src/tests/golden/inputs/cand.py" --dims batch_size=2,dim=3 --any-inputs
 check verify-nonfinite-no-z3 2 "the Z3 encoding covers finite inputs only" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
 check verify-explain 0 "; <= leaky-ge-gt" "$keq" verify "$ex/leaky_relu_ge/ref.py" "$ex/leaky_relu_ge/cand.py" --dims batch_size=2,dim=3 --explain 0:1,2

@@ -293,7 +293,7 @@ bool Pipeline::start() {
 
 // What proved the elements, for an EQUIVALENT that is not all by exhaustion.
 static std::string proved_how(const Stats& s) {
-  // The e-graph is named when it proved something, or when nothing else did (all pairs deduped).
+  // The e-graph is named when it proved something, or when nothing else did.
   bool others = s.smt_proved || s.exhaustion_proved || s.cases_proved || s.chains_proved;
   std::string how = s.egraph_proved || !others ? "e-graph" : "";
   auto add = [&](const std::string& part, const char* sep) {
@@ -323,6 +323,8 @@ void Pipeline::conclude() {
     size_t by_exhaustion = r.stats.exhaustion_proved, total = r.stats.deduped;
     if (by_exhaustion && by_exhaustion == total)
       r.reason = "every output element proved by exhaustion (every value of its input)";
+    else if (total == 0 && r.stats.pairs > 0)  // every pair was one term on both sides
+      r.reason = "every output element proved: both sides build the same terms";
     else
       r.reason = proved_how(r.stats);
     return;
