@@ -173,27 +173,34 @@ class Matcher {
     } else if (pn.children.empty()) {
       // A leaf binds the node it names: merged into an older class, that node is what changed.
       if (leaf_class(goal.pat) == goal.cls) {
-        const bool fresh = is_fresh(leaf_node(goal.pat));
-        if (fresh || !must_be_fresh(goal.pat)) {
-          fresh_bound_ += fresh;
+        if (!since_) {
           solve();
-          fresh_bound_ -= fresh;
+        } else {
+          const bool fresh = is_fresh(leaf_node(goal.pat));
+          if (fresh || !must_be_fresh(goal.pat)) {
+            fresh_bound_ += fresh;
+            solve();
+            fresh_bound_ -= fresh;
+          }
         }
       }
     } else {
       const bool only_fresh = must_be_fresh(goal.pat);
       for (EClassId n : candidates(pn, goal.cls)) {
-        const bool fresh = is_fresh(n);
-        if (only_fresh && !fresh) continue;
+        bool fresh = false;
+        if (since_) {
+          fresh = g_.stamp(n) >= since_;
+          if (only_fresh && !fresh) continue;
+        }
         ENode e = g_.view(n);
         if (e.payload != pn.payload || e.children.size() != pn.children.size()) continue;
         if (!children_may_match(pn, e)) continue;
         size_t mark = goals_.size();
         for (size_t k = pn.children.size(); k-- > 0;)
           goals_.push_back({pn.children[k], g_.find(e.children[k])});
-        fresh_bound_ += fresh;
+        if (fresh) ++fresh_bound_;
         solve();
-        fresh_bound_ -= fresh;
+        if (fresh) --fresh_bound_;
         goals_.erase(goals_.begin() + static_cast<ptrdiff_t>(mark), goals_.end());
       }
     }
