@@ -111,7 +111,7 @@ class EGraph {
   }
   std::optional<EClassId> lookup(OpCode op, uint32_t payload,
                                  std::span<const EClassId> kids) const {
-    auto hit = memo_.find(ENode{op, payload, kids});
+    auto hit = lookup_node(op, payload, kids);
     if (!hit) return std::nullopt;
     return find(*hit);
   }

@@ -188,8 +188,8 @@ class Matcher {
       const bool only_fresh = must_be_fresh(goal.pat);
       for (EClassId n : candidates(pn, goal.cls)) {
         bool fresh = false;
-        if (since_) {
-          fresh = g_.stamp(n) >= since_;
+        if (since_) {  // (a full search reads no stamp)
+          fresh = is_fresh(n);
           if (only_fresh && !fresh) continue;
         }
         ENode e = g_.view(n);

@@ -36,6 +36,11 @@ struct Files {
 const std::string kTritonImports =
     "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n";
 
+// The __init__ of models that GroupNorm their input over `channels` in `num_groups` groups.
+const std::string kGroupNormInit =
+    "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
+    "        self.gn = nn.GroupNorm(num_groups, channels)\n\n";
+
 std::string row_sum_ref(const std::string& dims) {
   return "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
          "    def forward(self, x):\n        return x.sum(dim=1)\n\n\n" +
@@ -756,9 +761,7 @@ TEST(DefaultBound, ProportionalSizesAlsoRunAtThreeQuartersOfAHalving) {
 // 1 group of 3 at 4,096 elements): those are passed over, named, for the next budget's (3
 // groups of 2 at 16,384), where the row of 6 leaves 2 of 8 lanes masked off.
 TEST(DefaultBound, ThreeQuartersThatFlattenAGroupNormArePassedOver) {
-  const std::string init =
-      "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
-      "        self.gn = nn.GroupNorm(num_groups, channels)\n\n";
+  const std::string& init = kGroupNormInit;
   const std::string ref =
       "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
       "    def forward(self, x):\n        z = self.gn(x)\n        z = z + z.transpose(1, 2)\n"
@@ -826,9 +829,7 @@ TEST(DefaultBound, DistinctSizesPastTheElementCapAreNamedNotRun) {
 // block: 2 x 512 x 2 elements over a block of 1,024, where the sizes other than the last one
 // fed (2 x 512) fill whole blocks and no value of it leaves a tail.
 TEST(DefaultBound, TheFilesProportionsAreNotCappedLikeDistinctSizes) {
-  const std::string init =
-      "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
-      "        self.gn = nn.GroupNorm(num_groups, channels)\n\n";
+  const std::string& init = kGroupNormInit;
   const std::string ref =
       "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
       "    def forward(self, x):\n        return self.gn(x) * 2\n\n\n"
@@ -864,9 +865,7 @@ TEST(DefaultBound, TheFilesProportionsAreNotCappedLikeDistinctSizes) {
 // `tl.arange(0, C // G)` cannot compile (LLMKernel L2 88's group block, found only by chance
 // before, by the three-quarters try).
 TEST(DefaultBound, ALimitTwoEqualSizesMakeGetsSizesAroundTheBlockForEach) {
-  const std::string init =
-      "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
-      "        self.gn = nn.GroupNorm(num_groups, channels)\n\n";
+  const std::string& init = kGroupNormInit;
   const std::string ref =
       "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
       "    def forward(self, y, x):\n        return y * 2, self.gn(x) * 2\n\n\n"
