@@ -52,7 +52,11 @@ struct Matches {
   uint32_t num_vars = 0;
   std::vector<EClassId> roots;
   std::vector<EClassId> substs;  // flat, num_vars per match
+  // With a search that marks them (Matcher::search_into): 1 for a match that uses a node
+  // changed since the epoch searched, 0 for one that search found already. Empty: all are new.
+  std::vector<uint8_t> fresh;
   size_t size() const { return roots.size(); }
+  bool is_fresh(size_t k) const { return fresh.empty() || fresh[k]; }
   std::span<const EClassId> subst(size_t k) const {
     return {substs.data() + k * num_vars, num_vars};
   }
@@ -77,27 +81,37 @@ class Matcher {
   // and a light workload's searches were mostly allocation (perf). The matcher may be kept
   // across searches of one graph.
   // With `since` (an epoch, EGraph::begin_epoch), only the matches that use a node stamped at
-  // or after it: a search at that epoch found the others (semi-naive e-matching).
-  void search_into(const Pattern& p, Matches& out, size_t limit = SIZE_MAX, uint16_t since = 0) {
+  // or after it: a search at that epoch found the others (semi-naive e-matching). With
+  // `Since::Mark`, every match, each marked in `out.fresh` by whether it uses such a node (a
+  // scheduler that counts every match, and applies only the new ones).
+  enum class Since { Only, Mark };
+  void search_into(const Pattern& p, Matches& out, size_t limit = SIZE_MAX, uint16_t since = 0,
+                   Since how = Since::Only) {
     p_ = &p;
     subst_.assign(p.num_vars(), kNoClass);
-    search_into(out, limit, since);
+    search_into(out, limit, since, how);
   }
-  void search_into(Matches& out, size_t limit = SIZE_MAX, uint16_t since = 0) {
+  void search_into(Matches& out, size_t limit = SIZE_MAX, uint16_t since = 0,
+                   Since how = Since::Only) {
     since_ = p_->nodes[p_->root()].is_var ? 0 : since;  // a variable root binds no node
-    last_bound_ = since_ ? last_bound(p_->root()) : kNoPattern;
+    mark_ = since_ && how == Since::Mark;
+    last_bound_ = since_ && !mark_ ? last_bound(p_->root()) : kNoPattern;
     out_.num_vars = p_->num_vars();
     out_.roots.swap(out.roots);
     out_.substs.swap(out.substs);
+    out_.fresh.swap(out.fresh);
+    if (mark_) out_.fresh.resize(out_.roots.size());  // sized with roots, as record_match fills
     found_ = ids_ = 0;    // out_'s buffers are sized ahead; these count what is filled
     leaf_cache_.clear();  // classes merged since the last search
     limit_ = limit;
     search_all();
     out_.roots.resize(found_);
     out_.substs.resize(ids_);
+    out_.fresh.resize(mark_ ? found_ : 0);
     out.num_vars = out_.num_vars;
     out.roots.swap(out_.roots);
     out.substs.swap(out_.substs);
+    out.fresh.swap(out_.fresh);
   }
 
  private:
@@ -213,6 +227,7 @@ class Matcher {
   void record_match() {
     size_t n = subst_.size();
     if (found_ == out_.roots.size() || ids_ + n > out_.substs.size()) grow_matches(n);
+    if (mark_) out_.fresh[found_] = fresh_bound_ != 0;
     out_.roots[found_++] = root_;
     EClassId* to = out_.substs.data() + ids_;
     for (size_t k = 0; k < n; ++k) to[k] = subst_[k];
@@ -221,6 +236,7 @@ class Matcher {
   [[gnu::noinline]] void grow_matches(size_t n) {
     out_.roots.resize(2 * found_ + 16);
     out_.substs.resize(2 * ids_ + 16 * n);
+    if (mark_) out_.fresh.resize(out_.roots.size());
   }
 
   // The nodes of class c that may match pn: by op, and by first child when pn's first child is
@@ -281,6 +297,7 @@ class Matcher {
   size_t found_ = 0, ids_ = 0;  // matches and substitution ids in out_ so far
   size_t limit_ = SIZE_MAX;
   uint16_t since_ = 0;                // 0: every match
+  bool mark_ = false;                 // every match, marked fresh or not (Since::Mark)
   uint32_t last_bound_ = kNoPattern;  // the pattern node bound last
   uint32_t fresh_bound_ = 0;          // nodes at or after since_ among those bound
 };

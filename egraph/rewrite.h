@@ -28,7 +28,7 @@ struct Rewrite {
   Matches search(const EGraph<L>& g, size_t limit = SIZE_MAX) const {
     return Matcher<L>(g, lhs).search(limit);
   }
-  // Applies each match whose conditions hold.
+  // Applies each match whose conditions hold, except those marked not fresh (Matches::fresh).
   // `applied` (optional) holds a key per match already applied, over canonical classes: e-matching
   // finds the same matches every iteration, and one applied before has its union already
   // (classes only merge), so it is skipped instead of instantiated again. egg instantiates it,
@@ -37,6 +37,7 @@ struct Rewrite {
                 absl::flat_hash_set<uint64_t>* applied = nullptr) const {
     Applied out;
     for (size_t k = 0; k < ms.size(); ++k) {
+      if (!ms.is_fresh(k)) continue;  // found by a search whose matches were all applied
       std::span<const EClassId> s = ms.subst(k);
       // The key goes in as it is looked up (one probe, not two); a match that then does not
       // union (a condition false now may hold later) takes it out again.

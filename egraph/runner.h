@@ -116,26 +116,35 @@ class Runner {
     std::vector<Matches> matches(rules.size());
     Matcher<L> matcher(g);  // one for every rule, kept across iterations with its buffers
     absl::flat_hash_set<uint64_t> applied;  // matches whose union is done (Rewrite::apply)
-    // Semi-naive (Simple scheduler): a rule whose every match of its last search was applied
-    // searches only for matches using a node changed since (EGraph::begin_epoch); the others
-    // would only be found and skipped again. The backoff scheduler bans a rule by its full
-    // match count, so it searches everything, as egg does.
+    // Semi-naive: a rule whose every match of its last applied search was applied looks only
+    // at matches using a node changed since (EGraph::begin_epoch); the others would only be
+    // found and skipped again. The simple scheduler searches for those alone; the backoff
+    // scheduler bans a rule by its full match count, as egg does, so it finds every match and
+    // applies the new ones (a match already applied has its union: classes only merge).
     std::vector<uint16_t> since(rules.size(), 0);
+    std::vector<bool> searched(rules.size(), false);  // this iteration, and not banned
+    const auto how = sched_ == SchedulerKind::Simple ? Matcher<L>::Since::Only
+                                                     : Matcher<L>::Since::Mark;
     for (size_t it = 0;; ++it) {
       std::optional<StopReason> stop = check_limits(g, rep, elapsed());
       if (!stop && hook && hook(g)) stop = StopReason::Goal;
       IterationStats st;
-      const uint16_t epoch = sched_ == SchedulerKind::Simple ? g.begin_epoch() : 0;
+      const uint16_t epoch = g.begin_epoch();
       auto t0 = Clock::now();
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
         matches[r].roots.clear();
         matches[r].substs.clear();
+        matches[r].fresh.clear();
+        searched[r] = false;
         if (sched_ == SchedulerKind::Backoff && backoff.banned(r, it)) continue;
         size_t limit = sched_ == SchedulerKind::Backoff ? backoff.threshold(r) + 1 : SIZE_MAX;
-        matcher.search_into(rules[r].lhs, matches[r], limit, since[r]);
+        matcher.search_into(rules[r].lhs, matches[r], limit, since[r], how);
+        searched[r] = true;
         if (sched_ == SchedulerKind::Backoff && !backoff.admit(r, it, matches[r].size())) {
           matches[r].roots.clear();
           matches[r].substs.clear();
+          matches[r].fresh.clear();
+          searched[r] = false;  // banned: its matches are dropped, not applied
         }
         stop = check_limits(g, rep, clock_if_heavy(g, matches[r].size()));
       }
@@ -149,7 +158,7 @@ class Runner {
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
         Applied done = rules[r].apply(g, matches[r], static_cast<uint32_t>(r), &applied);
         st.applied += done.changed;
-        since[r] = done.deferred ? 0 : epoch;
+        if (searched[r]) since[r] = done.deferred ? 0 : epoch;
         if (auto msg = canary(g)) {
           rep.canary = *msg + " (while applying rule " + rules[r].name + ")";
           stop = StopReason::Canary;

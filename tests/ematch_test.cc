@@ -179,6 +179,20 @@ TEST_P(RandomGraphs, SearchSinceAnEpochMissesOnlyMatchesFoundThen) {
     for (const Match& m : fresh) EXPECT_TRUE(all.count(m)) << "pattern " << pi;
     for (const Match& m : all)
       EXPECT_TRUE(fresh.count(m) || then.count(m)) << "pattern " << pi << ": a match missed";
+    // Marking (the backoff scheduler's search): every match, and those marked old were found then.
+    egraph::Matches marked;
+    egraph::Matcher<TinyLang>(g).search_into(ps[pi], marked, SIZE_MAX, epoch,
+                                             egraph::Matcher<TinyLang>::Since::Mark);
+    EXPECT_EQ(canonical(g, marked), all) << "pattern " << pi;
+    for (size_t k = 0; k < marked.size(); ++k) {
+      egraph::Matches one;
+      one.num_vars = marked.num_vars;
+      one.roots.push_back(marked.roots[k]);
+      one.substs.assign(marked.subst(k).begin(), marked.subst(k).end());
+      Match m = *canonical(g, one).begin();
+      if (marked.is_fresh(k)) EXPECT_TRUE(fresh.count(m)) << "pattern " << pi;
+      else EXPECT_TRUE(then.count(m)) << "pattern " << pi << ": marked old, not found then";
+    }
   }
 }
 
@@ -217,8 +231,9 @@ TEST(Runner, AMatchAppliedOnceIsNotInstantiatedAgain) {
   EXPECT_EQ(g.find(root), g.find(g.add(kF, 0, {a1, a0})));
 }
 
-// The Simple scheduler searches semi-naively (only matches using a node changed since the rule's
-// last search); the graph it reaches must be the one full searches reach, iteration by iteration.
+// Both schedulers apply semi-naively (the Simple one searches only for matches using a node
+// changed since the rule's last search; the backoff one marks those and applies only them); the
+// graph each reaches must be the one full searches reach, iteration by iteration.
 egraph::Rewrite<TinyLang> rule(const char* name, std::function<void(Pattern&)> lhs,
                                std::function<void(Pattern&)> rhs) {
   egraph::Rewrite<TinyLang> r;
@@ -268,17 +283,42 @@ TEST_P(RandomGraphs, SemiNaiveRunsReachTheGraphFullSearchesReach) {
   full.rebuild();
   absl::flat_hash_set<uint64_t> applied;
   for (size_t iters = 1; iters <= 4; ++iters) {
-    Graph semi(TinyLang{});  // a fresh run from the start, one iteration longer each time
-    build(semi);
-    egraph::Runner<TinyLang>({iters, 100000, 5.0}, egraph::SchedulerKind::Simple).run(semi, rules);
     std::vector<egraph::Matches> ms;  // egg's Simple scheduler: search every rule, then apply
     for (const auto& r : rules) ms.push_back(egraph::Matcher<TinyLang>(full, r.lhs).search());
     for (size_t r = 0; r < rules.size(); ++r) rules[r].apply(full, ms[r], r, &applied);
     full.rebuild();
-    ASSERT_EQ(semi.num_classes(), full.num_classes()) << "iteration " << iters;
-    ASSERT_EQ(semi.memo_size(), full.memo_size()) << "iteration " << iters;
-    for (EClassId a : ids)
-      for (EClassId b : ids) ASSERT_EQ(semi.find(a) == semi.find(b), full.find(a) == full.find(b));
+    for (auto sched : {egraph::SchedulerKind::Simple, egraph::SchedulerKind::Backoff}) {
+      Graph semi(TinyLang{});  // a fresh run from the start, one iteration longer each time
+      build(semi);
+      // (Comparable with backoff too: these graphs stay under its threshold, nothing is banned.)
+      egraph::Runner<TinyLang>({iters, 100000, 5.0}, sched).run(semi, rules);
+      const char* which = sched == egraph::SchedulerKind::Simple ? "simple" : "backoff";
+      ASSERT_EQ(semi.num_classes(), full.num_classes()) << which << ", iteration " << iters;
+      ASSERT_EQ(semi.memo_size(), full.memo_size()) << which << ", iteration " << iters;
+      for (EClassId a : ids)
+        for (EClassId b : ids)
+          ASSERT_EQ(semi.find(a) == semi.find(b), full.find(a) == full.find(b)) << which;
+    }
+  }
+}
+
+// A rule the backoff scheduler bans has its matches dropped, not applied: when the ban ends, its
+// search must apply every match, the ones its banned search found included (none is marked old).
+TEST(Runner, ABannedRuleAppliesEveryMatchOnceTheBanEnds) {
+  Graph g(TinyLang{});
+  std::vector<EClassId> gs;
+  for (uint32_t k = 0; k < 1001; ++k) gs.push_back(g.add(kG, 0, {g.add(kLeaf, k, {})}));
+  egraph::Rewrite<TinyLang> widen = rule(
+      "widen", [](Pattern& p) { p.node(kG, 0, {p.var("?a")}); },
+      [](Pattern& p) {
+        uint32_t a = p.var("?a");
+        p.node(kF, 0, {a, a});
+      });
+  // 1,001 matches: over the threshold of 1,000, banned at iteration 0; admitted once it doubles.
+  egraph::Runner<TinyLang>({12, 100000, 5.0}, egraph::SchedulerKind::Backoff).run(g, {widen});
+  for (uint32_t k = 0; k < 1001; ++k) {
+    EClassId leaf = g.add(kLeaf, k, {});
+    ASSERT_EQ(g.find(gs[k]), g.find(g.add(kF, 0, {leaf, leaf}))) << "leaf " << k;
   }
 }
 
