@@ -123,8 +123,8 @@ class Runner {
     // applies the new ones (a match already applied has its union: classes only merge).
     std::vector<uint16_t> since(rules.size(), 0);
     std::vector<bool> searched(rules.size(), false);  // this iteration, and not banned
-    const auto how = sched_ == SchedulerKind::Simple ? Matcher<L>::Since::Only
-                                                     : Matcher<L>::Since::Mark;
+    const auto how =
+        sched_ == SchedulerKind::Simple ? Matcher<L>::Since::Only : Matcher<L>::Since::Mark;
     for (size_t it = 0;; ++it) {
       std::optional<StopReason> stop = check_limits(g, rep, elapsed());
       if (!stop && hook && hook(g)) stop = StopReason::Goal;

@@ -190,8 +190,10 @@ TEST_P(RandomGraphs, SearchSinceAnEpochMissesOnlyMatchesFoundThen) {
       one.roots.push_back(marked.roots[k]);
       one.substs.assign(marked.subst(k).begin(), marked.subst(k).end());
       Match m = *canonical(g, one).begin();
-      if (marked.is_fresh(k)) EXPECT_TRUE(fresh.count(m)) << "pattern " << pi;
-      else EXPECT_TRUE(then.count(m)) << "pattern " << pi << ": marked old, not found then";
+      if (marked.is_fresh(k))
+        EXPECT_TRUE(fresh.count(m)) << "pattern " << pi;
+      else
+        EXPECT_TRUE(then.count(m)) << "pattern " << pi << ": marked old, not found then";
     }
   }
 }
