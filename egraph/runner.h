@@ -4,6 +4,7 @@
 // match, rebuild. The iteration that stops on the hook still rebuilds and is counted, as in egg.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -153,7 +154,8 @@ class Runner {
       // Room for every match found to be recorded: the set grew by doubling within an apply
       // phase, rehashing at each step (a twentieth of a long run, perf).
       size_t to_apply = 0;
-      for (const Matches& m : matches) to_apply += m.size();
+      for (const Matches& m : matches)  // (the ones marked old are skipped, not recorded)
+        to_apply += m.fresh.empty() ? m.size() : std::count(m.fresh.begin(), m.fresh.end(), 1);
       applied.reserve(applied.size() + to_apply);
       for (size_t r = 0; r < rules.size() && !stop; ++r) {
         Applied done = rules[r].apply(g, matches[r], static_cast<uint32_t>(r), &applied);
