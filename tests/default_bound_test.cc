@@ -894,5 +894,36 @@ TEST(DefaultBound, ALimitTwoEqualSizesMakeGetsSizesAroundTheBlockForEach) {
   Files f("equal_sizes_one_limit", ref, cand);
   expect_refuted_at(f.run(), "channels at BLOCK+1", "a group of 24 channels cannot compile");
 }
+// A loop over a group's channels in blocks (a GroupNorm's statistics kernel, LLMKernel L2 62)
+// runs C / G channels: past one block only where C is a multiple of G that the reference accepts
+// (nn.GroupNorm raises otherwise), so BLOCK + 1 channels never run. A size multiplied (a
+// multiple keeps what divides it) takes the loop to a second trip, where this candidate's
+// accumulator, overwritten each trip instead of added to, is wrong.
+TEST(DefaultBound, ALoopThatNeverRanTwiceGetsASizeMultipliedUntilItDoes) {
+  const std::string& init = kGroupNormInit;
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + init +
+      "    def forward(self, x):\n        B, C = x.shape\n        G = self.gn.num_groups\n"
+      "        return x.view(B, G, C // G).sum(-1)\n\n\n"
+      "batch_size = 2\nchannels = 512\nnum_groups = 32\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, channels)]\n\n\n"
+      "def get_init_inputs():\n    return [channels, num_groups]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef group_sums(x_ptr, out_ptr, C, G, BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0)\n    g = tl.program_id(1)\n    gs = C // G\n"
+      "    acc = 0.0\n    for k0 in range(0, gs, BLOCK):\n"
+      "        offs = k0 + tl.arange(0, BLOCK)\n"
+      "        v = tl.load(x_ptr + row * C + g * gs + offs, mask=offs < gs, other=0.0)\n"
+      "        acc = tl.sum(v, axis=0)\n"
+      "    tl.store(out_ptr + row * G + g, acc)\n\n\n"
+      "class ModelNew(nn.Module):\n" +
+      init +
+      "    def forward(self, x):\n        B, C = x.shape\n        G = self.gn.num_groups\n"
+      "        out = torch.empty(B, G, device=x.device)\n"
+      "        group_sums[(B, G)](x, out, C, G, BLOCK=64)\n        return out\n";
+  Files f("loop_second_trip", ref, cand);
+  expect_refuted_at(f.run(), "runs several trips there", "the accumulator is overwritten");
+}
 }  // namespace
 }  // namespace keq::verify

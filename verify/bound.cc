@@ -302,6 +302,15 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                 [](const auto& kv) { return (kv.second & 3u) == 3u || !(kv.second & 3u); });
   if (!one_way.empty())
     for (SizeTry& t : past_other_sizes(base, one_way, probe)) around.push_back(std::move(t));
+  std::map<std::string, unsigned> trips;  // the kernels' loops, the trip counts they ran
+  for (const Report& r : all)
+    for (const auto& [where, bits] : r.loops) trips[where] |= bits;
+  std::set<std::string> one_trip;
+  for (const auto& [where, bits] : trips)
+    if (!(bits & 4u)) one_trip.insert(where);
+  if (!one_trip.empty())
+    for (SizeTry& t : multiplied_to_more_trips(base, one_trip, probe))
+      around.push_back(std::move(t));
   // Host paths: runs of each launch's first program alone (the host's choices do not depend on
   // the other programs), within a sixteenth of the search's share: most sizes change nothing,
   // and every run pays it.

@@ -53,6 +53,40 @@ std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
   return out;
 }
 
+// Kernel loops that never ran a second trip (a loop over a GroupNorm group's channels in
+// blocks, where the group is C / G: past the block only at a C that the reference accepts, a
+// multiple of G): each size in turn multiplied by 2, 4, ..., 64 (a multiple keeps whatever
+// divides it), the others halved to stay under the cap, until such a loop runs several trips.
+std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
+                                              std::set<std::string> one_trip, LimitProbe& probe) {
+  std::vector<SizeTry> out;
+  size_t entry = 0;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j, ++entry) {
+      for (int64_t factor = 2; factor <= 64 && !one_trip.empty(); factor *= 2) {
+        torch::Dims dims = base;
+        dims[d].second[j] *= factor;
+        if (elements(dims) > kMaxElements) {
+          std::optional<torch::Dims> fewer = others_halved(dims, {entry}, kMaxElements);
+          if (!fewer) break;
+          dims = *fewer;
+        }
+        const std::map<std::string, unsigned>* loops = probe.loops_at(dims);
+        if (!loops) continue;  // rejected there (not a multiple of something): a larger one
+        std::string covered;
+        for (const auto& [where, bits] : *loops)
+          if (bits & 4u && one_trip.erase(where)) covered += (covered.empty() ? "" : ", ") + where;
+        if (covered.empty()) continue;
+        out.push_back({dims,
+                       base[d].first + " times " + std::to_string(factor) + " (the loop at " +
+                           covered + " runs several trips there)",
+                       entry});
+        break;
+      }
+    }
+  return out;
+}
+
 // Paths the candidate picks on concrete values (host Python choosing a block by the element
 // count, a reduction run in stages `while m > 1`): every size doubled, all of them a step at a
 // time, until the candidate, rerun there, takes an `if` another way, or a host loop another

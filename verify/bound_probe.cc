@@ -38,7 +38,8 @@ const LimitProbe::Probed* LimitProbe::probed(const torch::Dims& dims, size_t con
       torch::TorchState st = torch::run_candidate(cand_, ref_, store, dims, false, cand_class_,
                                                   config, false, nullptr, first_program_only_)
                                  .state;
-      it->second = Probed{st.mask_limits, st.loop_steps, st.branch_ways, st.static_ways};
+      it->second =
+          Probed{st.mask_limits, st.loop_steps, st.branch_ways, st.static_ways, st.loop_trips};
     } catch (const ir::BudgetExceeded&) {
       out_of_time_ = true;
     } catch (const std::exception&) {

@@ -110,12 +110,17 @@ class LimitProbe {
     const Probed* p = probed(dims);
     return p ? &p->static_ways : nullptr;
   }
+  // The trip counts the kernels' loops ran (TorchState::loop_trips); null as above.
+  const std::map<std::string, unsigned>* loops_at(const torch::Dims& dims) {
+    const Probed* p = probed(dims);
+    return p ? &p->loops : nullptr;
+  }
   bool out_of_time() const { return out_of_time_; }
 
  private:
   struct Probed {
     Limits masks, steps;
-    std::map<std::string, unsigned> branches, static_ways;
+    std::map<std::string, unsigned> branches, static_ways, loops;
   };
   const Probed* probed(const torch::Dims& dims, size_t config = 0);
 
@@ -153,6 +158,9 @@ std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block);
 std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
                                       const std::map<std::string, unsigned>& one_way,
                                       LimitProbe& probe);
+// Each size multiplied until a kernel loop that never ran twice runs several trips.
+std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
+                                              std::set<std::string> one_trip, LimitProbe& probe);
 // Each size doubled until the host takes an `if` or a loop another way; sizes the search had no
 // time for are named in `cut_short`.
 std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
