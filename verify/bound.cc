@@ -308,9 +308,9 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::set<std::string> one_trip;
   for (const auto& [where, bits] : trips)
     if (!(bits & 4u)) one_trip.insert(where);
-  if (!one_trip.empty())
-    for (SizeTry& t : multiplied_to_more_trips(base, one_trip, probe))
-      around.push_back(std::move(t));
+  // Run after the sizes around the blocks, and only where those left the loop at one trip.
+  std::vector<SizeTry> for_trips;
+  if (!one_trip.empty()) for_trips = multiplied_to_more_trips(base, one_trip, probe);
   // Host paths: runs of each launch's first program alone (the host's choices do not depend on
   // the other programs), within a sixteenth of the search's share: most sizes change nothing,
   // and every run pays it.
@@ -377,6 +377,14 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     // Rejected: the nearest sizes that leave the same tail, until one runs.
     for (const torch::Dims& other : t.instead)
       if (try_size(other, t.why + ", the nearest size the reference accepts", t)) break;
+  }
+  for (const SizeTry& t : for_trips) {
+    std::map<std::string, unsigned> ran;
+    for (const Report& r : all)
+      for (const auto& [where, bits] : r.loops) ran[where] |= bits;
+    if (std::any_of(t.loops.begin(), t.loops.end(),
+                    [&](const std::string& where) { return !(ran[where] & 4u); }))
+      try_size(t.dims, t.why, t);
   }
   // A mask still never false, where the reference took only the file's proportions (a LayerNorm
   // over out_channels that must equal a conv's output width rejects distinct sizes, and each

@@ -73,14 +73,19 @@ std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
         }
         const std::map<std::string, unsigned>* loops = probe.loops_at(dims);
         if (!loops) continue;  // rejected there (not a multiple of something): a larger one
-        std::string covered;
+        std::vector<std::string> covered;
         for (const auto& [where, bits] : *loops)
-          if (bits & 4u && one_trip.erase(where)) covered += (covered.empty() ? "" : ", ") + where;
+          if (bits & 4u && one_trip.erase(where)) covered.push_back(where);
         if (covered.empty()) continue;
+        std::string at;
+        for (const std::string& w : covered) at += (at.empty() ? "" : ", ") + w;
         out.push_back({dims,
-                       base[d].first + " times " + std::to_string(factor) + " (the loop at " +
-                           covered + " runs several trips there)",
-                       entry});
+                       base[d].first + " times " + std::to_string(factor) + " (the loop at " + at +
+                           " runs several trips there)",
+                       entry,
+                       {},
+                       {},
+                       covered});
         break;
       }
     }
