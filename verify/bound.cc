@@ -302,15 +302,6 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                 [](const auto& kv) { return (kv.second & 3u) == 3u || !(kv.second & 3u); });
   if (!one_way.empty())
     for (SizeTry& t : past_other_sizes(base, one_way, probe)) around.push_back(std::move(t));
-  std::map<std::string, unsigned> trips;  // the kernels' loops, the trip counts they ran
-  for (const Report& r : all)
-    for (const auto& [where, bits] : r.loops) trips[where] |= bits;
-  std::set<std::string> one_trip;
-  for (const auto& [where, bits] : trips)
-    if (!(bits & 4u)) one_trip.insert(where);
-  // Run after the sizes around the blocks, and only where those left the loop at one trip.
-  std::vector<SizeTry> for_trips;
-  if (!one_trip.empty()) for_trips = multiplied_to_more_trips(base, one_trip, probe);
   // Host paths: runs of each launch's first program alone (the host's choices do not depend on
   // the other programs), within a sixteenth of the search's share: most sizes change nothing,
   // and every run pays it.
@@ -378,12 +369,17 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     for (const torch::Dims& other : t.instead)
       if (try_size(other, t.why + ", the nearest size the reference accepts", t)) break;
   }
-  for (const SizeTry& t : for_trips) {
-    std::map<std::string, unsigned> ran;
-    for (const Report& r : all)
-      for (const auto& [where, bits] : r.loops) ran[where] |= bits;
-    if (std::any_of(t.loops.begin(), t.loops.end(),
-                    [&](const std::string& where) { return !(ran[where] & 4u); }))
+  // Kernel loops the sizes so far left at one trip: sizes multiplied until they run several,
+  // searched by a probe of their own (the first one's share of the time may be spent).
+  std::map<std::string, unsigned> trips;  // the kernels' loops, the trip counts they ran
+  for (const Report& r : all)
+    for (const auto& [where, bits] : r.loops) trips[where] |= bits;
+  std::set<std::string> one_trip;
+  for (const auto& [where, bits] : trips)
+    if (!(bits & 4u)) one_trip.insert(where);
+  if (!one_trip.empty() && !decided(all)) {
+    LimitProbe trips_probe(ref_path, cand_path, probe_share, opt.max_memory_bytes);
+    for (const SizeTry& t : multiplied_to_more_trips(base, one_trip, trips_probe))
       try_size(t.dims, t.why, t);
   }
   // A mask still never false, where the reference took only the file's proportions (a LayerNorm

@@ -60,35 +60,36 @@ std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
 std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
                                               std::set<std::string> one_trip, LimitProbe& probe) {
   std::vector<SizeTry> out;
-  size_t entry = 0;
-  for (size_t d = 0; d < base.size(); ++d)
-    for (size_t j = 0; j < base[d].second.size(); ++j, ++entry) {
-      for (int64_t factor = 2; factor <= 64 && !one_trip.empty(); factor *= 2) {
+  std::set<size_t> done;  // sizes that took a loop to several trips, or cannot be halved under
+  // Factor by factor, every size at each: the size a loop's count grows with is not known.
+  for (int64_t factor = 2; factor <= 64 && !one_trip.empty(); factor *= 2) {
+    size_t entry = 0;
+    for (size_t d = 0; d < base.size(); ++d)
+      for (size_t j = 0; j < base[d].second.size(); ++j, ++entry) {
+        if (one_trip.empty() || done.count(entry) || probe.out_of_time()) continue;
         torch::Dims dims = base;
         dims[d].second[j] *= factor;
         if (elements(dims) > kMaxElements) {
           std::optional<torch::Dims> fewer = others_halved(dims, {entry}, kMaxElements);
-          if (!fewer) break;
+          if (!fewer) {
+            done.insert(entry);
+            continue;
+          }
           dims = *fewer;
         }
         const std::map<std::string, unsigned>* loops = probe.loops_at(dims);
         if (!loops) continue;  // rejected there (not a multiple of something): a larger one
-        std::vector<std::string> covered;
+        std::string covered;
         for (const auto& [where, bits] : *loops)
-          if (bits & 4u && one_trip.erase(where)) covered.push_back(where);
+          if (bits & 4u && one_trip.erase(where)) covered += (covered.empty() ? "" : ", ") + where;
         if (covered.empty()) continue;
-        std::string at;
-        for (const std::string& w : covered) at += (at.empty() ? "" : ", ") + w;
         out.push_back({dims,
-                       base[d].first + " times " + std::to_string(factor) + " (the loop at " + at +
-                           " runs several trips there)",
-                       entry,
-                       {},
-                       {},
-                       covered});
-        break;
+                       base[d].first + " times " + std::to_string(factor) + " (the loop at " +
+                           covered + " runs several trips there)",
+                       entry});
+        done.insert(entry);
       }
-    }
+  }
   return out;
 }
 

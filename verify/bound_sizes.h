@@ -73,8 +73,6 @@ struct SizeTry {
   // The sizes whose product is the limit (a mask limit's feeding set); empty: the limit is no
   // product of sizes, and no other size may change either.
   std::vector<size_t> limit_sizes = {};
-  // The kernel loops (file:line:col) it takes to a second trip (multiplied_to_more_trips).
-  std::vector<std::string> loops = {};
 };
 
 // ---- the candidate run alone (bound_probe.cc) ----------------------------------------------
