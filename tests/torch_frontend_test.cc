@@ -2351,6 +2351,21 @@ TEST(TorchFrontend, VersionCountsInPlaceUpdatesAcrossViews) {
   EXPECT_EQ(got, (std::vector<int64_t>{0, 1, 2, 3, 0, 0, 0, 1, 1, 1, 1}));
 }
 
+// Tensor.data is the tensor's storage, detached (LLMKernel L2 95 copies a local nn.Linear's
+// `lin.weight.data` into its own parameter): writes through it reach the tensor.
+TEST(TorchFrontend, DataSharesTheTensorsStorage) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\nx = torch.zeros(3)\nx.data.add_(2)\n"
+      "p = nn.Parameter(torch.empty(3))\nwith torch.no_grad():\n    p.copy_(x.data)\n"
+      "r = [x.data.shape[0], x.sum().item(), p.data.sum().item()]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 3u);
+  EXPECT_EQ(r->items[0]->i, 3);
+  EXPECT_EQ(r->items[1]->f, 6.0);
+  EXPECT_EQ(r->items[2]->f, 6.0);
+}
+
 // The default bound puts sizes around a masked index's extent: the indices a block covers, not
 // its lanes (a channel index over BLOCK_C * BLOCK_HW lanes covers BLOCK_C channels).
 TEST(Triton, AMaskLimitsExtentIsTheIndicesItsBlockCovers) {

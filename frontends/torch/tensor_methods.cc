@@ -81,6 +81,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
         "as in torch)");
     return python::integer(t->storage.version ? *t->storage.version : 0);
   }
+  if (name == "data") return self;  // the same storage, detached: keq tracks no autograd
   if (name == "is_cuda" || name == "is_cpu") {
     st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
     return python::boolean(name == "is_cuda");
