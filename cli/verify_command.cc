@@ -158,7 +158,10 @@ options:
                     LayerNorm over a conv's output width) and a mask never went false, those
                     proportions at three quarters of a halving (64 and 32 as 12 and 6) run too,
                     unless they flatten the structure (a GroupNorm to one group), then the
-                    next larger such sizes.
+                    next larger such sizes. Last, a kernel loop that never ran a second trip
+                    adds each size multiplied by 2, 4, ..., 64 (the others halved under
+                    262144) where such a loop runs several trips (a loop over the C / G
+                    channels of a group, where C at BLOCK + 1 does not divide into groups).
                     These run smallest first, each within an eighth of --timeout (at least
                     2 s); one that does not finish there (and the larger sizes of its
                     dimension) and sizes multiplying past 262144 (after halving the sizes
