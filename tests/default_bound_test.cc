@@ -36,6 +36,12 @@ struct Files {
 const std::string kTritonImports =
     "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n";
 
+// A kernel that doubles n elements, BLOCK a program, the tail masked.
+const std::string kTwiceKernel =
+    "@triton.jit\ndef twice(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    m = offs < n\n"
+    "    tl.store(y_ptr + offs, 2 * tl.load(x_ptr + offs, mask=m), mask=m)\n\n\n";
+
 // The __init__ of models that GroupNorm their input over `channels` in `num_groups` groups.
 const std::string kGroupNormInit =
     "    def __init__(self, channels, num_groups):\n        super().__init__()\n"
@@ -101,6 +107,13 @@ void expect_refuted_at(const std::vector<Report>& rs, const std::string& why,
   const Report* wrong = first_refuted(rs);
   ASSERT_NE(wrong, nullptr) << if_none;
   EXPECT_NE(wrong->bound.find(why), std::string::npos) << wrong->bound;
+}
+
+// A report's notes, a line each.
+std::string notes_of(const Report& r) {
+  std::string out;
+  for (const std::string& n : r.notes) out += n + "\n";
+  return out;
 }
 
 bool has(const std::vector<std::string>& v, const std::string& part) {
@@ -553,8 +566,7 @@ TEST(DefaultBound, ASizeTheReferenceRejectsGoesToTheNearestWithTheSameTail) {
     channels.insert(r.dims.at(1).second.at(0));
   }
   EXPECT_EQ(channels, (std::set<int64_t>{64, 4, 12, 20}));
-  std::string notes;
-  for (const std::string& n : rs.at(0).notes) notes += n + "\n";
+  const std::string notes = notes_of(rs.at(0));
   EXPECT_NE(notes.find("channels=9 (channels at BLOCK+1, BLOCK 8): the reference raises"),
             std::string::npos)
       << notes;
@@ -788,8 +800,7 @@ TEST(DefaultBound, ThreeQuartersThatFlattenAGroupNormArePassedOver) {
   const Report* wrong = first_refuted(rs);
   ASSERT_NE(wrong, nullptr);
   EXPECT_NE(wrong->bound.find("num_groups=3"), std::string::npos) << wrong->bound;
-  std::string notes;
-  for (const std::string& n : rs.at(0).notes) notes += n + "\n";
+  const std::string notes = notes_of(rs.at(0));
   EXPECT_NE(notes.find("(three quarters of a halving): it flattens"), std::string::npos) << notes;
 }
 
@@ -803,18 +814,14 @@ TEST(DefaultBound, DistinctSizesPastTheElementCapAreNamedNotRun) {
       "a = 2\nb = 2\nc = 2\nd = 2\ne = 2\nf = 2\ng = 64\n\n\n"
       "def get_inputs():\n    return [torch.randn(a, b, c, d, e, f, g)]\n";
   const std::string cand =
-      kTritonImports +
-      "@triton.jit\ndef twice(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
-      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    m = offs < n\n"
-      "    tl.store(y_ptr + offs, 2 * tl.load(x_ptr + offs, mask=m), mask=m)\n\n\n"
+      kTritonImports + kTwiceKernel +
       "class ModelNew(nn.Module):\n    def forward(self, x):\n        y = torch.empty_like(x)\n"
       "        twice[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)\n"
       "        return y\n";
   Files f("distinct_past_cap", ref, cand);
   std::vector<Report> rs = f.run();
   for (const Report& r : rs) EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound;
-  std::string notes;
-  for (const std::string& n : rs.at(0).notes) notes += n + "\n";
+  const std::string notes = notes_of(rs.at(0));
   EXPECT_NE(notes.find("a=5,b=6,c=7,d=8,e=9,f=10,g=11: 1663200 elements, past the 262144 it runs"),
             std::string::npos)
       << notes;
@@ -837,20 +844,14 @@ TEST(DefaultBound, TheFilesProportionsAreNotCappedLikeDistinctSizes) {
       "def get_inputs():\n    return [torch.randn(batch_size, channels, length)]\n\n\n"
       "def get_init_inputs():\n    return [channels, num_groups]\n";
   const std::string cand =
-      kTritonImports +
-      "@triton.jit\ndef twice(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
-      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    m = offs < n\n"
-      "    tl.store(y_ptr + offs, 2 * tl.load(x_ptr + offs, mask=m), mask=m)\n\n\n"
-      "class ModelNew(nn.Module):\n" +
-      init +
+      kTritonImports + kTwiceKernel + "class ModelNew(nn.Module):\n" + init +
       "    def forward(self, x):\n        z = self.gn(x)\n        y = torch.empty_like(z)\n"
       "        twice[(triton.cdiv(z.numel(), 1024),)](z, y, z.numel(), BLOCK=1024)\n"
       "        return y\n";
   Files f("proportions_uncapped", ref, cand);
   std::vector<Report> rs = f.run();
   for (const Report& r : rs) EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound;
-  std::string notes;
-  for (const std::string& n : rs.at(0).notes) notes += n + "\n";
+  const std::string notes = notes_of(rs.at(0));
   EXPECT_EQ(notes.find("channels=512,length=2,num_groups=256: 524288 elements"), std::string::npos)
       << notes;
   EXPECT_TRUE(has(bounds(rs),

@@ -371,12 +371,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   }
   // Kernel loops the sizes so far left at one trip: sizes multiplied until they run several,
   // searched by a probe of their own (the first one's share of the time may be spent).
-  std::map<std::string, unsigned> trips;  // the kernels' loops, the trip counts they ran
-  for (const Report& r : all)
-    for (const auto& [where, bits] : r.loops) trips[where] |= bits;
-  std::set<std::string> one_trip;
-  for (const auto& [where, bits] : trips)
-    if (!(bits & 4u)) one_trip.insert(where);
+  std::set<std::string> one_trip = loops_never_twice(all);
   if (!one_trip.empty() && !decided(all)) {
     LimitProbe trips_probe(ref_path, cand_path, probe_share, opt.max_memory_bytes);
     for (const SizeTry& t : multiplied_to_more_trips(base, one_trip, trips_probe))

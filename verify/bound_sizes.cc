@@ -30,6 +30,16 @@ bool mask_never_false(const std::vector<Report>& all) {
   return std::any_of(off.begin(), off.end(), [](const auto& kv) { return !kv.second; });
 }
 
+std::set<std::string> loops_never_twice(const std::vector<Report>& all) {
+  std::map<std::string, unsigned> trips;  // bits: 1 none, 2 one, 4 several (loop_trips)
+  for (const Report& r : all)
+    for (const auto& [where, bits] : r.loops) trips[where] |= bits;
+  std::set<std::string> out;
+  for (const auto& [where, bits] : trips)
+    if (!(bits & 4u)) out.insert(where);
+  return out;
+}
+
 int64_t elements(const torch::Dims& dims) {
   int64_t product = 1;
   for (const auto& entry : dims)

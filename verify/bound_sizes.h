@@ -32,6 +32,8 @@ bool decided(const std::vector<Report>& reports);
 bool sizes_distinct(const torch::Dims& dims);
 // Some masked access of the candidate never had a lane masked off in any of these runs.
 bool mask_never_false(const std::vector<Report>& all);
+// The kernel loops (file:line:col) that ran no second trip in any of these configurations.
+std::set<std::string> loops_never_twice(const std::vector<Report>& all);
 int64_t elements(const torch::Dims& dims);
 
 // Other values of a size whose product with `rest` leaves the tail v * rest leaves for `target`
