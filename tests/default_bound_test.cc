@@ -926,5 +926,32 @@ TEST(DefaultBound, ALoopThatNeverRanTwiceGetsASizeMultipliedUntilItDoes) {
   Files f("loop_second_trip", ref, cand);
   expect_refuted_at(f.run(), "runs several trips there", "the accumulator is overwritten");
 }
+
+// The file's sizes scaled down with a floor of 32 (the bound's last try) can pass keq's element
+// limit where smaller sizes ran: a GroupNorm over a 16 x 32 x 32^3 volume is 16.8M elements.
+// Those sizes are the bound's choice, not the user's: skipped with the limit named, not an
+// UNSUPPORTED verdict over configurations that were proved (KernelBench L2 61 against itself).
+TEST(DefaultBound, SizesTheBoundChosePastKeqsLimitsAreSkippedWhereOthersRan) {
+  // Six sizes: 8 each is the element cap, so no size doubled to keep 2 channels a group runs.
+  const std::string sizes =
+      "batch_size = 16\nin_channels = 64\nout_channels = 128\nD = H = W = 32\n\n\n"
+      "def get_inputs():\n    return [torch.rand(batch_size, in_channels, D, H, W)]\n\n\n"
+      "def get_init_inputs():\n    return [in_channels, out_channels]\n";
+  const std::string model =
+      "    def __init__(self, in_channels, out_channels):\n        super().__init__()\n"
+      "        self.conv = nn.Conv3d(in_channels, out_channels, 1)\n"
+      "        self.gn = nn.GroupNorm(8, out_channels)\n\n"
+      "    def forward(self, x):\n        return self.gn(self.conv(x))\n\n\n";
+  Files f("past_limits",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + model + sizes,
+          kTritonImports + "class ModelNew(nn.Module):\n" + model + sizes);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  for (const Report& r : rs)
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << ": " << r.reason;
+  const std::string notes = notes_of(rs[0]);
+  EXPECT_NE(notes.find("elements (size limit"), std::string::npos) << notes;
+}
+
 }  // namespace
 }  // namespace keq::verify

@@ -56,10 +56,12 @@ Options first_config(Options opt) {
 // The default bound chooses sizes both sides accept and says so (DESIGN.md's table): a
 // configuration an assert rejects is left out and named in the others' notes; when every one
 // was rejected, they stay, and the verdict is UNKNOWN "no configuration both sides accept".
+// Sizes the bound chose past keq's limits (a scaled-down conv3d input of 16.8M elements where
+// smaller sizes had run: KernelBench L2 61 against itself) are left out the same way.
 std::vector<Report> with_skipped(std::vector<Report> all, std::vector<std::string> skipped) {
   std::vector<Report> kept;
   for (Report& r : all) {
-    if (r.assert_rejected || r.reference_stopped)
+    if (r.assert_rejected || r.reference_stopped || r.size_limited)
       skipped.push_back(r.bound + ": " + r.reason);
     else
       kept.push_back(std::move(r));
@@ -128,7 +130,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // does: a GEMM + GroupNorm whose first sizes were proved in 9 s was UNKNOWN at the second's
   // (in_features 256) after the whole --timeout, with no size around a block run.
   const double full_timeout = opt.timeout_s;
-  bool proportional = false;  // the first round ran the file's sizes scaled down
+  bool proportional = false;          // the first round ran the file's sizes scaled down
+  std::set<std::string> past_limits;  // sizes a probe found past keq's limits (size_limited)
   for (int64_t first : {2, 5}) {
     if (decided(all)) {
       ++not_checked;
@@ -159,6 +162,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       if (accepted && dims_str(tries[t].first) == dims_str(*accepted)) continue;
       if (t > 0 && t + 1 < tries.size() && dims_str(tries[t].first) == dims_str(tries[t - 1].first))
         continue;  // the same sizes again (a file small enough that scaling leaves them)
+      if (!all.empty() && past_limits.count(dims_str(tries[t].first))) continue;
       // Distinct sizes past what the bound runs elsewhere (a conv3d's 9 x 10 x 11 x 12 x 13 input
       // and 14 channels, whose reference spent the round's whole share before its LayerNorm
       // rejected them: LLMKernel L2 34) give way to the file's proportions. The proportions
@@ -182,8 +186,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       }
       // Sizes the reference itself cannot run (a view into groups that do not divide) are the
       // bound's choice, not the user's file: try the next.
-      bool rejected =
-          probe.verdict == Verdict::Error || probe.assert_rejected || probe.reference_stopped;
+      bool rejected = probe.verdict == Verdict::Error || probe.assert_rejected ||
+                      probe.reference_stopped || probe.size_limited;
       // Sizes that flatten the model's structure (one group in a GroupNorm hides a group bug)
       // are passed over while other sizes remain; the last try is kept, with a note.
       bool flat = !rejected && !probe.flattened.empty() &&
@@ -191,8 +195,9 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       if (t + 1 < tries.size() && (rejected || flat)) {
         bool power = tries[t].second.find(kPowerOfTwo) != std::string::npos;
         if (probe.assert_rejected && power) ++powers_rejected;  // one note for them all, below
-        if (probe.assert_rejected && !power)
+        if ((probe.assert_rejected || probe.size_limited) && !power)
           skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
+        if (probe.size_limited) past_limits.insert(dims_str(opt.dims));
         // Both small defaults rejected by an assert: before any larger floor multiplies every
         // size, the sizes where one of them (or all) is a power of two.
         if (probe.assert_rejected && !powered && t >= 1) {
@@ -351,9 +356,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         run(dims, why);
         around_blocks = false;
         std::swap(opt, around_opt);
-        auto rejected =
-            std::find_if(all.begin() + static_cast<ptrdiff_t>(before), all.end(),
-                         [](const Report& r) { return r.reference_stopped || r.assert_rejected; });
+        auto rejected = std::find_if(
+            all.begin() + static_cast<ptrdiff_t>(before), all.end(), [](const Report& r) {
+              return r.reference_stopped || r.assert_rejected || r.size_limited;
+            });
         if (rejected != all.end()) {
           skipped.push_back(named + ": " + rejected->reason);
           all.resize(before);

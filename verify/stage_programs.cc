@@ -118,6 +118,7 @@ bool Pipeline::run_programs() {
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
   } catch (const python::Unsupported& e) {
     r.verdict = Verdict::Unsupported, r.reason = e.what();
+    r.size_limited = e.size_limit;
     return false;
   } catch (const python::FileUnreadable& e) {
     r.verdict = Verdict::Error, r.reason = e.what();

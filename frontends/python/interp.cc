@@ -30,6 +30,9 @@ std::string Interp::where(Span at) const {
 void Interp::unsupported(Span at, const std::string& what) const {
   throw Unsupported(where(at) + ": " + what);
 }
+void Interp::size_limit(Span at, const std::string& what) const {
+  throw Unsupported(where(at) + ": " + what, true);
+}
 void Interp::error(Span at, const std::string& what) const {
   throw ProgramError(where(at) + ": " + what);
 }

@@ -207,6 +207,8 @@ class Interp {
   std::vector<std::pair<Ref, Ref>> method_stack_;
 
   [[noreturn]] void unsupported(Span at, const std::string& what) const;
+  // UNSUPPORTED "size limit": what keq runs has a limit these sizes pass (Unsupported::size_limit).
+  [[noreturn]] void size_limit(Span at, const std::string& what) const;
   [[noreturn]] void error(Span at, const std::string& what) const;
   // Unsupported: host Python reads a float that depends on the inputs (Kind::InputDependentFloat).
   [[noreturn]] void input_dependent_use(Span at, const Ref& v) const;

@@ -71,8 +71,8 @@ double Interp::to_float(const Ref& v, Span at) {
 void Interp::check_count(Span at, int64_t count, const std::string& what) {
   if (count < 0) raise(at, what + ": negative size " + std::to_string(count));
   if (count > kMaxElements)
-    unsupported(at, what + " of " + std::to_string(count) + " elements (size limit " +
-                        std::to_string(kMaxElements) + ")");
+    size_limit(at, what + " of " + std::to_string(count) + " elements (size limit " +
+                       std::to_string(kMaxElements) + ")");
 }
 
 void Interp::check_shape(Span at, const std::vector<int64_t>& shape, const std::string& what) {
@@ -86,9 +86,9 @@ void Interp::check_shape(Span at, const std::vector<int64_t>& shape, const std::
   std::string dims;
   for (int64_t d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
   if (n > kMaxElements)
-    unsupported(at, what + " of shape [" + dims +
-                        "]: " + (n == INT64_MAX ? std::string("past 2^63") : std::to_string(n)) +
-                        " elements (size limit " + std::to_string(kMaxElements) + ")");
+    size_limit(at, what + " of shape [" + dims +
+                       "]: " + (n == INT64_MAX ? std::string("past 2^63") : std::to_string(n)) +
+                       " elements (size limit " + std::to_string(kMaxElements) + ")");
 }
 
 Ref Interp::make_set(const std::vector<Ref>& members, Span at) {

@@ -150,7 +150,11 @@ Ref triton_constexpr(Interp& in, CallArgs& a);
 // Where evaluation stopped: the construct is outside what keq models (UNSUPPORTED), or the
 // program is wrong (an error the program itself would raise), always with file:line:col.
 struct Unsupported : Error {
-  explicit Unsupported(const std::string& what) : Error(ErrorKind::Unsupported, what) {}
+  explicit Unsupported(const std::string& what, bool is_size_limit = false)
+      : Error(ErrorKind::Unsupported, what), size_limit(is_size_limit) {}
+  // Past keq's limits (elements of a tensor, programs of a grid) at these sizes: other sizes
+  // may run, so the default bound, which chose them, passes them over.
+  bool size_limit;
 };
 // `confirmed`: the message is what CPython, torch or Triton raise here (Interp::raise): a
 // candidate that raises it does not run (NOT_EQUIVALENT). Otherwise it is keq's model of an op

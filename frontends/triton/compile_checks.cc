@@ -167,8 +167,8 @@ void check_grid(python::Interp& in, python::Span at, const int64_t (&grid)[3]) {
   int64_t programs = grid[0];
   for (int d = 1; d < 3; ++d) programs = programs > kMaxPrograms ? programs : programs * grid[d];
   if (programs > kMaxPrograms)
-    in.unsupported(at, "a grid of " + std::to_string(programs) + " programs (size limit " +
-                           std::to_string(kMaxPrograms) + ")");
+    in.size_limit(at, "a grid of " + std::to_string(programs) + " programs (size limit " +
+                          std::to_string(kMaxPrograms) + ")");
 }
 
 void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& index) {
