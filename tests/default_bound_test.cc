@@ -928,9 +928,11 @@ TEST(DefaultBound, ALoopThatNeverRanTwiceGetsASizeMultipliedUntilItDoes) {
 }
 
 // The file's sizes scaled down with a floor of 32 (the bound's last try) can pass keq's element
-// limit where smaller sizes ran: a GroupNorm over a 16 x 32 x 32^3 volume is 16.8M elements.
-// Those sizes are the bound's choice, not the user's: skipped with the limit named, not an
+// limit where smaller sizes ran: a conv3d + GroupNorm over a 16 x 64 x 32^3 volume is 33.6M
+// elements. Those sizes are the bound's choice, not the user's: skipped and named, not an
 // UNSUPPORTED verdict over configurations that were proved (KernelBench L2 61 against itself).
+// Run at those sizes, the report says they pass keq's limits, which is how the bound skips
+// sizes whose inputs fit and whose intermediates do not.
 TEST(DefaultBound, SizesTheBoundChosePastKeqsLimitsAreSkippedWhereOthersRan) {
   // Six sizes: 8 each is the element cap, so no size doubled to keep 2 channels a group runs.
   const std::string sizes =
@@ -949,8 +951,45 @@ TEST(DefaultBound, SizesTheBoundChosePastKeqsLimitsAreSkippedWhereOthersRan) {
   ASSERT_FALSE(rs.empty());
   for (const Report& r : rs)
     EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << ": " << r.reason;
+  const std::string floor32 = "batch_size=16,in_channels=32,out_channels=32,D=32,H=32,W=32";
   const std::string notes = notes_of(rs[0]);
-  EXPECT_NE(notes.find("elements (size limit"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("bound: skipped " + floor32 + ": "), std::string::npos) << notes;
+
+  Options at_floor32;
+  at_floor32.dims = {{"batch_size", {16}}, {"in_channels", {32}}, {"out_channels", {32}},
+                     {"D", {32}},          {"H", {32}},           {"W", {32}}};
+  Report past = verify(f.ref.string(), f.cand.string(), at_floor32);
+  EXPECT_EQ(past.verdict, Verdict::Unsupported) << past.reason;
+  EXPECT_TRUE(past.size_limited) << past.reason;
+  EXPECT_NE(past.reason.find("elements (size limit"), std::string::npos) << past.reason;
+}
+
+// A floor of 32 keeps the file's proportions past the element cap: a conv3d + GroupNorm's inputs
+// at 32 x 3 x 24 x 32 x 32 are 2.4M elements. Once a configuration has run, such a try is passed
+// over, its inputs' product named (KernelBench L2 23 against itself spent its second round's
+// whole share of --timeout on them, then dropped them).
+TEST(DefaultBound, ProportionsWhoseInputsPassTheCapAreSkippedOnceAConfigurationRan) {
+  const std::string sizes =
+      "batch_size = 128\nin_channels = 3\nout_channels = 24\nD, H, W = 24, 32, 32\n\n\n"
+      "def get_inputs():\n    return [torch.rand(batch_size, in_channels, D, H, W)]\n\n\n"
+      "def get_init_inputs():\n    return [in_channels, out_channels]\n";
+  const std::string model =
+      "    def __init__(self, in_channels, out_channels):\n        super().__init__()\n"
+      "        self.conv = nn.Conv3d(in_channels, out_channels, 1)\n"
+      "        self.gn = nn.GroupNorm(8, out_channels)\n\n"
+      "    def forward(self, x):\n        return self.gn(self.conv(x))\n\n\n";
+  Files f("proportions_past_cap",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + model + sizes,
+          kTritonImports + "class ModelNew(nn.Module):\n" + model + sizes);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  for (const Report& r : rs) {
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << ": " << r.reason;
+    EXPECT_EQ(r.bound.find("batch_size=32"), std::string::npos) << r.bound;
+  }
+  const std::string notes = notes_of(rs[0]);
+  EXPECT_NE(notes.find("its inputs' sizes multiply to 2359296, past the 262144"), std::string::npos)
+      << notes;
 }
 
 }  // namespace

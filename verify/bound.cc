@@ -176,6 +176,19 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                           std::to_string(kMaxElements) + " it runs");
         continue;
       }
+      // The proportions' own measure, the inputs' sizes, past the cap where a floor of 32 kept
+      // them there: passed over while a configuration has run or a try remains (KernelBench L2
+      // 23 against itself spent its second round's whole share building a 32 x 3 x 24 x 24 x
+      // 32 x 32 conv3d, then dropped it).
+      if (proportions && (t + 1 < tries.size() || !all.empty())) {
+        int64_t inputs = torch::input_product(ref_path, tries[t].first);
+        if (inputs > kMaxElements) {
+          skipped.push_back(dims_str(tries[t].first) + ": its inputs' sizes multiply to " +
+                            std::to_string(inputs) + ", past the " + std::to_string(kMaxElements) +
+                            " it runs");
+          continue;
+        }
+      }
       opt.dims = tries[t].first;
       opt.stop_if_flattened = t + 1 < tries.size();
       Report probe = verify(ref_path, cand_path, first_config(opt));

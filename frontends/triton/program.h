@@ -91,5 +91,8 @@ Dims file_dims(const std::string& ref_path);
 // their halvings, where a block of next_power_of_2(n) lanes leaves no lane masked off.
 Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor,
                  bool three_quarters = false);
+// The product scaled_dims bounds by max_product: of the sizes in `dims` that get_inputs() names
+// (saturating at INT64_MAX). A floor can leave it past max_product.
+int64_t input_product(const std::string& ref_path, const Dims& dims);
 
 }  // namespace keq::torch

@@ -210,4 +210,18 @@ Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor
   return scaled;
 }
 
+int64_t input_product(const std::string& ref_path, const Dims& dims) {
+  Dims inputs = input_sizes(ref_path, nullptr);
+  int64_t product = 1;
+  for (const auto& [name, values] : dims) {
+    bool input = name.rfind("literal@", 0) == 0 ||
+                 std::any_of(inputs.begin(), inputs.end(),
+                             [&, &n = name](const auto& p) { return p.first == n; });
+    if (!input) continue;
+    for (int64_t x : values)
+      if (x > 0 && __builtin_mul_overflow(product, x, &product)) return INT64_MAX;
+  }
+  return product;
+}
+
 }  // namespace keq::torch
