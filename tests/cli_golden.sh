@@ -163,6 +163,10 @@ check cannot-run-parens 1 "too many nested parentheses" "$keq" verify "$ref" "$t
 python3 -c "print('x = ' + ' + '.join(['1'] * 50000))" >"$tmp/chain.py"
 check cannot-run-deep-chain 1 "RecursionError: maximum recursion depth exceeded during compilation" "$keq" verify "$ref" "$tmp/chain.py" --dims batch_size=2,dim=3
 check parse-deep-chain 4 "RecursionError" "$keq" parse "$tmp/chain.py"
+# A candidate without ModelNew (the reference passed twice) is a bad invocation, ERROR at once:
+# the default bound does not try its other sizes (it ran the reference up to its largest, to the
+# --timeout).
+check_first no-model-new 4 "ERROR: $ref: no ModelNew defined (keq verify reads a KernelBench pair" timeout 20 "$keq" verify "$ref" "$ref"
 check_first not-a-regular-file 4 "ERROR: /dev/zero: not a regular file" "$keq" verify "$ref" /dev/zero --dims batch_size=2,dim=3
 printf 'x = 1\0\n' >"$tmp/nul.py"
 check_first not-text 4 "ERROR: $tmp/nul.py: not a text file" "$keq" verify "$ref" "$tmp/nul.py" --dims batch_size=2,dim=3

@@ -193,6 +193,9 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       opt.stop_if_flattened = t + 1 < tries.size();
       Report probe = verify(ref_path, cand_path, first_config(opt));
       opt.stop_if_flattened = false;
+      // No sizes help a file keq cannot read or that lacks ModelNew: the bound stops there
+      // (it went on to its largest sizes, running the reference until the --timeout).
+      if (probe.bad_input) return {std::move(probe)};
       if (probe.not_started) {  // neither accepted nor rejected: the report says it was not run
         run(opt.dims, "not run: the --timeout was spent before it started", std::move(probe));
         break;

@@ -122,10 +122,16 @@ bool Pipeline::run_programs() {
     return false;
   } catch (const python::FileUnreadable& e) {
     r.verdict = Verdict::Error, r.reason = e.what();
+    r.bad_input = true;
+    return false;
+  } catch (const python::MissingDefinition& e) {
+    r.verdict = Verdict::Error, r.reason = e.what();
+    r.bad_input = true;
     return false;
   } catch (const ir::SyntaxError& e) {
     if (!ran_reference) {
       r.verdict = Verdict::Error, r.reason = std::string("the reference: ") + e.what();
+      r.bad_input = true;
     } else {
       r.verdict = Verdict::NotEquivalent;
       r.reason = std::string("the candidate does not run: Python rejects it: ") + e.what();

@@ -125,6 +125,7 @@ struct Report {
   bool assert_rejected = false;    // UNKNOWN because an assert in either file rejects the sizes
   bool reference_stopped = false;  // the reference raised or stopped at these sizes
   bool size_limited = false;       // UNSUPPORTED: these sizes pass keq's limits (elements, grid)
+  bool bad_input = false;  // ERROR at any sizes: a file unreadable, or without what keq reads
   bool not_started = false;        // UNKNOWN because the run's --timeout was spent before it
   bool out_of_time = false;        // UNKNOWN because the timeout came first
   torch::Dims dims;                // the configuration's sizes (empty: as the file writes them)

@@ -19,6 +19,11 @@ namespace keq::python {
 struct FileUnreadable : Error {
   explicit FileUnreadable(const std::string& what) : Error(ErrorKind::BadInput, what) {}
 };
+// The file runs but lacks what the command reads (a candidate without ModelNew, a reference
+// without get_inputs): a bad invocation (ERROR), not a program that raises, nor keq's gap.
+struct MissingDefinition : Error {
+  explicit MissingDefinition(const std::string& what) : Error(ErrorKind::BadInput, what) {}
+};
 
 // Limits: CPython 3.11's compiler recurses over the AST and raises RecursionError past about
 // 3,000 levels (a 3,000-term `1 + 1 + ...`); keq's interpreter and printers recurse too, so the

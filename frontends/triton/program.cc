@@ -132,7 +132,10 @@ struct Session {  // one file's interpreter and its module scope
   TorchState& state_;
   Ref function(const std::string& path, const std::string& name) {
     Ref f = env->lookup(name);
-    if (!f) throw python::ProgramError(path + ": no " + name + " defined");
+    if (!f)
+      throw python::MissingDefinition(path + ": no " + name +
+                                      " defined (keq verify reads a KernelBench pair: the "
+                                      "reference's Model and get_inputs, the candidate's ModelNew)");
     return f;
   }
 };
