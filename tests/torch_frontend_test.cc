@@ -1093,6 +1093,25 @@ TEST(TorchFrontend, ParamsInitialFixesDeterministicInitialization) {
   EXPECT_EQ(initial.state.parameters.size(), 2u);   // LayerNorm's ones and zeros are fixed
 }
 
+// GroupNorm, BatchNorm and an affine InstanceNorm start at ones and zeros too (they stayed
+// symbolic under --params initial, unlike LayerNorm's).
+TEST(TorchFrontend, ParamsInitialFixesEveryNormLayersAffineParameters) {
+  fs::path file = fs::temp_directory_path() / "keq_params_initial_norms.py";
+  std::ofstream(file)
+      << "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+         "    def __init__(self):\n        super().__init__()\n"
+         "        self.gn = nn.GroupNorm(2, 4)\n        self.bn = nn.BatchNorm2d(4)\n"
+         "        self.inorm = nn.InstanceNorm2d(4, affine=True)\n\n"
+         "    def forward(self, x):\n        return self.inorm(self.bn(self.gn(x)))\n"
+         "\n\ndef get_inputs():\n    return [torch.randn(2, 4, 3, 3)]\n";
+  ir::TermStore s;
+  Program symbolic = run_program(file.string(), s, "Model", {});
+  Program initial = run_program(file.string(), s, "Model", {}, /*params_initial=*/true);
+  fs::remove(file);
+  EXPECT_EQ(symbolic.state.parameters.size(), 6u);
+  EXPECT_EQ(initial.state.parameters.size(), 0u);
+}
+
 }  // namespace
 }  // namespace keq::torch
 

@@ -242,12 +242,18 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
         i2.setattr(self, "running_var",
                    track ? wrap(filled({channels}, DType::F32, 1.0)) : python::none(), a.at);
       }
-      for (const char* n : {"weight", "bias"})
-        i2.setattr(self, n,
-                   affine ? wrap(module_weight(symbolic("nn." + cls + "." + n, {channels},
-                                                        DType::F32, a.at, true)))
-                          : python::none(),
-                   a.at);
+      // The affine weight starts at ones and the bias at zeros: --params initial fixes them,
+      // as it does LayerNorm's (they were symbolic, so a GroupNorm's 2e30 bias met a candidate's
+      // 1e30 sentinel under --params initial).
+      for (const char* n : {"weight", "bias"}) {
+        Ref p = python::none();
+        if (affine && st.params_initial)
+          p = wrap(module_weight(filled({channels}, DType::F32, n[0] == 'w' ? 1.0 : 0.0)));
+        else if (affine)
+          p = wrap(
+              module_weight(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true)));
+        i2.setattr(self, n, p, a.at);
+      }
       if (instance && i2.truthy(i2.getattr(self, "track_running_stats", a.at), a.at))
         in.unsupported(a.at, "InstanceNorm with running statistics");
       return python::none();
