@@ -1084,6 +1084,55 @@ TEST(TorchFrontend, ParametersMatchByCreationOrderWithShapeChecks) {
       << *refused;
 }
 
+// A candidate holding the reference's float32 weight in float16 (for tensor cores) is paired with
+// it rounded, as load_state_dict copies it in: the outputs agree where the weight is a float16
+// and differ where it is not. The reverse (a float32 candidate for a float16 reference) is not
+// paired: rounding the reference's value would not give the candidate's.
+TEST(TorchFrontend, AParameterHeldInANarrowerFormatIsTheReferencesRounded) {
+  fs::path dir = fs::temp_directory_path() / "keq_narrowed_params";
+  fs::create_directories(dir);
+  const std::string tail =
+      "\n\ndef get_inputs():\n    return [torch.randn(2, 3)]\n\n\n"
+      "def get_init_inputs():\n    return [3, 4]\n";
+  auto model = [&](const std::string& name, const std::string& dtype, const std::string& forward) {
+    return "import torch\nimport torch.nn as nn\n\n\nclass " + name +
+           "(nn.Module):\n    def __init__(self, n, m):\n        super().__init__()\n"
+           "        self.weight = nn.Parameter(torch.randn(m, n, dtype=torch." +
+           dtype +
+           "))\n"
+           "        self.bias = nn.Parameter(torch.randn(m))\n\n"
+           "    def forward(self, x):\n        return " +
+           forward + "\n" + tail;
+  };
+  std::ofstream(dir / "ref.py") << model("Model", "float32", "x @ self.weight.t() + self.bias");
+  std::ofstream(dir / "half.py") << model("ModelNew", "float16",
+                                          "x @ self.weight.float().t() + self.bias");
+  std::ofstream(dir / "ref_half.py")
+      << model("Model", "float16", "x @ self.weight.float().t() + self.bias");
+  ir::TermStore s;
+  Program ref = run_program((dir / "ref.py").string(), s, "Model", {});
+  Program half = run_program((dir / "half.py").string(), s, "ModelNew", {});
+  EXPECT_EQ(parameter_mismatch(ref, half), std::nullopt);
+  auto note = narrowed_parameters(ref, half);
+  ASSERT_TRUE(note);
+  EXPECT_NE(note->find("ModelNew's float16[4, 3] (torch.randn at"), std::string::npos) << *note;
+  EXPECT_NE(note->find("rounded to float16"), std::string::npos) << *note;
+  for (double w : {1.0, 1.0 + std::ldexp(1.0, -20)}) {
+    auto value = [&](const std::string& n) {
+      if (n == "p0[1,2]") return w;
+      return n.rfind("in0[0,", 0) == 0 ? 1.0 : 0.0;
+    };
+    double r = eval_at(s, ref.outputs[0]->elems[1], value);
+    double c = eval_at(s, half.outputs[0]->elems[1], value);
+    EXPECT_EQ(r, w);
+    EXPECT_EQ(c, 1.0) << "the float16 weight holds " << w << " rounded";
+  }
+  Program ref_half = run_program((dir / "ref_half.py").string(), s, "Model", {});
+  Program wide = run_program((dir / "ref.py").string(), s, "Model", {});
+  EXPECT_TRUE(parameter_mismatch(ref_half, wide));
+  fs::remove_all(dir);
+}
+
 TEST(TorchFrontend, ParamsInitialFixesDeterministicInitialization) {
   fs::path ref = fs::path(KEQ_SOURCE_DIR) / "tests/golden/params/ref.py";
   ir::TermStore s;

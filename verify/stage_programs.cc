@@ -198,6 +198,7 @@ bool Pipeline::structure() {
   }
   for (const auto& f : cand_.state.findings) r_.notes.push_back(as_note(f));
   if (auto m = torch::unmatched_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
+  if (auto m = torch::narrowed_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
   return true;
 }
 

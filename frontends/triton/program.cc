@@ -133,9 +133,10 @@ struct Session {  // one file's interpreter and its module scope
   Ref function(const std::string& path, const std::string& name) {
     Ref f = env->lookup(name);
     if (!f)
-      throw python::MissingDefinition(path + ": no " + name +
-                                      " defined (keq verify reads a KernelBench pair: the "
-                                      "reference's Model and get_inputs, the candidate's ModelNew)");
+      throw python::MissingDefinition(
+          path + ": no " + name +
+          " defined (keq verify reads a KernelBench pair: the "
+          "reference's Model and get_inputs, the candidate's ModelNew)");
     return f;
   }
 };
@@ -381,12 +382,33 @@ size_t parameter_embeddings(const std::vector<SymbolicTensor>& few,
   return ways[few.size()];
 }
 
+// A candidate's parameter in a narrower float format than the reference's float32 one (fp16
+// weights for tensor cores): both are the variable p<k>, the candidate's rounded to its format
+// (TorchLib::symbolic), which is the reference's value copied in by load_state_dict.
+bool narrowed(const SymbolicTensor& ref, const SymbolicTensor& cand) {
+  return ref.shape == cand.shape && ref.dtype == DType::F32 && is_float(cand.dtype) &&
+         cand.dtype != DType::F32;
+}
+
 }  // namespace
+
+std::optional<std::string> narrowed_parameters(const Program& ref, const Program& cand) {
+  const auto &a = ref.state.parameters, &b = cand.state.parameters;
+  std::string which;
+  for (size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+    if (narrowed(a[k], b[k]))
+      which += (which.empty() ? "" : "; ") + std::string("parameter ") + std::to_string(k) + ": " +
+               cand.class_name + "'s " + describe_parameter(cand, b[k]) + " holds " +
+               ref.class_name + "'s " + describe_parameter(ref, a[k]) + " rounded to " +
+               std::string(dtype_name(b[k].dtype));
+  if (which.empty()) return std::nullopt;
+  return which + " (what load_state_dict copies in)";
+}
 
 std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand) {
   const auto &a = ref.state.parameters, &b = cand.state.parameters;
   for (size_t k = 0; k < std::min(a.size(), b.size()); ++k)
-    if (a[k].shape != b[k].shape || a[k].dtype != b[k].dtype)
+    if (a[k].shape != b[k].shape || (a[k].dtype != b[k].dtype && !narrowed(a[k], b[k])))
       return "parameter " + std::to_string(k) + ": " + ref.class_name + " creates " +
              describe_parameter(ref, a[k]) + " but " + cand.class_name + " creates " +
              describe_parameter(cand, b[k]);

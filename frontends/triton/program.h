@@ -65,8 +65,13 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same shapes and dtypes where both have an
-// i-th. Returns what does not match, or nothing.
+// i-th, except that a candidate may hold a float32 parameter in a narrower float format (its
+// terms are then the reference's value rounded to that format, as load_state_dict's copy_
+// leaves it). Returns what does not match, or nothing.
 std::optional<std::string> parameter_mismatch(const Program& ref, const Program& cand);
+// The candidate's parameters held in a narrower format than the reference's, said for the
+// report; nothing when there are none.
+std::optional<std::string> narrowed_parameters(const Program& ref, const Program& cand);
 // Parameters past the other program's count (a candidate without the reference's bias): they
 // are variables of their own, so EQUIVALENT means the outputs do not depend on them and a
 // counterexample gives them values. Says which, or nothing when the counts agree.
