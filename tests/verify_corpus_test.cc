@@ -232,6 +232,27 @@ TEST(VerifyCorpus, DefaultBoundReachesTheExpectedVerdicts) {
 
 // A kernel's dynamic if that went one way only at every configuration: what its other way runs
 // was never checked (a `pid >= stride` guard that never returned early hid rows never written).
+// A candidate that launches its kernel only in eval mode runs torch's ops in training mode,
+// KernelBench's: the verdict there is about those ops, and the report says no kernel ran.
+TEST(VerifyCorpus, ACandidateThatLaunchedNoKernelSaysSo) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/kernel_only_in_eval";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  auto said = [](const Report& r) {
+    return std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+      return n.rfind("no Triton kernel ran: ModelNew computed its outputs with torch", 0) == 0 &&
+             n.find("linear_relu_kernel defined, never launched") != std::string::npos;
+    });
+  };
+  Report training = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(training.verdict, Verdict::Equivalent) << training.reason;
+  EXPECT_TRUE(said(training));
+  opt.eval_mode = true;
+  Report eval = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(eval.verdict, Verdict::NotEquivalent) << eval.reason;
+  EXPECT_FALSE(said(eval));
+}
+
 TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {
   Report one_way, other_way;
   one_way.branches = {{"cand.py:31:8", 2u}};

@@ -199,6 +199,17 @@ bool Pipeline::structure() {
   for (const auto& f : cand_.state.findings) r_.notes.push_back(as_note(f));
   if (auto m = torch::unmatched_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
   if (auto m = torch::narrowed_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
+  // A candidate that falls back to torch (in training mode, off the GPU) proves nothing about
+  // its kernels: say so beside a verdict that is about the torch operations it ran.
+  const auto& defined = cand_.state.kernels_defined;
+  if (cand_.state.launches.empty() && !defined.empty()) {
+    std::string names;
+    for (size_t k = 0; k < defined.size() && k < 3; ++k) names += (k ? ", " : "") + defined[k];
+    if (defined.size() > 3) names += ", ...";
+    r_.notes.push_back("no Triton kernel ran: " + cand_.class_name +
+                       " computed its outputs with torch operations only at this configuration (" +
+                       names + " defined, never launched)");
+  }
   return true;
 }
 

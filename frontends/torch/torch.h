@@ -95,6 +95,8 @@ struct TorchState {
   std::map<ir::TermId, std::string> ieee_zero_sign;
   // Every kernel launch, in order: file:line:col, the kernel, its grid and constexprs.
   std::vector<std::string> launches;
+  // The @triton.jit functions the program defined (imported modules' too), by name.
+  std::vector<std::string> kernels_defined;
   // @triton.autotune: which config every autotuned kernel runs (index k, or its last config when
   // it has fewer), and what the launches found: the most configs of any kernel, and the configs
   // used, described for the report.

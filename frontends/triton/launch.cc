@@ -5,6 +5,7 @@
 namespace keq::triton::impl {
 
 Ref Triton::make_kernel(const Ref& fn) {
+  st.kernels_defined.push_back(fn->s);
   auto attrs = std::make_shared<Attrs>();
   (*attrs)["fn"] = fn;
   auto inst = std::make_shared<Value>();
