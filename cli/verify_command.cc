@@ -176,7 +176,8 @@ options:
   --max-memory SZ   resident memory the run may use (default 8G; 0: none), e.g. 2G or 512M:
                     past it the configuration is UNKNOWN "memory budget" (an address-space
                     cap of twice that, at least 4G more, is the last guard)
-  --params initial  parameters with a deterministic initialization take that value
+  --params initial  parameters with a deterministic initialization take that value (the
+                    norm layers' ones and zeros, nn.Parameter(torch.ones(...)))
   --eval            run both models after .eval() (BatchNorm on running statistics, Dropout
                     off); the default is training mode, as KernelBench runs them
   --repro FILE      with a counterexample: write a Python script that rebuilds its inputs and

@@ -178,8 +178,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       }
       // The proportions' own measure, the inputs' sizes, past the cap where a floor of 32 kept
       // them there: passed over while a configuration has run or a try remains (KernelBench L2
-      // 23 against itself spent its second round's whole share building a 32 x 3 x 24 x 24 x
-      // 32 x 32 conv3d, then dropped it).
+      // 23 against itself spent its second round's whole share building a 32 x 3 x 24 x 32 x
+      // 32 conv3d input, then dropped it).
       if (proportions && (t + 1 < tries.size() || !all.empty())) {
         int64_t inputs = torch::input_product(ref_path, tries[t].first);
         if (inputs > kMaxElements) {
