@@ -46,6 +46,7 @@ void guarded(F&& run) {
   } catch (const keq::python::Unsupported&) {
   } catch (const keq::python::ProgramError&) {
   } catch (const keq::python::FileUnreadable&) {
+  } catch (const keq::python::MissingDefinition&) {  // no Model or ModelNew: ERROR in verify
   } catch (const keq::ir::BudgetExceeded&) {
   }
 }
