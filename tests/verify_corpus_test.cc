@@ -93,6 +93,38 @@ TEST(VerifyCorpus, AFiniteSentinelUnderExpIsUnknownWithItsReason) {
   fs::remove(inf);
 }
 
+// A row minimum started at 1e30 under tanh: the sides differ only past the sentinel, by less
+// than any float shows, so UNKNOWN, and the reason says so rather than Z3's alone. Without the
+// tanh the difference past it (a minimum of 2e30 against 1e30) is refuted: the stage only names
+// the pairs, and leaves them to the witness search and Z3.
+TEST(VerifyCorpus, AFiniteSentinelInAMinIsNamedAndRefutedWhereItShows) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/rowmin_tanh_finite_sentinel";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::Unknown);
+  EXPECT_NE(r.reason.find("differ only where values pass the finite sentinel 1e+30"),
+            std::string::npos)
+      << r.reason;
+  auto without_tanh = [&](const std::string& file, const std::string& from, const std::string& to) {
+    std::ifstream in(dir / file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string src = text.str();
+    src.replace(src.find(from), from.size(), to);
+    fs::path out = fs::temp_directory_path() / ("keq_rowmin_" + file);
+    std::ofstream(out) << src;
+    return out;
+  };
+  fs::path ref = without_tanh("ref.py", "torch.tanh(torch.min(x, dim=1).values)",
+                              "torch.min(x, dim=1).values");
+  fs::path cand = without_tanh("cand.py", "(e - 1.0) / (e + 1.0))", "m)");
+  Report plain = verify(ref.string(), cand.string(), opt);
+  EXPECT_EQ(plain.verdict, Verdict::NotEquivalent) << plain.reason;
+  fs::remove(ref);
+  fs::remove(cand);
+}
+
 // A clamp at 1e-12 before the logs of a softmax's outputs (of torch.rand values, so at least
 // e^-1/8 here): the sides cut at different constants, so the case split runs first; the pieces
 // at and below the cut hold no input (the enclosure of the softmax stays above it) and are

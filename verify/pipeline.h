@@ -99,6 +99,9 @@ class Pipeline {
   TermId without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                  std::optional<TermId>& first);
   bool negligible_terms();
+  TermId without_finite_sentinels(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
+                                  std::optional<TermId>& first);
+  bool sentinel_extrema();
   bool arg_chains();             // stage_chains.cc
   bool early_threshold_cases();  // stage_cases.cc
   bool threshold_cases();
@@ -133,6 +136,7 @@ class Pipeline {
   std::vector<Pair> zero_sign_pairs_;  // of those, the ones the witness search may refute
   std::string approximate_why_, smt_reason_;
   std::string negligible_why_;  // why pairs negligible_terms() settled stay unknown
+  std::string sentinel_why_;    // what sentinel_extrema() found of the pairs left to Z3
   bool timed_out_ = false;
   std::optional<Pair> explained_;  // the element --explain names
 };

@@ -463,6 +463,82 @@ bool Pipeline::negligible_terms() {
   return true;
 }
 
+// A constant this large in a min (or this negative in a max) stands in for infinity: a running
+// minimum started at 1e30, masked lanes loaded as 1e30 (LLMKernel L2 25, L2 75).
+constexpr double kSentinelMagnitude = 1e20;
+
+// t with every such sentinel dropped from the extrema it is an operand of; `first` gets the
+// first one dropped. An extremum left with one operand is that operand.
+TermId Pipeline::without_finite_sentinels(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
+                                          std::optional<TermId>& first) {
+  auto sentinel = [this](TermId c, bool in_max) {
+    if (store_.op(c) != ir::Op::Const || store_.type(c) != ir::Type::F32) return false;
+    double v = store_.constant_of(c).f;
+    return std::isfinite(v) && (in_max ? v <= -kSentinelMagnitude : v >= kSentinelMagnitude);
+  };
+  auto keep = [](TermId) { return std::optional<TermId>(); };
+  return rewrite_terms(
+      store_, root, memo, keep, [&](TermId t, std::span<const TermId> kids) -> TermId {
+        const ir::OpInfo& info = ir::op_info(store_.op(t));
+        bool same = std::equal(kids.begin(), kids.end(), store_.children(t).begin());
+        if (info.normal_form != ir::NormalFormRole::Extremum)
+          return same ? t : store_.make(store_.op(t), {kids.begin(), kids.end()});
+        std::vector<TermId> rest;
+        for (TermId k : kids) {
+          if (!sentinel(k, info.is_max)) {
+            rest.push_back(k);
+          } else if (!first) {
+            first = k;
+          }
+        }
+        if (rest.empty()) {                         // sentinels alone: the extreme one, exactly
+          auto extreme = [&](TermId a, TermId b) {  // a strict order, the extreme first
+            double x = store_.constant_of(a).f, y = store_.constant_of(b).f;
+            return info.is_max ? x > y : x < y;
+          };
+          return *std::min_element(kids.begin(), kids.end(), extreme);
+        }
+        if (rest.size() == kids.size())
+          return same ? t : store_.make(store_.op(t), {kids.begin(), kids.end()});
+        if (rest.size() == 1) return rest[0];
+        return info.variadic || rest.size() == 2 ? store_.make(store_.op(t), rest) : t;
+      });
+}
+
+// Open pairs whose sides differ only where a value passes a finite sentinel (a min over 1e30
+// where the reference has no such operand): read as infinity, the e-graph proves them equal.
+// Past the sentinel they may differ, by as much as a row minimum of 2e30 against 1e30 (the
+// witness search refutes that) or by less than any float shows under a saturating tanh: the
+// pairs stay for Z3, and the reason, when they stay unknown, says this instead of Z3's alone.
+bool Pipeline::sentinel_extrema() {
+  if (!opt_.use_egraph || open_.empty() || r_.counterexample || timed_out_ ||
+      opt_.semantics != ir::Semantics::Real)
+    return true;
+  absl::flat_hash_map<TermId, TermId> memo;
+  std::vector<rules::Goal> goals;
+  std::optional<TermId> first;
+  for (size_t k : open_) {
+    TermId a = without_finite_sentinels(pairs_[k].ref, memo, first),
+           b = without_finite_sentinels(pairs_[k].cand, memo, first);
+    if (a != pairs_[k].ref || b != pairs_[k].cand) goals.push_back({a, b});
+  }
+  double remaining = opt_.timeout_s / 2 - elapsed();
+  if (goals.empty() || remaining <= 0) return true;
+  auto proof = prove_goals(goals, rules::kElementTerms, remaining);
+  if (!proof->report.canary.empty()) return true;
+  size_t proved = 0;
+  for (size_t g = 0; g < goals.size(); ++g) proved += proof->proved(g);
+  if (proved == 0) return true;
+  char c[32];
+  std::snprintf(c, sizeof c, "%g", store_.constant_of(*first).f);
+  sentinel_why_ = std::to_string(proved) + " of them differ only where values pass the finite " +
+                  "sentinel " + c + " (a stand-in for infinity in a min or max): read as " +
+                  "infinity the e-graph proves them, and no counterexample was found past it";
+  r_.notes.push_back(std::to_string(proved) + " output pairs differ only where values pass the " +
+                     "finite sentinel " + c + " (Z3 tries them)");
+  return true;
+}
+
 bool Pipeline::smt() {
   if (opt_.use_smt && !r_.counterexample && !timed_out_) {
     auto elapsed = [this] { return this->elapsed(); };

@@ -237,6 +237,7 @@ Report Pipeline::run() {
       {&Pipeline::witness_search, "witness search"},      // the residue, point by point
       {&Pipeline::threshold_cases, "case split"},         // branches cut at constants
       {&Pipeline::negligible_terms, "negligible terms"},  // sides apart by e^-1e30 alone
+      {&Pipeline::sentinel_extrema, "sentinels"},         // apart where values pass 1e30 alone
       {&Pipeline::smt, "Z3"},                             // what is left
   };
   for (const Stage& stage : kStages) {
@@ -338,8 +339,9 @@ void Pipeline::conclude() {
                     : "") +
       (r.stats.unknown == approximate_ ? ""
        : elapsed() > opt_.timeout_s    ? " before the timeout"
-       : !opt_.use_smt
-           ? " by the e-graph and the witness search (--no-smt)"
+       : !opt_.use_smt                 ? " by the e-graph and the witness search (--no-smt)"
+       : !sentinel_why_.empty()
+           ? "; " + sentinel_why_ + (smt_reason_.empty() ? "" : "; Z3: " + smt_reason_)
            : "; first reason: " + (smt_reason_.empty() ? negligible_why_ : smt_reason_));
 }
 
