@@ -927,6 +927,23 @@ TEST(DefaultBound, ALoopThatNeverRanTwiceGetsASizeMultipliedUntilItDoes) {
   expect_refuted_at(f.run(), "runs several trips there", "the accumulator is overwritten");
 }
 
+// A reference and a candidate that run a 1x1x1 Conv3d and GroupNorm(8) over its channels, the
+// module-level `sizes` naming batch_size, in_channels, out_channels, D, H and W.
+Files conv3d_groupnorm(const std::string& name, const std::string& sizes) {
+  const std::string model =
+      "    def __init__(self, in_channels, out_channels):\n        super().__init__()\n"
+      "        self.conv = nn.Conv3d(in_channels, out_channels, 1)\n"
+      "        self.gn = nn.GroupNorm(8, out_channels)\n\n"
+      "    def forward(self, x):\n        return self.gn(self.conv(x))\n\n\n";
+  const std::string tail =
+      "\n\ndef get_inputs():\n    return [torch.rand(batch_size, in_channels, D, H, W)]\n\n\n"
+      "def get_init_inputs():\n    return [in_channels, out_channels]\n";
+  return Files(
+      name,
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + model + sizes + tail,
+      kTritonImports + "class ModelNew(nn.Module):\n" + model + sizes + tail);
+}
+
 // The file's sizes scaled down with a floor of 32 (the bound's last try) can pass keq's element
 // limit where smaller sizes ran: a conv3d + GroupNorm over a 16 x 64 x 32^3 volume is 33.6M
 // elements. Those sizes are the bound's choice, not the user's: skipped and named, not an
@@ -935,18 +952,8 @@ TEST(DefaultBound, ALoopThatNeverRanTwiceGetsASizeMultipliedUntilItDoes) {
 // sizes whose inputs fit and whose intermediates do not.
 TEST(DefaultBound, SizesTheBoundChosePastKeqsLimitsAreSkippedWhereOthersRan) {
   // Six sizes: 8 each is the element cap, so no size doubled to keep 2 channels a group runs.
-  const std::string sizes =
-      "batch_size = 16\nin_channels = 64\nout_channels = 128\nD = H = W = 32\n\n\n"
-      "def get_inputs():\n    return [torch.rand(batch_size, in_channels, D, H, W)]\n\n\n"
-      "def get_init_inputs():\n    return [in_channels, out_channels]\n";
-  const std::string model =
-      "    def __init__(self, in_channels, out_channels):\n        super().__init__()\n"
-      "        self.conv = nn.Conv3d(in_channels, out_channels, 1)\n"
-      "        self.gn = nn.GroupNorm(8, out_channels)\n\n"
-      "    def forward(self, x):\n        return self.gn(self.conv(x))\n\n\n";
-  Files f("past_limits",
-          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + model + sizes,
-          kTritonImports + "class ModelNew(nn.Module):\n" + model + sizes);
+  Files f = conv3d_groupnorm(
+      "past_limits", "batch_size = 16\nin_channels = 64\nout_channels = 128\nD = H = W = 32\n");
   std::vector<Report> rs = f.run();
   ASSERT_FALSE(rs.empty());
   for (const Report& r : rs)
@@ -969,18 +976,9 @@ TEST(DefaultBound, SizesTheBoundChosePastKeqsLimitsAreSkippedWhereOthersRan) {
 // over, its inputs' product named (KernelBench L2 23 against itself spent its second round's
 // whole share of --timeout on them, then dropped them).
 TEST(DefaultBound, ProportionsWhoseInputsPassTheCapAreSkippedOnceAConfigurationRan) {
-  const std::string sizes =
-      "batch_size = 128\nin_channels = 3\nout_channels = 24\nD, H, W = 24, 32, 32\n\n\n"
-      "def get_inputs():\n    return [torch.rand(batch_size, in_channels, D, H, W)]\n\n\n"
-      "def get_init_inputs():\n    return [in_channels, out_channels]\n";
-  const std::string model =
-      "    def __init__(self, in_channels, out_channels):\n        super().__init__()\n"
-      "        self.conv = nn.Conv3d(in_channels, out_channels, 1)\n"
-      "        self.gn = nn.GroupNorm(8, out_channels)\n\n"
-      "    def forward(self, x):\n        return self.gn(self.conv(x))\n\n\n";
-  Files f("proportions_past_cap",
-          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + model + sizes,
-          kTritonImports + "class ModelNew(nn.Module):\n" + model + sizes);
+  Files f = conv3d_groupnorm("proportions_past_cap",
+                             "batch_size = 128\nin_channels = 3\nout_channels = 24\n"
+                             "D, H, W = 24, 32, 32\n");
   std::vector<Report> rs = f.run();
   ASSERT_FALSE(rs.empty());
   for (const Report& r : rs) {
