@@ -100,7 +100,7 @@ class Pipeline {
                                  std::optional<TermId>& first);
   bool negligible_terms();
   TermId without_finite_sentinels(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
-                                  std::optional<TermId>& first);
+                                  std::set<double>& dropped);
   bool sentinel_extrema();
   bool arg_chains();             // stage_chains.cc
   bool early_threshold_cases();  // stage_cases.cc

@@ -467,10 +467,10 @@ bool Pipeline::negligible_terms() {
 // minimum started at 1e30, masked lanes loaded as 1e30 (LLMKernel L2 25, L2 75).
 constexpr double kSentinelMagnitude = 1e20;
 
-// t with every such sentinel dropped from the extrema it is an operand of; `first` gets the
-// first one dropped. An extremum left with one operand is that operand.
+// t with every such sentinel dropped from the extrema it is an operand of; `dropped` gets their
+// values. An extremum left with one operand is that operand.
 TermId Pipeline::without_finite_sentinels(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
-                                          std::optional<TermId>& first) {
+                                          std::set<double>& dropped) {
   auto sentinel = [this](TermId c, bool in_max) {
     if (store_.op(c) != ir::Op::Const || store_.type(c) != ir::Type::F32) return false;
     double v = store_.constant_of(c).f;
@@ -485,11 +485,10 @@ TermId Pipeline::without_finite_sentinels(TermId root, absl::flat_hash_map<TermI
           return same ? t : store_.make(store_.op(t), {kids.begin(), kids.end()});
         std::vector<TermId> rest;
         for (TermId k : kids) {
-          if (!sentinel(k, info.is_max)) {
+          if (!sentinel(k, info.is_max))
             rest.push_back(k);
-          } else if (!first) {
-            first = k;
-          }
+          else
+            dropped.insert(store_.constant_of(k).f);
         }
         if (rest.empty()) {                         // sentinels alone: the extreme one, exactly
           auto extreme = [&](TermId a, TermId b) {  // a strict order, the extreme first
@@ -516,10 +515,10 @@ bool Pipeline::sentinel_extrema() {
     return true;
   absl::flat_hash_map<TermId, TermId> memo;
   std::vector<rules::Goal> goals;
-  std::optional<TermId> first;
+  std::set<double> dropped;
   for (size_t k : open_) {
-    TermId a = without_finite_sentinels(pairs_[k].ref, memo, first),
-           b = without_finite_sentinels(pairs_[k].cand, memo, first);
+    TermId a = without_finite_sentinels(pairs_[k].ref, memo, dropped),
+           b = without_finite_sentinels(pairs_[k].cand, memo, dropped);
     if (a != pairs_[k].ref || b != pairs_[k].cand) goals.push_back({a, b});
   }
   double remaining = opt_.timeout_s / 2 - elapsed();
@@ -529,8 +528,12 @@ bool Pipeline::sentinel_extrema() {
   size_t proved = 0;
   for (size_t g = 0; g < goals.size(); ++g) proved += proof->proved(g);
   if (proved == 0) return true;
-  char c[32];
-  std::snprintf(c, sizeof c, "%g", store_.constant_of(*first).f);
+  std::string c;
+  for (double v : dropped) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    c += (c.empty() ? "" : ", ") + std::string(buf);
+  }
   sentinel_why_ = std::to_string(proved) + " of them differ only where values pass the finite " +
                   "sentinel " + c + " (a stand-in for infinity in a min or max): read as " +
                   "infinity the e-graph proves them, and no counterexample was found past it";

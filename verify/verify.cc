@@ -332,6 +332,9 @@ void Pipeline::conclude() {
   }
   r.verdict = Verdict::Unknown;
   r.out_of_time = r.stats.unknown > approximate_ && elapsed() > opt_.timeout_s;
+  // sentinel_extrema counts the pairs it names before Z3; a pair Z3 then proved (the sentinel
+  // out of the inputs' reach) would make that count wrong, so Z3's reason stands then.
+  const bool sentinels = !sentinel_why_.empty() && r.stats.smt_proved == 0;
   r.reason =
       std::to_string(r.stats.unknown) + " output pairs neither proved nor refuted" +
       (approximate_ ? "; " + std::to_string(approximate_) +
@@ -340,9 +343,8 @@ void Pipeline::conclude() {
       (r.stats.unknown == approximate_ ? ""
        : elapsed() > opt_.timeout_s    ? " before the timeout"
        : !opt_.use_smt                 ? " by the e-graph and the witness search (--no-smt)"
-       : !sentinel_why_.empty()
-           ? "; " + sentinel_why_ + (smt_reason_.empty() ? "" : "; Z3: " + smt_reason_)
-           : "; first reason: " + (smt_reason_.empty() ? negligible_why_ : smt_reason_));
+       : sentinels ? "; " + sentinel_why_ + (smt_reason_.empty() ? "" : "; Z3: " + smt_reason_)
+                   : "; first reason: " + (smt_reason_.empty() ? negligible_why_ : smt_reason_));
 }
 
 std::string dims_str(const torch::Dims& dims) {
