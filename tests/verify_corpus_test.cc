@@ -2,8 +2,11 @@
 // mutants of the equivalent candidates. A wrong EQUIVALENT is the worst failure there is.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "verify/verify.h"
@@ -270,6 +273,45 @@ TEST(VerifyCorpus, ACandidateThatLaunchedNoKernelSaysSo) {
   Report eval = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
   EXPECT_EQ(eval.verdict, Verdict::NotEquivalent) << eval.reason;
   EXPECT_FALSE(said(eval));
+}
+
+// A missing factor that is 1 at the first point found sits beside 1/6 rounded to float32: the
+// counterexample shows the plain difference, not the rounding's 2e-8. Where the rounding is the
+// only difference, the report says that both sides round to the same float32 there.
+TEST(VerifyCorpus, ACounterexampleShowsAPlainDifferenceOverARoundingBesideIt) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/hardswish_product_missing_factor";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  auto relative = [](const Counterexample& c) {
+    double a = std::stod(c.ref_value), b = std::stod(c.cand_value);
+    return std::abs(a - b) / std::max(std::abs(a), std::abs(b));
+  };
+  auto below_float32 = [](const Report& r) {
+    return std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+      return n.rfind("counterexample: both sides round to the same float32 (", 0) == 0;
+    });
+  };
+  Report missing = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  ASSERT_EQ(missing.verdict, Verdict::NotEquivalent) << missing.reason;
+  ASSERT_TRUE(missing.counterexample);
+  EXPECT_GE(relative(*missing.counterexample), 1e-3)
+      << missing.counterexample->ref_value << " against " << missing.counterexample->cand_value;
+  EXPECT_FALSE(below_float32(missing));
+
+  fs::path tmp = fs::temp_directory_path() / "keq_rounding_only";
+  fs::create_directories(tmp);
+  std::ifstream in(dir / "cand.py");
+  std::string cand((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string product = "x * (relu6 * 0.16666667)";
+  ASSERT_NE(cand.find(product), std::string::npos);
+  cand.replace(cand.find(product), product.size(), "x * x * (relu6 * 0.16666667)");
+  std::ofstream(tmp / "cand.py") << cand;
+  Report rounding = verify((dir / "ref.py").string(), (tmp / "cand.py").string(), opt);
+  fs::remove_all(tmp);
+  ASSERT_EQ(rounding.verdict, Verdict::NotEquivalent) << rounding.reason;
+  ASSERT_TRUE(rounding.counterexample);
+  EXPECT_LT(relative(*rounding.counterexample), 1e-6);
+  EXPECT_TRUE(below_float32(rounding));
 }
 
 TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {

@@ -91,6 +91,8 @@ class Pipeline {
   bool exhaustive();
   bool set_aside_unfixed();
   bool probe();
+  void offer_counterexample(const Pair& p, const Point& point, const std::string& how,
+                            double& shown);
   bool egraph();
   std::unique_ptr<rules::Proof> prove(const std::vector<size_t>& which, size_t element_terms,
                                       double seconds);

@@ -98,6 +98,18 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   }
 }
 
+constexpr const char* kBelowFloat32 = "counterexample: both sides round to the same float32 (";
+
+// Both values' float32 rounding, printed, when it is one finite value.
+std::optional<std::string> same_float32(const ir::RealValue& a, const ir::RealValue& b) {
+  if (a.type != ir::Type::F32 || b.type != ir::Type::F32) return std::nullopt;
+  float x = mpfr_get_flt(a.f.get(), MPFR_RNDN), y = mpfr_get_flt(b.f.get(), MPFR_RNDN);
+  if (!std::isfinite(x) || x != y) return std::nullopt;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(x));
+  return std::string(buf);
+}
+
 // A term printed in full can run to megabytes (a row's sum); --explain shows its start.
 static std::string abbreviated(std::string s) {
   constexpr size_t kShown = 2000;
@@ -123,8 +135,23 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
   c.found_by = how;
   c.names = names_of(c);
   r_.counterexample = c;
+  std::erase_if(r_.notes, [](const std::string& n) { return n.starts_with(kBelowFloat32); });
+  if (opt_.semantics == ir::Semantics::Real)
+    if (auto same = same_float32(witness_->eval(p.ref, point), witness_->eval(p.cand, point)))
+      r_.notes.push_back(std::string(kBelowFloat32) + *same +
+                         "): the difference is one of real semantics, past float32's "
+                         "resolution, and no float32 run shows it at this point");
   r_.verdict = Verdict::NotEquivalent;
   r_.reason = "a counterexample that replay confirms";
+}
+
+// Keeps the counterexample whose sides differ most, relative to their size (`shown`).
+void Pipeline::offer_counterexample(const Pair& p, const Point& point, const std::string& how,
+                                    double& shown) {
+  double rel = witness_->relative(p, point);
+  if (r_.counterexample && rel <= shown) return;
+  shown = rel;
+  refute(p, point, how);
 }
 
 // A short probe before the e-graph: a wrong candidate usually differs at one of a few points of
@@ -133,11 +160,12 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
 bool Pipeline::probe() {
   constexpr size_t kProbePairs = 8;
   size_t stride = std::max<size_t>(1, pairs_.size() / kProbePairs);
-  for (size_t k = 0; k < pairs_.size() && !r_.counterexample; k += stride) {
+  double shown = -1;  // the relative difference of the counterexample kept
+  for (size_t k = 0; k < pairs_.size() && shown < kPlainDifference; k += stride) {
     std::string how;
     if (auto point = witness_->probe(pairs_[k], how, r_.stats.witness_points)) {
       ++r_.stats.witness_refuted;
-      refute(pairs_[k], *point, how);
+      offer_counterexample(pairs_[k], *point, how, shown);
     }
   }
   if (!r_.counterexample) return true;
@@ -305,15 +333,21 @@ bool Pipeline::egraph() {
 }
 
 bool Pipeline::witness_search() {
-  for (size_t k = 0; k < pairs_.size() && !r_.counterexample; ++k) {
+  // After a counterexample whose difference is a rounding's size, a few more pairs are searched
+  // for a plainer one (a bug beside a rounding); the rest are left unchecked.
+  constexpr size_t kMorePairs = 4;
+  double shown = -1;
+  size_t more = kMorePairs;
+  for (size_t k = 0; k < pairs_.size() && shown < kPlainDifference; ++k) {
     if (proved_[k]) continue;
+    if (r_.counterexample && more-- == 0) break;
     if ((timed_out_ = elapsed() > opt_.timeout_s)) break;
     std::string how;
     if (auto point =
             witness_->search(pairs_[k], opt_.witness_points, how, r_.stats.witness_points)) {
       ++r_.stats.witness_refuted;
-      refute(pairs_[k], *point, how);
-    } else {
+      offer_counterexample(pairs_[k], *point, how, shown);
+    } else if (!r_.counterexample) {
       open_.push_back(k);
     }
   }

@@ -98,6 +98,32 @@ inline std::optional<std::string> real_difference(const ir::RealValue& a, const 
   return std::string(buf);
 }
 
+// How far apart two values are, relative to the larger magnitude: 0 when equal, infinity when
+// one side is NaN or infinite alone (or integers differ). It only chooses among confirmed points,
+// so that a counterexample shows the plain difference a bug makes, not a rounding beside it;
+// no verdict rests on it.
+inline double relative_difference(const ir::RealValue& a, const ir::RealValue& b) {
+  if (a.type != ir::Type::F32 || b.type != ir::Type::F32) return a.i == b.i ? 0 : INFINITY;
+  if (mpfr_nan_p(a.f.get()) || mpfr_nan_p(b.f.get()))
+    return mpfr_nan_p(a.f.get()) && mpfr_nan_p(b.f.get()) ? 0 : INFINITY;
+  if (mpfr_equal_p(a.f.get(), b.f.get())) return 0;
+  double x = a.f.approx_double(), y = b.f.approx_double();
+  if (!std::isfinite(x) || !std::isfinite(y)) return INFINITY;
+  double d = std::abs(x - y), m = std::max(std::abs(x), std::abs(y));
+  return m == 0 ? 0 : d / m;
+}
+inline double relative_difference(const ir::IeeeValue& a, const ir::IeeeValue& b) {
+  if (a.type != ir::Type::F32 || b.type != ir::Type::F32) return a.i == b.i ? 0 : INFINITY;
+  if (std::isnan(a.f) || std::isnan(b.f)) return std::isnan(a.f) && std::isnan(b.f) ? 0 : INFINITY;
+  double x = a.f, y = b.f;
+  if (x == y) return 0;
+  if (!std::isfinite(x) || !std::isfinite(y)) return INFINITY;
+  return std::abs(x - y) / std::max(std::abs(x), std::abs(y));
+}
+// A relative difference no rounding of fp32 values explains: once a point shows one, the search
+// looks no further for a plainer counterexample.
+constexpr double kPlainDifference = 1e-3;
+
 // Values a variable can take, rounded into its dtype so the counterexample is a real input.
 inline double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
   if (d.nonfinite && !std::isfinite(v)) return v;
@@ -113,6 +139,7 @@ inline double into_domain(double v, const Domain& d, std::mt19937_64& rng) {
     v = std::ldexp(std::nearbyint(m * 8) / 8, std::clamp(e, -6, 8));
   }
   v = static_cast<double>(static_cast<float>(v));
+  if (v == 0 && d.lo >= 0) v = 0;  // torch.rand and randint never draw -0
   bool inside = v >= d.lo && (d.hi_open ? v < d.hi : v <= d.hi) && std::isfinite(v);
   if (inside) return v;
   if (!std::isfinite(d.lo) || !std::isfinite(d.hi)) return 0;
@@ -259,16 +286,37 @@ class Witness {
     }
   }
 
+  // The relative difference of the pair's sides at p (relative_difference); 0 where p cannot
+  // be evaluated.
+  double relative(const Pair& pr, const Point& p) const {
+    try {
+      if (sem_ == ir::Semantics::Ieee)
+        return relative_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p));
+      return relative_difference(eval(pr.ref, p), eval(pr.cand, p));
+    } catch (const ir::EvalError&) {
+      return 0;
+    }
+  }
+
   std::optional<Point> search(const Pair& pr, size_t points, std::string& how, size_t& tried) {
+    // A point whose difference is a rounding's size may sit beside a plain one (a missing
+    // factor that is 1 at the first point found): the search goes on a while for a plainer
+    // point and keeps the plainest, minimized once at the end.
+    Found best;
+    constexpr size_t kMorePoints = 32;  // after a point whose difference is a rounding's size
+    size_t give_up = points;
+    auto offer = [&](Point p, const char* found_how, size_t k) {
+      if (!best.offer(relative(pr, p), std::move(p), found_how)) return false;
+      give_up = std::min(give_up, k + 1 + kMorePoints);
+      return best.plain();
+    };
     // Uniform points first: every input 0 (an all-zero row, where a missing eps guard divides
     // 0 by 0), then 1 and -1; random draws almost never make a whole reduction equal.
     size_t k = 0;
     for (; k < std::min(points, std::size(kUniform)) && shares_points(); ++k) {
       ++tried;
-      if (auto p = differs_at_shared(pr, k)) {
-        how = "witness search (uniform point)";
-        return minimize(pr, *p);
-      }
+      if (auto p = differs_at_shared(pr, k); p && offer(*p, "witness search (uniform point)", k))
+        return best.take(*this, pr, how);
     }
     absl::flat_hash_map<TermId, bool> seen;
     std::vector<TermId> vars;
@@ -282,7 +330,7 @@ class Witness {
       for (double f : {1.0, -1.0, 1.0 + 0x1p-10, 1.0 - 0x1p-10, 2.0, 0.5}) pool.push_back(c * f);
     std::vector<double> scales = uniform_scales(consts);
     std::normal_distribution<double> normal;
-    for (size_t j = 0; k < points; ++k) {
+    for (size_t j = 0; k < points && k < give_up; ++k) {
       ++tried;
       Point p;
       bool uniform = k < std::size(kUniform), scaled = !uniform && j < scales.size(),
@@ -295,13 +343,14 @@ class Witness {
                             : normal(rng_) * std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
         p[v] = into_domain(x, domain(v), rng_);
       }
-      if (differs(pr, p)) {
-        how = uniform || scaled ? "witness search (uniform point)"
-              : guided          ? "witness search (constant-guided point)"
-                                : "witness search (random point)";
-        return minimize(pr, p);
-      }
+      if (differs(pr, p) && offer(p,
+                                  uniform || scaled ? "witness search (uniform point)"
+                                  : guided          ? "witness search (constant-guided point)"
+                                                    : "witness search (random point)",
+                                  k))
+        break;
     }
+    if (best.point) return best.take(*this, pr, how);
     if (auto p = at_half_integers(pr, vars, consts, tried)) {
       how = "witness search (a rounding's argument at a half-integer)";
       return minimize(pr, *p);
@@ -394,16 +443,21 @@ class Witness {
   // one evaluation of the row per point.
   std::optional<Point> probe(const Pair& pr, std::string& how, size_t& tried) {
     if (!shares_points()) return search(pr, kSharedPoints, how, tried);
+    Found best;
     for (size_t k = 0; k < kSharedPoints; ++k) {
-      if (k > kRandomPoint && !store_scale_) break;
+      if (k > kSmallRandomPoint && !store_scale_) break;
       ++tried;
-      if (auto p = differs_at_shared(pr, k)) {
-        how =
-            k != kRandomPoint ? "witness search (uniform point)" : "witness search (random point)";
-        return minimize(pr, *p);
-      }
+      auto p = differs_at_shared(pr, k);
+      if (p &&
+          best.offer(relative(pr, *p), std::move(*p),
+                     k == kRandomPoint || k == kSmallRandomPoint
+                         ? "witness search (random point)"
+                         : "witness search (uniform point)") &&
+          best.plain())
+        break;
     }
-    return std::nullopt;
+    if (!best.point) return std::nullopt;
+    return best.take(*this, pr, how);
   }
 
   const Domain& domain(TermId v) const {
@@ -413,18 +467,40 @@ class Witness {
   }
 
  private:
+  // The confirmed point with the largest relative difference so far, not yet minimized.
+  struct Found {
+    std::optional<Point> point;
+    double rel = -1;
+    const char* how = "";
+    bool offer(double r, Point p, const char* found_how) {
+      if (point && r <= rel) return false;
+      point = std::move(p), rel = r, how = found_how;
+      return true;
+    }
+    bool plain() const { return rel >= kPlainDifference; }
+    Point take(Witness& w, const Pair& pr, std::string& out_how) {
+      out_how = how;
+      return w.minimize(pr, *point);
+    }
+  };
+
   // Zero out, then shorten, the values while the difference stays: each step checked at the
   // working precision only, the result replayed in full, the confirmed point kept otherwise.
   // Values are zeroed a chunk at a time, a chunk that cannot go halved (delta debugging): a
   // row of n inputs costs O(k log n) evaluations for the k values that must stay, where one
   // at a time cost n (3,000 columns of a LayerNorm: 24 s, each evaluation a whole row).
+  // A plain difference stays plain: a step that would shrink it to a rounding's size (zeroing
+  // the value that made a missing factor show) is not taken.
   Point minimize(const Pair& pr, const Point& confirmed) {
     Point p = confirmed;
+    const double found = relative(pr, confirmed);
+    const double floor = found >= 1e-6 ? std::min(found, kPlainDifference) / 16 : 0;
     auto still_differs = [&] {
-      if (sem_ == ir::Semantics::Ieee) return differs(pr, p).has_value();
+      if (sem_ == ir::Semantics::Ieee) return differs(pr, p) && relative(pr, p) >= floor;
       try {
         ir::RealMemo memo;  // one point: both sides share their subterms
-        return real_difference(eval_at(pr.ref, p, memo), eval_at(pr.cand, p, memo)).has_value();
+        ir::RealValue a = eval_at(pr.ref, p, memo), b = eval_at(pr.cand, p, memo);
+        return real_difference(a, b).has_value() && relative_difference(a, b) >= floor;
       } catch (const ir::EvalError&) {
         return false;
       }
@@ -487,11 +563,15 @@ class Witness {
     }
     return out;
   }
-  // The shared points: the uniform ones, one random point, then every input at twice the
-  // largest constant of the programs and at minus that (uniform_scales' first two, over the
-  // whole store so that pairs share them: store_scale_).
+  // The shared points: the uniform ones, one random point, a second random point of small
+  // values (sd 0.1: where the first's magnitudes, 1e-3 to 1e3 per input, saturate a clamp or an
+  // activation on both sides, as beside a wide GEMM, values a model meets in use show a
+  // difference), then every input at twice the largest constant of the programs and at minus
+  // that (uniform_scales' first two, over the whole store so that pairs share them:
+  // store_scale_).
   static constexpr size_t kRandomPoint = std::size(kUniform);
-  static constexpr size_t kSharedPoints = kRandomPoint + 3;
+  static constexpr size_t kSmallRandomPoint = kRandomPoint + 1;
+  static constexpr size_t kSharedPoints = kRandomPoint + 4;
   static std::optional<double> largest_scale(const ir::TermStore& s) {
     std::vector<double> consts;
     for (TermId t = 0; t < s.size(); ++t)
@@ -511,10 +591,12 @@ class Witness {
   double shared_value(size_t k, TermId v) {
     auto [it, fresh] = shared_[k].values.try_emplace(v, 0.0);
     if (fresh) {
-      double x = k < kRandomPoint   ? kUniform[k]
-                 : k > kRandomPoint ? (k == kRandomPoint + 1 ? 1 : -1) * store_scale_.value_or(0)
-                                    : std::normal_distribution<double>()(rng_) *
-                                          std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
+      double x = k < kRandomPoint         ? kUniform[k]
+                 : k == kSmallRandomPoint ? 0.1 * std::normal_distribution<double>()(rng_)
+                 : k > kSmallRandomPoint
+                     ? (k == kSmallRandomPoint + 1 ? 1 : -1) * store_scale_.value_or(0)
+                     : std::normal_distribution<double>()(rng_) *
+                           std::pow(10.0, static_cast<int>(rng_() % 7) - 3);
       it->second = into_domain(x, domain(v), rng_);
     }
     return it->second;
