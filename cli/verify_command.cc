@@ -113,7 +113,19 @@ NaN constants stay outside, UNKNOWN with that reason). Every counterexample is r
 in interval arithmetic (outward rounding, 256 bits, raised to 8192) and reported only when the
 two sides' enclosures are disjoint. A Z3 model that leans on values of exp, exp2, log2 or
 erf the real functions do not take is refined (the true values at its points are added) and Z3
-is asked again, up to 8 times.
+is asked again, up to 8 times. Of the points that refute a pair, the search keeps the one
+whose sides differ most relative to their size, so that a bug beside a rounding (a missing
+factor that is 1 where a 1/6 rounded to float32 shows) is shown plainly; where both sides of
+the counterexample round to the same float32, a note says the difference is past float32's
+resolution there.
+
+Parameters are paired in creation order (KernelBench seeds both models alike); a candidate's
+float32 parameter held in float16 or bfloat16 is the reference's, rounded. Where creation order
+does not pair them (shapes differ, or counts differ and shapes allow several pairings), every
+pairing by shape that keeps their order is checked, up to 6 (shapes may differ in sizes of 1):
+EQUIVALENT where one proves, NOT_EQUIVALENT where every one has a counterexample (so no such
+loading of the reference's weights makes the candidate agree); a parameter paired with nothing
+is a variable of its own. The notes name the pairing.
 
 Semantics (DESIGN.md; every report names the one used):
   real (default)  fp32 arithmetic exact over the extended reals, rounding only into narrow

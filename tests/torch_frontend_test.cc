@@ -1084,6 +1084,41 @@ TEST(TorchFrontend, ParametersMatchByCreationOrderWithShapeChecks) {
       << *refused;
 }
 
+// Where creation order cannot pair them, the parameters pair by shape every way that keeps
+// order: the candidate's weight and two vectors with the reference's weight and two of its three
+// vectors, three ways. A candidate run under one takes the reference's variables where paired
+// and its own (c<k>) where not; a transposed weight pairs no way.
+TEST(TorchFrontend, ParametersCreationOrderCannotPairArePairedByShapeEveryWayThatKeepsOrder) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "tests/golden/params";
+  const std::string ref_path = (dir / "ref.py").string();
+  ir::TermStore s;
+  Program ref = run_program(ref_path, s, "Model", {});
+  Program ambiguous = run_program((dir / "cand_ambiguous.py").string(), s, "ModelNew", {});
+  auto pairings = parameter_pairings(ref, ambiguous, 6);
+  ASSERT_EQ(pairings.size(), 3u);
+  std::vector<std::string> ways;
+  for (const auto& p : pairings) {
+    ASSERT_EQ(p.size(), 3u);
+    ways.push_back(p[0].name + "," + p[1].name + "," + p[2].name);
+  }
+  EXPECT_EQ(ways, (std::vector<std::string>{"p0,p1,p2", "p0,p1,p3", "p0,p2,p3"}));
+  EXPECT_EQ(parameter_pairings(ref, ambiguous, 1).size(), 2u) << "at most cap + 1";
+  Program transposed = run_program((dir / "cand_transposed.py").string(), s, "ModelNew", {});
+  EXPECT_TRUE(parameter_pairings(ref, transposed, 6).empty());
+
+  std::vector<ParameterAlias> aliases = pairings[2];
+  aliases[1].name.clear();  // paired with nothing: a variable of its own
+  Program run = run_candidate((dir / "cand_ambiguous.py").string(), ref_path, s, {}, false,
+                              "ModelNew", 0, false, nullptr, false, false, aliases);
+  ASSERT_EQ(run.state.parameters.size(), 3u);
+  EXPECT_EQ(run.state.parameters[0].name, "p0");
+  EXPECT_EQ(run.state.parameters[1].name, "c1");
+  EXPECT_EQ(run.state.parameters[2].name, "p3");
+  EXPECT_NE(describe_pairing(ref, run).find("Model's p2, float32[4] (nn.LayerNorm.weight at"),
+            std::string::npos)
+      << describe_pairing(ref, run);
+}
+
 // A candidate holding the reference's float32 weight in float16 (for tensor cores) is paired with
 // it rounded, as load_state_dict copies it in: the outputs agree where the weight is a float16
 // and differ where it is not. The reverse (a float32 candidate for a float16 reference) is not

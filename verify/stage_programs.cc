@@ -84,9 +84,11 @@ std::optional<Report> structural(const Program& ref, const Program& cand, Report
     r.reason = "the candidate's kernels access memory wrongly (findings below)";
     return r;
   }
+  if (!cand.state.parameter_aliases.empty()) return std::nullopt;  // a pairing verify() chose
   if (auto m = torch::parameter_mismatch(ref, cand)) {
     r.verdict = Verdict::Unknown;
     r.reason = "parameters are matched by creation order and these differ: " + *m;
+    r.parameter_pairings = torch::parameter_pairings(ref, cand, kMaxParameterPairings);
     return r;
   }
   return std::nullopt;
@@ -112,7 +114,7 @@ bool Pipeline::run_programs() {
     ran_reference = true;
     cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
                                 classes.candidate, opt.autotune_config, opt.eval_mode, &timing_,
-                                false, opt.any_inputs);
+                                false, opt.any_inputs, opt.parameter_pairing);
     r.autotune_configs = cand.state.autotune_configs;
     r.autotune_signatures = cand.state.autotune_signatures;
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
@@ -197,8 +199,16 @@ bool Pipeline::structure() {
     return false;
   }
   for (const auto& f : cand_.state.findings) r_.notes.push_back(as_note(f));
-  if (auto m = torch::unmatched_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
-  if (auto m = torch::narrowed_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
+  if (!cand_.state.parameter_aliases.empty()) {
+    r_.notes.push_back(
+        "parameters: paired by shape, creation order kept, where creation order "
+        "alone does not pair them: " +
+        torch::describe_pairing(ref_, cand_) +
+        " (a parameter paired with nothing takes values of its own)");
+  } else {
+    if (auto m = torch::unmatched_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
+    if (auto m = torch::narrowed_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
+  }
   // A candidate that falls back to torch (in training mode, off the GPU) proves nothing about
   // its kernels: say so beside a verdict that is about the torch operations it ran.
   const auto& defined = cand_.state.kernels_defined;

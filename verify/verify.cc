@@ -133,9 +133,9 @@ std::vector<uint64_t> distinct_timing_outcomes(const std::string& ref_path,
     python::TimingChoices timing(m);
     std::string id;
     try {
-      id = program_identity(torch::run_candidate(cand_path, ref_path, store, opt.dims,
-                                                 opt.params_initial, cls, opt.autotune_config,
-                                                 opt.eval_mode, &timing));
+      id = program_identity(torch::run_candidate(
+          cand_path, ref_path, store, opt.dims, opt.params_initial, cls, opt.autotune_config,
+          opt.eval_mode, &timing, false, opt.any_inputs, opt.parameter_pairing));
     } catch (const Error& e) {  // what stops the candidate is part of what it does
       if (e.kind() == ErrorKind::Budget) throw;
       id = std::string("stopped: ") + e.what();
@@ -155,8 +155,7 @@ std::vector<uint64_t> distinct_timing_outcomes(const std::string& ref_path,
   return outcomes;
 }
 
-Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
-                            Options options) {
+Report every_timing(const std::string& ref_path, const std::string& cand_path, Options options) {
   options.timing_choices = 0;
   std::vector<Report> runs = {Pipeline(ref_path, cand_path, options).run()};
   const size_t comparisons = runs[0].timing_comparisons;
@@ -183,6 +182,57 @@ Report verify_configuration(const std::string& ref_path, const std::string& cand
     runs.push_back(Pipeline(ref_path, cand_path, options).run());
   }
   return every_timing_outcome(runs, impossible);
+}
+
+// Where creation order does not pair the parameters, each pairing by shape (order kept) is a run
+// of its own: EQUIVALENT where one proves (the candidate holds the reference's weights that
+// way), NOT_EQUIVALENT where every one has a counterexample (no such loading of the reference's
+// weights makes them agree), the first other verdict otherwise.
+Report every_pairing(const std::string& ref_path, const std::string& cand_path, Options options,
+                     Report unpaired) {
+  const auto pairings = unpaired.parameter_pairings;
+  const std::string n = std::to_string(pairings.size());
+  if (pairings.size() > kMaxParameterPairings) {
+    unpaired.reason += " (over " + std::to_string(kMaxParameterPairings) +
+                       " pairings by shape, order kept: none was tried)";
+    return unpaired;
+  }
+  std::vector<Report> runs;
+  for (const auto& pairing : pairings) {
+    options.parameter_pairing = pairing;
+    runs.push_back(every_timing(ref_path, cand_path, options));
+    if (runs.back().verdict == Verdict::Equivalent) {
+      runs.back().notes.push_back("parameters: creation order does not pair them (" +
+                                  unpaired.reason + "); pairing " + std::to_string(runs.size()) +
+                                  " of the " + n + " by shape (order kept) proves");
+      return runs.back();
+    }
+  }
+  auto other = std::find_if(runs.begin(), runs.end(),
+                            [](const Report& r) { return r.verdict != Verdict::NotEquivalent; });
+  Report out = other == runs.end() ? runs[0] : *other;
+  const size_t refuted = std::count_if(runs.begin(), runs.end(), [](const Report& r) {
+    return r.verdict == Verdict::NotEquivalent;
+  });
+  std::string tally = other != runs.end() ? std::to_string(refuted) + " of the " + n +
+                                                " pairings by shape (order kept) have a " +
+                                                "counterexample; this report is pairing " +
+                                                std::to_string(other - runs.begin() + 1) + "'s"
+                      : runs.size() == 1
+                          ? "the one pairing by shape (order kept) has a counterexample"
+                          : "every one of the " + n +
+                                " pairings by shape (order kept) has a counterexample; the one "
+                                "shown is pairing 1's";
+  out.notes.push_back("parameters: creation order does not pair them (" + unpaired.reason + "); " +
+                      tally);
+  return out;
+}
+
+Report verify_configuration(const std::string& ref_path, const std::string& cand_path,
+                            const Options& options) {
+  Report first = every_timing(ref_path, cand_path, options);
+  if (first.parameter_pairings.empty() || !options.parameter_pairing.empty()) return first;
+  return every_pairing(ref_path, cand_path, options, std::move(first));
 }
 
 }  // namespace

@@ -54,6 +54,9 @@ struct Options {
   // every outcome; see python::TimingChoices).
   uint64_t timing_choices = 0;
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
+  // The candidate's parameters paired by one of Report::parameter_pairings (empty: by creation
+  // order, as DESIGN.md says).
+  std::vector<torch::ParameterAlias> parameter_pairing;
   // --exhaustive (IEEE): pairs of one input element evaluated at every value of its format, on
   // `device` (generated code: runner/).
   bool exhaustive = false;
@@ -103,6 +106,9 @@ struct Report {
   size_t timing_comparisons = 0;
   std::string timing_outcomes;
   bool timing_possible = true, timing_checked = true;
+  // UNKNOWN because creation order does not pair the parameters: the pairings by shape, order
+  // kept, that verify() then tries (torch::parameter_pairings).
+  std::vector<std::vector<torch::ParameterAlias>> parameter_pairings;
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
@@ -125,10 +131,10 @@ struct Report {
   bool assert_rejected = false;    // UNKNOWN because an assert in either file rejects the sizes
   bool reference_stopped = false;  // the reference raised or stopped at these sizes
   bool size_limited = false;       // UNSUPPORTED: these sizes pass keq's limits (elements, grid)
-  bool bad_input = false;  // ERROR at any sizes: a file unreadable, or without what keq reads
-  bool not_started = false;        // UNKNOWN because the run's --timeout was spent before it
-  bool out_of_time = false;        // UNKNOWN because the timeout came first
-  torch::Dims dims;                // the configuration's sizes (empty: as the file writes them)
+  bool bad_input = false;    // ERROR at any sizes: a file unreadable, or without what keq reads
+  bool not_started = false;  // UNKNOWN because the run's --timeout was spent before it
+  bool out_of_time = false;  // UNKNOWN because the timeout came first
+  torch::Dims dims;          // the configuration's sizes (empty: as the file writes them)
   Stats stats;
 };
 

@@ -32,6 +32,14 @@ struct SymbolicTensor {
   bool hi_open = false;
 };
 
+// How a candidate's parameter is named when creation order does not pair it with the
+// reference's (verify's parameter pairings): the reference's variable, whose elements it takes
+// in row-major order (shapes that differ only in sizes of 1), or a variable of its own.
+struct ParameterAlias {
+  std::string name;            // the reference's ("p3"); empty: the candidate's own ("c<k>")
+  std::vector<int64_t> shape;  // the reference parameter's, which names the elements
+};
+
 struct TorchState {
   // Which part of the file runs: randn while building a model makes parameters, in get_inputs
   // inputs, and inside forward it is randomness keq does not model.
@@ -39,6 +47,8 @@ struct TorchState {
   Phase phase = Phase::Init;
   std::vector<SymbolicTensor> inputs;      // from torch.randn/rand/randint..., in creation order
   std::vector<SymbolicTensor> parameters;  // module weights, in creation order
+  // By creation index, what each parameter pairs with; empty: the reference's of that index.
+  std::vector<ParameterAlias> parameter_aliases;
   std::shared_ptr<Tensor> last_symbolic_parameter;  // so nn.Parameter(torch.randn(..)) is one
   // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and
   // zeros, nn.Parameter(torch.ones(n))) take those values instead of being symbolic.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 #include "frontends/torch/autograd.h"
 #include "frontends/torch/conv.h"
@@ -131,17 +132,20 @@ struct Torch {
     std::string name = (parameter || st.phase == TorchState::Phase::Init ? "p" : "in") +
                        std::to_string(list.size());
     in.check_shape(at, shape, origin);
+    std::vector<int64_t> naming = shape;  // the shape whose indices name the elements
+    if (&list == &st.parameters && !st.parameter_aliases.empty())
+      alias_parameter(list.size(), shape, name, naming);
     list.push_back({name, origin, shape, dtype, at, lo, hi, hi_open});
     auto t = std::make_shared<Tensor>();
     t->shape = std::move(shape);
     t->dtype = dtype;
-    std::vector<int64_t> idx(t->shape.size(), 0);
+    std::vector<int64_t> idx(naming.size(), 0);
     for (int64_t k = 0; k < t->numel(); ++k) {
       std::string v = name + "[";
       for (size_t d = 0; d < idx.size(); ++d) v += (d ? "," : "") + std::to_string(idx[d]);
       t->elems.push_back(s.variable(v + "]", term_type(dtype)));
       for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < t->shape[d]) break;
+        if (++idx[d] < naming[d]) break;
         idx[d] = 0;
       }
     }
@@ -149,6 +153,20 @@ struct Torch {
       for (TermId& e : t->elems) e = round_to(s, dtype, e);
     if (&list == &st.parameters) st.last_symbolic_parameter = t;
     return t;
+  }
+  // The k-th parameter under a pairing other than creation order: the reference's variable it
+  // pairs with (named by that parameter's shape), or one of its own, c<k>.
+  void alias_parameter(size_t k, const std::vector<int64_t>& shape, std::string& name,
+                       std::vector<int64_t>& naming) const {
+    auto count = [](const std::vector<int64_t>& d) {
+      return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
+    };
+    const ParameterAlias* a = k < st.parameter_aliases.size() ? &st.parameter_aliases[k] : nullptr;
+    if (a && !a->name.empty() && count(a->shape) == count(shape)) {
+      name = a->name, naming = a->shape;
+    } else {
+      name = "c" + std::to_string(k);
+    }
   }
   TensorPtr filled(std::vector<int64_t> shape, DType dtype, std::optional<double> v) {
     auto t = std::make_shared<Tensor>();

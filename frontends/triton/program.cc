@@ -293,7 +293,8 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial,
                       const std::string& class_name, size_t autotune_config, bool eval_mode,
-                      python::TimingChoices* timing, bool first_program_only, bool any_inputs) {
+                      python::TimingChoices* timing, bool first_program_only, bool any_inputs,
+                      std::vector<ParameterAlias> parameter_aliases) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
@@ -311,6 +312,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   p.state.autotune_choice = autotune_config;
   p.state.timing = timing;
   p.state.first_program_only = first_program_only;
+  p.state.parameter_aliases = std::move(parameter_aliases);
   Session cand(cand_path, store, p.state, {}, false);  // the candidate's constants stay as written
   record_constants(ref, p);
   forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store, eval_mode);
@@ -420,6 +422,77 @@ std::optional<std::string> parameter_mismatch(const Program& ref, const Program&
            cand.class_name + " " + std::to_string(b.size()) + ", and their shapes do not say " +
            "which of " + (ref_more ? ref.class_name : cand.class_name) + "'s have no counterpart";
   return std::nullopt;
+}
+
+namespace {
+std::vector<int64_t> without_ones(std::vector<int64_t> shape) {
+  std::erase(shape, 1);
+  return shape;
+}
+
+// Whether a reference parameter and a candidate's can hold the same values under a pairing.
+bool pairable(const SymbolicTensor& ref, const SymbolicTensor& cand) {
+  return without_ones(ref.shape) == without_ones(cand.shape) &&
+         (ref.dtype == cand.dtype ||
+          narrowed(ref, SymbolicTensor{cand.name, cand.origin, ref.shape, cand.dtype, cand.at}));
+}
+
+// Order-kept pairings of `few` into `many` (few[i] with many[into[i]]), at most cap + 1.
+void embeddings(const std::vector<SymbolicTensor>& few, const std::vector<SymbolicTensor>& many,
+                bool few_is_ref, size_t cap, std::vector<size_t>& into,
+                std::vector<std::vector<size_t>>& out) {
+  if (out.size() > cap) return;
+  if (into.size() == few.size()) {
+    out.push_back(into);
+    return;
+  }
+  size_t i = into.size(), from = into.empty() ? 0 : into.back() + 1;
+  for (size_t j = from; j + (few.size() - i) <= many.size(); ++j) {
+    if (!(few_is_ref ? pairable(few[i], many[j]) : pairable(many[j], few[i]))) continue;
+    into.push_back(j);
+    embeddings(few, many, few_is_ref, cap, into, out);
+    into.pop_back();
+  }
+}
+}  // namespace
+
+std::vector<std::vector<ParameterAlias>> parameter_pairings(const Program& ref, const Program& cand,
+                                                            size_t cap) {
+  const auto &a = ref.state.parameters, &b = cand.state.parameters;
+  bool ref_fewer = a.size() < b.size();
+  std::vector<size_t> into;
+  std::vector<std::vector<size_t>> found;
+  embeddings(ref_fewer ? a : b, ref_fewer ? b : a, ref_fewer, cap, into, found);
+  std::vector<std::vector<ParameterAlias>> out;
+  for (const auto& e : found) {
+    std::vector<ParameterAlias> aliases(b.size());
+    for (size_t i = 0; i < e.size(); ++i) {
+      const SymbolicTensor& r = a[ref_fewer ? i : e[i]];
+      aliases[ref_fewer ? e[i] : i] = {r.name, r.shape};
+    }
+    out.push_back(std::move(aliases));
+  }
+  return out;
+}
+
+std::string describe_pairing(const Program& ref, const Program& cand) {
+  std::string out;
+  const auto& aliases = cand.state.parameter_aliases;
+  for (size_t k = 0; k < cand.state.parameters.size(); ++k) {
+    const SymbolicTensor& c = cand.state.parameters[k];
+    std::string with = "nothing of " + ref.class_name + "'s";
+    for (const SymbolicTensor& r : ref.state.parameters)
+      if (k < aliases.size() && r.name == aliases[k].name)
+        with = ref.class_name + "'s " + r.name + ", " + describe_parameter(ref, r);
+    out += (out.empty() ? "" : "; ") + cand.class_name + "'s parameter " + std::to_string(k) +
+           ", " + describe_parameter(cand, c) + ", with " + with;
+  }
+  for (const SymbolicTensor& r : ref.state.parameters)
+    if (std::none_of(aliases.begin(), aliases.end(),
+                     [&](const ParameterAlias& a) { return a.name == r.name; }))
+      out += "; " + ref.class_name + "'s " + r.name + ", " + describe_parameter(ref, r) +
+             ", with nothing of " + cand.class_name + "'s";
+  return out;
 }
 
 std::optional<std::string> unmatched_parameters(const Program& ref, const Program& cand) {

@@ -61,7 +61,8 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial = false,
                       const std::string& class_name = "ModelNew", size_t autotune_config = 0,
                       bool eval_mode = false, python::TimingChoices* timing = nullptr,
-                      bool first_program_only = false, bool any_inputs = false);
+                      bool first_program_only = false, bool any_inputs = false,
+                      std::vector<ParameterAlias> parameter_aliases = {});
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same shapes and dtypes where both have an
@@ -76,6 +77,16 @@ std::optional<std::string> narrowed_parameters(const Program& ref, const Program
 // are variables of their own, so EQUIVALENT means the outputs do not depend on them and a
 // counterexample gives them values. Says which, or nothing when the counts agree.
 std::optional<std::string> unmatched_parameters(const Program& ref, const Program& cand);
+
+// Where creation order does not pair the parameters (parameter_mismatch): every way to pair the
+// shorter list with the longer, order kept, each pair of the same dtype (or the candidate's
+// narrower) and of shapes that differ at most in sizes of 1; the rest of the longer list pair
+// with nothing. Each pairing is the candidate's aliases (TorchState::parameter_aliases). At most
+// `cap` + 1 are listed, so a caller sees when there are more than it will try.
+std::vector<std::vector<ParameterAlias>> parameter_pairings(const Program& ref, const Program& cand,
+                                                            size_t cap);
+// A pairing for the report: "Model's p1 (nn.Linear.bias at ...) with ModelNew's 1 (...); ...".
+std::string describe_pairing(const Program& ref, const Program& cand);
 
 // The default bound's configurations: the module-level integer constants (and tuples of them)
 // that get_inputs() names are the dimensions, and so are the large ones (16 and more) only

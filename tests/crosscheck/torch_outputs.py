@@ -374,6 +374,18 @@ def run(path, shown_path, dims, seed, device, ref=None):
 
     wrap.phase = "p"
     torch.randn, torch.rand, torch.randint = wrap(real_randn), wrap(real_rand), wrap(real_randint)
+    # model.parameters() lists a module's own parameters before its submodules', whatever the
+    # order __init__ made them in (a Linear, then a bias of the model's own): keq's p0, p1, ...
+    # follow creation, so the parameters are ordered by when nn.Parameter made them.
+    made = []
+    real_parameter_new = torch.nn.Parameter.__new__
+
+    def parameter_new(cls, data=None, requires_grad=True):
+        p = real_parameter_new(cls, data, requires_grad)
+        made.append(p)
+        return p
+
+    torch.nn.Parameter.__new__ = staticmethod(parameter_new)
     try:
         init = inputs_scope["get_init_inputs"]() if "get_init_inputs" in inputs_scope else []
         ref_class, cand_class = model_classes(ref[0] if ref else path, inputs_scope)
@@ -385,7 +397,9 @@ def run(path, shown_path, dims, seed, device, ref=None):
         inputs = inputs_scope["get_inputs"]()
     finally:
         torch.randn, torch.rand, torch.randint = real_randn, real_rand, real_randint
-    params = list(model.parameters())
+        torch.nn.Parameter.__new__ = real_parameter_new
+    order = {id(p): k for k, p in enumerate(made)}
+    params = sorted(model.parameters(), key=lambda p: order.get(id(p), len(made)))
     with torch.no_grad():
         if device == "cuda":
             model = model.cuda()
