@@ -1084,27 +1084,44 @@ TEST(TorchFrontend, ParametersMatchByCreationOrderWithShapeChecks) {
       << *refused;
 }
 
-// Where creation order cannot pair them, the parameters pair by shape every way that keeps
-// order: the candidate's weight and two vectors with the reference's weight and two of its three
-// vectors, three ways. A candidate run under one takes the reference's variables where paired
-// and its own (c<k>) where not; a transposed weight pairs no way.
-TEST(TorchFrontend, ParametersCreationOrderCannotPairArePairedByShapeEveryWayThatKeepsOrder) {
+// Where creation order cannot pair them, the parameters pair by shape every way: the
+// candidate's weight and two vectors with the reference's weight and two of its three vectors,
+// six ways, the three that keep creation order first. A candidate run under one takes the
+// reference's variables where paired and its own (c<k>) where not; a parameter the outputs do
+// not use takes part in none.
+TEST(TorchFrontend, ParametersCreationOrderCannotPairArePairedByShapeEveryWay) {
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "tests/golden/params";
   const std::string ref_path = (dir / "ref.py").string();
   ir::TermStore s;
   Program ref = run_program(ref_path, s, "Model", {});
   Program ambiguous = run_program((dir / "cand_ambiguous.py").string(), s, "ModelNew", {});
   auto pairings = parameter_pairings(ref, ambiguous, 6);
-  ASSERT_EQ(pairings.size(), 3u);
+  ASSERT_EQ(pairings.size(), 6u);
   std::vector<std::string> ways;
   for (const auto& p : pairings) {
     ASSERT_EQ(p.size(), 3u);
     ways.push_back(p[0].name + "," + p[1].name + "," + p[2].name);
   }
-  EXPECT_EQ(ways, (std::vector<std::string>{"p0,p1,p2", "p0,p1,p3", "p0,p2,p3"}));
+  EXPECT_EQ(ways, (std::vector<std::string>{"p0,p1,p2", "p0,p1,p3", "p0,p2,p3", "p0,p2,p1",
+                                            "p0,p3,p1", "p0,p3,p2"}));
   EXPECT_EQ(parameter_pairings(ref, ambiguous, 1).size(), 2u) << "at most cap + 1";
+  auto unused_first = parameter_pairings(ref, ambiguous, 6, {true, false, true});
+  ASSERT_EQ(unused_first.size(), 3u);  // the weight and ln_b, into the weight and one of three
+  EXPECT_EQ(unused_first[0][1].name, "") << "ln_w, unused, pairs with nothing";
+  EXPECT_EQ(unused_first[0][2].name, "p1");
+  // A weight held transposed ([in, out]) pairs with nn.Linear's [out, in], element [i, j] with
+  // [j, i]; its bias with any of the reference's vectors.
   Program transposed = run_program((dir / "cand_transposed.py").string(), s, "ModelNew", {});
-  EXPECT_TRUE(parameter_pairings(ref, transposed, 6).empty());
+  auto held_transposed = parameter_pairings(ref, transposed, 6);
+  ASSERT_EQ(held_transposed.size(), 3u);
+  EXPECT_EQ(held_transposed[0][0].name, "p0");
+  EXPECT_TRUE(held_transposed[0][0].transposed);
+  EXPECT_FALSE(held_transposed[0][1].transposed);
+  Program run_transposed =
+      run_candidate((dir / "cand_transposed.py").string(), ref_path, s, {}, false, "ModelNew", 0,
+                    false, nullptr, false, false, held_transposed[0]);
+  EXPECT_NE(describe_pairing(ref, run_transposed).find("(nn.Linear.weight at"), std::string::npos);
+  EXPECT_NE(describe_pairing(ref, run_transposed).find(", transposed"), std::string::npos);
 
   std::vector<ParameterAlias> aliases = pairings[2];
   aliases[1].name.clear();  // paired with nothing: a variable of its own

@@ -26,7 +26,7 @@ using torch::Program;
 
 // The most pairings of parameters by shape verify() tries where creation order pairs none: each
 // is a run of the whole pipeline.
-constexpr size_t kMaxParameterPairings = 6;
+constexpr size_t kMaxParameterPairings = 24;
 
 // The index of flat element e in a tensor of this shape.
 inline std::vector<int64_t> unravel(size_t e, const std::vector<int64_t>& shape) {

@@ -46,8 +46,33 @@ std::vector<std::string> input_range_notes(const torch::TorchState& st, const st
   return out;
 }
 
+// The candidate's parameters its outputs use, by creation index: a registered parameter that
+// __init__ overwrote (weight.copy_(lin.weight)) leaves them on the variables copied in.
+std::vector<bool> used_parameters(const ir::TermStore& s, const Program& cand) {
+  absl::flat_hash_map<std::string, size_t> index;
+  for (size_t k = 0; k < cand.state.parameters.size(); ++k)
+    index[cand.state.parameters[k].name] = k;
+  std::vector<bool> used(cand.state.parameters.size(), false);
+  absl::flat_hash_set<TermId> seen;
+  std::vector<TermId> stack;
+  for (const auto& o : cand.outputs)
+    for (TermId e : o->elems)
+      if (e != torch::Tensor::kUninit) stack.push_back(e);
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (s.op(t) == ir::Op::Var)
+      if (auto it = index.find(tensor_of(s.variable_of(t).name)); it != index.end())
+        used[it->second] = true;
+    for (TermId c : s.children(t)) stack.push_back(c);
+  }
+  return used;
+}
+
 // Shapes, dtypes and findings: verdicts that need no proof.
-std::optional<Report> structural(const Program& ref, const Program& cand, Report r) {
+std::optional<Report> structural(const ir::TermStore& s, const Program& ref, const Program& cand,
+                                 Report r) {
   // A finding in the reference (its output hangs on memory nothing defined, such as a host read
   // of torch.empty, or its own kernel accesses memory wrongly): as if it raised (DESIGN.md's
   // table), never a verdict against the candidate.
@@ -88,7 +113,8 @@ std::optional<Report> structural(const Program& ref, const Program& cand, Report
   if (auto m = torch::parameter_mismatch(ref, cand)) {
     r.verdict = Verdict::Unknown;
     r.reason = "parameters are matched by creation order and these differ: " + *m;
-    r.parameter_pairings = torch::parameter_pairings(ref, cand, kMaxParameterPairings);
+    r.parameter_pairings =
+        torch::parameter_pairings(ref, cand, kMaxParameterPairings, used_parameters(s, cand));
     return r;
   }
   return std::nullopt;
@@ -194,14 +220,14 @@ bool Pipeline::structure() {
     for (const auto& a : st->host_assumptions) r_.notes.push_back("host assumption: " + a);
   for (const std::string& n : input_range_notes(ref_.state, ref_.inputs_file))
     r_.notes.push_back(n);
-  if (auto s = structural(ref_, cand_, r_)) {
+  if (auto s = structural(store_, ref_, cand_, r_)) {
     r_ = *s;
     return false;
   }
   for (const auto& f : cand_.state.findings) r_.notes.push_back(as_note(f));
   if (!cand_.state.parameter_aliases.empty()) {
     r_.notes.push_back(
-        "parameters: paired by shape, creation order kept, where creation order "
+        "parameters: paired by shape where creation order "
         "alone does not pair them: " +
         torch::describe_pairing(ref_, cand_) +
         " (a parameter paired with nothing takes values of its own)");

@@ -38,6 +38,7 @@ struct SymbolicTensor {
 struct ParameterAlias {
   std::string name;            // the reference's ("p3"); empty: the candidate's own ("c<k>")
   std::vector<int64_t> shape;  // the reference parameter's, which names the elements
+  bool transposed = false;     // a 2-D weight held transposed: element [i, j] is its [j, i]
 };
 
 struct TorchState {

@@ -133,8 +133,9 @@ struct Torch {
                        std::to_string(list.size());
     in.check_shape(at, shape, origin);
     std::vector<int64_t> naming = shape;  // the shape whose indices name the elements
+    bool transposed = false;              // named by the indices reversed
     if (&list == &st.parameters && !st.parameter_aliases.empty())
-      alias_parameter(list.size(), shape, name, naming);
+      alias_parameter(list.size(), shape, name, naming, transposed);
     list.push_back({name, origin, shape, dtype, at, lo, hi, hi_open});
     auto t = std::make_shared<Tensor>();
     t->shape = std::move(shape);
@@ -142,7 +143,8 @@ struct Torch {
     std::vector<int64_t> idx(naming.size(), 0);
     for (int64_t k = 0; k < t->numel(); ++k) {
       std::string v = name + "[";
-      for (size_t d = 0; d < idx.size(); ++d) v += (d ? "," : "") + std::to_string(idx[d]);
+      for (size_t d = 0; d < idx.size(); ++d)
+        v += (d ? "," : "") + std::to_string(idx[transposed ? idx.size() - 1 - d : d]);
       t->elems.push_back(s.variable(v + "]", term_type(dtype)));
       for (size_t d = idx.size(); d-- > 0;) {
         if (++idx[d] < naming[d]) break;
@@ -157,13 +159,14 @@ struct Torch {
   // The k-th parameter under a pairing other than creation order: the reference's variable it
   // pairs with (named by that parameter's shape), or one of its own, c<k>.
   void alias_parameter(size_t k, const std::vector<int64_t>& shape, std::string& name,
-                       std::vector<int64_t>& naming) const {
+                       std::vector<int64_t>& naming, bool& transposed) const {
     auto count = [](const std::vector<int64_t>& d) {
       return std::accumulate(d.begin(), d.end(), int64_t{1}, std::multiplies<>());
     };
     const ParameterAlias* a = k < st.parameter_aliases.size() ? &st.parameter_aliases[k] : nullptr;
     if (a && !a->name.empty() && count(a->shape) == count(shape)) {
-      name = a->name, naming = a->shape;
+      // Transposed, the candidate's own shape walks its elements and reversed indices name them.
+      name = a->name, naming = a->transposed ? shape : a->shape, transposed = a->transposed;
     } else {
       name = "c" + std::to_string(k);
     }

@@ -437,38 +437,67 @@ bool pairable(const SymbolicTensor& ref, const SymbolicTensor& cand) {
           narrowed(ref, SymbolicTensor{cand.name, cand.origin, ref.shape, cand.dtype, cand.at}));
 }
 
-// Order-kept pairings of `few` into `many` (few[i] with many[into[i]]), at most cap + 1.
-void embeddings(const std::vector<SymbolicTensor>& few, const std::vector<SymbolicTensor>& many,
-                bool few_is_ref, size_t cap, std::vector<size_t>& into,
-                std::vector<std::vector<size_t>>& out) {
-  if (out.size() > cap) return;
+// A candidate's 2-D weight held as the reference's transpose ([in, out] for nn.Linear's
+// [out, in], for coalesced loads): pairable with it element [i, j] to [j, i].
+bool transposable(const SymbolicTensor& ref, const SymbolicTensor& cand) {
+  if (ref.shape.size() != 2 || cand.shape.size() != 2 || ref.shape == cand.shape) return false;
+  SymbolicTensor back = cand;
+  back.shape = {cand.shape[1], cand.shape[0]};
+  return back.shape == ref.shape && pairable(ref, back);
+}
+
+// Pairings of `few` into `many` (few[i] with many[into[i] / 2], transposed where into[i] is
+// odd), each element of `many` used once, at most `limit`.
+void assignments(const std::vector<const SymbolicTensor*>& few,
+                 const std::vector<const SymbolicTensor*>& many, bool few_is_ref, size_t limit,
+                 std::vector<size_t>& into, std::vector<bool>& taken,
+                 std::vector<std::vector<size_t>>& out) {
+  if (out.size() >= limit) return;
   if (into.size() == few.size()) {
     out.push_back(into);
     return;
   }
-  size_t i = into.size(), from = into.empty() ? 0 : into.back() + 1;
-  for (size_t j = from; j + (few.size() - i) <= many.size(); ++j) {
-    if (!(few_is_ref ? pairable(few[i], many[j]) : pairable(many[j], few[i]))) continue;
-    into.push_back(j);
-    embeddings(few, many, few_is_ref, cap, into, out);
-    into.pop_back();
+  const SymbolicTensor& f = *few[into.size()];
+  for (size_t j = 0; j < many.size(); ++j) {
+    if (taken[j]) continue;
+    const SymbolicTensor &r = few_is_ref ? f : *many[j], &c = few_is_ref ? *many[j] : f;
+    for (bool transposed : {false, true}) {
+      if (!(transposed ? transposable(r, c) : pairable(r, c))) continue;
+      into.push_back(2 * j + transposed), taken[j] = true;
+      assignments(few, many, few_is_ref, limit, into, taken, out);
+      into.pop_back(), taken[j] = false;
+    }
   }
 }
 }  // namespace
 
 std::vector<std::vector<ParameterAlias>> parameter_pairings(const Program& ref, const Program& cand,
-                                                            size_t cap) {
-  const auto &a = ref.state.parameters, &b = cand.state.parameters;
+                                                            size_t cap,
+                                                            const std::vector<bool>& cand_used) {
+  std::vector<const SymbolicTensor*> a, b;
+  for (const SymbolicTensor& t : ref.state.parameters) a.push_back(&t);
+  std::vector<size_t> index;  // b[i] is the candidate's parameter index[i]
+  for (size_t k = 0; k < cand.state.parameters.size(); ++k)
+    if (k >= cand_used.size() || cand_used[k])
+      b.push_back(&cand.state.parameters[k]), index.push_back(k);
   bool ref_fewer = a.size() < b.size();
+  const auto &few = ref_fewer ? a : b, &many = ref_fewer ? b : a;
   std::vector<size_t> into;
+  std::vector<bool> taken(many.size(), false);
   std::vector<std::vector<size_t>> found;
-  embeddings(ref_fewer ? a : b, ref_fewer ? b : a, ref_fewer, cap, into, found);
+  constexpr size_t kEnumerated = 64;  // enough to rank; past it, order-kept ones may be missed
+  assignments(few, many, ref_fewer, kEnumerated, into, taken, found);
+  // Pairings that keep creation order first: the most natural reading of a candidate that only
+  // dropped or added a parameter.
+  std::stable_partition(found.begin(), found.end(),
+                        [](const std::vector<size_t>& e) { return std::ranges::is_sorted(e); });
+  if (found.size() > cap + 1) found.resize(cap + 1);
   std::vector<std::vector<ParameterAlias>> out;
   for (const auto& e : found) {
-    std::vector<ParameterAlias> aliases(b.size());
+    std::vector<ParameterAlias> aliases(cand.state.parameters.size());
     for (size_t i = 0; i < e.size(); ++i) {
-      const SymbolicTensor& r = a[ref_fewer ? i : e[i]];
-      aliases[ref_fewer ? e[i] : i] = {r.name, r.shape};
+      const SymbolicTensor& r = *a[ref_fewer ? i : e[i] / 2];
+      aliases[index[ref_fewer ? e[i] / 2 : i]] = {r.name, r.shape, e[i] % 2 == 1};
     }
     out.push_back(std::move(aliases));
   }
@@ -483,7 +512,8 @@ std::string describe_pairing(const Program& ref, const Program& cand) {
     std::string with = "nothing of " + ref.class_name + "'s";
     for (const SymbolicTensor& r : ref.state.parameters)
       if (k < aliases.size() && r.name == aliases[k].name)
-        with = ref.class_name + "'s " + r.name + ", " + describe_parameter(ref, r);
+        with = ref.class_name + "'s " + r.name + ", " + describe_parameter(ref, r) +
+               (aliases[k].transposed ? ", transposed" : "");
     out += (out.empty() ? "" : "; ") + cand.class_name + "'s parameter " + std::to_string(k) +
            ", " + describe_parameter(cand, c) + ", with " + with;
   }

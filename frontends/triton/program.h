@@ -78,13 +78,15 @@ std::optional<std::string> narrowed_parameters(const Program& ref, const Program
 // counterexample gives them values. Says which, or nothing when the counts agree.
 std::optional<std::string> unmatched_parameters(const Program& ref, const Program& cand);
 
-// Where creation order does not pair the parameters (parameter_mismatch): every way to pair the
-// shorter list with the longer, order kept, each pair of the same dtype (or the candidate's
-// narrower) and of shapes that differ at most in sizes of 1; the rest of the longer list pair
-// with nothing. Each pairing is the candidate's aliases (TorchState::parameter_aliases). At most
-// `cap` + 1 are listed, so a caller sees when there are more than it will try.
-std::vector<std::vector<ParameterAlias>> parameter_pairings(const Program& ref, const Program& cand,
-                                                            size_t cap);
+// Where creation order does not pair the parameters (parameter_mismatch): the ways to pair the
+// reference's parameters with the candidate's that its outputs use (`cand_used`, by creation
+// index; empty: all), the shorter list into the longer, each pair of the same dtype (or the
+// candidate's narrower) and of shapes that differ at most in sizes of 1, those that keep
+// creation order first; the rest pair with nothing. Each pairing is the candidate's aliases
+// (TorchState::parameter_aliases). At most `cap` + 1 are listed, so a caller sees when there
+// are more than it will try.
+std::vector<std::vector<ParameterAlias>> parameter_pairings(
+    const Program& ref, const Program& cand, size_t cap, const std::vector<bool>& cand_used = {});
 // A pairing for the report: "Model's p1 (nn.Linear.bias at ...) with ModelNew's 1 (...); ...".
 std::string describe_pairing(const Program& ref, const Program& cand);
 

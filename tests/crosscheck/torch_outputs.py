@@ -374,18 +374,25 @@ def run(path, shown_path, dims, seed, device, ref=None):
 
     wrap.phase = "p"
     torch.randn, torch.rand, torch.randint = wrap(real_randn), wrap(real_rand), wrap(real_randint)
-    # model.parameters() lists a module's own parameters before its submodules', whatever the
-    # order __init__ made them in (a Linear, then a bias of the model's own): keq's p0, p1, ...
-    # follow creation, so the parameters are ordered by when nn.Parameter made them.
-    made = []
-    real_parameter_new = torch.nn.Parameter.__new__
+    # keq's p0, p1, ... are the parameters of every module __init__ makes, in the order they
+    # are made (a local nn.Linear whose values it copies into registered ones included);
+    # model.parameters() lists the registered ones only, a module's own before its submodules'.
+    # So the record is every nn.Parameter made that some module made then holds (nn.GRU without
+    # bias makes bias parameters and drops them), in creation order.
+    made, modules = [], []
+    real_parameter_new, real_module_init = torch.nn.Parameter.__new__, torch.nn.Module.__init__
 
     def parameter_new(cls, data=None, requires_grad=True):
         p = real_parameter_new(cls, data, requires_grad)
         made.append(p)
         return p
 
+    def module_init(self, *a, **kw):
+        real_module_init(self, *a, **kw)
+        modules.append(self)
+
     torch.nn.Parameter.__new__ = staticmethod(parameter_new)
+    torch.nn.Module.__init__ = module_init
     try:
         init = inputs_scope["get_init_inputs"]() if "get_init_inputs" in inputs_scope else []
         ref_class, cand_class = model_classes(ref[0] if ref else path, inputs_scope)
@@ -398,8 +405,9 @@ def run(path, shown_path, dims, seed, device, ref=None):
     finally:
         torch.randn, torch.rand, torch.randint = real_randn, real_rand, real_randint
         torch.nn.Parameter.__new__ = real_parameter_new
-    order = {id(p): k for k, p in enumerate(made)}
-    params = sorted(model.parameters(), key=lambda p: order.get(id(p), len(made)))
+        torch.nn.Module.__init__ = real_module_init
+    held = {id(p) for m in modules for p in m.parameters(recurse=False)}
+    params = [p for p in made if id(p) in held]
     with torch.no_grad():
         if device == "cuda":
             model = model.cuda()

@@ -1,0 +1,25 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.fc = nn.Linear(in_features, out_features)
+        self.add_value = nn.Parameter(torch.randn(out_features))
+
+    def forward(self, x):
+        return torch.relu(self.fc(x) + self.add_value)
+
+
+batch_size = 2
+in_features = 3
+out_features = 4
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features)]
+
+
+def get_init_inputs():
+    return [in_features, out_features]
