@@ -122,10 +122,12 @@ resolution there.
 Parameters are paired in creation order (KernelBench seeds both models alike); a candidate's
 float32 parameter held in float16 or bfloat16 is the reference's, rounded. Where creation order
 does not pair them (shapes differ, or counts differ and shapes allow several pairings), every
-pairing by shape that keeps their order is checked, up to 6 (shapes may differ in sizes of 1):
-EQUIVALENT where one proves, NOT_EQUIVALENT where every one has a counterexample (so no such
-loading of the reference's weights makes the candidate agree); a parameter paired with nothing
-is a variable of its own. The notes name the pairing.
+pairing by shape of the reference's parameters with those the candidate's outputs use is
+checked, those that keep creation order first, up to 24 (shapes may differ in sizes of 1, and a
+2-D weight may be held transposed): EQUIVALENT where one proves, NOT_EQUIVALENT where every one
+has a counterexample (no such loading of the reference's weights makes the candidate agree); a
+parameter paired with nothing is a variable of its own, and a counterexample that sets one of
+the candidate's is no evidence. The notes name the pairing.
 
 Semantics (DESIGN.md; every report names the one used):
   real (default)  fp32 arithmetic exact over the extended reals, rounding only into narrow
