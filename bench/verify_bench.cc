@@ -44,6 +44,9 @@ const std::vector<Case>& cases() {
       {"instance_norm_clamp_channel_max",
        {{"batch_size", {2}}, {"channels", {32}}, {"height", {16}}, {"width", {16}}},
        "32 channels of 16 x 16, scaled, clamped"},
+      {"timed_autotune_seven_configs",
+       {{"batch_size", {2}}, {"channels", {8}}, {"height", {16}}, {"width", {16}}},
+       "7 configs timed: 64 outcomes, 78 launches each"},
   };
   return all;
 }

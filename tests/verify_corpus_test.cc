@@ -314,6 +314,44 @@ TEST(VerifyCorpus, ACounterexampleShowsAPlainDifferenceOverARoundingBesideIt) {
   EXPECT_TRUE(below_float32(rounding));
 }
 
+// A launch run again on memory that holds what it held (a timing loop's benchmark runs) is
+// replayed; one that reads what it writes (an in-place add), or finds the memory changed since
+// (torch's add_ in between), runs again. Either mistaken, the output is (x + 3) * 2.
+TEST(VerifyCorpus, ARepeatedLaunchIsReplayedOnlyWhereTheMemoryIsAsBefore) {
+  fs::path dir = fs::temp_directory_path() / "keq_repeated_launch";
+  fs::create_directories(dir);
+  const std::string tail =
+      "\n\ndef get_inputs():\n    return [torch.randn(2, 3)]\n\n\n"
+      "def get_init_inputs():\n    return []\n";
+  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n\n\n"
+                                   "class Model(nn.Module):\n"
+                                   "    def forward(self, x):\n        return (x + 4) * 2\n"
+                                << tail;
+  std::ofstream(dir / "cand.py")
+      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+         "@triton.jit\ndef add_one(p, n, BLOCK: tl.constexpr):\n"
+         "    o = tl.arange(0, BLOCK)\n"
+         "    tl.store(p + o, tl.load(p + o, mask=o < n) + 1.0, mask=o < n)\n\n\n"
+         "@triton.jit\ndef double(src, dst, n, BLOCK: tl.constexpr):\n"
+         "    o = tl.arange(0, BLOCK)\n"
+         "    tl.store(dst + o, tl.load(src + o, mask=o < n) * 2.0, mask=o < n)\n\n\n"
+         "class ModelNew(nn.Module):\n"
+         "    def forward(self, x):\n"
+         "        out = x.contiguous().clone()\n"
+         "        y = torch.empty_like(out)\n"
+         "        for _ in range(3):\n"
+         "            add_one[(1,)](out, out.numel(), BLOCK=8)\n"
+         "        for _ in range(2):\n"
+         "            double[(1,)](out, y, out.numel(), BLOCK=8)\n"
+         "        out.add_(1.0)\n"
+         "        double[(1,)](out, y, out.numel(), BLOCK=8)\n"
+         "        return y\n"
+      << tail;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), Options{});
+  fs::remove_all(dir);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
+}
+
 TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {
   Report one_way, other_way;
   one_way.branches = {{"cand.py:31:8", 2u}};

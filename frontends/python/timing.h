@@ -13,7 +13,7 @@ namespace keq::python {
 class TimingChoices {
  public:
   // At most this many comparisons keq cannot decide: every outcome of them is a run.
-  static constexpr size_t kMax = 6;
+  static constexpr size_t kMax = 7;
 
   explicit TimingChoices(uint64_t choices = 0) : choices_(choices) {}
 

@@ -614,6 +614,20 @@ struct Triton {
   Ref block_ptr_class;
   bool nested_launch_ = false;     // a launch the autotuning model makes: no tuning of its own
   bool last_reads_prior_ = false;  // the last launch's Launch::reads_prior
+  // A launch run again with the same arguments on memory that holds the same terms (an
+  // autotuner's warm-up and benchmark runs, a hand-rolled timing loop) writes what it wrote
+  // before: its result, by a key of the kernel, its constants, grid and arguments, with every
+  // pointed-to tensor's elements before (compared whole on a hit) and after. Only launches
+  // that read nothing they write, made no undefined value and reported nothing are kept.
+  struct LaunchResult {
+    std::vector<std::vector<TermId>> before, after;  // per pointer argument, in order
+  };
+  absl::flat_hash_map<std::string, LaunchResult> launch_memo_;
+  size_t memo_elements_ = 0;  // the elements launch_memo_ holds, bounded
+  // The key, and the pointer arguments' tensors in order; none for an argument it cannot key.
+  std::optional<std::string> launch_key(const Ref& fn, const std::string& consts, const Launch& l,
+                                        const CallArgs& call, std::vector<TensorPtr>& pointed);
+  bool replay_launch(const std::string& key, const std::vector<TensorPtr>& pointed);
   absl::flat_hash_map<TermId, bool> closed_;  // decided_by_floats's memos
   absl::flat_hash_map<TermId, ir::Interval> intervals_;
   bool is_block_ptr(const Ref& v) const;
