@@ -100,7 +100,8 @@ computes, for every input get_inputs() can produce, at the sizes --dims gives. K
 (no Model) pair the reference's class X with the candidate's XNew (or a candidate's ModelNew
 with the reference's one nn.Module class), and their get_init_inputs() returns [args, kwargs].
 Neither file is run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
-findings, pair dedup, argmax/argmin chains (a running argmax over blocks against torch's, read as
+findings, pair dedup, inert clamps (a logsumexp's sum clamped at most at 1 before its log is
+the sum: one of its terms is exp(0)), argmax/argmin chains (a running argmax over blocks against torch's, read as
 the same first-extreme entries), the e-graph (real-semantics rules and normal forms), a witness search, a case
 split of pairs whose branches compare one value with constants (each piece proved by the e-graph
 or by both sides enclosing one point there, as where a clamp saturates; pairs that differ only by

@@ -352,6 +352,36 @@ TEST(VerifyCorpus, ARepeatedLaunchIsReplayedOnlyWhereTheMemoryIsAsBefore) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
 }
 
+// log(max(s, 1e-10)) over s = sum of exp(v - max v): s >= 1, so the clamp is read as s and the
+// e-graph proves the pair (Z3 timed out on KernelBench L2 43's). A clamp at 2 can bite (s is 1
+// where one value dominates): it stays, and the pair is refuted.
+TEST(VerifyCorpus, AClampALogsumexpSumCannotReachIsReadAsTheSum) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/logsumexp_clamped_sum";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  opt.use_smt = false;
+  auto inert = [](const Report& r) {
+    return std::any_of(r.notes.begin(), r.notes.end(),
+                       [](const std::string& n) { return n.starts_with("inert clamps: "); });
+  };
+  Report clamped = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(clamped.verdict, Verdict::Equivalent) << clamped.reason;
+  EXPECT_TRUE(inert(clamped));
+
+  fs::path tmp = fs::temp_directory_path() / "keq_clamp_bites";
+  fs::create_directories(tmp);
+  std::ifstream in(dir / "cand.py");
+  std::string cand((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string clamp = "tl.maximum(s, 1e-10)";
+  ASSERT_NE(cand.find(clamp), std::string::npos);
+  cand.replace(cand.find(clamp), clamp.size(), "tl.maximum(s, 2.0)");
+  std::ofstream(tmp / "cand.py") << cand;
+  Report bites = verify((dir / "ref.py").string(), (tmp / "cand.py").string(), opt);
+  fs::remove_all(tmp);
+  EXPECT_EQ(bites.verdict, Verdict::NotEquivalent) << bites.reason;
+  EXPECT_FALSE(inert(bites));
+}
+
 TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {
   Report one_way, other_way;
   one_way.branches = {{"cand.py:31:8", 2u}};

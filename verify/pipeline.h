@@ -110,6 +110,8 @@ class Pipeline {
   bool sentinel_extrema();
   bool arg_chains();             // stage_chains.cc
   bool early_threshold_cases();  // stage_cases.cc
+  bool inert_clamps();           // stage_clamps.cc
+  bool sum_at_least_one(TermId sum);
   bool threshold_cases();
   std::set<size_t> split_on_thresholds(const std::vector<size_t>& which);
   bool reaches_threshold(TermId root);

@@ -297,6 +297,7 @@ Report Pipeline::run() {
       {&Pipeline::run_programs, "running the programs"},  // DESIGN.md's table if they cannot
       {&Pipeline::structure, "structure"},                // shapes, dtypes, memory findings
       {&Pipeline::dedup, "dedup"},                  // pairs equal up to renaming are checked once
+      {&Pipeline::inert_clamps, "inert clamps"},    // max(sum of exp(a - max a), c <= 1)
       {&Pipeline::exhaustive, "exhaustive sweep"},  // --exhaustive: every value of one input
       {&Pipeline::set_aside_unfixed, "set-aside"},  // IEEE: pairs whose bits no one fixes
       {&Pipeline::probe, "probe"},                  // a few witness points before any proof
