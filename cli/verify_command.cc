@@ -178,8 +178,9 @@ options:
                     262144) where such a loop runs several trips (a loop over the C / G
                     channels of a group, where C at BLOCK + 1 does not divide into groups).
                     These run smallest first, each within an eighth of --timeout (at least
-                    2 s); one that does not finish there (and the larger sizes of its
-                    dimension) and sizes multiplying past 262144 (after halving the sizes
+                    2 s); one that does not finish there runs once more with the other sizes
+                    halved to an eighth of its elements; one that still does not (and the
+                    larger sizes of its dimension) and sizes multiplying past 262144 (after halving the sizes
                     that do not make the limit) are named in the notes, not run: the
                     verdict covers the configurations it lists.
                     Constants only get_init_inputs() names stay as written.
