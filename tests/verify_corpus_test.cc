@@ -382,6 +382,18 @@ TEST(VerifyCorpus, AClampALogsumexpSumCannotReachIsReadAsTheSum) {
   EXPECT_FALSE(inert(bites));
 }
 
+// Softplus as where(x >= 0, x + log(1 + e^-x), log(1 + e^x)) after a Linear, under mish and
+// tanh (KernelBench L2 47): the case split on x picks a branch, and the e-graph needs
+// softplus-shift to equate x + log(1 + e^-x) with log(1 + e^x). Without Z3, as the e-graph alone.
+TEST(VerifyCorpus, ASoftplusBranchPickedByAWhereIsTheSoftplus) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/mish_softplus_branches";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  opt.use_smt = false;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
+}
+
 TEST(VerifyCorpus, CoverageWarnsOfAConditionThatWentOneWay) {
   Report one_way, other_way;
   one_way.branches = {{"cand.py:31:8", 2u}};
