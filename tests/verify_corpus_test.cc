@@ -57,6 +57,21 @@ std::vector<fs::path> corpus() {
   return dirs;
 }
 
+// A copy of `file` at `out` with every `from` replaced by `to`; how many were (a test asserts
+// that its edit took).
+size_t edited_copy(const fs::path& file, const std::string& from, const std::string& to,
+                   const fs::path& out) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string src = text.str();
+  size_t n = 0;
+  for (size_t at = 0; (at = src.find(from, at)) != std::string::npos; at += to.size(), ++n)
+    src.replace(at, from.size(), to);
+  std::ofstream(out) << src;
+  return n;
+}
+
 // Every autotune config, combined as keq verify does: the first NOT_EQUIVALENT (or the worst
 // verdict) with its findings; its text shows every config's report.
 Report verify_combined(const fs::path& dir, const Options& opt) {
@@ -84,14 +99,7 @@ TEST(VerifyCorpus, AFiniteSentinelUnderExpIsUnknownWithItsReason) {
   EXPECT_NE(r.reason.find("the constant -1e+30"), std::string::npos) << r.reason;
   EXPECT_EQ(r.stats.smt_queries, 0u);
   fs::path inf = fs::temp_directory_path() / "keq_sentinel_inf_cand.py";
-  {
-    std::ifstream in(dir / "cand.py");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string src = text.str();
-    src.replace(src.find("-1.0e30)"), 8, "float(\"-inf\"))");
-    std::ofstream(inf) << src;
-  }
+  ASSERT_EQ(edited_copy(dir / "cand.py", "-1.0e30)", "float(\"-inf\"))", inf), 1u);
   EXPECT_EQ(verify((dir / "ref.py").string(), inf.string(), opt).verdict, Verdict::Equivalent);
   fs::remove(inf);
 }
@@ -125,19 +133,12 @@ TEST(VerifyCorpus, ACaseSplitSkipsPiecesNoInputReaches) {
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/kl_div_batchmean";
   Options opt;
   opt.dims = read_expected(dir).dims;
-  auto edited = [&](const std::string& file, const std::string& from, const std::string& to) {
-    std::ifstream in(dir / file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string src = text.str();
-    for (size_t at; (at = src.find(from)) != std::string::npos;) src.replace(at, from.size(), to);
-    fs::path out = fs::temp_directory_path() / ("keq_clamped_" + file);
-    std::ofstream(out) << src;
-    return out;
-  };
-  fs::path ref = edited("ref.py", "torch.randn(", "torch.rand(");
-  fs::path cand = edited("cand.py", "tl.log(t) - tl.log(p)",
-                         "tl.log(tl.maximum(t, 1e-12)) - tl.log(tl.maximum(p, 1e-12))");
+  fs::path ref = fs::temp_directory_path() / "keq_clamped_ref.py";
+  fs::path cand = fs::temp_directory_path() / "keq_clamped_cand.py";
+  ASSERT_GT(edited_copy(dir / "ref.py", "torch.randn(", "torch.rand(", ref), 0u);
+  ASSERT_GT(edited_copy(dir / "cand.py", "tl.log(t) - tl.log(p)",
+                        "tl.log(tl.maximum(t, 1e-12)) - tl.log(tl.maximum(p, 1e-12))", cand),
+            0u);
   Report r = verify(ref.string(), cand.string(), opt);
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << to_text(r);
   EXPECT_EQ(r.stats.cases_proved, 1u) << to_text(r);
@@ -158,13 +159,7 @@ TEST(VerifyCorpus, AnIndexRoundingMayDecideIsUnsupportedAndSaysWhy) {
             Verdict::Equivalent);
   fs::path edited = fs::temp_directory_path() / "keq_index_rounding_cand.py";
   auto edit = [&](const std::string& to) {
-    std::ifstream in(dir / "cand.py");
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string src = text.str();
-    const std::string from = "(pid.to(tl.float32) + 0.5) * 0.5";
-    src.replace(src.find(from), from.size(), to);
-    std::ofstream(edited) << src;
+    ASSERT_EQ(edited_copy(dir / "cand.py", "(pid.to(tl.float32) + 0.5) * 0.5", to, edited), 1u);
   };
   edit("pid.to(tl.float32) * 0.5");  // exact in fp32: a power of two
   EXPECT_EQ(verify((dir / "ref.py").string(), edited.string(), opt).verdict, Verdict::Equivalent);
@@ -298,16 +293,12 @@ TEST(VerifyCorpus, ACounterexampleShowsAPlainDifferenceOverARoundingBesideIt) {
       << missing.counterexample->ref_value << " against " << missing.counterexample->cand_value;
   EXPECT_FALSE(below_float32(missing));
 
-  fs::path tmp = fs::temp_directory_path() / "keq_rounding_only";
-  fs::create_directories(tmp);
-  std::ifstream in(dir / "cand.py");
-  std::string cand((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string product = "x * (relu6 * 0.16666667)";
-  ASSERT_NE(cand.find(product), std::string::npos);
-  cand.replace(cand.find(product), product.size(), "x * x * (relu6 * 0.16666667)");
-  std::ofstream(tmp / "cand.py") << cand;
-  Report rounding = verify((dir / "ref.py").string(), (tmp / "cand.py").string(), opt);
-  fs::remove_all(tmp);
+  fs::path rounding_only = fs::temp_directory_path() / "keq_rounding_only_cand.py";
+  ASSERT_EQ(edited_copy(dir / "cand.py", "x * (relu6 * 0.16666667)", "x * x * (relu6 * 0.16666667)",
+                        rounding_only),
+            1u);
+  Report rounding = verify((dir / "ref.py").string(), rounding_only.string(), opt);
+  fs::remove(rounding_only);
   ASSERT_EQ(rounding.verdict, Verdict::NotEquivalent) << rounding.reason;
   ASSERT_TRUE(rounding.counterexample);
   EXPECT_LT(relative(*rounding.counterexample), 1e-6);
@@ -368,16 +359,10 @@ TEST(VerifyCorpus, AClampALogsumexpSumCannotReachIsReadAsTheSum) {
   EXPECT_EQ(clamped.verdict, Verdict::Equivalent) << clamped.reason;
   EXPECT_TRUE(inert(clamped));
 
-  fs::path tmp = fs::temp_directory_path() / "keq_clamp_bites";
-  fs::create_directories(tmp);
-  std::ifstream in(dir / "cand.py");
-  std::string cand((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string clamp = "tl.maximum(s, 1e-10)";
-  ASSERT_NE(cand.find(clamp), std::string::npos);
-  cand.replace(cand.find(clamp), clamp.size(), "tl.maximum(s, 2.0)");
-  std::ofstream(tmp / "cand.py") << cand;
-  Report bites = verify((dir / "ref.py").string(), (tmp / "cand.py").string(), opt);
-  fs::remove_all(tmp);
+  fs::path biting = fs::temp_directory_path() / "keq_clamp_bites_cand.py";
+  ASSERT_EQ(edited_copy(dir / "cand.py", "tl.maximum(s, 1e-10)", "tl.maximum(s, 2.0)", biting), 1u);
+  Report bites = verify((dir / "ref.py").string(), biting.string(), opt);
+  fs::remove(biting);
   EXPECT_EQ(bites.verdict, Verdict::NotEquivalent) << bites.reason;
   EXPECT_FALSE(inert(bites));
 }

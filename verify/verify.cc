@@ -3,7 +3,6 @@
 #include <absl/container/flat_hash_set.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -192,7 +191,7 @@ Report every_timing(const std::string& ref_path, const std::string& cand_path, O
 Report only_paired_evidence(Report r) {
   if (r.verdict != Verdict::NotEquivalent || !r.counterexample) return r;
   for (const auto& [variable, value] : r.counterexample->inputs) {
-    if (variable.size() < 2 || variable[0] != 'c' || !std::isdigit(variable[1])) continue;
+    if (!torch::is_unpaired_parameter(variable)) continue;
     r.verdict = Verdict::Unknown;
     r.reason = "with the parameters paired by shape, the only counterexample found sets " +
                variable + ", a parameter of the candidate's own that pairs with none of the " +

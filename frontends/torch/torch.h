@@ -40,6 +40,14 @@ struct ParameterAlias {
   std::vector<int64_t> shape;  // the reference parameter's, which names the elements
   bool transposed = false;     // a 2-D weight held transposed: element [i, j] is its [j, i]
 };
+// A candidate parameter paired with nothing is c<k> (k its creation index); its variables are
+// c<k>[i, ...].
+inline std::string unpaired_parameter(size_t k) {
+  return "c" + std::to_string(k);
+}
+inline bool is_unpaired_parameter(const std::string& variable) {
+  return variable.size() > 1 && variable[0] == 'c' && variable[1] >= '0' && variable[1] <= '9';
+}
 
 struct TorchState {
   // Which part of the file runs: randn while building a model makes parameters, in get_inputs

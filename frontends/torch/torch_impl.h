@@ -168,7 +168,7 @@ struct Torch {
       // Transposed, the candidate's own shape walks its elements and reversed indices name them.
       name = a->name, naming = a->transposed ? shape : a->shape, transposed = a->transposed;
     } else {
-      name = "c" + std::to_string(k);
+      name = unpaired_parameter(k);
     }
   }
   TensorPtr filled(std::vector<int64_t> shape, DType dtype, std::optional<double> v) {

@@ -160,6 +160,7 @@ std::optional<std::string> Triton::launch_key(const Ref& fn, const std::string& 
   for (const auto& b : before) elements += b.size();
   auto [it, fresh] = launch_memo_.try_emplace(key);
   if (!fresh && it->second.before == before) return key;
+  for (const auto& b : it->second.before) memo_elements_ -= 2 * b.size();  // replaced below
   // Two copies of the memory a launch sees: launches past a bound are run, not kept.
   constexpr size_t kKeptElements = size_t{1} << 22;
   if (memo_elements_ + 2 * elements > kKeptElements) {
