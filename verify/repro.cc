@@ -32,6 +32,19 @@ std::string py_str(const std::string& s) {
   return out + "\"";
 }
 
+// PAIRING: by the candidate's creation index, the reference parameter it takes and whether
+// transposed, or None (its own); empty where creation order pairs them.
+std::string pairing_list(const std::vector<torch::ParameterAlias>& pairing) {
+  std::string t = "PAIRING = [";
+  for (size_t k = 0; k < pairing.size(); ++k) {
+    const torch::ParameterAlias& a = pairing[k];
+    t += k ? ", " : "";
+    t += a.name.empty() ? "None"
+                        : "(" + py_str(a.name) + ", " + (a.transposed ? "True" : "False") + ")";
+  }
+  return t + "]\n";
+}
+
 }  // namespace
 
 std::string repro_script(const std::string& ref_path, const std::string& cand_path,
@@ -51,9 +64,10 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
       c.cand_value + " at output " + std::to_string(c.output) +
       "\n"
       "# Inputs and parameters keq names are set; every other element is 0. Parameters are\n"
-      "# assigned in Module.parameters() order, which is their creation order for the usual\n"
-      "# modules (keq matches them that way). Sizes written as literals in get_inputs()\n"
-      "# (literal@LINE:COL in the bound) cannot be set from here.\n"
+      "# p0, p1, ... in creation order (every nn.Parameter some module made and holds), as keq\n"
+      "# numbers them; the candidate's take the reference's values in that order, or as PAIRING\n"
+      "# says. Values a model copies from a parameter while it is built are not followed. Sizes\n"
+      "# written as literals in get_inputs() (literal@LINE:COL in the bound) cannot be set here.\n"
       "import importlib.util\n\nimport torch\n\n";
   t += "REF = " + py_str(std::filesystem::absolute(ref_path).string()) + "\n";
   t += "CAND = " + py_str(std::filesystem::absolute(cand_path).string()) + "\n";
@@ -74,7 +88,8 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
     t += "    " + py_str(tensor) + ": {" + entries + "},\n";
   std::string idx;
   for (size_t k = 0; k < c.index.size(); ++k) idx += (k ? ", " : "") + std::to_string(c.index[k]);
-  t += "}\nOUTPUT, INDEX = " + std::to_string(c.output) + ", (" + idx +
+  t += "}\n" + pairing_list(r.parameter_pairing);
+  t += "OUTPUT, INDEX = " + std::to_string(c.output) + ", (" + idx +
        (c.index.size() == 1 ? ",)" : ")") + "\n";
   t += R"PY(
 
@@ -96,6 +111,27 @@ def fill(t, name):
         t[index] = value
 
 
+def build(cls):  # the model, and every nn.Parameter some module made and holds, in creation order
+    made, modules = [], []
+    real_new, real_init = torch.nn.Parameter.__new__, torch.nn.Module.__init__
+
+    def parameter_new(c, data=None, requires_grad=True):
+        made.append(real_new(c, data, requires_grad))
+        return made[-1]
+
+    def module_init(self, *a, **kw):
+        real_init(self, *a, **kw)
+        modules.append(self)
+
+    torch.nn.Parameter.__new__, torch.nn.Module.__init__ = staticmethod(parameter_new), module_init
+    try:
+        model = cls(*args, **kwargs).to(device)
+    finally:
+        torch.nn.Parameter.__new__, torch.nn.Module.__init__ = real_new, real_init
+    held = {id(p) for m in modules for p in m.parameters(recurse=False)}
+    return model, [p for p in made if id(p) in held]
+
+
 ref, cand = load(REF, "keq_ref"), load(CAND, "keq_cand")
 device = "cuda" if torch.cuda.is_available() else "cpu"
 init = ref.get_init_inputs() if hasattr(ref, "get_init_inputs") else []
@@ -104,11 +140,18 @@ inputs = [x.to(device) if torch.is_tensor(x) else x for x in ref.get_inputs()]
 with torch.no_grad():
     for i, x in enumerate(inputs):
         fill(x, f"in{i}")
-    models = [getattr(ref, REF_CLASS)(*args, **kwargs).to(device),
-              getattr(cand, CAND_CLASS)(*args, **kwargs).to(device)]
-    for m in models:
-        for j, p in enumerate(m.parameters()):
-            fill(p.data, f"p{j}")
+    (ref_model, ref_params), (cand_model, cand_params) = build(getattr(ref, REF_CLASS)), build(getattr(cand, CAND_CLASS))
+    models = [ref_model, cand_model]
+    for j, p in enumerate(ref_params):
+        fill(p.data, f"p{j}")
+    for k, p in enumerate(cand_params):
+        if k >= len(PAIRING):
+            fill(p.data, f"p{k}")
+        elif PAIRING[k] is None:  # a parameter of the candidate's own: 0 unless keq names it
+            fill(p.data, f"c{k}")
+        else:
+            source = ref_params[int(PAIRING[k][0][1:])].data
+            p.data.copy_((source.t() if PAIRING[k][1] else source).reshape(p.shape))
     outs = [m(*[x.clone() if torch.is_tensor(x) else x for x in inputs]) for m in models]
 outs = [o if isinstance(o, (tuple, list)) else (o,) for o in outs]
 a, b = (o[OUTPUT][INDEX].item() for o in outs)

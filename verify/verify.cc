@@ -220,6 +220,7 @@ Report every_pairing(const std::string& ref_path, const std::string& cand_path, 
   for (const auto& pairing : pairings) {
     options.parameter_pairing = pairing;
     runs.push_back(only_paired_evidence(every_timing(ref_path, cand_path, options)));
+    runs.back().parameter_pairing = pairing;
     if (runs.back().verdict == Verdict::Equivalent) {
       runs.back().notes.push_back("parameters: creation order does not pair them (" +
                                   unpaired.reason + "); pairing " + std::to_string(runs.size()) +

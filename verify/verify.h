@@ -109,6 +109,8 @@ struct Report {
   // UNKNOWN because creation order does not pair the parameters: the pairings by shape, order
   // kept, that verify() then tries (torch::parameter_pairings).
   std::vector<std::vector<torch::ParameterAlias>> parameter_pairings;
+  // The pairing this report's run used (empty: creation order), for --repro.
+  std::vector<torch::ParameterAlias> parameter_pairing;
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;

@@ -17,7 +17,8 @@ TRITON_INTERPRET=1 "$python" "$src/tests/crosscheck/triton_rejects.py" "$src/tes
 # keq verify --repro: the script it writes rebuilds the counterexample, and torch with Triton's
 # interpreter computes two different values there.
 for ex in fp16_cast_noclamp gelu_truncated_constant relu6_wrong_bound leaky_relu_wrong_slope \
-          rmsnorm_eps_outside_sqrt layernorm_unbiased_var; do
+          rmsnorm_eps_outside_sqrt layernorm_unbiased_var dropped_linear_bias \
+          transposed_weight_missing_clamp; do
   "$build/keq" verify "$src/examples/$ex/ref.py" "$src/examples/$ex/cand.py" --repro "$out/repro_$ex.py" >/dev/null || true
   result=$(TRITON_INTERPRET=1 "$python" "$out/repro_$ex.py" 2>/dev/null | tail -1)
   if [ "$result" != "differ" ]; then
