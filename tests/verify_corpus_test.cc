@@ -123,6 +123,25 @@ TEST(VerifyCorpus, AFiniteSentinelInAMinIsNamedAndRefutedWhereItShows) {
   EXPECT_EQ(refuted.verdict, Verdict::NotEquivalent) << refuted.reason;
 }
 
+// A sentinel near float32's largest value (3.402823e38 for +inf): twice it overflows, so the
+// witness search's point past it is the largest float32, and there both sides are finite reals
+// past float32's range, which the note says (real semantics does not overflow).
+TEST(VerifyCorpus, ASentinelNearFloat32sLargestValueIsRefutedWithANoteThatBothOverflow) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/row_min_sentinel_near_flt_max";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  ASSERT_EQ(r.verdict, Verdict::NotEquivalent) << r.reason;
+  ASSERT_TRUE(r.counterexample);
+  EXPECT_NE(std::find_if(r.notes.begin(), r.notes.end(),
+                         [](const std::string& n) {
+                           return n.starts_with(
+                               "counterexample: both sides round to the same "
+                               "float32 (inf): both are finite reals past");
+                         }),
+            r.notes.end());
+}
+
 // A clamp at 1e-12 before the logs of a softmax's outputs (of torch.rand values, so at least
 // e^-1/8 here): the sides cut at different constants, so the case split runs first; the pieces
 // at and below the cut hold no input (the enclosure of the softmax stays above it) and are

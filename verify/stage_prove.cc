@@ -100,14 +100,24 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
 
 constexpr const char* kBelowFloat32 = "counterexample: both sides round to the same float32 (";
 
-// Both values' float32 rounding, printed, when it is one finite value.
+// Where two different real values round to one float32, the note that says so: past float32's
+// resolution, or past its range (two finite reals beyond its largest value, which real
+// semantics does not overflow: a finite sentinel near FLT_MAX standing in for infinity).
 std::optional<std::string> same_float32(const ir::RealValue& a, const ir::RealValue& b) {
   if (a.type != ir::Type::F32 || b.type != ir::Type::F32) return std::nullopt;
   float x = mpfr_get_flt(a.f.get(), MPFR_RNDN), y = mpfr_get_flt(b.f.get(), MPFR_RNDN);
-  if (!std::isfinite(x) || x != y) return std::nullopt;
+  if (x != y) return std::nullopt;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(x));
-  return std::string(buf);
+  if (std::isfinite(x))
+    return std::string(kBelowFloat32) + buf +
+           "): the difference is one of real semantics, past float32's resolution, and no "
+           "float32 run shows it at this point";
+  if (!mpfr_number_p(a.f.get()) || !mpfr_number_p(b.f.get())) return std::nullopt;
+  return std::string(kBelowFloat32) + buf +
+         "): both are finite reals past float32's largest value, where real semantics does not "
+         "overflow (a finite sentinel near it, such as 3.4e38 standing in for infinity, differs "
+         "from infinity only there)";
 }
 
 // A term printed in full can run to megabytes (a row's sum); --explain shows its start.
@@ -138,9 +148,7 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
   std::erase_if(r_.notes, [](const std::string& n) { return n.starts_with(kBelowFloat32); });
   if (opt_.semantics == ir::Semantics::Real)
     if (auto same = same_float32(witness_->eval(p.ref, point), witness_->eval(p.cand, point)))
-      r_.notes.push_back(std::string(kBelowFloat32) + *same +
-                         "): the difference is one of real semantics, past float32's "
-                         "resolution, and no float32 run shows it at this point");
+      r_.notes.push_back(*same);
   r_.verdict = Verdict::NotEquivalent;
   r_.reason = "a counterexample that replay confirms";
 }

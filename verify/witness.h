@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
@@ -550,6 +551,8 @@ class Witness {
   // row past a sentinel (a min seeded with 1e30, a max with -1e30 where -inf belongs) or a
   // threshold (softplus's 20) is what a difference there needs, and one draw per input almost
   // never puts all of a row there. The largest constants first, at most kScaledPoints points.
+  // Past a sentinel near float32's largest value (3.4e38 for infinity), 2c overflows: the
+  // largest float32 is the value past it.
   static constexpr size_t kScaledPoints = 8;
   static std::vector<double> uniform_scales(std::vector<double> consts) {
     for (double& c : consts) c = std::abs(c);
@@ -559,7 +562,9 @@ class Witness {
     std::vector<double> out;
     for (double c : consts) {
       if (out.size() + 2 > kScaledPoints) break;
-      out.insert(out.end(), {2 * c, -2 * c});
+      double past =
+          2 * c > std::numeric_limits<float>::max() ? std::numeric_limits<float>::max() : 2 * c;
+      out.insert(out.end(), {past, -past});
     }
     return out;
   }
