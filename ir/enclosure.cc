@@ -387,8 +387,8 @@ Affine affine_of(const TermStore& s, TermId t) {
   return {t, 1, 0};
 }
 
-// (c1 + k1 a) / (c2 + k2 a) over a surely finite a: a Moebius map of one value, monotone on each side
-// of its pole, so its values at the ends of a's enclosure (the limit k1/k2 at an infinite end)
+// (c1 + k1 a) / (c2 + k2 a) over a surely finite a: a Moebius map of one value, monotone on each
+// side of its pole, so its values at the ends of a's enclosure (the limit k1/k2 at an infinite end)
 // bound it. The general quotient loses that both operands move together: tanh written as
 // (e^2x - 1) / (e^2x + 1) over x > 20 is [0, inf] there, and [tanh 20, 1] here. A numerator
 // m (c1 + k1 a) (Python's `x * (e - 1) / (e + 1)`) is m times that map.
@@ -466,6 +466,39 @@ std::optional<Enclosure> moebius(const TermStore& s, Op op, std::span<const Term
   return r;
 }
 
+// A product of two surely finite values: over the reals x * 0 is 0 for every finite x, though
+// an enclosure's infinite end makes interval arithmetic say NaN at that corner (inf * 0). The
+// hull of the corners, with such a corner 0, bounds the product (a clamp at [0, 6] times an
+// unbounded finite value, as in hardswish).
+std::optional<Enclosure> finite_product(Op op, EArgs a) {
+  if (op != Op::Mul || a.size() != 2 || a[0]->type != Type::F32 || a[1]->type != Type::F32)
+    return std::nullopt;
+  for (const Enclosure* e : a)
+    if (!e->real || e->nan || !e->surely_finite()) return std::nullopt;
+  bool unbounded = false;
+  for (const Enclosure* e : a)
+    unbounded = unbounded || mpfr_inf_p(e->lo.get()) || mpfr_inf_p(e->hi.get());
+  if (!unbounded) return std::nullopt;  // interval arithmetic is exact enough there
+  Enclosure r = *a[0];
+  Real corner;
+  bool first = true;
+  for (mpfr_srcptr x : {a[0]->lo.get(), a[0]->hi.get()})
+    for (mpfr_srcptr y : {a[1]->lo.get(), a[1]->hi.get()})
+      for (mpfr_rnd_t rnd : {MPFR_RNDD, MPFR_RNDU}) {
+        if (mpfr_zero_p(x) || mpfr_zero_p(y))
+          mpfr_set_zero(corner.get(), 1);
+        else
+          mpfr_mul(corner.get(), x, y, rnd);
+        if (first || mpfr_less_p(corner.get(), r.lo.get()))
+          mpfr_set(r.lo.get(), corner.get(), MPFR_RNDD);
+        if (first || mpfr_greater_p(corner.get(), r.hi.get()))
+          mpfr_set(r.hi.get(), corner.get(), MPFR_RNDU);
+        first = false;
+      }
+  r.finite = true;
+  return r;
+}
+
 }  // namespace
 
 Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const EnclosureRangeEnv& env) {
@@ -475,6 +508,7 @@ Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const Enclosu
                                args.clear();
                                for (TermId c : kids) args.push_back(&memo.at(c));
                                if (auto m = moebius(s, op, kids, memo)) return *m;
+                               if (auto p = finite_product(op, EArgs(args))) return *p;
                                Enclosure r = apply(op, EArgs(args));
                                if (r.type == Type::F32 && r.real && !r.nan)
                                  r.finite = stays_finite(op, EArgs(args));

@@ -108,6 +108,8 @@ class Pipeline {
   TermId without_finite_sentinels(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                   std::set<double>& dropped);
   bool sentinel_extrema();
+  bool surely_bounded(TermId t, double c, bool at_least);
+  bool sentinels_inert(TermId root);
   bool arg_chains();             // stage_chains.cc
   bool early_threshold_cases();  // stage_cases.cc
   bool inert_clamps();           // stage_clamps.cc

@@ -309,4 +309,51 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which)
   return settled;
 }
 
+// Whether t >= c (at_least) or t <= c for every input in the inputs' domains. Its enclosure
+// decides where it can; where that is too wide, t is bounded piece by piece over a term it
+// compares with constants, its additive constant peeled (hardswish's y * clamp(y + 3, 0, 6) / 6
+// lies in [-3, 3] for y in [-3, 3], is 0 below and y above, so it is at least -3, which the
+// enclosure over y alone, any real, cannot say). Sound: every input puts the split term in one
+// piece, over which it ranges as a variable of its own, which only widens the bound.
+bool Pipeline::surely_bounded(TermId t, double c, bool at_least) {
+  auto inputs = [this](const ir::Variable& v) { return input_range(v); };
+  auto beyond = [&](const ir::Enclosure& e) {
+    return e.real && !e.nan &&
+           (at_least ? mpfr_cmp_d(e.lo.get(), c) >= 0 : mpfr_cmp_d(e.hi.get(), c) <= 0);
+  };
+  if (beyond(ir::evaluate_enclosure_over(store_, t, inputs))) return true;
+  Thresholds found = thresholds_in(store_, {t}, walk_budget_);
+  constexpr const char* kName = "keq.bound_split";
+  TermId v = store_.variable(kName, ir::Type::F32);
+  for (const auto& [term, cuts] : found.cuts) {
+    if (cuts.size() > kMaxThresholds) continue;
+    TermId split = term;  // y + k compared with c is y compared with c - k
+    double shift = 0;
+    auto kids = store_.children(term);
+    if (store_.op(term) == ir::Op::Add && kids.size() == 2)
+      for (int side : {0, 1})
+        if (store_.op(kids[side]) == ir::Op::Const && store_.type(kids[side]) == ir::Type::F32 &&
+            std::isfinite(store_.constant_of(kids[side]).f))
+          split = kids[1 - side], shift = store_.constant_of(kids[side]).f;
+    ir::Enclosure range = ir::evaluate_enclosure_over(store_, split, inputs);
+    if (range.nan) continue;
+    std::set<double> shifted;
+    for (double x : cuts) shifted.insert(x - shift);
+    absl::flat_hash_map<TermId, TermId> memo;
+    TermId u = rewrite_terms(
+        store_, t, memo, [&](TermId x) { return x == split ? std::optional(v) : std::nullopt; });
+    bool all = true;
+    for (const Piece& piece : pieces_of(shifted)) {
+      if (!meets(range, piece)) continue;
+      auto over = [&](const ir::Variable& var) -> std::optional<ir::Enclosure> {
+        return var.name == kName ? std::optional(piece.enclosure(range.surely_finite()))
+                                 : inputs(var);
+      };
+      if (!(all = beyond(ir::evaluate_enclosure_over(store_, u, over)))) break;
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
 }  // namespace keq::verify::internal

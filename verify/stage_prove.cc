@@ -509,15 +509,46 @@ bool Pipeline::negligible_terms() {
 // minimum started at 1e30, masked lanes loaded as 1e30 (LLMKernel L2 25, L2 75).
 constexpr double kSentinelMagnitude = 1e20;
 
+bool is_finite_sentinel(const ir::TermStore& s, TermId c, bool in_max) {
+  if (s.op(c) != ir::Op::Const || s.type(c) != ir::Type::F32) return false;
+  double v = s.constant_of(c).f;
+  return std::isfinite(v) && (in_max ? v <= -kSentinelMagnitude : v >= kSentinelMagnitude);
+}
+
+// Every finite sentinel under root cannot win its extremum: another operand of it is at least
+// the sentinel (in a max) or at most it (in a min) for every input, so dropping it changes no
+// value (-1e30 before a max-pool of hardswish outputs, which are at least -3/8).
+bool Pipeline::sentinels_inert(TermId root) {
+  constexpr size_t kMaxWalk = 20000;
+  std::vector<TermId> stack{root};
+  absl::flat_hash_set<TermId> seen;
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (seen.size() > kMaxWalk) return false;
+    auto kids = store_.children(t);
+    const ir::OpInfo& info = ir::op_info(store_.op(t));
+    if (info.normal_form == ir::NormalFormRole::Extremum)
+      for (TermId c : kids) {
+        if (!is_finite_sentinel(store_, c, info.is_max)) continue;
+        double v = store_.constant_of(c).f;
+        if (std::none_of(kids.begin(), kids.end(), [&](TermId o) {
+              return !is_finite_sentinel(store_, o, info.is_max) &&
+                     surely_bounded(o, v, info.is_max);
+            }))
+          return false;
+      }
+    for (TermId k : kids) stack.push_back(k);
+  }
+  return true;
+}
+
 // t with every such sentinel dropped from the extrema it is an operand of; `dropped` gets their
 // values. An extremum left with one operand is that operand.
 TermId Pipeline::without_finite_sentinels(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                           std::set<double>& dropped) {
-  auto sentinel = [this](TermId c, bool in_max) {
-    if (store_.op(c) != ir::Op::Const || store_.type(c) != ir::Type::F32) return false;
-    double v = store_.constant_of(c).f;
-    return std::isfinite(v) && (in_max ? v <= -kSentinelMagnitude : v >= kSentinelMagnitude);
-  };
+  auto sentinel = [this](TermId c, bool in_max) { return is_finite_sentinel(store_, c, in_max); };
   auto keep = [](TermId) { return std::optional<TermId>(); };
   return rewrite_terms(
       store_, root, memo, keep, [&](TermId t, std::span<const TermId> kids) -> TermId {
@@ -557,25 +588,42 @@ bool Pipeline::sentinel_extrema() {
     return true;
   absl::flat_hash_map<TermId, TermId> memo;
   std::vector<rules::Goal> goals;
+  std::vector<size_t> goal_pair;
   std::set<double> dropped;
   for (size_t k : open_) {
     TermId a = without_finite_sentinels(pairs_[k].ref, memo, dropped),
            b = without_finite_sentinels(pairs_[k].cand, memo, dropped);
-    if (a != pairs_[k].ref || b != pairs_[k].cand) goals.push_back({a, b});
+    if (a != pairs_[k].ref || b != pairs_[k].cand) goals.push_back({a, b}), goal_pair.push_back(k);
   }
   double remaining = opt_.timeout_s / 2 - elapsed();
   if (goals.empty() || remaining <= 0) return true;
   auto proof = prove_goals(goals, rules::kElementTerms, remaining);
   if (!proof->report.canary.empty()) return true;
   size_t proved = 0;
-  for (size_t g = 0; g < goals.size(); ++g) proved += proof->proved(g);
-  if (proved == 0) return true;
+  std::set<size_t> settled;  // proved, and no sentinel in them can win: proved as they are
+  for (size_t g = 0; g < goals.size(); ++g) {
+    if (!proof->proved(g)) continue;
+    const Pair& p = pairs_[goal_pair[g]];
+    if (sentinels_inert(p.ref) && sentinels_inert(p.cand))
+      settled.insert(goal_pair[g]);
+    else
+      ++proved;
+  }
   std::string c;
   for (double v : dropped) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
     c += (c.empty() ? "" : ", ") + std::string(buf);
   }
+  if (!settled.empty()) {
+    for (size_t k : settled) proved_[k] = true;
+    std::erase_if(open_, [&](size_t k) { return settled.contains(k); });
+    r_.stats.egraph_proved += settled.size();
+    r_.notes.push_back(std::to_string(settled.size()) + " output pairs hold the finite sentinel " +
+                       c + " in a min or max where another operand bounds it for every input " +
+                       "(it cannot win): read without it, the e-graph proves them");
+  }
+  if (proved == 0) return true;
   sentinel_why_ = std::to_string(proved) + " of them differ only where values pass the finite " +
                   "sentinel " + c + " (a stand-in for infinity in a min or max): read as " +
                   "infinity the e-graph proves them, and no counterexample was found past it";
