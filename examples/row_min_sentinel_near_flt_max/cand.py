@@ -7,11 +7,12 @@ import triton.language as tl
 @triton.jit
 def row_min_scale_kernel(x_ptr, y_ptr, C, scale, BLOCK: tl.constexpr):
     row = tl.program_id(0)
-    # 3.402823e38 stands in for +inf: a row whose values all pass it (up to FLT_MAX) gets it.
-    acc = tl.full((1,), 3.402823e38, dtype=tl.float32)
-    for c in range(0, C):
-        acc = tl.minimum(acc, tl.load(x_ptr + row * C + c + tl.arange(0, 1)))
-    tl.store(y_ptr + row + tl.arange(0, 1), acc * scale)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < C
+    # Masked lanes take 3.402823e38, a stand-in for +inf: a row whose values all pass it (up to
+    # FLT_MAX) gets it.
+    v = tl.load(x_ptr + row * C + offs, mask=mask, other=3.402823e38)
+    tl.store(y_ptr + row, tl.min(v, axis=0) * scale)
 
 
 class ModelNew(nn.Module):
@@ -23,7 +24,7 @@ class ModelNew(nn.Module):
         x = x.contiguous()
         B, C = x.shape
         y = torch.empty((B, 1), device=x.device, dtype=x.dtype)
-        row_min_scale_kernel[(B,)](x, y, C, self.scale, BLOCK=1)
+        row_min_scale_kernel[(B,)](x, y, C, self.scale, BLOCK=triton.next_power_of_2(C))
         return y
 
 
