@@ -3,6 +3,9 @@
 // counterexample names (every other element 0: the differing element does not depend on them),
 // runs the two models (Model and ModelNew, or KernelBook's X and XNew), and prints both values at
 // the differing element.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -11,11 +14,19 @@
 namespace keq::verify {
 namespace {
 
+// A float32 value printed with 9 digits round-trips through float32 but not always through
+// Python's double: 3.40282347e+38 is past float32's largest value as a double, and torch refuses
+// to store it. The exact value of the float32 (17 digits) is what the script writes.
 std::string py_float(const std::string& v) {
   if (v == "nan" || v == "-nan") return "float('nan')";
   if (v == "inf") return "float('inf')";
   if (v == "-inf") return "float('-inf')";
-  return v;
+  char* end = nullptr;
+  float f = std::strtof(v.c_str(), &end);
+  if (end == v.c_str() || *end != '\0' || !std::isfinite(f)) return v;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(f));
+  return buf;
 }
 
 std::string py_index(const std::string& name) {  // "in0[1,2]" -> "(1, 2)"; "s" -> "()"
@@ -66,9 +77,10 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
       "# Inputs and parameters keq names are set; every other element is 0. Parameters are\n"
       "# p0, p1, ... in creation order (every nn.Parameter some module made and holds), as keq\n"
       "# numbers them; the candidate's take the reference's values in that order, or as PAIRING\n"
-      "# says. Values a model copies from a parameter while it is built are not followed. Sizes\n"
+      "# says. Values a model copies from a parameter while it is built are not followed. Each\n"
+      "# size in DIMS is set where the file assigns it, so values computed from it follow. Sizes\n"
       "# written as literals in get_inputs() (literal@LINE:COL in the bound) cannot be set here.\n"
-      "import importlib.util\n\nimport torch\n\n";
+      "import ast\nimport sys\nimport types\n\nimport torch\n\n";
   t += "REF = " + py_str(std::filesystem::absolute(ref_path).string()) + "\n";
   t += "CAND = " + py_str(std::filesystem::absolute(cand_path).string()) + "\n";
   t += "REF_CLASS, CAND_CLASS = " + py_str(r.ref_class) + ", " + py_str(r.cand_class) + "\n";
@@ -93,13 +105,19 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
        (c.index.size() == 1 ? ",)" : ")") + "\n";
   t += R"PY(
 
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    for k, v in DIMS.items():
-        if hasattr(module, k) and not k.startswith("literal@"):
-            setattr(module, k, v)
+def load(path, name):  # the file run with each size in DIMS set where the file assigns it
+    tree = ast.parse(open(path).read(), path)
+    body = []
+    for node in tree.body:
+        body.append(node)
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        for n in [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and n.id in DIMS]:
+            body.append(ast.copy_location(ast.parse(f"{n} = {DIMS[n]!r}").body[0], node))
+    tree.body = body
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    exec(compile(ast.fix_missing_locations(tree), path, "exec"), module.__dict__)
     return module
 
 

@@ -1,0 +1,197 @@
+"""Runs third-party KernelBench pairs (ref.py with Model, cand.py with ModelNew, not in this
+repository) on the GPU with torch and Triton for real, to confirm keq's verdicts there.
+
+usage: python confirm_ext.py DIR OUT.txt [PROBLEM ...]   (a CUDA device; without one, the CPU
+       under TRITON_INTERPRET=1, a smoke test of this script)
+
+For each DIR/<problem>/:
+- repro.py (keq verify --repro's script, if there): run, its last lines recorded;
+- at the file's own sizes (unless CONFIRM_FILE_SIZES=0), three random draws of get_inputs(): the candidate given the
+  reference's parameters (creation order, or PAIRING from repro.py as keq paired them), the
+  largest absolute difference, or what the candidate raised;
+- dims.txt (if there: NAME=V,... lines, keq's configurations): the same at those sizes, once for
+  each autotune config forced alone, with the candidate's torch.empty filled with NaN so that
+  elements nothing writes show.
+"""
+import ast
+import os
+import sys
+import traceback
+import types
+
+import torch
+import triton
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def load(path, name, dims=None):  # each size in dims set where the file assigns it, as keq does
+    dims = dims or {}
+    tree = ast.parse(open(path).read(), path)
+    body = []
+    for node in tree.body:
+        body.append(node)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for n in [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and n.id in dims]:
+            body.append(ast.copy_location(ast.parse(f"{n} = {dims[n]!r}").body[0], node))
+    tree.body = body
+    m = types.ModuleType(name)
+    m.__file__ = path
+    sys.modules[name] = m
+    exec(compile(ast.fix_missing_locations(tree), path, "exec"), m.__dict__)
+    return m
+
+
+def build(cls, args):  # the model and its parameters in creation order (as keq numbers them)
+    made, modules = [], []
+    real_new, real_init = torch.nn.Parameter.__new__, torch.nn.Module.__init__
+
+    def parameter_new(c, data=None, requires_grad=True):
+        made.append(real_new(c, data, requires_grad))
+        return made[-1]
+
+    def module_init(self, *a, **kw):
+        real_init(self, *a, **kw)
+        modules.append(self)
+
+    torch.nn.Parameter.__new__, torch.nn.Module.__init__ = staticmethod(parameter_new), module_init
+    try:
+        model = cls(*args).to(DEVICE)
+    finally:
+        torch.nn.Parameter.__new__, torch.nn.Module.__init__ = real_new, real_init
+    held = {id(p) for m in modules for p in m.parameters(recurse=False)}
+    return model, [p for p in made if id(p) in held]
+
+
+def pairing_of(problem_dir):
+    path = os.path.join(problem_dir, "repro.py")
+    if not os.path.exists(path):
+        return []
+    for line in open(path):
+        if line.startswith("PAIRING = "):
+            return ast.literal_eval(line[len("PAIRING = "):])
+    return []
+
+
+def copy_parameters(ref_params, cand_params, pairing):
+    with torch.no_grad():
+        for k, p in enumerate(cand_params):
+            source, transposed = pairing[k] if k < len(pairing) and pairing[k] else (f"p{k}", False)
+            if k < len(pairing) and pairing[k] is None:
+                continue  # the candidate's own
+            j = int(source[1:])
+            if j >= len(ref_params):
+                continue
+            s = ref_params[j].data
+            s = s.t() if transposed else s
+            if s.numel() == p.numel():
+                p.data.copy_(s.reshape(p.shape))
+
+
+def autotuners(module):
+    return [v for v in vars(module).values() if isinstance(v, triton.runtime.autotuner.Autotuner)]
+
+
+class NanEmpty:  # the candidate's torch.empty* filled with NaN: unwritten elements show
+    names = ("empty", "empty_like")
+
+    def __enter__(self):
+        self.real = {n: getattr(torch, n) for n in self.names}
+        self.real_new_empty = torch.Tensor.new_empty
+        for n in self.names:
+            setattr(torch, n, lambda *a, _f=self.real[n], **kw: _f(*a, **kw).fill_(float("nan")))
+        torch.Tensor.new_empty = lambda t, *a, **kw: self.real_new_empty(t, *a, **kw).fill_(float("nan"))
+
+    def __exit__(self, *exc):
+        for n, f in self.real.items():
+            setattr(torch, n, f)
+        torch.Tensor.new_empty = self.real_new_empty
+
+
+def compare(problem_dir, dims, seeds, nan_empty=False, config=None):
+    ref = load(os.path.join(problem_dir, "ref.py"), "ref", dims)
+    cand = load(os.path.join(problem_dir, "cand.py"), "cand", dims)
+    tuners = autotuners(cand)
+    if config is not None and (config >= max([len(t.configs) for t in tuners] or [1])):
+        return None
+    if config is not None:
+        for t in tuners:
+            t.configs = [t.configs[min(config, len(t.configs) - 1)]]
+            t.cache = {}
+    init = ref.get_init_inputs()
+    torch.manual_seed(0)
+    rm, rp = build(ref.Model, init)
+    cm, cp = build(cand.ModelNew, init)
+    copy_parameters(rp, cp, pairing_of(problem_dir))
+    worst, nans, shape = 0.0, 0, None
+    for seed in seeds:
+        torch.manual_seed(seed)
+        inputs = [x.to(DEVICE) if torch.is_tensor(x) else x for x in ref.get_inputs()]
+        with torch.no_grad():
+            a = rm(*[x.clone() if torch.is_tensor(x) else x for x in inputs])
+            try:
+                if nan_empty:
+                    with NanEmpty():
+                        b = cm(*[x.clone() if torch.is_tensor(x) else x for x in inputs])
+                else:
+                    b = cm(*[x.clone() if torch.is_tensor(x) else x for x in inputs])
+            except Exception as e:  # the candidate raises where the reference runs
+                lines = [l for l in str(e).splitlines() if l.strip()] or [""]
+                where = f"{lines[0][:80]} ... " if len(lines) > 1 else ""
+                return f"candidate raises: {type(e).__name__}: {where}{lines[-1][:300]}"
+        a, b = (x if torch.is_tensor(x) else x[0] for x in (a, b))
+        if a.shape != b.shape:
+            return f"shapes differ: reference {list(a.shape)}, candidate {list(b.shape)}"
+        nans = max(nans, int((b.isnan() & ~a.isnan()).sum().item()))
+        d = (a.double() - b.double()).abs()
+        worst = max(worst, d[~d.isnan()].max().item() if (~d.isnan()).any() else 0.0)
+        shape = list(a.shape)
+    picked = ";".join(str(t.best_config) for t in tuners if getattr(t, "best_config", None))
+    return (f"shape {shape}: max_abs_difference {worst:.9g}, candidate NaN where the reference "
+            f"is not: {nans}" + (f", autotune {picked}" if picked else ""))
+
+
+def run_repro(problem_dir):
+    import subprocess
+    path = os.path.join(problem_dir, "repro.py")
+    if not os.path.exists(path):
+        return None
+    p = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300)
+    lines = (p.stdout.strip().splitlines() or [""])[-3:]
+    return " | ".join(lines) if p.returncode == 0 else "raised: " + p.stderr.strip().splitlines()[-1]
+
+
+def confirm(problem_dir):
+    out = []
+    r = run_repro(problem_dir)
+    if r is not None:
+        out.append(f"  keq's counterexample (repro.py): {r}")
+    if os.environ.get("CONFIRM_FILE_SIZES", "1") != "0":  # 0: keq's witness and dims.txt only
+        try:
+            out.append(f"  file's sizes, 3 random draws: {compare(problem_dir, {}, range(3))}")
+        except Exception:
+            out.append("  file's sizes: error " + traceback.format_exc().splitlines()[-1])
+    dims_file = os.path.join(problem_dir, "dims.txt")
+    for line in open(dims_file).read().split() if os.path.exists(dims_file) else []:
+        dims = {k: int(v) for k, v in (kv.split("=") for kv in line.split(","))}
+        for config in range(64):
+            try:
+                r = compare(problem_dir, dims, range(2), nan_empty=True, config=config)
+            except Exception:
+                r = "error " + traceback.format_exc().splitlines()[-1]
+            if r is None:
+                break
+            out.append(f"  {line}, autotune config {config + 1} alone, NaN-filled empty: {r}")
+    return out
+
+
+if __name__ == "__main__":
+    root, out_path = sys.argv[1], sys.argv[2]
+    problems = sys.argv[3:] or sorted(os.listdir(root))
+    with open(out_path, "w") as f:
+        name = torch.cuda.get_device_name() if DEVICE == "cuda" else "CPU, Triton interpreter"
+        f.write(f"# {name}, torch {torch.__version__}, triton {triton.__version__}\n")
+        for p in problems:
+            lines = [p] + confirm(os.path.join(root, p))
+            print("\n".join(lines), flush=True)
+            f.write("\n".join(lines) + "\n")
