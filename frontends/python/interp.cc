@@ -17,6 +17,28 @@ using K = Value::Kind;
 
 constexpr int64_t kMaxLoopTrips = 10'000'000;
 
+// What a kernel's local holds after `x = v` (or `x += v`): Triton 3.6 makes every value but a
+// tensor, a dtype or a tuple (whose items it converts alike) a tensor, so an int that was a
+// constexpr is a runtime scalar there (`B = BLOCK // 4` then `tl.arange(0, B)` does not
+// compile: "arange's arguments must be of type tl.constexpr"). Only `x: tl.constexpr = v`
+// keeps it a constexpr. Floats stay as they are (keq rounds them where they meet fp32 tensors).
+Ref kernel_local(const Ref& v) {
+  if (v->kind == K::Int && !v->b) {
+    Ref r = integer(v->i);
+    r->b = true;
+    return r;
+  }
+  if (v->kind != K::Tuple) return v;
+  auto items = v->items;
+  bool changed = false;
+  for (Ref& item : items) {
+    Ref local = kernel_local(item);
+    changed = changed || local != item;
+    item = local;
+  }
+  return changed ? tuple(std::move(items)) : v;
+}
+
 }  // namespace
 
 Interp::Interp(ir::TermStore& store) : store_(store) {
@@ -145,6 +167,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       return Flow::Normal;
     case NodeKind::Assign: {
       Ref v = eval(n.kids.back(), env);
+      if (hooks_.in_kernel && hooks_.in_kernel()) v = kernel_local(v);
       for (size_t k = 0; k + 1 < n.kids.size(); ++k) assign(n.kids[k], v, env);
       return Flow::Normal;
     }
@@ -154,6 +177,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
                          !(hooks_.in_kernel && hooks_.in_kernel());
       Ref v = host_tensor ? hooks_.augassign(*this, n.text, target, value, n.span)
                           : binop(n.text, target, value, n.span);
+      if (hooks_.in_kernel && hooks_.in_kernel()) v = kernel_local(v);
       assign(n.kids[0], v, env);
       return Flow::Normal;
     }

@@ -14,6 +14,8 @@ mkdir -p "$out"
 KEQ_CROSSCHECK_DIR="$out" "$build/tests/crosscheck_test" --gtest_filter=*Cpu*
 # Triton's own compile-time checks reject every kernel keq rejects (frontends/triton/compile_checks.h).
 TRITON_INTERPRET=1 "$python" "$src/tests/crosscheck/triton_rejects.py" "$src/tests/golden/triton_rejects"
+# And the rules only its compiler applies, compiling for an sm_90 target (no GPU needed).
+env -u TRITON_INTERPRET "$python" "$src/tests/crosscheck/triton_compile_rejects.py" "$src/tests/golden/triton_compile_rejects"
 # keq verify --repro: the script it writes rebuilds the counterexample, and torch with Triton's
 # interpreter computes two different values there.
 for ex in fp16_cast_noclamp gelu_truncated_constant relu6_wrong_bound leaky_relu_wrong_slope \
