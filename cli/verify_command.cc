@@ -106,7 +106,9 @@ the same first-extreme entries), the e-graph (real-semantics rules and normal fo
 split of pairs whose branches compare one value with constants (each piece proved by the e-graph
 or by both sides enclosing one point there, as where a clamp saturates; pairs that differ only by
 exp of arguments below -1e4, a finite sentinel such as -1e30 where -inf belongs, are UNKNOWN with
-that reason: positive over the reals, tinier than any float), then Z3 on what is left (an exact encoding of a fragment: arithmetic, comparisons, select,
+that reason: positive over the reals, tinier than any float; a finite sentinel in a min or max
+that another operand always passes, as -1e30 before a max-pool of hardswish values, is read as
+absent), then Z3 on what is left (an exact encoding of a fragment: arithmetic, comparisons, select,
 max/min, exp/log/sqrt/tanh/sigmoid/erf through uninterpreted functions with true facts; division,
 log and sqrt only where Z3 proves their arguments in range; integers wrapping at their width,
 casts, rounding to integers, bitcasts; infinite constants as extended reals; frexp, ldexp and
