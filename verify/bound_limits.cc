@@ -112,6 +112,13 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
         if (v < 2 || v == base[e.d].second[e.j]) continue;
         torch::Dims dims = base;
         dims[e.d].second[e.j] = v;
+        // A limit one size makes is the same with the other sizes halved, where the programs
+        // run sooner: at full size a transposed conv 127 high spent the probe's whole time, and
+        // the height, which a width's output length equal to it merely named, was taken as
+        // confirmed (LLMKernel L2 50). Where the halved sizes do not run, the sizes as they are.
+        if (!real && set.size() == 1)
+          if (auto fewer = others_halved(dims, {set.back()}, elements(dims) / 8))
+            real = predicted_limit(probe, *fewer, {v, block}, unit, config_of(configs, {n, block}));
         if (!real)
           real =
               predicted_limit(probe, dims, {v * rest, block}, unit, config_of(configs, {n, block}));
