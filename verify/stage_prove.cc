@@ -111,8 +111,8 @@ std::optional<std::string> same_float32(const ir::RealValue& a, const ir::RealVa
   std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(x));
   if (std::isfinite(x))
     return std::string(kBelowFloat32) + buf +
-           "): the difference is one of real semantics, past float32's resolution, and no "
-           "float32 run shows it at this point";
+           "): the difference is one of real semantics, past float32's resolution at this "
+           "point (a float32 run may still differ here, by its own roundings)";
   if (!mpfr_number_p(a.f.get()) || !mpfr_number_p(b.f.get())) return std::nullopt;
   return std::string(kBelowFloat32) + buf +
          "): both are finite reals past float32's largest value, where real semantics does not "
