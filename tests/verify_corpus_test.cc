@@ -142,6 +142,19 @@ TEST(VerifyCorpus, AFiniteSentinelAnotherOperandAlwaysPassesIsProvedAsAbsent) {
             r.notes.end());
 }
 
+// tanh written sign(x) (1 - e^(-2|x|)) / (1 + e^(-2|x|)) over any finite x (LLMKernel L1 22's
+// form): the case split on x at 0 resolves |x| to x or -x on each piece. Without that the pieces
+// kept |x| and Z3's models leaned on exp values the real function does not take (UNKNOWN).
+TEST(VerifyCorpus, AnAbsOfTheSplitValueIsResolvedOnEachPiece) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/tanh_sign_abs_form";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  opt.use_smt = false;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
+  EXPECT_GE(r.stats.cases_proved, 1u);
+}
+
 // A sentinel near float32's largest value (3.402823e38 for +inf): twice it overflows, so the
 // witness search's point past it is the largest float32, and there both sides are finite reals
 // past float32's range, which the note says (real semantics does not overflow).

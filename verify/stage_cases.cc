@@ -153,6 +153,11 @@ TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const std::set<do
                   absl::flat_hash_map<TermId, TermId>& memo) {
   auto replace = [&](TermId t) -> std::optional<TermId> {
     if (t == split) return as;
+    // |t| where 0 is a cut: t or -t on the piece (a tanh written sign(x) (1 - e^-2|x|) / ...).
+    if (s.op(t) == ir::Op::Abs && s.children(t)[0] == split && cuts.contains(0.0)) {
+      TermId x = as.value_or(split);
+      return piece.inside() >= 0 ? x : s.make(ir::Op::Neg, {x});
+    }
     auto th = threshold_of(s, t);
     // A constant that is not a cut may lie inside the piece, where its comparison varies.
     if (!th || th->term != split || !cuts.contains(th->value)) return std::nullopt;
