@@ -202,11 +202,13 @@ const OpInfo kRows[] = {
      .smt_ieee = KEQ_SMT_IEEE(return a[0] / a[1];),
      .cuda = "keq_div"},
     // Triton's fp32 `/` (div.full.f32, up to 2 ulp): exact division over the reals.
+    // tl.math.fdiv emits the same instruction (Triton 3.6 ignores its ieee_rounding).
     {.op = Op::DivFull,
      .arity = 2,
      .sig = Signature::SameFloat,
      .ieee_exact = false,
      .normal_form = NormalFormRole::Quotient,
+     .spellings = "tl.fdiv",
      .ieee = KEQ_VIA_REAL(Div),
      .real = real_float2<mpfr_div>,
      .interval = KEQ_INTERVAL(return div(a[0], a[1]);),
