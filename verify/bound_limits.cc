@@ -54,15 +54,19 @@ std::vector<std::pair<int64_t, std::string>> limit_targets(int64_t block, const 
 
 // Whether the candidate run at `dims` has the `expected` limit (or loop step): false when it has
 // others of that block and not it, true when it has it or no limit of that block (its
-// configuration has no such block); nothing where the programs do not run there.
+// configuration has no such block), or the limit's value with another block: the host picked
+// a block from the size (BLOCK_C = the channels rounded up to 64: at 65 channels the block is
+// 128, at 129 it is 192, which tl.arange refuses; LLMKernel L2 91); nothing where the programs
+// do not run there.
 std::optional<bool> predicted_limit(LimitProbe& probe, const torch::Dims& dims,
                                     std::pair<int64_t, int64_t> expected, const std::string& unit,
                                     size_t config) {
   const Limits* at = probe.at(dims, unit == "STEP", config);
   if (!at) return std::nullopt;
-  return at->count(expected) || std::none_of(at->begin(), at->end(), [&](const auto& l) {
-           return l.second == expected.second;
-         });
+  return std::any_of(at->begin(), at->end(),
+                     [&](const auto& l) { return l.first == expected.first; }) ||
+         std::none_of(at->begin(), at->end(),
+                      [&](const auto& l) { return l.second == expected.second; });
 }
 
 }  // namespace
