@@ -122,7 +122,8 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
         // confirmed (LLMKernel L2 50). Where the halved sizes do not run, the sizes as they are.
         if (!real && set.size() == 1)
           if (auto fewer = others_halved(dims, {set.back()}, elements(dims) / 8))
-            real = predicted_limit(probe, *fewer, {v, block}, unit, config_of(configs, {n, block}));
+            real = predicted_limit(probe, *fewer, {v * rest, block}, unit,
+                                   config_of(configs, {n, block}));
         if (!real)
           real =
               predicted_limit(probe, dims, {v * rest, block}, unit, config_of(configs, {n, block}));

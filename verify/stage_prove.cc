@@ -593,7 +593,9 @@ bool Pipeline::sentinel_extrema() {
   for (size_t k : open_) {
     TermId a = without_finite_sentinels(pairs_[k].ref, memo, dropped),
            b = without_finite_sentinels(pairs_[k].cand, memo, dropped);
-    if (a != pairs_[k].ref || b != pairs_[k].cand) goals.push_back({a, b}), goal_pair.push_back(k);
+    if (a == pairs_[k].ref && b == pairs_[k].cand) continue;
+    goals.push_back({a, b});
+    goal_pair.push_back(k);
   }
   double remaining = opt_.timeout_s / 2 - elapsed();
   if (goals.empty() || remaining <= 0) return true;

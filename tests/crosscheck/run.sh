@@ -17,15 +17,20 @@ TRITON_INTERPRET=1 "$python" "$src/tests/crosscheck/triton_rejects.py" "$src/tes
 # And the rules only its compiler applies, compiling for an sm_90 target (no GPU needed).
 env -u TRITON_INTERPRET "$python" "$src/tests/crosscheck/triton_compile_rejects.py" "$src/tests/golden/triton_compile_rejects"
 # keq verify --repro: the script it writes rebuilds the counterexample, and torch with Triton's
-# interpreter computes two different values there.
-for ex in fp16_cast_noclamp gelu_truncated_constant relu6_wrong_bound leaky_relu_wrong_slope \
-          rmsnorm_eps_outside_sqrt layernorm_unbiased_var dropped_linear_bias \
-          transposed_weight_missing_clamp; do
+# interpreter computes two different values there ("differ"). row_min_sentinel_near_flt_max's
+# counterexample is past float32's range, where both sides are inf ("equal", as keq's note says;
+# its inputs are the largest float32, which the script must write exactly).
+for case in fp16_cast_noclamp:differ gelu_truncated_constant:differ relu6_wrong_bound:differ \
+            leaky_relu_wrong_slope:differ rmsnorm_eps_outside_sqrt:differ \
+            layernorm_unbiased_var:differ dropped_linear_bias:differ \
+            transposed_weight_missing_clamp:differ bias_shape_from_channels:differ \
+            row_min_sentinel_near_flt_max:equal; do
+  ex=${case%%:*} expected=${case##*:}
   "$build/keq" verify "$src/examples/$ex/ref.py" "$src/examples/$ex/cand.py" --repro "$out/repro_$ex.py" >/dev/null || true
   result=$(TRITON_INTERPRET=1 "$python" "$out/repro_$ex.py" 2>/dev/null | tail -1)
-  if [ "$result" != "differ" ]; then
-    echo "FAIL repro $ex: the script did not reproduce a difference ($result)"
+  if [ "$result" != "$expected" ]; then
+    echo "FAIL repro $ex: the script printed '$result', not '$expected'"
     exit 1
   fi
-  echo "ok   repro $ex"
+  echo "ok   repro $ex ($result)"
 done
