@@ -29,9 +29,10 @@ std::string py_float(const std::string& v) {
   return buf;
 }
 
-std::string py_index(const std::string& name) {  // "in0[1,2]" -> "(1, 2)"; "s" -> "()"
+// "in0[1,2]" -> "(1, 2)"; "s" and a 0-d tensor's "p2[]" -> "()"
+std::string py_index(const std::string& name) {
   size_t open = name.find('[');
-  if (open == std::string::npos) return "()";
+  if (open == std::string::npos || open + 2 >= name.size()) return "()";
   std::string inner = name.substr(open + 1, name.size() - open - 2), out = "(";
   for (char c : inner) out += c == ',' ? std::string(", ") : std::string(1, c);
   return out + (inner.find(',') == std::string::npos ? ",)" : ")");
