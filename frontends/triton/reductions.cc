@@ -158,8 +158,8 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   auto atomic = [this, need_kernel](const std::string& name, Op op) {
     return [this, need_kernel, name, op](Interp&, CallArgs& a) {
       need_kernel(a, "tl." + name);
-      need_unconditional(a.at, "tl." + name);
       // Atomics from several programs commute: the element accumulates every value (no race).
+      // Under a data-dependent condition the value counts only where the condition holds.
       Ref p = a.get(0, "pointer");
       if (!p || p->kind != K::Pointer)
         in.unsupported(a.at, "tl." + name + " to something that is not a pointer block");
@@ -170,7 +170,10 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
       for (size_t k = 0; k < lanes.size(); ++k) {
         if (!lanes[k]) continue;
         int64_t off = p->offsets[k];
-        if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
+        bool oob = off < 0 || off >= static_cast<int64_t>(buf->elems.size());
+        if (oob || buf->elems[off] == Tensor::kUninit)
+          need_unconditional(a.at, "tl." + name + " out of bounds or to memory nothing wrote");
+        if (oob) {
           finding(a.at, name + " out of bounds: lane " + std::to_string(k) + " element " +
                             std::to_string(off));
           continue;
@@ -180,6 +183,11 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
         TermId old = buf->elems[off];
         run->reads_prior = true;
         if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory", buf->dtype);
+        if (!path.empty() && op != Op::Sum) {
+          buf->write(off, fold(mk(Op::Select, {path_guard(), mk(op, {old, val}), old})));
+          continue;
+        }
+        if (!path.empty()) val = fold(mk(Op::Select, {path_guard(), val, constant(s, buf->dtype, 0)}));
         // Flatten sums so partial sums from many programs stay one n-ary sum.
         std::vector<TermId> parts;
         if (op == Op::Sum && s.op(old) == Op::Sum)
