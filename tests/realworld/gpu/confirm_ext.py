@@ -108,16 +108,17 @@ class NanEmpty:  # the candidate's torch.empty* filled with NaN: unwritten eleme
         torch.Tensor.new_empty = self.real_new_empty
 
 
-def difference(a, b, chunk=1 << 26):  # NaNs only b has, and the largest |a - b|, in chunks
+def difference(a, b, chunk=1 << 26):  # NaNs only b has, the largest |a - b| and |a|, in chunks
     a, b = a.reshape(-1), b.reshape(-1)
-    nans, worst = 0, 0.0
+    nans, worst, scale = 0, 0.0, 0.0
     for k in range(0, a.numel(), chunk):
         x, y = a[k:k + chunk], b[k:k + chunk]
         nans += int((y.isnan() & ~x.isnan()).sum().item())
         d = (x.double() - y.double()).abs()
-        d = d[~d.isnan()]
+        d, x = d[~d.isnan()], x[x.isfinite()].abs()
         worst = max(worst, d.max().item() if d.numel() else 0.0)
-    return nans, worst
+        scale = max(scale, x.max().item() if x.numel() else 0.0)
+    return nans, worst, scale
 
 
 def compare(problem_dir, dims, seeds, nan_empty=False, config=None):
@@ -135,7 +136,7 @@ def compare(problem_dir, dims, seeds, nan_empty=False, config=None):
     rm, rp = build(ref.Model, init)
     cm, cp = build(cand.ModelNew, init)
     copy_parameters(rp, cp, pairing_of(problem_dir))
-    worst, nans, shape = 0.0, 0, None
+    worst, nans, scale, shape = 0.0, 0, 0.0, None
     for seed in seeds:
         torch.manual_seed(seed)
         inputs = [x.to(DEVICE) if torch.is_tensor(x) else x for x in ref.get_inputs()]
@@ -154,12 +155,13 @@ def compare(problem_dir, dims, seeds, nan_empty=False, config=None):
         a, b = (x if torch.is_tensor(x) else x[0] for x in (a, b))
         if a.shape != b.shape:
             return f"shapes differ: reference {list(a.shape)}, candidate {list(b.shape)}"
-        n, w = difference(a, b)
-        nans, worst, shape = max(nans, n), max(worst, w), list(a.shape)
+        n, w, m = difference(a, b)
+        nans, worst, scale, shape = max(nans, n), max(worst, w), max(scale, m), list(a.shape)
         del a, b, inputs  # KernelBench's level-1 sizes fill most of the GPU's memory
         torch.cuda.empty_cache() if DEVICE == "cuda" else None
     picked = ";".join(str(t.best_config) for t in tuners if getattr(t, "best_config", None))
-    return (f"shape {shape}: max_abs_difference {worst:.9g}, candidate NaN where the reference "
+    return (f"shape {shape}: max_abs_difference {worst:.9g} (largest finite |reference| {scale:.6g}), "
+            f"candidate NaN where the reference "
             f"is not: {nans}" + (f", autotune {picked}" if picked else ""))
 
 
