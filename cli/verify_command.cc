@@ -239,7 +239,11 @@ options:
                     every config is checked, each as a configuration of its own (a kernel with
                     fewer configs runs its last). A first launch per autotuning key that reads
                     memory it writes (atomics) runs after each config once, as Triton's
-                    benchmarking does (reset_to_zero, restore_value and Config pre_hooks applied)
+                    benchmarking does (reset_to_zero, restore_value and Config pre_hooks applied).
+                    Every first launch per key compiles each config's first program, as Triton's
+                    benchmarking does: a config that raises OutOfResources or fails a
+                    tl.static_assert is skipped (the first config kept runs in its place, named
+                    in a note), and any other error raises from the launch
   --explain O:I,J   print how element [I,J] of output O (O: and default 0; O: alone for a 0-d
                     output) was settled: the
                     e-graph's rewrite chain when it proved it (rules, congruence, constant

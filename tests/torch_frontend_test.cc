@@ -1617,6 +1617,50 @@ TEST(Triton, AutotunedKernelsRefuseKeywordsTheConfigsPass) {
   }
 }
 
+// Triton 3.6's autotuner compiles and runs every config before the first launch for a key: a
+// config that raises OutOfResources or fails a tl.static_assert gets an infinite time and never
+// runs; any other compile error raises from the launch (tests/fixtures/gpu/autotune_bench_skips.txt).
+// keq ran each config alone: NOT_EQUIVALENT at a 64-warp config Triton skips, and a config 1
+// proved at length where config 2's tl.arange(0, 96) makes every launch raise (LLMKernel L2 72).
+TEST(Triton, AutotuneBenchmarkingSkipsOrRaisesAsTritonDoes) {
+  std::string measured = gpu_fixture("autotune_bench_skips.txt");
+  EXPECT_NE(measured.find("num_warps=64 second of two -> ok True, picked BLOCK: 32"),
+            std::string::npos);
+  EXPECT_NE(measured.find("static_assert fails second of two -> ok True, picked BLOCK: 32"),
+            std::string::npos);
+  EXPECT_NE(measured.find("BLOCK=96 (arange) second of two -> CompilationError / ValueError: "
+                          "arange's range must be a power of 2"),
+            std::string::npos);
+  expect_candidate_raises("autotune_bench_arange_96.py",
+                          "ValueError: arange's range must be a power of 2 (config 2 of 2 of "
+                          "copy_kernel, which @triton.autotune compiles and runs before its "
+                          "first launch)");
+  for (const char* file : {"autotune_bench_num_warps_64.py", "autotune_bench_static_assert.py"}) {
+    ir::TermStore s;
+    Program p = golden_candidate(file, s);
+    std::string notes;
+    for (const std::string& n : p.state.host_assumptions) notes += n + "\n";
+    EXPECT_NE(notes.find("copy_kernel config 2 of 2 is never picked"), std::string::npos) << notes;
+  }
+  // Chosen, the skipped config runs as the kept one: its block of 32, not 64, and no error.
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/autotune_config_out_of_resources_skipped";
+  ir::TermStore s;
+  Program p = run_candidate((dir / "cand.py").string(), (dir / "ref.py").string(), s, {}, false,
+                            "ModelNew", 1);
+  ASSERT_EQ(p.state.autotune_used.size(), 1u);
+  EXPECT_NE(p.state.autotune_used[0].find("config 1 of 2 (BLOCK=32"), std::string::npos)
+      << p.state.autotune_used[0];
+}
+
+// A kernel that raises while its program runs, caught by the host for a fallback launch: the
+// next launch is a launch, not "a kernel launch inside a kernel" (the raising run stayed current).
+TEST(Triton, AFallbackLaunchAfterAKernelRaisesRuns) {
+  ir::TermStore s;
+  Program p = golden_candidate("fallback_after_kernel_raises.py", s);
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[7]), "(* in0[1,3] 2)");
+}
+
 // hasattr(tl, NAME) answers as Triton 3.6 does (scripts/module_names.py lists its names): a
 // name it lacks is False and may be bound, where it was UNSUPPORTED ("triton.language.tanh is
 // not modelled") and stopped the file before any kernel ran; a name it has is True even where

@@ -44,7 +44,8 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
   for (Report& r : reports)
     r.notes.push_back(
         "autotune: configs with the constexprs of an earlier one were checked once "
-        "(num_warps and num_stages change nothing keq models): " +
+        "(num_warps and num_stages change nothing keq models; a config the autotuner skips "
+        "runs as the first it keeps): " +
         list);
 }
 

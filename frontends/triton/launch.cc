@@ -39,7 +39,9 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
       refuse_tuned_keywords(configs, nullptr, a);
       return launch_after_tuning(kernel, grid, a);
     }
-    cfg = apply_config(fn, configs, a.at, meta);
+    auto skipped = skipped_configs_.find(kernel.get());
+    cfg = apply_config(fn, configs, a.at, meta,
+                       skipped == skipped_configs_.end() ? nullptr : &skipped->second);
     refuse_tuned_keywords(configs, cfg, a);
   }
   if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
@@ -95,6 +97,10 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   const int64_t undefined_before = undef_count;
   const size_t findings_before = st.findings.size();
   run = &l;
+  struct EndOfRun {  // also where a program raises and host code catches it (a fallback)
+    Triton& t;
+    ~EndOfRun() { t.run = nullptr, t.path.clear(); }
+  } end_of_run{*this};
   const int64_t stop = st.first_program_only ? 1 : INT64_MAX;
   for (l.pid[2] = 0; l.pid[2] < std::min(l.grid[2], stop); ++l.pid[2])
     for (l.pid[1] = 0; l.pid[1] < std::min(l.grid[1], stop); ++l.pid[1])
@@ -260,6 +266,7 @@ bool Triton::launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size
 Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a) {
   const Ref& fn = (*kernel->attrs)["fn"];
   const std::vector<Ref>& configs = (*kernel->attrs)["configs"]->items;
+  skipped_configs_[kernel.get()] = benchmark_configs(kernel, grid, a);
   auto zero = [&] {
     for (const TensorPtr& t : tuning_args(kernel, fn, a, "reset_to_zero"))
       std::fill(t->elems.begin(), t->elems.end(), constant(s, t->dtype, 0));
@@ -306,6 +313,59 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
       "do_bench runs each at least 8 times; reset_to_zero or restore_value undoes them)");
   launch_config(kernel, grid, a, st.autotune_choice);
   return python::none();
+}
+
+std::vector<std::string> Triton::benchmark_configs(const Ref& kernel, const Ref& grid,
+                                                  CallArgs& a) {
+  const std::vector<Ref>& configs = (*kernel->attrs)["configs"]->items;
+  std::vector<std::string> skipped(configs.size());
+  skipped_configs_.erase(kernel.get());
+  std::vector<std::pair<TensorPtr, std::vector<TermId>>> memory;
+  auto keep = [&](const Ref& v) {
+    if (v->kind != K::Tensor) return;
+    memory.push_back({v->tensor, v->tensor->elems});
+    if (v->tensor->storage.members)
+      for (const auto& m : *v->tensor->storage.members)
+        if (auto t = m.lock(); t && t != v->tensor) memory.push_back({t, t->elems});
+  };
+  for (const Ref& v : a.pos) keep(v);
+  for (const auto& kv : a.kw) keep(kv.second);
+  for (size_t c = 0; c < configs.size(); ++c) {
+    torch::TorchState saved = st;  // coverage, findings, notes: a trial checks nothing
+    st.first_program_only = true;
+    try {
+      launch_config(kernel, grid, a, c);
+    } catch (const python::ProgramError& e) {
+      std::string what = e.what();
+      if (!e.confirmed || e.assertion) {
+        // keq's own limits: the configuration that runs this config says so
+      } else if (what.find(": OutOfResources:") != std::string::npos ||
+                 what.find(": CompileTimeAssertionFailure:") != std::string::npos) {
+        skipped[c] = what;
+      } else {
+        st = std::move(saved);
+        for (auto& [t, elems] : memory) t->elems = elems;
+        throw python::ProgramError(
+            what + " (config " + std::to_string(c + 1) + " of " + std::to_string(configs.size()) +
+                " of " + (*kernel->attrs)["fn"]->s +
+                ", which @triton.autotune compiles and runs before its first launch)",
+            true);
+      }
+    } catch (const Error&) {
+      // unsupported or past a size limit: the configuration that runs this config says so
+    }
+    st = std::move(saved);
+    for (auto& [t, elems] : memory) t->elems = elems;
+  }
+  if (std::none_of(skipped.begin(), skipped.end(), [](const auto& r) { return r.empty(); }))
+    return std::vector<std::string>(configs.size());  // min() of all-infinite times: config 1
+  for (size_t c = 0; c < configs.size(); ++c)
+    if (!skipped[c].empty())
+      st.host_assumptions.insert("autotune: " + (*kernel->attrs)["fn"]->s + " config " +
+                                 std::to_string(c + 1) + " of " + std::to_string(configs.size()) +
+                                 " is never picked: compiled for Triton's benchmarking it raises " +
+                                 skipped[c] + ", which the autotuner skips");
+  return skipped;
 }
 
 void Triton::run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attrs& meta) {
@@ -428,11 +488,21 @@ size_t Triton::smallest_config(const std::vector<Ref>& configs) const {
   return best;
 }
 
-Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta) {
+Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta,
+                         const std::vector<std::string>* skipped) {
   if (configs.empty()) in.error(at, "@triton.autotune with no configs");
   size_t k = st.autotune_choice == torch::TorchState::kSmallestAutotuneConfig
                  ? smallest_config(configs)
                  : std::min(st.autotune_choice, configs.size() - 1);
+  // Where benchmarking skips a config, the first config it kept stands for it (equal
+  // signatures: verify checks that program once).
+  if (skipped && skipped->size() != configs.size()) skipped = nullptr;
+  const size_t kept =
+      skipped ? static_cast<size_t>(std::find(skipped->begin(), skipped->end(), "") -
+                                    skipped->begin())
+              : 0;
+  auto runs = [&](size_t c) { return skipped && !(*skipped)[c].empty() ? kept : c; };
+  k = runs(k);
   st.autotune_configs = std::max(st.autotune_configs, configs.size());
   // The kernel's identity, not its name: two kernels may share one.
   std::string tag = fn->s + "@" + std::to_string(reinterpret_cast<uintptr_t>(configs.data())) + ":";
@@ -441,7 +511,7 @@ Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at
     std::string& sig = st.autotune_signatures[c];
     if (sig.find(tag) != std::string::npos) continue;  // this kernel launched before
     sig += tag;
-    for (auto& [key, v] : (*configs[std::min(c, configs.size() - 1)]->attrs)["kwargs"]->dict)
+    for (auto& [key, v] : (*configs[runs(std::min(c, configs.size() - 1))]->attrs)["kwargs"]->dict)
       sig += key->s + "=" + in.repr(v) + ",";
     sig += ";";
   }

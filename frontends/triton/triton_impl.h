@@ -331,7 +331,10 @@ struct Triton {
   // The autotuner may pick any config, so each is a configuration of its own (verify runs them
   // all); this launch runs the one chosen in the state.
   // Returns the config chosen.
-  Ref apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta);
+  // A config Triton's benchmarking skipped (`skipped`, when given) is never chosen: the first
+  // config it kept runs in its place.
+  Ref apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at, Attrs& meta,
+                   const std::vector<std::string>* skipped = nullptr);
   size_t smallest_config(const std::vector<Ref>& configs) const;
   // Whether this launch of a kernel autotuned over several configs is the first for its key
   // (the autotuner's cache key: the `key` arguments and the tensors' dtypes), where Triton 3.6's
@@ -347,6 +350,12 @@ struct Triton {
   // the chosen config. Where the real run's result depends on the memory it writes (it
   // accumulates), the benchmarking runs are modelled, one per config; else they change nothing.
   Ref launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a);
+  // Triton 3.6's Autotuner._bench compiles and runs every config: one whose compilation raises
+  // OutOfResources or a failed tl.static_assert (CompileTimeAssertionFailure) gets an infinite
+  // time and is never chosen (PTXASError too; keq raises none); any other error propagates from
+  // the launch. Each config's first program runs here, its effects undone. Per config, why it
+  // was skipped (the error), or empty.
+  std::vector<std::string> benchmark_configs(const Ref& kernel, const Ref& grid, CallArgs& a);
   // Runs `kernel` with config `choice` and no autotuning of its own; whether it read prior memory.
   bool launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice);
   void run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attrs& meta);
@@ -624,6 +633,9 @@ struct Triton {
   };
   absl::flat_hash_map<std::string, LaunchResult> launch_memo_;
   size_t memo_elements_ = 0;  // the elements launch_memo_ holds, bounded
+  // Per autotuned kernel, what its latest benchmarking skipped (kept for the launches whose
+  // key is cached).
+  absl::flat_hash_map<const python::Value*, std::vector<std::string>> skipped_configs_;
   // The key, and the pointer arguments' tensors in order; none for an argument it cannot key.
   std::optional<std::string> launch_key(const Ref& fn, const std::string& consts, const Launch& l,
                                         const CallArgs& call, std::vector<TensorPtr>& pointed);
