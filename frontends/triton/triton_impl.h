@@ -264,9 +264,18 @@ struct Triton {
       if (!is_const(k)) return fold(s.make(op, kids));
       types.push_back(s.type(k));
     }
+    // The same constant operations recur in every program and lane (offsets, masks): memoized,
+    // they cost one lookup instead of typing, evaluating and interning.
+    std::pair<uint64_t, uint32_t> key{0, static_cast<uint32_t>(op)};
+    if (kids.size() == 2) {
+      key.first = uint64_t{kids.begin()[0]} << 32 | kids.begin()[1];
+      if (auto hit = folded_.find(key); hit != folded_.end()) return hit->second;
+    }
     ir::TypeResult r = ir::result_type(op, types);
     if (!r.type || *r.type == ir::Type::F32) return fold(s.make(op, kids));  // make says why
-    return evaluated(op, std::span<const TermId>(kids.begin(), kids.size()));
+    TermId v = evaluated(op, std::span<const TermId>(kids.begin(), kids.size()));
+    if (kids.size() == 2) folded_.emplace(key, v);
+    return v;
   }
   TermId evaluated(Op op, std::span<const TermId> constants) {
     absl::InlinedVector<ir::IeeeValue, 4> args;
@@ -641,6 +650,7 @@ struct Triton {
                                         const CallArgs& call, std::vector<TensorPtr>& pointed);
   bool replay_launch(const std::string& key, const std::vector<TensorPtr>& pointed);
   absl::flat_hash_map<TermId, bool> closed_;  // decided_by_floats's memos
+  absl::flat_hash_map<std::pair<uint64_t, uint32_t>, TermId> folded_;  // fold_make's memo
   absl::flat_hash_map<TermId, ir::Interval> intervals_;
   bool is_block_ptr(const Ref& v) const;
   int64_t int_of(const Ref& v, Span at);
