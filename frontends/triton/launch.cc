@@ -1,5 +1,7 @@
 // Kernels and launches: @triton.jit functions, kernel[grid](...), constexpr parameters,
 // autotune configs and heuristics.
+#include <exception>
+
 #include "frontends/triton/triton_impl.h"
 
 namespace keq::triton::impl {
@@ -99,7 +101,11 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   run = &l;
   struct EndOfRun {  // also where a program raises and host code catches it (a fallback)
     Triton& t;
-    ~EndOfRun() { t.run = nullptr, t.path.clear(); }
+    int exceptions = std::uncaught_exceptions();
+    ~EndOfRun() {
+      if (std::uncaught_exceptions() > exceptions && t.run->wrote) t.raised_after_stores_ = true;
+      t.run = nullptr, t.path.clear();
+    }
   } end_of_run{*this};
   const int64_t stop = st.first_program_only ? 1 : INT64_MAX;
   for (l.pid[2] = 0; l.pid[2] < std::min(l.grid[2], stop); ++l.pid[2])
@@ -345,6 +351,7 @@ std::vector<std::string> Triton::benchmark_configs(const Ref& kernel, const Ref&
       } else {
         st = std::move(saved);
         for (auto& [t, elems] : memory) t->elems = elems;
+        raised_after_stores_ = false;
         throw python::ProgramError(
             what + " (config " + std::to_string(c + 1) + " of " + std::to_string(configs.size()) +
                 " of " + (*kernel->attrs)["fn"]->s +
@@ -356,6 +363,7 @@ std::vector<std::string> Triton::benchmark_configs(const Ref& kernel, const Ref&
     }
     st = std::move(saved);
     for (auto& [t, elems] : memory) t->elems = elems;
+    raised_after_stores_ = false;  // its stores are undone
   }
   if (std::none_of(skipped.begin(), skipped.end(), [](const auto& r) { return r.empty(); }))
     return std::vector<std::string>(configs.size());  // min() of all-infinite times: config 1

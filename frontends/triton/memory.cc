@@ -211,6 +211,7 @@ Ref Triton::store(CallArgs& a) {
         need_unconditional(a.at, "a store out of bounds, to memory nothing wrote, or racing");
       run->reads_prior = true;  // where the condition fails, the element keeps what it held
       w[off] = -(run->program() + 2);
+      run->wrote = true;
       buf->write(off, s.make(Op::Select,
                              {path_guard(), to_dtype(e, v->dtype, buf->dtype), buf->elems[off]}));
       continue;
@@ -230,6 +231,7 @@ Ref Triton::store(CallArgs& a) {
     w[off] = run->program();
     run->note_write(buf.get(), off);
     run->stored_lane[{buf.get(), off}] = {p->shape, static_cast<int64_t>(k)};
+    run->wrote = true;
     buf->write(off, stored);
   }
   return python::none();

@@ -184,6 +184,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
         run->reads_prior = true;
         if (old == Tensor::kUninit) old = undefined(a.at, "uninitialized memory", buf->dtype);
         if (!path.empty() && op != Op::Sum) {
+          run->wrote = true;
           buf->write(off, fold(mk(Op::Select, {path_guard(), mk(op, {old, val}), old})));
           continue;
         }
@@ -195,6 +196,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
         else
           parts.push_back(old);
         parts.push_back(val);
+        run->wrote = true;
         buf->write(off, s.make(op, parts));
       }
       return python::none();
@@ -255,6 +257,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
           val = fold(mk(Op::Select, {mk(Op::Eq, {old, c}), val, old}));
         }
         w[off] = run->program();
+        run->wrote = true;
         buf->write(off, val);
       }
       return wrap(r);

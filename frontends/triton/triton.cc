@@ -83,7 +83,7 @@ void install(python::Interp& in, torch::TorchState& state) {
           i2, a->tensor, DType::Bool, [&](TermId e) { return t->fold(t->mk(Op::Not, {e})); }, at));
     i2.unsupported(at, "operator " + op + " in a kernel");
   };
-  h.in_kernel = [t] { return t->run != nullptr; };
+  h.in_kernel = [t] { return t->run != nullptr || t->raised_after_stores_; };
   Ref py_range = in.builtin_value("range");
   // In a kernel, range() is an scf.for: its variable is a runtime value, not a constexpr
   // (tl.static_range's is one).

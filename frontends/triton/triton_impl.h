@@ -66,6 +66,7 @@ struct Launch {
   // element loaded before this launch wrote it and written afterwards, an atomic, a
   // conditional store keeping the old value. Such a launch run twice leaves a different result.
   bool reads_prior = false;
+  bool wrote = false;  // a store or atomic changed memory
   absl::flat_hash_map<const Tensor*, std::vector<bool>> read_unwritten;
   void note_read(const Tensor* t, int64_t off, int64_t writer, size_t size) {
     if (writer >= 0) return;
@@ -651,6 +652,10 @@ struct Triton {
   bool replay_launch(const std::string& key, const std::vector<TensorPtr>& pointed);
   absl::flat_hash_map<TermId, bool> closed_;  // decided_by_floats's memos
   absl::flat_hash_map<std::pair<uint64_t, uint32_t>, TermId> folded_;  // fold_make's memo
+  // A launch raised after some of its programs had stored: on the GPU a kernel raises only as it
+  // compiles, before any store, and keq cannot undo them, so a `try` that would catch this is
+  // UNSUPPORTED (Interp's in_kernel hook), as while the launch runs.
+  bool raised_after_stores_ = false;
   absl::flat_hash_map<TermId, ir::Interval> intervals_;
   bool is_block_ptr(const Ref& v) const;
   int64_t int_of(const Ref& v, Span at);
