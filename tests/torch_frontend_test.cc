@@ -1619,9 +1619,10 @@ TEST(Triton, AutotunedKernelsRefuseKeywordsTheConfigsPass) {
 
 // Triton 3.6's autotuner compiles and runs every config before the first launch for a key: a
 // config that raises OutOfResources or fails a tl.static_assert gets an infinite time and never
-// runs; any other compile error raises from the launch (tests/fixtures/gpu/autotune_bench_skips.txt).
-// keq ran each config alone: NOT_EQUIVALENT at a 64-warp config Triton skips, and a config 1
-// proved at length where config 2's tl.arange(0, 96) makes every launch raise (LLMKernel L2 72).
+// runs; any other compile error raises from the launch
+// (tests/fixtures/gpu/autotune_bench_skips.txt). keq ran each config alone: NOT_EQUIVALENT at a
+// 64-warp config Triton skips, and a config 1 proved at length where config 2's tl.arange(0, 96)
+// makes every launch raise (LLMKernel L2 72).
 TEST(Triton, AutotuneBenchmarkingSkipsOrRaisesAsTritonDoes) {
   std::string measured = gpu_fixture("autotune_bench_skips.txt");
   EXPECT_NE(measured.find("num_warps=64 second of two -> ok True, picked BLOCK: 32"),

@@ -139,6 +139,12 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
       }
       if (real == false) continue;  // a coincidence of values: another set, or the search
       out.insert(out.end(), tries.begin(), tries.end());
+      // A probe that ran at no size confirms nothing: the sizes are tried, and so are the other
+      // sets and the search for a limit computed from a size.
+      if (!real) {
+        unconfirmed.insert({n, block});
+        continue;
+      }
       found = set.size();
     }
     if (!found && !feeding(sizes, n).empty()) unconfirmed.insert({n, block});

@@ -185,7 +185,8 @@ std::string to_text(const std::vector<Report>& reports, Verdict overall,
   // Every configuration is EQUIVALENT when the verdict is: say so, not "configuration 1 of N",
   // which reads as if one alone were proved.
   if (reports.size() > 1 && overall == Verdict::Equivalent)
-    t += " (all " + std::to_string(reports.size()) + " configurations; reason and details: configuration 1)";
+    t += " (all " + std::to_string(reports.size()) +
+         " configurations; reason and details: configuration 1)";
   else if (reports.size() > 1)
     t += " (configuration " + std::to_string(d + 1) + " of " + std::to_string(reports.size()) + ")";
   t += file_size_suffix(decider) + "\n";

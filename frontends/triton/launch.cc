@@ -322,7 +322,7 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
 }
 
 std::vector<std::string> Triton::benchmark_configs(const Ref& kernel, const Ref& grid,
-                                                  CallArgs& a) {
+                                                   CallArgs& a) {
   const std::vector<Ref>& configs = (*kernel->attrs)["configs"]->items;
   std::vector<std::string> skipped(configs.size());
   skipped_configs_.erase(kernel.get());
@@ -506,9 +506,9 @@ Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at
   // signatures: verify checks that program once).
   if (skipped && skipped->size() != configs.size()) skipped = nullptr;
   const size_t kept =
-      skipped ? static_cast<size_t>(std::find(skipped->begin(), skipped->end(), "") -
-                                    skipped->begin())
-              : 0;
+      skipped
+          ? static_cast<size_t>(std::find(skipped->begin(), skipped->end(), "") - skipped->begin())
+          : 0;
   auto runs = [&](size_t c) { return skipped && !(*skipped)[c].empty() ? kept : c; };
   k = runs(k);
   st.autotune_configs = std::max(st.autotune_configs, configs.size());

@@ -188,7 +188,8 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
           buf->write(off, fold(mk(Op::Select, {path_guard(), mk(op, {old, val}), old})));
           continue;
         }
-        if (!path.empty()) val = fold(mk(Op::Select, {path_guard(), val, constant(s, buf->dtype, 0)}));
+        if (!path.empty())
+          val = fold(mk(Op::Select, {path_guard(), val, constant(s, buf->dtype, 0)}));
         // Flatten sums so partial sums from many programs stay one n-ary sum.
         std::vector<TermId> parts;
         if (op == Op::Sum && s.op(old) == Op::Sum)

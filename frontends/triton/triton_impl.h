@@ -650,7 +650,7 @@ struct Triton {
   std::optional<std::string> launch_key(const Ref& fn, const std::string& consts, const Launch& l,
                                         const CallArgs& call, std::vector<TensorPtr>& pointed);
   bool replay_launch(const std::string& key, const std::vector<TensorPtr>& pointed);
-  absl::flat_hash_map<TermId, bool> closed_;  // decided_by_floats's memos
+  absl::flat_hash_map<TermId, bool> closed_;                           // decided_by_floats's memos
   absl::flat_hash_map<std::pair<uint64_t, uint32_t>, TermId> folded_;  // fold_make's memo
   // A launch raised after some of its programs had stored: on the GPU a kernel raises only as it
   // compiles, before any store, and keq cannot undo them, so a `try` that would catch this is
