@@ -144,6 +144,8 @@ check verify-jobs 0 "Z3 proved 1" "$keq" verify "$ex/relu_difference_identity/re
 check_first verify-two-configs 1 "NOT_EQUIVALENT: a counterexample that replay confirms (configuration 2 of 2)" "$keq" verify "$ex/softmax_rows_tail_zero/ref.py" "$ex/softmax_rows_tail_zero/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
 # Every configuration proved: the first line says all of them, not "configuration 1 of 2".
 check_first verify-two-configs-equivalent 0 "EQUIVALENT: every output element proved by the e-graph (all 2 configurations; reason and details: configuration 1)" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=1,dim=4 --dims batch_size=2,dim=5
+# A kernel of the candidate that never ran (a path for other ranks) is named in the coverage lines.
+check verify-kernel-never-ran 0 "candidates/relu_with_unlaunched_path.py:16:1: @triton.jit relu_rows_kernel never ran (launched or called): nothing of it was checked at this bound" "$keq" verify "$ex/relu_mask_off_by_one/ref.py" "$src/tests/golden/candidates/relu_with_unlaunched_path.py" --dims batch_size=2,dim=3
 check verify-coverage-warning 0 "layernorm/cand.py:12:9: mask never false: no masked-off (tail) lane" "$keq" verify "$ex/layernorm/ref.py" "$ex/layernorm/cand.py" --dims batch_size=2,features=3,dim1=4
 # The first line is the overall verdict, even when an early configuration is equivalent.
 check_first verify-first-line-overall 1 "NOT_EQUIVALENT: " "$keq" verify "$ex/row_sum_autotune_block_too_small/ref.py" "$ex/row_sum_autotune_block_too_small/cand.py"

@@ -207,6 +207,8 @@ bool Pipeline::structure() {
   r_.masks = cand_.state.mask_coverage;
   r_.loops = cand_.state.loop_trips;
   r_.branches = cand_.state.branch_ways;
+  for (const auto& [where, k] : cand_.state.kernels_run)  // the candidate's own, not a library's
+    if (where.rfind(cand_path_ + ":", 0) == 0) r_.kernels[where] = k;
   r_.blocks = cand_.state.block_sizes;
   r_.mask_limits = cand_.state.mask_limits;
   r_.loop_steps = cand_.state.loop_steps;

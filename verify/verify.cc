@@ -456,6 +456,20 @@ std::vector<std::string> coverage_warnings(const std::vector<Report>& reports) {
     if ((bits & 3u) == 1u || (bits & 3u) == 2u)
       out.push_back(where + ": condition never " + (bits & 1u ? "false" : "true") +
                     ": the code its other way runs was not checked at this bound");
+  // A kernel the candidate's host code never reached (a path for other ranks or dtypes), where
+  // another ran: nothing of it was checked. Where none ran, a note says so (stage_programs.cc).
+  std::map<std::string, torch::TorchState::KernelRun> kernels;
+  bool any_ran = false;
+  for (const Report& r : reports)
+    for (const auto& [where, k] : r.kernels) {
+      auto& seen = kernels.try_emplace(where, k).first->second;
+      seen.ran |= k.ran;
+      any_ran |= k.ran;
+    }
+  for (const auto& [where, k] : kernels)
+    if (any_ran && !k.ran)
+      out.push_back(where + ": @triton.jit " + k.name +
+                    " never ran (launched or called): nothing of it was checked at this bound");
   return out;
 }
 

@@ -124,8 +124,10 @@ struct Report {
   std::vector<std::string> coverage;   // masks whose true or false lanes never ran at this bound
   std::string explanation;             // for Options::explain: how that element was settled
   std::map<std::string, torch::TorchState::MaskCoverage> masks;  // by file:line:col
-  std::map<std::string, unsigned> loops;              // trip counts that ran, by file:line:col
-  std::map<std::string, unsigned> branches;           // ways kernels' dynamic ifs went (1, 2)
+  std::map<std::string, unsigned> loops;     // trip counts that ran, by file:line:col
+  std::map<std::string, unsigned> branches;  // ways kernels' dynamic ifs went (1, 2)
+  // The candidate file's @triton.jit functions by where they are defined: name, whether they ran.
+  std::map<std::string, torch::TorchState::KernelRun> kernels;
   std::set<int64_t> blocks;                           // the block sizes the kernels' launches used
   std::set<std::pair<int64_t, int64_t>> mask_limits;  // TorchState's: (n, block extent)
   std::set<std::pair<int64_t, int64_t>> loop_steps;   // TorchState's: (end, step)

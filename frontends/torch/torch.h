@@ -116,6 +116,13 @@ struct TorchState {
   std::vector<std::string> launches;
   // The @triton.jit functions the program defined (imported modules' too), by name.
   std::vector<std::string> kernels_defined;
+  // Each @triton.jit function by where its def is (file:line:col): its name, and whether it ran
+  // (launched, or called from a kernel). One never run was checked by nothing at this bound.
+  struct KernelRun {
+    std::string name;
+    bool ran = false;
+  };
+  std::map<std::string, KernelRun> kernels_run;
   // @triton.autotune: which config every autotuned kernel runs (index k, or its last config when
   // it has fewer), and what the launches found: the most configs of any kernel, and the configs
   // used, described for the report.

@@ -21,6 +21,7 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
       in.error(
           a.at,
           "a @triton.jit function is called only from a kernel (launch it with kernel[grid](...))");
+    note_kernel_ran(a.pos.at(0));
     Ref fn = (*a.pos.at(0)->attrs)["fn"];
     a.pos.erase(a.pos.begin());
     return in.call(fn, a);

@@ -10,6 +10,13 @@ Ref Triton::make_kernel(const Ref& fn) {
   st.kernels_defined.push_back(fn->s);
   auto attrs = std::make_shared<Attrs>();
   (*attrs)["fn"] = fn;
+  if (fn->kind == K::Function && fn->fn && fn->fn->tree) {
+    const python::Span& at = fn->fn->tree->at(fn->fn->def).span;
+    std::string site =
+        fn->fn->tree->file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col);
+    st.kernels_run.try_emplace(site, torch::TorchState::KernelRun{fn->s, false});
+    (*attrs)["<site>"] = python::string(site);
+  }
   auto inst = std::make_shared<Value>();
   inst->kind = K::Instance;
   inst->cls = jit_class;
@@ -24,6 +31,7 @@ bool Triton::is_launch_option(const std::string& name) {
 Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
   Ref fn = (*kernel->attrs)["fn"];
+  note_kernel_ran(kernel);
   // Constexprs and launch options come as keywords; an autotuned kernel adds its config's. A
   // kernel that declares a parameter named like an option (num_warps: tl.constexpr) gets the
   // value too, as Triton binds keywords to the signature first.

@@ -323,6 +323,10 @@ struct Triton {
 
   // ---- kernels and launches ----
   Ref make_kernel(const Ref& fn);
+  void note_kernel_ran(const Ref& kernel) {  // TorchState::kernels_run
+    if (auto site = kernel->attrs->find("<site>"); site != kernel->attrs->end())
+      st.kernels_run[site->second->s].ran = true;
+  }
   Ref jit_class;
 
   Ref launch(const Ref& kernel, const Ref& grid, CallArgs& a);
