@@ -6,6 +6,30 @@
 
 namespace keq::triton::impl {
 
+namespace {
+
+// The memory a launch may write, as it is now: tensors and their views, to put back.
+using Snapshot = std::vector<std::pair<TensorPtr, std::vector<TermId>>>;
+void keep(const TensorPtr& t, Snapshot& into) {
+  into.push_back({t, t->elems});
+  if (t->storage.members)
+    for (const auto& m : *t->storage.members)
+      if (auto v = m.lock(); v && v != t) into.push_back({v, v->elems});
+}
+void put_back(const Snapshot& from) {
+  for (const auto& [t, elems] : from) t->elems = elems;
+}
+Snapshot argument_memory(const CallArgs& a) {  // every tensor argument's
+  Snapshot out;
+  for (const Ref& v : a.pos)
+    if (v->kind == Value::Kind::Tensor) keep(v->tensor, out);
+  for (const auto& [k, v] : a.kw)
+    if (v->kind == Value::Kind::Tensor) keep(v->tensor, out);
+  return out;
+}
+
+}  // namespace
+
 Ref Triton::make_kernel(const Ref& fn) {
   st.kernels_defined.push_back(fn->s);
   auto attrs = std::make_shared<Attrs>();
@@ -285,22 +309,7 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
     for (const TensorPtr& t : tuning_args(kernel, fn, a, "reset_to_zero"))
       std::fill(t->elems.begin(), t->elems.end(), constant(s, t->dtype, 0));
   };
-  // The memory the kernel may write, as it is now: every tensor argument and its views.
-  using Snapshot = std::vector<std::pair<TensorPtr, std::vector<TermId>>>;
-  auto keep = [](const TensorPtr& t, Snapshot& into) {
-    into.push_back({t, t->elems});
-    if (t->storage.members)
-      for (const auto& m : *t->storage.members)
-        if (auto v = m.lock(); v && v != t) into.push_back({v, v->elems});
-  };
-  auto put_back = [](Snapshot& from) {
-    for (auto& [t, elems] : from) t->elems = elems;
-  };
-  Snapshot before;
-  for (const Ref& v : a.pos)
-    if (v->kind == K::Tensor) keep(v->tensor, before);
-  for (const auto& [k, v] : a.kw)
-    if (v->kind == K::Tensor) keep(v->tensor, before);
+  const Snapshot before = argument_memory(a);
   const size_t findings = st.findings.size(), launches = st.launches.size();
   const std::vector<std::string> used = st.autotune_used;
   zero();
@@ -332,53 +341,42 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
 std::vector<std::string> Triton::benchmark_configs(const Ref& kernel, const Ref& grid,
                                                    CallArgs& a) {
   const std::vector<Ref>& configs = (*kernel->attrs)["configs"]->items;
+  const std::string& name = (*kernel->attrs)["fn"]->s;
   std::vector<std::string> skipped(configs.size());
   skipped_configs_.erase(kernel.get());
-  std::vector<std::pair<TensorPtr, std::vector<TermId>>> memory;
-  auto keep = [&](const Ref& v) {
-    if (v->kind != K::Tensor) return;
-    memory.push_back({v->tensor, v->tensor->elems});
-    if (v->tensor->storage.members)
-      for (const auto& m : *v->tensor->storage.members)
-        if (auto t = m.lock(); t && t != v->tensor) memory.push_back({t, t->elems});
-  };
-  for (const Ref& v : a.pos) keep(v);
-  for (const auto& kv : a.kw) keep(kv.second);
+  const Snapshot memory = argument_memory(a);
   for (size_t c = 0; c < configs.size(); ++c) {
     torch::TorchState saved = st;  // coverage, findings, notes: a trial checks nothing
     st.first_program_only = true;
+    std::optional<std::string> raises;
     try {
       launch_config(kernel, grid, a, c);
     } catch (const python::ProgramError& e) {
+      // Unconfirmed: keq's own limit, which the configuration that runs this config reports.
       std::string what = e.what();
-      if (!e.confirmed || e.assertion) {
-        // keq's own limits: the configuration that runs this config says so
-      } else if (what.find(": OutOfResources:") != std::string::npos ||
-                 what.find(": CompileTimeAssertionFailure:") != std::string::npos) {
-        skipped[c] = what;
-      } else {
-        st = std::move(saved);
-        for (auto& [t, elems] : memory) t->elems = elems;
-        raised_after_stores_ = false;
-        throw python::ProgramError(
-            what + " (config " + std::to_string(c + 1) + " of " + std::to_string(configs.size()) +
-                " of " + (*kernel->attrs)["fn"]->s +
-                ", which @triton.autotune compiles and runs before its first launch)",
-            true);
-      }
+      bool skips = what.find(": OutOfResources:") != std::string::npos ||
+                   what.find(": CompileTimeAssertionFailure:") != std::string::npos;
+      if (e.confirmed && !e.assertion && skips) skipped[c] = what;
+      if (e.confirmed && !e.assertion && !skips) raises = what;
     } catch (const Error&) {
       // unsupported or past a size limit: the configuration that runs this config says so
     }
     st = std::move(saved);
-    for (auto& [t, elems] : memory) t->elems = elems;
+    put_back(memory);
     raised_after_stores_ = false;  // its stores are undone
+    if (raises)
+      throw python::ProgramError(*raises + " (config " + std::to_string(c + 1) + " of " +
+                                     std::to_string(configs.size()) + " of " + name +
+                                     ", which @triton.autotune compiles and runs before its "
+                                     "first launch)",
+                                 true);
   }
   if (std::none_of(skipped.begin(), skipped.end(), [](const auto& r) { return r.empty(); }))
     return std::vector<std::string>(configs.size());  // min() of all-infinite times: config 1
   for (size_t c = 0; c < configs.size(); ++c)
     if (!skipped[c].empty())
-      st.host_assumptions.insert("autotune: " + (*kernel->attrs)["fn"]->s + " config " +
-                                 std::to_string(c + 1) + " of " + std::to_string(configs.size()) +
+      st.host_assumptions.insert("autotune: " + name + " config " + std::to_string(c + 1) + " of " +
+                                 std::to_string(configs.size()) +
                                  " is never picked: compiled for Triton's benchmarking it raises " +
                                  skipped[c] + ", which the autotuner skips");
   return skipped;
