@@ -2559,12 +2559,20 @@ TEST(Triton, AMaskLimitsExtentIsTheIndicesItsBlockCovers) {
 }
 
 // triton.Config({"num_warps": 2}) names a launch option, not a kernel argument (Triton's
-// Config.all_kwargs() gives it to the launch); the kernel's BLOCK comes at the launch.
+// Config.all_kwargs() gives it to the launch); the kernel's BLOCK comes at the launch. The
+// Config's own num_warps (4 by default) overrides the dict's: the report said num_warps=2 for a
+// launch with 4 (LLMKernel L1 7), and configs alike but for the dict's options ran twice.
 TEST(Triton, AutotuneConfigsNamingOnlyLaunchOptionsRun) {
   ir::TermStore s;
   Program p = golden_candidate("autotune_options_in_kwargs.py", s);
   ASSERT_EQ(p.outputs.size(), 1u);
   EXPECT_EQ(s.str(p.outputs[0]->elems[9]), "(* 2 in0[9])");
+  ASSERT_EQ(p.state.autotune_used.size(), 1u);
+  EXPECT_NE(p.state.autotune_used[0].find("config 1 of 2 (num_warps=4, num_stages=3)"),
+            std::string::npos)
+      << p.state.autotune_used[0];
+  ASSERT_EQ(p.state.autotune_signatures.size(), 2u);
+  EXPECT_EQ(p.state.autotune_signatures[0], p.state.autotune_signatures[1]);
 }
 
 // A narrow-format attention runs as one fused kernel on the GPU that rounds where torch's matmul

@@ -52,6 +52,12 @@ bool Triton::is_launch_option(const std::string& name) {
   return name == "num_warps" || name == "num_stages" || name == "num_ctas" || name == "maxnreg";
 }
 
+// A keyword the launch takes as an option, not as the kernel's parameter of that name.
+static bool option_not_parameter(const std::vector<std::string>& params, const std::string& key) {
+  return Triton::is_launch_option(key) &&
+         std::find(params.begin(), params.end(), key) == params.end();
+}
+
 Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
   Ref fn = (*kernel->attrs)["fn"];
@@ -63,8 +69,7 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   std::vector<std::string> params = in.parameter_names(fn);
   for (auto& [k, v] : a.kw) {
     if (k == "num_warps") check_num_warps(in, a.at, v);
-    if (!is_launch_option(k) || std::find(params.begin(), params.end(), k) != params.end())
-      meta[k] = v;
+    if (!option_not_parameter(params, k)) meta[k] = v;
   }
   Ref cfg;
   if (auto it = kernel->attrs->find("configs"); it != kernel->attrs->end()) {
@@ -518,6 +523,7 @@ Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at
   auto runs = [&](size_t c) { return skipped && !(*skipped)[c].empty() ? kept : c; };
   k = runs(k);
   st.autotune_configs = std::max(st.autotune_configs, configs.size());
+  std::vector<std::string> params = in.parameter_names(fn);
   // The kernel's identity, not its name: two kernels may share one.
   std::string tag = fn->s + "@" + std::to_string(reinterpret_cast<uintptr_t>(configs.data())) + ":";
   if (st.autotune_signatures.size() < configs.size()) st.autotune_signatures.resize(configs.size());
@@ -526,23 +532,30 @@ Ref Triton::apply_config(const Ref& fn, const std::vector<Ref>& configs, Span at
     if (sig.find(tag) != std::string::npos) continue;  // this kernel launched before
     sig += tag;
     for (auto& [key, v] : (*configs[runs(std::min(c, configs.size() - 1))]->attrs)["kwargs"]->dict)
-      sig += key->s + "=" + in.repr(v) + ",";
+      if (!option_not_parameter(params, key->s)) sig += key->s + "=" + in.repr(v) + ",";
     sig += ";";
   }
   const Ref& cfg = configs[k];
   std::string desc;
   // Config({"num_warps": 2}) is a launch option, as in the kernel's keywords: Triton's
   // Config.all_kwargs() passes it (overridden by the Config's own num_warps) to the launch.
-  std::vector<std::string> params = in.parameter_names(fn);
+  // The description names the options Triton launches with: the Config's own (4 warps and 3
+  // stages by default), not the dict's.
+  bool dict_options = false;
   for (auto& [key, v] : (*cfg->attrs)["kwargs"]->dict) {
+    bool option = option_not_parameter(params, key->s);
+    dict_options |= option;
+    if (option) continue;
     desc += (desc.empty() ? "" : ", ") + key->s + "=" + in.repr(v);
-    if (!is_launch_option(key->s) ||
-        std::find(params.begin(), params.end(), key->s) != params.end())
-      meta[key->s] = v;
+    meta[key->s] = v;
   }
-  for (const char* opt : {"num_warps", "num_stages"})
-    if (auto o = cfg->attrs->find(opt); o != cfg->attrs->end() && o->second->kind != K::None)
-      desc += std::string(desc.empty() ? "" : ", ") + opt + "=" + in.repr(o->second);
+  for (auto [opt, fallback] : {std::pair{"num_warps", "4"}, std::pair{"num_stages", "3"}}) {
+    auto o = cfg->attrs->find(opt);
+    bool given = o != cfg->attrs->end() && o->second->kind != K::None;
+    if (given || dict_options)
+      desc += std::string(desc.empty() ? "" : ", ") + opt + "=" +
+              (given ? in.repr(o->second) : fallback);
+  }
   if (auto o = cfg->attrs->find("num_warps"); o != cfg->attrs->end())
     check_num_warps(in, at, o->second);
   desc = fn->s + " config " + std::to_string(k + 1) + " of " + std::to_string(configs.size()) +
