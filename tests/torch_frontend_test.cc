@@ -713,6 +713,17 @@ TEST(TorchFrontend, GlobalSwitchesAreInertAndTf32IsNoted) {
   ASSERT_EQ(st.host_assumptions.size(), 1u);
   EXPECT_NE(st.host_assumptions.begin()->find("torch.backends.cuda.matmul.allow_tf32 is set"),
             std::string::npos);
+  // Read but never set, the switch still decides a branch (LLMKernel L1 1 launches an fp16
+  // kernel unless it is on): the report names the default the branch took.
+  TorchState read_only;
+  python::Interp interp2(s);
+  install(interp2, read_only);
+  interp2.run(python::parse("import torch\nuse_fp16 = not torch.backends.cuda.matmul.allow_tf32\n",
+                            "read.py"));
+  ASSERT_EQ(read_only.host_assumptions.size(), 1u);
+  EXPECT_NE(read_only.host_assumptions.begin()->find(
+                "torch.backends.cuda.matmul.allow_tf32 is read as torch 2.11's default, False"),
+            std::string::npos);
 }
 
 // torch on CUDA divides by a scalar as x * fl32(1/c) (tests/fixtures/gpu/div_by_constant.txt):

@@ -681,10 +681,9 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
   }
   if (obj->kind != K::Instance || obj->s == "super")
     unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
-  if (Ref p = class_method(obj, name); p && p->kind == K::Module && p->s == kPropertyTag)
-    unsupported(at, "assigning the property '" + name + "' (its setter is not modelled)");
-  // A modelled library object that watches its attributes (torch.backends' switches) defines
-  // __setattr__ as a builtin; a program's own __setattr__ is not run (the value is stored).
+  // A modelled library object that watches its attributes (torch.backends' switches, whose
+  // unset ones read through properties) defines __setattr__ as a builtin; a program's own
+  // __setattr__ is not run (the value is stored).
   for (Ref c = obj->cls; c; c = c->cls)
     if (auto it = c->attrs->find("__setattr__"); it != c->attrs->end()) {
       if (it->second->kind != K::Builtin) break;
@@ -694,6 +693,8 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
       call(it->second, std::move(args));
       return;
     }
+  if (Ref p = class_method(obj, name); p && p->kind == K::Module && p->s == kPropertyTag)
+    unsupported(at, "assigning the property '" + name + "' (its setter is not modelled)");
   if (!obj->attrs->contains(name)) obj->attr_order.push_back(name);
   (*obj->attrs)[name] = std::move(v);
 }

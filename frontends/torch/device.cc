@@ -124,12 +124,27 @@ Ref switches(python::Interp& in, TorchState& st, const std::string& name,
         (*self->attrs)[attr] = a.pos.at(2);
         return python::none();
       });
+  // A noted switch nobody set is read through a property that names its default in the report:
+  // it decides which kernel the host launches (a TF32 path or an exact one).
+  for (auto& [k, v] : defaults) {
+    if (!noted.contains(k)) continue;
+    Ref read = python::module_object(python::kPropertyTag);
+    std::string note = name + "." + k + " is read as torch 2.11's default, " +
+                       (v->b ? "True" : "False") + " (nothing in the files sets it)";
+    (*read->attrs)["fget"] =
+        python::builtin(name + "." + k, [&st, note, v](python::Interp&, python::CallArgs&) {
+          st.host_assumptions.insert(note);
+          return v;
+        });
+    (*attrs)[k] = read;
+  }
   Ref cls = in.make_class(name, nullptr, attrs);  // a missing attribute: UNSUPPORTED
   auto obj = std::make_shared<python::Value>();
   obj->kind = K::Instance;
   obj->cls = cls;
   obj->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
-  for (auto& [k, v] : defaults) (*obj->attrs)[k] = v;
+  for (auto& [k, v] : defaults)
+    if (!noted.contains(k)) (*obj->attrs)[k] = v;
   return obj;
 }
 
