@@ -1,8 +1,28 @@
 // tl.*: program ids, block creation and shapes, where, the op table's math (tl, tl.math,
 // libdevice), maximum/minimum, dot.
+#include <algorithm>
+#include <map>
+#include <span>
+
 #include "frontends/triton/triton_impl.h"
 
 namespace keq::triton::impl {
+namespace {
+
+// For each of `count` runs of `k` terms in `lanes`, the first run with the same terms.
+std::vector<int64_t> first_alike(const std::vector<TermId>& lanes, int64_t count, int64_t k) {
+  std::vector<int64_t> first(static_cast<size_t>(count));
+  std::map<std::span<const TermId>, int64_t,
+           decltype([](std::span<const TermId> a, std::span<const TermId> b) {
+             return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+           })>
+      seen;
+  for (int64_t c = 0; c < count; ++c)
+    first[c] = seen.emplace(std::span<const TermId>(lanes).subspan(c * k, k), c).first->second;
+  return first;
+}
+
+}  // namespace
 
 void Triton::install_language(const Ref& tl, const Ref& triton) {
   auto& t = *tl->attrs;
@@ -261,19 +281,39 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     bool ints = !torch::is_float(x->dtype) && !torch::is_float(y->dtype) &&
                 !(acc && acc->kind == K::Tensor && torch::is_float(acc->tensor->dtype));
     r->dtype = ints ? DType::I32 : DType::F32;
+    // Operands converted once, y's columns laid out contiguously: the products of a row and a
+    // column are two spans (a tile's lanes each allocated three vectors before).
+    std::vector<TermId> rows(static_cast<size_t>(m * k)), columns(static_cast<size_t>(n * k)),
+        terms;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t q = 0; q < k; ++q)
+        rows[i * k + q] = convert(s, x->elems[i * k + q], x->dtype, r->dtype);
+    for (int64_t q = 0; q < k; ++q)
+      for (int64_t j = 0; j < n; ++j)
+        columns[j * k + q] = convert(s, y->elems[q * n + j], y->dtype, r->dtype);
+    // A row (column) with the same terms as an earlier one has its sums: masked lanes
+    // (other=0.0) make many alike, and a tile's masked-off columns cost as much as live ones.
+    const std::vector<int64_t> row_of = first_alike(rows, m, k),
+                               column_of = first_alike(columns, n, k);
+    std::vector<TermId> sums(static_cast<size_t>(m * n));
+    r->elems.reserve(static_cast<size_t>(m * n));
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
-        std::vector<TermId> terms, row, column;
-        for (int64_t q = 0; q < k; ++q) {
-          row.push_back(convert(s, x->elems[i * k + q], x->dtype, r->dtype));
-          column.push_back(convert(s, y->elems[q * n + j], y->dtype, r->dtype));
+        TermId& sum = sums[i * n + j];
+        if (row_of[i] != i || column_of[j] != j) {
+          sum = sums[row_of[i] * n + column_of[j]];
+        } else {
+          terms.clear();
+          s.make_each(Op::Mul, std::span<const TermId>(rows).subspan(i * k, k),
+                      std::span<const TermId>(columns).subspan(j * k, k), terms);
+          sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
         }
-        s.make_each(Op::Mul, row, column, terms);
-        TermId sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
         if (acc && acc->kind == K::Tensor)
-          sum = mk(Op::Add,
-                   {convert(s, acc->tensor->elems[i * n + j], acc->tensor->dtype, r->dtype), sum});
-        r->elems.push_back(sum);
+          r->elems.push_back(
+              mk(Op::Add,
+                 {convert(s, acc->tensor->elems[i * n + j], acc->tensor->dtype, r->dtype), sum}));
+        else
+          r->elems.push_back(sum);
       }
     return wrap(r);
   });

@@ -265,6 +265,8 @@ struct Triton {
       if (!is_const(k)) return fold(s.make(op, kids));
       types.push_back(s.type(k));
     }
+    if (kids.size() == 2)
+      if (std::optional<TermId> v = int_lane(op, kids.begin()[0], kids.begin()[1])) return *v;
     // The same constant operations recur in every program and lane (offsets, masks): memoized,
     // they cost one lookup instead of typing, evaluating and interning.
     std::pair<uint64_t, uint32_t> key{0, static_cast<uint32_t>(op)};
@@ -277,6 +279,62 @@ struct Triton {
     TermId v = evaluated(op, std::span<const TermId>(kids.begin(), kids.size()));
     if (kids.size() == 2) folded_.emplace(key, v);
     return v;
+  }
+  // Integer lanes of index arithmetic (+, -, *, min, max, comparisons) computed here, as
+  // ir::eval_ieee computes them (two's complement wrap at the type's width): on a conv's
+  // millions of lanes the memo's table outgrew the caches and every lookup missed.
+  std::optional<TermId> int_lane(Op op, TermId a, TermId b) {
+    ir::Type t = s.type(a);
+    if (t != s.type(b) || (t != ir::Type::I32 && t != ir::Type::I64)) return std::nullopt;
+    int64_t x = s.constant_of(a).i, y = s.constant_of(b).i;
+    auto wrapped = [t](uint64_t u) {
+      return t == ir::Type::I32 ? int64_t{static_cast<int32_t>(static_cast<uint32_t>(u))}
+                                : static_cast<int64_t>(u);
+    };
+    const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+    switch (op) {
+      case Op::Add:
+        return int_constant(t, wrapped(ux + uy));
+      case Op::Sub:
+        return int_constant(t, wrapped(ux - uy));
+      case Op::Mul:
+        return int_constant(t, wrapped(ux * uy));
+      case Op::Min:
+        return int_constant(t, std::min(x, y));
+      case Op::Max:
+        return int_constant(t, std::max(x, y));
+      case Op::Lt:
+        return bool_constant(x < y);
+      case Op::Le:
+        return bool_constant(x <= y);
+      case Op::Gt:
+        return bool_constant(x > y);
+      case Op::Ge:
+        return bool_constant(x >= y);
+      case Op::Eq:
+        return bool_constant(x == y);
+      case Op::Ne:
+        return bool_constant(x != y);
+      default:
+        return std::nullopt;
+    }
+  }
+  // Non-negative integer constants by value, in a table grown to the largest seen: index values
+  // run in sequence, so neighbours share a cache line (a hash table's lookups missed).
+  TermId int_constant(ir::Type t, int64_t v) {
+    constexpr int64_t kDense = int64_t{1} << 22;
+    if (v < 0 || v >= kDense) return s.constant(ir::Constant::of_int(t, v));
+    std::vector<TermId>& ids = t == ir::Type::I32 ? small_i32_ : small_i64_;
+    const size_t at = static_cast<size_t>(v);
+    if (at >= ids.size()) ids.resize(std::max(at + 1, 2 * ids.size()), kNoConstant);
+    TermId& id = ids[at];
+    if (id == kNoConstant) id = s.constant(ir::Constant::of_int(t, v));
+    return id;
+  }
+  TermId bool_constant(bool b) {
+    TermId& id = bools_[b ? 1 : 0];
+    if (id == kNoConstant) id = s.constant(ir::Constant::of_bool(b));
+    return id;
   }
   TermId evaluated(Op op, std::span<const TermId> constants) {
     absl::InlinedVector<ir::IeeeValue, 4> args;
@@ -656,6 +714,9 @@ struct Triton {
   bool replay_launch(const std::string& key, const std::vector<TensorPtr>& pointed);
   absl::flat_hash_map<TermId, bool> closed_;                           // decided_by_floats's memos
   absl::flat_hash_map<std::pair<uint64_t, uint32_t>, TermId> folded_;  // fold_make's memo
+  static constexpr TermId kNoConstant = ~TermId{0};
+  std::vector<TermId> small_i32_, small_i64_;  // int_constant's, by value
+  TermId bools_[2] = {kNoConstant, kNoConstant};
   // A launch raised after some of its programs had stored: on the GPU a kernel raises only as it
   // compiles, before any store, and keq cannot undo them, so a `try` that would catch this is
   // UNSUPPORTED (Interp's in_kernel hook), as while the launch runs.
