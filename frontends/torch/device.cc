@@ -126,17 +126,17 @@ Ref switches(python::Interp& in, TorchState& st, const std::string& name,
       });
   // A noted switch nobody set is read through a property that names its default in the report:
   // it decides which kernel the host launches (a TF32 path or an exact one).
-  for (auto& [k, v] : defaults) {
-    if (!noted.contains(k)) continue;
-    Ref read = python::module_object(python::kPropertyTag);
-    std::string note = name + "." + k + " is read as torch 2.11's default, " +
-                       (v->b ? "True" : "False") + " (nothing in the files sets it)";
-    (*read->attrs)["fget"] =
-        python::builtin(name + "." + k, [&st, note, v](python::Interp&, python::CallArgs&) {
+  for (const auto& entry : defaults) {
+    if (!noted.contains(entry.first)) continue;
+    Ref read = python::module_object(python::kPropertyTag), value = entry.second;
+    std::string note = name + "." + entry.first + " is read as torch 2.11's default, " +
+                       (value->b ? "True" : "False") + " (nothing in the files sets it)";
+    (*read->attrs)["fget"] = python::builtin(
+        name + "." + entry.first, [&st, note, value](python::Interp&, python::CallArgs&) {
           st.host_assumptions.insert(note);
-          return v;
+          return value;
         });
-    (*attrs)[k] = read;
+    (*attrs)[entry.first] = read;
   }
   Ref cls = in.make_class(name, nullptr, attrs);  // a missing attribute: UNSUPPORTED
   auto obj = std::make_shared<python::Value>();
