@@ -704,6 +704,45 @@ TEST(DefaultBound, ALimitOfALaterAutotuneConfigGetsSizesAroundItsBlock) {
   EXPECT_TRUE(has(b, "rows=2,cols=129 (default bound, cols at BLOCK+1, BLOCK 128)"));
 }
 
+// Sizes around a limit run the autotune configs whose blocks make it (and the first), not every
+// config: a conv's bounds checks give each config limits of its own, and LLMKernel L1 80's 28
+// sizes ran all 5 configs each, past the 60 s. Rows at 63, below the block of 64, run configs 1
+// and 3: that block is config 3's only.
+TEST(DefaultBound, SizesAroundALimitRunTheConfigsThatMakeIt) {
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return x * 2\n\n\n"
+      "rows = 4096\ncols = 4096\n\n\ndef get_inputs():\n    return [torch.randn(rows, cols)]\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.autotune(configs=[triton.Config({'BLOCK_R': 128, 'BLOCK_C': 32}),\n"
+      "                          triton.Config({'BLOCK_R': 32, 'BLOCK_C': 128}),\n"
+      "                          triton.Config({'BLOCK_R': 64, 'BLOCK_C': 64})], key=['R', 'C'])\n"
+      "@triton.jit\ndef twice(x_ptr, y_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):\n"
+      "    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)\n"
+      "    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)\n"
+      "    m = (r[:, None] < R) & (c[None, :] < C)\n    at = r[:, None] * C + c[None, :]\n"
+      "    tl.store(y_ptr + at, 2 * tl.load(x_ptr + at, mask=m), mask=m)\n\n\n"
+      "class ModelNew(nn.Module):\n    def forward(self, x):\n        R, C = x.shape\n"
+      "        y = torch.empty_like(x)\n"
+      "        grid = lambda meta: (triton.cdiv(R, meta['BLOCK_R']), triton.cdiv(C, "
+      "meta['BLOCK_C']))\n"
+      "        twice[grid](x, y, R, C)\n        return y\n";
+  Files f("configs_around_limit", ref, cand);
+  std::vector<Report> rs = f.run();
+  std::set<size_t> at_63;
+  for (const Report& r : rs) {
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << r.reason;
+    if (r.bound.find("rows at BLOCK-1, BLOCK 64") != std::string::npos)
+      at_63.insert(r.autotune_config);
+  }
+  EXPECT_EQ(at_63, (std::set<size_t>{0, 2}));
+  bool noted = false;
+  for (const std::string& n : rs[0].notes)
+    noted |= n.find("runs of other configs left out") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 // A configuration with an autotune config the timeout stopped is dropped and named (a second
 // round's larger sizes, or a size around a block, past its share of the time budget): the run's
 // verdict stays the one of the configurations decided. One that found a counterexample stays.

@@ -19,13 +19,19 @@ namespace {
 // The reports of every autotune config after the first, which the caller already has.
 // `until_out_of_time`: a config that ran out of time ends the list (the default bound's sizes
 // around the blocks, which are dropped then).
+// `only`: the configs to run besides the first (all where null); `left_out` counts the others.
 void more_autotune_configs(const std::string& ref_path, const std::string& cand_path, Options opt,
-                           std::vector<Report>& reports, bool until_out_of_time = false) {
+                           std::vector<Report>& reports, bool until_out_of_time = false,
+                           const std::set<size_t>* only = nullptr, size_t* left_out = nullptr) {
   if (!opt.every_autotune_config) return;
   const std::vector<std::string> sigs = reports[0].autotune_signatures;
   std::vector<std::string> same;
   for (size_t c = 1; c < reports[0].autotune_configs && !decided(reports); ++c) {
     if (until_out_of_time && reports.back().out_of_time) break;
+    if (only && !only->count(c)) {
+      if (left_out) ++*left_out;
+      continue;
+    }
     // A config whose constexprs an earlier one already had is the same program: checked once.
     if (c < sigs.size()) {
       auto earlier = std::find(sigs.begin(), sigs.begin() + c, sigs[c]);
@@ -100,11 +106,13 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::set<std::pair<int64_t, int64_t>> limits;  // the candidate's mask limits there (below)
   // `first` is the configuration's report for its first autotune config, when the caller ran it
   // already (a configuration is verified once: the shared --timeout is spent once).
-  size_t not_checked = 0;      // configurations after a counterexample
-  bool around_blocks = false;  // running the sizes around the blocks (below)
-  bool second_round = false;   // the second round's sizes (below), within a share as well
+  size_t not_checked = 0;       // configurations after a counterexample
+  bool around_blocks = false;   // running the sizes around the blocks (below)
+  bool second_round = false;    // the second round's sizes (below), within a share as well
+  size_t configs_left_out = 0;  // around a limit, autotune configs that did not make it
   auto run = [&](const torch::Dims& dims, const std::string& why = "",
-                 std::optional<Report> first = std::nullopt) {
+                 std::optional<Report> first = std::nullopt,
+                 const std::set<size_t>* only = nullptr) {
     if (decided(all)) {
       ++not_checked;
       return;
@@ -116,7 +124,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       more_autotune_configs(ref_path, cand_path, opt, rs, second_round);
     } else {
       rs = {verify(ref_path, cand_path, first_config(opt))};
-      more_autotune_configs(ref_path, cand_path, opt, rs, around_blocks);
+      more_autotune_configs(ref_path, cand_path, opt, rs, around_blocks, only, &configs_left_out);
     }
     for (Report& r : rs) {
       blocks.insert(r.blocks.begin(), r.blocks.end());
@@ -254,6 +262,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   }
   opt.timeout_s = full_timeout;
   auto finish = [&] {
+    if (configs_left_out > 0)
+      for (Report& r : all)
+        r.notes.push_back(
+            "bound: sizes around a limit ran the autotune configs whose blocks make it, and "
+            "the first (" +
+            std::to_string(configs_left_out) + " runs of other configs left out)");
     if (not_checked > 0)
       for (Report& r : all)
         if (r.verdict == Verdict::NotEquivalent)
@@ -276,12 +290,20 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     accepted = distinct;
   torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
   LimitConfigs limit_configs, step_configs;  // (emplace keeps the first config's)
-  for (const Report& r : all)                // every autotune config's launches at those sizes
-    if (accepted && r.dims == *accepted)
+  // Every autotune config a limit (or loop step) was seen in: sizes around it run those configs
+  // (and the first), not every one. A conv's bounds checks give each config limits of its own
+  // (rows of 128 or of 256 pixels span different input rows): LLMKernel L1 80's 28 sizes ran all
+  // 5 configs each, 140 configurations, past the 60 s.
+  std::map<std::pair<int64_t, int64_t>, std::set<size_t>> seen_in;
+  for (const Report& r : all)  // every autotune config's launches at those sizes
+    if (accepted && r.dims == *accepted) {
       for (const auto& limit : r.mask_limits) {
         limits.insert(limit);
         limit_configs.emplace(limit, r.autotune_config);
+        seen_in[limit].insert(r.autotune_config);
       }
+      for (const auto& step : r.loop_steps) seen_in[step].insert(r.autotune_config);
+    }
   // The search gets an eighth of --timeout, as each size around a block does (their floor of
   // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
   const double probe_share = opt.timeout_s / 8;
@@ -370,7 +392,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         std::swap(opt, around_opt);
         size_t before = all.size();
         around_blocks = true;
-        run(dims, why);
+        auto made_in = seen_in.find(t.limit);
+        run(dims, why, std::nullopt, made_in == seen_in.end() ? nullptr : &made_in->second);
         around_blocks = false;
         std::swap(opt, around_opt);
         auto rejected = std::find_if(

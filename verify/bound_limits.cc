@@ -135,7 +135,8 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
           instead.push_back(base);
           instead.back()[e.d].second[e.j] = w;
         }
-        tries.push_back({std::move(dims), std::move(why), set.back(), std::move(instead), set});
+        tries.push_back(
+            {std::move(dims), std::move(why), set.back(), std::move(instead), set, {n, block}});
       }
       if (real == false) continue;  // a coincidence of values: another set, or the search
       out.insert(out.end(), tries.begin(), tries.end());
@@ -272,7 +273,10 @@ std::vector<SizeTry> around_computed_limits(LimitProbe& probe, const torch::Dims
         out.push_back({with(v),
                        base[e.d].first + " so a limit computed from it is at " + at + ", " + unit +
                            " " + std::to_string(block),
-                       k});
+                       k,
+                       {},
+                       {},
+                       {n, block}});
       }
     }
   }

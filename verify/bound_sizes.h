@@ -75,6 +75,8 @@ struct SizeTry {
   // The sizes whose product is the limit (a mask limit's feeding set); empty: the limit is no
   // product of sizes, and no other size may change either.
   std::vector<size_t> limit_sizes = {};
+  // The mask limit or loop step (n, extent) the sizes are around; (0, 0): none.
+  std::pair<int64_t, int64_t> limit = {0, 0};
 };
 
 // ---- the candidate run alone (bound_probe.cc) ----------------------------------------------
