@@ -673,30 +673,35 @@ TEST(DefaultBound, SizesAroundABlockStartFromSizesThatAreDistinct) {
   EXPECT_EQ(wrong->bound.find("batch_size=1,"), std::string::npos) << wrong->bound;
 }
 
+// A doubling of a rows x cols input by tiles of BLOCK_R x BLOCK_C, autotuned over `configs`
+// (triton.Config(...) items), and its reference.
+const std::string kDoubleRowsCols =
+    "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+    "    def forward(self, x):\n        return x * 2\n\n\n"
+    "rows = 4096\ncols = 4096\n\n\ndef get_inputs():\n    return [torch.randn(rows, cols)]\n";
+std::string tiles_autotuned(const std::string& configs) {
+  return kTritonImports + "@triton.autotune(configs=[" + configs + "], key=['R', 'C'])\n" +
+         "@triton.jit\ndef twice(x_ptr, y_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: "
+         "tl.constexpr):\n"
+         "    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)\n"
+         "    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)\n"
+         "    m = (r[:, None] < R) & (c[None, :] < C)\n    at = r[:, None] * C + c[None, :]\n"
+         "    tl.store(y_ptr + at, 2 * tl.load(x_ptr + at, mask=m), mask=m)\n\n\n"
+         "class ModelNew(nn.Module):\n    def forward(self, x):\n        R, C = x.shape\n"
+         "        y = torch.empty_like(x)\n"
+         "        grid = lambda meta: (triton.cdiv(R, meta['BLOCK_R']), triton.cdiv(C, "
+         "meta['BLOCK_C']))\n"
+         "        twice[grid](x, y, R, C)\n        return y\n";
+}
+
 // A limit only a later autotune config has is traced in that config: the first config's runs
 // have limits of the same block extent for the other dimension (BLOCK_C 32 beside the second's
 // BLOCK_R 32), and read the predicted one as a coincidence (LLMKernel L1 10: its BLOCK_M 32
 // configs never had M past 32).
 TEST(DefaultBound, ALimitOfALaterAutotuneConfigGetsSizesAroundItsBlock) {
-  const std::string ref =
-      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-      "    def forward(self, x):\n        return x * 2\n\n\n"
-      "rows = 4096\ncols = 4096\n\n\ndef get_inputs():\n    return [torch.randn(rows, cols)]\n";
-  const std::string cand =
-      kTritonImports +
-      "@triton.autotune(configs=[triton.Config({'BLOCK_R': 128, 'BLOCK_C': 32}),\n"
-      "                          triton.Config({'BLOCK_R': 32, 'BLOCK_C': 128})], key=['R', 'C'])\n"
-      "@triton.jit\ndef twice(x_ptr, y_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):\n"
-      "    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)\n"
-      "    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)\n"
-      "    m = (r[:, None] < R) & (c[None, :] < C)\n    at = r[:, None] * C + c[None, :]\n"
-      "    tl.store(y_ptr + at, 2 * tl.load(x_ptr + at, mask=m), mask=m)\n\n\n"
-      "class ModelNew(nn.Module):\n    def forward(self, x):\n        R, C = x.shape\n"
-      "        y = torch.empty_like(x)\n"
-      "        grid = lambda meta: (triton.cdiv(R, meta['BLOCK_R']), triton.cdiv(C, "
-      "meta['BLOCK_C']))\n"
-      "        twice[grid](x, y, R, C)\n        return y\n";
-  Files f("later_config_limit", ref, cand);
+  Files f("later_config_limit", kDoubleRowsCols,
+          tiles_autotuned("triton.Config({'BLOCK_R': 128, 'BLOCK_C': 32}), "
+                          "triton.Config({'BLOCK_R': 32, 'BLOCK_C': 128})"));
   std::vector<Report> rs = f.run();
   std::vector<std::string> b = bounds(rs);
   for (const Report& r : rs) EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << r.reason;
@@ -709,26 +714,10 @@ TEST(DefaultBound, ALimitOfALaterAutotuneConfigGetsSizesAroundItsBlock) {
 // sizes ran all 5 configs each, past the 60 s. Rows at 63, below the block of 64, run configs 1
 // and 3: that block is config 3's only.
 TEST(DefaultBound, SizesAroundALimitRunTheConfigsThatMakeIt) {
-  const std::string ref =
-      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-      "    def forward(self, x):\n        return x * 2\n\n\n"
-      "rows = 4096\ncols = 4096\n\n\ndef get_inputs():\n    return [torch.randn(rows, cols)]\n";
-  const std::string cand =
-      kTritonImports +
-      "@triton.autotune(configs=[triton.Config({'BLOCK_R': 128, 'BLOCK_C': 32}),\n"
-      "                          triton.Config({'BLOCK_R': 32, 'BLOCK_C': 128}),\n"
-      "                          triton.Config({'BLOCK_R': 64, 'BLOCK_C': 64})], key=['R', 'C'])\n"
-      "@triton.jit\ndef twice(x_ptr, y_ptr, R, C, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):\n"
-      "    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)\n"
-      "    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)\n"
-      "    m = (r[:, None] < R) & (c[None, :] < C)\n    at = r[:, None] * C + c[None, :]\n"
-      "    tl.store(y_ptr + at, 2 * tl.load(x_ptr + at, mask=m), mask=m)\n\n\n"
-      "class ModelNew(nn.Module):\n    def forward(self, x):\n        R, C = x.shape\n"
-      "        y = torch.empty_like(x)\n"
-      "        grid = lambda meta: (triton.cdiv(R, meta['BLOCK_R']), triton.cdiv(C, "
-      "meta['BLOCK_C']))\n"
-      "        twice[grid](x, y, R, C)\n        return y\n";
-  Files f("configs_around_limit", ref, cand);
+  Files f("configs_around_limit", kDoubleRowsCols,
+          tiles_autotuned("triton.Config({'BLOCK_R': 128, 'BLOCK_C': 32}), "
+                          "triton.Config({'BLOCK_R': 32, 'BLOCK_C': 128}), "
+                          "triton.Config({'BLOCK_R': 64, 'BLOCK_C': 64})"));
   std::vector<Report> rs = f.run();
   std::set<size_t> at_63;
   for (const Report& r : rs) {
