@@ -157,7 +157,9 @@ options:
                     whose sizes are all distinct, in every autotune config; for a flattened
                     index the innermost size of the product), that size at
                     BLOCK + 1, BLOCK - 1 and 2 * BLOCK + 1 for each block it was masked with,
-                    the others small: mask tails, partial tiles, second and third loop trips.
+                    the others small: mask tails, partial tiles, second and third loop trips;
+                    each such size runs the autotune configs whose blocks made that limit,
+                    and the first (the notes count the runs left out).
                     A kernel loop stepping over several blocks (range(0, n, 4 * BLOCK)) adds
                     n at STEP + 1, STEP - 1 and 2 * STEP + 1.
                     A limit computed from a size (a pooling's output length) is found by
