@@ -1520,6 +1520,24 @@ TEST(Triton, ScalarArgumentPastInt32IsInt64ForTo) {
   EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(+ in0[0,0] (cast.f32 8589934592:i64))");
 }
 
+// Constant int32 lanes fold in place (Triton::int_lane): +, -, * wrap at 32 bits as the
+// evaluator and the GPU do, comparisons and a minimum pick per lane.
+TEST(Triton, IntegerLanesFoldWithInt32Wrap) {
+  ir::TermStore s;
+  fs::path ref = fs::path(KEQ_SOURCE_DIR) / "examples/relu_mask_off_by_one/ref.py";
+  Program p = run_candidate(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/int_lanes_wrap.py").string(),
+      ref.string(), s, {{"batch_size", {1}}, {"dim", {8}}});
+  ASSERT_EQ(p.outputs.size(), 1u);
+  // big > 0 for lanes 0-3 (plus small < offs for 0-2); lanes 4-7 wrapped negative: min(small,
+  // offs) = offs.
+  const int64_t want[8] = {2147483645, 2147483646, 2147483647, 2147483647, 4, 5, 6, 7};
+  for (int k = 0; k < 8; ++k)
+    EXPECT_EQ(s.str(p.outputs[0]->elems[k]),
+              "(+ in0[0," + std::to_string(k) + "] (cast.f32 " + std::to_string(want[k]) + ":i32))")
+        << k;
+}
+
 TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
   ir::TermStore s;
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/row_sum_split";

@@ -28,10 +28,6 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
   std::vector<std::string> same;
   for (size_t c = 1; c < reports[0].autotune_configs && !decided(reports); ++c) {
     if (until_out_of_time && reports.back().out_of_time) break;
-    if (only && !only->count(c)) {
-      if (left_out) ++*left_out;
-      continue;
-    }
     // A config whose constexprs an earlier one already had is the same program: checked once.
     if (c < sigs.size()) {
       auto earlier = std::find(sigs.begin(), sigs.begin() + c, sigs[c]);
@@ -39,6 +35,11 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
         same.push_back(std::to_string(c + 1) + " as " + std::to_string(earlier - sigs.begin() + 1));
         continue;
       }
+    }
+    // Not a config the caller asked for (a program checked once above is not counted).
+    if (only && !only->count(c)) {
+      if (left_out) ++*left_out;
+      continue;
     }
     opt.autotune_config = c;
     reports.push_back(verify(ref_path, cand_path, opt));
@@ -289,21 +290,18 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       }))
     accepted = distinct;
   torch::Dims base = accepted ? *accepted : torch::default_dims(ref_path, 2);
-  LimitConfigs limit_configs, step_configs;  // (emplace keeps the first config's)
-  // Every autotune config a limit (or loop step) was seen in: sizes around it run those configs
-  // (and the first), not every one. A conv's bounds checks give each config limits of its own
-  // (rows of 128 or of 256 pixels span different input rows): LLMKernel L1 80's 28 sizes ran all
-  // 5 configs each, 140 configurations, past the 60 s.
-  std::map<std::pair<int64_t, int64_t>, std::set<size_t>> seen_in;
+  // Every autotune config a limit (or loop step) was seen in: the first is where a probe looks
+  // for it, and sizes around it run them all (and the first config), not every config. A conv's
+  // bounds checks give each config limits of its own (rows of 128 or of 256 pixels span
+  // different input rows): LLMKernel L1 80's 28 sizes ran all 5 configs each, 140
+  // configurations, past the 60 s.
+  LimitConfigs limit_configs, step_configs;
   for (const Report& r : all)  // every autotune config's launches at those sizes
-    if (accepted && r.dims == *accepted) {
+    if (accepted && r.dims == *accepted)
       for (const auto& limit : r.mask_limits) {
         limits.insert(limit);
-        limit_configs.emplace(limit, r.autotune_config);
-        seen_in[limit].insert(r.autotune_config);
+        limit_configs[limit].insert(r.autotune_config);
       }
-      for (const auto& step : r.loop_steps) seen_in[step].insert(r.autotune_config);
-    }
   // The search gets an eighth of --timeout, as each size around a block does (their floor of
   // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
   const double probe_share = opt.timeout_s / 8;
@@ -318,7 +316,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       for (const auto& step : r.loop_steps)
         if (!limits.count(step)) {
           steps.insert(step);
-          step_configs.emplace(step, r.autotune_config);
+          step_configs[step].insert(r.autotune_config);
         }
   for (SizeTry& t : around_mask_limits(base, steps, step_configs, probe, unconfirmed_steps, "STEP"))
     around.push_back(std::move(t));
@@ -392,8 +390,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         std::swap(opt, around_opt);
         size_t before = all.size();
         around_blocks = true;
-        auto made_in = seen_in.find(t.limit);
-        run(dims, why, std::nullopt, made_in == seen_in.end() ? nullptr : &made_in->second);
+        const std::set<size_t>* made_in = configs_of(limit_configs, t.limit);
+        run(dims, why, std::nullopt, made_in ? made_in : configs_of(step_configs, t.limit));
         around_blocks = false;
         std::swap(opt, around_opt);
         auto rejected = std::find_if(

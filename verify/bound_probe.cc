@@ -9,8 +9,13 @@
 namespace keq::verify::internal {
 
 size_t config_of(const LimitConfigs& configs, std::pair<int64_t, int64_t> limit) {
+  const std::set<size_t>* in = configs_of(configs, limit);
+  return in && !in->empty() ? *in->begin() : 0;
+}
+
+const std::set<size_t>* configs_of(const LimitConfigs& configs, std::pair<int64_t, int64_t> limit) {
   auto it = configs.find(limit);
-  return it == configs.end() ? 0 : it->second;
+  return it == configs.end() ? nullptr : &it->second;
 }
 
 LimitProbe::LimitProbe(const std::string& ref, const std::string& cand, double seconds,

@@ -82,11 +82,14 @@ struct SizeTry {
 // ---- the candidate run alone (bound_probe.cc) ----------------------------------------------
 
 using Limits = std::set<std::pair<int64_t, int64_t>>;  // (n, block extent), TorchState's
-// The autotune config a limit was first seen in: a limit only some configs have (a BLOCK_M of
-// 32 among configs of 128) is probed in that config, where the first config has none like it
-// (a run there read the predicted limit as a coincidence, and a limit absent there as moved).
-using LimitConfigs = std::map<std::pair<int64_t, int64_t>, size_t>;
+// The autotune configs a limit was seen in. It is probed in the first of them: a limit only some
+// configs have (a BLOCK_M of 32 among configs of 128) is probed in that config, where the first
+// config has none like it (a run there read the predicted limit as a coincidence, and a limit
+// absent there as moved).
+using LimitConfigs = std::map<std::pair<int64_t, int64_t>, std::set<size_t>>;
 size_t config_of(const LimitConfigs& configs, std::pair<int64_t, int64_t> limit);
+// All of them; null where the limit is not there.
+const std::set<size_t>* configs_of(const LimitConfigs& configs, std::pair<int64_t, int64_t> limit);
 
 // The candidate's mask limits at `dims`, from running the programs alone (no proof); none
 // where it does not run there. Remembered: the searches ask for the same sizes again.
