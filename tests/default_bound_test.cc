@@ -597,6 +597,36 @@ TEST(DefaultBound, ASizePastTheCapHalvesTheOtherSizes) {
   EXPECT_FALSE(internal::others_halved(small, {1}, 100).has_value());  // none may go below 2
 }
 
+// Halving the other sizes of out = 2 * 64 + 1 takes the largest, the width, to 4, which the
+// reference's window 7 wide rejects (a conv's kernel: LLMKernel L1 56): the width is kept and
+// the height halved instead. Before, every size of that tail was rejected alike, and the grid
+// capped at two programs went unchecked (EQUIVALENT).
+TEST(DefaultBound, SizesHalvedPastTheCapKeepThoseTheReferenceNeeds) {
+  const std::string dims =
+      "batch, channels, height, width, out = 8, 8, 8, 8, 64\n\n\n"
+      "def get_inputs():\n"
+      "    return [torch.randn(batch, channels, height, width), "
+      "torch.randn(out)]\n";
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x, w):\n"
+      "        assert x.shape[3] >= 7, 'a window 7 wide'\n"
+      "        return 2 * w\n\n\n" +
+      dims;
+  std::string cand = kTritonImports + kTwiceKernel +
+                     "class ModelNew(nn.Module):\n    def forward(self, x, w):\n"
+                     "        y = torch.empty_like(w)\n        n = w.numel()\n"
+                     "        twice[(min(triton.cdiv(n, 64), 2),)](w, y, n, BLOCK=64)\n"
+                     "        return y\n\n\n" +
+                     dims;
+  Files f("halved_kept", ref, cand);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs.back().verdict, Verdict::NotEquivalent);
+  EXPECT_NE(rs.back().bound.find("out=129"), std::string::npos) << rs.back().bound;
+  EXPECT_NE(rs.back().bound.find("width=9"), std::string::npos) << rs.back().bound;
+}
+
 // A pooling window of 16 in a file of 8192 features scales down with them to 1, the identity,
 // where windows that start at every element instead of every 16th (a stride bug) are right:
 // that size flattens the pooling, so the bound keeps a window of 8 and finds the bug.

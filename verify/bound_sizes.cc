@@ -67,6 +67,15 @@ std::optional<torch::Dims> others_halved(torch::Dims dims, const std::vector<siz
   return dims;
 }
 
+std::vector<size_t> changed_sizes(const torch::Dims& from, const torch::Dims& to) {
+  std::vector<size_t> out;
+  size_t k = 0;
+  for (size_t d = 0; d < from.size() && d < to.size(); ++d)
+    for (size_t j = 0; j < from[d].second.size(); ++j, ++k)
+      if (j < to[d].second.size() && from[d].second[j] != to[d].second[j]) out.push_back(k);
+  return out;
+}
+
 // A reference that rejects v: channels that must divide into groups, heads into a width. The
 // value it accepted says what it divides by.
 std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t target,

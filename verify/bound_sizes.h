@@ -47,6 +47,8 @@ std::vector<int64_t> same_tail(int64_t v, int64_t rest, int64_t block, int64_t t
 // 2, or `keep` is empty.
 std::optional<torch::Dims> others_halved(torch::Dims dims, const std::vector<size_t>& keep,
                                          int64_t cap);
+// The sizes (in dims order, tuples flattened) that differ between two dims of one structure.
+std::vector<size_t> changed_sizes(const torch::Dims& from, const torch::Dims& to);
 
 // A configuration (its reports in `all` from `start`, one per autotune config) that one of its
 // autotune configs did not decide within its share of the time budget is dropped and named in
