@@ -1604,6 +1604,32 @@ TEST(Triton, StaticAssertRefusesWhatTheCompilerRefuses) {
   }
 }
 
+// A kernel naming a function without @triton.jit is refused as it first compiles (Triton's
+// DependenciesFinder), called or not; a name of triton.language the file replaced with such a
+// function is not named as a global, so the kernel compiles until the function's first Triton
+// operation, which needs the compiler's `_semantic`. Both measured on the GPU
+// (tests/fixtures/gpu/plain_python_in_kernel.txt); TRITON_INTERPRET=1 runs either as Python, so
+// the crosscheck cannot say this. A replaced name never called changes nothing.
+TEST(Triton, PlainPythonHelpersInKernelsFailAsTheCompilerFails) {
+  std::string measured = gpu_fixture("plain_python_in_kernel.txt");
+  EXPECT_NE(measured.find("plain helper using operators only -> RuntimeError: Unsupported "
+                          "function referenced: <function helper_ops"),
+            std::string::npos);
+  EXPECT_NE(measured.find("then called in a kernel -> CompilationError: ValueError('Did you "
+                          "forget to add @triton.jit ?"),
+            std::string::npos);
+  EXPECT_NE(measured.find("a kernel calling tl.exp only -> ok"), std::string::npos);
+  expect_candidate_raises("plain_helper_referenced.py",
+                          "RuntimeError: Unsupported function referenced: <function "
+                          "twice_plus_one>");
+  expect_candidate_raises("tl_name_replaced_called.py",
+                          "ValueError: Did you forget to add @triton.jit ?");
+  ir::TermStore s;
+  Program p = golden_candidate("tl_name_replaced_unused.py", s);
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(exp in0[0,0])");
+}
+
 // num_warps must be a power of two, and 32 warps at most (1,024 threads), as the H200's compiled
 // launch says (tests/fixtures/gpu/launch_num_warps.txt); a wrapper's BLOCK // 32 at a block of
 // 8 launched with 0 warps, which keq ran as if it compiled.

@@ -89,6 +89,9 @@ struct TensorHooks {
   // True while a kernel launch is running: an exception that leaves one half-run cannot be
   // caught by `try` (keq cannot undo the stores the launch made before it), only reported.
   std::function<bool()> in_kernel;
+  // Whether a call of the program's function `f` runs a plain (not @triton.jit) helper from a
+  // kernel: Triton's compiler calls it as Python, where Triton's operations raise.
+  std::function<bool(const Ref& f)> plain_kernel_helper;
 };
 
 // The Python text keq models a standard-library module with (logging, threading, os), or null.
@@ -107,6 +110,8 @@ class Interp {
 
   ir::TermStore& store() { return store_; }
   TensorHooks& hooks() { return hooks_; }
+  // True inside a plain helper a kernel called (TensorHooks::plain_kernel_helper).
+  bool in_plain_kernel_helper() const { return plain_helper_depth_ > 0; }
   // The outcomes this run gives comparisons of GPU timings, and where they are recorded (the
   // caller's, to read even when the run raises); the interpreter's own, all false, by default.
   TimingChoices& timing() { return timing_ ? *timing_ : own_timing_; }
@@ -315,6 +320,7 @@ class Interp {
 
   ir::TermStore& store_;
   TensorHooks hooks_;
+  int plain_helper_depth_ = 0;
   const Tree* tree_ = nullptr;
   std::shared_ptr<Env> builtins_;
   absl::flat_hash_map<std::string, Ref> modules_;

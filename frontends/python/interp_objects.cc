@@ -221,8 +221,15 @@ Ref Interp::call(const Ref& f, CallArgs args) {
         unsupported(args.at,
                     f->s + ": keq's model of it built an ill-typed term (" + e.what() + ")");
       }
-    case K::Function:
+    case K::Function: {
+      if (!hooks_.plain_kernel_helper || !hooks_.plain_kernel_helper(f))
+        return call_function(f, args, nullptr, nullptr);
+      struct Depth {
+        int& d;
+        ~Depth() { --d; }
+      } depth{++plain_helper_depth_};
       return call_function(f, args, nullptr, nullptr);
+    }
     case K::BoundMethod: {
       const Ref& self = f->items[0];
       const Ref& fn = f->items[1];
@@ -667,11 +674,10 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
     obj->scope->vars[name] = std::move(v);
     return;
   }
-  // A name a modelled library lacks, added to it (`if not hasattr(tl, "tanh"): tl.tanh = f`):
-  // Python binds it; replacing a name the library has would change the library, which keq
-  // does not follow.
-  if (auto real = real_names_.find(obj->s);
-      obj->kind == K::Module && real != real_names_.end() && !real->second.contains(name)) {
+  // A name bound on a modelled library (`if not hasattr(tl, "tanh"): tl.tanh = f`, or
+  // `tl.sigmoid = _tl_sigmoid` replacing Triton's): Python binds it, and the program's later
+  // reads of it get the new value (a kernel calling it calls a plain helper).
+  if (obj->kind == K::Module && real_names_.contains(obj->s)) {
     (*obj->attrs)[name] = std::move(v);
     return;
   }

@@ -34,6 +34,7 @@ Ref Triton::make_kernel(const Ref& fn) {
   st.kernels_defined.push_back(fn->s);
   auto attrs = std::make_shared<Attrs>();
   (*attrs)["fn"] = fn;
+  jit_bodies_.insert(fn.get());
   if (fn->kind == K::Function && fn->fn && fn->fn->tree) {
     const python::Span& at = fn->fn->tree->at(fn->fn->def).span;
     std::string site =
@@ -58,9 +59,103 @@ static bool option_not_parameter(const std::vector<std::string>& params, const s
          std::find(params.begin(), params.end(), key) == params.end();
 }
 
+namespace {
+
+// The names a function's body binds (its parameters, assignment and loop targets): Triton's
+// DependenciesFinder takes them as locals, not globals.
+void bound_targets(const python::Tree& t, python::NodeId n, absl::flat_hash_set<std::string>& out) {
+  using python::NodeKind;
+  if (n == python::kNoNode) return;
+  const python::Node& x = t.at(n);
+  if (x.kind == NodeKind::Name) out.insert(x.text);
+  if (x.kind == NodeKind::Tuple || x.kind == NodeKind::List || x.kind == NodeKind::Starred)
+    for (python::NodeId k : x.kids) bound_targets(t, k, out);
+}
+
+void locals_of(const python::Tree& t, python::NodeId n, absl::flat_hash_set<std::string>& out) {
+  using python::NodeKind;
+  const python::Node& x = t.at(n);
+  switch (x.kind) {
+    case NodeKind::Param:
+      out.insert(x.text);
+      break;
+    case NodeKind::Assign:
+      for (size_t k = 0; k + 1 < x.kids.size(); ++k) bound_targets(t, x.kids[k], out);
+      break;
+    case NodeKind::AugAssign:
+    case NodeKind::AnnAssign:
+    case NodeKind::For:
+    case NodeKind::NamedExpr:
+      bound_targets(t, x.kids[0], out);
+      break;
+    case NodeKind::WithItem:
+      if (x.kids.size() > 1) bound_targets(t, x.kids[1], out);
+      break;
+    default:
+      break;
+  }
+  for (python::NodeId k : x.kids)
+    if (k != python::kNoNode) locals_of(t, k, out);
+}
+
+// Every Name and Attribute node under n.
+void references(const python::Tree& t, python::NodeId n, std::vector<python::NodeId>& out) {
+  const python::Node& x = t.at(n);
+  if (x.kind == python::NodeKind::Name || x.kind == python::NodeKind::Attribute) out.push_back(n);
+  for (python::NodeId k : x.kids)
+    if (k != python::kNoNode) references(t, k, out);
+}
+
+}  // namespace
+
+void Triton::check_references(const Ref& kernel_fn, Span at) {
+  if (references_checked_.contains(kernel_fn.get())) return;
+  std::vector<Ref> todo{kernel_fn};
+  absl::flat_hash_set<const Value*> seen;
+  while (!todo.empty()) {
+    Ref fn = todo.back();
+    todo.pop_back();
+    if (fn->kind != K::Function || !fn->fn || !fn->fn->tree || !fn->fn->closure ||
+        !seen.insert(fn.get()).second)
+      continue;
+    const python::Tree& t = *fn->fn->tree;
+    absl::flat_hash_set<std::string> locals;
+    locals_of(t, fn->fn->def, locals);
+    std::vector<python::NodeId> names;
+    references(t, t.at(fn->fn->def).kids.back(), names);
+    for (python::NodeId id : names) {
+      const python::Node& x = t.at(id);
+      Ref v;
+      if (x.kind == python::NodeKind::Name) {
+        if (locals.contains(x.text)) continue;
+        auto [value, scope] = fn->fn->closure->lookup_where(x.text);
+        if (!value || !scope || !scope->parent) continue;  // unbound, or a builtin
+        v = value;
+      } else {  // helpers.f where helpers is a module read from source (Triton's are exempt)
+        const python::Node& base = t.at(x.kids[0]);
+        if (base.kind != python::NodeKind::Name || locals.contains(base.text)) continue;
+        Ref m = fn->fn->closure->lookup(base.text);
+        if (!m || m->kind != K::Module || !m->scope) continue;
+        auto it = m->scope->vars.find(x.text);
+        if (it == m->scope->vars.end()) continue;
+        v = it->second;
+      }
+      if (v->kind == K::Instance && v->cls == jit_class) todo.push_back((*v->attrs)["fn"]);
+      if (v->kind == K::Function && !jit_bodies_.contains(v.get()))
+        in.raise(at, "RuntimeError: Unsupported function referenced: <function " + v->s + "> (" +
+                         kernel_fn->s + " refers to it at " + t.file + ":" +
+                         std::to_string(x.span.line) + ":" + std::to_string(x.span.col) +
+                         " and it has no @triton.jit: Triton refuses the kernel as it first "
+                         "compiles)");
+    }
+  }
+  references_checked_.insert(kernel_fn.get());  // a kernel that passed
+}
+
 Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   if (run) in.unsupported(a.at, "a kernel launch inside a kernel");
   Ref fn = (*kernel->attrs)["fn"];
+  check_references(fn, a.at);
   note_kernel_ran(kernel);
   // Constexprs and launch options come as keywords; an autotuned kernel adds its config's. A
   // kernel that declares a parameter named like an option (num_warps: tl.constexpr) gets the

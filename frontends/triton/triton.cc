@@ -70,12 +70,19 @@ void install(python::Interp& in, torch::TorchState& state) {
   for (const auto& [module, names] : kRealNames)
     in.set_real_names(module, absl::flat_hash_set<std::string>(names.begin(), names.end()));
   python::TensorHooks& h = in.hooks();
+  h.plain_kernel_helper = [t](const Ref& f) {
+    if (!t->run || t->jit_bodies_.contains(f.get())) return false;
+    if (!t->in.in_plain_kernel_helper()) t->plain_helper_ = f->s + "()";
+    return true;
+  };
   h.binop = [t](Interp& i2, const std::string& op, const Ref& a, const Ref& b, Span at) {
+    if (t->run) t->refuse_in_plain_helper(at);
     if (t->run || a->kind == K::Pointer || b->kind == K::Pointer) return t->binary(op, a, b, at);
     return t->torch_hooks.binop(i2, op, a, b, at);
   };
   h.unop = [t](Interp& i2, const std::string& op, const Ref& a, Span at) -> Ref {
     if (!t->run) return t->torch_hooks.unop(i2, op, a, at);
+    t->refuse_in_plain_helper(at);
     if (op == "-") return t->binary("-", python::integer(0), a, at);
     if (op == "+") return a;
     if (op == "~" && a->kind == K::Tensor && a->tensor->dtype == DType::Bool)
@@ -171,6 +178,12 @@ void install(python::Interp& in, torch::TorchState& state) {
   };
   Ref cast = (*tl->attrs)["cast"];
   h.getattr = [t, cast, tl](Interp& i2, const Ref& v, const std::string& name, Span at) -> Ref {
+    // A block's attributes are plain Python; its methods are builtins.
+    static const absl::flat_hash_set<std::string> kPlainAttributes = {"shape", "dtype", "type",
+                                                                      "numel", "handle"};
+    if (t->run && (v->kind == K::Tensor || v->kind == K::Pointer) &&
+        !kPlainAttributes.contains(name))
+      t->refuse_in_plain_helper(at);
     // Block methods that are Triton's own (x.flip(0) is tl.flip, not torch's flip(dims)).
     static const absl::flat_hash_set<std::string> kBlockMethods = {
         "flip", "ravel", "permute", "trans", "split", "join", "interleave"};

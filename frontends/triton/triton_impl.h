@@ -381,6 +381,11 @@ struct Triton {
 
   // ---- kernels and launches ----
   Ref make_kernel(const Ref& fn);
+  // Triton's DependenciesFinder, run as a kernel first compiles: a global the kernel (or a
+  // @triton.jit function it refers to) names that holds a function without @triton.jit is
+  // refused, called or not. TRITON_INTERPRET=1 skips it (measured on the GPU:
+  // tests/fixtures/gpu/plain_python_in_kernel.txt).
+  void check_references(const Ref& fn, Span at);
   void note_kernel_ran(const Ref& kernel) {  // TorchState::kernels_run
     if (auto site = kernel->attrs->find("<site>"); site != kernel->attrs->end())
       st.kernels_run[site->second->s].ran = true;
@@ -721,6 +726,10 @@ struct Triton {
   // compiles, before any store, and keq cannot undo them, so a `try` that would catch this is
   // UNSUPPORTED (Interp's in_kernel hook), as while the launch runs.
   bool raised_after_stores_ = false;
+  // The functions under @triton.jit: any other function a kernel calls is a plain helper.
+  absl::flat_hash_set<const python::Value*> jit_bodies_;
+  absl::flat_hash_set<const python::Value*> references_checked_;  // kernels that passed it
+  std::string plain_helper_;  // the outermost plain helper a kernel called, named in errors
   absl::flat_hash_map<TermId, ir::Interval> intervals_;
   bool is_block_ptr(const Ref& v) const;
   int64_t int_of(const Ref& v, Span at);
@@ -747,8 +756,26 @@ struct Triton {
   void install_reductions_and_atomics(const Ref& tl);         // reductions.cc
   void install_decorators(const Ref& tl, const Ref& triton);  // decorators.cc
   // Shared by the tl.* definitions.
+  // Each raises in a plain helper a kernel called, as Triton's builtins do there.
   void define_tl(const Ref& tl, const std::string& name, python::BuiltinFn fn) {
-    (*tl->attrs)[name] = python::builtin("tl." + name, std::move(fn));
+    (*tl->attrs)[name] =
+        python::builtin("tl." + name, [this, fn = std::move(fn)](Interp& i2, CallArgs& a) {
+          refuse_in_plain_helper(a.at);
+          return fn(i2, a);
+        });
+  }
+  // Triton's compiler calls a function without @triton.jit as Python: its builtins (tl.*, a
+  // block's operators and methods) need the compiler's `_semantic` and raise there, so the
+  // kernel does not compile. TRITON_INTERPRET=1 runs such helpers (measured:
+  // tests/fixtures/measure/plain_python_in_kernel.py).
+  void refuse_in_plain_helper(Span at) {
+    if (in.in_plain_kernel_helper())
+      in.raise(at,
+               "ValueError: Did you forget to add @triton.jit ? (`_semantic` argument must be "
+               "provided outside of JIT functions.) (in " +
+                   plain_helper_ +
+                   ", which a kernel calls without @triton.jit: Triton's compiler runs it as "
+                   "Python, where its operations raise)");
   }
   // The propagate_nan argument at position `pos`: false for NONE or absent, true for ALL.
   bool propagates_nan(CallArgs& a, size_t pos) {
