@@ -1538,6 +1538,26 @@ TEST(Triton, IntegerLanesFoldWithInt32Wrap) {
         << k;
 }
 
+// Constant index lanes computed as numbers (Triton::constant_int_lanes) give what the evaluator
+// gives: C's truncating // and % on negative dividends, bitwise operators, an int32 product that
+// wraps, masks and'ed, over a 2-D broadcast. The values are Python's with C's truncation
+// (TRITON_INTERPRET=1 prints the same on this file).
+TEST(Triton, ConstantIndexLanesComputeAsTheEvaluatorDoes) {
+  ir::TermStore s;
+  fs::path ref = fs::path(KEQ_SOURCE_DIR) / "examples/relu_mask_off_by_one/ref.py";
+  Program p = run_candidate(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/int_lanes_divide_and_bits.py").string(),
+      ref.string(), s, {{"batch_size", {1}}, {"dim", {16}}});
+  ASSERT_EQ(p.outputs.size(), 1u);
+  const int64_t want[16] = {-1019619, -2019619, -1009712, -2009712, -999792, -1999792,
+                            -19881,   -1019881, -9168,    -1009168, 739,     -999268,
+                            10645,    -19355,   20556,    -9444};
+  for (int k = 0; k < 16; ++k)
+    EXPECT_EQ(s.str(p.outputs[0]->elems[k]),
+              "(+ in0[0," + std::to_string(k) + "] (cast.f32 " + std::to_string(want[k]) + ":i32))")
+        << k;
+}
+
 TEST(Triton, AtomicAddAccumulatesEveryProgramWithoutRaceFindings) {
   ir::TermStore s;
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/row_sum_split";

@@ -286,7 +286,9 @@ struct Triton {
   std::optional<TermId> int_lane(Op op, TermId a, TermId b) {
     ir::Type t = s.type(a);
     if (t != s.type(b) || (t != ir::Type::I32 && t != ir::Type::I64)) return std::nullopt;
-    int64_t x = s.constant_of(a).i, y = s.constant_of(b).i;
+    return int_values(op, t, s.constant_of(a).i, s.constant_of(b).i);
+  }
+  std::optional<TermId> int_values(Op op, ir::Type t, int64_t x, int64_t y) {
     auto wrapped = [t](uint64_t u) {
       return t == ir::Type::I32 ? int64_t{static_cast<int32_t>(static_cast<uint32_t>(u))}
                                 : static_cast<int64_t>(u);
@@ -321,11 +323,14 @@ struct Triton {
   }
   // Non-negative integer constants by value, in a table grown to the largest seen: index values
   // run in sequence, so neighbours share a cache line (a hash table's lookups missed).
+  // Negative ones (a conv's input row before its padding) in a table of their own, by -v.
   TermId int_constant(ir::Type t, int64_t v) {
     constexpr int64_t kDense = int64_t{1} << 22;
-    if (v < 0 || v >= kDense) return s.constant(ir::Constant::of_int(t, v));
-    std::vector<TermId>& ids = t == ir::Type::I32 ? small_i32_ : small_i64_;
-    const size_t at = static_cast<size_t>(v);
+    if (v <= -kDense || v >= kDense) return s.constant(ir::Constant::of_int(t, v));
+    const bool wide = t != ir::Type::I32;
+    std::vector<TermId>& ids =
+        v >= 0 ? (wide ? small_i64_ : small_i32_) : (wide ? negative_i64_ : negative_i32_);
+    const size_t at = static_cast<size_t>(v >= 0 ? v : -v);
     if (at >= ids.size()) ids.resize(std::max(at + 1, 2 * ids.size()), kNoConstant);
     TermId& id = ids[at];
     if (id == kNoConstant) id = s.constant(ir::Constant::of_int(t, v));
@@ -639,6 +644,8 @@ struct Triton {
       in.unsupported(at, "operator " + op + " in a kernel");
     DType operand = o == Op::DivFull ? DType::F32 : out;
     DType xd = x->dtype, yd = y->dtype;
+    if (!is_f && xd == out && yd == out && !x->strided && !y->strided)  // blocks, not views
+      if (TensorPtr r = constant_int_lanes(o, x, y, result, at)) return wrap(r);
     bool fusable = is_f && (o == Op::Add || o == Op::Sub);
     return wrap(map2(
         in, x, y, result,
@@ -650,6 +657,98 @@ struct Triton {
           return r;
         },
         at));
+  }
+
+  // Index arithmetic whose lanes are all constants (offsets, masks, decoded indices), computed
+  // as numbers over the broadcast with a table lookup per result lane: map2's call, fold and
+  // broadcast index per lane were most of a conv kernel's interpretation (LLMKernel L1 72).
+  // Null where a lane is no constant of its type, or where the evaluator must judge a value
+  // (a division by 0, MIN / -1): the general path then computes it, errors included.
+  TensorPtr constant_int_lanes(Op o, const TensorPtr& x, const TensorPtr& y, DType result,
+                               Span at) {
+    const ir::Type t = torch::detail::term_type(x->dtype);
+    if (t != ir::Type::I32 && t != ir::Type::I64 && t != ir::Type::Bool) return nullptr;
+    auto values = [&](const Tensor& v, std::vector<int64_t>& out) {
+      out.resize(v.elems.size());
+      for (size_t k = 0; k < v.elems.size(); ++k) {
+        TermId e = v.elems[k];
+        if (e == Tensor::kUninit || s.op(e) != Op::Const || s.type(e) != t) return false;
+        out[k] = s.constant_of(e).i;
+      }
+      return true;
+    };
+    std::vector<int64_t> a, b;
+    if (!values(*x, a) || !values(*y, b)) return nullptr;
+    auto r = std::make_shared<Tensor>();
+    r->shape = torch::detail::broadcast_shapes(in, x->shape, y->shape, at);
+    r->dtype = result;
+    r->elems.resize(r->numel());
+    const size_t n = r->shape.size();
+    // Each operand's step per result dimension: 0 where it broadcasts.
+    auto steps = [&](const Tensor& v) {
+      std::vector<int64_t> st(n, 0);
+      int64_t stride = 1;
+      for (size_t k = v.shape.size(); k-- > 0;) {
+        if (v.shape[k] != 1) st[k + n - v.shape.size()] = stride;
+        stride *= v.shape[k];
+      }
+      return st;
+    };
+    const std::vector<int64_t> sa = steps(*x), sb = steps(*y);
+    std::vector<int64_t> idx(n, 0);
+    int64_t ia = 0, ib = 0;
+    for (TermId& out : r->elems) {
+      std::optional<TermId> v = lane_value(o, t, a[ia], b[ib]);
+      if (!v) return nullptr;
+      out = *v;
+      for (size_t d = n; d-- > 0;) {  // the odometer: the next index, and both operands' offsets
+        ia += sa[d], ib += sb[d];
+        if (++idx[d] < r->shape[d]) break;
+        ia -= sa[d] * idx[d], ib -= sb[d] * idx[d];
+        idx[d] = 0;
+      }
+    }
+    return r;
+  }
+  // One lane of constant_int_lanes: what ir::eval_ieee gives (two's complement wrap at the
+  // type's width, C's truncating division); none for what the evaluator must judge.
+  std::optional<TermId> lane_value(Op o, ir::Type t, int64_t x, int64_t y) {
+    auto wrapped = [t](uint64_t u) {
+      return t == ir::Type::I32 ? int64_t{static_cast<int32_t>(static_cast<uint32_t>(u))}
+                                : static_cast<int64_t>(u);
+    };
+    const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+    const int64_t lowest = t == ir::Type::I32 ? INT32_MIN : INT64_MIN;
+    switch (o) {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Lt:
+      case Op::Le:
+      case Op::Gt:
+      case Op::Ge:
+      case Op::Eq:
+      case Op::Ne:
+        if (t == ir::Type::Bool) return std::nullopt;
+        return int_values(o, t, x, y);
+      case Op::DivC:
+      case Op::ModC:
+        if (t == ir::Type::Bool || y == 0 || (x == lowest && y == -1)) return std::nullopt;
+        return int_constant(t, o == Op::DivC ? x / y : x % y);
+      case Op::And:
+      case Op::Or:
+        if (t != ir::Type::Bool) return std::nullopt;
+        return bool_constant(o == Op::And ? (x && y) : (x || y));
+      case Op::BitAnd:
+      case Op::BitOr:
+      case Op::BitXor:
+        if (t == ir::Type::Bool) return std::nullopt;
+        return int_constant(t, wrapped(o == Op::BitAnd  ? (ux & uy)
+                                       : o == Op::BitOr ? (ux | uy)
+                                                        : (ux ^ uy)));
+      default:
+        return std::nullopt;
+    }
   }
 
   // tl.sum's operand: in `dtype` when given, else integers narrower than 32 bits (and masks)
@@ -720,7 +819,8 @@ struct Triton {
   absl::flat_hash_map<TermId, bool> closed_;                           // decided_by_floats's memos
   absl::flat_hash_map<std::pair<uint64_t, uint32_t>, TermId> folded_;  // fold_make's memo
   static constexpr TermId kNoConstant = ~TermId{0};
-  std::vector<TermId> small_i32_, small_i64_;  // int_constant's, by value
+  std::vector<TermId> small_i32_, small_i64_;        // int_constant's, by value
+  std::vector<TermId> negative_i32_, negative_i64_;  // and by -value
   TermId bools_[2] = {kNoConstant, kNoConstant};
   // A launch raised after some of its programs had stored: on the GPU a kernel raises only as it
   // compiles, before any store, and keq cannot undo them, so a `try` that would catch this is
