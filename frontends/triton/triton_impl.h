@@ -280,15 +280,24 @@ struct Triton {
     if (kids.size() == 2) folded_.emplace(key, v);
     return v;
   }
-  // Integer lanes of index arithmetic (+, -, *, min, max, comparisons) computed here, as
-  // ir::eval_ieee computes them (two's complement wrap at the type's width): on a conv's
-  // millions of lanes the memo's table outgrew the caches and every lookup missed.
+  // Integer lanes of index arithmetic computed here, as ir::eval_ieee computes them: on a
+  // conv's millions of lanes the memo's table outgrew the caches and every lookup missed.
   std::optional<TermId> int_lane(Op op, TermId a, TermId b) {
     ir::Type t = s.type(a);
     if (t != s.type(b) || (t != ir::Type::I32 && t != ir::Type::I64)) return std::nullopt;
-    return int_values(op, t, s.constant_of(a).i, s.constant_of(b).i);
+    TermId v = int_values(op, t, s.constant_of(a).i, s.constant_of(b).i);
+    if (v == kNoConstant) return std::nullopt;
+    return v;
   }
-  std::optional<TermId> int_values(Op op, ir::Type t, int64_t x, int64_t y) {
+  // `x op y` of two constants of integer or bool type t: two's complement wrap at the type's
+  // width, C's truncating / and %. kNoConstant (no std::optional: its flag, stored apart and
+  // read back whole, stalled every lane) for an op it does not compute or a value the evaluator
+  // must judge (a division by 0, MIN / -1).
+  TermId int_values(Op op, ir::Type t, int64_t x, int64_t y) {
+    if (t == ir::Type::Bool) {
+      if (op == Op::And || op == Op::Or) return bool_constant(op == Op::And ? x && y : x || y);
+      return kNoConstant;
+    }
     auto wrapped = [t](uint64_t u) {
       return t == ir::Type::I32 ? int64_t{static_cast<int32_t>(static_cast<uint32_t>(u))}
                                 : static_cast<int64_t>(u);
@@ -317,8 +326,19 @@ struct Triton {
         return bool_constant(x == y);
       case Op::Ne:
         return bool_constant(x != y);
+      case Op::DivC:
+      case Op::ModC:
+        if (y == 0 || (x == (t == ir::Type::I32 ? INT32_MIN : INT64_MIN) && y == -1))
+          return kNoConstant;
+        return int_constant(t, op == Op::DivC ? x / y : x % y);
+      case Op::BitAnd:
+        return int_constant(t, wrapped(ux & uy));
+      case Op::BitOr:
+        return int_constant(t, wrapped(ux | uy));
+      case Op::BitXor:
+        return int_constant(t, wrapped(ux ^ uy));
       default:
-        return std::nullopt;
+        return kNoConstant;
     }
   }
   // Non-negative integer constants by value, in a table grown to the largest seen: index values
@@ -698,9 +718,8 @@ struct Triton {
     std::vector<int64_t> idx(n, 0);
     int64_t ia = 0, ib = 0;
     for (TermId& out : r->elems) {
-      std::optional<TermId> v = lane_value(o, t, a[ia], b[ib]);
-      if (!v) return nullptr;
-      out = *v;
+      out = int_values(o, t, a[ia], b[ib]);
+      if (out == kNoConstant) return nullptr;
       for (size_t d = n; d-- > 0;) {  // the odometer: the next index, and both operands' offsets
         ia += sa[d], ib += sb[d];
         if (++idx[d] < r->shape[d]) break;
@@ -709,46 +728,6 @@ struct Triton {
       }
     }
     return r;
-  }
-  // One lane of constant_int_lanes: what ir::eval_ieee gives (two's complement wrap at the
-  // type's width, C's truncating division); none for what the evaluator must judge.
-  std::optional<TermId> lane_value(Op o, ir::Type t, int64_t x, int64_t y) {
-    auto wrapped = [t](uint64_t u) {
-      return t == ir::Type::I32 ? int64_t{static_cast<int32_t>(static_cast<uint32_t>(u))}
-                                : static_cast<int64_t>(u);
-    };
-    const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
-    const int64_t lowest = t == ir::Type::I32 ? INT32_MIN : INT64_MIN;
-    switch (o) {
-      case Op::Add:
-      case Op::Sub:
-      case Op::Mul:
-      case Op::Lt:
-      case Op::Le:
-      case Op::Gt:
-      case Op::Ge:
-      case Op::Eq:
-      case Op::Ne:
-        if (t == ir::Type::Bool) return std::nullopt;
-        return int_values(o, t, x, y);
-      case Op::DivC:
-      case Op::ModC:
-        if (t == ir::Type::Bool || y == 0 || (x == lowest && y == -1)) return std::nullopt;
-        return int_constant(t, o == Op::DivC ? x / y : x % y);
-      case Op::And:
-      case Op::Or:
-        if (t != ir::Type::Bool) return std::nullopt;
-        return bool_constant(o == Op::And ? (x && y) : (x || y));
-      case Op::BitAnd:
-      case Op::BitOr:
-      case Op::BitXor:
-        if (t == ir::Type::Bool) return std::nullopt;
-        return int_constant(t, wrapped(o == Op::BitAnd  ? (ux & uy)
-                                       : o == Op::BitOr ? (ux | uy)
-                                                        : (ux ^ uy)));
-      default:
-        return std::nullopt;
-    }
   }
 
   // tl.sum's operand: in `dtype` when given, else integers narrower than 32 bits (and masks)
