@@ -1263,6 +1263,19 @@ TEST(Triton, CorrectKernelHasNoFindingsAndComputesMaxnum) {
   EXPECT_EQ(s.str(p.outputs[0]->elems[7]), "(maxnum in0[1,2] 0)");
 }
 
+// A grid function reads any bound argument by name, as Triton's JITFunction.run passes them
+// (positional ones, pointers, defaults, the config's constexprs); keq passed only keywords and
+// constexprs, so `meta['M']` was a KeyError and a right candidate NOT_EQUIVALENT (LLMKernel L3 2).
+TEST(Triton, AGridReadsEveryBoundArgumentByName) {
+  ir::TermStore s;
+  Program p = run_program(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/grid_reads_bound_args.py").string(), s,
+      "ModelNew", {});
+  EXPECT_TRUE(p.state.findings.empty());
+  ASSERT_EQ(p.outputs.size(), 1u);
+  EXPECT_EQ(s.str(p.outputs[0]->elems[7]), "(* (maxnum in0[1,2] 0) 2)");
+}
+
 TEST(Triton, MemoryFindingsNameTheLine) {
   EXPECT_NE(findings_of("off_by_one_mask.py")
                 .find("off_by_one_mask.py:12:9: load out of bounds: lane 20 reads element 20 of a "

@@ -189,9 +189,16 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
       in.unsupported(a.at, "the launch keyword " + k + ", which " + fn->s + " does not take");
   Ref g = grid;
   if (g->kind == K::Function || g->kind == K::Builtin) {
+    // Triton calls the grid with the bound arguments: every parameter by name (positional ones,
+    // keywords, a config's constexprs, defaults), as `meta['M']` reads them.
     auto d = std::make_shared<Value>();
     d->kind = K::Dict;
-    for (auto& [k, v] : meta) d->dict.push_back({python::string(k), v});
+    for (size_t k = 0; k < params.size(); ++k) {
+      Ref v = k < a.pos.size() ? a.pos[k] : nullptr;
+      if (auto it = meta.find(params[k]); !v && it != meta.end()) v = it->second;
+      if (!v && fn->kind == K::Function && k < fn->fn->defaults.size()) v = fn->fn->defaults[k];
+      if (v) d->dict.push_back({python::string(params[k]), v});
+    }
     CallArgs c;
     c.at = a.at;
     c.pos = {d};
