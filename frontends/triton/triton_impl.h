@@ -686,8 +686,9 @@ struct Triton {
   // (a division by 0, MIN / -1): the general path then computes it, errors included.
   TensorPtr constant_int_lanes(Op o, const TensorPtr& x, const TensorPtr& y, DType result,
                                Span at) {
+    // int8 and uint8 are i32 terms that round_to wraps to the byte's range: not here.
+    if (x->dtype != DType::I32 && x->dtype != DType::I64 && x->dtype != DType::Bool) return nullptr;
     const ir::Type t = torch::detail::term_type(x->dtype);
-    if (t != ir::Type::I32 && t != ir::Type::I64 && t != ir::Type::Bool) return nullptr;
     auto values = [&](const Tensor& v, std::vector<int64_t>& out) {
       out.resize(v.elems.size());
       for (size_t k = 0; k < v.elems.size(); ++k) {
