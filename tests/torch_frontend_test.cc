@@ -1662,6 +1662,12 @@ TEST(Triton, PlainPythonHelpersInKernelsFailAsTheCompilerFails) {
   Program p = golden_candidate("tl_name_replaced_unused.py", s);
   ASSERT_EQ(p.outputs.size(), 1u);
   EXPECT_EQ(s.str(p.outputs[0]->elems[0]), "(exp in0[0,0])");
+  // A module's own `max` is read unchecked (the finder's supported Python builtins) and, on
+  // constexprs, runs as Python: the kernel compiles.
+  ir::TermStore s2;
+  Program q = golden_candidate("builtin_name_rebound.py", s2);
+  ASSERT_EQ(q.outputs.size(), 1u);
+  EXPECT_EQ(s2.str(q.outputs[0]->elems[7]), "(maxnum in0[1,2] 0)");
 }
 
 // num_warps must be a power of two, and 32 warps at most (1,024 threads), as the H200's compiled

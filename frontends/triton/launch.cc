@@ -127,7 +127,11 @@ void Triton::check_references(const Ref& kernel_fn, Span at) {
       const python::Node& x = t.at(id);
       Ref v;
       if (x.kind == python::NodeKind::Name) {
-        if (locals.contains(x.text)) continue;
+        // Names Triton reads without checking them (its supported Python builtins), even where
+        // the module rebinds one (a `def max(...)` of its own).
+        static const absl::flat_hash_set<std::string> kUnchecked = {
+            "float", "getattr", "int", "isinstance", "len", "list", "max", "min", "print", "range"};
+        if (locals.contains(x.text) || kUnchecked.contains(x.text)) continue;
         auto [value, scope] = fn->fn->closure->lookup_where(x.text);
         if (!value || !scope || !scope->parent) continue;  // unbound, or a builtin
         v = value;
@@ -189,19 +193,9 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
       in.unsupported(a.at, "the launch keyword " + k + ", which " + fn->s + " does not take");
   Ref g = grid;
   if (g->kind == K::Function || g->kind == K::Builtin) {
-    // Triton calls the grid with the bound arguments: every parameter by name (positional ones,
-    // keywords, a config's constexprs, defaults), as `meta['M']` reads them.
-    auto d = std::make_shared<Value>();
-    d->kind = K::Dict;
-    for (size_t k = 0; k < params.size(); ++k) {
-      Ref v = k < a.pos.size() ? a.pos[k] : nullptr;
-      if (auto it = meta.find(params[k]); !v && it != meta.end()) v = it->second;
-      if (!v && fn->kind == K::Function && k < fn->fn->defaults.size()) v = fn->fn->defaults[k];
-      if (v) d->dict.push_back({python::string(params[k]), v});
-    }
     CallArgs c;
     c.at = a.at;
-    c.pos = {d};
+    c.pos = {grid_args(fn, params, a, meta)};
     g = in.call(g, c);
   }
   std::vector<Ref> dims =
@@ -725,6 +719,19 @@ Ref Triton::named_args(const Ref& fn, CallArgs& a, const Attrs& meta) {
     if (!meta.contains(k)) args->dict.push_back({python::string(k), v});
   for (auto& [k, v] : meta) args->dict.push_back({python::string(k), v});
   return args;
+}
+
+Ref Triton::grid_args(const Ref& fn, const std::vector<std::string>& params, CallArgs& a,
+                      const Attrs& meta) {
+  auto d = std::make_shared<Value>();
+  d->kind = K::Dict;
+  for (size_t k = 0; k < params.size(); ++k) {
+    Ref v = k < a.pos.size() ? a.pos[k] : nullptr;
+    if (auto it = meta.find(params[k]); !v && it != meta.end()) v = it->second;
+    if (!v && fn->kind == K::Function && k < fn->fn->defaults.size()) v = fn->fn->defaults[k];
+    if (v) d->dict.push_back({python::string(params[k]), v});
+  }
+  return d;
 }
 
 void Triton::apply_heuristics(const Ref& fn, const Ref& rules, CallArgs& a, Attrs& meta) {

@@ -461,7 +461,13 @@ struct Triton {
   // Runs `kernel` with config `choice` and no autotuning of its own; whether it read prior memory.
   bool launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice);
   void run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attrs& meta);
+  // What a hook or heuristic gets: the positional arguments by name, then the keywords (launch
+  // options included) and the config's constexprs, as Triton's Heuristics.run builds it.
   Ref named_args(const Ref& fn, CallArgs& a, const Attrs& meta);
+  // What a grid function gets: JITFunction.run's bound_args, every parameter by name (positional,
+  // keyword, a config's constexpr, else its default) and no launch option.
+  Ref grid_args(const Ref& fn, const std::vector<std::string>& params, CallArgs& a,
+                const Attrs& meta);
 
   // @triton.heuristics({"NAME": lambda args: ...}): each value is computed at launch from the
   // kernel's arguments by name (constexprs from the config included), in the dict's order.
