@@ -502,6 +502,7 @@ std::optional<Enclosure> finite_product(Op op, EArgs a) {
 }  // namespace
 
 Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const EnclosureRangeEnv& env) {
+  Real::widen_exponent_range();  // as evaluate_real: fewer bounds flushed to 0 or inf
   std::vector<const Enclosure*> args;
   return evaluate<Enclosure>(s, root, env,
                              [&](Op op, std::span<const TermId> kids, const auto& memo) {

@@ -235,6 +235,7 @@ RealValue evaluate_real(const TermStore& s, TermId t, const RealEnv& env) {
 RealValue evaluate_real(const TermStore& s, TermId t, const RealTermEnv& env, RealMemo& memo) {
   // A value past MPFR's exponent range (exp(1e10)) would come back as inf or 0: refuse instead,
   // since replay must never confirm a difference that only the evaluator's range made.
+  Real::widen_exponent_range();
   mpfr_clear_overflow();
   mpfr_clear_underflow();
   auto apply = [](Op op, std::span<const TermId> kids, auto& values) {

@@ -73,6 +73,14 @@ class Real {
     static thread_local mpfr_prec_t p = kPrecision;
     return p;
   }
+  // Widens this thread's MPFR exponent range to the most MPFR allows (about 2^+-4.6e18, from
+  // 2^+-1.07e9): a witness point such as scores at -2e9 makes softmax's exp(-1e9), which the
+  // default range flushes and the evaluators then refuse as no evidence. Idempotent.
+  static void widen_exponent_range() {
+    static thread_local const bool widened =
+        (mpfr_set_emin(mpfr_get_emin_min()), mpfr_set_emax(mpfr_get_emax_max()), true);
+    (void)widened;
+  }
   // Raises the working precision for a scope (exceptions included).
   class PrecisionScope {
    public:

@@ -301,6 +301,29 @@ TEST(ReplayEnclosure, TheSearchSolvesForHalfIntegerRoundingArguments) {
   EXPECT_NO_THROW(w.at_half_integers(huge, {x}, {1e30}, tried));
 }
 
+// A causal softmax's first row over two keys, the future one masked with -inf (reference) or
+// -1e9 (a kernel's sentinel): at x = -2e9 the kernel's weight on x is exp(-1e9), 2^-1.44e9, past
+// MPFR's default exponent range (2^-1.07e9). The evaluators refused such a point as no evidence,
+// so a witness search that drew sentinel-sized values for several scores at once found nothing
+// (Liger's multi-token attention against an -inf reference: UNKNOWN at 60 s). They now widen
+// the range, and the point is a confirmed difference.
+TEST(ReplayEnclosure, ValuesPastMpfrsDefaultExponentRangeAreEvidence) {
+  ir::TermStore s;
+  ir::TermId ref = read(s, "(/ (exp (- x x)) (+ (exp (- x x)) 0))");
+  ir::TermId cand = read(s, "(/ (exp (- x -1000000000)) (+ (exp (- x -1000000000)) 1))");
+  verify::internal::Domains any;
+  verify::internal::Witness w(s, any, 1, ir::Semantics::Real);
+  verify::internal::Point p{{s.variable("x"), -2e9}};
+  EXPECT_TRUE(w.differs({ref, cand, 0, 0}, p));
+  auto at = [](const ir::Variable&) {
+    return std::optional(ir::RealValue::of(ir::Constant::of_float(-2e9)));
+  };
+  ir::RealValue tiny = ir::evaluate_real(s, cand, at);
+  EXPECT_GT(mpfr_sgn(tiny.f.get()), 0);
+  ir::Enclosure e = ir::evaluate_enclosure(s, cand, at);
+  EXPECT_GT(mpfr_sgn(e.lo.get()), 0) << e.str();
+}
+
 }  // namespace
 }  // namespace keq
 
