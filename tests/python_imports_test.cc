@@ -175,6 +175,59 @@ a = VALUE + (10 if arm else 0) + (100 if platform.system() == "Linux" else 0)
   EXPECT_EQ(r.integer("a"), 105);
 }
 
+// pkgutil.iter_modules(__path__) as CPython 3.11's file finder lists a package (Liger's ops and
+// backends __init__ import their implementations by it; CPython's answer for this folder):
+// names sorted, a folder only with an __init__, a package before the same-named module, an
+// extension by its name, dotted names skipped. __path__ is a list, as CPython's.
+TEST(PythonHost, PkgutilIterModulesListsAPackageAsCPython) {
+  Folder f;
+  f.write("pkg/__init__.py", R"(
+import pkgutil
+NAMES = [(info.name, ispkg) for info, (_, n, ispkg) in
+         zip(pkgutil.iter_modules(__path__, "pkg."), pkgutil.iter_modules(__path__, "pkg."))]
+FIRST = __path__[0].endswith("pkg")
+)");
+  for (const char* file :
+       {"pkg/a.py", "pkg/b/__init__.py", "pkg/c/mod.py", "pkg/_d/__init__.py",
+        "pkg/e.cpython-311-x86_64-linux-gnu.so", "pkg/a.b/__init__.py", "pkg/b.py"})
+    f.write(file, "X = 1\n");
+  ProgramRun r(f, "import pkg\nnames = pkg.NAMES\nfirst = pkg.FIRST\n");
+  EXPECT_EQ(r.in.repr(r.env->lookup("names")),
+            "[('pkg._d', True), ('pkg.a', False), ('pkg.b', True), ('pkg.e', False)]");
+  EXPECT_TRUE(r.env->lookup("first")->b);
+}
+
+// A submodule of a library keq models itself (triton.tools.tensor_descriptor) that the search
+// path holds is imported as CPython imports it, not a stop: its names are unavailable, and only
+// a use of one is UNSUPPORTED (Liger's mlp.py imports TensorDescriptor in a try it never uses on
+// the paths keq runs). One the search path lacks stays UNSUPPORTED at the import.
+TEST(PythonImports, AnInstalledSubmoduleKeqDoesNotModelStopsOnlyItsUses) {
+  Folder f;
+  f.write("site/triton/tools/tensor_descriptor.py", "class TensorDescriptor:\n    pass\n");
+  f.write("lib.py", R"(
+try:
+    from triton.tools.tensor_descriptor import TensorDescriptor
+except ModuleNotFoundError:
+    TensorDescriptor = None
+VALUE = 7
+def uses():
+    return TensorDescriptor is None
+)");
+  python::set_import_path({(f.root / "site").string()});
+  ProgramRun r(f, "from lib import VALUE\nv = VALUE\n");
+  EXPECT_EQ(r.integer("v"), 7);
+  EXPECT_TRUE(r.in.import_stops().empty());
+  try {
+    ProgramRun r2(f, "from lib import uses\nu = uses()\n");
+    ADD_FAILURE() << "a use of the unmodelled submodule ran";
+  } catch (const python::Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("triton.tools"), std::string::npos) << e.what();
+  }
+  python::set_import_path({});
+  EXPECT_THROW(ProgramRun(f, "from triton.tools.tensor_descriptor import TensorDescriptor\n"),
+               python::Unsupported);
+}
+
 TEST(PythonHost, LoggingThreadingAndOsAsLibrariesUseThem) {
   // keq models these in Python (stdlib_models.cc): records go nowhere, locks are free, the
   // environment is empty; `with` runs an object's __enter__ and __exit__.

@@ -96,6 +96,8 @@ struct TensorHooks {
 
 // The Python text keq models a standard-library module with (logging, threading, os), or null.
 const char* stdlib_model_source(const std::string& name);
+// What such a model's Python calls and cannot compute itself (pkgutil's folder listing).
+std::vector<std::pair<std::string, Ref>> stdlib_model_builtins(const std::string& name);
 
 // Where `import` looks for modules read as source, after the importing program's own folder:
 // --python-path, PYTHONPATH and --venv's site-packages, set once by the CLI.
@@ -289,6 +291,7 @@ class Interp {
   Ref exception_value(const ProgramError& e) const;
   // Imports (modules.cc).
   Ref import_module(const std::string& name, Span at);
+  std::string installed_file(const std::string& name) const;
   std::string resolve_relative(const std::string& name, Span at) const;
   // `source`: the module's text where keq models it in Python (stdlib_models.cc), else read.
   Ref load_source_module(const std::string& name, const std::string& file, bool package,

@@ -651,7 +651,8 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     case K::BigInt:
     case K::Float:
     case K::Bool:  // a kernel's scalar argument is a 0-d block there: x.to(tl.float32)
-      if (name == "to" && hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
+      if ((name == "to" || name == "cast") && hooks_.getattr)
+        return hooks_.getattr(*this, obj, name, at);
       if (Ref m = number_method(obj, name)) return m;
       if (name == "value" && obj->s == "tl.constexpr") {
         auto plain = std::make_shared<Value>(*obj);

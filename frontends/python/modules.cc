@@ -230,9 +230,22 @@ Ref Interp::import_module(const std::string& name, Span at) {
       (*m->attrs)["<stopped>"] = s->second;
       return modules_[name] = m;
     }
-    if (!parent->scope || parent->attrs->contains("<keq model>"))  // keq's to model too
+    if (!parent->scope || parent->attrs->contains("<keq model>")) {  // keq's to model too
+      // The installed library has it (the venv's triton/tools/tensor_descriptor.py): CPython's
+      // import succeeds, so it is taken as installed and only a use of it is UNSUPPORTED (Liger's
+      // mlp.py imports a TensorDescriptor it uses on one path only).
+      if (std::string file = installed_file(name); !file.empty()) {
+        std::string reason = "module '" + name + "' (" + file + "), imported at " + where(at) +
+                             ", is installed but keq models " + parent->s +
+                             " without this submodule";
+        import_notes_.push_back(reason + ": a use of it is UNSUPPORTED");
+        Ref m = module_object(name);
+        (*m->attrs)["<stopped>"] = string(reason);
+        return modules_[name] = m;
+      }
       unsupported(at, "import of module '" + name + "' (keq models " + parent->s +
                           " but not this submodule)");
+    }
     // The parent's __init__ may have imported this module already.
     if (auto it = modules_.find(name); it != modules_.end()) return it->second;
   }
@@ -243,7 +256,8 @@ Ref Interp::import_module(const std::string& name, Span at) {
   } else {
     Ref parent = modules_.at(name.substr(0, dot));
     if (auto p = parent->scope->vars.find("__path__"); p != parent->scope->vars.end())
-      dirs = {p->second->s};
+      for (const Ref& d : p->second->items)  // a list of folders, as CPython's
+        if (d->kind == K::Str) dirs.push_back(d->s);
   }
   std::string leaf = name.substr(dot == std::string::npos ? 0 : dot + 1);
   for (const std::string& dir : dirs) {
@@ -287,6 +301,23 @@ Ref Interp::import_module(const std::string& name, Span at) {
   return modules_[name] = m;
 }
 
+// Where a dotted module's source lies on the search path ("" when on none): what CPython's
+// import would find for a package keq models itself.
+std::string Interp::installed_file(const std::string& name) const {
+  std::string rel = name;
+  std::replace(rel.begin(), rel.end(), '.', '/');
+  std::vector<std::string> dirs = search_path_;
+  dirs.insert(dirs.end(), import_path().begin(), import_path().end());
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    fs::path base = fs::path(dir) / rel;
+    for (const fs::path& p : {fs::path(base.string() + ".py"), base / "__init__.py"})
+      if (fs::is_regular_file(p, ec)) return p.string();
+    if (fs::is_directory(base, ec)) return base.string();  // a namespace package
+  }
+  return "";
+}
+
 Ref Interp::load_source_module(const std::string& name, const std::string& file, bool package,
                                const char* source) {
   Ref m = module_object(name);
@@ -301,8 +332,11 @@ Ref Interp::load_source_module(const std::string& name, const std::string& file,
                                                           : name.substr(0, dot));
   if (package)
     vars["__path__"] =
-        string(fs::is_directory(file) ? file : fs::path(file).parent_path().string());
-  if (source) (*m->attrs)["<keq model>"] = string(name);
+        list({string(fs::is_directory(file) ? file : fs::path(file).parent_path().string())});
+  if (source) {
+    (*m->attrs)["<keq model>"] = string(name);
+    for (auto& [n, f] : stdlib_model_builtins(name)) vars[n] = f;
+  }
   modules_[name] = m;  // before the body runs: an import cycle sees the partial module
   if (dot != std::string::npos) {
     const Ref& parent = modules_.at(name.substr(0, dot));

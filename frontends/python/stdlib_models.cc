@@ -1,6 +1,10 @@
 // Standard-library modules keq models in Python itself: read as source, like any module, from
 // text built into keq. Each does what CPython's does up to what keq observes: log records, locks
 // and the environment change no tensor, so they go nowhere, always succeed, and are empty.
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
 #include "frontends/python/interp.h"
 
 namespace keq::python {
@@ -249,11 +253,69 @@ def getpid():
 
 // pkgutil.extend_path, which namespace-style packages call in __init__ (fla): keq reads a
 // package from its one folder, so the path stays as it is (CPython would add the same package's
-// folders elsewhere on sys.path, which keq does not search).
+// folders elsewhere on sys.path, which keq does not search). iter_modules(path) lists the
+// folders as CPython's file finder does (Liger's ops/__init__ imports its backends by it);
+// without a path it would list sys.path, which keq does not model.
 constexpr const char* kPkgutil = R"PY(
+from collections import namedtuple
+
+ModuleInfo = namedtuple("ModuleInfo", "module_finder name ispkg")
+
+
 def extend_path(path, name):
     return path
+
+
+def iter_modules(path=None, prefix=""):
+    if path is None:
+        raise NotImplementedError("keq: pkgutil.iter_modules() over sys.path is not modelled")
+    return [ModuleInfo(None, prefix + name, ispkg) for name, ispkg in _keq_folder_modules(path)]
 )PY";
+
+// A module's name from a file name, as inspect.getmodulename (CPython 3.11 on x86_64 Linux:
+// the longest suffix first), or "" for none.
+static std::string module_name_of(const std::string& file) {
+  for (const char* suffix :
+       {".cpython-311-x86_64-linux-gnu.so", ".abi3.so", ".pyc", ".py", ".so"}) {
+    std::string_view sv(suffix);
+    if (file.size() > sv.size() && file.compare(file.size() - sv.size(), sv.size(), sv) == 0)
+      return file.substr(0, file.size() - sv.size());
+  }
+  return "";
+}
+
+// pkgutil's _iter_file_finder_modules over each folder: names sorted, a folder counts when it
+// holds an __init__, each name once.
+static std::vector<Ref> folder_modules(const std::vector<std::string>& dirs) {
+  namespace fs = std::filesystem;
+  std::vector<Ref> out;
+  std::set<std::string> yielded;
+  auto listing = [](const fs::path& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  for (const std::string& dir : dirs)
+    for (const std::string& fn : listing(dir)) {
+      std::string mod = module_name_of(fn);
+      if (mod == "__init__" || yielded.contains(mod)) continue;
+      bool package = false;
+      std::error_code ec;
+      if (mod.empty() && fs::is_directory(fs::path(dir) / fn, ec) &&
+          fn.find('.') == std::string::npos) {
+        for (const std::string& inner : listing(fs::path(dir) / fn))
+          package = package || module_name_of(inner) == "__init__";
+        if (!package) continue;
+        mod = fn;
+      }
+      if (mod.empty() || mod.find('.') != std::string::npos) continue;
+      yielded.insert(mod);
+      out.push_back(tuple({string(mod), boolean(package)}));
+    }
+  return out;
+}
 
 // platform as on the H200 host keq models (x86_64 Linux, CPython 3.11): libraries branch on
 // the architecture at import (fla's IS_ARM).
@@ -344,6 +406,18 @@ constexpr const char* kEnum = R"PY(
 class Enum:
     __keq_enum__ = True
 )PY";
+
+std::vector<std::pair<std::string, Ref>> stdlib_model_builtins(const std::string& name) {
+  if (name != "pkgutil") return {};
+  return {{"_keq_folder_modules", builtin("pkgutil.iter_modules", [](Interp& in, CallArgs& a) {
+             Ref path = a.pos.at(0);
+             std::vector<std::string> dirs;
+             for (const Ref& d : path->kind == Value::Kind::Str ? std::vector<Ref>{path}
+                                                                : in.to_sequence(path, a.at))
+               if (d->kind == Value::Kind::Str) dirs.push_back(d->s);
+             return list(folder_modules(dirs));
+           })}};
+}
 
 const char* stdlib_model_source(const std::string& name) {
   if (name == "enum") return kEnum;
