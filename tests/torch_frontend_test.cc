@@ -2693,3 +2693,96 @@ TEST(TorchFrontend, NarrowFormatAttentionIsUnsupported) {
 
 }  // namespace
 }  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+// Idioms Liger's newer operators use (multi_token_attention, llama4_rope), each once UNSUPPORTED:
+// dtype predicates on tensors, dtypes and through torch; tril as a method; ~ of a bool mask (a
+// bitwise not of integers stays unmodelled); torch.nn.modules.utils' tuple normalisers.
+TEST(TorchFrontend, MaskAndDtypeIdiomsAreTorchs) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nfrom torch.nn.modules.utils import _pair, _triple, _ntuple\n"
+      "x = torch.randn(2, 3)\ni = torch.zeros(2, dtype=torch.int32)\n"
+      "u = torch.zeros(2, dtype=torch.uint8)\n"
+      "r = [x.is_floating_point(), x.is_complex(), x.is_signed(), i.is_floating_point(),\n"
+      "     u.is_signed(), torch.is_floating_point(i), torch.is_complex(x),\n"
+      "     torch.complex64.is_complex, torch.bool.is_signed, torch.bfloat16.is_floating_point,\n"
+      "     _pair(3), _pair((1, 2)), _triple([4, 5, 6]), _ntuple(4)(0)]\n"
+      "future = torch.ones(3, 3, dtype=torch.bool).triu(1)\n"
+      "m = torch.ones(3, 3).tril(-1)\n"
+      "kept = ~future\n",
+      "r", s);
+  std::vector<bool> want = {true, false, true, false, false, false, false, true, false, true};
+  ASSERT_EQ(r->items.size(), want.size() + 4);
+  for (size_t k = 0; k < want.size(); ++k) EXPECT_EQ(r->items[k]->b, want[k]) << k;
+  auto ints = ints_of;
+  EXPECT_EQ(ints(r->items[10]), (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(ints(r->items[11]), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(ints(r->items[12]), (std::vector<int64_t>{4, 5, 6}));
+  EXPECT_EQ(ints(r->items[13]), (std::vector<int64_t>{0, 0, 0, 0}));
+  EXPECT_EQ(values(s, run_snippet("import torch\nm = torch.ones(3, 3).tril(-1)\n", "m", s)),
+            (std::vector<double>{0, 0, 0, 1, 0, 0, 1, 1, 0}));
+  EXPECT_EQ(values(s, run_snippet("import torch\n"
+                                  "k = ~torch.ones(2, 2, dtype=torch.bool).triu(1)\n",
+                                  "k", s)),
+            (std::vector<double>{1, 0, 1, 1}));
+  std::string int_not = failure_of("import torch\nx = ~torch.zeros(2, dtype=torch.int32)\n");
+  EXPECT_NE(int_not.find("tensor operator ~ on a non-bool tensor"), std::string::npos) << int_not;
+}
+
+}  // namespace
+}  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+// Module.parameters() and its kin list what torch registers, in torch's order (checked against
+// torch 2.11 in the test venv): nn.Parameter attributes, layers' weights, ModuleList and
+// ParameterList items, a shared module once; a plain tensor or list registers nothing. They
+// are iterators, as torch's generators are: next(m.parameters()) is the first parameter.
+TEST(TorchModules, ParametersAndModulesAreListedAsTorchRegistersThem) {
+  ir::TermStore s;
+  python::Tree tree = python::parse(
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class M(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.a = nn.Linear(2, 3)\n"
+      "        self.w = nn.Parameter(torch.randn(4))\n"
+      "        self.plain = torch.zeros(2)\n"
+      "        self.blocks = nn.ModuleList([nn.Linear(3, 3), nn.LayerNorm(3)])\n"
+      "        self.shared = self.a\n"
+      "        self.extra = [nn.Linear(1, 1)]\n"
+      "        self.ps = nn.ParameterList([nn.Parameter(torch.ones(2))])\n"
+      "m = M()\n"
+      "names = [n for n, _ in m.named_parameters()]\n"
+      "own = [n for n, _ in m.named_parameters(recurse=False)]\n"
+      "count = len(list(m.parameters()))\n"
+      "kids = [n for n, _ in m.named_children()]\n"
+      "mods = [n for n, _ in m.named_modules()]\n"
+      "grads = [p.requires_grad for p in m.parameters()]\n"
+      "it = iter([1, 2])\n"
+      "first = next(it)\n"
+      "rest = list(it)\n"
+      "after = next(it, \"done\")\n"
+      "firstp = next(m.parameters()).shape[0]\n"
+      "r = [names, own, count, kids, mods, all(grads), first, rest, after, firstp]\n",
+      "snippet.py");
+  python::Interp in(s);
+  TorchState st;
+  install(in, st);
+  auto env = in.run(tree);
+  EXPECT_EQ(in.repr(env->lookup("r")),
+            "[['w', 'a.weight', 'a.bias', 'blocks.0.weight', 'blocks.0.bias', 'blocks.1.weight', "
+            "'blocks.1.bias', 'ps.0'], ['w'], 8, ['a', 'blocks', 'ps'], ['', 'a', 'blocks', "
+            "'blocks.0', 'blocks.1', 'ps'], True, 1, [2], 'done', 4]");
+  EXPECT_NE(failure_of("x = len(iter([1]))\n").find("has no len()"), std::string::npos);
+  EXPECT_NE(failure_of("x = next([1])\n").find("'list' object is not an iterator"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace keq::torch

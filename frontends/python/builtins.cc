@@ -97,6 +97,8 @@ void Interp::install_builtins() {
       if (Ref f = in.class_method(x, "__len__")) return in.call(f, {x}, a.at);
     if (x->kind == K::Str) return integer(static_cast<int64_t>(x->s.size()));
     if (x->kind == K::Dict) return integer(static_cast<int64_t>(x->dict.size()));  // sets too
+    if (is_iterator(x))
+      in.raise(a.at, "TypeError: object of type '" + x->type_name() + "' has no len()");
     return integer(static_cast<int64_t>(in.to_sequence(x, a.at).size()));
   });
   def("int", [](Interp& in, CallArgs& a) -> Ref {
@@ -304,6 +306,24 @@ void Interp::install_builtins() {
       out.push_back(tuple(row));
     }
     return list(out);
+  });
+  // iter(x) and next(it[, default]): an iterator is the list of items left (kIteratorMarker).
+  def("iter", [](Interp& in, CallArgs& a) {
+    Ref x = one_arg(in, a, "iter");
+    return is_iterator(x) ? x : iterator(in.to_sequence(x, a.at));
+  });
+  def("next", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.empty() || a.pos.size() > 2) in.error(a.at, "next expected 1 or 2 arguments");
+    Ref it = a.pos[0];
+    if (!is_iterator(it))
+      in.raise(a.at, "TypeError: '" + it->type_name() + "' object is not an iterator");
+    if (it->items.empty()) {
+      if (a.pos.size() == 2) return a.pos[1];
+      in.raise(a.at, "StopIteration");
+    }
+    Ref first = it->items.front();
+    it->items.erase(it->items.begin());
+    return first;
   });
   def("enumerate", [](Interp& in, CallArgs& a) {
     int64_t start = a.get(1, "start") ? in.to_int(a.get(1, "start"), a.at) : 0;

@@ -112,7 +112,13 @@ std::vector<Ref> Interp::to_sequence(const Ref& v, Span at) {
   if (v->kind == K::Class && is_enum_class(v)) return enum_members(v);
   switch (v->kind) {
     case K::Tuple:
+      return v->items;
     case K::List:
+      if (is_iterator(v)) {  // iterating takes every item left
+        std::vector<Ref> left;
+        left.swap(v->items);
+        return left;
+      }
       return v->items;
     case K::Dict: {
       std::vector<Ref> keys;

@@ -27,6 +27,7 @@ const std::string* CallArgs::unread_keyword() const {
 
 std::string Value::type_name() const {
   if (kind == Kind::Dict && s == kSetMarker) return "set";
+  if (kind == Kind::List && s == kIteratorMarker) return "list_iterator";
   switch (kind) {
     case Kind::None:
       return "NoneType";
@@ -117,6 +118,11 @@ Ref tuple(std::vector<Ref> items) {
 Ref list(std::vector<Ref> items) {
   Ref v = make(Value::Kind::List);
   v->items = std::move(items);
+  return v;
+}
+Ref iterator(std::vector<Ref> items) {
+  Ref v = list(std::move(items));
+  v->s = kIteratorMarker;
   return v;
 }
 Ref builtin(std::string name, BuiltinFn fn) {

@@ -92,7 +92,9 @@ struct Value {
   // defined by the program (not keq's model of a library class). Function: a staticmethod. Builtin:
   // a classmethod (bound to the class it is looked up on). Int, Float: a Triton runtime scalar (a
   // kernel argument not annotated tl.constexpr, or an int computed from one), which Triton refuses
-  // where it needs a constexpr and computes with in the kernel.
+  // where it needs a constexpr and computes with in the kernel. Tensor: an nn.Parameter
+  // (nn.Parameter(t) or a layer made it). List, Dict: an nn container (ModuleList, ParameterList,
+  // ModuleDict, ParameterDict), whose items the module holding it registers.
   bool b = false;
   int64_t i = 0;
   double f = 0;
@@ -141,6 +143,14 @@ inline bool is_timing(const Ref& v) {
 inline bool is_set(const Ref& v) {
   return v->kind == Value::Kind::Dict && v->s == kSetMarker;
 }
+// An iterator (iter(x), a generator keq models eagerly: Module.parameters()): a list (Kind::List)
+// marked "iterator" whose items are those not yet taken; next() takes the first, a for loop
+// takes them all.
+inline constexpr const char* kIteratorMarker = "iterator";
+inline bool is_iterator(const Ref& v) {
+  return v->kind == Value::Kind::List && v->s == kIteratorMarker;
+}
+Ref iterator(std::vector<Ref> items);
 // What Python's callable() answers.
 bool is_callable(const Ref& v);
 // tl.constexpr(v): v itself where Triton unwraps it (kernels, launches), marked (`s` is

@@ -193,6 +193,17 @@ void Torch::install_creation(const Ref& torch) {
   def("is_tensor", [](Interp&, CallArgs& a) {
     return python::boolean(!a.pos.empty() && a.pos[0]->kind == K::Tensor);
   });
+  def("broadcast_to", [this](Interp&, CallArgs& a) {  // Tensor.broadcast_to (expand's view)
+    CallArgs shape;
+    shape.at = a.at;
+    shape.pos = {a.get(1, "size")};
+    if (!shape.pos[0]) in.error(a.at, "torch.broadcast_to(input, size)");
+    return in.call(in.getattr(a.pos.at(0), "broadcast_to", a.at), shape);
+  });
+  for (const char* query : {"is_floating_point", "is_complex"})
+    def(query, [this, query](Interp&, CallArgs& a) {
+      return python::boolean(dtype_kind_is(dtype_value(tensor_arg(a, 0, "input")->dtype), query));
+    });
   def("full", [this](Interp&, CallArgs& a) {
     Ref v = a.get(1, "fill_value");
     if (!v) in.error(a.at, "full needs a fill value");
@@ -267,7 +278,7 @@ void Torch::install_creation(const Ref& torch) {
     return wrap(r);
   });
   for (bool lower : {true, false}) {
-    def(lower ? "tril" : "triu", [this, lower](Interp&, CallArgs& a) {
+    define(lower ? "tril" : "triu", [this, lower](Interp&, CallArgs& a) -> Ref {
       TensorPtr x = tensor_arg(a, 0, "input");
       int64_t diag = int_arg(a, 1, "diagonal").value_or(0);
       if (x->shape.size() < 2) in.error(a.at, "tril/triu need a matrix");

@@ -15,6 +15,55 @@ void set_training(Interp& in, const Ref& v, bool mode, Span at, int depth) {
   }
 }
 
+// A module's registered members as torch's named_modules and named_parameters list them:
+// modules pre-order from `m`, each once; parameters each once, a module's own (attributes holding
+// an nn.Parameter, in assignment order) before its children's. A registered container
+// (ModuleList, ParameterList, ModuleDict, ParameterDict) is a module whose members are its items,
+// named by index or key; a plain list or dict attribute registers nothing, as in torch.
+struct ModuleMembers {
+  std::vector<std::pair<std::string, Ref>> modules, parameters;
+  absl::flat_hash_set<const void*> seen;
+};
+
+bool is_module(const Ref& v) {
+  return v->kind == Value::Kind::Instance && v->attrs && v->attrs->contains("training");
+}
+bool is_container(const Ref& v) {
+  return (v->kind == Value::Kind::List || v->kind == Value::Kind::Dict) && v->b &&
+         !python::is_iterator(v);
+}
+
+void collect_members(Interp& in, const Ref& m, const std::string& prefix, bool recurse,
+                     ModuleMembers& out, int depth = 0) {
+  if (depth > 64 || !out.seen.insert(m.get()).second) return;
+  out.modules.push_back({prefix, m});
+  std::vector<std::pair<std::string, Ref>> members;
+  if (m->kind == Value::Kind::Instance) {
+    for (const std::string& name : m->attr_order)
+      if (auto it = m->attrs->find(name); it != m->attrs->end()) members.push_back(*it);
+  } else if (m->kind == Value::Kind::List) {
+    for (size_t k = 0; k < m->items.size(); ++k)
+      members.push_back({std::to_string(k), m->items[k]});
+  } else {
+    for (const auto& [key, v] : m->dict) members.push_back({in.repr(key), v});
+  }
+  auto named = [&](const std::string& n) { return prefix.empty() ? n : prefix + "." + n; };
+  bool holds_parameters = m->kind != Value::Kind::Instance;  // ParameterList's tensors are
+  for (const auto& [name, v] : members)
+    if (v->kind == Value::Kind::Tensor && (v->b || holds_parameters) &&
+        out.seen.insert(v->tensor.get()).second)
+      out.parameters.push_back({named(name), v});
+  if (!recurse && depth > 0) return;
+  for (const auto& [name, v] : members)
+    if (is_module(v) || is_container(v)) {
+      if (!recurse) {  // children only
+        if (out.seen.insert(v.get()).second) out.modules.push_back({named(name), v});
+        continue;
+      }
+      collect_members(in, v, named(name), recurse, out, depth + 1);
+    }
+}
+
 void Torch::install_nn(const Ref& nn, const Ref& F) {
   auto& fa = *F->attrs;
   for (const char* name :
@@ -68,6 +117,7 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     set_training(i2, a.pos.at(0), !mode || i2.truthy(mode, a.at), a.at, 0);
     return a.pos.at(0);
   });
+  install_module_members(*module_attrs);
   // register_buffer(name, tensor) and register_parameter(name, param) are attribute stores.
   for (const char* reg : {"register_buffer", "register_parameter"})
     (*module_attrs)[reg] =
@@ -83,13 +133,13 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   install_init(nn);
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "data");
-    if (x == st.last_symbolic_parameter) return a.pos[0];  // nn.Parameter(torch.randn(...))
+    if (x == st.last_symbolic_parameter) return parameter_value(x);  // nn.Parameter(randn(...))
     bool deterministic = std::all_of(x->elems.begin(), x->elems.end(), [&](TermId e) {
       return e != Tensor::kUninit && s.op(e) == Op::Const;
     });
-    if (st.params_initial && deterministic) return a.pos[0];
+    if (st.params_initial && deterministic) return parameter_value(x);
     // Trained weights can be anything: the initial values are not the parameter's.
-    return wrap(symbolic("nn.Parameter", x->shape, x->dtype, a.at, true));
+    return parameter_value(symbolic("nn.Parameter", x->shape, x->dtype, a.at, true));
   });
   auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {
     auto attrs = std::make_shared<Attrs>();
@@ -105,12 +155,15 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
                       const std::string& origin, std::vector<int64_t> shape, Span at,
                       std::optional<double> initial = std::nullopt) {
     if (st.params_initial && initial) {
-      i2.setattr(self, attr, wrap(module_weight(filled(std::move(shape), DType::F32, *initial))),
+      i2.setattr(self, attr,
+                 parameter_value(module_weight(filled(std::move(shape), DType::F32, *initial))),
                  at);
       return;
     }
-    i2.setattr(self, attr,
-               wrap(module_weight(symbolic(origin, std::move(shape), DType::F32, at, true))), at);
+    i2.setattr(
+        self, attr,
+        parameter_value(module_weight(symbolic(origin, std::move(shape), DType::F32, at, true))),
+        at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
   layer(
@@ -445,8 +498,9 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         int64_t n = a.get(1, "num_parameters") ? i2.to_int(a.get(1, "num_parameters"), a.at) : 1;
         double init = float_arg(a, 2, "init", 0.25);
         i2.setattr(a.pos[0], "num_parameters", python::integer(n), a.at);
-        Ref w = wrap(module_weight(symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true)));
-        if (st.params_initial) w = wrap(module_weight(filled({n}, DType::F32, init)));
+        Ref w = parameter_value(
+            module_weight(symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true)));
+        if (st.params_initial) w = parameter_value(module_weight(filled({n}, DType::F32, init)));
         i2.setattr(a.pos[0], "weight", w, a.at);
         return python::none();
       },
@@ -530,8 +584,10 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   // nn.ModuleList: a list of modules (iteration, indexing, len, append are the list's).
   na["ModuleList"] = python::builtin("nn.ModuleList", [](Interp& i2, CallArgs& a) {
     Ref mods = a.get(0, "modules");
-    return python::list(mods && mods->kind != K::None ? i2.to_sequence(mods, a.at)
-                                                      : std::vector<Ref>{});
+    Ref l = python::list(mods && mods->kind != K::None ? i2.to_sequence(mods, a.at)
+                                                       : std::vector<Ref>{});
+    l->b = true;  // registered: Module.parameters() looks inside
+    return l;
   });
   // nn.ModuleDict / nn.ParameterDict: a dict of modules or parameters (indexing, `in`, len,
   // keys/values/items and assignment are the dict's); nn.ParameterList: a list of parameters.
@@ -550,11 +606,14 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
           d->dict.push_back({pair[0], pair[1]});
         }
       }
+      d->b = true;
       return Ref(d);
     });
   na["ParameterList"] = python::builtin("nn.ParameterList", [](Interp& i2, CallArgs& a) {
     Ref ps = a.get(0, "values");
-    return python::list(ps && ps->kind != K::None ? i2.to_sequence(ps, a.at) : std::vector<Ref>{});
+    Ref l = python::list(ps && ps->kind != K::None ? i2.to_sequence(ps, a.at) : std::vector<Ref>{});
+    l->b = true;
+    return l;
   });
   install_conv_pool_norm(nn, F, module_cls);
   install_more(nn, F, module_cls);
@@ -644,6 +703,71 @@ void Torch::install_init(const Ref& nn) {
       });
   (*nn->attrs)["init"] = init;
   in.register_module("torch.nn.init", init);
+  install_module_utils(nn);
+}
+
+// parameters(), named_parameters(), children(), named_children(), modules(), named_modules():
+// iterators, as torch's generators, over collect_members' lists.
+void Torch::install_module_members(Attrs& module_attrs) {
+  auto members = [](Interp& i2, CallArgs& a, bool recurse) {
+    ModuleMembers m;
+    Ref prefix = a.get(SIZE_MAX, "prefix");
+    collect_members(i2, a.pos.at(0), prefix ? i2.repr(prefix) : "", recurse, m);
+    return m;
+  };
+  auto listed = [](const std::vector<std::pair<std::string, Ref>>& items, bool with_names,
+                   size_t skip) {
+    std::vector<Ref> out;
+    for (size_t k = skip; k < items.size(); ++k)
+      out.push_back(with_names ? python::tuple({python::string(items[k].first), items[k].second})
+                               : items[k].second);
+    return python::iterator(std::move(out));
+  };
+  for (bool with_names : {false, true}) {
+    std::string p = with_names ? "named_" : "";
+    module_attrs[p + "parameters"] = python::builtin(
+        "Module." + p + "parameters", [members, listed, with_names](Interp& i2, CallArgs& a) {
+          Ref recurse = a.get(with_names ? 2 : 1, "recurse");
+          bool deep = !recurse || i2.truthy(recurse, a.at);
+          return listed(members(i2, a, deep).parameters, with_names, 0);
+        });
+    module_attrs[p + "modules"] = python::builtin(
+        "Module." + p + "modules", [members, listed, with_names](Interp& i2, CallArgs& a) {
+          return listed(members(i2, a, true).modules, with_names, 0);
+        });
+    module_attrs[p + "children"] = python::builtin(
+        "Module." + p + "children", [members, listed, with_names](Interp& i2, CallArgs& a) {
+          return listed(members(i2, a, false).modules, with_names, 1);  // past the module itself
+        });
+  }
+}
+
+// torch.nn.modules.utils: _single, _pair, _triple, _quadruple and _ntuple(n), which module
+// code (Liger's among it) imports to normalise conv arguments. An iterable becomes a tuple of
+// its items; anything else is repeated n times.
+void Torch::install_module_utils(const Ref& nn) {
+  Ref modules = module("torch.nn.modules"), utils = module("torch.nn.modules.utils");
+  auto ntuple = [](int64_t n, const std::string& name) {
+    return python::builtin("torch.nn.modules.utils." + name, [n](Interp& i2, CallArgs& a) {
+      Ref x = a.pos.at(0);
+      if (x->kind == K::Tuple || x->kind == K::List) return python::tuple(i2.to_sequence(x, a.at));
+      return python::tuple(std::vector<Ref>(static_cast<size_t>(n), x));
+    });
+  };
+  auto& u = *utils->attrs;
+  u["_single"] = ntuple(1, "_single");
+  u["_pair"] = ntuple(2, "_pair");
+  u["_triple"] = ntuple(3, "_triple");
+  u["_quadruple"] = ntuple(4, "_quadruple");
+  u["_ntuple"] =
+      python::builtin("torch.nn.modules.utils._ntuple", [ntuple](Interp& i2, CallArgs& a) {
+        int64_t n = i2.to_int(a.pos.at(0), a.at);
+        return ntuple(n, "_ntuple(" + std::to_string(n) + ")");
+      });
+  (*modules->attrs)["utils"] = utils;
+  (*nn->attrs)["modules"] = modules;
+  in.register_module("torch.nn.modules", modules);
+  in.register_module("torch.nn.modules.utils", utils);
 }
 
 }  // namespace keq::torch::impl

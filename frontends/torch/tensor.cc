@@ -28,6 +28,11 @@ python::Ref tensor_value(std::shared_ptr<Tensor> t) {
   v->tensor = std::move(t);
   return v;
 }
+python::Ref parameter_value(std::shared_ptr<Tensor> t) {
+  python::Ref v = tensor_value(std::move(t));
+  v->b = true;
+  return v;
+}
 python::Ref unmodelled_dtype_value(const std::string& name) {
   python::Ref v = std::make_shared<python::Value>();
   v->kind = python::Value::Kind::DType;
@@ -37,6 +42,14 @@ python::Ref unmodelled_dtype_value(const std::string& name) {
 }
 bool is_unmodelled_dtype(const python::Ref& v) {
   return v && v->kind == python::Value::Kind::DType && v->b;
+}
+bool dtype_kind_is(const python::Ref& dtype, std::string_view query) {
+  std::string_view name =
+      is_unmodelled_dtype(dtype) ? std::string_view(dtype->s) : dtype_name(dtype->dtype);
+  auto starts = [&](std::string_view p) { return name.substr(0, p.size()) == p; };
+  if (query == "is_complex") return starts("complex");
+  if (query == "is_floating_point") return starts("float") || starts("bfloat");
+  return !starts("uint") && name != "bool";  // is_signed: complex dtypes count as signed
 }
 void require_modelled_dtype(python::Interp& in, const python::Ref& v, python::Span at) {
   if (is_unmodelled_dtype(v)) in.unsupported(at, "torch." + v->s + " tensors are not modelled");

@@ -142,12 +142,18 @@ struct Tensor {
 
 int64_t element_size(DType d);                        // bytes per element
 python::Ref tensor_value(std::shared_ptr<Tensor> t);  // a Python value holding t
-python::Ref dtype_value(DType d);                     // torch.float32 & co.
+// A Python value holding t as an nn.Parameter: Module.parameters() lists it, requires_grad is
+// True. Another value may hold the same tensor (nn.Parameter(w) shares w's storage).
+python::Ref parameter_value(std::shared_ptr<Tensor> t);
+python::Ref dtype_value(DType d);  // torch.float32 & co.
 // torch dtypes keq has no tensors of (torch.int8, torch.float64, ...): values that compare and
 // print as torch's, flagged (`b`), so that host code may test `x.dtype in (torch.int8, ...)`;
 // making a tensor of one is UNSUPPORTED (require_modelled_dtype).
 python::Ref unmodelled_dtype_value(const std::string& name);
 bool is_unmodelled_dtype(const python::Ref& v);
+// torch.dtype's is_floating_point, is_complex and is_signed (`query` names which), from the
+// dtype's name, so that unmodelled dtypes answer too.
+bool dtype_kind_is(const python::Ref& dtype, std::string_view query);
 void require_modelled_dtype(python::Interp& in, const python::Ref& v, python::Span at);
 
 }  // namespace keq::torch

@@ -11,10 +11,9 @@ namespace keq::torch::impl {
 
 Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (self->kind == K::DType) {  // torch.float32.is_floating_point & co.
-    if (is_unmodelled_dtype(self) && name == "is_floating_point")
-      return python::boolean(self->s.rfind("float", 0) == 0 || self->s.rfind("bfloat", 0) == 0);
+    if (name == "is_floating_point" || name == "is_complex" || name == "is_signed")
+      return python::boolean(dtype_kind_is(self, name));
     require_modelled_dtype(in, self, at);
-    if (name == "is_floating_point") return python::boolean(is_float(self->dtype));
     if (name == "itemsize") return python::integer(element_size(self->dtype));
     in.unsupported(at, "torch.dtype." + name + " is not modelled");
   }
@@ -52,6 +51,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     st.host_assumptions.insert("tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
     return dev;
   }
+  if (name == "requires_grad" && self->b) return python::boolean(true);  // an nn.Parameter
   if (name == "requires_grad") {
     // get_inputs()'s tensors and what is computed from them alone do not require grad; a
     // parameter, and under grad mode what uses one, do (keq does not track grad mode).
@@ -82,6 +82,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     return python::integer(t->storage.version ? *t->storage.version : 0);
   }
   if (name == "data") return self;  // the same storage, detached: keq tracks no autograd
+  if (name == "is_floating_point" || name == "is_complex" || name == "is_signed")
+    return python::builtin("Tensor." + name, [self, name](Interp&, CallArgs&) {
+      return python::boolean(dtype_kind_is(dtype_value(self->tensor->dtype), name));
+    });
   if (name == "is_cuda" || name == "is_cpu") {
     st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
     return python::boolean(name == "is_cuda");
@@ -206,7 +210,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       b.kw = {{"dtype", dtype_value(dtype_kw(a, x->dtype))}};
       return in.call(in.getattr(in.module_value("torch", a.at), "tensor", a.at), b);
     });
-  if (name == "expand" || name == "expand_as")
+  if (name == "expand" || name == "expand_as" || name == "broadcast_to")  // the same view
     return self_fn([this, name](Interp&, CallArgs& a) {
       TensorPtr x = a.pos[0]->tensor;
       std::vector<int64_t> shape =

@@ -90,7 +90,14 @@ void install(python::Interp& in, TorchState& state) {
       return t->ops.at("neg")(i2, c);
     }
     if (op == "+") return a;
-    i2.unsupported(at, "tensor operator " + op);
+    if (op == "~" && a->kind == K::Tensor && a->tensor->dtype == DType::Bool) {  // ~mask
+      CallArgs c;
+      c.at = at;
+      c.pos = {a};
+      return t->ops.at("logical_not")(i2, c);
+    }
+    i2.unsupported(
+        at, "tensor operator " + op + (op == "~" ? " on a non-bool tensor (bitwise not)" : ""));
   };
   in.hooks().getattr = [t](Interp&, const Ref& v, const std::string& name, Span at) {
     return t->tensor_attr(v, name, at);

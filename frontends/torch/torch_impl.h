@@ -681,6 +681,8 @@ struct Torch {
   }
   void install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls);
   void install_more(const Ref& nn, const Ref& F, Ref module_cls);  // torch.cc: the rest
+  void install_module_utils(const Ref& nn);                        // torch.nn.modules.utils
+  void install_module_members(Attrs& module_attrs);  // Module.parameters(), modules(), ...
 
   // An op that did not read one of its call's keyword arguments would compute something else
   // than torch does: out= is torch's (the result written into it), value-irrelevant keywords
