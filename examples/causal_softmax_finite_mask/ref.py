@@ -10,7 +10,7 @@ class Model(nn.Module):
 
     def forward(self, scores):
         L = scores.shape[-1]
-        future = torch.ones(L, L, dtype=torch.bool).triu(1)
+        future = torch.ones(L, L, dtype=torch.bool, device=scores.device).triu(1)
         return torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
 
 

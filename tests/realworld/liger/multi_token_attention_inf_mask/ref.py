@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+batch_size = 2
+channels = 4
+seq_len = 8
+kernel_size = 3
+
+class Model(nn.Module):
+    """Multi-token attention as its docstring and paper (arXiv 2504.00927) state it:
+    out = mask_0(conv2d(softmax(mask_-inf(scores)))): future keys masked with -inf, softmax over
+    keys, a same-size 2-D convolution across (query, key), future positions zeroed again.
+    Liger's kernel masks with -1e9 (its own test reference does too): a row whose visible scores
+    are all below -1e9 (scores masked upstream with a large negative value) differs."""
+    def __init__(self, channels, kernel_size):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(channels, channels, kernel_size, kernel_size) * 0.1)
+        self.bias = nn.Parameter(torch.zeros(channels))
+        self.pad = kernel_size // 2
+
+    def forward(self, scores):
+        L = scores.shape[-1]
+        causal = torch.ones(L, L, dtype=torch.bool, device=scores.device).tril()
+        probs = F.softmax(scores.masked_fill(~causal, float("-inf")), dim=-1)
+        out = F.conv2d(probs, self.weight, self.bias, padding=self.pad)
+        return out.masked_fill(~causal, 0.0)
+
+def get_inputs():
+    return [torch.randn(batch_size, channels, seq_len, seq_len)]
+
+def get_init_inputs():
+    return [channels, kernel_size]
