@@ -100,6 +100,49 @@ void Torch::install_type_info(const Ref& torch) {
   });
 }
 
+// Whether a device= value names the CPU (None: torch's default device, the CPU).
+static bool names_cpu(const Ref& device) {
+  if (!device || device->kind == K::None) return true;
+  if (device->kind == K::Str || device->kind == K::Device) return device->s.rfind("cpu", 0) == 0;
+  return false;  // an int is a CUDA device's index
+}
+
+// torch's factories put a tensor on the CPU unless device= says otherwise, and *_like puts it on
+// its input's device: in forward, where KernelBench's moving the model and inputs to the GPU no
+// longer reaches, such a tensor stays there (keq checks where a kernel is given one). A pinned
+// tensor is reachable from a kernel (tests/fixtures/gpu/cpu_tensors.txt), so it counts as
+// the GPU's.
+void Torch::place_factories(Attrs& t) {
+  for (const char* name : {"randn", "rand", "randint", "zeros", "ones", "empty", "full", "tensor",
+                           "arange", "empty_strided", "linspace", "eye"}) {
+    auto it = t.find(name);
+    if (it == t.end()) continue;
+    BuiltinFn make = it->second->builtin;
+    it->second =
+        python::builtin(std::string("torch.") + name, [this, make](Interp& i2, CallArgs& a) {
+          Ref r = make(i2, a);
+          Ref pinned = a.get(SIZE_MAX, "pin_memory");
+          if (st.phase == TorchState::Phase::Forward && r->kind == K::Tensor &&
+              names_cpu(a.get(SIZE_MAX, "device")) && !(pinned && i2.truthy(pinned, a.at)))
+            r->tensor->on_cpu = true;
+          return r;
+        });
+  }
+  for (const char* name :
+       {"randn_like", "rand_like", "zeros_like", "ones_like", "empty_like", "full_like"}) {
+    auto it = t.find(name);
+    if (it == t.end()) continue;
+    BuiltinFn make = it->second->builtin;
+    it->second = python::builtin(std::string("torch.") + name, [make](Interp& i2, CallArgs& a) {
+      Ref r = make(i2, a);
+      Ref device = a.get(SIZE_MAX, "device");
+      if (r->kind == K::Tensor && a.pos.at(0)->kind == K::Tensor)
+        r->tensor->on_cpu = device ? names_cpu(device) : a.pos[0]->tensor->on_cpu;
+      return r;
+    });
+  }
+}
+
 void Torch::install_creation(const Ref& torch) {
   auto& t = *torch->attrs;
   auto def = [&](const std::string& name, BuiltinFn fn) {
@@ -319,6 +362,7 @@ void Torch::install_creation(const Ref& torch) {
   install_inductor(torch, cuda);
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);
+  place_factories(t);
   // torch.Tensor, for isinstance.
   t["Tensor"] = in.make_class("Tensor", nullptr, std::make_shared<Attrs>());
 }

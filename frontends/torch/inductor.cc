@@ -100,11 +100,13 @@ void Torch::install_inductor(const Ref& torch, const Ref& cuda) {
   // torch.empty_strided, and as_strided at t's own offset plus `offset`.
   for (const char* device : {"_empty_strided_cuda", "_empty_strided_cpu"})
     g[device] = python::builtin(
-        std::string("torch._C._dynamo.guards.") + device, [this](Interp& i2, CallArgs& a) {
+        std::string("torch._C._dynamo.guards.") + device, [device](Interp& i2, CallArgs& a) {
           CallArgs b;
           b.at = a.at;
           b.pos = {a.get(0, "size"), a.get(1, "stride")};
           if (Ref d = a.get(2, "dtype")) b.kw.emplace_back("dtype", d);
+          if (std::string(device) == "_empty_strided_cuda")  // on the GPU, as its name says
+            b.kw.emplace_back("device", python::string("cuda"));
           return i2.call(i2.getattr(i2.module_value("torch", a.at), "empty_strided", a.at), b);
         });
   g["_reinterpret_tensor"] =

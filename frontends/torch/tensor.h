@@ -62,6 +62,11 @@ struct Tensor {
   // op on one, which keeps its strides): the elements here are still in logical order, but a
   // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
   bool strided = false;
+  // On the CPU: a torch factory made it in forward without a CUDA device (torch.empty(n)), or
+  // .cpu() moved it there. A kernel given it raises, as Triton's launcher does
+  // (tests/fixtures/gpu/cpu_tensors.txt). Everything else is on the GPU: get_inputs()'s tensors
+  // and the model's parameters and buffers, which KernelBench moves there.
+  bool on_cpu = false;
   SameStorage storage;
   // elems[off] = e here and in every tensor of the same storage that holds that element. `off`
   // is a position in the storage's order from this tensor's start: for a permuted view, the

@@ -47,8 +47,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "device") {
     auto dev = std::make_shared<Value>();
     dev->kind = K::Device;
-    dev->s = "cuda:0";
-    st.host_assumptions.insert("tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
+    dev->s = t->on_cpu ? "cpu" : "cuda:0";
+    if (!t->on_cpu)
+      st.host_assumptions.insert(
+          "tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
     return dev;
   }
   if (name == "requires_grad" && self->b) return python::boolean(true);  // an nn.Parameter
@@ -87,8 +89,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       return python::boolean(dtype_kind_is(dtype_value(self->tensor->dtype), name));
     });
   if (name == "is_cuda" || name == "is_cpu") {
-    st.host_assumptions.insert("tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
-    return python::boolean(name == "is_cuda");
+    if (!t->on_cpu)
+      st.host_assumptions.insert(
+          "tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
+    return python::boolean((name == "is_cuda") != t->on_cpu);
   }
   auto method = [&](const OpFn& f) {
     return python::builtin("Tensor." + name, [self, f](Interp& i2, CallArgs& a) {
@@ -114,8 +118,12 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     });
   if (name == "numel")
     return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
-  if (name == "cuda" || name == "cpu" || name == "detach")  // the same storage
+  if (name == "detach")  // the same storage
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
+  if (name == "cuda" || name == "cpu")
+    return self_fn([this, name](Interp&, CallArgs& a) {
+      return moved(a.pos[0], name == "cpu" && st.phase == TorchState::Phase::Forward);
+    });
   if (name == "clone")  // a new storage: writes into either no longer reach the other
     return self_fn(
         [this](Interp&, CallArgs& a) { return wrap(std::make_shared<Tensor>(*a.pos[0]->tensor)); });
@@ -149,11 +157,23 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "bool") return cast_to(DType::Bool);
   if (name == "to" || name == "type")
     return self_fn([this](Interp&, CallArgs& a) -> Ref {
-      Ref target;
-      for (size_t k = 1; k < a.pos.size(); ++k)
-        if (a.pos[k]->kind == K::DType) target = a.pos[k];
+      Ref target, device = a.get(SIZE_MAX, "device");
+      for (size_t k = 1; k < a.pos.size(); ++k) {
+        const Ref& v = a.pos[k];
+        if (v->kind == K::DType) target = v;
+        if (v->kind == K::Str || v->kind == K::Device || v->kind == K::Int) device = v;
+        if (v->kind == K::Tensor) {  // x.to(other): other's dtype and device
+          target = dtype_value(v->tensor->dtype);
+          device = python::string(v->tensor->on_cpu ? "cpu" : "cuda");
+        }
+      }
       if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
-      if (!target) return a.pos[0];  // .to(device)
+      Ref placed = a.pos[0];
+      if (device && device->kind != K::None)
+        placed = moved(placed, device->kind != K::Int && device->s.rfind("cpu", 0) == 0 &&
+                                   st.phase == TorchState::Phase::Forward);
+      if (!target) return placed;  // .to(device)
+      a.pos[0] = placed;
       require_modelled_dtype(in, target, a.at);
       TensorPtr x = a.pos[0]->tensor;
       DType from = x->dtype, to = target->dtype;

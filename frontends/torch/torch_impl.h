@@ -597,6 +597,14 @@ struct Torch {
   TermId element_at(const TensorPtr& t, std::span<const TermId> index, int64_t flat, size_t d,
                     Span at);
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
+  // x moved to the CPU (`to_cpu`) or the GPU: x itself where it is there already, else a copy
+  // there (a new storage, as torch's).
+  Ref moved(const Ref& x, bool to_cpu) {
+    if (x->tensor->on_cpu == to_cpu) return x;
+    auto r = std::make_shared<Tensor>(*x->tensor);
+    r->on_cpu = to_cpu;
+    return wrap(r);
+  }
   Ref in_place_method(const Ref& self, const std::string& name);  // nullptr: not one keq knows
   // x OP= v on a host tensor: torch's in-place operator (x += v is x.add_(v)); returns x.
   Ref augmented(const std::string& op, const Ref& x, const Ref& v, Span at);
@@ -683,6 +691,7 @@ struct Torch {
   void install_more(const Ref& nn, const Ref& F, Ref module_cls);  // torch.cc: the rest
   void install_module_utils(const Ref& nn);                        // torch.nn.modules.utils
   void install_module_members(Attrs& module_attrs);  // Module.parameters(), modules(), ...
+  void place_factories(Attrs& torch_attrs);          // which device a factory's tensor is on
 
   // An op that did not read one of its call's keyword arguments would compute something else
   // than torch does: out= is torch's (the result written into it), value-irrelevant keywords

@@ -211,6 +211,7 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   st.launches.push_back(in.where(a.at) + ": " + fn->s + " grid (" + std::to_string(l.grid[0]) +
                         ", " + std::to_string(l.grid[1]) + ", " + std::to_string(l.grid[2]) + ")" +
                         (consts.empty() ? "" : " with " + consts));
+  refuse_cpu_tensors(params, a, meta);
   CallArgs call;
   call.at = a.at;
   std::vector<bool> constexpr_param = constexpr_parameters(fn);
@@ -490,6 +491,22 @@ void Triton::run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attr
   c.at = a.at;
   c.pos = {named_args(fn, a, meta)};
   in.call(hook->second, c);
+}
+
+// Triton's launcher asks the driver for each pointer argument's device address, and a CPU
+// tensor's has none: ValueError, naming the parameter's index (constexprs counted), as measured
+// on the GPU (tests/fixtures/gpu/cpu_tensors.txt). An empty tensor's null pointer passes.
+void Triton::refuse_cpu_tensors(const std::vector<std::string>& params, const CallArgs& a,
+                                const Attrs& meta) {
+  auto check = [&](const Ref& v, size_t index) {
+    if (v->kind == K::Tensor && v->tensor->on_cpu && v->tensor->numel() > 0)
+      in.raise(a.at, "ValueError: Pointer argument (at " + std::to_string(index) +
+                         ") cannot be accessed from Triton (cpu tensor?)");
+  };
+  for (size_t k = 0; k < a.pos.size(); ++k) check(a.pos[k], k);
+  for (const auto& [name, v] : meta)
+    if (auto at = std::find(params.begin(), params.end(), name); at != params.end())
+      check(v, static_cast<size_t>(at - params.begin()));
 }
 
 // What a kernel parameter receives for host value v: a tensor becomes a pointer to its buffer;

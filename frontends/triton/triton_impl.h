@@ -422,6 +422,8 @@ struct Triton {
   // For each positional parameter of a @triton.jit function: annotated tl.constexpr.
   std::vector<bool> constexpr_parameters(const Ref& fn) const;
   Ref kernel_arg(const Ref& v, bool runtime, Span at);
+  void refuse_cpu_tensors(const std::vector<std::string>& params, const CallArgs& a,
+                          const Attrs& meta);
   static bool is_launch_option(const std::string& name);  // num_warps, num_stages, ...
   // An InputDependentFloat as Triton receives a Python float: an fp32 scalar (a 0-d block).
   Ref input_dependent_scalar(const Ref& v);
