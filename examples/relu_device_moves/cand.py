@@ -13,7 +13,8 @@ def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 # Where torch puts tensors made in forward, as measured on the GPU
 # (tests/fixtures/gpu/cpu_tensors.txt): a factory without device= on the CPU, *_like on its
-# input's device, .cuda() / .to(device) / .to(other) onto the GPU, .cpu() off it. Each assert
+# input's device, .cuda() / .to(device) / .to(other) onto the GPU, .cpu() off it, an op's result
+# where its operands are. Each assert
 # holds there; the output is moved to the GPU before the kernel writes it.
 class ModelNew(nn.Module):
     def forward(self, x):
@@ -26,6 +27,8 @@ class ModelNew(nn.Module):
         ints = torch.zeros(2, dtype=torch.int32).to(x)
         assert ints.dtype == x.dtype and ints.is_cuda
         assert torch.empty(2, device=x.device).is_cuda and torch.empty(2, device=0).is_cuda
+        assert (torch.ones(3) + torch.ones(3)).is_cpu  # CPU with CPU stays there
+        assert (x * torch.tensor(2.0)).is_cuda  # a CPU 0-d tensor rides along as a scalar
         out = host.to(x.device)
         assert out.is_cuda and host.is_cpu
         relu_kernel[(triton.cdiv(n, 256),)](x, out, n, BLOCK=256)

@@ -123,15 +123,18 @@ void Torch::install_elementwise() {
   define("where", [this](Interp&, CallArgs& a) {
     TensorPtr c = tensor_arg(a, 0, "condition");
     if (c->dtype != DType::Bool) in.error(a.at, "where: condition must be bool");
+    bool cpu = result_on_cpu({a.pos[0], a.pos.at(1), a.pos.at(2)}, a.at);
     DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
     TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
     DType xd = x->dtype, yd = y->dtype;
-    return wrap(map3(
-        in, c, x, y, out,
-        [&](TermId p, TermId q, TermId r) {
-          return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
-        },
-        a.at));
+    return on_device(
+        wrap(map3(
+            in, c, x, y, out,
+            [&](TermId p, TermId q, TermId r) {
+              return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
+            },
+            a.at)),
+        cpu);
   });
   define("pow",
          [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });

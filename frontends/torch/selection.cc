@@ -220,14 +220,23 @@ void Torch::install_scans_and_selection() {
   // Selection.
   define("masked_fill", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input"), m = tensor_arg(a, 1, "mask");
-    TensorPtr v = as_tensor(in, a.get(2, "value"), a.at, x->dtype);
+    Ref value = a.get(2, "value");
+    bool cpu = result_on_cpu({a.pos[0], a.pos[1], value}, a.at,
+                             m->on_cpu && !x->on_cpu ? "expected self and mask to be on the same "
+                                                       "device, but got mask on cpu and self on "
+                                                       "cuda:0"
+                                                     : "Expected all tensors to be on the same "
+                                                       "device, but found at least two devices, "
+                                                       "cuda:0 and cpu!");
+    TensorPtr v = as_tensor(in, value, a.at, x->dtype);
     DType d = x->dtype, vd = v->dtype;
-    return wrap(map3(
-        in, m, v, x, d,
-        [&](TermId c, TermId val, TermId e) {
-          return s.make(Op::Select, {c, convert(s, val, vd, d), e});
-        },
-        a.at));
+    return on_device(wrap(map3(
+                         in, m, v, x, d,
+                         [&](TermId c, TermId val, TermId e) {
+                           return s.make(Op::Select, {c, convert(s, val, vd, d), e});
+                         },
+                         a.at)),
+                     cpu);
   });
   define("diag", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");

@@ -227,7 +227,8 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       b.at = a.at;
       b.pos = {a.get(1, "data")};
       if (!b.pos[0]) in.error(a.at, "Tensor.new_tensor needs data");
-      b.kw = {{"dtype", dtype_value(dtype_kw(a, x->dtype))}};
+      b.kw = {{"dtype", dtype_value(dtype_kw(a, x->dtype))},  // and self's device
+              {"device", python::string(x->on_cpu ? "cpu" : "cuda")}};
       return in.call(in.getattr(in.module_value("torch", a.at), "tensor", a.at), b);
     });
   if (name == "expand" || name == "expand_as" || name == "broadcast_to")  // the same view

@@ -187,7 +187,29 @@ struct Torch {
     return wrap(map1(
         in, x, x->dtype, [&](TermId e) { return mk(op, {e}); }, a.at));
   }
+  // Whether an op's result is on the CPU, from its operands (Python numbers have no device):
+  // a CPU operand of one or more dimensions beside a GPU tensor raises, as torch does on the GPU
+  // (tests/fixtures/gpu/cpu_tensors.txt); a CPU 0-d tensor rides along as a scalar.
+  bool result_on_cpu(std::initializer_list<Ref> operands, Span at,
+                     const std::string& message =
+                         "Expected all tensors to be on the same device, "
+                         "but found at least two devices, cuda:0 and "
+                         "cpu!") {
+    bool gpu = false, cpu_dims = false, cpu = false;
+    for (const Ref& v : operands) {
+      if (!v || v->kind != K::Tensor) continue;
+      (v->tensor->on_cpu ? cpu : gpu) = true;
+      cpu_dims = cpu_dims || (v->tensor->on_cpu && !v->tensor->shape.empty());
+    }
+    if (gpu && cpu_dims) in.raise(at, "RuntimeError: " + message);
+    return cpu && !gpu;
+  }
+  Ref on_device(Ref r, bool cpu) {
+    r->tensor->on_cpu = cpu;
+    return r;
+  }
   Ref binary(const std::string& opname, const Ref& a, const Ref& b, Span at) {
+    bool cpu = result_on_cpu({a, b}, at);
     DType out = promote(a, b, in, at);
     bool cmp = opname == "<" || opname == "<=" || opname == ">" || opname == ">=" ||
                opname == "==" || opname == "!=";
@@ -240,18 +262,23 @@ struct Torch {
       reciprocal =
           c != 0 && std::isfinite(c) && static_cast<float>(1.0 / c) == 1.0f / static_cast<float>(c);
     }
-    return wrap(map2(
-        in, x, y, out,
-        [&](TermId p, TermId q) {
-          if (reciprocal) return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {cast(q, yd)})});
-          if (op == Op::Floor) {  // torch divides through fmod: its bits are not floor(fl(x/y))'s
-            TermId t = mk(Op::Floor, {s.make(Op::Div, {cast(p, xd), cast(q, yd)})});
-            st.ieee_unfixed.emplace(t, "torch's floor division of floats (computed through fmod)");
-            return t;
-          }
-          return mk(op, {cast(p, xd), cast(q, yd)});
-        },
-        at));
+    return on_device(
+        wrap(map2(
+            in, x, y, out,
+            [&](TermId p, TermId q) {
+              if (reciprocal)
+                return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {cast(q, yd)})});
+              if (op ==
+                  Op::Floor) {  // torch divides through fmod: its bits are not floor(fl(x/y))'s
+                TermId t = mk(Op::Floor, {s.make(Op::Div, {cast(p, xd), cast(q, yd)})});
+                st.ieee_unfixed.emplace(t,
+                                        "torch's floor division of floats (computed through fmod)");
+                return t;
+              }
+              return mk(op, {cast(p, xd), cast(q, yd)});
+            },
+            at)),
+        cpu);
   }
   Ref matmul(const TensorPtr& a, const TensorPtr& b, Span at) {
     if (a->shape.size() < 1 || b->shape.size() < 1) in.error(at, "matmul of a 0-d tensor");

@@ -8,7 +8,7 @@ class Model(nn.Module):
     """Sparsemax over the last dimension (Martins & Astudillo, 2016), by sorting."""
     def forward(self, x):
         z, _ = torch.sort(x, dim=-1, descending=True)
-        k = torch.arange(1, x.shape[-1] + 1, dtype=x.dtype)
+        k = torch.arange(1, x.shape[-1] + 1, dtype=x.dtype, device=x.device)
         cumsum = z.cumsum(dim=-1)
         support = (1 + k * z) > cumsum
         k_z = support.sum(dim=-1, keepdim=True)
