@@ -2732,12 +2732,6 @@ TEST(TorchFrontend, MaskAndDtypeIdiomsAreTorchs) {
   EXPECT_NE(int_not.find("tensor operator ~ on a non-bool tensor"), std::string::npos) << int_not;
 }
 
-}  // namespace
-}  // namespace keq::torch
-
-namespace keq::torch {
-namespace {
-
 // Module.parameters() and its kin list what torch registers, in torch's order (checked against
 // torch 2.11 in the test venv): nn.Parameter attributes, layers' weights, ModuleList and
 // ParameterList items, a shared module once; a plain tensor or list registers nothing. They

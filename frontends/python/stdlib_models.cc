@@ -255,7 +255,7 @@ def getpid():
 // package from its one folder, so the path stays as it is (CPython would add the same package's
 // folders elsewhere on sys.path, which keq does not search). iter_modules(path) lists the
 // folders as CPython's file finder does (Liger's ops/__init__ imports its backends by it);
-// without a path it would list sys.path, which keq does not model.
+// without a path it would list sys.path, which keq does not model (UNSUPPORTED).
 constexpr const char* kPkgutil = R"PY(
 from collections import namedtuple
 
@@ -267,8 +267,6 @@ def extend_path(path, name):
 
 
 def iter_modules(path=None, prefix=""):
-    if path is None:
-        raise NotImplementedError("keq: pkgutil.iter_modules() over sys.path is not modelled")
     return [ModuleInfo(None, prefix + name, ispkg) for name, ispkg in _keq_folder_modules(path)]
 )PY";
 
@@ -411,6 +409,9 @@ std::vector<std::pair<std::string, Ref>> stdlib_model_builtins(const std::string
   if (name != "pkgutil") return {};
   return {{"_keq_folder_modules", builtin("pkgutil.iter_modules", [](Interp& in, CallArgs& a) {
              Ref path = a.pos.at(0);
+             if (path->kind == Value::Kind::None)
+               in.unsupported(a.at,
+                              "pkgutil.iter_modules() over sys.path (keq models no sys.path)");
              std::vector<std::string> dirs;
              for (const Ref& d : path->kind == Value::Kind::Str ? std::vector<Ref>{path}
                                                                 : in.to_sequence(path, a.at))

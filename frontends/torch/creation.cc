@@ -133,13 +133,16 @@ void Torch::place_factories(Attrs& t) {
     auto it = t.find(name);
     if (it == t.end()) continue;
     BuiltinFn make = it->second->builtin;
-    it->second = python::builtin(std::string("torch.") + name, [make](Interp& i2, CallArgs& a) {
-      Ref r = make(i2, a);
-      Ref device = a.get(SIZE_MAX, "device");
-      if (r->kind == K::Tensor && a.pos.at(0)->kind == K::Tensor)
-        r->tensor->on_cpu = device ? names_cpu(device) : a.pos[0]->tensor->on_cpu;
-      return r;
-    });
+    it->second =
+        python::builtin(std::string("torch.") + name, [this, make](Interp& i2, CallArgs& a) {
+          Ref r = make(i2, a);
+          Ref device = a.get(SIZE_MAX, "device");  // None: the input's, as no device=
+          if (st.phase == TorchState::Phase::Forward && r->kind == K::Tensor &&
+              a.pos.at(0)->kind == K::Tensor)
+            r->tensor->on_cpu =
+                device && device->kind != K::None ? names_cpu(device) : a.pos[0]->tensor->on_cpu;
+          return r;
+        });
   }
 }
 

@@ -15,6 +15,8 @@ void set_training(Interp& in, const Ref& v, bool mode, Span at, int depth) {
   }
 }
 
+namespace {
+
 // A module's registered members as torch's named_modules and named_parameters list them:
 // modules pre-order from `m`, each once; parameters each once, a module's own (attributes holding
 // an nn.Parameter, in assignment order) before its children's. A registered container
@@ -63,6 +65,8 @@ void collect_members(Interp& in, const Ref& m, const std::string& prefix, bool r
       collect_members(in, v, named(name), recurse, out, depth + 1);
     }
 }
+
+}  // namespace
 
 void Torch::install_nn(const Ref& nn, const Ref& F) {
   auto& fa = *F->attrs;

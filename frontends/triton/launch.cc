@@ -503,10 +503,11 @@ void Triton::refuse_cpu_tensors(const std::vector<std::string>& params, const Ca
       in.raise(a.at, "ValueError: Pointer argument (at " + std::to_string(index) +
                          ") cannot be accessed from Triton (cpu tensor?)");
   };
-  for (size_t k = 0; k < a.pos.size(); ++k) check(a.pos[k], k);
-  for (const auto& [name, v] : meta)
-    if (auto at = std::find(params.begin(), params.end(), name); at != params.end())
-      check(v, static_cast<size_t>(at - params.begin()));
+  for (size_t k = 0; k < params.size(); ++k)  // in the signature's order, as the launcher
+    if (k < a.pos.size())
+      check(a.pos[k], k);
+    else if (auto it = meta.find(params[k]); it != meta.end())
+      check(it->second, k);
 }
 
 // What a kernel parameter receives for host value v: a tensor becomes a pointer to its buffer;
