@@ -108,9 +108,10 @@ static bool names_cpu(const Ref& device) {
 }
 
 // torch's factories put a tensor on the CPU unless device= says otherwise, and *_like puts it on
-// its input's device: in forward, where KernelBench's moving the model and inputs to the GPU no
-// longer reaches, such a tensor stays there (keq checks where a kernel is given one). A pinned
-// tensor is reachable from a kernel (tests/fixtures/gpu/cpu_tensors.txt), so it counts as
+// its input's device. KernelBench moves get_inputs()'s and get_init_inputs()'s tensors to the
+// GPU, and the model's parameters and buffers (Module.cuda() after __init__): anything else made
+// without a device stays on the CPU (keq checks where a kernel or a torch op is given one). A
+// pinned tensor is reachable from a kernel (tests/fixtures/gpu/cpu_tensors.txt), so it counts as
 // the GPU's.
 void Torch::place_factories(Attrs& t) {
   for (const char* name : {"randn", "rand", "randint", "zeros", "ones", "empty", "full", "tensor",
@@ -118,31 +119,31 @@ void Torch::place_factories(Attrs& t) {
     auto it = t.find(name);
     if (it == t.end()) continue;
     BuiltinFn make = it->second->builtin;
-    it->second =
-        python::builtin(std::string("torch.") + name, [this, make](Interp& i2, CallArgs& a) {
-          Ref r = make(i2, a);
-          Ref pinned = a.get(SIZE_MAX, "pin_memory");
-          if (st.phase == TorchState::Phase::Forward && r->kind == K::Tensor &&
-              names_cpu(a.get(SIZE_MAX, "device")) && !(pinned && i2.truthy(pinned, a.at)))
-            r->tensor->on_cpu = true;
-          return r;
-        });
+    it->second = python::builtin(std::string("torch.") + name, [make](Interp& i2, CallArgs& a) {
+      Ref r = make(i2, a);
+      Ref pinned = a.get(SIZE_MAX, "pin_memory");
+      if (r->kind == K::Tensor)
+        r->tensor->device =
+            names_cpu(a.get(SIZE_MAX, "device")) && !(pinned && i2.truthy(pinned, a.at))
+                ? Tensor::Device::Cpu
+                : Tensor::Device::Gpu;
+      return r;
+    });
   }
   for (const char* name :
        {"randn_like", "rand_like", "zeros_like", "ones_like", "empty_like", "full_like"}) {
     auto it = t.find(name);
     if (it == t.end()) continue;
     BuiltinFn make = it->second->builtin;
-    it->second =
-        python::builtin(std::string("torch.") + name, [this, make](Interp& i2, CallArgs& a) {
-          Ref r = make(i2, a);
-          Ref device = a.get(SIZE_MAX, "device");  // None: the input's, as no device=
-          if (st.phase == TorchState::Phase::Forward && r->kind == K::Tensor &&
-              a.pos.at(0)->kind == K::Tensor)
-            r->tensor->on_cpu =
-                device && device->kind != K::None ? names_cpu(device) : a.pos[0]->tensor->on_cpu;
-          return r;
-        });
+    it->second = python::builtin(std::string("torch.") + name, [make](Interp& i2, CallArgs& a) {
+      Ref r = make(i2, a);
+      Ref device = a.get(SIZE_MAX, "device");  // None: the input's, as no device=
+      if (r->kind == K::Tensor && a.pos.at(0)->kind == K::Tensor)
+        r->tensor->device = !device || device->kind == K::None ? a.pos[0]->tensor->device
+                            : names_cpu(device)                ? Tensor::Device::Cpu
+                                                               : Tensor::Device::Gpu;
+      return r;
+    });
   }
 }
 

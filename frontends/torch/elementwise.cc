@@ -123,7 +123,7 @@ void Torch::install_elementwise() {
   define("where", [this](Interp&, CallArgs& a) {
     TensorPtr c = tensor_arg(a, 0, "condition");
     if (c->dtype != DType::Bool) in.error(a.at, "where: condition must be bool");
-    bool cpu = result_on_cpu({a.pos[0], a.pos.at(1), a.pos.at(2)}, a.at);
+    Device where = result_device({a.pos[0], a.pos.at(1), a.pos.at(2)}, a.at);
     DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
     TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
     DType xd = x->dtype, yd = y->dtype;
@@ -134,7 +134,7 @@ void Torch::install_elementwise() {
               return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
             },
             a.at)),
-        cpu);
+        where);
   });
   define("pow",
          [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });

@@ -41,8 +41,16 @@ void collect_members(Interp& in, const Ref& m, const std::string& prefix, bool r
   out.modules.push_back({prefix, m});
   std::vector<std::pair<std::string, Ref>> members;
   if (m->kind == Value::Kind::Instance) {
-    for (const std::string& name : m->attr_order)
-      if (auto it = m->attrs->find(name); it != m->attrs->end()) members.push_back(*it);
+    for (const std::string& name : m->attr_order) {
+      auto it = m->attrs->find(name);
+      if (it == m->attrs->end()) continue;
+      if (name == "_modules_list" && it->second->kind == Value::Kind::List) {  // nn.Sequential's
+        for (size_t k = 0; k < it->second->items.size(); ++k)
+          members.push_back({std::to_string(k), it->second->items[k]});
+        continue;
+      }
+      members.push_back(*it);
+    }
   } else if (m->kind == Value::Kind::List) {
     for (size_t k = 0; k < m->items.size(); ++k)
       members.push_back({std::to_string(k), m->items[k]});
@@ -109,7 +117,20 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     a.pos.erase(a.pos.begin());
     return i2.call(i2.getattr(self, "forward", a.at), a);
   });
-  for (const char* same : {"cuda", "cpu", "to", "float", "requires_grad_"})
+  for (const char* gpu : {"cuda", "to"})  // to(): a device or dtype; a CPU one moves nothing
+    (*module_attrs)[gpu] =
+        python::builtin(std::string("Module.") + gpu, [this](Interp& i2, CallArgs& a) {
+          bool to_cpu = false;
+          for (size_t k = 1; k < a.pos.size(); ++k)
+            to_cpu |= a.pos[k]->kind == K::Str || a.pos[k]->kind == K::Device
+                          ? a.pos[k]->s.rfind("cpu", 0) == 0
+                          : false;
+          if (Ref d = a.get(SIZE_MAX, "device"); d && d->kind != K::None && d->kind != K::Int)
+            to_cpu |= d->s.rfind("cpu", 0) == 0;
+          if (!to_cpu) move_module_to_gpu(i2, a.pos.at(0));
+          return a.pos.at(0);
+        });
+  for (const char* same : {"cpu", "float", "requires_grad_"})
     (*module_attrs)[same] = python::builtin(std::string("Module.") + same,
                                             [](Interp&, CallArgs& a) { return a.pos.at(0); });
   (*module_attrs)["eval"] = python::builtin("Module.eval", [](Interp& i2, CallArgs& a) {
@@ -125,10 +146,12 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   // register_buffer(name, tensor) and register_parameter(name, param) are attribute stores.
   for (const char* reg : {"register_buffer", "register_parameter"})
     (*module_attrs)[reg] =
-        python::builtin(std::string("Module.") + reg, [reg](Interp& i2, CallArgs& a) {
+        python::builtin(std::string("Module.") + reg, [this, reg](Interp& i2, CallArgs& a) {
           Ref name = a.get(1, "name"),
               value = a.get(2, reg == std::string("register_buffer") ? "tensor" : "param");
           if (!name || name->kind != K::Str) i2.error(a.at, std::string(reg) + " needs a name");
+          if (reg == std::string("register_buffer") && value && value->kind == K::Tensor)
+            st.buffers.insert(value->tensor.get());
           i2.setattr(a.pos.at(0), name->s, value ? value : python::none(), a.at);
           return python::none();
         });
@@ -143,7 +166,9 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     });
     if (st.params_initial && deterministic) return parameter_value(x);
     // Trained weights can be anything: the initial values are not the parameter's.
-    return parameter_value(symbolic("nn.Parameter", x->shape, x->dtype, a.at, true));
+    TensorPtr p = symbolic("nn.Parameter", x->shape, x->dtype, a.at, true);
+    p->device = x->device;  // where its data was
+    return parameter_value(p);
   });
   auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {
     auto attrs = std::make_shared<Attrs>();
@@ -159,15 +184,11 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
                       const std::string& origin, std::vector<int64_t> shape, Span at,
                       std::optional<double> initial = std::nullopt) {
     if (st.params_initial && initial) {
-      i2.setattr(self, attr,
-                 parameter_value(module_weight(filled(std::move(shape), DType::F32, *initial))),
-                 at);
+      i2.setattr(self, attr, layer_parameter((filled(std::move(shape), DType::F32, *initial))), at);
       return;
     }
-    i2.setattr(
-        self, attr,
-        parameter_value(module_weight(symbolic(origin, std::move(shape), DType::F32, at, true))),
-        at);
+    i2.setattr(self, attr,
+               layer_parameter((symbolic(origin, std::move(shape), DType::F32, at, true))), at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
   layer(
@@ -504,7 +525,7 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         i2.setattr(a.pos[0], "num_parameters", python::integer(n), a.at);
         Ref w = parameter_value(
             module_weight(symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true)));
-        if (st.params_initial) w = parameter_value(module_weight(filled({n}, DType::F32, init)));
+        if (st.params_initial) w = layer_parameter((filled({n}, DType::F32, init)));
         i2.setattr(a.pos[0], "weight", w, a.at);
         return python::none();
       },
@@ -708,6 +729,17 @@ void Torch::install_init(const Ref& nn) {
   (*nn->attrs)["init"] = init;
   in.register_module("torch.nn.init", init);
   install_module_utils(nn);
+}
+
+void Torch::move_module_to_gpu(Interp& i2, const Ref& m) {
+  ModuleMembers members;
+  collect_members(i2, m, "", true, members);
+  for (auto& [name, p] : members.parameters) p->tensor->device = Tensor::Device::Gpu;
+  for (auto& [name, mod] : members.modules)
+    if (mod->kind == K::Instance)
+      for (auto& [attr, v] : *mod->attrs)
+        if (v->kind == K::Tensor && st.buffers.contains(v->tensor.get()))
+          v->tensor->device = Tensor::Device::Gpu;
 }
 
 // parameters(), named_parameters(), children(), named_children(), modules(), named_modules():

@@ -221,13 +221,12 @@ void Torch::install_scans_and_selection() {
   define("masked_fill", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input"), m = tensor_arg(a, 1, "mask");
     Ref value = a.get(2, "value");
-    bool cpu = result_on_cpu({a.pos[0], a.pos[1], value}, a.at,
-                             m->on_cpu && !x->on_cpu ? "expected self and mask to be on the same "
-                                                       "device, but got mask on cpu and self on "
-                                                       "cuda:0"
-                                                     : "Expected all tensors to be on the same "
-                                                       "device, but found at least two devices, "
-                                                       "cuda:0 and cpu!");
+    Device where = result_device({a.pos[0], a.pos[1], value}, a.at,
+                                 m->on_cpu() && x->device == Device::Gpu
+                                     ? "expected self and mask to be on the same device, but "
+                                       "got mask on cpu and self on cuda:0"
+                                     : "Expected all tensors to be on the same device, but "
+                                       "found at least two devices, cuda:0 and cpu!");
     TensorPtr v = as_tensor(in, value, a.at, x->dtype);
     DType d = x->dtype, vd = v->dtype;
     return on_device(wrap(map3(
@@ -236,7 +235,7 @@ void Torch::install_scans_and_selection() {
                            return s.make(Op::Select, {c, convert(s, val, vd, d), e});
                          },
                          a.at)),
-                     cpu);
+                     where);
   });
   define("diag", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");

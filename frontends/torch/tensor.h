@@ -62,11 +62,15 @@ struct Tensor {
   // op on one, which keeps its strides): the elements here are still in logical order, but a
   // kernel given this tensor would read torch's strides. Launches and stride() refuse it.
   bool strided = false;
-  // On the CPU: a torch factory made it in forward without a CUDA device (torch.empty(n)), or
-  // .cpu() moved it there. A kernel given it raises, as Triton's launcher does
-  // (tests/fixtures/gpu/cpu_tensors.txt). Everything else is on the GPU: get_inputs()'s tensors
-  // and the model's parameters and buffers, which KernelBench moves there.
-  bool on_cpu = false;
+  // Where it lives, as far as keq knows: the CPU for a torch factory's tensor made without a
+  // CUDA device (torch.empty(n)) and what .cpu() moved; the GPU for get_inputs()'s tensors and
+  // the model's parameters and buffers (KernelBench moves them) and what .cuda() moved; results
+  // follow their operands where keq tracks an op, and are unknown elsewhere. Only a known CPU
+  // tensor is refused (a kernel given it raises, as Triton's launcher does; a torch op mixing it
+  // with a known GPU one raises): tests/fixtures/gpu/cpu_tensors.txt.
+  enum class Device : uint8_t { Unknown, Cpu, Gpu };
+  Device device = Device::Unknown;
+  bool on_cpu() const { return device == Device::Cpu; }
   SameStorage storage;
   // elems[off] = e here and in every tensor of the same storage that holds that element. `off`
   // is a position in the storage's order from this tensor's start: for a permuted view, the

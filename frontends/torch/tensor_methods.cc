@@ -47,8 +47,8 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "device") {
     auto dev = std::make_shared<Value>();
     dev->kind = K::Device;
-    dev->s = t->on_cpu ? "cpu" : "cuda:0";
-    if (!t->on_cpu)
+    dev->s = t->on_cpu() ? "cpu" : "cuda:0";
+    if (!t->on_cpu())
       st.host_assumptions.insert(
           "tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
     return dev;
@@ -89,10 +89,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       return python::boolean(dtype_kind_is(dtype_value(self->tensor->dtype), name));
     });
   if (name == "is_cuda" || name == "is_cpu") {
-    if (!t->on_cpu)
+    if (!t->on_cpu())
       st.host_assumptions.insert(
           "tensor.is_cuda is True (keq models the H200 KernelBench runs on)");
-    return python::boolean((name == "is_cuda") != t->on_cpu);
+    return python::boolean((name == "is_cuda") != t->on_cpu());
   }
   auto method = [&](const OpFn& f) {
     return python::builtin("Tensor." + name, [self, f](Interp& i2, CallArgs& a) {
@@ -122,7 +122,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
   if (name == "cuda" || name == "cpu")
     return self_fn([this, name](Interp&, CallArgs& a) {
-      return moved(a.pos[0], name == "cpu" && st.phase == TorchState::Phase::Forward);
+      return moved(a.pos[0], name == "cpu" && st.phase != TorchState::Phase::Inputs);
     });
   if (name == "clone")  // a new storage: writes into either no longer reach the other
     return self_fn(
@@ -162,16 +162,17 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
         const Ref& v = a.pos[k];
         if (v->kind == K::DType) target = v;
         if (v->kind == K::Str || v->kind == K::Device || v->kind == K::Int) device = v;
-        if (v->kind == K::Tensor) {  // x.to(other): other's dtype and device
+        if (v->kind == K::Tensor) {  // x.to(other): other's dtype, and its device if known
           target = dtype_value(v->tensor->dtype);
-          device = python::string(v->tensor->on_cpu ? "cpu" : "cuda");
+          if (v->tensor->device != Tensor::Device::Unknown)
+            device = python::string(v->tensor->on_cpu() ? "cpu" : "cuda");
         }
       }
       if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
       Ref placed = a.pos[0];
       if (device && device->kind != K::None)
         placed = moved(placed, device->kind != K::Int && device->s.rfind("cpu", 0) == 0 &&
-                                   st.phase == TorchState::Phase::Forward);
+                                   st.phase != TorchState::Phase::Inputs);
       if (!target) return placed;  // .to(device)
       a.pos[0] = placed;
       require_modelled_dtype(in, target, a.at);
@@ -227,9 +228,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       b.at = a.at;
       b.pos = {a.get(1, "data")};
       if (!b.pos[0]) in.error(a.at, "Tensor.new_tensor needs data");
-      b.kw = {{"dtype", dtype_value(dtype_kw(a, x->dtype))},  // and self's device
-              {"device", python::string(x->on_cpu ? "cpu" : "cuda")}};
-      return in.call(in.getattr(in.module_value("torch", a.at), "tensor", a.at), b);
+      b.kw = {{"dtype", dtype_value(dtype_kw(a, x->dtype))}};
+      Ref r = in.call(in.getattr(in.module_value("torch", a.at), "tensor", a.at), b);
+      r->tensor->device = x->device;  // self's
+      return r;
     });
   if (name == "expand" || name == "expand_as" || name == "broadcast_to")  // the same view
     return self_fn([this, name](Interp&, CallArgs& a) {

@@ -219,10 +219,11 @@ std::optional<std::vector<int64_t>> torch_strides(const Tensor& t) {
 // keeps x.T's strides.
 void take_elementwise_layout(const TensorPtr& r, std::initializer_list<const Tensor*> operands) {
   bool any_strided = false;
-  r->on_cpu = true;  // on the CPU when every operand is (a Python number's is the GPU's here)
+  // Where every operand is, if they agree (a Python number's is unknown here: binary() knows).
+  r->device = operands.size() ? (*operands.begin())->device : Tensor::Device::Unknown;
   for (const Tensor* t : operands) {
     any_strided |= t->strided;
-    r->on_cpu = r->on_cpu && t->on_cpu;
+    if (t->device != r->device) r->device = Tensor::Device::Unknown;
   }
   r->strided = false;
   if (!any_strided) return;

@@ -59,6 +59,8 @@ struct TorchState {
   // By creation index, what each parameter pairs with; empty: the reference's of that index.
   std::vector<ParameterAlias> parameter_aliases;
   std::shared_ptr<Tensor> last_symbolic_parameter;  // so nn.Parameter(torch.randn(..)) is one
+  // The tensors register_buffer stored: Module.cuda() moves them with the parameters.
+  std::set<const Tensor*> buffers;
   // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and
   // zeros, nn.Parameter(torch.ones(n))) take those values instead of being symbolic.
   bool params_initial = false;

@@ -190,26 +190,28 @@ struct Torch {
   // Whether an op's result is on the CPU, from its operands (Python numbers have no device):
   // a CPU operand of one or more dimensions beside a GPU tensor raises, as torch does on the GPU
   // (tests/fixtures/gpu/cpu_tensors.txt); a CPU 0-d tensor rides along as a scalar.
-  bool result_on_cpu(std::initializer_list<Ref> operands, Span at,
-                     const std::string& message =
-                         "Expected all tensors to be on the same device, "
-                         "but found at least two devices, cuda:0 and "
-                         "cpu!") {
-    bool gpu = false, cpu_dims = false, cpu = false;
+  using Device = Tensor::Device;
+  Device result_device(std::initializer_list<Ref> operands, Span at,
+                       const std::string& message =
+                           "Expected all tensors to be on the same "
+                           "device, but found at least two devices, "
+                           "cuda:0 and cpu!") {
+    bool gpu = false, cpu_dims = false, cpu = false, unknown = false;
     for (const Ref& v : operands) {
       if (!v || v->kind != K::Tensor) continue;
-      (v->tensor->on_cpu ? cpu : gpu) = true;
-      cpu_dims = cpu_dims || (v->tensor->on_cpu && !v->tensor->shape.empty());
+      Device d = v->tensor->device;
+      gpu |= d == Device::Gpu, cpu |= d == Device::Cpu, unknown |= d == Device::Unknown;
+      cpu_dims |= d == Device::Cpu && !v->tensor->shape.empty();
     }
     if (gpu && cpu_dims) in.raise(at, "RuntimeError: " + message);
-    return cpu && !gpu;
+    return unknown ? Device::Unknown : gpu ? Device::Gpu : cpu ? Device::Cpu : Device::Unknown;
   }
-  Ref on_device(Ref r, bool cpu) {
-    r->tensor->on_cpu = cpu;
+  Ref on_device(Ref r, Device d) {
+    r->tensor->device = d;
     return r;
   }
   Ref binary(const std::string& opname, const Ref& a, const Ref& b, Span at) {
-    bool cpu = result_on_cpu({a, b}, at);
+    Device where = result_device({a, b}, at);
     DType out = promote(a, b, in, at);
     bool cmp = opname == "<" || opname == "<=" || opname == ">" || opname == ">=" ||
                opname == "==" || opname == "!=";
@@ -278,7 +280,7 @@ struct Torch {
               return mk(op, {cast(p, xd), cast(q, yd)});
             },
             at)),
-        cpu);
+        where);
   }
   Ref matmul(const TensorPtr& a, const TensorPtr& b, Span at) {
     if (a->shape.size() < 1 || b->shape.size() < 1) in.error(at, "matmul of a 0-d tensor");
@@ -626,10 +628,11 @@ struct Torch {
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
   // x moved to the CPU (`to_cpu`) or the GPU: x itself where it is there already, else a copy
   // there (a new storage, as torch's).
-  Ref moved(const Ref& x, bool to_cpu) {
-    if (x->tensor->on_cpu == to_cpu) return x;
+  Ref moved(const Ref& x, bool to_cpu) {  // unknown: left as it is (torch may not copy)
+    Device to = to_cpu ? Device::Cpu : Device::Gpu, from = x->tensor->device;
+    if (from == to || from == Device::Unknown) return x;
     auto r = std::make_shared<Tensor>(*x->tensor);
-    r->on_cpu = to_cpu;
+    r->device = to;
     return wrap(r);
   }
   Ref in_place_method(const Ref& self, const std::string& name);  // nullptr: not one keq knows
@@ -649,6 +652,15 @@ struct Torch {
     bump_version(t);
     return t;
   }
+  // A layer's parameter: on the CPU while a model is built, as torch makes it (Module.cuda()
+  // moves it); one made in forward is taken as the GPU's (a layer's device= is not read).
+  Ref layer_parameter(TensorPtr t) {
+    t = module_weight(std::move(t));
+    if (st.phase == TorchState::Phase::Init) t->device = Device::Cpu;
+    return parameter_value(std::move(t));
+  }
+  // Module.cuda(): every parameter and buffer of m and its submodules to the GPU.
+  void move_module_to_gpu(Interp& i2, const Ref& m);
   static void bump_version(const TensorPtr& t) {
     if (!t->storage.version) t->storage.version = std::make_shared<int64_t>(0);
     ++*t->storage.version;

@@ -499,7 +499,7 @@ void Triton::run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attr
 void Triton::refuse_cpu_tensors(const std::vector<std::string>& params, const CallArgs& a,
                                 const Attrs& meta) {
   auto check = [&](const Ref& v, size_t index) {
-    if (v->kind == K::Tensor && v->tensor->on_cpu && v->tensor->numel() > 0)
+    if (v->kind == K::Tensor && v->tensor->on_cpu() && v->tensor->numel() > 0)
       in.raise(a.at, "ValueError: Pointer argument (at " + std::to_string(index) +
                          ") cannot be accessed from Triton (cpu tensor?)");
   };

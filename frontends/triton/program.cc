@@ -149,12 +149,20 @@ std::vector<Ref> call_list(python::Interp& in, const Ref& f) {
   return in.to_sequence(in.call(f, none), kFileStart);
 }
 
+// KernelBench moves get_inputs()'s and get_init_inputs()'s tensors to the GPU (`x.cuda()`), even
+// one a file made at module level without a device.
+void moved_to_gpu(const std::vector<Ref>& values) {
+  for (const Ref& v : values)
+    if (v->kind == K::Tensor) v->tensor->device = torch::Tensor::Device::Gpu;
+}
+
 // get_init_inputs() as the model's arguments (none without the function).
 CallArgs init_arguments(Session& s, const std::string& path, TorchState& state) {
   CallArgs init;
   init.at = kFileStart;
   if (!s.env->lookup("get_init_inputs")) return init;
   init.pos = call_list(s.in, s.function(path, "get_init_inputs"));
+  moved_to_gpu(init.pos);
   // `s` is the reference's session: KernelBook's reference defines no Model.
   if (s.env->lookup("Model") || init.pos.size() != 2 || init.pos[0]->kind != K::List ||
       init.pos[1]->kind != K::Dict)
@@ -165,9 +173,24 @@ CallArgs init_arguments(Session& s, const std::string& path, TorchState& state) 
     if (key->kind != K::Str)
       throw python::ProgramError(path + ": get_init_inputs()'s keyword arguments need str keys");
     init.kw.push_back({key->s, value});
+    moved_to_gpu({value});
   }
   state.host_assumptions.insert("get_init_inputs() returns [args, kwargs] (KernelBook's files)");
   return init;
+}
+
+// KernelBench moves the model to the GPU after building it (`model.cuda(device=device)`): its
+// parameters and buffers go there; a tensor it keeps as a plain attribute stays where it was made.
+void to_gpu_as_kernelbench(Session& s, const Ref& model) {
+  Ref cuda;
+  try {
+    cuda = s.in.getattr(model, "cuda", kFileStart);
+  } catch (const keq::Error&) {
+    return;  // not a module (KernelBench checks isinstance(model, nn.Module) too)
+  }
+  CallArgs none;
+  none.at = kFileStart;
+  s.in.call(cuda, none);
 }
 
 void forward_and_collect(Session& s, TorchState& state, const std::string& path,
@@ -176,6 +199,7 @@ void forward_and_collect(Session& s, TorchState& state, const std::string& path,
                          bool eval_mode) {
   state.phase = TorchState::Phase::Init;
   Ref model = s.in.call(s.function(path, class_name), init_args);
+  to_gpu_as_kernelbench(s, model);
   if (eval_mode) {  // model.eval(), as a user's harness would call it
     CallArgs none;
     none.at = kFileStart;
@@ -284,6 +308,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(s.in, s.function(path, "get_inputs"));
+  moved_to_gpu(inputs);
   widen_float_inputs(p.state, any_inputs);
   narrow_cast_inputs(p.state, store, inputs);
   forward_and_collect(s, p.state, path, class_name, init, inputs, p, store, eval_mode);
@@ -302,6 +327,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   CallArgs init = init_arguments(ref, ref_path, p.state);
   ref_state.phase = TorchState::Phase::Inputs;
   std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
+  moved_to_gpu(inputs);
   widen_float_inputs(ref_state, any_inputs);
   narrow_cast_inputs(ref_state, store, inputs);
   p.file = cand_path;
