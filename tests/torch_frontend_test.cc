@@ -2738,7 +2738,7 @@ TEST(TorchFrontend, MaskAndDtypeIdiomsAreTorchs) {
 // are iterators, as torch's generators are: next(m.parameters()) is the first parameter.
 TEST(TorchModules, ParametersAndModulesAreListedAsTorchRegistersThem) {
   ir::TermStore s;
-  python::Tree tree = python::parse(
+  Ref r = run_snippet(
       "import torch\n"
       "import torch.nn as nn\n"
       "class M(nn.Module):\n"
@@ -2764,22 +2764,18 @@ TEST(TorchModules, ParametersAndModulesAreListedAsTorchRegistersThem) {
       "after = next(it, \"done\")\n"
       "firstp = next(m.parameters()).shape[0]\n"
       "r = [names, own, count, kids, mods, all(grads), first, rest, after, firstp]\n",
-      "snippet.py");
-  python::Interp in(s);
-  TorchState st;
-  install(in, st);
-  auto env = in.run(tree);
-  EXPECT_EQ(in.repr(env->lookup("r")),
+      "r", s);
+  python::Interp printer(s);  // repr needs no program
+  EXPECT_EQ(printer.repr(r),
             "[['w', 'a.weight', 'a.bias', 'blocks.0.weight', 'blocks.0.bias', 'blocks.1.weight', "
             "'blocks.1.bias', 'ps.0'], ['w'], 8, ['a', 'blocks', 'ps'], ['', 'a', 'blocks', "
             "'blocks.0', 'blocks.1', 'ps'], True, 1, [2], 'done', 4]");
-  ir::TermStore s2;
   Ref seq = run_snippet(
       "import torch.nn as nn\n"
       "m = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))\n"
       "names = [n for n, _ in m.named_parameters()]\n",
-      "names", s2);
-  EXPECT_EQ(in.repr(seq), "['0.weight', '0.bias', '2.weight', '2.bias']");  // torch's names
+      "names", s);
+  EXPECT_EQ(printer.repr(seq), "['0.weight', '0.bias', '2.weight', '2.bias']");  // torch's names
   EXPECT_NE(failure_of("x = len(iter([1]))\n").find("has no len()"), std::string::npos);
   EXPECT_NE(failure_of("x = next([1])\n").find("'list' object is not an iterator"),
             std::string::npos);
