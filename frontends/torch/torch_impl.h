@@ -211,7 +211,8 @@ struct Torch {
     return r;
   }
   Ref binary(const std::string& opname, const Ref& a, const Ref& b, Span at) {
-    Device where = result_device({a, b}, at);
+    // matmul checks devices itself, with torch's message for it
+    Device where = opname == "@" ? Device::Unknown : result_device({a, b}, at);
     DType out = promote(a, b, in, at);
     bool cmp = opname == "<" || opname == "<=" || opname == ">" || opname == ">=" ||
                opname == "==" || opname == "!=";
@@ -284,6 +285,18 @@ struct Torch {
   }
   Ref matmul(const TensorPtr& a, const TensorPtr& b, Span at) {
     if (a->shape.size() < 1 || b->shape.size() < 1) in.error(at, "matmul of a 0-d tensor");
+    // Devices: the second operand on the CPU beside a GPU first is the H100's message
+    // (tests/fixtures/gpu/cpu_tensors.txt); the other order raises too, worded as for the others.
+    if (a->device == Device::Gpu && b->device == Device::Cpu)
+      in.raise(at,
+               "RuntimeError: Expected all tensors to be on the same device, but got mat2 is on "
+               "cpu, different from other tensors on cuda:0 (when checking argument in method "
+               "wrapper_CUDA_mm)");
+    if (a->device == Device::Cpu && b->device == Device::Gpu)
+      in.raise(at,
+               "RuntimeError: Expected all tensors to be on the same device, but found at least "
+               "two devices, cuda:0 and cpu!");
+    const Device where = a->device == b->device ? a->device : Device::Unknown;
     define_unwritten(in, *a, at);  // torch.empty memory a kernel left: some value, not kUninit
     define_unwritten(in, *b, at);
     TensorPtr x = a, y = b;
@@ -331,6 +344,7 @@ struct Torch {
       if (!vec_b) shape.push_back(n);
       r->shape = shape;
     }
+    r->device = where;
     return wrap(r);
   }
   TensorPtr reshaped(const TensorPtr& t, std::vector<int64_t> shape) {
