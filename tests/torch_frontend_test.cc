@@ -2783,3 +2783,40 @@ TEST(TorchModules, ParametersAndModulesAreListedAsTorchRegistersThem) {
 
 }  // namespace
 }  // namespace keq::torch
+
+namespace keq::torch {
+namespace {
+
+// Devices as measured on the GPU (tests/fixtures/gpu/cpu_tensors.txt): a factory without a CUDA
+// device makes a CPU tensor, *_like follows its input, .cuda()/.cpu()/.to(other) move; a CPU
+// tensor of one or more dimensions beside a GPU one raises in the binary operators, matmul and
+// masked_fill with torch's messages; a CPU 0-d tensor, and CPU with CPU (a transpose included,
+// whose device keq once took as the GPU's), are torch's to compute.
+TEST(TorchFrontend, DevicesAreWhereTorchPutsThem) {
+  const std::string gpu = "import torch\ng = torch.ones(2, 2, device='cuda')\n";
+  EXPECT_NE(failure_of(gpu + "x = g + torch.ones(2, 2)\n")
+                .find("Expected all tensors to be on the same device, but found at least two "
+                      "devices, cuda:0 and cpu!"),
+            std::string::npos);
+  EXPECT_NE(failure_of(gpu + "x = g @ torch.ones(2, 2)\n").find("but got mat2 is on cpu"),
+            std::string::npos);
+  EXPECT_NE(failure_of(gpu + "x = g.masked_fill(torch.ones(2, 2, dtype=torch.bool), 0.0)\n")
+                .find("expected self and mask to be on the same device, but got mask on cpu"),
+            std::string::npos);
+  for (const char* fine :
+       {"x = g + torch.tensor(2.0)\n", "x = torch.ones(2, 3) + torch.ones(3, 2).t()\n",
+        "x = g + torch.ones(2, 2).cuda()\n", "x = g * torch.ones(2, 2).to(g)\n",
+        "x = g @ torch.ones(2, 2, device=0)\n"})
+    EXPECT_EQ(failure_of(gpu + fine), "") << fine;
+  ir::TermStore s;
+  Ref r = run_snippet(gpu +
+                          "c = torch.ones(2)\n"
+                          "r = [c.is_cpu, torch.empty_like(c).is_cpu, g.cpu().is_cpu, "
+                          "c.cuda().is_cuda, torch.empty_like(g).is_cuda, (c + c).is_cpu]\n",
+                      "r", s);
+  for (const Ref& v : r->items) EXPECT_TRUE(v->b);
+  EXPECT_EQ(r->items.size(), 6u);
+}
+
+}  // namespace
+}  // namespace keq::torch

@@ -58,54 +58,54 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
       });
       std::string cls = transposed ? "ConvTranspose" + suffix : "Conv" + suffix;
       auto attrs = std::make_shared<Attrs>();
-      (*attrs)["__init__"] = python::builtin(cls + ".__init__", [this, nd, transposed, cls](
-                                                                    Interp& i2, CallArgs& a) {
-        Ref self = a.pos.at(0);
-        i2.setattr(self, "training", python::boolean(true), a.at);
-        int64_t cin = i2.to_int(a.get(1, "in_channels"), a.at),
-                cout = i2.to_int(a.get(2, "out_channels"), a.at);
-        std::vector<int64_t> k = tuple_arg(a.get(3, "kernel_size"), nd, 1, a.at);
-        // Positions count self: Conv(self, in, out, kernel, stride, padding, dilation, groups,
-        // bias); ConvTranspose(self, in, out, kernel, stride, padding, output_padding, groups,
-        // bias, dilation).
-        Ref groups = a.get(7, "groups");
-        int64_t g = groups && groups->kind != K::None ? i2.to_int(groups, a.at) : 1;
-        std::vector<int64_t> wshape =
-            transposed ? std::vector<int64_t>{cin, cout / g} : std::vector<int64_t>{cout, cin / g};
-        wshape.insert(wshape.end(), k.begin(), k.end());
-        i2.setattr(
-            self, "weight",
-            layer_parameter((symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true))),
-            a.at);
-        bool has_bias = bool_arg(a, 8, "bias", true);
-        i2.setattr(self, "bias",
-                   has_bias ? layer_parameter(
-                                  (symbolic("nn." + cls + ".bias", {cout}, DType::F32, a.at, true)))
-                            : python::none(),
-                   a.at);
-        // As torch stores them: sizes as nd-tuples (kernel_size, stride, padding unless a
-        // string, dilation, output_padding), groups an int.
-        auto tuple_of = [&](const std::vector<int64_t>& v) {
-          std::vector<Ref> items;
-          for (int64_t x : v) items.push_back(python::integer(x));
-          return python::tuple(items);
-        };
-        i2.setattr(self, "in_channels", python::integer(cin), a.at);
-        i2.setattr(self, "out_channels", python::integer(cout), a.at);
-        i2.setattr(self, "kernel_size", tuple_of(k), a.at);
-        i2.setattr(self, "transposed", python::boolean(transposed), a.at);
-        for (auto [name, idx, dflt] : std::vector<std::tuple<const char*, size_t, int64_t>>{
-                 {"stride", 4, 1},
-                 {"padding", 5, 0},
-                 {"dilation", transposed ? 9u : 6u, 1},
-                 {"output_padding", transposed ? 6u : SIZE_MAX, 0}}) {
-          Ref v = a.get(idx, name);
-          i2.setattr(self, name,
-                     v && v->kind == K::Str ? v : tuple_of(tuple_arg(v, nd, dflt, a.at)), a.at);
-        }
-        i2.setattr(self, "groups", python::integer(g), a.at);
-        return python::none();
-      });
+      (*attrs)["__init__"] =
+          python::builtin(cls + ".__init__", [this, nd, transposed, cls](Interp& i2, CallArgs& a) {
+            Ref self = a.pos.at(0);
+            i2.setattr(self, "training", python::boolean(true), a.at);
+            int64_t cin = i2.to_int(a.get(1, "in_channels"), a.at),
+                    cout = i2.to_int(a.get(2, "out_channels"), a.at);
+            std::vector<int64_t> k = tuple_arg(a.get(3, "kernel_size"), nd, 1, a.at);
+            // Positions count self: Conv(self, in, out, kernel, stride, padding, dilation, groups,
+            // bias); ConvTranspose(self, in, out, kernel, stride, padding, output_padding, groups,
+            // bias, dilation).
+            Ref groups = a.get(7, "groups");
+            int64_t g = groups && groups->kind != K::None ? i2.to_int(groups, a.at) : 1;
+            std::vector<int64_t> wshape = transposed ? std::vector<int64_t>{cin, cout / g}
+                                                     : std::vector<int64_t>{cout, cin / g};
+            wshape.insert(wshape.end(), k.begin(), k.end());
+            i2.setattr(
+                self, "weight",
+                layer_parameter(symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true)),
+                a.at);
+            bool has_bias = bool_arg(a, 8, "bias", true);
+            i2.setattr(self, "bias",
+                       has_bias ? layer_parameter(symbolic("nn." + cls + ".bias", {cout},
+                                                           DType::F32, a.at, true))
+                                : python::none(),
+                       a.at);
+            // As torch stores them: sizes as nd-tuples (kernel_size, stride, padding unless a
+            // string, dilation, output_padding), groups an int.
+            auto tuple_of = [&](const std::vector<int64_t>& v) {
+              std::vector<Ref> items;
+              for (int64_t x : v) items.push_back(python::integer(x));
+              return python::tuple(items);
+            };
+            i2.setattr(self, "in_channels", python::integer(cin), a.at);
+            i2.setattr(self, "out_channels", python::integer(cout), a.at);
+            i2.setattr(self, "kernel_size", tuple_of(k), a.at);
+            i2.setattr(self, "transposed", python::boolean(transposed), a.at);
+            for (auto [name, idx, dflt] : std::vector<std::tuple<const char*, size_t, int64_t>>{
+                     {"stride", 4, 1},
+                     {"padding", 5, 0},
+                     {"dilation", transposed ? 9u : 6u, 1},
+                     {"output_padding", transposed ? 6u : SIZE_MAX, 0}}) {
+              Ref v = a.get(idx, name);
+              i2.setattr(self, name,
+                         v && v->kind == K::Str ? v : tuple_of(tuple_arg(v, nd, dflt, a.at)), a.at);
+            }
+            i2.setattr(self, "groups", python::integer(g), a.at);
+            return python::none();
+          });
       (*attrs)["forward"] = python::builtin(
           cls + ".forward", [this, spec_from, optional_tensor](Interp& i2, CallArgs& a) {
             Ref self = a.pos.at(0);
@@ -248,11 +248,9 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
       for (const char* n : {"weight", "bias"}) {
         Ref p = python::none();
         if (affine && st.params_initial)
-          p = parameter_value(
-              module_weight(filled({channels}, DType::F32, n[0] == 'w' ? 1.0 : 0.0)));
+          p = layer_parameter(filled({channels}, DType::F32, n[0] == 'w' ? 1.0 : 0.0));
         else if (affine)
-          p = parameter_value(
-              module_weight(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true)));
+          p = layer_parameter(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true));
         i2.setattr(self, n, p, a.at);
       }
       if (instance && i2.truthy(i2.getattr(self, "track_running_stats", a.at), a.at))

@@ -100,19 +100,12 @@ void Torch::install_type_info(const Ref& torch) {
   });
 }
 
-// Whether a device= value names the CPU (None: torch's default device, the CPU).
-static bool names_cpu(const Ref& device) {
-  if (!device || device->kind == K::None) return true;
-  if (device->kind == K::Str || device->kind == K::Device) return device->s.rfind("cpu", 0) == 0;
-  return false;  // an int is a CUDA device's index
-}
-
 // torch's factories put a tensor on the CPU unless device= says otherwise, and *_like puts it on
 // its input's device. KernelBench moves get_inputs()'s and get_init_inputs()'s tensors to the
 // GPU, and the model's parameters and buffers (Module.cuda() after __init__): anything else made
 // without a device stays on the CPU (keq checks where a kernel or a torch op is given one). A
-// pinned tensor is reachable from a kernel (tests/fixtures/gpu/cpu_tensors.txt), so it counts as
-// the GPU's.
+// pinned tensor is the CPU's but reachable from a kernel (tests/fixtures/gpu/cpu_tensors.txt):
+// its device is left unknown, which nothing refuses.
 void Torch::place_factories(Attrs& t) {
   for (const char* name : {"randn", "rand", "randint", "zeros", "ones", "empty", "full", "tensor",
                            "arange", "empty_strided", "linspace", "eye"}) {
@@ -121,12 +114,12 @@ void Torch::place_factories(Attrs& t) {
     BuiltinFn make = it->second->builtin;
     it->second = python::builtin(std::string("torch.") + name, [make](Interp& i2, CallArgs& a) {
       Ref r = make(i2, a);
-      Ref pinned = a.get(SIZE_MAX, "pin_memory");
-      if (r->kind == K::Tensor)
-        r->tensor->device =
-            names_cpu(a.get(SIZE_MAX, "device")) && !(pinned && i2.truthy(pinned, a.at))
-                ? Tensor::Device::Cpu
-                : Tensor::Device::Gpu;
+      Ref pinned = a.get(SIZE_MAX, "pin_memory"), device = a.get(SIZE_MAX, "device");
+      bool cpu = !device || device->kind == K::None || names_cpu(device);  // the default: CPU
+      if (r->kind == K::Tensor)  // pinned: on the CPU, but a kernel reaches it (unknown here)
+        r->tensor->device = !cpu                                ? Tensor::Device::Gpu
+                            : pinned && i2.truthy(pinned, a.at) ? Tensor::Device::Unknown
+                                                                : Tensor::Device::Cpu;
       return r;
     });
   }

@@ -121,12 +121,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     (*module_attrs)[gpu] =
         python::builtin(std::string("Module.") + gpu, [this](Interp& i2, CallArgs& a) {
           bool to_cpu = false;
-          for (size_t k = 1; k < a.pos.size(); ++k)
-            to_cpu |= a.pos[k]->kind == K::Str || a.pos[k]->kind == K::Device
-                          ? a.pos[k]->s.rfind("cpu", 0) == 0
-                          : false;
-          if (Ref d = a.get(SIZE_MAX, "device"); d && d->kind != K::None && d->kind != K::Int)
-            to_cpu |= d->s.rfind("cpu", 0) == 0;
+          for (size_t k = 1; k < a.pos.size(); ++k) to_cpu |= names_cpu(a.pos[k]);
+          if (Ref d = a.get(SIZE_MAX, "device")) to_cpu |= names_cpu(d);
           if (!to_cpu) move_module_to_gpu(i2, a.pos.at(0));
           return a.pos.at(0);
         });
@@ -184,11 +180,11 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
                       const std::string& origin, std::vector<int64_t> shape, Span at,
                       std::optional<double> initial = std::nullopt) {
     if (st.params_initial && initial) {
-      i2.setattr(self, attr, layer_parameter((filled(std::move(shape), DType::F32, *initial))), at);
+      i2.setattr(self, attr, layer_parameter(filled(std::move(shape), DType::F32, *initial)), at);
       return;
     }
     i2.setattr(self, attr,
-               layer_parameter((symbolic(origin, std::move(shape), DType::F32, at, true))), at);
+               layer_parameter(symbolic(origin, std::move(shape), DType::F32, at, true)), at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
   layer(
@@ -523,9 +519,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         int64_t n = a.get(1, "num_parameters") ? i2.to_int(a.get(1, "num_parameters"), a.at) : 1;
         double init = float_arg(a, 2, "init", 0.25);
         i2.setattr(a.pos[0], "num_parameters", python::integer(n), a.at);
-        Ref w = parameter_value(
-            module_weight(symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true)));
-        if (st.params_initial) w = layer_parameter((filled({n}, DType::F32, init)));
+        Ref w = layer_parameter(symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true));
+        if (st.params_initial) w = layer_parameter(filled({n}, DType::F32, init));
         i2.setattr(a.pos[0], "weight", w, a.at);
         return python::none();
       },

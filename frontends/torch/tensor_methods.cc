@@ -121,9 +121,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "detach")  // the same storage
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
   if (name == "cuda" || name == "cpu")
-    return self_fn([this, name](Interp&, CallArgs& a) {
-      return moved(a.pos[0], name == "cpu" && st.phase != TorchState::Phase::Inputs);
-    });
+    return self_fn([this, name](Interp&, CallArgs& a) { return moved(a.pos[0], name == "cpu"); });
   if (name == "clone")  // a new storage: writes into either no longer reach the other
     return self_fn(
         [this](Interp&, CallArgs& a) { return wrap(std::make_shared<Tensor>(*a.pos[0]->tensor)); });
@@ -170,9 +168,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       }
       if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
       Ref placed = a.pos[0];
-      if (device && device->kind != K::None)
-        placed = moved(placed, device->kind != K::Int && device->s.rfind("cpu", 0) == 0 &&
-                                   st.phase != TorchState::Phase::Inputs);
+      if (device && device->kind != K::None) placed = moved(placed, names_cpu(device));
       if (!target) return placed;  // .to(device)
       a.pos[0] = placed;
       require_modelled_dtype(in, target, a.at);

@@ -187,10 +187,15 @@ struct Torch {
     return wrap(map1(
         in, x, x->dtype, [&](TermId e) { return mk(op, {e}); }, a.at));
   }
-  // Whether an op's result is on the CPU, from its operands (Python numbers have no device):
-  // a CPU operand of one or more dimensions beside a GPU tensor raises, as torch does on the GPU
-  // (tests/fixtures/gpu/cpu_tensors.txt); a CPU 0-d tensor rides along as a scalar.
+  // Where an op's result is, from its operands (Python numbers have no device): theirs when they
+  // agree, unknown when one is unknown; a CPU operand of one or more dimensions beside a GPU
+  // tensor raises, as torch does on the GPU (tests/fixtures/gpu/cpu_tensors.txt); a CPU 0-d
+  // tensor rides along as a scalar.
   using Device = Tensor::Device;
+  // Whether a device argument ("cpu", torch.device("cpu")) names the CPU; an int is a CUDA index.
+  static bool names_cpu(const Ref& device) {
+    return (device->kind == K::Str || device->kind == K::Device) && device->s.rfind("cpu", 0) == 0;
+  }
   Device result_device(std::initializer_list<Ref> operands, Span at,
                        const std::string& message =
                            "Expected all tensors to be on the same "
@@ -271,8 +276,8 @@ struct Torch {
             [&](TermId p, TermId q) {
               if (reciprocal)
                 return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {cast(q, yd)})});
-              if (op ==
-                  Op::Floor) {  // torch divides through fmod: its bits are not floor(fl(x/y))'s
+              // torch divides through fmod: its bits are not floor(fl(x/y))'s
+              if (op == Op::Floor) {
                 TermId t = mk(Op::Floor, {s.make(Op::Div, {cast(p, xd), cast(q, yd)})});
                 st.ieee_unfixed.emplace(t,
                                         "torch's floor division of floats (computed through fmod)");
@@ -667,7 +672,7 @@ struct Torch {
     return t;
   }
   // A layer's parameter: on the CPU while a model is built, as torch makes it (Module.cuda()
-  // moves it); one made in forward is taken as the GPU's (a layer's device= is not read).
+  // moves it); one made in forward has an unknown device (a layer's device= is not read).
   Ref layer_parameter(TensorPtr t) {
     t = module_weight(std::move(t));
     if (st.phase == TorchState::Phase::Init) t->device = Device::Cpu;
