@@ -430,6 +430,20 @@ TEST(DefaultBound, TheSearchForComputedLimitsStopsAtItsShareOfTheTimeout) {
       << notes;
 }
 
+TEST(DefaultBound, TheSizeSearchStopsAtTheRunsDeadlineWhateverItsShare) {
+  // A search begun near the end of --timeout has a share of it past the run's deadline: its
+  // probes ran to the share's end (LLMKernel L3 50: 15 s past a 60 s --timeout, until the
+  // watchdog stopped keq). The run's deadline bounds the probe's.
+  std::string ref = pool2_ref(), cand = pool2_cand();
+  Files f("probe_run_deadline", ref, cand);
+  const auto now = std::chrono::steady_clock::now();
+  internal::LimitProbe within(f.ref.string(), f.cand.string(), 60, now + std::chrono::hours(1), 0);
+  EXPECT_NE(within.at({{"rows", {2}}, {"length", {6}}}), nullptr);
+  internal::LimitProbe past(f.ref.string(), f.cand.string(), 60, now, 0);
+  EXPECT_EQ(past.at({{"rows", {2}}, {"length", {6}}}), nullptr);
+  EXPECT_TRUE(past.out_of_time());
+}
+
 }  // namespace
 
 // File sizes scaled down to the element budget leave 8 channels in 8 groups (an InstanceNorm,

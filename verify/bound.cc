@@ -305,7 +305,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // The search gets an eighth of --timeout, as each size around a block does (their floor of
   // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
   const double probe_share = opt.timeout_s / 8;
-  LimitProbe probe(ref_path, cand_path, probe_share, opt.max_memory_bytes);
+  if (opt.stage) opt.stage->store("size search");  // the watchdog names it, not the last stage
+  LimitProbe probe(ref_path, cand_path, probe_share, opt.deadline, opt.max_memory_bytes);
   Limits unconfirmed, unconfirmed_steps;
   std::vector<SizeTry> around = around_mask_limits(base, limits, limit_configs, probe, unconfirmed);
   // A loop stepping past one block (unrolled over several) has its own tail: sizes around the
@@ -348,7 +349,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // the other programs), within a sixteenth of the search's share: most sizes change nothing,
   // and every run pays it.
   const double host_share = probe_share / 16;
-  LimitProbe host_probe(ref_path, cand_path, host_share, opt.max_memory_bytes, true);
+  LimitProbe host_probe(ref_path, cand_path, host_share, opt.deadline, opt.max_memory_bytes, true);
   std::vector<std::string> cut_short;
   for (SizeTry& t : doubled_to_another_way(base, host_probe, host_share, cut_short))
     around.push_back(std::move(t));
@@ -440,7 +441,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // searched by a probe of their own (the first one's share of the time may be spent).
   std::set<std::string> one_trip = loops_never_twice(all);
   if (!one_trip.empty() && !decided(all)) {
-    LimitProbe trips_probe(ref_path, cand_path, probe_share, opt.max_memory_bytes);
+    if (opt.stage) opt.stage->store("size search");
+    LimitProbe trips_probe(ref_path, cand_path, probe_share, opt.deadline, opt.max_memory_bytes);
     for (const SizeTry& t : multiplied_to_more_trips(base, one_trip, trips_probe))
       try_size(t.dims, t.why, t);
   }

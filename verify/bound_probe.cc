@@ -19,14 +19,17 @@ const std::set<size_t>* configs_of(const LimitConfigs& configs, std::pair<int64_
 }
 
 LimitProbe::LimitProbe(const std::string& ref, const std::string& cand, double seconds,
-                       size_t max_bytes, bool first_program_only)
+                       std::optional<Clock::time_point> run_deadline, size_t max_bytes,
+                       bool first_program_only)
     : ref_(ref),
       cand_(cand),
       cand_class_(torch::model_classes(ref, cand).candidate),
       deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                    std::chrono::duration<double>(seconds))),
       max_bytes_(max_bytes),
-      first_program_only_(first_program_only) {}
+      first_program_only_(first_program_only) {
+  if (run_deadline) deadline_ = std::min(deadline_, *run_deadline);
+}
 
 const LimitProbe::Probed* LimitProbe::probed(const torch::Dims& dims, size_t config) {
   // The host-path search runs the config with the fewest lanes: its runs only reach the

@@ -99,8 +99,11 @@ const std::set<size_t>* configs_of(const LimitConfigs& configs, std::pair<int64_
 // past either, sizes not run yet have no limits, and out_of_time() says so.
 class LimitProbe {
  public:
+  // `seconds` from now, and never past the run's deadline (--timeout bounds the whole run: a
+  // search begun near its end stopped 15 s past it, LLMKernel L3 50).
   // first_program_only: each launch runs its first program alone (host paths only).
-  LimitProbe(const std::string& ref, const std::string& cand, double seconds, size_t max_bytes,
+  LimitProbe(const std::string& ref, const std::string& cand, double seconds,
+             std::optional<std::chrono::steady_clock::time_point> run_deadline, size_t max_bytes,
              bool first_program_only = false);
   // The mask limits (or, with `steps`, the loop steps) at `dims`, autotuned kernels running
   // `config`; null where it did not run.
