@@ -147,10 +147,14 @@ options:
   --dims a=1,b=2    one configuration (module-level integer constants of REF.py; a tuple or
                     list takes 4x5); repeat for several; --dims '' checks the sizes as written.
                     Default: two configurations in which every constant get_inputs() names
-                    gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...; where the
-                    model rejects those, they flatten a GroupNorm or a pooling window to
-                    one group or one element, or they multiply past 262144, the file's own
-                    sizes scaled down; the
+                    gets a distinct small size (2, 3, 4, ... then 5, 6, 7, ...; where an
+                    assert rejects those: one size (or every one) a multiple of a small
+                    constant the file keeps, if the reference's assert rejected them
+                    (n_embd % n_head == 0 with 12 heads: n_embd 12), then a power of two
+                    (a candidate's rows % 128 == 0); where the model still rejects them,
+                    they flatten a GroupNorm or a pooling window to one group or one
+                    element, or they multiply past 262144: the file's own sizes scaled
+                    down; the
                     second configuration within a quarter of --timeout,
                     named in the notes and not run when it does not finish there), then, for
                     each size that feeds a masked index (offs < n, traced from the first run

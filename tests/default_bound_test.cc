@@ -553,6 +553,33 @@ TEST(DefaultBound, ACandidateRejectingSmallSizesGetsLargerOnes) {
   EXPECT_NE(rs[0].bound.find("rows a power of two"), std::string::npos) << rs[0].bound;
 }
 
+// A reference asserting that its width divides into the file's 12 heads rejects every small
+// size and every power of two: the bound took the file's proportions (LLMKernel L3 50's
+// attention: a sequence of 64 over 4 heads' dimensions, which spent the whole --timeout), where
+// a width of 12, the others small, is accepted.
+TEST(DefaultBound, AReferenceAssertingAMultipleOfAConstantGetsThatMultiple) {
+  Files f("multiple_of_heads",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+          "    def __init__(self, n_embd, n_head):\n        super().__init__()\n"
+          "        assert n_embd % n_head == 0\n\n"
+          "    def forward(self, x):\n        return 2 * x\n\n\n"
+          "batch = 16\nseq = 1024\nn_embd = 768\nn_head = 12\n\n\n"
+          "def get_inputs():\n    return [torch.randn(batch, seq, n_embd)]\n\n\n"
+          "def get_init_inputs():\n    return [n_embd, n_head]\n",
+          kTritonImports + kTwiceKernel +
+              "class ModelNew(nn.Module):\n    def __init__(self, n_embd, n_head):\n"
+              "        super().__init__()\n\n"
+              "    def forward(self, x):\n        y = torch.empty_like(x)\n"
+              "        twice[(triton.cdiv(x.numel(), 64),)](x, y, x.numel(), BLOCK=64)\n"
+              "        return y\n");
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Equivalent) << rs[0].reason;
+  EXPECT_EQ(dims_str(rs[0].dims), "batch=2,seq=3,n_embd=12") << rs[0].bound;
+  EXPECT_NE(rs[0].bound.find("n_embd a multiple of the file's constant 12"), std::string::npos)
+      << rs[0].bound;
+}
+
 TEST(DefaultBound, ASizeTheReferenceRejectsGoesToTheNearestWithTheSameTail) {
   Files f("groups_divide",
           "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"

@@ -164,7 +164,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         {torch::scaled_dims(ref_path, 262144, 32), scaled}};
     bool doubled = false;  // the first sizes that flatten were tried with each size doubled
     bool powered = false;  // sizes a power of two were added where asserts rejected the first
-    size_t powers_rejected = 0;
+    size_t powers_rejected = 0, multiples_rejected = 0;
     for (size_t t = 0; t < tries.size(); ++t) {
       // The second round can reach the first's sizes (both scaled down to keep a structure):
       // then the next larger ones, for a second configuration that differs (one group of 128
@@ -220,15 +220,28 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                   probe.verdict != Verdict::NotEquivalent;  // (the last try runs to a verdict)
       if (t + 1 < tries.size() && (rejected || flat)) {
         bool power = tries[t].second.find(kPowerOfTwo) != std::string::npos;
+        bool multiple = tries[t].second.find(kMultipleOfConstant) != std::string::npos;
         if (probe.assert_rejected && power) ++powers_rejected;  // one note for them all, below
-        if ((probe.assert_rejected || probe.size_limited) && !power)
+        if ((probe.assert_rejected || probe.reference_stopped) && multiple) ++multiples_rejected;
+        if ((probe.assert_rejected || probe.size_limited) && !power && !multiple)
           skipped.push_back(dims_str(opt.dims) + ": " + probe.reason);
         if (probe.size_limited) past_limits.insert(dims_str(opt.dims));
         // Both small defaults rejected by an assert: before any larger floor multiplies every
-        // size, the sizes where one of them (or all) is a power of two.
-        if (probe.assert_rejected && !powered && t >= 1) {
+        // size, the sizes where one of them (or all) is a power of two; and where the reference
+        // rejected them (its assert, or torch's: MultiheadAttention's heads), first those where
+        // one (or all) is a multiple of a constant the file keeps (its 12 heads: LLMKernel L3 50
+        // took the file's proportions, a sequence of 64, instead of an embedding of 12, and spent
+        // its --timeout there).
+        const bool by_reference =
+            probe.reference_stopped || probe.reason.rfind("the reference's", 0) == 0;
+        if ((probe.assert_rejected || by_reference) && !powered && t >= 1) {
           powered = true;
-          auto more = powers_of_two(tries[0].first);
+          NamedDims more;
+          if (probe.assert_rejected) more = powers_of_two(tries[0].first);
+          if (by_reference) {
+            auto multiples = multiples_of(tries[0].first, torch::fixed_constants(ref_path));
+            more.insert(more.begin(), multiples.begin(), multiples.end());
+          }
           tries.insert(tries.begin() + static_cast<ptrdiff_t>(t) + 1, more.begin(), more.end());
         }
         if (flat) skipped.push_back(dims_str(opt.dims) + ": it flattens " + probe.flattened[0]);
@@ -253,8 +266,11 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     }
     if (powers_rejected > 0)
       skipped.push_back(std::to_string(powers_rejected) +
-                        " sizes with one (or every) size a power of two: the candidate's assert "
-                        "rejected them");
+                        " sizes with one (or every) size a power of two: an assert rejected them");
+    if (multiples_rejected > 0)
+      skipped.push_back(std::to_string(multiples_rejected) +
+                        " sizes with one (or every) size a multiple of a constant the file keeps: "
+                        "an assert or the reference rejected them");
     second_round = false;
     // Never the only configuration run: with none before it, dropping it would leave no verdict.
     if (first != 2 && round_start > 0 && round_start < all.size())

@@ -145,4 +145,33 @@ NamedDims powers_of_two(const torch::Dims& dims) {
   return out;
 }
 
+NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants) {
+  NamedDims out;
+  auto add = [&](torch::Dims more, const std::string& what, int64_t c) {
+    if (elements(more) <= kMaxElements)
+      out.push_back({std::move(more), what + " " + kMultipleOfConstant + " " + std::to_string(c) +
+                                          ": the reference's assert rejected the sizes before"});
+  };
+  for (int64_t c : constants) {
+    for (int64_t k : {1, 2})
+      for (size_t d = 0; d < dims.size(); ++d)
+        for (size_t j = 0; j < dims[d].second.size(); ++j) {
+          if (dims[d].second[j] <= 1 || dims[d].second[j] == c * k) continue;
+          torch::Dims more = dims;
+          more[d].second[j] = c * k;
+          add(std::move(more), dims[d].first, c);
+        }
+    torch::Dims every = dims;
+    int64_t next = 1;
+    for (auto& entry : every)
+      for (int64_t& x : entry.second)
+        if (x > 1) x = c * next++;
+    add(std::move(every), "every size", c);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return elements(a.first) < elements(b.first);
+  });
+  return out;
+}
+
 }  // namespace keq::verify::internal

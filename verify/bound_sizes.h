@@ -62,9 +62,13 @@ NamedDims each_size_doubled(const torch::Dims& dims, const std::string& why);
 // Sizes for a candidate whose assert wants a size divisible by its block (`N_CLASS %
 // BLOCK_SIZE_N == 0` with a block of 1024): each size in turn a power of two up to 2^14, the
 // others as they were, smallest first; then every size times 2^k at once (an assert on two).
-inline constexpr const char* kPowerOfTwo =
-    "a power of two: the candidate's assert rejected the sizes before";
+inline constexpr const char* kPowerOfTwo = "a power of two: an assert rejected the sizes before";
 NamedDims powers_of_two(const torch::Dims& dims);
+// Sizes for a reference whose assert wants a size divisible by a constant the file keeps
+// (`assert n_embd % n_head == 0` with 12 heads): each size in turn that constant, then twice it,
+// the others as they were; then every size a distinct multiple of it; smallest first.
+inline constexpr const char* kMultipleOfConstant = "a multiple of the file's constant";
+NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants);
 
 // A configuration the default bound adds, and why (shown in its bound line).
 struct SizeTry {

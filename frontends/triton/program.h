@@ -99,6 +99,10 @@ std::string describe_pairing(const Program& ref, const Program& cand);
 Dims default_dims(const std::string& ref_path, int64_t first);
 // The same dimensions with the sizes the file writes.
 Dims file_dims(const std::string& ref_path);
+// The small integer constants (2 to 64) get_init_inputs() names and the bound keeps as written,
+// ascending: a model's head count or group count, which a size must often be a multiple of
+// (`assert n_embd % n_head == 0`).
+std::vector<int64_t> fixed_constants(const std::string& ref_path);
 // Sizes that keep the file's proportions: every size get_inputs() names, and every other
 // module-level size of 16 or more (channels, features), divided by one power of two until the
 // inputs' sizes multiply to at most max_product, but none below `floor` (or its own value when

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <set>
 
 #include "frontends/python/python.h"
 #include "frontends/triton/program.h"
@@ -168,6 +169,20 @@ Dims file_dims(const std::string& ref_path) {
     if (!named && large) dims.push_back(entry);
   }
   return dims;
+}
+
+std::vector<int64_t> fixed_constants(const std::string& ref_path) {
+  Dims init, dims = file_dims(ref_path);
+  input_sizes(ref_path, nullptr, &init);
+  std::set<int64_t> out;
+  for (const auto& entry : init) {
+    bool dim = std::any_of(dims.begin(), dims.end(),
+                           [&](const auto& p) { return p.first == entry.first; });
+    if (!dim)
+      for (int64_t x : entry.second)
+        if (x >= 2 && x <= 64) out.insert(x);
+  }
+  return {out.begin(), out.end()};
 }
 
 Dims default_dims(const std::string& ref_path, int64_t first) {
