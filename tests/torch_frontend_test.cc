@@ -2776,6 +2776,16 @@ TEST(TorchModules, ParametersAndModulesAreListedAsTorchRegistersThem) {
       "names = [n for n, _ in m.named_parameters()]\n",
       "names", s);
   EXPECT_EQ(printer.repr(seq), "['0.weight', '0.bias', '2.weight', '2.bias']");  // torch's names
+  // A ModuleDict's entries are its attributes (minGPT's `m = self.mlp; m.c_fc(x)`), after its
+  // own methods; assigning one adds or replaces the entry (torch 2.11 printed the same).
+  Ref dict = run_snippet(
+      "import torch.nn as nn\n"
+      "d = nn.ModuleDict(dict(fc=nn.Linear(2, 3), act=nn.ReLU()))\n"
+      "d.drop = nn.Dropout(0.0)\n"
+      "d.act = nn.GELU()\n"
+      "r = [d.fc.out_features, list(d.keys()), type(d.act).__name__, len(d)]\n",
+      "r", s);
+  EXPECT_EQ(printer.repr(dict), "[3, ['fc', 'act', 'drop'], 'GELU', 3]");
   EXPECT_NE(failure_of("x = len(iter([1]))\n").find("has no len()"), std::string::npos);
   EXPECT_NE(failure_of("x = next([1])\n").find("'list' object is not an iterator"),
             std::string::npos);

@@ -646,6 +646,11 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
           if (name == "update") in.dict_update(obj, a);
           return none();
         });
+      // nn.ModuleDict / nn.ParameterDict: Module.__getattr__ finds their entries by name
+      // (minGPT's `m = self.mlp; m.c_fc(x)`), after the methods above.
+      if (obj->b)
+        for (auto& [k, v] : obj->dict)
+          if (k->kind == K::Str && k->s == name) return v;
       break;
     case K::Int:
     case K::BigInt:
@@ -684,6 +689,15 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
   }
   if (obj->kind == K::Class && obj->b) {  // the program's own class: a class attribute
     (*obj->attrs)[name] = std::move(v);
+    return;
+  }
+  if (obj->kind == K::Dict && obj->b && !is_set(obj)) {  // nn.ModuleDict: an entry, by name
+    for (auto& [k, old] : obj->dict)
+      if (k->kind == K::Str && k->s == name) {
+        old = std::move(v);
+        return;
+      }
+    obj->dict.push_back({string(name), std::move(v)});
     return;
   }
   if (obj->kind != K::Instance || obj->s == "super")
