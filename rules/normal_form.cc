@@ -82,6 +82,7 @@ uint32_t NormalForms::mono_product(uint32_t a, uint32_t b) {
   if (a > b) std::swap(a, b);
   auto [it, inserted] = mono_product_memo_.try_emplace(uint64_t{a} << 32 | b, 0);
   if (inserted) {
+    ir::Budget::tick();  // products of forms make millions of these: the budget reaches here
     Mono m = monos_[a];
     m.insert(m.end(), monos_[b].begin(), monos_[b].end());
     uint32_t r = powers_in_bounds(m) ? intern_mono(std::move(m)) : kNoMono;

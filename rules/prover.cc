@@ -1,4 +1,5 @@
 #include <mutex>
+#include <thread>
 
 #include "egraph/explain.h"
 #include "egraph/extract.h"
@@ -63,18 +64,27 @@ std::unique_ptr<Proof> prove(ir::TermStore& store, const std::vector<Goal>& goal
   std::vector<KeqRule> all = rules.compile(g.lang());
   p->rules_loaded = all.size();
   p->rewrites = rewrites_for(all, opt.semantics);
-  TermAdder adder(g);
-  for (ir::TermId t : terms) p->terms.push_back(adder.add(t));
-  for (const Goal& goal : goals) p->goals.push_back({adder.add(goal.lhs), adder.add(goal.rhs)});
-  auto all_proved = [&](KeqLanguage::Graph& eg) {
-    for (auto [a, b] : p->goals)
-      if (eg.find(a) != eg.find(b)) return false;
-    return true;
-  };
-  egraph::Runner<KeqLanguage> runner(opt.limits);
-  p->report = runner.run(g, p->rewrites,
-                         goals.empty() ? nullptr : egraph::Runner<KeqLanguage>::Hook(all_proved));
+  try {  // the budget's exception leaves a graph that may be gigabytes: freed off this thread
+    TermAdder adder(g);
+    for (ir::TermId t : terms) p->terms.push_back(adder.add(t));
+    for (const Goal& goal : goals) p->goals.push_back({adder.add(goal.lhs), adder.add(goal.rhs)});
+    auto all_proved = [&](KeqLanguage::Graph& eg) {
+      for (auto [a, b] : p->goals)
+        if (eg.find(a) != eg.find(b)) return false;
+      return true;
+    };
+    egraph::Runner<KeqLanguage> runner(opt.limits);
+    p->report = runner.run(g, p->rewrites,
+                           goals.empty() ? nullptr : egraph::Runner<KeqLanguage>::Hook(all_proved));
+  } catch (...) {
+    discard(std::move(p));
+    throw;
+  }
   return p;
+}
+
+void discard(std::unique_ptr<Proof> proof) {
+  if (proof) std::thread([p = std::move(proof)]() mutable { p.reset(); }).detach();
 }
 
 }  // namespace keq::rules

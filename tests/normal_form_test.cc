@@ -2,9 +2,11 @@
 // as the frontends will build them, and the buggy variants that must not be proved.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
 
 #include "bench/nf_workloads.h"
+#include "ir/budget.h"
 #include "rules/rules.h"
 
 namespace keq::rules {
@@ -653,6 +655,19 @@ TEST(NormalForm, MergesAreSoundOnRandomTerms) {
   }
   EXPECT_GT(merged_pairs, 50u) << "too few merges to say anything";
   std::printf("merged pairs checked: %zu\n", merged_pairs);
+}
+
+// The product of two sums makes a monomial per pair of terms: --timeout reaches each. A MiniGPT
+// block's normal forms ran 15 s past the run's deadline between the checks once per form.
+TEST(NormalFormStore, AProductOfSumsStopsAtTheDeadline) {
+  NormalForms nf;
+  NfId xs = nf.constant(0), ys = nf.constant(0);
+  for (uint32_t i = 0; i < 32; ++i) {
+    xs = nf.add(xs, nf.class_atom(1 + i));
+    ys = nf.add(ys, nf.class_atom(100 + i));
+  }
+  ir::BudgetScope past(ir::Budget::Clock::now() - std::chrono::seconds(1), 0);
+  EXPECT_THROW(nf.mul(xs, ys), ir::BudgetExceeded);
 }
 
 }  // namespace
