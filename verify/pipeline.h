@@ -98,6 +98,9 @@ class Pipeline {
   void offer_counterexample(const Pair& p, const Point& point, const std::string& how,
                             double& shown);
   bool egraph();
+  size_t prove_around_shared_terms(std::vector<size_t>& which);  // how many the split proved
+  void prove_differences(std::vector<size_t>& which, double seconds);
+  size_t prove_shared_abstracted(std::vector<size_t>& which, double seconds);
   std::unique_ptr<rules::Proof> prove(const std::vector<size_t>& which, size_t element_terms,
                                       double seconds);
   std::unique_ptr<rules::Proof> prove_goals(const std::vector<rules::Goal>& goals,
@@ -115,10 +118,14 @@ class Pipeline {
   bool inert_clamps();           // stage_clamps.cc
   bool sum_at_least_one(TermId sum);
   bool threshold_cases();
-  std::set<size_t> split_on_thresholds(const std::vector<size_t>& which);
+  // seconds: the e-graph's share (default: what is left of half the --timeout).
+  std::set<size_t> split_on_thresholds(const std::vector<size_t>& which, double seconds = -1);
   bool reaches_threshold(TermId root);
   // What an input variable can be (its tensor's get_inputs() domain), for enclosures.
   std::optional<ir::Enclosure> input_range(const ir::Variable& v) const;
+  // A shared subterm's variable (verify/shared_terms.h): the enclosure of the term it stands
+  // for over the inputs, kept once computed.
+  mutable absl::flat_hash_map<TermId, ir::Enclosure> shared_ranges_;
   void find_explained();
   bool witness_search();
   bool smt();

@@ -260,7 +260,7 @@ bool Pipeline::threshold_cases() {
   return true;
 }
 
-std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which) {
+std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which, double seconds) {
   struct Split {
     size_t pair;
     std::vector<size_t> goals;  // the pieces the e-graph must settle
@@ -299,7 +299,7 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which)
     }
     splits.push_back(std::move(split));
   }
-  double remaining = opt_.timeout_s / 2 - elapsed();
+  double remaining = seconds >= 0 ? seconds : opt_.timeout_s / 2 - elapsed();
   if (splits.empty() || remaining <= 0) return {};
   std::unique_ptr<rules::Proof> proof;
   if (!goals.empty()) {

@@ -11,6 +11,7 @@
 #include "ir/enclosure.h"
 #include "smt/smt.h"
 #include "verify/pipeline.h"
+#include "verify/shared_terms.h"
 
 namespace keq::verify {
 
@@ -32,6 +33,17 @@ static double max_finite(torch::DType d) {
     default:
       return ir::format_info(ir::FloatFormat::F32).max_finite;
   }
+}
+
+// A float enclosure as the e-graph's interval: its bounds one ulp outward of the nearest
+// doubles (sound), or none where it may be NaN or is not a float's.
+std::optional<ir::Interval> shared_domain(const ir::Enclosure& e) {
+  if (e.type != ir::Type::F32 || !e.real || e.nan) return std::nullopt;
+  if (!e.surely_finite()) return std::nullopt;
+  double lo = std::nextafter(e.lo.approx_double(), -INFINITY);
+  double hi = std::nextafter(e.hi.approx_double(), INFINITY);
+  if (std::isnan(lo) || std::isnan(hi)) return ir::Interval::any_finite();
+  return ir::Interval{lo, hi, false, true};
 }
 
 // Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
@@ -230,6 +242,11 @@ std::unique_ptr<rules::Proof> Pipeline::prove_goals(const std::vector<rules::Goa
       }
       continue;
     }
+    if (store_.op(id) == ir::Op::Var && shared_term(store_.variable_of(id).name)) {
+      if (auto d = shared_domain(*input_range(store_.variable_of(id))))
+        po.domains.push_back({id, *d});
+      continue;
+    }
     if (store_.op(id) == ir::Op::Var && store_.type(id) == ir::Type::F32) {
       // Inputs and parameters are values of their dtype (fp32 values), finite ones in their
       // range unless --nonfinite-inputs; anything else stays unknown.
@@ -256,6 +273,105 @@ std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
   return prove_goals(goals, element_terms, seconds);
 }
 
+// Pairs whose sides are the same terms but for a few places (the torch layers around one
+// activation a kernel replaces, LLMKernel L3 44's MiniGPT block): each place where they differ
+// as a goal of its own, with the subterms both sides there contain and every leaf renamed to
+// fresh variables, so that a block's 256 GELUs are one goal. A pair is proved when all its
+// places are (congruence). The whole pairs' e-graph expanded the shared attention's normal forms
+// until the 8 GiB budget stopped it.
+void Pipeline::prove_differences(std::vector<size_t>& which, double seconds) {
+  constexpr size_t kMostPlaces = 4096;
+  std::vector<rules::Goal> goals;
+  absl::flat_hash_map<std::pair<TermId, TermId>, size_t> goal_of;
+  std::vector<std::pair<size_t, std::vector<size_t>>> places;  // pair, its goals
+  for (size_t k : which) {
+    if (k >= pairs_.size()) continue;
+    auto diffs = differences(store_, pairs_[k].ref, pairs_[k].cand, kMostPlaces);
+    if (!diffs || diffs->empty() ||
+        (diffs->size() == 1 && diffs->front() == std::pair{pairs_[k].ref, pairs_[k].cand}))
+      continue;  // nothing shared around the difference: the whole pair is the one goal
+    std::vector<size_t> its;
+    for (auto [a, b] : *diffs) {
+      auto rep = representative(store_, a, b);
+      auto [it, fresh] = goal_of.try_emplace(rep, goals.size());
+      if (fresh) goals.push_back({rep.first, rep.second});
+      its.push_back(it->second);
+    }
+    places.push_back({k, std::move(its)});
+  }
+  if (goals.empty()) return;
+  auto proof = prove_goals(goals, rules::kElementTerms, seconds);
+  if (!proof->report.canary.empty()) return;  // (the full e-graph says why)
+  size_t n = 0;
+  for (const auto& [k, its] : places)
+    if (std::all_of(its.begin(), its.end(), [&](size_t g) { return proof->proved(g); }))
+      proved_[k] = true, ++n;
+  r_.stats.egraph_iterations = proof->report.iterations.size();  // the full one's, if it runs
+  r_.stats.egraph_nodes = proof->graph.memo_size();
+  r_.stats.egraph_stop = egraph::stop_reason_name(proof->report.stop);
+  std::erase_if(which, [&](size_t k) { return k < pairs_.size() && proved_[k]; });
+  if (n > 0)
+    r_.notes.push_back("e-graph: " + std::to_string(n) + " of " + std::to_string(places.size()) +
+                       " pairs that differ in a few places proved place by place (" +
+                       std::to_string(goals.size()) + " distinct up to renaming)");
+}
+
+// Pairs whose sides share most of their terms otherwise (a sum of the places in another order):
+// the largest shared subterms as variables, whose domains are the enclosures of the terms they
+// stand for, through the case split and the e-graph.
+size_t Pipeline::prove_shared_abstracted(std::vector<size_t>& which, double seconds) {
+  // The abstracted pairs stand in for theirs while the case split and the e-graph run on them;
+  // the originals come back whatever happens (a budget exception too), untried by the split.
+  struct Restore {
+    Pipeline& p;
+    std::vector<std::pair<size_t, Pair>> originals;
+    std::vector<bool> tried;
+    ~Restore() {
+      for (auto& [k, pair] : originals) p.pairs_[k] = pair;
+      p.case_tried_ = tried;
+    }
+  } restore{*this, {}, case_tried_};
+  std::vector<size_t> of;
+  for (size_t k : which)
+    if (k < pairs_.size())
+      if (auto a = abstract_shared(store_, pairs_[k].ref, pairs_[k].cand)) {
+        restore.originals.push_back({k, pairs_[k]});
+        pairs_[k].ref = a->ref, pairs_[k].cand = a->cand;
+        of.push_back(k);
+      }
+  if (of.empty()) return 0;
+  size_t n = 0, by_split = 0;
+  for (size_t k : split_on_thresholds(of, seconds / 2)) proved_[k] = true, ++n, ++by_split;
+  std::vector<size_t> rest;
+  for (size_t k : of)
+    if (!proved_[k]) rest.push_back(k);
+  if (!rest.empty()) {
+    auto proof = prove(rest, rules::kElementTerms, seconds / 2);
+    if (proof->report.canary.empty())  // (the full e-graph says why)
+      for (size_t g = 0; g < rest.size(); ++g)
+        if (proof->proved(g)) proved_[rest[g]] = true, ++n;
+    r_.stats.egraph_iterations = proof->report.iterations.size();  // the full one's, if it runs
+    r_.stats.egraph_nodes = proof->graph.memo_size();
+    r_.stats.egraph_stop = egraph::stop_reason_name(proof->report.stop);
+  }
+  std::erase_if(which, [&](size_t k) { return k < pairs_.size() && proved_[k]; });
+  if (n > 0)
+    r_.notes.push_back("e-graph: " + std::to_string(n) + " of " + std::to_string(of.size()) +
+                       " pairs whose sides share most of their terms proved with those shared "
+                       "subterms as variables");
+  return by_split;
+}
+
+// Both, before the whole pairs' e-graph, within an eighth of --timeout. Real semantics only:
+// there the same term is the same value on both sides; in IEEE torch's exp and Triton's are one
+// term but not the same bits. Returns how many the case split proved.
+size_t Pipeline::prove_around_shared_terms(std::vector<size_t>& which) {
+  if (opt_.semantics != ir::Semantics::Real) return 0;
+  const double share = opt_.timeout_s / 8;
+  prove_differences(which, share / 2);
+  return prove_shared_abstracted(which, share / 2);
+}
+
 bool Pipeline::egraph() {
   Report& r = r_;
   const Options& opt = opt_;
@@ -270,6 +386,8 @@ bool Pipeline::egraph() {
   std::vector<size_t> which;
   for (size_t k = 0; k < pairs.size() + (explained ? 1 : 0); ++k)
     if (k >= pairs.size() || !proved[k]) which.push_back(k);
+  // (pairs the case split proves there count as its own, not the e-graph's)
+  const size_t split_before = opt.use_egraph ? prove_around_shared_terms(which) : 0;
   if (opt.use_egraph && !which.empty()) {
     auto proof = prove(which, rules::kElementTerms, opt.timeout_s / 2);
     bool explained_proved = false;
@@ -335,7 +453,7 @@ bool Pipeline::egraph() {
     r.stats.egraph_nodes = proof->graph.memo_size();
     r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
   }
-  r.stats.egraph_proved += std::ranges::count(proved, true) - proved_before;
+  r.stats.egraph_proved += std::ranges::count(proved, true) - proved_before - split_before;
 
   return true;
 }
@@ -396,6 +514,11 @@ std::string sentinel_of(const ir::TermStore& s, TermId e) {
 }  // namespace
 
 std::optional<ir::Enclosure> Pipeline::input_range(const ir::Variable& v) const {
+  if (std::optional<TermId> t = shared_term(v.name)) {
+    if (auto it = shared_ranges_.find(*t); it != shared_ranges_.end()) return it->second;
+    auto range = [this](const ir::Variable& w) { return input_range(w); };
+    return shared_ranges_[*t] = ir::evaluate_enclosure_over(store_, *t, range);
+  }
   ir::Enclosure e = ir::Enclosure::any(v.type);
   auto d = domains_.find(tensor_of(v.name));
   if (d == domains_.end() || v.type != ir::Type::F32 || d->second.nonfinite) return e;

@@ -1,0 +1,159 @@
+#include "verify/shared_terms.h"
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include <string>
+#include <vector>
+
+#include "ir/budget.h"
+
+namespace keq::verify::internal {
+
+namespace {
+
+using ir::TermId;
+
+absl::flat_hash_set<TermId> reachable(const ir::TermStore& s, TermId root) {
+  absl::flat_hash_set<TermId> seen{root};
+  std::vector<TermId> stack{root};
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    ir::Budget::tick();
+    for (TermId c : s.children(t))
+      if (seen.insert(c).second) stack.push_back(c);
+  }
+  return seen;
+}
+
+bool leaf(const ir::TermStore& s, TermId t) {
+  return s.children(t).empty();
+}
+
+// `root` rebuilt with each node in `shared` (but a leaf) a variable; `kept` counts the nodes
+// the result keeps. Iterative: a sum over a long row is deeper than the stack allows.
+TermId rebuilt(ir::TermStore& s, TermId root, const absl::flat_hash_set<TermId>& shared,
+               absl::flat_hash_map<TermId, TermId>& done, absl::flat_hash_set<TermId>& kept) {
+  std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [t, expanded] = stack.back();
+    stack.pop_back();
+    if (done.contains(t)) continue;
+    ir::Budget::tick();
+    if (leaf(s, t)) {
+      done[t] = t;
+      kept.insert(t);
+      continue;
+    }
+    if (t != root && shared.contains(t)) {
+      done[t] = s.variable("shared#" + std::to_string(t), s.type(t));
+      kept.insert(done[t]);
+      continue;
+    }
+    if (!expanded) {
+      stack.push_back({t, true});
+      for (TermId c : s.children(t))
+        if (!done.contains(c)) stack.push_back({c, false});
+      continue;
+    }
+    std::vector<TermId> kids;
+    for (TermId c : s.children(t)) kids.push_back(done.at(c));
+    done[t] = s.make(s.op(t), kids);
+    kept.insert(done[t]);
+  }
+  return done.at(root);
+}
+
+}  // namespace
+
+std::optional<TermId> shared_term(const std::string& variable) {
+  constexpr std::string_view kPrefix = "shared#";
+  if (variable.rfind(kPrefix, 0) != 0) return std::nullopt;
+  return static_cast<TermId>(std::stoul(variable.substr(kPrefix.size())));
+}
+
+std::optional<SharedAbstraction> abstract_shared(ir::TermStore& store, TermId ref, TermId cand) {
+  if (ref == cand) return std::nullopt;
+  absl::flat_hash_set<TermId> in_ref = reachable(store, ref), in_cand = reachable(store, cand);
+  absl::flat_hash_set<TermId> shared, both = in_ref;
+  both.insert(in_cand.begin(), in_cand.end());
+  for (TermId t : in_ref)
+    if (!leaf(store, t) && in_cand.contains(t)) shared.insert(t);
+  if (shared.empty()) return std::nullopt;
+  absl::flat_hash_map<TermId, TermId> done;
+  absl::flat_hash_set<TermId> kept;
+  SharedAbstraction a;
+  a.ref = rebuilt(store, ref, shared, done, kept);
+  a.cand = rebuilt(store, cand, shared, done, kept);
+  a.nodes_before = both.size();
+  a.nodes_after = kept.size();
+  if (2 * a.nodes_after > a.nodes_before) return std::nullopt;
+  return a;
+}
+
+std::optional<std::vector<std::pair<TermId, TermId>>> differences(const ir::TermStore& store,
+                                                                  TermId ref, TermId cand,
+                                                                  size_t most) {
+  std::vector<std::pair<TermId, TermId>> out;
+  absl::flat_hash_set<std::pair<TermId, TermId>> seen;
+  std::vector<std::pair<TermId, TermId>> stack{{ref, cand}};
+  while (!stack.empty()) {
+    auto [a, b] = stack.back();
+    stack.pop_back();
+    if (a == b || !seen.insert({a, b}).second) continue;
+    ir::Budget::tick();
+    auto ka = store.children(a), kb = store.children(b);
+    if (store.op(a) == store.op(b) && !ka.empty() && ka.size() == kb.size()) {
+      for (size_t i = ka.size(); i-- > 0;) stack.push_back({ka[i], kb[i]});
+      continue;
+    }
+    if (out.size() == most) return std::nullopt;
+    out.push_back({a, b});
+  }
+  return out;
+}
+
+std::pair<TermId, TermId> representative(ir::TermStore& store, TermId a, TermId b) {
+  absl::flat_hash_set<TermId> in_a = reachable(store, a), in_b = reachable(store, b);
+  absl::flat_hash_map<TermId, TermId> done;
+  size_t next = 0;
+  // A leaf other than a constant, or a subterm both sides contain: the next fresh variable.
+  auto fresh = [&](TermId t) {
+    return store.variable(
+        "any#" + std::to_string(next++) + ":" + std::string(ir::type_name(store.type(t))),
+        store.type(t));
+  };
+  auto walk = [&](TermId root) {
+    std::vector<std::pair<TermId, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+      auto [t, expanded] = stack.back();
+      stack.pop_back();
+      if (done.contains(t)) continue;
+      ir::Budget::tick();
+      if (leaf(store, t)) {
+        done[t] = store.op(t) == ir::Op::Const ? t : fresh(t);
+        continue;
+      }
+      if (t != a && t != b && in_a.contains(t) && in_b.contains(t)) {
+        done[t] = fresh(t);
+        continue;
+      }
+      if (!expanded) {
+        stack.push_back({t, true});
+        auto kids = store.children(t);
+        for (size_t i = kids.size(); i-- > 0;)  // visited first to last: a stable numbering
+          if (!done.contains(kids[i])) stack.push_back({kids[i], false});
+        continue;
+      }
+      std::vector<TermId> kids;
+      for (TermId c : store.children(t)) kids.push_back(done.at(c));
+      done[t] = store.make(store.op(t), kids);
+    }
+    return done.at(root);
+  };
+  TermId ra = walk(a);
+  return {ra, walk(b)};
+}
+
+}  // namespace keq::verify::internal
