@@ -501,20 +501,27 @@ std::optional<Enclosure> finite_product(Op op, EArgs a) {
 
 }  // namespace
 
-Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const EnclosureRangeEnv& env) {
+Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const EnclosureRangeEnv& env,
+                                  EnclosureMemo& memo) {
   Real::widen_exponent_range();  // as evaluate_real: fewer bounds flushed to 0 or inf
   std::vector<const Enclosure*> args;
-  return evaluate<Enclosure>(s, root, env,
-                             [&](Op op, std::span<const TermId> kids, const auto& memo) {
-                               args.clear();
-                               for (TermId c : kids) args.push_back(&memo.at(c));
-                               if (auto m = moebius(s, op, kids, memo)) return *m;
-                               if (auto p = finite_product(op, EArgs(args))) return *p;
-                               Enclosure r = apply(op, EArgs(args));
-                               if (r.type == Type::F32 && r.real && !r.nan)
-                                 r.finite = stays_finite(op, EArgs(args));
-                               return r;
-                             });
+  return evaluate<Enclosure>(
+      s, root, env,
+      [&](Op op, std::span<const TermId> kids, const auto& memo) {
+        args.clear();
+        for (TermId c : kids) args.push_back(&memo.at(c));
+        if (auto m = moebius(s, op, kids, memo)) return *m;
+        if (auto p = finite_product(op, EArgs(args))) return *p;
+        Enclosure r = apply(op, EArgs(args));
+        if (r.type == Type::F32 && r.real && !r.nan) r.finite = stays_finite(op, EArgs(args));
+        return r;
+      },
+      memo);
+}
+
+Enclosure evaluate_enclosure_over(const TermStore& s, TermId root, const EnclosureRangeEnv& env) {
+  EnclosureMemo memo;
+  return evaluate_enclosure_over(s, root, env, memo);
 }
 
 }  // namespace keq::ir

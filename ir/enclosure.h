@@ -11,6 +11,8 @@
 // is exact (casts, comparisons, integer ops, picks) reuse the op table's evaluator on points.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <optional>
 #include <string>
 
@@ -57,5 +59,10 @@ Enclosure evaluate_enclosure(const TermStore& store, TermId t, const EnclosureEn
 // every input, e.g. a host value that does not depend on which inputs are drawn.
 using EnclosureRangeEnv = std::function<std::optional<Enclosure>(const Variable&)>;
 Enclosure evaluate_enclosure_over(const TermStore& store, TermId t, const EnclosureRangeEnv& env);
+// The same, keeping every subterm's enclosure in `memo` for later calls with the same env (the
+// shared subterms of many pairs, verify/shared_terms.h).
+using EnclosureMemo = absl::flat_hash_map<TermId, Enclosure>;
+Enclosure evaluate_enclosure_over(const TermStore& store, TermId t, const EnclosureRangeEnv& env,
+                                  EnclosureMemo& memo);
 
 }  // namespace keq::ir

@@ -67,6 +67,18 @@ TEST_F(SharedTerms, PlacesEqualUpToRenamingHaveOneRepresentative) {
   EXPECT_NE(swapped.first, swapped.second);
 }
 
+// The filters before a place's goal is made: its own size, up to what its sides share, and
+// whether its sides evaluate apart (a place that differs is no lemma).
+TEST_F(SharedTerms, APlaceIsSizedUpToItsSharedTermsAndFilteredAtPoints) {
+  TermId t = tanh_of(big(0)), s = sigmoid_form(big(0));
+  size_t whole = node_count(store, t, s), own = representative_size(store, t, s);
+  EXPECT_GT(whole, 130u);                    // big(0) inside: 64 squares of 64 inputs
+  EXPECT_EQ(own, 8u);                        // tanh, -, *, sigmoid, *, 2, 1 and big(0) itself
+  EXPECT_FALSE(surely_differ(store, t, s));  // tanh(u) = 2 sigmoid(2u) - 1 at every point
+  EXPECT_TRUE(
+      surely_differ(store, store.make(Op::Sub, {x(0), x(1)}), store.make(Op::Sub, {x(1), x(0)})));
+}
+
 TEST_F(SharedTerms, TheLargestSharedSubtermsBecomeOneVariableOnBothSides) {
   TermId ref = block(&SharedTerms::tanh_of), cand = block(&SharedTerms::sigmoid_form);
   auto a = abstract_shared(store, ref, cand);

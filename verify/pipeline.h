@@ -104,7 +104,8 @@ class Pipeline {
   std::unique_ptr<rules::Proof> prove(const std::vector<size_t>& which, size_t element_terms,
                                       double seconds);
   std::unique_ptr<rules::Proof> prove_goals(const std::vector<rules::Goal>& goals,
-                                            size_t element_terms, double seconds);
+                                            size_t element_terms, double seconds,
+                                            size_t iterations = 30);
   TermId without_negligible_exps(TermId root, absl::flat_hash_map<TermId, TermId>& memo,
                                  std::optional<TermId>& first);
   bool negligible_terms();
@@ -124,8 +125,8 @@ class Pipeline {
   // What an input variable can be (its tensor's get_inputs() domain), for enclosures.
   std::optional<ir::Enclosure> input_range(const ir::Variable& v) const;
   // A shared subterm's variable (verify/shared_terms.h): the enclosure of the term it stands
-  // for over the inputs, kept once computed.
-  mutable absl::flat_hash_map<TermId, ir::Enclosure> shared_ranges_;
+  // for over the inputs; every subterm's is kept, once computed (shared terms share theirs).
+  mutable ir::EnclosureMemo shared_ranges_;
   void find_explained();
   bool witness_search();
   bool smt();

@@ -3,6 +3,7 @@
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,10 @@ bool leaf(const ir::TermStore& s, TermId t) {
   return s.children(t).empty();
 }
 
-// `root` rebuilt with each node in `shared` (but a leaf) a variable; `kept` counts the nodes
-// the result keeps. Iterative: a sum over a long row is deeper than the stack allows.
+// `root` rebuilt with each node in `shared` (but a leaf) a variable. Iterative: a sum over a
+// long row is deeper than the stack allows.
 TermId rebuilt(ir::TermStore& s, TermId root, const absl::flat_hash_set<TermId>& shared,
-               absl::flat_hash_map<TermId, TermId>& done, absl::flat_hash_set<TermId>& kept) {
+               absl::flat_hash_map<TermId, TermId>& done) {
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   while (!stack.empty()) {
     auto [t, expanded] = stack.back();
@@ -43,12 +44,10 @@ TermId rebuilt(ir::TermStore& s, TermId root, const absl::flat_hash_set<TermId>&
     ir::Budget::tick();
     if (leaf(s, t)) {
       done[t] = t;
-      kept.insert(t);
       continue;
     }
     if (t != root && shared.contains(t)) {
       done[t] = s.variable("shared#" + std::to_string(t), s.type(t));
-      kept.insert(done[t]);
       continue;
     }
     if (!expanded) {
@@ -60,9 +59,24 @@ TermId rebuilt(ir::TermStore& s, TermId root, const absl::flat_hash_set<TermId>&
     std::vector<TermId> kids;
     for (TermId c : s.children(t)) kids.push_back(done.at(c));
     done[t] = s.make(s.op(t), kids);
-    kept.insert(done[t]);
   }
   return done.at(root);
+}
+
+// The nodes of a and b up to the subterms both contain (those counted, not their insides).
+size_t kept_nodes(const ir::TermStore& s, TermId a, TermId b,
+                  const absl::flat_hash_set<TermId>& in_a,
+                  const absl::flat_hash_set<TermId>& in_b) {
+  absl::flat_hash_set<TermId> kept;
+  std::vector<TermId> stack{a, b};
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    if (!kept.insert(t).second || (t != a && t != b && in_a.contains(t) && in_b.contains(t)))
+      continue;
+    for (TermId c : s.children(t)) stack.push_back(c);
+  }
+  return kept.size();
 }
 
 }  // namespace
@@ -81,14 +95,15 @@ std::optional<SharedAbstraction> abstract_shared(ir::TermStore& store, TermId re
   for (TermId t : in_ref)
     if (!leaf(store, t) && in_cand.contains(t)) shared.insert(t);
   if (shared.empty()) return std::nullopt;
-  absl::flat_hash_map<TermId, TermId> done;
-  absl::flat_hash_set<TermId> kept;
+  // Counted before any variable is made: an abstraction not worth it leaves nothing behind
+  // (each shared variable costs the stages an enclosure).
   SharedAbstraction a;
-  a.ref = rebuilt(store, ref, shared, done, kept);
-  a.cand = rebuilt(store, cand, shared, done, kept);
   a.nodes_before = both.size();
-  a.nodes_after = kept.size();
+  a.nodes_after = kept_nodes(store, ref, cand, in_ref, in_cand);
   if (2 * a.nodes_after > a.nodes_before) return std::nullopt;
+  absl::flat_hash_map<TermId, TermId> done;
+  a.ref = rebuilt(store, ref, shared, done);
+  a.cand = rebuilt(store, cand, shared, done);
   return a;
 }
 
@@ -112,6 +127,41 @@ std::optional<std::vector<std::pair<TermId, TermId>>> differences(const ir::Term
     out.push_back({a, b});
   }
   return out;
+}
+
+bool surely_differ(const ir::TermStore& store, TermId a, TermId b) {
+  for (uint64_t point : {1, 2}) {
+    auto value = [point](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
+      uint64_t h = std::hash<std::string>{}(v.name) ^ (point * 0x9e3779b97f4a7c15ULL);
+      h ^= h >> 31, h *= 0xbf58476d1ce4e5b9ULL, h ^= h >> 29;  // splitmix's finish
+      if (v.type == ir::Type::F32)
+        return ir::IeeeValue::of(ir::Constant::of_float(static_cast<double>(h % 4001) / 1000 - 2));
+      if (v.type == ir::Type::Bool) return ir::IeeeValue::of(ir::Constant::of_bool(h & 1));
+      return ir::IeeeValue::of(ir::Constant::of_int(v.type, static_cast<int64_t>(h % 7)));
+    };
+    try {  // fp32 arithmetic, fast: a filter, so a difference far past its rounding counts
+      ir::IeeeValue x = ir::evaluate_ieee(store, a, value), y = ir::evaluate_ieee(store, b, value);
+      if (x.type != y.type) continue;
+      if (x.type != ir::Type::F32
+              ? x.i != y.i
+              : std::isfinite(x.f) && std::isfinite(y.f) &&
+                    std::fabs(x.f - y.f) > 1e-3 * (1 + std::fabs(x.f) + std::fabs(y.f)))
+        return true;
+    } catch (const ir::EvalError&) {  // (a division by zero there, say: no evidence)
+    } catch (const ir::TypeError&) {
+    }
+  }
+  return false;
+}
+
+size_t representative_size(const ir::TermStore& store, TermId a, TermId b) {
+  return kept_nodes(store, a, b, reachable(store, a), reachable(store, b));
+}
+
+size_t node_count(const ir::TermStore& store, TermId a, TermId b) {
+  absl::flat_hash_set<TermId> all = reachable(store, a);
+  for (TermId t : reachable(store, b)) all.insert(t);
+  return all.size();
 }
 
 std::pair<TermId, TermId> representative(ir::TermStore& store, TermId a, TermId b) {

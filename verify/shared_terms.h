@@ -37,5 +37,14 @@ std::optional<std::vector<std::pair<ir::TermId, ir::TermId>>> differences(
 // numbered in visit order ("any#0:f32", ...), which no domain constrains: goals equal up to such
 // renaming have one representative, and its proof holds whatever values those take.
 std::pair<ir::TermId, ir::TermId> representative(ir::TermStore& store, ir::TermId a, ir::TermId b);
+// Its size (operations and variables, up to the subterms a and b share), making no term.
+size_t representative_size(const ir::TermStore& store, ir::TermId a, ir::TermId b);
+
+// True where a and b evaluate far apart in fp32 at one of two fixed points (their variables'
+// values drawn from their names): a place that differs is no lemma to prove. A filter only.
+bool surely_differ(const ir::TermStore& store, ir::TermId a, ir::TermId b);
+
+// The distinct nodes of a and b together.
+size_t node_count(const ir::TermStore& store, ir::TermId a, ir::TermId b);
 
 }  // namespace keq::verify::internal

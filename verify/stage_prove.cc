@@ -225,13 +225,14 @@ void Pipeline::find_explained() {
 
 // The e-graph over `goals`, with the inputs' domains as facts.
 std::unique_ptr<rules::Proof> Pipeline::prove_goals(const std::vector<rules::Goal>& goals,
-                                                    size_t element_terms, double seconds) {
+                                                    size_t element_terms, double seconds,
+                                                    size_t iterations) {
   rules::ProverOptions po;
   po.semantics = opt_.semantics;
   po.normal_forms = opt_.normal_forms;
   po.element_terms = element_terms;
   po.explanations = explained_.has_value();
-  po.limits = {30, 500000, seconds};
+  po.limits = {iterations, 500000, seconds};
   for (TermId id = 0; id < store_.size(); ++id) {
     // An integer input's range (torch.randint's [lo, hi)): a class index is never -100.
     if (store_.op(id) == ir::Op::Var && ir::is_int(store_.type(id))) {
@@ -290,9 +291,21 @@ void Pipeline::prove_differences(std::vector<size_t>& which, double seconds) {
     if (!diffs || diffs->empty() ||
         (diffs->size() == 1 && diffs->front() == std::pair{pairs_[k].ref, pairs_[k].cand}))
       continue;  // nothing shared around the difference: the whole pair is the one goal
+    // Places that are most of the pair (a cumsum's sums in another association) are no
+    // smaller goals: the whole pair's e-graph, with its inputs' domains, does better there.
+    // A place whose sides differ at a point (operands of a commutative op in the other order)
+    // sinks the pair.
+    // (Sizes first, before any term is made.)
+    size_t kept = 0;
+    for (auto [a, b] : *diffs) kept += representative_size(store_, a, b);
+    if (2 * kept > node_count(store_, pairs_[k].ref, pairs_[k].cand)) continue;
+    std::vector<std::pair<TermId, TermId>> reps;
+    for (auto [a, b] : *diffs) reps.push_back(representative(store_, a, b));
+    if (std::any_of(reps.begin(), reps.end(),
+                    [&](const auto& r) { return surely_differ(store_, r.first, r.second); }))
+      continue;
     std::vector<size_t> its;
-    for (auto [a, b] : *diffs) {
-      auto rep = representative(store_, a, b);
+    for (const auto& rep : reps) {
       auto [it, fresh] = goal_of.try_emplace(rep, goals.size());
       if (fresh) goals.push_back({rep.first, rep.second});
       its.push_back(it->second);
@@ -300,7 +313,10 @@ void Pipeline::prove_differences(std::vector<size_t>& which, double seconds) {
     places.push_back({k, std::move(its)});
   }
   if (goals.empty()) return;
-  auto proof = prove_goals(goals, rules::kElementTerms, seconds);
+  // A place that holds is a lemma of a few rewrites (the overflow-safe tanh: 9 iterations);
+  // one that does not would spend the whole share on magnitude searches.
+  constexpr size_t kPlaceIterations = 15;
+  auto proof = prove_goals(goals, rules::kElementTerms, seconds, kPlaceIterations);
   if (!proof->report.canary.empty()) return;  // (the full e-graph says why)
   size_t n = 0;
   for (const auto& [k, its] : places)
@@ -514,10 +530,9 @@ std::string sentinel_of(const ir::TermStore& s, TermId e) {
 }  // namespace
 
 std::optional<ir::Enclosure> Pipeline::input_range(const ir::Variable& v) const {
-  if (std::optional<TermId> t = shared_term(v.name)) {
-    if (auto it = shared_ranges_.find(*t); it != shared_ranges_.end()) return it->second;
+  if (std::optional<TermId> t = shared_term(v.name)) {  // (the memo keeps every subterm's)
     auto range = [this](const ir::Variable& w) { return input_range(w); };
-    return shared_ranges_[*t] = ir::evaluate_enclosure_over(store_, *t, range);
+    return ir::evaluate_enclosure_over(store_, *t, range, shared_ranges_);
   }
   ir::Enclosure e = ir::Enclosure::any(v.type);
   auto d = domains_.find(tensor_of(v.name));
