@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -23,6 +24,23 @@ void Budget::set(Clock::time_point deadline, size_t max_bytes) {
   state().deadline_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count();
   state().max_bytes = max_bytes;
+}
+
+TighterDeadline::TighterDeadline(Budget::Clock::time_point deadline)
+    : outer_ns_(state().deadline_ns) {
+  int64_t ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count();
+  state().deadline_ns = std::min(outer_ns_, ns);
+}
+
+TighterDeadline::~TighterDeadline() {
+  state().deadline_ns = outer_ns_;
+}
+
+bool TighterDeadline::outer_passed() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             Budget::Clock::now().time_since_epoch())
+             .count() > outer_ns_;
 }
 
 void Budget::clear() {

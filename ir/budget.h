@@ -44,6 +44,21 @@ class Budget {
   static inline thread_local uint64_t ticks_ = 0;
 };
 
+// Within a scope, a deadline no later than `deadline` (a stage's share of the run's), restoring
+// the run's after it (exceptions included). outer_passed(): whether the run's own has passed
+// too, so that a BudgetExceeded is the run's, not only the share's.
+class TighterDeadline {
+ public:
+  explicit TighterDeadline(Budget::Clock::time_point deadline);
+  ~TighterDeadline();
+  bool outer_passed() const;
+  TighterDeadline(const TighterDeadline&) = delete;
+  TighterDeadline& operator=(const TighterDeadline&) = delete;
+
+ private:
+  int64_t outer_ns_;
+};
+
 // Sets a budget for a scope and restores "none" after it (exceptions included).
 class BudgetScope {
  public:

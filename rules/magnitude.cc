@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ir/budget.h"
+
 namespace keq::rules {
 
 using ir::Op;
@@ -109,6 +111,7 @@ class MagnitudeSearch {
     b = g_.find(b);
     if (a == b) return 1.0;
     if (depth == 0 || --steps_ < 0) return std::nullopt;
+    ir::Budget::tick();  // a class's searches, asked again after each union, add up to seconds
     std::optional<double> best;
     visit(b, [&](EClassId id) { best = least(best, via_dominator(a, id, depth - 1)); });
     visit(a, [&](EClassId id) { best = least(best, via_dominated(g_.view(id), b, depth - 1)); });

@@ -670,5 +670,23 @@ TEST(NormalFormStore, AProductOfSumsStopsAtTheDeadline) {
   EXPECT_THROW(nf.mul(xs, ys), ir::BudgetExceeded);
 }
 
+// A stage's share as a deadline (the shared-terms pass, verify/stage_prove.cc): inside it the
+// budget stops work at the share's end; after it the run's deadline holds again, and whether
+// an exception was the run's own is told apart.
+TEST(Budget, ATighterDeadlineEndsItsScopeAndRestoresTheRuns) {
+  using Clock = ir::Budget::Clock;
+  ir::BudgetScope run(Clock::now() + std::chrono::hours(1), 0);
+  {
+    ir::TighterDeadline share(Clock::now() - std::chrono::seconds(1));
+    EXPECT_THROW(ir::Budget::check(), ir::BudgetExceeded);
+    EXPECT_FALSE(share.outer_passed());
+  }
+  EXPECT_NO_THROW(ir::Budget::check());
+  {
+    ir::TighterDeadline later(Clock::now() + std::chrono::hours(2));  // never past the run's
+    EXPECT_NO_THROW(ir::Budget::check());
+  }
+}
+
 }  // namespace
 }  // namespace keq::rules

@@ -100,7 +100,7 @@ class Pipeline {
   bool egraph();
   size_t prove_around_shared_terms(std::vector<size_t>& which);  // how many the split proved
   void prove_differences(std::vector<size_t>& which, double seconds);
-  size_t prove_shared_abstracted(std::vector<size_t>& which, double seconds);
+  void prove_shared_abstracted(std::vector<size_t>& which, double seconds, size_t& by_split);
   std::unique_ptr<rules::Proof> prove(const std::vector<size_t>& which, size_t element_terms,
                                       double seconds);
   std::unique_ptr<rules::Proof> prove_goals(const std::vector<rules::Goal>& goals,
