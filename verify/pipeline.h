@@ -98,6 +98,7 @@ class Pipeline {
   void offer_counterexample(const Pair& p, const Point& point, const std::string& how,
                             double& shown);
   bool egraph();
+  void egraph_stats(const rules::Proof& proof);
   size_t prove_around_shared_terms(std::vector<size_t>& which);  // how many the split proved
   void prove_differences(std::vector<size_t>& which, double seconds);
   void prove_shared_abstracted(std::vector<size_t>& which, double seconds, size_t& by_split);

@@ -32,28 +32,28 @@ bool leaf(const ir::TermStore& s, TermId t) {
   return s.children(t).empty();
 }
 
-// `root` rebuilt with each node in `shared` (but a leaf) a variable. Iterative: a sum over a
-// long row is deeper than the stack allows.
-TermId rebuilt(ir::TermStore& s, TermId root, const absl::flat_hash_set<TermId>& shared,
-               absl::flat_hash_map<TermId, TermId>& done) {
+// `root` rebuilt bottom-up: a node `replaced` gives a term for is that term (every leaf must get
+// one), the others are made again over their operands' rebuilt terms, first operand first.
+// `done` may come filled from an earlier call. Iterative: a sum over a long row is deeper than
+// the stack allows.
+template <class Replaced>
+TermId rebuilt(ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, TermId>& done,
+               Replaced replaced) {
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   while (!stack.empty()) {
     auto [t, expanded] = stack.back();
     stack.pop_back();
     if (done.contains(t)) continue;
     ir::Budget::tick();
-    if (leaf(s, t)) {
-      done[t] = t;
-      continue;
-    }
-    if (t != root && shared.contains(t)) {
-      done[t] = s.variable("shared#" + std::to_string(t), s.type(t));
-      continue;
-    }
     if (!expanded) {
+      if (std::optional<TermId> r = replaced(t)) {
+        done[t] = *r;
+        continue;
+      }
       stack.push_back({t, true});
-      for (TermId c : s.children(t))
-        if (!done.contains(c)) stack.push_back({c, false});
+      auto kids = s.children(t);
+      for (size_t i = kids.size(); i-- > 0;)  // visited first to last: a stable numbering
+        if (!done.contains(kids[i])) stack.push_back({kids[i], false});
       continue;
     }
     std::vector<TermId> kids;
@@ -102,8 +102,16 @@ std::optional<SharedAbstraction> abstract_shared(ir::TermStore& store, TermId re
   a.nodes_after = kept_nodes(store, ref, cand, in_ref, in_cand);
   if (2 * a.nodes_after > a.nodes_before) return std::nullopt;
   absl::flat_hash_map<TermId, TermId> done;
-  a.ref = rebuilt(store, ref, shared, done);
-  a.cand = rebuilt(store, cand, shared, done);
+  auto as_variable = [&](TermId root) {
+    return [&, root](TermId t) -> std::optional<TermId> {
+      if (leaf(store, t)) return t;
+      if (t != root && shared.contains(t))
+        return store.variable("shared#" + std::to_string(t), store.type(t));
+      return std::nullopt;
+    };
+  };
+  a.ref = rebuilt(store, ref, done, as_variable(ref));
+  a.cand = rebuilt(store, cand, done, as_variable(cand));
   return a;
 }
 
@@ -174,34 +182,12 @@ std::pair<TermId, TermId> representative(ir::TermStore& store, TermId a, TermId 
         "any#" + std::to_string(next++) + ":" + std::string(ir::type_name(store.type(t))),
         store.type(t));
   };
-  auto walk = [&](TermId root) {
-    std::vector<std::pair<TermId, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      auto [t, expanded] = stack.back();
-      stack.pop_back();
-      if (done.contains(t)) continue;
-      ir::Budget::tick();
-      if (leaf(store, t)) {
-        done[t] = store.op(t) == ir::Op::Const ? t : fresh(t);
-        continue;
-      }
-      if (t != a && t != b && in_a.contains(t) && in_b.contains(t)) {
-        done[t] = fresh(t);
-        continue;
-      }
-      if (!expanded) {
-        stack.push_back({t, true});
-        auto kids = store.children(t);
-        for (size_t i = kids.size(); i-- > 0;)  // visited first to last: a stable numbering
-          if (!done.contains(kids[i])) stack.push_back({kids[i], false});
-        continue;
-      }
-      std::vector<TermId> kids;
-      for (TermId c : store.children(t)) kids.push_back(done.at(c));
-      done[t] = store.make(store.op(t), kids);
-    }
-    return done.at(root);
+  auto replaced = [&](TermId t) -> std::optional<TermId> {
+    if (leaf(store, t)) return store.op(t) == ir::Op::Const ? t : fresh(t);
+    if (t != a && t != b && in_a.contains(t) && in_b.contains(t)) return fresh(t);
+    return std::nullopt;
   };
+  auto walk = [&](TermId root) { return rebuilt(store, root, done, replaced); };
   TermId ra = walk(a);
   return {ra, walk(b)};
 }

@@ -274,6 +274,13 @@ std::unique_ptr<rules::Proof> Pipeline::prove(const std::vector<size_t>& which,
   return prove_goals(goals, element_terms, seconds);
 }
 
+// The report's e-graph line: the last e-graph's iterations, nodes and why it stopped.
+void Pipeline::egraph_stats(const rules::Proof& proof) {
+  r_.stats.egraph_iterations = proof.report.iterations.size();
+  r_.stats.egraph_nodes = proof.graph.memo_size();
+  r_.stats.egraph_stop = egraph::stop_reason_name(proof.report.stop);
+}
+
 // Pairs whose sides are the same terms but for a few places (the torch layers around one
 // activation a kernel replaces, LLMKernel L3 44's MiniGPT block): each place where they differ
 // as a goal of its own, with the subterms both sides there contain and every leaf renamed to
@@ -322,9 +329,7 @@ void Pipeline::prove_differences(std::vector<size_t>& which, double seconds) {
   for (const auto& [k, its] : places)
     if (std::all_of(its.begin(), its.end(), [&](size_t g) { return proof->proved(g); }))
       proved_[k] = true, ++n;
-  r_.stats.egraph_iterations = proof->report.iterations.size();  // the full one's, if it runs
-  r_.stats.egraph_nodes = proof->graph.memo_size();
-  r_.stats.egraph_stop = egraph::stop_reason_name(proof->report.stop);
+  egraph_stats(*proof);  // the full e-graph's replace them, if it runs
   std::erase_if(which, [&](size_t k) { return k < pairs_.size() && proved_[k]; });
   if (n > 0)
     r_.notes.push_back("e-graph: " + std::to_string(n) + " of " + std::to_string(places.size()) +
@@ -367,9 +372,7 @@ void Pipeline::prove_shared_abstracted(std::vector<size_t>& which, double second
     if (proof->report.canary.empty())  // (the full e-graph says why)
       for (size_t g = 0; g < rest.size(); ++g)
         if (proof->proved(g)) proved_[rest[g]] = true, ++n;
-    r_.stats.egraph_iterations = proof->report.iterations.size();  // the full one's, if it runs
-    r_.stats.egraph_nodes = proof->graph.memo_size();
-    r_.stats.egraph_stop = egraph::stop_reason_name(proof->report.stop);
+    egraph_stats(*proof);
   }
   std::erase_if(which, [&](size_t k) { return k < pairs_.size() && proved_[k]; });
   if (n > 0)
@@ -477,10 +480,7 @@ bool Pipeline::egraph() {
       r.notes.push_back("normal forms: " + std::to_string(wide) +
                         " products of a form over 64 terms with its 17th or later one-term "
                         "factor were left to congruence (not expanded)");
-    const egraph::RunReport& rep = proof->report;
-    r.stats.egraph_iterations = rep.iterations.size();
-    r.stats.egraph_nodes = proof->graph.memo_size();
-    r.stats.egraph_stop = egraph::stop_reason_name(rep.stop);
+    egraph_stats(*proof);
   }
   r.stats.egraph_proved += std::ranges::count(proved, true) - proved_before - split_before;
 
