@@ -102,7 +102,10 @@ with the reference's one nn.Module class), and their get_init_inputs() returns [
 Neither file is run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
 findings, pair dedup, inert clamps (a logsumexp's sum clamped at most at 1 before its log is
 the sum: one of its terms is exp(0)), argmax/argmin chains (a running argmax over blocks against torch's, read as
-the same first-extreme entries), the e-graph (real-semantics rules and normal forms), a witness search, a case
+the same first-extreme entries), the e-graph (real-semantics rules and normal forms; first, for
+pairs whose sides share most of their terms, as where a kernel replaces one activation inside
+torch layers, each place where they differ proved alone with the shared subterms as variables),
+a witness search, a case
 split of pairs whose branches compare one value with constants (each piece proved by the e-graph
 or by both sides enclosing one point there, as where a clamp saturates; pairs that differ only by
 exp of arguments below -1e4, a finite sentinel such as -1e30 where -inf belongs, are UNKNOWN with

@@ -300,14 +300,14 @@ void Pipeline::prove_differences(std::vector<size_t>& which, double seconds) {
       continue;  // nothing shared around the difference: the whole pair is the one goal
     // Places that are most of the pair (a cumsum's sums in another association) are no
     // smaller goals: the whole pair's e-graph, with its inputs' domains, does better there.
-    // A place whose sides differ at a point (operands of a commutative op in the other order)
-    // sinks the pair.
-    // (Sizes first, before any term is made.)
+    // Sized before any term is made.
     size_t kept = 0;
     for (auto [a, b] : *diffs) kept += representative_size(store_, a, b);
     if (2 * kept > node_count(store_, pairs_[k].ref, pairs_[k].cand)) continue;
     std::vector<std::pair<TermId, TermId>> reps;
     for (auto [a, b] : *diffs) reps.push_back(representative(store_, a, b));
+    // A place whose sides differ at a point (operands of a commutative op in the other order)
+    // sinks the pair.
     if (std::any_of(reps.begin(), reps.end(),
                     [&](const auto& r) { return surely_differ(store_, r.first, r.second); }))
       continue;
