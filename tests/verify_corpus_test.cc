@@ -523,6 +523,17 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].first, "rows");
   EXPECT_EQ(r[1].first, "cols");
+  // A list written as one repeated (KernelBench L3 3's `hidden_layer_sizes = [1024] * 16`) is
+  // that many sizes, each scaled like the others: it stayed 16 layers of 1024 and its programs
+  // ran out of time at every configuration.
+  fs::path rep = fs::temp_directory_path() / "keq_repeated_list.py";
+  std::ofstream(rep) << "import torch\nbatch_size = 1024\ninput_size = 8192\n"
+                        "hidden_layer_sizes = [1024] * 3\n"
+                        "def get_inputs():\n    return [torch.rand(batch_size, input_size)]\n"
+                        "def get_init_inputs():\n    return [input_size, hidden_layer_sizes]\n";
+  torch::Dims h = torch::default_dims(rep.string(), 2);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[2], (std::pair<std::string, std::vector<int64_t>>{"hidden_layer_sizes", {4, 5, 6}}));
 }
 
 TEST(VerifyCorpus, AConfirmedCounterexampleEndsTheBound) {

@@ -76,6 +76,23 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
         for (python::NodeId k : value.kids)
           if (auto v = value_of(tree.at(k))) vs.push_back(*v);
         if (vs.size() != value.kids.size()) vs.clear();
+      } else if (value.kind == python::NodeKind::BinOp && value.text == "*") {
+        // hidden_layer_sizes = [1024] * 16: the list repeated, each entry a size of its own
+        // (the repeat count is structure: 16 layers stay 16)
+        const python::Node& l = tree.at(value.kids[0]);
+        const python::Node& r = tree.at(value.kids[1]);
+        const bool list_left =
+            l.kind == python::NodeKind::List || l.kind == python::NodeKind::Tuple;
+        const python::Node& seq = list_left ? l : r;
+        std::optional<int64_t> times = value_of(list_left ? r : l);
+        if ((seq.kind == python::NodeKind::List || seq.kind == python::NodeKind::Tuple) &&
+            !seq.kids.empty() && times && *times > 0 && *times <= 64) {
+          std::vector<int64_t> once;
+          for (python::NodeId k : seq.kids)
+            if (auto v = value_of(tree.at(k))) once.push_back(*v);
+          if (once.size() == seq.kids.size())
+            for (int64_t t = 0; t < *times; ++t) vs.insert(vs.end(), once.begin(), once.end());
+        }
       }
       if (vs.empty()) return;
       if (all && !sizes.contains(target.text)) all->push_back({target.text, vs});
