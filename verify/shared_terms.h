@@ -21,11 +21,11 @@ struct SharedAbstraction {
 // variable of its own, "shared#<id>", the same on both sides: an equality that holds for every
 // value of those variables holds for the values the subterms take (real semantics: the same
 // term is the same value on both sides). None where that leaves more than half the nodes.
-// The term a shared subterm's variable stands for; none for other variables.
-std::optional<ir::TermId> shared_term(const std::string& variable);
-
 std::optional<SharedAbstraction> abstract_shared(ir::TermStore& store, ir::TermId ref,
                                                  ir::TermId cand);
+
+// The term a shared subterm's variable stands for; none for other variables.
+std::optional<ir::TermId> shared_term(const std::string& variable);
 
 // Where ref and cand differ: walking both in step while their ops and arities agree, the pairs
 // of subterms where they do not (each once). ref and cand are equal wherever every such pair is

@@ -172,6 +172,7 @@ bool Pipeline::run_programs() {
       r.reason = std::string(ran_reference ? "the candidate's" : "the reference's") +
                  " assert rejects this configuration: " + e.what();
       r.assert_rejected = true;
+      r.reference_asserted = !ran_reference;
       return false;
     }
     r.reference_stopped = !ran_reference;

@@ -35,15 +35,12 @@ static double max_finite(torch::DType d) {
   }
 }
 
-// A float enclosure as the e-graph's interval: its bounds one ulp outward of the nearest
-// doubles (sound), or none where it may be NaN or is not a float's.
+// A float enclosure of surely finite values as the e-graph's interval: its bounds one ulp
+// outward of the nearest doubles (sound; infinite bounds stay, meaning unbounded), or none.
 std::optional<ir::Interval> shared_domain(const ir::Enclosure& e) {
-  if (e.type != ir::Type::F32 || !e.real || e.nan) return std::nullopt;
-  if (!e.surely_finite()) return std::nullopt;
-  double lo = std::nextafter(e.lo.approx_double(), -INFINITY);
-  double hi = std::nextafter(e.hi.approx_double(), INFINITY);
-  if (std::isnan(lo) || std::isnan(hi)) return ir::Interval::any_finite();
-  return ir::Interval{lo, hi, false, true};
+  if (e.type != ir::Type::F32 || !e.real || e.nan || !e.surely_finite()) return std::nullopt;
+  return ir::Interval{std::nextafter(e.lo.approx_double(), -INFINITY),
+                      std::nextafter(e.hi.approx_double(), INFINITY), false, true};
 }
 
 // Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only

@@ -131,10 +131,11 @@ struct Report {
   std::set<int64_t> blocks;                           // the block sizes the kernels' launches used
   std::set<std::pair<int64_t, int64_t>> mask_limits;  // TorchState's: (n, block extent)
   std::set<std::pair<int64_t, int64_t>> loop_steps;   // TorchState's: (end, step)
-  bool cannot_run = false;         // NOT_EQUIVALENT because the candidate raises or does not parse
-  bool assert_rejected = false;    // UNKNOWN because an assert in either file rejects the sizes
-  bool reference_stopped = false;  // the reference raised or stopped at these sizes
-  bool size_limited = false;       // UNSUPPORTED: these sizes pass keq's limits (elements, grid)
+  bool cannot_run = false;          // NOT_EQUIVALENT because the candidate raises or does not parse
+  bool assert_rejected = false;     // UNKNOWN because an assert in either file rejects the sizes
+  bool reference_asserted = false;  // ... and that assert is the reference's
+  bool reference_stopped = false;   // the reference raised or stopped at these sizes
+  bool size_limited = false;        // UNSUPPORTED: these sizes pass keq's limits (elements, grid)
   bool bad_input = false;    // ERROR at any sizes: a file unreadable, or without what keq reads
   bool not_started = false;  // UNKNOWN because the run's --timeout was spent before it
   bool out_of_time = false;  // UNKNOWN because the timeout came first
