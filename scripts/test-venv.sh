@@ -11,12 +11,14 @@ venv="${KEQ_TEST_VENV:-.venv-test}"
 want_torch=2.11.0
 want_triton=3.6.0
 want_liger=0.8.5  # the third-party corpus (tests/realworld/); --no-deps keeps torch and triton
+want_einops=0.8.1  # KernelBench's references import it; keq models it (frontends/torch/einops.cc)
 ready() {
   [ -x "$venv/bin/python" ] && "$venv/bin/python" - <<PY >/dev/null 2>&1
 import torch, triton
 assert torch.__version__.split("+")[0] == "$want_torch" and triton.__version__ == "$want_triton"
 import importlib.metadata
 assert importlib.metadata.version("liger-kernel") == "$want_liger"
+assert importlib.metadata.version("einops") == "$want_einops"
 PY
 }
 if ready; then echo "$venv/bin/python"; exit 0; fi
@@ -34,6 +36,7 @@ else
   pip=(python3 -m pip --python "$venv/bin/python")
 fi
 "${pip[@]}" install -q --disable-pip-version-check "torch==$want_torch" "triton==$want_triton" numpy >&2
-"${pip[@]}" install -q --disable-pip-version-check --no-deps "liger-kernel==$want_liger" >&2
-ready || { echo "test-venv.sh: $venv still lacks the pinned torch/triton/liger-kernel" >&2; exit 1; }
+"${pip[@]}" install -q --disable-pip-version-check --no-deps "liger-kernel==$want_liger" \
+  "einops==$want_einops" >&2
+ready || { echo "test-venv.sh: $venv still lacks the pinned torch/triton/liger-kernel/einops" >&2; exit 1; }
 echo "$venv/bin/python"

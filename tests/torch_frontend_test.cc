@@ -588,6 +588,61 @@ TEST(TorchFrontend, RepeatInterleaveAndCompileDecorators) {
   EXPECT_EQ(s.str(b.elems[17]), "p0[1,2]");
 }
 
+// einops (keq's model, frontends/torch/einops.cc): rearrange's groups and ellipsis, repeat's new
+// axes, reduce's reductions, einsum's named axes and the layers, placed as the library places
+// them (values against einops 0.8 in tests/crosscheck/torch_outputs.py); a pattern einops
+// rejects raises EinopsError, which the program can catch.
+TEST(TorchFrontend, EinopsRearrangesAsEinops) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport einops\nfrom einops.layers.torch import Rearrange\n"
+      "x = torch.randn(2, 6)\n"
+      "a = einops.rearrange(x, 'b (c l) -> b l c', l=3)\n"
+      "b = einops.repeat(x, 'b n -> b r n', r=2)\n"
+      "c = einops.reduce(x, 'b (c l) -> b c', 'max', l=3)\n"
+      "d = einops.rearrange(x.reshape(2, 3, 2), '... h -> h ...')\n"
+      "e = Rearrange('b (c l) -> (l b) c', c=2)(x)\n"
+      "f = einops.einsum(x, x, 'row col, row2 col -> row row2')\n"
+      "try:\n    einops.rearrange(x, 'b n -> b m')\n    g = 0\n"
+      "except einops.EinopsError:\n    g = 1\n"
+      "r = (a, b, c, d, e, f, g)\n",
+      "r", s);
+  ASSERT_EQ(r->kind, K::Tuple);
+  const auto& a = *r->items[0]->tensor;  // a[b, l, c] = x[b, c * 3 + l]
+  ASSERT_EQ(a.shape, (std::vector<int64_t>{2, 3, 2}));
+  EXPECT_EQ(s.str(a.elems[1]), "p0[0,3]");
+  EXPECT_EQ(s.str(a.elems[2 * 1 + 1 + 6]), "p0[1,4]");
+  const auto& b = *r->items[1]->tensor;
+  ASSERT_EQ(b.shape, (std::vector<int64_t>{2, 2, 6}));
+  EXPECT_EQ(s.str(b.elems[6 + 5]), "p0[0,5]");
+  const auto& c = *r->items[2]->tensor;
+  ASSERT_EQ(c.shape, (std::vector<int64_t>{2, 2}));
+  EXPECT_NE(s.str(c.elems[1]).find("p0[0,5]"), std::string::npos) << s.str(c.elems[1]);
+  const auto& d = *r->items[3]->tensor;  // d[h, b, n] = x[b, n * 2 + h]
+  ASSERT_EQ(d.shape, (std::vector<int64_t>{2, 2, 3}));
+  EXPECT_EQ(s.str(d.elems[1]), "p0[0,2]");
+  const auto& e = *r->items[4]->tensor;  // e[l * 2 + b, c] = x[b, c * 3 + l]
+  ASSERT_EQ(e.shape, (std::vector<int64_t>{6, 2}));
+  EXPECT_EQ(s.str(e.elems[3 * 2 + 1]), "p0[1,4]");
+  ASSERT_EQ(r->items[5]->tensor->shape, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(r->items[6]->i, 1);
+}
+
+// Python's types where torch takes a dtype, and torch's number constants.
+TEST(TorchFrontend, PythonTypesAsDtypesAndNumberConstants) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nm = torch.ones(2, 2, dtype=bool)\ni = torch.zeros(2, dtype=int)\n"
+      "r = (m.dtype == torch.bool, i.dtype == torch.int64, torch.inf > 1e308, torch.pi)\n",
+      "r", s);
+  ASSERT_EQ(r->kind, K::Tuple);
+  EXPECT_TRUE(r->items[0]->b && r->items[1]->b && r->items[2]->b);
+  EXPECT_DOUBLE_EQ(r->items[3]->f, M_PI);
+  EXPECT_NE(failure_of("import torch\nx = torch.zeros(2).to(float)\n")
+                .find("torch.float64 tensors are not modelled"),
+            std::string::npos);
+}
+
 // @dataclass gives __init__ over the annotated fields (base fields first, defaults, field()
 // with default_factory, __post_init__); class decorators run bottom-up as for functions.
 TEST(Interp, DataclassesAndClassDecoratorsAreCPythons) {

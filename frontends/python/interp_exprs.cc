@@ -568,6 +568,22 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
       return v->kind == K::Tuple ? tuple(items) : list(items);
     }
   }
+  if (v->kind == K::Str) {  // s[i], s[a:b:c]: as a list of its characters, joined again
+    std::vector<Ref> chars;
+    for (char c : v->s) {
+      if (static_cast<unsigned char>(c) >= 0x80)
+        unsupported(at, "indexing a str past ASCII (Python counts code points)");
+      chars.push_back(string(std::string(1, c)));
+    }
+    int64_t n = static_cast<int64_t>(chars.size());
+    if ((index->kind == K::Int || index->kind == K::Bool) && (index->i >= n || index->i < -n))
+      raise(at, "IndexError: string index out of range");
+    Ref part = eval_subscript(list(chars), index, at);
+    if (part->kind == K::Str) return part;
+    std::string joined;
+    for (const Ref& c : part->items) joined += c->s;
+    return string(joined);
+  }
   if (v->kind == K::Dict) {
     bool certain = equality_is_pythons(index);
     for (auto& [k, val] : v->dict) {

@@ -99,6 +99,13 @@ Ref more_string_method(const std::string& str, const std::string& name) {
       size_t sign = !str.empty() && (str[0] == '-' || str[0] == '+');
       return string(str.substr(0, sign) + std::string(width - str.size(), '0') + str.substr(sign));
     });
+  if (name == "isidentifier")  // bytes past ASCII taken as letters (Python's Unicode ones)
+    return builtin("str.isidentifier", [str](Interp&, CallArgs&) {
+      auto word = [](unsigned char c) { return c >= 0x80 || c == '_' || std::isalnum(c); };
+      bool ok = !str.empty() && !std::isdigit(static_cast<unsigned char>(str[0]));
+      for (char c : str) ok = ok && word(static_cast<unsigned char>(c));
+      return boolean(ok);
+    });
   static const std::map<std::string, int (*)(int)> kClasses = {
       {"isdigit", ::isdigit}, {"isalpha", ::isalpha}, {"isalnum", ::isalnum},
       {"isspace", ::isspace}, {"isupper", ::isupper}, {"islower", ::islower}};

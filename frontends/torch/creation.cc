@@ -157,6 +157,11 @@ void Torch::install_creation(const Ref& torch) {
     Ref v = t[name];
     t[alias] = v;
   }
+  // torch's Python-number constants (torch.inf in a masked_fill).
+  for (auto [name, value] : {std::pair{"inf", double(INFINITY)}, std::pair{"nan", double(NAN)},
+                             std::pair{"pi", M_PI}, std::pair{"e", M_E}})
+    t[name] = python::floating(value);
+  t["newaxis"] = python::none();
   for (const char* name : {"randn", "rand"}) {
     std::string n = name;
     bool unit = n == "rand";  // rand: [0, 1); randn: any finite value

@@ -51,6 +51,14 @@ bool dtype_kind_is(const python::Ref& dtype, std::string_view query) {
   if (query == "is_floating_point") return starts("float") || starts("bfloat");
   return !starts("uint") && name != "bool";  // is_signed: complex dtypes count as signed
 }
+python::Ref python_type_as_dtype(const python::Ref& v) {
+  if (!v || v->kind != python::Value::Kind::Builtin) return v;
+  if (v->s == "bool") return dtype_value(DType::Bool);
+  if (v->s == "int") return dtype_value(DType::I64);
+  if (v->s == "float") return unmodelled_dtype_value("float64");
+  if (v->s == "complex") return unmodelled_dtype_value("complex128");
+  return v;
+}
 void require_modelled_dtype(python::Interp& in, const python::Ref& v, python::Span at) {
   if (is_unmodelled_dtype(v)) in.unsupported(at, "torch." + v->s + " tensors are not modelled");
 }

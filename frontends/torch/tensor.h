@@ -160,6 +160,9 @@ python::Ref dtype_value(DType d);  // torch.float32 & co.
 // making a tensor of one is UNSUPPORTED (require_modelled_dtype).
 python::Ref unmodelled_dtype_value(const std::string& name);
 bool is_unmodelled_dtype(const python::Ref& v);
+// Python's bool, int, float and complex where torch takes a dtype (dtype=bool, x.to(float)):
+// torch.bool, int64, float64 and complex128; any other value unchanged.
+python::Ref python_type_as_dtype(const python::Ref& v);
 // torch.dtype's is_floating_point, is_complex and is_signed (`query` names which), from the
 // dtype's name, so that unmodelled dtypes answer too.
 bool dtype_kind_is(const python::Ref& dtype, std::string_view query);

@@ -157,7 +157,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     return self_fn([this](Interp&, CallArgs& a) -> Ref {
       Ref target, device = a.get(SIZE_MAX, "device");
       for (size_t k = 1; k < a.pos.size(); ++k) {
-        const Ref& v = a.pos[k];
+        const Ref v = python_type_as_dtype(a.pos[k]);
         if (v->kind == K::DType) target = v;
         if (v->kind == K::Str || v->kind == K::Device || v->kind == K::Int) device = v;
         if (v->kind == K::Tensor) {  // x.to(other): other's dtype, and its device if known
@@ -166,7 +166,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
             device = python::string(v->tensor->on_cpu() ? "cpu" : "cuda");
         }
       }
-      if (Ref d = a.get(SIZE_MAX, "dtype")) target = d;
+      if (Ref d = a.get(SIZE_MAX, "dtype")) target = python_type_as_dtype(d);
       Ref placed = a.pos[0];
       if (device && device->kind != K::None) placed = moved(placed, names_cpu(device));
       if (!target) return placed;  // .to(device)

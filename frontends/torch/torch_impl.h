@@ -31,6 +31,8 @@ using BuiltinFn = python::BuiltinFn;
 
 // eval() and train(mode) set `training` on a module and every submodule, as torch does.
 void set_training(Interp& in, const Ref& v, bool mode, Span at, int depth);
+// einops and einops.layers.torch, keq's models of them in Python (einops.cc).
+void install_einops(python::Interp& in);
 
 struct Torch {
   Interp& in;
@@ -81,7 +83,7 @@ struct Torch {
     return out;
   }
   DType dtype_kw(CallArgs& a, DType dflt) {
-    Ref d = a.get(SIZE_MAX, "dtype");
+    Ref d = python_type_as_dtype(a.get(SIZE_MAX, "dtype"));
     if (!d || d->kind == K::None) return dflt;
     if (d->kind != K::DType) in.error(a.at, "dtype must be a torch dtype");
     require_modelled_dtype(in, d, a.at);

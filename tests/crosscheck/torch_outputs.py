@@ -79,6 +79,14 @@ OPS = {
     "any_all": ("(x > 0).any(dim=1).float() + (x > -1).all(dim=1).float()", "1"),
     "var_mean": ("torch.var_mean(x, dim=1)[0] + torch.std_mean(x, dim=1, unbiased=False)[1]", "1"),
     "trace": ("torch.trace(x).reshape(1) * x", "1"),
+    # einops (keq's model of it, frontends/torch/einops.cc), x and y 3 x 5.
+    "einops_rearrange": ("einops.rearrange(torch.cat([x, y], 1), 'a (c b) -> (b a) c', c=2)", "2"),
+    "einops_repeat": ("einops.repeat(x, 'a b -> a r b', r=2) + einops.repeat(y, 'a b -> a 2 b')", "2"),
+    "einops_reduce": ("einops.reduce(torch.cat([x, y], 1), 'a (b c) -> a b', 'mean', c=2)"
+                      " + einops.reduce(x, 'a b -> 1 b', 'max')", "2"),
+    "einops_ellipsis": ("einops.rearrange(x.reshape(3, 5, 1), '... c -> c ...') * 2", "1"),
+    "einops_einsum": ("einops.einsum(x, y, 'row col, row2 col -> row row2')", "2"),
+
     "baddbmm": ("torch.baddbmm((x @ y.t()).unsqueeze(0), x.unsqueeze(0), y.t().unsqueeze(0), beta=0.5, alpha=2)", "2"),
     "mT": ("x @ y.mT", "2"),
     "tanhshrink": ("F.tanhshrink(x)", "1"), "softmin": ("F.softmin(x, dim=1)", "1"),
@@ -288,7 +296,8 @@ def get_init_inputs():
     return []
 '''
 
-OP_TEMPLATE = '''import torch
+OP_TEMPLATE = '''import einops
+import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
