@@ -613,6 +613,39 @@ TEST(DefaultBound, ASizeTheReferenceRejectsGoesToTheNearestWithTheSameTail) {
       << notes;
 }
 
+// A reference that wants one size divisible by another (Mamba2's `seq_length % block_len ==
+// 0`, KernelBench L3 48): a chunk of 9 or 17 around a block of 8 is rejected while the sequence
+// stays 64, so the sequence becomes the next multiple of the chunk and the tail is checked.
+TEST(DefaultBound, AReferenceWantingOneSizeDivisibleByAnotherGetsAMultiple) {
+  Files f("chunks_divide",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+          "    def __init__(self, seq, chunk):\n        super().__init__()\n"
+          "        assert seq % chunk == 0\n\n"
+          "    def forward(self, x):\n        return 2 * x\n\n\n"
+          "batch = 4\nseq = 64\nchunk = 16\n\n\n"
+          "def get_inputs():\n    return [torch.randn(batch, seq)]\n\n\n"
+          "def get_init_inputs():\n    return [seq, chunk]\n",
+          kTritonImports +
+              "@triton.jit\ndef twice_rows(x_ptr, y_ptr, C, BLOCK_C: tl.constexpr):\n"
+              "    row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK_C)\n"
+              "    for start in range(0, C, BLOCK_C):\n        m = start + offs < C\n"
+              "        v = tl.load(x_ptr + row * C + start + offs, mask=m)\n"
+              "        tl.store(y_ptr + row * C + start + offs, 2 * v, mask=m)\n\n\n"
+              "class ModelNew(nn.Module):\n    def __init__(self, seq, chunk):\n"
+              "        super().__init__()\n        self.chunk = chunk\n\n"
+              "    def forward(self, x):\n        y = torch.empty_like(x)\n"
+              "        twice_rows[(x.numel() // self.chunk,)](x, y, self.chunk, BLOCK_C=8)\n"
+              "        return y\n");
+  std::vector<Report> rs = f.run();
+  std::set<std::string> sizes;
+  for (const Report& r : rs) {
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.bound << ": " << r.reason;
+    sizes.insert(dims_str(r.dims));
+  }
+  EXPECT_TRUE(sizes.count("batch=4,seq=72,chunk=9")) << notes_of(rs.at(0));
+  EXPECT_TRUE(sizes.count("batch=4,seq=68,chunk=17")) << notes_of(rs.at(0));
+}
+
 // The sizes tried instead of a rejected one leave the same partial block, sharing the most
 // factors with the size the reference accepted (64: divisible by 4 groups), then nearest.
 TEST(DefaultBound, SizesWithTheSameTailShareFactorsWithTheAcceptedOne) {

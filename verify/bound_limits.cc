@@ -135,6 +135,15 @@ std::vector<SizeTry> around_mask_limits(const torch::Dims& base, const Limits& l
           instead.push_back(base);
           instead.back()[e.d].second[e.j] = w;
         }
+        // Or this size as it is and one other rounded up to a multiple of it: a reference that
+        // wants one size divisible by another (Mamba2's `seq_length % block_len == 0`) rejects
+        // every size of this tail while the other stays.
+        for (const SizeEntry& o : entries) {
+          int64_t other = dims[o.d].second[o.j];
+          if ((o.d == e.d && o.j == e.j) || other % v == 0) continue;
+          instead.push_back(dims);
+          instead.back()[o.d].second[o.j] = (other + v - 1) / v * v;
+        }
         tries.push_back(
             {std::move(dims), std::move(why), set.back(), std::move(instead), set, {n, block}});
       }
