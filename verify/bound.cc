@@ -392,6 +392,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         size_t entry = t.entry;
         if (!seen.insert(dims_str(dims)).second) return true;
         std::string named = dims_str(dims) + " (" + why + ")";
+        bool rejected_smaller = false;
         if (elements(dims) > kMaxElements && !too_slow.count(entry)) {
           // Where the reference rejects the halved sizes (a width of 9 halved to 4 under a
           // kernel 7 wide: LLMKernel L1 56), those sizes are kept and others halved instead.
@@ -405,6 +406,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
               if (tries > 0) skipped.resize(notes);
               return true;
             }
+            rejected_smaller = true;
             std::vector<size_t> halved = changed_sizes(dims, *fewer);
             keep.insert(keep.end(), halved.begin(), halved.end());
           }
@@ -415,7 +417,9 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                                  ? "a smaller size of it ran out of time"
                                  : std::to_string(elements(dims)) + " elements, past the " +
                                        std::to_string(kMaxElements) + " it runs"));
-          return true;
+          // Every smaller form the reference rejected: so would it these sizes, and the sizes
+          // tried instead get their turn (Mamba2's sequence, a multiple of a block_len of 129).
+          return !rejected_smaller;
         }
         std::swap(opt, around_opt);
         size_t before = all.size();
@@ -449,8 +453,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   for (const SizeTry& t : around) {
     if (try_size(t.dims, t.why, t)) continue;
     // Rejected: the nearest sizes that leave the same tail, until one runs.
-    for (const torch::Dims& other : t.instead)
-      if (try_size(other, t.why + ", the nearest size the reference accepts", t)) break;
+    for (const torch::Dims& other : t.instead) {
+      SizeTry kept = t;  // what the alternative changed stays when the other sizes are halved
+      std::vector<size_t> changed = changed_sizes(t.dims, other);
+      kept.limit_sizes.insert(kept.limit_sizes.end(), changed.begin(), changed.end());
+      if (try_size(other, t.why + ", the nearest size the reference accepts", kept)) break;
+    }
   }
   // Kernel loops the sizes so far left at one trip: sizes multiplied until they run several,
   // searched by a probe of their own (the first one's share of the time may be spent).
