@@ -6,6 +6,8 @@ usage: python confirm_ext.py DIR OUT.txt [PROBLEM ...]   (a CUDA device; without
 
 For each DIR/<problem>/:
 - repro.py (keq verify --repro's script, if there): run, its last lines recorded;
+- pairing.txt (if there, without repro.py): a line `PAIRING = [...]` as repro.py writes it, for
+  a pair keq proved whose parameters it paired transposed;
 - at the file's own sizes (unless CONFIRM_FILE_SIZES=0), three random draws of get_inputs(): the candidate given the
   reference's parameters (creation order, or PAIRING from repro.py as keq paired them), the
   largest absolute difference, or what the candidate raised;
@@ -64,7 +66,11 @@ def build(cls, args):  # the model and its parameters in creation order (as keq 
 
 
 def pairing_of(problem_dir):
+    # repro.py's PAIRING, or pairing.txt's (a pair keq proved: no repro.py, yet its weights are
+    # transposed, as keq's note on the parameters' pairing says)
     path = os.path.join(problem_dir, "repro.py")
+    if not os.path.exists(path):
+        path = os.path.join(problem_dir, "pairing.txt")
     if not os.path.exists(path):
         return []
     for line in open(path):
