@@ -85,11 +85,14 @@ Case read_case(const fs::path& p) {
   return c;
 }
 
-// A variable in3[1,2] or p0[4]: its value in the recorded tensors.
-double lookup(const Case& c, const std::string& name) {
+// A variable in3[1,2] or p0[4]: its value in the recorded tensors. The records are torch's
+// Parameters; `record_of` gives the one holding each of keq's parameters, which may also number
+// tensors that are no Parameter (TorchState::parameter_objects).
+double lookup(const Case& c, const std::string& name, const std::vector<size_t>& record_of) {
   bool input = name.rfind("in", 0) == 0;
   size_t open = name.find('[');
   size_t k = std::stoul(name.substr(input ? 2 : 1, open - (input ? 2 : 1)));
+  if (!input) k = k < record_of.size() ? record_of[k] : SIZE_MAX;
   const auto& list = input ? c.inputs : c.params;
   if (k >= list.size()) throw std::runtime_error("no recorded tensor for " + name);
   const Record& r = list[k];
@@ -202,20 +205,29 @@ std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermSto
     if (!ok) bad.push_back(what);
     return ok;
   };
+  std::vector<size_t> record_of(p.state.parameters.size(), SIZE_MAX);
+  const auto& objects = p.state.parameter_objects;
+  for (size_t k = 0; k < record_of.size(); ++k) record_of[k] = k;
+  if (objects.size() == c.params.size() && objects.size() != record_of.size()) {
+    std::fill(record_of.begin(), record_of.end(), SIZE_MAX);
+    for (size_t j = 0; j < objects.size(); ++j)
+      if (objects[j] >= 0) record_of.at(static_cast<size_t>(objects[j])) = j;
+  }
   if (!expect(p.state.inputs.size() == c.inputs.size(), "inputs: count differs") ||
-      !expect(p.state.parameters.size() == c.params.size(),
+      !expect(objects.size() == c.params.size() || p.state.parameters.size() == c.params.size(),
               "parameters (matched by creation order): count differs"))
     return bad;
   for (size_t k = 0; k < c.inputs.size(); ++k)
     expect(p.state.inputs[k].shape == c.inputs[k].shape, "input " + std::to_string(k) + " shape");
-  for (size_t k = 0; k < c.params.size(); ++k)
-    expect(p.state.parameters[k].shape == c.params[k].shape,
-           "param " + std::to_string(k) + " shape");
+  for (size_t k = 0; k < record_of.size(); ++k)
+    if (record_of[k] != SIZE_MAX)
+      expect(p.state.parameters[k].shape == c.params[record_of[k]].shape,
+             "param " + std::to_string(k) + " shape");
   expect(p.outputs.size() == c.outputs.size(), "outputs: count differs");
   auto value = [&](const ir::Variable& v) {
     return v.type == ir::Type::F32
-               ? ir::Constant::of_float(lookup(c, v.name))
-               : ir::Constant::of_int(v.type, static_cast<int64_t>(lookup(c, v.name)));
+               ? ir::Constant::of_float(lookup(c, v.name, record_of))
+               : ir::Constant::of_int(v.type, static_cast<int64_t>(lookup(c, v.name, record_of)));
   };
   // A zero's sign that is the kernel's (ieee_zero_sign) is not compared bit for bit either.
   std::map<ir::TermId, std::string> unfixed = p.state.ieee_unfixed;

@@ -57,6 +57,14 @@ std::string pairing_list(const std::vector<torch::ParameterAlias>& pairing) {
   return t + "]\n";
 }
 
+// NAME = [...]: TorchState::parameter_objects, keq's parameter behind each torch Parameter.
+std::string parameter_objects(const std::string& name, const std::vector<int64_t>& objects) {
+  std::string t = name + " = [";
+  for (size_t k = 0; k < objects.size(); ++k)
+    t += (k ? ", " : "") + (objects[k] < 0 ? std::string("None") : std::to_string(objects[k]));
+  return t + "]\n";
+}
+
 }  // namespace
 
 std::string repro_script(const std::string& ref_path, const std::string& cand_path,
@@ -76,9 +84,13 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
       c.cand_value + " at output " + std::to_string(c.output) +
       "\n"
       "# Inputs and parameters keq names are set; every other element is 0. Parameters are\n"
-      "# p0, p1, ... in creation order (every nn.Parameter some module made and holds), as keq\n"
-      "# numbers them; the candidate's take the reference's values in that order, or as PAIRING\n"
-      "# says. Values a model copies from a parameter while it is built are not followed. Each\n"
+      "# p0, p1, ... as keq numbers them (the random values a model's __init__ makes, in creation\n"
+      "# order); REF_PARAMS and CAND_PARAMS give the one each torch Parameter holds (every one "
+      "some\n"
+      "# module made and holds, in creation order; None: none of them). The candidate's take the "
+      "reference's\n"
+      "# values in that order, or as PAIRING says. Values a model copies from a parameter while\n"
+      "# it is built are not followed. Each\n"
       "# size in DIMS is set where the file assigns it, so values computed from it follow. Sizes\n"
       "# written as literals in get_inputs() (literal@LINE:COL in the bound) cannot be set here.\n"
       "import ast\nimport sys\nimport types\n\nimport torch\n\n";
@@ -102,6 +114,8 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
   std::string idx;
   for (size_t k = 0; k < c.index.size(); ++k) idx += (k ? ", " : "") + std::to_string(c.index[k]);
   t += "}\n" + pairing_list(r.parameter_pairing);
+  t += parameter_objects("REF_PARAMS", r.ref_parameter_objects);
+  t += parameter_objects("CAND_PARAMS", r.cand_parameter_objects);
   t += "OUTPUT, INDEX = " + std::to_string(c.output) + ", (" + idx +
        (c.index.size() == 1 ? ",)" : ")") + "\n";
   t += R"PY(
@@ -151,6 +165,10 @@ def build(cls):  # the model, and every nn.Parameter some module made and holds,
     return model, [p for p in made if id(p) in held]
 
 
+def keq_parameters(params, keq):  # {keq's index: the Parameter holding it}
+    return {k: p for k, p in zip(keq, params) if k is not None}
+
+
 ref, cand = load(REF, "keq_ref"), load(CAND, "keq_cand")
 device = "cuda" if torch.cuda.is_available() else "cpu"
 init = ref.get_init_inputs() if hasattr(ref, "get_init_inputs") else []
@@ -161,15 +179,16 @@ with torch.no_grad():
         fill(x, f"in{i}")
     (ref_model, ref_params), (cand_model, cand_params) = build(getattr(ref, REF_CLASS)), build(getattr(cand, CAND_CLASS))
     models = [ref_model, cand_model]
-    for j, p in enumerate(ref_params):
+    ref_keq = keq_parameters(ref_params, REF_PARAMS)
+    for j, p in ref_keq.items():
         fill(p.data, f"p{j}")
-    for k, p in enumerate(cand_params):
+    for k, p in keq_parameters(cand_params, CAND_PARAMS).items():
         if k >= len(PAIRING):
             fill(p.data, f"p{k}")
         elif PAIRING[k] is None:  # a parameter of the candidate's own: 0 unless keq names it
             fill(p.data, f"c{k}")
         else:
-            source = ref_params[int(PAIRING[k][0][1:])].data
+            source = ref_keq[int(PAIRING[k][0][1:])].data
             p.data.copy_((source.t() if PAIRING[k][1] else source).reshape(p.shape))
     outs = [m(*[x.clone() if torch.is_tensor(x) else x for x in inputs]) for m in models]
 outs = [o if isinstance(o, (tuple, list)) else (o,) for o in outs]

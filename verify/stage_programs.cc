@@ -143,6 +143,8 @@ bool Pipeline::run_programs() {
                                 false, opt.any_inputs, opt.parameter_pairing);
     r.autotune_configs = cand.state.autotune_configs;
     r.autotune_signatures = cand.state.autotune_signatures;
+    r.ref_parameter_objects = ref.state.parameter_objects;
+    r.cand_parameter_objects = cand.state.parameter_objects;
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
   } catch (const python::Unsupported& e) {
     r.verdict = Verdict::Unsupported, r.reason = e.what();

@@ -111,6 +111,9 @@ struct Report {
   std::vector<std::vector<torch::ParameterAlias>> parameter_pairings;
   // The pairing this report's run used (empty: creation order), for --repro.
   std::vector<torch::ParameterAlias> parameter_pairing;
+  // TorchState::parameter_objects of each side, for --repro: which of keq's parameters each
+  // torch Parameter holds.
+  std::vector<int64_t> ref_parameter_objects, cand_parameter_objects;
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;

@@ -156,14 +156,22 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   install_init(nn);
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "data");
-    if (x == st.last_symbolic_parameter) return parameter_value(x);  // nn.Parameter(randn(...))
+    const auto last = static_cast<int64_t>(st.parameters.size()) - 1;
+    if (x == st.last_symbolic_parameter) {  // nn.Parameter(randn(...))
+      st.parameter_objects.push_back(last);
+      return parameter_value(x);
+    }
     bool deterministic = std::all_of(x->elems.begin(), x->elems.end(), [&](TermId e) {
       return e != Tensor::kUninit && s.op(e) == Op::Const;
     });
-    if (st.params_initial && deterministic) return parameter_value(x);
+    if (st.params_initial && deterministic) {
+      st.parameter_objects.push_back(-1);
+      return parameter_value(x);
+    }
     // Trained weights can be anything: the initial values are not the parameter's.
     TensorPtr p = symbolic("nn.Parameter", x->shape, x->dtype, a.at, true);
     p->device = x->device;  // where its data was
+    st.parameter_objects.push_back(last + 1);
     return parameter_value(p);
   });
   auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {
@@ -519,8 +527,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         int64_t n = a.get(1, "num_parameters") ? i2.to_int(a.get(1, "num_parameters"), a.at) : 1;
         double init = float_arg(a, 2, "init", 0.25);
         i2.setattr(a.pos[0], "num_parameters", python::integer(n), a.at);
-        Ref w = layer_parameter(symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true));
-        if (st.params_initial) w = layer_parameter(filled({n}, DType::F32, init));
+        TensorPtr t = symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true);
+        Ref w = layer_parameter(st.params_initial ? filled({n}, DType::F32, init) : t);
         i2.setattr(a.pos[0], "weight", w, a.at);
         return python::none();
       },

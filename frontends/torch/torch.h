@@ -59,6 +59,12 @@ struct TorchState {
   // By creation index, what each parameter pairs with; empty: the reference's of that index.
   std::vector<ParameterAlias> parameter_aliases;
   std::shared_ptr<Tensor> last_symbolic_parameter;  // so nn.Parameter(torch.randn(..)) is one
+  // Each nn.Parameter the program made (a module's weight too), in creation order: the index in
+  // `parameters` of the values it holds, or -1 where it holds no one parameter's (a deterministic
+  // one under --params initial). A random tensor an initializer filled and then copied into a
+  // Parameter (`nn.Parameter(w.t().contiguous())`) is in `parameters` but is no Parameter, so
+  // --repro's script, which sees only torch's Parameters, maps them by this list.
+  std::vector<int64_t> parameter_objects;
   // The tensors register_buffer stored: Module.cuda() moves them with the parameters.
   std::set<const Tensor*> buffers;
   // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and

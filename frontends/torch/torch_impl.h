@@ -676,6 +676,8 @@ struct Torch {
   // A layer's parameter: on the CPU while a model is built, as torch makes it (Module.cuda()
   // moves it); one made in forward has an unknown device (a layer's device= is not read).
   Ref layer_parameter(TensorPtr t) {
+    st.parameter_objects.push_back(
+        t == st.last_symbolic_parameter ? static_cast<int64_t>(st.parameters.size()) - 1 : -1);
     t = module_weight(std::move(t));
     if (st.phase == TorchState::Phase::Init) t->device = Device::Cpu;
     return parameter_value(std::move(t));

@@ -21,10 +21,13 @@ env -u TRITON_INTERPRET "$python" "$src/tests/crosscheck/triton_compile_rejects.
 # counterexample is past float32's range, where both sides are inf ("equal", as keq's note says;
 # its inputs are the largest float32, which the script must write exactly).
 # layernorm_shift_in_padded_lanes's counterexample sets a 0-d parameter (its index is ()).
+# initialized_copy_weight_missing_clamp: a Parameter made from a tensor an initializer filled
+# (CAND_PARAMS maps torch's Parameters to keq's numbering, where that tensor is one too).
 for case in fp16_cast_noclamp:differ gelu_truncated_constant:differ relu6_wrong_bound:differ \
             leaky_relu_wrong_slope:differ rmsnorm_eps_outside_sqrt:differ \
             layernorm_unbiased_var:differ dropped_linear_bias:differ \
-            transposed_weight_missing_clamp:differ bias_shape_from_channels:differ \
+            transposed_weight_missing_clamp:differ initialized_copy_weight_missing_clamp:differ \
+            bias_shape_from_channels:differ \
             layernorm_shift_in_padded_lanes:differ row_min_sentinel_near_flt_max:equal; do
   ex=${case%%:*} expected=${case##*:}
   "$build/keq" verify "$src/examples/$ex/ref.py" "$src/examples/$ex/cand.py" --repro "$out/repro_$ex.py" >/dev/null || true
