@@ -211,7 +211,7 @@ std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermSto
   if (objects.size() == c.params.size() && objects.size() != record_of.size()) {
     std::fill(record_of.begin(), record_of.end(), SIZE_MAX);
     for (size_t j = 0; j < objects.size(); ++j)
-      if (objects[j] >= 0) record_of.at(static_cast<size_t>(objects[j])) = j;
+      if (objects[j].parameter >= 0) record_of.at(static_cast<size_t>(objects[j].parameter)) = j;
   }
   if (!expect(p.state.inputs.size() == c.inputs.size(), "inputs: count differs") ||
       !expect(objects.size() == c.params.size() || p.state.parameters.size() == c.params.size(),

@@ -462,6 +462,19 @@ TEST(TorchFrontend, SlicesKeepTorchsStrides) {
   EXPECT_EQ(strides("x[:, None]"), (V{6, 6, 1}));
   EXPECT_EQ(strides("x[1:, 2:4]"), (V{6, 1}));
   EXPECT_EQ(strides("torch.empty(3, 8).permute(1, 0)[:5]"), (V{1, 8}));
+  // reshape and view of a strided tensor: a view where torch's is one (values printed by torch
+  // 2.11), else a contiguous copy.
+  EXPECT_EQ(strides("x.t().reshape(6, 4)"), (V{1, 6}));
+  EXPECT_EQ(strides("x.t().reshape(24)"), (V{1}));
+  EXPECT_EQ(strides("x[:, :3].reshape(2, 2, 3)"), (V{12, 6, 1}));
+  EXPECT_EQ(strides("x[:, 1].reshape(2, 2)"), (V{12, 6}));
+  EXPECT_EQ(strides("x.t().reshape(3, 2, 4)"), (V{2, 1, 6}));
+  EXPECT_EQ(strides("x.t().view(2, 3, 4)"), (V{3, 1, 6}));
+  EXPECT_EQ(strides("x.unfold(1, 2, 2)"), (V{6, 2, 1}));
+  EXPECT_EQ(strides("x.unfold(0, 2, 1)"), (V{6, 1, 6}));
+  EXPECT_NE(failure_of("import torch\nx = torch.randn(2, 3).t().view(6)\n")
+                .find("RuntimeError: view size is not compatible"),
+            std::string::npos);
   // A write through a strided view reaches its own elements of the base, and only those.
   EXPECT_EQ(
       int_of("import torch\nimport torch.nn as nn\nw = torch.ones(4, 6)\n"
@@ -626,6 +639,23 @@ TEST(TorchFrontend, EinopsRearrangesAsEinops) {
   EXPECT_EQ(s.str(e.elems[3 * 2 + 1]), "p0[1,4]");
   ASSERT_EQ(r->items[5]->tensor->shape, (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(r->items[6]->i, 1);
+}
+
+// nn.TransformerEncoder (keq's model in Python, frontends/torch/transformer.cc): a copy of the
+// layer for each of num_layers, 12 parameters each as torch's, and the output's shape; values
+// are cross-checked against torch in tests/crosscheck/torch_outputs.py.
+TEST(TorchFrontend, TransformerEncoderStacksCopiesOfItsLayer) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\n"
+      "enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, "
+      "dropout=0.0), 3)\n"
+      "r = (len(list(enc.parameters())), tuple(enc(torch.randn(5, 2, 4)).shape))\n",
+      "r", s);
+  ASSERT_EQ(r->kind, K::Tuple);
+  EXPECT_EQ(r->items[0]->i, 36);
+  ASSERT_EQ(r->items[1]->items.size(), 3u);
+  EXPECT_EQ(r->items[1]->items[0]->i, 5);
 }
 
 // Python's types where torch takes a dtype, and torch's number constants.

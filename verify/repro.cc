@@ -145,23 +145,34 @@ def fill(t, name):
 
 
 def build(cls):  # the model, and every nn.Parameter some module made and holds, in creation order
-    made, modules = [], []
+    made, modules, copied, copies = [], [], set(), set()  # a deep-copied Parameter counts as its copy
     real_new, real_init = torch.nn.Parameter.__new__, torch.nn.Module.__init__
+    real_deepcopy = torch.nn.Parameter.__deepcopy__
 
     def parameter_new(c, data=None, requires_grad=True):
         made.append(real_new(c, data, requires_grad))
         return made[-1]
+
+    def parameter_deepcopy(self, memo):
+        p = real_deepcopy(self, memo)
+        if all(p is not q for q in made):
+            made.append(p)
+        copied.add(id(self))
+        copies.add(id(p))
+        return p
 
     def module_init(self, *a, **kw):
         real_init(self, *a, **kw)
         modules.append(self)
 
     torch.nn.Parameter.__new__, torch.nn.Module.__init__ = staticmethod(parameter_new), module_init
+    torch.nn.Parameter.__deepcopy__ = parameter_deepcopy
     try:
         model = cls(*args, **kwargs).to(device)
     finally:
         torch.nn.Parameter.__new__, torch.nn.Module.__init__ = real_new, real_init
-    held = {id(p) for m in modules for p in m.parameters(recurse=False)}
+        torch.nn.Parameter.__deepcopy__ = real_deepcopy
+    held = ({id(p) for m in modules for p in m.parameters(recurse=False)} - copied) | copies
     return model, [p for p in made if id(p) in held]
 
 

@@ -143,8 +143,10 @@ bool Pipeline::run_programs() {
                                 false, opt.any_inputs, opt.parameter_pairing);
     r.autotune_configs = cand.state.autotune_configs;
     r.autotune_signatures = cand.state.autotune_signatures;
-    r.ref_parameter_objects = ref.state.parameter_objects;
-    r.cand_parameter_objects = cand.state.parameter_objects;
+    for (const auto& o : ref.state.parameter_objects)
+      r.ref_parameter_objects.push_back(o.parameter);
+    for (const auto& o : cand.state.parameter_objects)
+      r.cand_parameter_objects.push_back(o.parameter);
     for (const auto& c : cand.state.autotune_used) r.bound += "; autotune: " + c;
   } catch (const python::Unsupported& e) {
     r.verdict = Verdict::Unsupported, r.reason = e.what();

@@ -128,6 +128,13 @@ class Interp {
   void register_model_source(const std::string& name, const char* source) {
     model_sources_[name] = source;
   }
+  // Makes `MODULE.NAME` the attribute NAME of the module keq models in Python as `model` (a
+  // register_model_source name), imported at the first use: classes of a library keq models in
+  // C++ written in Python (torch.nn.TransformerEncoder).
+  void register_model_attribute(const std::string& module, const std::string& name,
+                                const std::string& model) {
+    model_attributes_[module + "." + name] = model;
+  }
   // A builtin (range), to wrap: the Triton frontend records kernel loops' steps.
   Ref builtin_value(const std::string& name) const { return builtins_->vars.at(name); }
   void set_builtin(const std::string& name, Ref v) { builtins_->vars[name] = std::move(v); }
@@ -329,6 +336,7 @@ class Interp {
   absl::flat_hash_map<std::string, Ref> modules_;
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> real_names_;
   absl::flat_hash_map<std::string, const char*> model_sources_;
+  absl::flat_hash_map<std::string, std::string> model_attributes_;  // register_model_attribute
   // keq's model of `module` lacks `name`, which the real module may have (not CPython's error).
   bool model_lacks(const Ref& module, const std::string& name) const;
   Ref return_value_;

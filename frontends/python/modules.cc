@@ -415,6 +415,11 @@ Ref Interp::module_attr(const Ref& module, const std::string& name, Span at) {
   // A submodule keq models in Python, which the library's __init__ imports.
   if (model_sources_.contains(module->s + "." + name))
     return import_module(module->s + "." + name, at);
+  if (auto m = model_attributes_.find(module->s + "." + name); m != model_attributes_.end()) {
+    Ref v = module_attr(import_module(m->second, at), name, at);
+    if (!module->scope) (*module->attrs)[name] = v;  // as the library's __init__ binds it
+    return v;
+  }
   if (model_lacks(module, name)) unsupported(at, module->s + "." + name + " is not modelled");
   raise_exception(at, "AttributeError",
                   "module '" + module->s + "' has no attribute '" + name + "'");

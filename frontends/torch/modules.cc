@@ -158,20 +158,20 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     TensorPtr x = tensor_arg(a, 0, "data");
     const auto last = static_cast<int64_t>(st.parameters.size()) - 1;
     if (x == st.last_symbolic_parameter) {  // nn.Parameter(randn(...))
-      st.parameter_objects.push_back(last);
+      st.parameter_objects.push_back({last, x.get()});
       return parameter_value(x);
     }
     bool deterministic = std::all_of(x->elems.begin(), x->elems.end(), [&](TermId e) {
       return e != Tensor::kUninit && s.op(e) == Op::Const;
     });
     if (st.params_initial && deterministic) {
-      st.parameter_objects.push_back(-1);
+      st.parameter_objects.push_back({-1, x.get()});
       return parameter_value(x);
     }
     // Trained weights can be anything: the initial values are not the parameter's.
     TensorPtr p = symbolic("nn.Parameter", x->shape, x->dtype, a.at, true);
     p->device = x->device;  // where its data was
-    st.parameter_objects.push_back(last + 1);
+    st.parameter_objects.push_back({last + 1, p.get()});
     return parameter_value(p);
   });
   auto layer = [&](const std::string& name, BuiltinFn init, BuiltinFn forward) {

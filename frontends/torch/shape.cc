@@ -11,46 +11,57 @@ namespace keq::torch::impl {
 
 void Torch::install_views() {
   // Views and shape changes.
-  define("reshape", [this](Interp&, CallArgs& a) {
-    TensorPtr x = tensor_arg(a, 0, "input");
-    std::vector<int64_t> shape = sizes(a, 1, "shape");
-    // torch's infer_size: its RuntimeErrors are the program's.
-    std::string text;
-    for (int64_t d : shape) text += (text.empty() ? "" : ", ") + std::to_string(d);
-    auto invalid = [&] {
-      in.raise_exception(
-          a.at, "RuntimeError",
-          "shape '[" + text + "]' is invalid for input of size " + std::to_string(x->numel()));
-    };
-    int64_t known = 1, infer = -1;
-    for (size_t k = 0; k < shape.size(); ++k) {
-      if (shape[k] == -1) {
-        if (infer >= 0)
-          in.raise_exception(a.at, "RuntimeError", "only one dimension can be inferred");
-        infer = static_cast<int64_t>(k);
-      } else if (shape[k] < 0) {
-        in.raise_exception(a.at, "RuntimeError",
-                           "invalid shape dimension " + std::to_string(shape[k]));
-      } else {
-        known *= shape[k];
+  // reshape, and view, which raises where reshape would copy (a permuted tensor's dimensions
+  // merged): torch's view of a layout keq does not track is taken as possible.
+  auto reshape = [this](bool view) {
+    return [this, view](Interp&, CallArgs& a) {
+      TensorPtr x = tensor_arg(a, 0, "input");
+      std::vector<int64_t> shape = sizes(a, 1, "shape");
+      // torch's infer_size: its RuntimeErrors are the program's.
+      std::string text;
+      for (int64_t d : shape) text += (text.empty() ? "" : ", ") + std::to_string(d);
+      auto invalid = [&] {
+        in.raise_exception(
+            a.at, "RuntimeError",
+            "shape '[" + text + "]' is invalid for input of size " + std::to_string(x->numel()));
+      };
+      int64_t known = 1, infer = -1;
+      for (size_t k = 0; k < shape.size(); ++k) {
+        if (shape[k] == -1) {
+          if (infer >= 0)
+            in.raise_exception(a.at, "RuntimeError", "only one dimension can be inferred");
+          infer = static_cast<int64_t>(k);
+        } else if (shape[k] < 0) {
+          in.raise_exception(a.at, "RuntimeError",
+                             "invalid shape dimension " + std::to_string(shape[k]));
+        } else {
+          known *= shape[k];
+        }
       }
-    }
-    if (infer >= 0) {
-      if (known == 0)
+      if (infer >= 0) {
+        if (known == 0)
+          in.raise_exception(a.at, "RuntimeError",
+                             "cannot reshape tensor of " + std::to_string(x->numel()) +
+                                 " elements into shape [" + text +
+                                 "] because the unspecified dimension size -1 can be any value and "
+                                 "is ambiguous");
+        if (x->numel() % known) invalid();
+        shape[infer] = x->numel() / known;
+      }
+      int64_t n = 1;
+      for (int64_t d : shape) n *= d;
+      if (n != x->numel()) invalid();
+      if (view && x->strided && !x->storage.strides.empty() &&
+          !view_strides(x->shape, x->storage.strides, shape))
         in.raise_exception(a.at, "RuntimeError",
-                           "cannot reshape tensor of " + std::to_string(x->numel()) +
-                               " elements into shape [" + text +
-                               "] because the unspecified dimension size -1 can be any value and "
-                               "is ambiguous");
-      if (x->numel() % known) invalid();
-      shape[infer] = x->numel() / known;
-    }
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    if (n != x->numel()) invalid();
-    return wrap(reshaped(x, shape));
-  });
-  alias("view", "reshape");
+                           "view size is not compatible with input tensor's size and stride (at "
+                           "least one dimension spans across two contiguous subspaces). Use "
+                           ".reshape(...) instead.");
+      return wrap(reshaped(x, shape));
+    };
+  };
+  define("reshape", reshape(false));
+  define("view", reshape(true));
   define("flatten", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     int64_t r = static_cast<int64_t>(x->shape.size());
@@ -121,6 +132,42 @@ void Torch::install_views() {
     if (start < 0 || length < 0 || start + length > x->shape[dim])
       in.error(a.at, "narrow: start + length exceeds the dimension size");
     return subscript(x, index_along(dim, slice_value(start, start + length)), a.at);
+  });
+  // Tensor.unfold(dimension, size, step): the windows of `size` elements along dimension,
+  // `step` apart, as a new last dimension (ViT's patches); a view of the input's storage.
+  define("unfold", [this](Interp&, CallArgs& a) {
+    TensorPtr x = tensor_arg(a, 0, "input");
+    const size_t nd = x->shape.size();
+    int64_t dim = norm_dim(in, int_arg(a, 1, "dimension").value_or(0), nd, a.at);
+    int64_t size = int_arg(a, 2, "size").value_or(0), step = int_arg(a, 3, "step").value_or(0);
+    if (step <= 0) in.error(a.at, "unfold: step is " + std::to_string(step) + " but must be > 0");
+    if (size < 0 || size > x->shape[dim])
+      in.error(a.at, "maximum size for tensor at dimension " + std::to_string(dim) + " is " +
+                         std::to_string(x->shape[dim]) + " but size is " + std::to_string(size));
+    std::vector<int64_t> shape = x->shape, at = x->strides();
+    shape[dim] = (x->shape[dim] - size) / step + 1;
+    shape.push_back(size);
+    TensorPtr r = gathered(
+        x, shape,
+        [&](const std::vector<int64_t>& i) {
+          int64_t flat = 0;
+          for (size_t d = 0; d < nd; ++d)
+            flat += (static_cast<int64_t>(d) == dim ? i[d] * step + i[nd] : i[d]) * at[d];
+          return flat;
+        },
+        a.at);
+    if (x->strided) {  // a view at strides keq does not track
+      r->strided = true;
+      return wrap(r);
+    }
+    std::vector<int64_t> strides = at;
+    strides[dim] *= step;
+    strides.push_back(at[dim]);
+    std::vector<int64_t> row_major = r->strides();
+    for (size_t d = 0; d < shape.size(); ++d)
+      r->strided |= shape[d] > 1 && strides[d] != row_major[d];
+    if (r->numel() > 0) strided_view(x, r, 0, strides);
+    return wrap(r);
   });
   // as_strided(size, stride, storage_offset): the elements at storage_offset + sum i_d stride_d
   // of the input's storage (an agent-written attention prelude takes a weight's transpose this

@@ -326,6 +326,36 @@ TensorPtr map3(Interp& in, const TensorPtr& a, const TensorPtr& b, const TensorP
   return r;
 }
 
+std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& old_shape,
+                                                 const std::vector<int64_t>& old_strides,
+                                                 const std::vector<int64_t>& shape) {
+  std::vector<int64_t> out(shape.size(), 1);
+  if (old_shape.empty()) return out;
+  int64_t numel = 1;
+  for (int64_t d : old_shape) numel *= d;
+  if (numel == 0) return old_shape == shape ? std::optional(old_strides) : std::nullopt;
+  // Each run of old dimensions that is one contiguous chunk is cut anew into view dimensions.
+  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+  int64_t chunk_base = old_strides.back(), tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(old_shape.size()) - 1; d >= 0; --d) {
+    tensor_numel *= old_shape[d];
+    if (d == 0 || (old_shape[d - 1] != 1 && old_strides[d - 1] != tensor_numel * chunk_base)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+        out[view_d] = view_numel * chunk_base;
+        view_numel *= shape[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base = old_strides[d - 1];
+        tensor_numel = 1, view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return out;
+}
+
 std::vector<ir::TermId> permuted_elems(const Tensor& t, const std::vector<int64_t>& perm) {
   std::vector<int64_t> shape, st = t.strides(), idx(perm.size(), 0);
   for (int64_t p : perm) shape.push_back(t.shape[p]);

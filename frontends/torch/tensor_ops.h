@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -57,6 +58,11 @@ TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool
 int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at);
 // t's elements with its dimensions in the order `perm` (row-major in the new shape).
 std::vector<ir::TermId> permuted_elems(const Tensor& t, const std::vector<int64_t>& perm);
+// The strides a view of `shape` over a tensor of `old_shape` at `old_strides` has, or none
+// where no view has it (torch's computeStride: reshape then copies, view raises).
+std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& old_shape,
+                                                 const std::vector<int64_t>& old_strides,
+                                                 const std::vector<int64_t>& shape);
 
 // Calls f(index, flat) for every index of `shape`, in row-major order.
 template <class F>

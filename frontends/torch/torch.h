@@ -64,7 +64,11 @@ struct TorchState {
   // one under --params initial). A random tensor an initializer filled and then copied into a
   // Parameter (`nn.Parameter(w.t().contiguous())`) is in `parameters` but is no Parameter, so
   // --repro's script, which sees only torch's Parameters, maps them by this list.
-  std::vector<int64_t> parameter_objects;
+  struct ParameterObject {
+    int64_t parameter;     // the index in `parameters`, or -1
+    const Tensor* values;  // the Parameter's tensor, so one no module holds can be dropped
+  };
+  std::vector<ParameterObject> parameter_objects;
   // The tensors register_buffer stored: Module.cuda() moves them with the parameters.
   std::set<const Tensor*> buffers;
   // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and

@@ -354,10 +354,24 @@ struct Torch {
     r->device = where;
     return wrap(r);
   }
+  // torch's reshape: a view of t's storage where its strides give the shape (view_strides),
+  // else a contiguous copy; a strided tensor whose torch layout keq does not track stays so.
   TensorPtr reshaped(const TensorPtr& t, std::vector<int64_t> shape) {
     auto r = std::make_shared<Tensor>(*t);
     r->shape = std::move(shape);
-    if (!t->strided) same_storage(t, r);  // a view; torch copies a strided tensor's reshape
+    if (!t->strided) {
+      same_storage(t, r);
+      return r;
+    }
+    if (t->storage.strides.empty()) return r;
+    r->storage = {};
+    std::optional<std::vector<int64_t>> st = view_strides(t->shape, t->storage.strides, r->shape);
+    r->strided = false;
+    if (!st) return r;  // torch copies
+    std::vector<int64_t> row_major = r->strides();
+    for (size_t d = 0; d < r->shape.size(); ++d)
+      r->strided |= r->shape[d] > 1 && (*st)[d] != row_major[d];
+    if (r->numel() > 0) strided_view(t, r, 0, *st);
     return r;
   }
   // r becomes a view of t's storage whose first element is t's element `first` (Tensor::write).
@@ -677,7 +691,8 @@ struct Torch {
   // moves it); one made in forward has an unknown device (a layer's device= is not read).
   Ref layer_parameter(TensorPtr t) {
     st.parameter_objects.push_back(
-        t == st.last_symbolic_parameter ? static_cast<int64_t>(st.parameters.size()) - 1 : -1);
+        {t == st.last_symbolic_parameter ? static_cast<int64_t>(st.parameters.size()) - 1 : -1,
+         t.get()});
     t = module_weight(std::move(t));
     if (st.phase == TorchState::Phase::Init) t->device = Device::Cpu;
     return parameter_value(std::move(t));
@@ -773,6 +788,7 @@ struct Torch {
   Ref finish_keywords(const std::string& op, const CallArgs& a, Ref result);
   void install_resampling(const Ref& F);      // resample.cc: F.pad, F.interpolate
   void install_rearrangements(const Ref& F);  // rearrange.cc: pixel_shuffle, roll, outer, ...
+  void install_transformer();  // transformer.cc: nn.TransformerEncoder(Layer), in Python
   // A fresh tensor of `shape` whose element at each index is x's at from(index) (rearrange.cc).
   TensorPtr gathered(const TensorPtr& x, std::vector<int64_t> shape,
                      const std::function<int64_t(const std::vector<int64_t>&)>& from, Span at);

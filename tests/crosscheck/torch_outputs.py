@@ -86,6 +86,8 @@ OPS = {
                       " + einops.reduce(x, 'a b -> 1 b', 'max')", "2"),
     "einops_ellipsis": ("einops.rearrange(x.reshape(3, 5, 1), '... c -> c ...') * 2", "1"),
     "einops_einsum": ("einops.einsum(x, y, 'row col, row2 col -> row row2')", "2"),
+    "unfold": ("x.unfold(1, 2, 2).reshape(3, -1) * 2 + x.unfold(1, 3, 1).sum(-1).sum(-1, keepdim=True)", "1"),
+    "reshape_of_views": ("x.t().reshape(5, 3) + y[:, 1:4].reshape(9).reshape(3, 3).sum() + x.t().view(5, 3)", "2"),
 
     "baddbmm": ("torch.baddbmm((x @ y.t()).unsqueeze(0), x.unsqueeze(0), y.t().unsqueeze(0), beta=0.5, alpha=2)", "2"),
     "mT": ("x @ y.mT", "2"),
@@ -204,6 +206,13 @@ MODULE_OPS = {
     "multihead_attention_batch_first": ("nn.MultiheadAttention(6, 3, batch_first=True)", (2, 3, 6),
                                         "x, x * 2, x.flip(1)"),
     "multihead_attention_no_bias": ("nn.MultiheadAttention(4, 1, bias=False)", (2, 2, 4), "x, x, x"),
+    # keq's Python model of them (frontends/torch/transformer.cc); the layer given to the encoder
+    # is copied, so its own parameters are no module's.
+    "transformer_encoder": ("nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, dim_feedforward=6,"
+                            " dropout=0.0), 2)", (3, 2, 4), "x"),
+    "transformer_encoder_layer_pre_norm_gelu": (
+        "nn.TransformerEncoderLayer(4, 2, dim_feedforward=6, dropout=0.0, activation='gelu',"
+        " norm_first=True, batch_first=True)", (2, 3, 4), "x"),
     "multihead_attention_per_head": ("nn.MultiheadAttention(4, 2)", (2, 1, 4),
                                      "x, x, x, average_attn_weights=False"),
     "prelu_channels": ("nn.PReLU(3)", (2, 3, 4)),
@@ -387,13 +396,23 @@ def run(path, shown_path, dims, seed, device, ref=None):
     # are made (a local nn.Linear whose values it copies into registered ones included);
     # model.parameters() lists the registered ones only, a module's own before its submodules'.
     # So the record is every nn.Parameter made that some module made then holds (nn.GRU without
-    # bias makes bias parameters and drops them), in creation order.
-    made, modules = [], []
+    # bias makes bias parameters and drops them), in creation order. A Parameter deep-copied
+    # (nn.TransformerEncoder copies the layer it is given) counts as its copy.
+    made, modules, copied, copies = [], [], set(), set()
     real_parameter_new, real_module_init = torch.nn.Parameter.__new__, torch.nn.Module.__init__
+    real_parameter_deepcopy = torch.nn.Parameter.__deepcopy__
 
     def parameter_new(cls, data=None, requires_grad=True):
         p = real_parameter_new(cls, data, requires_grad)
         made.append(p)
+        return p
+
+    def parameter_deepcopy(self, memo):
+        p = real_parameter_deepcopy(self, memo)
+        if all(p is not q for q in made):
+            made.append(p)
+        copied.add(id(self))
+        copies.add(id(p))
         return p
 
     def module_init(self, *a, **kw):
@@ -401,6 +420,7 @@ def run(path, shown_path, dims, seed, device, ref=None):
         modules.append(self)
 
     torch.nn.Parameter.__new__ = staticmethod(parameter_new)
+    torch.nn.Parameter.__deepcopy__ = parameter_deepcopy
     torch.nn.Module.__init__ = module_init
     try:
         init = inputs_scope["get_init_inputs"]() if "get_init_inputs" in inputs_scope else []
@@ -414,8 +434,9 @@ def run(path, shown_path, dims, seed, device, ref=None):
     finally:
         torch.randn, torch.rand, torch.randint = real_randn, real_rand, real_randint
         torch.nn.Parameter.__new__ = real_parameter_new
+        torch.nn.Parameter.__deepcopy__ = real_parameter_deepcopy
         torch.nn.Module.__init__ = real_module_init
-    held = {id(p) for m in modules for p in m.parameters(recurse=False)}
+    held = ({id(p) for m in modules for p in m.parameters(recurse=False)} - copied) | copies
     params = [p for p in made if id(p) in held]
     with torch.no_grad():
         if device == "cuda":
