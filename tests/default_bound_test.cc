@@ -648,6 +648,12 @@ TEST(DefaultBound, AReferenceWantingOneSizeDivisibleByAnotherGetsAMultiple) {
   EXPECT_TRUE(sizes.count("batch=512,seq=36,chunk=9")) << all;
   // Past the elements it runs with the sequence at 34: the batch is halved, the sequence kept.
   EXPECT_TRUE(sizes.count("batch=256,seq=34,chunk=17")) << all;
+  // The sizes rejected on the way are one note for each size around the block.
+  const std::string notes = notes_of(rs.at(0));
+  EXPECT_NE(notes.find("skipped 4 sizes tried instead of batch=512,seq=32,chunk=9 (chunk at "
+                       "BLOCK+1, BLOCK 8), the first batch=512,seq=32,chunk=12"),
+            std::string::npos)
+      << notes;
 }
 
 // The sizes tried instead of a rejected one leave the same partial block, sharing the most

@@ -452,12 +452,21 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       };
   for (const SizeTry& t : around) {
     if (try_size(t.dims, t.why, t)) continue;
-    // Rejected: the nearest sizes that leave the same tail, until one runs.
+    // Rejected: the nearest sizes that leave the same tail, until one runs. Those rejected
+    // too are one note, not one each (Mamba2's block_len of 129 tried 14).
+    const size_t notes = skipped.size();
     for (const torch::Dims& other : t.instead) {
       SizeTry kept = t;  // what the alternative changed stays when the other sizes are halved
       std::vector<size_t> changed = changed_sizes(t.dims, other);
       kept.limit_sizes.insert(kept.limit_sizes.end(), changed.begin(), changed.end());
       if (try_size(other, t.why + ", the nearest size the reference accepts", kept)) break;
+    }
+    if (skipped.size() > notes + 2) {
+      const std::string first = skipped[notes];
+      const size_t n = skipped.size() - notes;
+      skipped.resize(notes);
+      skipped.push_back(std::to_string(n) + " sizes tried instead of " + dims_str(t.dims) + " (" +
+                        t.why + "), the first " + first);
     }
   }
   // Kernel loops the sizes so far left at one trip: sizes multiplied until they run several,
