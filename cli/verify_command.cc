@@ -179,7 +179,9 @@ options:
                     several) adds each size doubled until the candidate goes another way
                     there (up to 65536 elements). A size the reference or an assert rejects
                     (channels that must divide into groups) gives way to the nearest that
-                    leaves the same partial block (12 for BLOCK 8 + 1 over 4 groups).
+                    leaves the same partial block (12 for BLOCK 8 + 1 over 4 groups), or to
+                    another size rounded up to a multiple of it (a sequence that must divide
+                    into chunks of 33).
                     Where it took only the file's proportions (sizes it couples, as a
                     LayerNorm over a conv's output width) and a mask never went false, those
                     proportions at three quarters of a halving (64 and 32 as 12 and 6) run too,
