@@ -11,7 +11,6 @@ namespace keq::torch::impl {
 namespace {
 
 constexpr const char* kEinops = R"PY(
-import functools
 import torch
 
 
