@@ -195,5 +195,47 @@ TEST_F(PairDedup, AWideSharedTermHoldingAnEarlierTermsVariableIsNoFreshSegment) 
         << i;
 }
 
+// A DenseNet block in small: output i of a row sums weighted features h_j = x_j - sum(x) over
+// a window from j = i, each feature shared by several outputs and holding all of the row's
+// variables, so keying one output lists the row's variables once per feature of its window.
+// Row 1 is row 0 renamed. Unbounded, each output of row 1 merges with row 0's; within a budget
+// that runs out, the pairs past it are kept unmerged, in order, and none is lost.
+TEST_F(PairDedup, KeyingPastItsBudgetKeepsTheRestOfThePairsUnmerged) {
+  constexpr int kWidth = 64, kWindow = 32;
+  std::vector<Pair> pairs;
+  for (int r = 0; r < 2; ++r) {
+    std::vector<TermId> row, features;
+    for (int c = 0; c < kWidth; ++c) row.push_back(x(r, c));
+    TermId sum = store.make(Op::Sum, row);
+    for (TermId v : row) features.push_back(store.make(Op::Sub, {v, sum}));
+    for (int i = 0; i < kWidth; ++i) {
+      std::vector<TermId> ref, cand;
+      for (int j = i; j < i + kWindow; ++j) {
+        TermId w = store.variable("in1[" + std::to_string(r) + "," + std::to_string(i) + "," +
+                                  std::to_string(j) + "]");
+        ref.push_back(store.make(Op::Mul, {w, features[j % kWidth]}));
+        cand.push_back(store.make(Op::Mul, {features[j % kWidth], w}));
+      }
+      pairs.push_back({store.make(Op::Sum, ref), store.make(Op::Sum, cand), 0, pairs.size()});
+    }
+  }
+  domains.emplace("in1", Domain{});
+  size_t keyed = 0;
+  uint64_t work = 0;
+  std::vector<Pair> all = distinct_pairs(store, domains, pairs, ~uint64_t{0}, keyed, work);
+  EXPECT_EQ(keyed, pairs.size());
+  EXPECT_EQ(all.size(), static_cast<size_t>(kWidth));
+  // Each pair's key lists the row's variables once per feature: the work outgrows the terms.
+  EXPECT_GT(work, 8 * store.size());
+  uint64_t budget = work / 4, spent = 0;
+  std::vector<Pair> some = distinct_pairs(store, domains, pairs, budget, keyed, spent);
+  ASSERT_LT(keyed, pairs.size());
+  EXPECT_GT(keyed, 0u);
+  EXPECT_GT(spent, budget);
+  ASSERT_EQ(some.size(), std::min(keyed, size_t{kWidth}) + (pairs.size() - keyed));
+  for (size_t k = 0; k < pairs.size() - keyed; ++k)
+    EXPECT_EQ(some[some.size() - 1 - k].element, pairs[pairs.size() - 1 - k].element) << k;
+}
+
 }  // namespace
 }  // namespace keq::verify::internal

@@ -30,7 +30,7 @@ void PairKeys::mark_shared(const std::vector<Pair>& pairs) {
   };
   for (uint32_t p = 0; p < pairs.size(); ++p) reach(pairs[p].ref, p), reach(pairs[p].cand, p);
   for (TermId t = static_cast<TermId>(s_.size()); t-- > 0;) {
-    ir::Budget::tick();
+    tick();
     if (reacher[t] == kNone || s_.children(t).empty()) continue;
     if (reacher[t] == kMany) {
       shared_[t] = true;  // walks stop here: its children are not reached through it
@@ -117,7 +117,7 @@ void PairKeys::make_tuple(const std::vector<TermId>& leaves, int depth, Tuple& o
     }
     key.push_back(kListed);
     for (uint32_t var : k.vars) {
-      ir::Budget::tick();
+      tick();
       std::optional<uint64_t> index = out.index_of(var);
       if (!index) index = out.vars[var] = out.count++;
       key.push_back(*index);
@@ -145,7 +145,7 @@ std::vector<uint32_t> PairKeys::Tuple::order() const {
 const absl::flat_hash_map<uint32_t, uint32_t>& PairKeys::positions(SharedKey& k) {
   if (k.position.empty())
     for (uint32_t i = 0; i < k.vars.size(); ++i) {
-      ir::Budget::tick();
+      tick();
       k.position.emplace(k.vars[i], i);
     }
   return k.position;
@@ -160,7 +160,7 @@ bool PairKeys::disjoint(SharedKey& a, SharedKey& b) {
   if (inserted) {
     const auto& table = positions(*large);
     for (uint32_t var : small->vars) {
-      ir::Budget::tick();
+      tick();
       if (table.contains(var)) {
         it->second = false;
         break;
@@ -176,7 +176,7 @@ bool PairKeys::fresh_in(const Tuple& t, SharedKey& k) {
     if (!disjoint(*s.leaf, k)) return false;
   const auto& table = positions(k);
   for (const auto& entry : t.vars) {
-    ir::Budget::tick();
+    tick();
     if (table.contains(entry.first)) return false;
   }
   return true;
@@ -223,7 +223,7 @@ PairKeys::SharedKey& PairKeys::shared_key(TermId t, int depth) {
 uint64_t PairKeys::walk(Walk& w, TermId root, const Tuple* outer) {
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   while (!stack.empty()) {
-    ir::Budget::tick();
+    tick();
     auto [t, expanded] = stack.back();
     stack.pop_back();
     if (seen(w, t)) continue;
@@ -289,6 +289,20 @@ const Domain* PairKeys::domain_of(TermId var) {
     domains_[v] = dom == d_.end() ? nullptr : &dom->second;
   }
   return *domains_[v];
+}
+
+std::vector<Pair> distinct_pairs(const ir::TermStore& s, const Domains& d,
+                                 const std::vector<Pair>& all, uint64_t budget, size_t& stopped_at,
+                                 uint64_t& work) {
+  PairKeys key(s, d, all);
+  absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
+  std::vector<Pair> out;
+  for (stopped_at = 0; stopped_at < all.size() && key.work() <= budget; ++stopped_at)
+    if (first.try_emplace(key(all[stopped_at].ref, all[stopped_at].cand), out.size()).second)
+      out.push_back(all[stopped_at]);
+  out.insert(out.end(), all.begin() + static_cast<std::ptrdiff_t>(stopped_at), all.end());
+  work = key.work();
+  return out;
 }
 
 }  // namespace keq::verify::internal

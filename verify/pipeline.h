@@ -91,6 +91,7 @@ class Pipeline {
   bool run_programs();
   bool structure();
   bool dedup();
+  void keep_distinct_pairs(const std::vector<Pair>& all);
   void take_known_constants();
   bool exhaustive();
   bool set_aside_unfixed();

@@ -274,13 +274,26 @@ bool Pipeline::dedup() {
           (ieee && !ieee_approximation(store_, p.ref, unfixed, memo, /*pinned_ok=*/true).empty()))
         all.push_back(p);
     }
-  PairKeys key(store_, domains_, all);
-  absl::flat_hash_map<std::vector<uint64_t>, size_t> first;
-  for (const Pair& p : all)
-    if (first.try_emplace(key(p.ref, p.cand), pairs_.size()).second) pairs_.push_back(p);
+  keep_distinct_pairs(all);
   r_.stats.deduped = pairs_.size();
   witness_ = std::make_unique<Witness>(store_, domains_, opt_.seed, opt_.semantics);
   return true;
+}
+
+// Pairs equal up to renaming are kept once, within a budget proportional to the terms (the
+// e-graph's own cost), at least about a second.
+void Pipeline::keep_distinct_pairs(const std::vector<Pair>& all) {
+  constexpr uint64_t kMinWork = uint64_t{1} << 26, kWorkPerTerm = 256;
+  const uint64_t budget = std::max(kMinWork, kWorkPerTerm * store_.size());
+  size_t keyed = 0;
+  uint64_t work = 0;
+  pairs_ = distinct_pairs(store_, domains_, all, budget, keyed, work);
+  if (keyed < all.size())
+    r_.notes.push_back("dedup: stopped after " + std::to_string(keyed) + " of " +
+                       std::to_string(all.size()) + " output pairs (" + std::to_string(work) +
+                       " steps, past " + std::to_string(budget) + " for " +
+                       std::to_string(store_.size()) + " terms); the other " +
+                       std::to_string(all.size() - keyed) + " are checked each");
 }
 
 // Real semantics: literals within an fp32 ulp of log2 e, ln 2, sqrt 2, 1/sqrt 2 are those
