@@ -26,6 +26,19 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
   if (!opt.every_autotune_config) return;
   const std::vector<std::string> sigs = reports[0].autotune_signatures;
   std::vector<std::string> same;
+  // The proofs so far, for configs that build the same terms (Pipeline::proved_by_earlier_config);
+  // their terms are let go at the end.
+  auto add_proven = [&](const Report& r) {
+    if (r.verdict == Verdict::Equivalent && r.terms)
+      opt.proven_terms.push_back({r.autotune_config, r.terms});
+  };
+  for (const Report& r : reports) add_proven(r);
+  struct Release {
+    std::vector<Report>& reports;
+    ~Release() {
+      for (Report& r : reports) r.terms.reset();
+    }
+  } release{reports};
   for (size_t c = 1; c < reports[0].autotune_configs && !decided(reports); ++c) {
     if (until_out_of_time && reports.back().out_of_time) break;
     // A config whose constexprs an earlier one already had is the same program: checked once.
@@ -44,6 +57,7 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
     opt.autotune_config = c;
     reports.push_back(verify(ref_path, cand_path, opt));
     reports.back().autotune_config = c;
+    add_proven(reports.back());
   }
   if (same.empty()) return;
   std::string list;

@@ -90,6 +90,7 @@ class Pipeline {
   bool start();
   bool run_programs();
   bool structure();
+  bool proved_by_earlier_config();
   bool dedup();
   void keep_distinct_pairs(const std::vector<Pair>& all);
   void take_known_constants();

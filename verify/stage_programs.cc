@@ -14,6 +14,7 @@
 #include "verify/known_constants.h"
 #include "verify/pair_key.h"
 #include "verify/pipeline.h"
+#include "verify/terms_key.h"
 
 namespace keq::verify {
 
@@ -253,7 +254,30 @@ bool Pipeline::structure() {
                        " computed its outputs with torch operations only at this configuration (" +
                        names + " defined, never launched)");
   }
-  return true;
+  return !proved_by_earlier_config();
+}
+
+// Autotune configs whose blocks cover these sizes alike build the very same terms: 3 configs of
+// a bidirectional GRU cell kernel at 2 x 3 x 4 x 5 spent 8 s each proving one thing. Such a
+// config has the earlier one's proof (the same terms over the same inputs), unless something
+// besides its outputs' terms could decide it (a finding of its own).
+bool Pipeline::proved_by_earlier_config() {
+  if (r_.autotune_configs < 2) return false;
+  r_.terms = std::make_shared<const std::vector<uint64_t>>(terms_key(store_, {&ref_, &cand_}));
+  if (!std::ranges::all_of(cand_.state.findings, is_note) || !r_.file_size_findings.empty())
+    return false;
+  for (const Options::ProvenTerms& p : opt_.proven_terms) {
+    if (*p.terms != *r_.terms) continue;
+    r_.verdict = Verdict::Equivalent;
+    r_.reason =
+        "every output element proved: both programs build the same terms as at autotune "
+        "config " +
+        std::to_string(p.autotune_config + 1) + ", proved above";
+    for (const auto& out : ref_.outputs) r_.stats.pairs += out->elems.size();
+    r_.stats.seconds = elapsed();
+    return true;
+  }
+  return false;
 }
 
 bool Pipeline::dedup() {

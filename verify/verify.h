@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -67,6 +68,13 @@ struct Options {
   std::atomic<const char*>* stage = nullptr;
   // --explain: the output and element whose proof to print (the e-graph's rewrite chain).
   std::optional<std::pair<size_t, std::vector<int64_t>>> explain;
+  // Earlier autotune configs of these sizes proved EQUIVALENT, with their outputs' terms
+  // (Report::terms): a config whose programs build exactly those terms has that proof.
+  struct ProvenTerms {
+    size_t autotune_config;
+    std::shared_ptr<const std::vector<uint64_t>> terms;
+  };
+  std::vector<ProvenTerms> proven_terms;
 };
 
 struct Counterexample {
@@ -101,6 +109,9 @@ struct Report {
   size_t autotune_configs = 0;  // the most configs any autotuned kernel has (0: none autotuned)
   std::vector<std::string> autotune_signatures;  // TorchState's: equal ones are one program
   size_t autotune_config = 0;                    // the config autotuned kernels ran (0-based)
+  // With several autotune configs: both programs' outputs written out exactly (verify/
+  // terms_key.h), for later configs of these sizes to compare theirs with.
+  std::shared_ptr<const std::vector<uint64_t>> terms;
   // Comparisons of GPU timings keq could not decide in this run, the outcomes it took, and
   // whether some timings give them all (`timing_checked` false: one read a computed timing).
   size_t timing_comparisons = 0;
