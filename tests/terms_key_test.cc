@@ -1,6 +1,7 @@
 // Programs' outputs written out exactly (verify/terms_key.h): the same terms built in two stores,
 // in another order, have one key; terms that differ anywhere (a variable's name, the sign of a
-// zero, an output's shape) do not, since equal keys stand for a proof.
+// zero, an output's shape) do not, since equal keys stand for a proof. In real semantics zero
+// addends are left out (a dot product's masked lanes), and nothing else.
 #include "verify/terms_key.h"
 
 #include <gtest/gtest.h>
@@ -31,7 +32,7 @@ struct Built {
       p->outputs.push_back(t);
     }
   }
-  std::vector<uint64_t> key() const { return terms_key(store, {&ref, &cand}); }
+  std::vector<uint64_t> key() const { return terms_key(store, {&ref, &cand}, false); }
 };
 
 TEST(TermsKey, IsEqualOnlyForTheSameTerms) {
@@ -42,6 +43,31 @@ TEST(TermsKey, IsEqualOnlyForTheSameTerms) {
   EXPECT_NE(a.key(), Built(0.5, "in0[2]", false).key());
   EXPECT_NE(a.key(), Built(0.5, "in1[1]", false).key());
   EXPECT_NE(a.key(), Built(0.5, "in0[1]", false, {1, 1}).key());
+}
+
+// One output element: x0 * x1 summed with `zeros` masked lanes (* 0 0), plus a start of `start`.
+std::vector<uint64_t> dot_key(int zeros, double start, bool real) {
+  ir::TermStore store;
+  std::vector<TermId> lanes = {
+      store.make(Op::Mul, {store.variable("in0[0]"), store.variable("in1[0]")})};
+  TermId zero = store.constant(ir::Constant::of_float(0));
+  for (int k = 0; k < zeros; ++k) lanes.push_back(store.make(Op::Mul, {zero, zero}));
+  TermId y = store.make(
+      Op::Add, {store.constant(ir::Constant::of_float(start)), store.make(Op::Sum, lanes)});
+  torch::Program p;
+  auto t = std::make_shared<torch::Tensor>();
+  t->shape = {1};
+  t->elems = {y};
+  p.outputs.push_back(t);
+  return terms_key(store, {&p}, real);
+}
+
+TEST(TermsKey, InRealSemanticsZeroAddendsAreLeftOut) {
+  EXPECT_EQ(dot_key(31, 0.0, true), dot_key(63, 0.0, true));
+  EXPECT_EQ(dot_key(31, 0.0, true), dot_key(0, 0.0, true));
+  EXPECT_NE(dot_key(31, 0.0, false), dot_key(63, 0.0, false));  // IEEE: -0 + 0 is +0
+  EXPECT_NE(dot_key(31, 0.0, true), dot_key(31, -0.0, true));   // only +0 is left out
+  EXPECT_NE(dot_key(31, 0.0, true), dot_key(31, 1.0, true));
 }
 
 }  // namespace

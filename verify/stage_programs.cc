@@ -263,7 +263,8 @@ bool Pipeline::structure() {
 // besides its outputs' terms could decide it (a finding of its own).
 bool Pipeline::proved_by_earlier_config() {
   if (r_.autotune_configs < 2) return false;
-  r_.terms = std::make_shared<const std::vector<uint64_t>>(terms_key(store_, {&ref_, &cand_}));
+  r_.terms = std::make_shared<const std::vector<uint64_t>>(
+      terms_key(store_, {&ref_, &cand_}, opt_.semantics == ir::Semantics::Real));
   if (!std::ranges::all_of(cand_.state.findings, is_note) || !r_.file_size_findings.empty())
     return false;
   for (const Options::ProvenTerms& p : opt_.proven_terms) {
