@@ -885,6 +885,58 @@ TEST(DefaultBound, AutotuneConfigsBuildingTheSameTermsShareOneProof) {
   for (const Report& r : rs) EXPECT_EQ(r.terms, nullptr);  // let go once the configs ran
 }
 
+// A kernel that replaces the first layer of a torch stack: the sweep proves its outputs equal to
+// the reference's linear, puts them in their place, and the stack above is the reference's own
+// terms (stage_sweep.cc). A kernel that drops the bias matches no reference node there, and the
+// pair is refuted as before.
+std::string linear_stack(bool model_new, bool bias) {
+  std::string head = "import torch\nimport torch.nn as nn\n";
+  std::string stack =
+      "        for _ in range(3):\n"
+      "            h = torch.softmax(self.norm(h), dim=-1) * h\n"
+      "        return h\n\n\nbatch = 16\nn_in = 16\nn_out = 16\n\n\n"
+      "def get_inputs():\n    return [torch.rand(batch, n_in)]\n\n\n"
+      "def get_init_inputs():\n    return [n_in, n_out]\n";
+  std::string init =
+      "    def __init__(self, n_in, n_out):\n        super().__init__()\n"
+      "        self.lin = nn.Linear(n_in, n_out)\n        self.norm = nn.LayerNorm(n_out)\n\n";
+  if (!model_new)
+    return head + "\n\nclass Model(nn.Module):\n" + init +
+           "    def forward(self, x):\n        h = self.lin(x)\n" + stack;
+  return kTritonImports +
+         "@triton.jit\ndef linear(x_ptr, w_ptr, b_ptr, y_ptr, M, N, K, BLOCK: tl.constexpr):\n"
+         "    m = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+         "    n = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)\n"
+         "    k = tl.arange(0, BLOCK)\n"
+         "    a = tl.load(x_ptr + m[:, None] * K + k[None, :], mask=(m[:, None] < M) & "
+         "(k[None, :] < K), other=0.0)\n"
+         "    w = tl.load(w_ptr + n[None, :] * K + k[:, None], mask=(n[None, :] < N) & "
+         "(k[:, None] < K), other=0.0)\n"
+         "    acc = tl.dot(a, w, input_precision='ieee')\n" +
+         (bias ? "    acc += tl.load(b_ptr + n, mask=n < N, other=0.0)[None, :]\n" : "") +
+         "    tl.store(y_ptr + m[:, None] * N + n[None, :], acc, mask=(m[:, None] < M) & "
+         "(n[None, :] < N))\n\n\nclass ModelNew(nn.Module):\n" +
+         init +
+         "    def forward(self, x):\n        M, K = x.shape\n        N = self.lin.weight.shape[0]\n"
+         "        h = torch.empty(M, N, device=x.device)\n"
+         "        linear[(1, 1)](x, self.lin.weight, self.lin.bias, h, M, N, K, BLOCK=16)\n" +
+         stack;
+}
+
+TEST(Sweep, AKernelReplacingTheFirstLayerOfATorchStackIsPutInItsPlace) {
+  Files right("sweep_right", linear_stack(false, true), linear_stack(true, true));
+  Options opt;
+  opt.dims = {{"batch", {2}}, {"n_in", {3}}, {"n_out", {4}}};
+  Report r = verify(right.ref.string(), right.cand.string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
+  bool swept = false;
+  for (const std::string& n : r.notes)
+    swept |= n.find("candidate subterms put in the place of the reference's") != std::string::npos;
+  EXPECT_TRUE(swept);
+  Files wrong("sweep_wrong", linear_stack(false, true), linear_stack(true, false));
+  EXPECT_EQ(verify(wrong.ref.string(), wrong.cand.string(), opt).verdict, Verdict::NotEquivalent);
+}
+
 // A configuration with an autotune config the timeout stopped is dropped and named (a second
 // round's larger sizes, or a size around a block, past its share of the time budget): the run's
 // verdict stays the one of the configurations decided. One that found a counterexample stays.

@@ -391,6 +391,7 @@ size_t Pipeline::prove_around_shared_terms(std::vector<size_t>& which) {
                                     std::chrono::duration<double>(share)));
   size_t by_split = 0;
   try {
+    prove_by_sweeping(which, share / 2);
     prove_differences(which, share / 2);
     prove_shared_abstracted(which, share / 2, by_split);
   } catch (const ir::BudgetExceeded& e) {
