@@ -1,7 +1,7 @@
 // The sweep: candidate-only subterms equal to reference subterms, found by their values at two
 // points, proved in one e-graph, and put in place of the candidate's, round after round. A
-// kernel that replaces one layer of a torch model (a linear before six TransformerEncoderLayers,
-// each conv of a DenseNet block) feeds the same torch layers as the reference: once its outputs
+// kernel that replaces one layer of a torch model (a linear before six TransformerEncoderLayers)
+// feeds the same torch layers as the reference: once its outputs
 // are the reference's own terms, the layers above are too (hash-consing), and what is left of a
 // pair is its top. Each substitution is a proved equality, so a pair proved with them is proved.
 #include <absl/container/flat_hash_map.h>
