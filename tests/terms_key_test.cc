@@ -32,7 +32,7 @@ struct Built {
       p->outputs.push_back(t);
     }
   }
-  std::vector<uint64_t> key() const { return terms_key(store, {&ref, &cand}, false); }
+  std::vector<uint64_t> key() { return terms_key(store, {&ref, &cand}, false); }
 };
 
 TEST(TermsKey, IsEqualOnlyForTheSameTerms) {

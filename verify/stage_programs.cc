@@ -259,14 +259,12 @@ bool Pipeline::structure() {
 
 // Autotune configs whose blocks cover these sizes alike build the very same terms: 3 configs of
 // a bidirectional GRU cell kernel at 2 x 3 x 4 x 5 spent 8 s each proving one thing. Such a
-// config has the earlier one's proof (the same terms over the same inputs), unless something
-// besides its outputs' terms could decide it (a finding of its own).
+// config has the earlier one's proof (the same terms over the same inputs). A finding of its
+// own that decides a verdict ended the configuration in structural() already.
 bool Pipeline::proved_by_earlier_config() {
   if (r_.autotune_configs < 2) return false;
   r_.terms = std::make_shared<const std::vector<uint64_t>>(
       terms_key(store_, {&ref_, &cand_}, opt_.semantics == ir::Semantics::Real));
-  if (!std::ranges::all_of(cand_.state.findings, is_note) || !r_.file_size_findings.empty())
-    return false;
   for (const Options::ProvenTerms& p : opt_.proven_terms) {
     if (*p.terms != *r_.terms) continue;
     r_.verdict = Verdict::Equivalent;

@@ -16,6 +16,7 @@
 #include "ir/budget.h"
 #include "verify/pipeline.h"
 #include "verify/shared_terms.h"
+#include "verify/terms_key.h"
 
 namespace keq::verify::internal {
 
@@ -71,31 +72,6 @@ bool Pipeline::sweep_values(const std::vector<size_t>& which,
   return true;
 }
 
-// c over `kid`'s terms for its operands, and in real semantics (where x + 0 = x, inf and NaN
-// too) without zero addends: a dot product's masked lanes add (* 0 0), which a torch matmul
-// does not, and leaving them out makes the two one term instead of an e-graph's goal.
-template <class Kid>
-TermId Pipeline::without_zero_addends(TermId c, const Kid& kid) {
-  auto zero = [&](TermId t) {
-    ir::Constant z;
-    z.type = store_.type(t);
-    return store_.op(t) == ir::Op::Const && store_.constant_of(t) == z;
-  };
-  std::vector<TermId> kids;
-  for (TermId k : store_.children(c)) kids.push_back(kid(k));
-  const ir::Op op = store_.op(c);
-  const ir::Type type = store_.type(c);
-  ir::Constant z;
-  z.type = type;
-  if (op == ir::Op::Mul && !kids.empty() && std::ranges::all_of(kids, zero))
-    return store_.constant(z);
-  if (op != ir::Op::Add && op != ir::Op::Sum) return store_.make(op, kids);
-  std::erase_if(kids, [&](TermId k) { return zero(k) && store_.type(k) == type; });
-  if (kids.empty()) return store_.constant(z);
-  if (kids.size() == 1 && store_.type(kids[0]) == type) return kids[0];
-  return store_.make(op, kids);
-}
-
 void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds) {
   constexpr int kRounds = 8;
   // --explain shows the e-graph's rewrites for its pair: nothing else proves that one.
@@ -133,7 +109,7 @@ void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds) {
     ir::Budget::tick();
     TermId n = store_.children(t).empty()
                    ? t
-                   : without_zero_addends(t, [&](TermId k) { return ref_norm.at(k); });
+                   : without_zero_addends(store_, t, [&](TermId k) { return ref_norm.at(k); });
     ref_norm[t] = n;
     norm_to_ref.try_emplace(n, t);
   }
@@ -177,7 +153,7 @@ void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds) {
     auto it = now.find(t);
     return it == now.end() ? t : it->second;
   };
-  auto rebuild = [&](TermId c) { return now[c] = without_zero_addends(c, rebuilt); };
+  auto rebuild = [&](TermId c) { return now[c] = without_zero_addends(store_, c, rebuilt); };
   const auto end = std::chrono::steady_clock::now() +
                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                        std::chrono::duration<double>(seconds));

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -42,66 +41,48 @@ void put_node(std::vector<uint64_t>& key, const ir::TermStore& s, TermId t,
   key.insert(key.end(), kids.begin(), kids.end());
 }
 
-// Real semantics: +0 of a type, and what reads as it, is one number no record takes, the same
-// whichever term made it first.
-uint64_t zero_of(ir::Type t) {
-  return uint64_t{1} << 63 | static_cast<uint64_t>(t);
-}
-
-bool is_positive_zero(const ir::TermStore& s, TermId t) {
-  if (s.op(t) != ir::Op::Const) return false;
-  ir::Constant zero;
-  zero.type = s.type(t);
-  return s.constant_of(t) == zero;
+// Post-order with an explicit stack (a loop accumulator's chain is as deep as it is long):
+// done[t] = on_node(t) for each term root reaches, operands first.
+template <class OnNode>
+void post_order(const ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, TermId>& done,
+                const OnNode& on_node) {
+  std::vector<std::pair<TermId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [t, expanded] = stack.back();
+    stack.pop_back();
+    if (done.contains(t)) continue;
+    ir::Budget::tick();
+    if (!expanded) {
+      stack.push_back({t, true});
+      for (TermId c : s.children(t))
+        if (!done.contains(c)) stack.push_back({c, false});
+      continue;
+    }
+    done.emplace(t, on_node(t));
+  }
 }
 
 }  // namespace
 
-std::vector<uint64_t> terms_key(const ir::TermStore& store,
+std::vector<uint64_t> terms_key(ir::TermStore& store,
                                 const std::vector<const torch::Program*>& programs, bool real) {
-  std::vector<uint64_t> key;
-  absl::flat_hash_map<TermId, uint64_t> number;  // a term's record, or what it reads as
-  uint64_t records = 0;
-  auto write = [&](TermId t, const std::vector<uint64_t>& kids) {
-    put_node(key, store, t, kids);
-    return records++;
+  // Real semantics: the terms keyed are the outputs without their zero addends, made first, so
+  // that a zero left out takes no record.
+  absl::flat_hash_map<TermId, TermId> normal;
+  auto keyed = [&](TermId e) {
+    if (!real) return e;
+    post_order(store, e, normal, [&](TermId t) {
+      return without_zero_addends(store, t, [&](TermId k) { return normal.at(k); });
+    });
+    return normal.at(e);
   };
-  // Real semantics (x + 0 = x, inf and NaN too): a + or sum without its zero operands, one left
-  // reading as that operand, none as zero; a product of zeros is zero.
+  std::vector<uint64_t> key;
+  absl::flat_hash_map<TermId, TermId> number;  // a term's record
   auto record = [&](TermId t) {
-    const ir::Type type = store.type(t);
     std::vector<uint64_t> kids;
     for (TermId c : store.children(t)) kids.push_back(number.at(c));
-    if (!real) return write(t, kids);
-    if (is_positive_zero(store, t)) return zero_of(type);
-    const ir::Op op = store.op(t);
-    if (op == ir::Op::Mul &&
-        std::ranges::all_of(kids, [&](uint64_t k) { return k == zero_of(type); }))
-      return zero_of(type);
-    if (op != ir::Op::Add && op != ir::Op::Sum) return write(t, kids);
-    std::erase(kids, zero_of(type));
-    if (kids.empty()) return zero_of(type);
-    auto typed_alike = [&](TermId c) { return store.type(c) == type; };
-    if (kids.size() == 1 && std::ranges::all_of(store.children(t), typed_alike)) return kids[0];
-    return write(t, kids);
-  };
-  // Post-order with an explicit stack: a loop accumulator's chain is as deep as it is long.
-  auto visit = [&](TermId root) {
-    std::vector<std::pair<TermId, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      auto [t, expanded] = stack.back();
-      stack.pop_back();
-      if (number.contains(t)) continue;
-      ir::Budget::tick();
-      if (!expanded) {
-        stack.push_back({t, true});
-        for (TermId c : store.children(t))
-          if (!number.contains(c)) stack.push_back({c, false});
-        continue;
-      }
-      number.emplace(t, record(t));
-    }
-    return number.at(root);
+    put_node(key, store, t, kids);
+    return static_cast<TermId>(number.size());
   };
   for (const torch::Program* p : programs) {
     key.push_back(p->outputs.size());
@@ -110,8 +91,15 @@ std::vector<uint64_t> terms_key(const ir::TermStore& store,
       key.insert(key.end(), out->shape.begin(), out->shape.end());
       key.push_back(static_cast<uint64_t>(out->dtype));
       key.push_back(out->elems.size());
-      for (TermId e : out->elems)
-        key.push_back(e == torch::Tensor::kUninit ? kUninitialized : visit(e));
+      for (TermId e : out->elems) {
+        if (e == torch::Tensor::kUninit) {
+          key.push_back(kUninitialized);
+          continue;
+        }
+        TermId k = keyed(e);
+        post_order(store, k, number, record);
+        key.push_back(number.at(k));
+      }
     }
   }
   return key;
