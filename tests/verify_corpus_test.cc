@@ -536,6 +536,52 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   EXPECT_EQ(h[2], (std::pair<std::string, std::vector<int64_t>>{"hidden_layer_sizes", {4, 5, 6}}));
 }
 
+TEST(VerifyCorpus, SizesTheModelAlwaysBuildsAtItsDefaultsKeepTheFileValue) {
+  // KernelBench L3 32: image_size and in_channels are defaults of Model's __init__ that
+  // get_init_inputs() does not pass, so the model is built for 32 x 32 images whatever the
+  // module level says; every smaller image the bound tried was rejected, and it fell back to
+  // the file's own sizes (UNKNOWN after the whole --timeout).
+  fs::path tmp = fs::temp_directory_path() / "keq_sizes_at_defaults.py";
+  std::ofstream(tmp) << "import torch\nimport torch.nn as nn\n"
+                        "class Model(nn.Module):\n"
+                        "    def __init__(self, num_classes, embed_dim=512, in_channels=3,\n"
+                        "                 image_size=32, *, depth=64, dim=1):\n"
+                        "        super().__init__()\n"
+                        "        self.fc = nn.Linear(in_channels * image_size * image_size,\n"
+                        "                            num_classes)\n"
+                        "    def forward(self, x, y):\n"
+                        "        return self.fc(x.flatten(1)) + y.sum(1, keepdim=True)\n"
+                        "class ModelNew(Model):\n    pass\n"
+                        "batch_size = 10\nimage_size = 32\nembed_dim = 128\nin_channels = 3\n"
+                        "depth = 64\nnum_classes = 1000\ndim = 16384\n"
+                        "def get_inputs():\n"
+                        "    return [torch.rand(batch_size, in_channels, image_size, image_size),\n"
+                        "            torch.rand(batch_size, dim)]\n"
+                        "def get_init_inputs():\n    return [num_classes, embed_dim]\n";
+  EXPECT_EQ(torch::sizes_at_defaults(tmp.string()),
+            (std::vector<std::string>{"depth", "image_size", "in_channels"}));
+  for (const torch::Dims& d :
+       {torch::default_dims(tmp.string(), 2), torch::scaled_dims(tmp.string(), 4096, 1)}) {
+    std::vector<std::string> names;
+    for (const auto& [name, values] : d) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"batch_size", "dim", "embed_dim", "num_classes"}));
+  }
+  // Not `dim`: its default (an axis, as in KernelBench's LogSoftmax) is not the module's size.
+  // The bound runs at sizes the reference accepts and says which sizes it kept.
+  Options opt;
+  opt.jobs = 2;
+  opt.timeout_s = 20;
+  std::vector<Report> rs = verify_default_bound(tmp.string(), tmp.string(), opt);
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Equivalent) << rs[0].reason;
+  bool noted = false;
+  for (const std::string& n : rs[0].notes)
+    noted = noted || n.find("bound: depth, image_size, in_channels kept as the file writes") !=
+                         std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 TEST(VerifyCorpus, AConfirmedCounterexampleEndsTheBound) {
   // NOT_EQUIVALENT outranks every other verdict: later configurations cannot change the answer.
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/leaky_relu_wrong_slope";

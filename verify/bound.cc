@@ -291,6 +291,13 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                              opt.timeout_s, skipped);
   }
   opt.timeout_s = full_timeout;
+  std::string at_defaults;  // sizes the model always builds at its defaults: a note
+  for (const std::string& name : torch::sizes_at_defaults(ref_path))
+    at_defaults += (at_defaults.empty() ? "" : ", ") + name;
+  if (!at_defaults.empty())
+    at_defaults = "bound: " + at_defaults +
+                  " kept as the file writes them: Model's __init__ takes them as defaults that "
+                  "get_init_inputs() does not pass";
   auto finish = [&] {
     if (configs_left_out > 0)
       for (Report& r : all)
@@ -304,7 +311,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
           r.notes.push_back("bound: " + std::to_string(not_checked) +
                             " later configurations were not checked: a confirmed counterexample "
                             "decides the run");
-    return with_skipped(std::move(all), skipped);
+    std::vector<Report> kept = with_skipped(std::move(all), skipped);
+    if (!at_defaults.empty())
+      for (Report& r : kept) r.notes.push_back(at_defaults);
+    return kept;
   };
   // Once a counterexample decides the run, searching sizes around the blocks (which runs the
   // programs at each size tried) would only be thrown away.

@@ -97,6 +97,9 @@ std::string describe_pairing(const Program& ref, const Program& cand);
 // only get_init_inputs() names (kernel_size, stride, groups) stay as written.
 // Throws ir::SyntaxError when the file cannot be read.
 Dims default_dims(const std::string& ref_path, int64_t first);
+// Module-level sizes the bound keeps as written: Model's `__init__` takes a parameter of that name
+// with a default that get_init_inputs() does not pass, so the model is always built with it.
+std::vector<std::string> sizes_at_defaults(const std::string& ref_path);
 // The same dimensions with the sizes the file writes.
 Dims file_dims(const std::string& ref_path);
 // The small integer constants (2 to 64) get_init_inputs() names and the bound keeps as written,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "frontends/python/python.h"
@@ -31,10 +33,57 @@ std::optional<int64_t> int_literal(const std::string& text) {
   return v;
 }
 
+// Module-level names Model's `__init__` takes as parameters with defaults that get_init_inputs()
+// does not pass (past the positions of the list it returns, or keyword-only): the model always
+// builds with the default, so the input sized by the module-level constant must keep the file's
+// value (KernelBench L3 32: `image_size=32` and `in_channels=3` defaults, and get_init_inputs
+// passes three arguments; every smaller image the bound tried was rejected by the reference).
+// The caller keeps those whose default is the module-level value: KernelBench's LogSoftmax
+// takes `dim=1` (an axis) beside a module-level `dim = 16384` (a size).
+std::map<std::string, python::NodeId> pinned_by_defaults(const python::Tree& tree,
+                                                         python::NodeId get_init) {
+  std::map<std::string, python::NodeId> pinned;  // name, its default
+  if (get_init == python::kNoNode) return pinned;
+  std::optional<size_t> passed;  // how many arguments get_init_inputs() passes, when one list
+  for (python::NodeId id : tree.at(tree.at(get_init).kids.back()).kids) {
+    const python::Node& st = tree.at(id);
+    if (st.kind != python::NodeKind::Return || st.kids.empty() || st.kids[0] == python::kNoNode)
+      continue;
+    const python::Node& v = tree.at(st.kids[0]);
+    if (v.kind != python::NodeKind::List && v.kind != python::NodeKind::Tuple) return pinned;
+    for (python::NodeId k : v.kids)
+      if (tree.at(k).kind == python::NodeKind::Starred) return pinned;
+    if (passed && *passed != v.kids.size()) return pinned;  // two returns that differ
+    passed = v.kids.size();
+  }
+  if (!passed) return pinned;
+  for (python::NodeId id : tree.at(tree.root).kids) {
+    const python::Node& cls = tree.at(id);
+    if (cls.kind != python::NodeKind::ClassDef || cls.text != "Model") continue;
+    for (python::NodeId m : tree.at(cls.kids.back()).kids) {
+      const python::Node& fn = tree.at(m);
+      if (fn.kind != python::NodeKind::FunctionDef || fn.text != "__init__") continue;
+      size_t position = 0;  // after self
+      bool keyword_only = false;
+      const auto& params = tree.at(fn.kids[1]).kids;
+      for (size_t i = 1; i < params.size(); ++i) {
+        const python::Node& p = tree.at(params[i]);
+        if (p.flags == 1 || p.flags == 3) keyword_only = true;  // *args, bare '*'
+        if (p.flags != 0) continue;
+        const bool has_default = p.kids.size() > 1 && p.kids[1] != python::kNoNode;
+        if (has_default && (keyword_only || position >= *passed)) pinned[p.text] = p.kids[1];
+        position += !keyword_only;
+      }
+    }
+  }
+  return pinned;
+}
+
 // The sizes get_inputs() names: module-level constants written as literals or arithmetic on
 // literals (N = 2048 * 2), or tuples or lists of them, each with its value as written, in the order
 // get_inputs() first names them. `all` gets every such module-level constant, in file order.
-Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = nullptr) {
+Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = nullptr,
+                 std::vector<std::string>* pinned = nullptr) {
   python::Tree tree = python::parse_file(path);
   std::function<std::optional<int64_t>(const python::Node&)> value_of =
       [&](const python::Node& e) -> std::optional<int64_t> {
@@ -113,6 +162,14 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
         record(target, value);
       }
     }
+  }
+  // Sizes the model always builds at their defaults are not the bound's to change.
+  for (const auto& [name, default_value] : pinned_by_defaults(tree, get_init)) {
+    auto v = value_of(tree.at(default_value));
+    if (!sizes.contains(name) || !v || sizes[name] != std::vector<int64_t>{*v}) continue;
+    if (pinned) pinned->push_back(name);
+    sizes.erase(name);
+    if (all) std::erase_if(*all, [&](const auto& p) { return p.first == name; });
   }
   // The sizes a function names, in the order it first names them. A name met only inside
   // arithmetic (D * stride) is a factor, not a size of its own. In get_inputs, a literal of 16
@@ -240,6 +297,12 @@ Dims scaled_dims(const std::string& ref_path, int64_t max_product, int64_t floor
     if (product <= max_product) break;
   }
   return scaled;
+}
+
+std::vector<std::string> sizes_at_defaults(const std::string& ref_path) {
+  std::vector<std::string> pinned;
+  input_sizes(ref_path, nullptr, nullptr, &pinned);
+  return pinned;
 }
 
 int64_t input_product(const std::string& ref_path, const Dims& dims) {
