@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "verify/terms_key.h"
 #include "verify/verify.h"
 
 using namespace keq;
@@ -129,6 +130,37 @@ void quant_table() {
     std::printf("| %s | %.2f s, %s |\n", n.c_str(), s, verify::verdict_name(v));
   }
 }
+
+// The autotune same-terms key (verify/terms_key.h) over an implicit-GEMM conv's outputs: `outs`
+// outputs, each a sum of `k` products of an input and a weight, both programs, real semantics
+// (zero addends left out: every eighth product is 0 * 0, a masked K lane).
+void BM_TermsKey(benchmark::State& state) {
+  const int64_t outs = state.range(0), k = state.range(1);
+  ir::TermStore store;
+  std::vector<ir::TermId> inputs, weights;
+  for (int64_t i = 0; i < outs + k; ++i)
+    inputs.push_back(store.variable("in0[" + std::to_string(i) + "]"));
+  for (int64_t i = 0; i < k; ++i) weights.push_back(store.variable("w[" + std::to_string(i) + "]"));
+  const ir::TermId zero = store.constant(ir::Constant::of_float(0.0));
+  torch::Program ref, cand;
+  for (torch::Program* p : {&ref, &cand}) {
+    auto t = std::make_shared<torch::Tensor>();
+    t->shape = {outs};
+    for (int64_t o = 0; o < outs; ++o) {
+      std::vector<ir::TermId> products;
+      for (int64_t j = 0; j < k; ++j)
+        products.push_back(p == &cand && j % 8 == 7
+                               ? store.make(ir::Op::Mul, {zero, zero})
+                               : store.make(ir::Op::Mul, {inputs[o + j], weights[j]}));
+      t->elems.push_back(store.make(ir::Op::Sum, products));
+    }
+    p->outputs.push_back(t);
+  }
+  for (auto _ : state)
+    benchmark::DoNotOptimize(verify::internal::terms_key(store, {&ref, &cand}, true));
+  state.counters["terms"] = static_cast<double>(store.size());
+}
+BENCHMARK(BM_TermsKey)->Args({4096, 363})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -263,8 +263,16 @@ bool Pipeline::structure() {
 // own that decides a verdict ended the configuration in structural() already.
 bool Pipeline::proved_by_earlier_config() {
   if (r_.autotune_configs < 2) return false;
+  // Keyed only where an earlier proof can be compared or a later config will run: the key walks
+  // every term (a conv's implicit GEMM: most of a run's structure stage).
+  const bool later = opt_.every_autotune_config && opt_.autotune_config + 1 < r_.autotune_configs;
+  if (opt_.proven_terms.empty() && !later) return false;
+  // A reference that launched no kernel builds the same terms whatever the autotune config (the
+  // only option that differs between them): the candidate's alone are keyed then.
+  std::vector<const torch::Program*> keyed{&cand_};
+  if (!ref_.state.launches.empty()) keyed.insert(keyed.begin(), &ref_);
   r_.terms = std::make_shared<const std::vector<uint64_t>>(
-      terms_key(store_, {&ref_, &cand_}, opt_.semantics == ir::Semantics::Real));
+      terms_key(store_, keyed, opt_.semantics == ir::Semantics::Real));
   for (const Options::ProvenTerms& p : opt_.proven_terms) {
     if (*p.terms != *r_.terms) continue;
     r_.verdict = Verdict::Equivalent;

@@ -1,7 +1,5 @@
 #include "verify/terms_key.h"
 
-#include <absl/container/flat_hash_map.h>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -41,11 +39,31 @@ void put_node(std::vector<uint64_t>& key, const ir::TermStore& s, TermId t,
   key.insert(key.end(), kids.begin(), kids.end());
 }
 
+// A map from the store's terms, dense by id: a conv's outputs reach millions of terms, where a
+// hash map's lookups were most of the key's time. Terms made after it grew are added as met.
+class TermMap {
+ public:
+  explicit TermMap(const ir::TermStore& s) : s_(s) {}
+  bool contains(TermId t) const { return t < slots_.size() && slots_[t] != kNone; }
+  TermId at(TermId t) const { return slots_.at(t); }
+  void emplace(TermId t, TermId v) {
+    if (t >= slots_.size()) slots_.resize(std::max<size_t>(s_.size(), t + 1), kNone);
+    slots_[t] = v;
+    ++size_;
+  }
+  size_t size() const { return size_; }
+
+ private:
+  static constexpr TermId kNone = ~TermId{0};
+  const ir::TermStore& s_;
+  std::vector<TermId> slots_;
+  size_t size_ = 0;
+};
+
 // Post-order with an explicit stack (a loop accumulator's chain is as deep as it is long):
 // done[t] = on_node(t) for each term root reaches, operands first.
 template <class OnNode>
-void post_order(const ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, TermId>& done,
-                const OnNode& on_node) {
+void post_order(const ir::TermStore& s, TermId root, TermMap& done, const OnNode& on_node) {
   std::vector<std::pair<TermId, bool>> stack{{root, false}};
   while (!stack.empty()) {
     auto [t, expanded] = stack.back();
@@ -68,7 +86,7 @@ std::vector<uint64_t> terms_key(ir::TermStore& store,
                                 const std::vector<const torch::Program*>& programs, bool real) {
   // Real semantics: the terms keyed are the outputs without their zero addends, made first, so
   // that a zero left out takes no record.
-  absl::flat_hash_map<TermId, TermId> normal;
+  TermMap normal(store);
   auto keyed = [&](TermId e) {
     if (!real) return e;
     post_order(store, e, normal, [&](TermId t) {
@@ -77,7 +95,7 @@ std::vector<uint64_t> terms_key(ir::TermStore& store,
     return normal.at(e);
   };
   std::vector<uint64_t> key;
-  absl::flat_hash_map<TermId, TermId> number;  // a term's record
+  TermMap number(store);  // a term's record
   auto record = [&](TermId t) {
     std::vector<uint64_t> kids;
     for (TermId c : store.children(t)) kids.push_back(number.at(c));

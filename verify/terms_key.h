@@ -33,14 +33,19 @@ ir::TermId without_zero_addends(ir::TermStore& s, ir::TermId c, const Kid& kid) 
     return s.op(t) == ir::Op::Const && s.type(t) == type && s.constant_of(t) == zero;
   };
   std::vector<ir::TermId> kids;
-  for (ir::TermId k : s.children(c)) kids.push_back(kid(k));
+  bool same = true;  // nothing below changed: c itself, without interning it again
+  for (ir::TermId k : s.children(c)) {
+    kids.push_back(kid(k));
+    same = same && kids.back() == k;
+  }
   const ir::Op op = s.op(c);
   if (op == ir::Op::Mul && std::ranges::all_of(kids, is_zero)) return s.constant(zero);
-  if (op != ir::Op::Add && op != ir::Op::Sum) return s.make(op, kids);
+  if (op != ir::Op::Add && op != ir::Op::Sum) return same ? c : s.make(op, kids);
+  const size_t before = kids.size();
   std::erase_if(kids, is_zero);
   if (kids.empty()) return s.constant(zero);
   if (kids.size() == 1 && s.type(kids[0]) == type) return kids[0];
-  return s.make(op, kids);
+  return same && kids.size() == before ? c : s.make(op, kids);
 }
 
 }  // namespace keq::verify::internal
