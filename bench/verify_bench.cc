@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -161,6 +163,34 @@ void BM_TermsKey(benchmark::State& state) {
   state.counters["terms"] = static_cast<double>(store.size());
 }
 BENCHMARK(BM_TermsKey)->Args({4096, 363})->Unit(benchmark::kMillisecond);
+
+// The reference side of an implicit-GEMM conv pair (AlexNet's first layer, KernelBench L1 50): a
+// torch Conv2d's terms, 3 -> 96 channels through an 11 x 11 kernel, `batch` images of 9 x 10
+// (one output position each, 363 products a sum).
+void BM_ConvReference(benchmark::State& state) {
+  std::string path = (std::filesystem::temp_directory_path() / "keq_bench_conv_ref.py").string();
+  std::ofstream(path) << "import torch\nimport torch.nn as nn\n"
+                         "class Model(nn.Module):\n"
+                         "    def __init__(self):\n"
+                         "        super().__init__()\n"
+                         "        self.conv1 = nn.Conv2d(3, 96, kernel_size=11, stride=4, "
+                         "padding=2)\n"
+                         "    def forward(self, x):\n"
+                         "        return self.conv1(x)\n"
+                         "batch_size = 2\n"
+                         "def get_inputs():\n"
+                         "    return [torch.rand(batch_size, 3, 9, 10)]\n"
+                         "def get_init_inputs():\n    return []\n";
+  const torch::Dims dims = {{"batch_size", {state.range(0)}}};
+  size_t terms = 0;
+  for (auto _ : state) {
+    ir::TermStore store;
+    torch::Program p = torch::run_program(path, store, "Model", dims);
+    terms = store.size();
+  }
+  state.counters["terms"] = static_cast<double>(terms);
+}
+BENCHMARK(BM_ConvReference)->Arg(257)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

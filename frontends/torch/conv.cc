@@ -53,13 +53,15 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
   r->shape = {batch, cout};
   r->shape.insert(r->shape.end(), osize.begin(), osize.end());
   define_unwritten(in, *x, at);
-  std::vector<ir::TermId> terms;
+  std::vector<ir::TermId> terms, xs, ws;  // one output's products, and their operands
   std::vector<int64_t> xi(nd + 2), wi(nd + 2);
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t co = 0; co < cout; ++co) {
       int64_t g = co / cout_g;
       for_each_index(osize, [&](const std::vector<int64_t>& o, int64_t) {
         terms.clear();
+        xs.clear();
+        ws.clear();
         for (int64_t ci = 0; ci < cin_g; ++ci)
           for_each_index(ksize, [&](const std::vector<int64_t>& k, int64_t) {
             // Forward: input position o*stride - pad + k*dil. Transposed: the input positions i
@@ -86,9 +88,12 @@ TensorPtr convolution(Interp& in, const TensorPtr& x, const TensorPtr& w, const 
               wi[1] = ci;
             }
             std::copy(k.begin(), k.end(), wi.begin() + 2);
-            terms.push_back(s.make(ir::Op::Mul, {x->elems[flat_index(x->shape, xi)],
-                                                 w->elems[flat_index(w->shape, wi)]}));
+            xs.push_back(x->elems[flat_index(x->shape, xi)]);
+            ws.push_back(w->elems[flat_index(w->shape, wi)]);
           });
+        // Made together: the store's lookups for one output's products overlap (a conv's
+        // products are all new terms, and a lookup each one after another was most of its time).
+        s.make_each(ir::Op::Mul, xs, ws, terms);
         if (terms.size() == 1 && one_product) one_product->push_back(terms[0]);
         ir::TermId acc = terms.empty()       ? constant(s, x->dtype, 0)
                          : terms.size() == 1 ? terms[0]
