@@ -1223,5 +1223,57 @@ TEST(DefaultBound, ProportionsWhoseInputsPassTheCapAreSkippedOnceAConfigurationR
       << notes;
 }
 
+// LeNet's `view(-1, 16*5*5)` wants the 32 x 32 image its get_inputs writes: the reference
+// rejects every smaller image, the file's proportions at floors of 1 and 8 as well, and with a
+// floor of 32 the batch stayed 32 too (LLMKernel L3 4: running the programs there took the whole
+// --timeout). The image is kept at the file's value and the other sizes small.
+TEST(DefaultBound, SizesTheReferenceNeedsAtTheFileValueKeepItWithTheOthersSmall) {
+  const std::string model =
+      "    def __init__(self, num_classes):\n        super().__init__()\n"
+      "        self.conv = nn.Conv2d(1, 2, 5)\n"
+      "        self.fc = nn.Linear(2 * 28 * 28, num_classes)\n\n"
+      "    def forward(self, x):\n"
+      "        return self.fc(self.conv(x).view(-1, 2 * 28 * 28))\n\n\n"
+      "batch_size = 4096\nnum_classes = 20\n\n\n"
+      "def get_inputs():\n    return [torch.rand(batch_size, 1, 32, 32)]\n\n\n"
+      "def get_init_inputs():\n    return [num_classes]\n";
+  Files f("image_at_file_value",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n" + model,
+          kTritonImports + "class ModelNew(nn.Module):\n" + model);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Equivalent) << rs[0].reason;
+  EXPECT_NE(rs[0].bound.find("literal@20:39=32,literal@20:43=32,batch_size=4,"), std::string::npos)
+      << rs[0].bound;
+  EXPECT_NE(rs[0].bound.find("at the file's value"), std::string::npos) << rs[0].bound;
+  for (const Report& r : rs) EXPECT_EQ(r.bound.find("batch_size=32,"), std::string::npos);
+}
+
+// Every autotune config's findings come before any config's proof: a grid sized for config 1's
+// block of 2 leaves config 2's (a block of 1) every other output unwritten. Config 1's proof ran
+// first, and over a LeNet its proof took the whole --timeout before config 2 ran (LLMKernel
+// L3 4); the finding now decides the run with no proof spent.
+TEST(DefaultBound, AnAutotuneConfigsFindingComesBeforeAnyProof) {
+  Files f("config_finding_first",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+          "    def forward(self, x):\n        return 2 * x\n\n\n"
+          "n = 64\n\n\ndef get_inputs():\n    return [torch.rand(n)]\n\n\n"
+          "def get_init_inputs():\n    return []\n",
+          kTritonImports +
+              "@triton.autotune(configs=[triton.Config({'BLOCK': 2}), "
+              "triton.Config({'BLOCK': 1})], key=['n'])\n" +
+              kTwiceKernel +
+              "class ModelNew(nn.Module):\n    def forward(self, x):\n"
+              "        y = torch.empty_like(x)\n"
+              "        twice[(triton.cdiv(x.numel(), 2),)](x, y, x.numel())\n"
+              "        return y\n\n\n"
+              "n = 64\n");
+  std::vector<Report> rs = f.run();
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].verdict, Verdict::NotEquivalent) << rs[0].reason;
+  EXPECT_EQ(rs[0].autotune_config, 1u);
+  EXPECT_NE(rs[0].bound.find("config 2 of 2"), std::string::npos) << rs[0].bound;
+}
+
 }  // namespace
 }  // namespace keq::verify

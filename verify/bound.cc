@@ -70,6 +70,28 @@ void more_autotune_configs(const std::string& ref_path, const std::string& cand_
         list);
 }
 
+// Before any proof at the first sizes both sides accept: every other autotune config's programs,
+// run for their findings alone (an output nothing wrote, an out-of-bounds read). A config whose
+// grid is sized for another's blocks (LLMKernel L3 4) showed its finding only after config 1's
+// proof had spent the whole --timeout. Each gets an eighth of it; null when none has a finding.
+std::optional<Report> finding_in_other_configs(const std::string& ref_path,
+                                               const std::string& cand_path, Options opt,
+                                               const Report& first) {
+  if (!opt.every_autotune_config) return std::nullopt;
+  const std::vector<std::string>& sigs = first.autotune_signatures;
+  opt.structure_only = true;
+  opt.timeout_s = std::max(2.0, opt.timeout_s / 8);
+  for (size_t c = 1; c < first.autotune_configs; ++c) {
+    if (c < sigs.size() && std::find(sigs.begin(), sigs.begin() + c, sigs[c]) != sigs.begin() + c)
+      continue;  // the same program as an earlier config
+    opt.autotune_config = c;
+    Report r = verify(ref_path, cand_path, opt);
+    r.autotune_config = c;
+    if (r.verdict == Verdict::NotEquivalent) return r;
+  }
+  return std::nullopt;
+}
+
 Options first_config(Options opt) {
   if (opt.every_autotune_config) opt.autotune_config = 0;
   return opt;
@@ -139,7 +161,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
       more_autotune_configs(ref_path, cand_path, opt, rs, second_round);
     } else {
       rs = {verify(ref_path, cand_path, first_config(opt))};
-      more_autotune_configs(ref_path, cand_path, opt, rs, around_blocks, only, &configs_left_out);
+      more_autotune_configs(ref_path, cand_path, opt, rs, around_blocks || second_round, only,
+                            &configs_left_out);
     }
     for (Report& r : rs) {
       blocks.insert(r.blocks.begin(), r.blocks.end());
@@ -178,6 +201,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         {torch::scaled_dims(ref_path, 262144, 32), scaled}};
     bool doubled = false;  // the first sizes that flatten were tried with each size doubled
     bool powered = false;  // sizes a power of two were added where asserts rejected the first
+    bool kept = false;     // sizes at the file's values were added where it rejected proportions
+    int proportions_rejected = 0;  // by the reference
     size_t powers_rejected = 0, multiples_rejected = 0;
     for (size_t t = 0; t < tries.size(); ++t) {
       // The second round can reach the first's sizes (both scaled down to keep a structure):
@@ -214,8 +239,12 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         }
       }
       opt.dims = tries[t].first;
+      // The probe stops after the findings: whether both sides accept these sizes is known by
+      // then, and the proofs come after every autotune config's findings (below).
       opt.stop_if_flattened = t + 1 < tries.size();
+      opt.structure_only = true;
       Report probe = verify(ref_path, cand_path, first_config(opt));
+      opt.structure_only = false;
       opt.stop_if_flattened = false;
       // No sizes help a file keq cannot read or that lacks ModelNew: the bound stops there
       // (it went on to its largest sizes, running the reference until the --timeout).
@@ -234,7 +263,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                   probe.verdict != Verdict::NotEquivalent;  // (the last try runs to a verdict)
       if (t + 1 < tries.size() && (rejected || flat)) {
         bool power = tries[t].second.find(kPowerOfTwo) != std::string::npos;
-        bool multiple = tries[t].second.find(kMultipleOfConstant) != std::string::npos;
+        bool multiple = tries[t].second.find(kMultipleOfConstant) != std::string::npos ||
+                        tries[t].second.find(kAtFileValue) != std::string::npos;
         if (probe.assert_rejected && power) ++powers_rejected;  // one note for them all, below
         if ((probe.assert_rejected || probe.reference_stopped) && multiple) ++multiples_rejected;
         if ((probe.assert_rejected || probe.size_limited) && !power && !multiple)
@@ -257,6 +287,17 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
           }
           tries.insert(tries.begin() + static_cast<ptrdiff_t>(t) + 1, more.begin(), more.end());
         }
+        // The file's proportions rejected by the reference too, at floors of 1 and 8: sizes it
+        // needs as the file writes them (LeNet's 32 x 32 image for its view(-1, 400)), the
+        // others small. The proportions with a floor of 32 kept the batch at 32 as well, and
+        // running the programs there took the whole --timeout (LLMKernel L3 4).
+        if (by_reference && tries[t].second == scaled) ++proportions_rejected;
+        if (proportions_rejected == 2 && !kept) {
+          kept = true;
+          auto at_file = at_file_values(tries[0].first, torch::file_dims(ref_path));
+          tries.insert(tries.begin() + static_cast<ptrdiff_t>(t) + 1, at_file.begin(),
+                       at_file.end());
+        }
         if (flat) skipped.push_back(dims_str(opt.dims) + ": it flattens " + probe.flattened[0]);
         // One size too small flattens most often (channels as few as the groups): each size
         // doubled in turn, before any larger floor multiplies them all.
@@ -267,14 +308,24 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         }
         continue;
       }
-      if (flat)
-        probe.notes.push_back("bound: no sizes tried keep the structure: " + probe.flattened[0]);
       if (!rejected && !accepted) {
         accepted = opt.dims;
         proportional = tries[t].second == scaled;
       }
       if (!rejected && !distinct && sizes_distinct(opt.dims)) distinct = opt.dims;
-      run(opt.dims, tries[t].second, std::move(probe));
+      const size_t before = all.size();
+      const std::string flat_what = flat ? probe.flattened[0] : "";
+      std::optional<Report> found;
+      if (probe.structure_only) found = finding_in_other_configs(ref_path, cand_path, opt, probe);
+      if (found)
+        run(opt.dims, tries[t].second, std::move(found));
+      else if (probe.structure_only)
+        run(opt.dims, tries[t].second);  // the proofs, config by config
+      else
+        run(opt.dims, tries[t].second, std::move(probe));
+      if (flat)
+        for (size_t r = before; r < all.size(); ++r)
+          all[r].notes.push_back("bound: no sizes tried keep the structure: " + flat_what);
       break;
     }
     if (powers_rejected > 0)
@@ -282,8 +333,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                         " sizes with one (or every) size a power of two: an assert rejected them");
     if (multiples_rejected > 0)
       skipped.push_back(std::to_string(multiples_rejected) +
-                        " sizes with one (or every) size a multiple of a constant the file keeps: "
-                        "an assert or the reference rejected them");
+                        " sizes with one (or every) size a multiple of a constant the file keeps, "
+                        "or some at the file's value: an assert or the reference rejected them");
     second_round = false;
     // Never the only configuration run: with none before it, dropping it would leave no verdict.
     if (first != 2 && round_start > 0 && round_start < all.size())

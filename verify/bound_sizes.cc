@@ -174,4 +174,29 @@ NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& cons
   return out;
 }
 
+NamedDims at_file_values(const torch::Dims& dims, const torch::Dims& file) {
+  NamedDims out;
+  std::set<int64_t> values;
+  for (const auto& [name, vs] : file)
+    for (int64_t v : vs)
+      if (v > 1) values.insert(v);
+  for (int64_t v : values) {
+    torch::Dims more = dims;
+    std::string names;
+    for (size_t d = 0; d < more.size() && d < file.size(); ++d)
+      for (size_t j = 0; j < more[d].second.size() && j < file[d].second.size(); ++j)
+        if (file[d].first == more[d].first && file[d].second[j] == v && more[d].second[j] != v) {
+          more[d].second[j] = v;
+          if (names.find(more[d].first) == std::string::npos)
+            names += (names.empty() ? "" : ", ") + more[d].first;
+        }
+    if (names.empty() || elements(more) > kMaxElements) continue;
+    out.push_back({std::move(more), names + " " + kAtFileValue});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return elements(a.first) < elements(b.first);
+  });
+  return out;
+}
+
 }  // namespace keq::verify::internal

@@ -70,6 +70,13 @@ NamedDims powers_of_two(const torch::Dims& dims);
 inline constexpr const char* kMultipleOfConstant = "a multiple of the file's constant";
 NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants);
 
+// Sizes for a reference that needs some sizes at the file's own values (LeNet's
+// `view(-1, 16*5*5)` wants the 32 x 32 image its get_inputs writes): for each value the file
+// gives sizes, those sizes at it and the others as they were; smallest first.
+inline constexpr const char* kAtFileValue =
+    "at the file's value: the reference rejected the sizes before";
+NamedDims at_file_values(const torch::Dims& dims, const torch::Dims& file);
+
 // A configuration the default bound adds, and why (shown in its bound line).
 struct SizeTry {
   torch::Dims dims;

@@ -262,7 +262,7 @@ bool Pipeline::structure() {
 // config has the earlier one's proof (the same terms over the same inputs). A finding of its
 // own that decides a verdict ended the configuration in structural() already.
 bool Pipeline::proved_by_earlier_config() {
-  if (r_.autotune_configs < 2) return false;
+  if (r_.autotune_configs < 2 || opt_.structure_only) return false;
   // Keyed only where an earlier proof can be compared or a later config will run: the key walks
   // every term (a conv's implicit GEMM: most of a run's structure stage).
   const bool later = opt_.every_autotune_config && opt_.autotune_config + 1 < r_.autotune_configs;

@@ -332,6 +332,13 @@ Report Pipeline::run() {
     }
     r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
     if (!go_on) return finished();
+    if (opt_.structure_only && stage.run == &Pipeline::structure) {
+      r_.verdict = Verdict::Unknown;
+      r_.reason = "only the findings were checked";
+      r_.structure_only = true;
+      r_.stats.seconds = elapsed();
+      return finished();
+    }
   }
   conclude();
   return finished();

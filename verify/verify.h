@@ -55,6 +55,9 @@ struct Options {
   // every outcome; see python::TimingChoices).
   uint64_t timing_choices = 0;
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
+  // Stop once the programs ran and their shapes and memory findings were checked (the default
+  // bound looks at every autotune config that way before proving any).
+  bool structure_only = false;
   // The candidate's parameters paired by one of Report::parameter_pairings (empty: by creation
   // order, as DESIGN.md says).
   std::vector<torch::ParameterAlias> parameter_pairing;
@@ -152,6 +155,8 @@ struct Report {
   bool size_limited = false;        // UNSUPPORTED: these sizes pass keq's limits (elements, grid)
   bool bad_input = false;    // ERROR at any sizes: a file unreadable, or without what keq reads
   bool not_started = false;  // UNKNOWN because the run's --timeout was spent before it
+  // UNKNOWN because Options::structure_only stopped it after the findings (none decided it).
+  bool structure_only = false;
   bool out_of_time = false;  // UNKNOWN because the timeout came first
   torch::Dims dims;          // the configuration's sizes (empty: as the file writes them)
   Stats stats;
