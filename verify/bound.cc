@@ -239,10 +239,11 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
         }
       }
       opt.dims = tries[t].first;
-      // The probe stops after the findings: whether both sides accept these sizes is known by
-      // then, and the proofs come after every autotune config's findings (below).
+      // The first round's probe stops after the findings where kernels are autotuned: whether
+      // both sides accept these sizes is known by then, and the proofs come after every
+      // autotune config's findings (below).
       opt.stop_if_flattened = t + 1 < tries.size();
-      opt.structure_only = true;
+      opt.structure_only = !second_round;
       Report probe = verify(ref_path, cand_path, first_config(opt));
       opt.structure_only = false;
       opt.stop_if_flattened = false;

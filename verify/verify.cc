@@ -332,7 +332,9 @@ Report Pipeline::run() {
     }
     r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
     if (!go_on) return finished();
-    if (opt_.structure_only && stage.run == &Pipeline::structure) {
+    // Only where other autotune configs have findings to look at: otherwise the proofs follow
+    // here, in this run (a stop would only run the programs again).
+    if (opt_.structure_only && stage.run == &Pipeline::structure && r_.autotune_configs > 1) {
       r_.verdict = Verdict::Unknown;
       r_.reason = "only the findings were checked";
       r_.structure_only = true;

@@ -55,8 +55,8 @@ struct Options {
   // every outcome; see python::TimingChoices).
   uint64_t timing_choices = 0;
   bool every_autotune_config = true;  // verify_every_autotune_config: all, or autotune_config
-  // Stop once the programs ran and their shapes and memory findings were checked (the default
-  // bound looks at every autotune config that way before proving any).
+  // Where kernels are autotuned, stop once the programs ran and their shapes and memory findings
+  // were checked (the default bound looks at every autotune config that way before proving any).
   bool structure_only = false;
   // The candidate's parameters paired by one of Report::parameter_pairings (empty: by creation
   // order, as DESIGN.md says).
