@@ -363,10 +363,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
           r.notes.push_back("bound: " + std::to_string(not_checked) +
                             " later configurations were not checked: a confirmed counterexample "
                             "decides the run");
-    std::vector<Report> kept = with_skipped(std::move(all), skipped);
+    std::vector<Report> reports = with_skipped(std::move(all), skipped);
     if (!at_defaults.empty())
-      for (Report& r : kept) r.notes.push_back(at_defaults);
-    return kept;
+      for (Report& r : reports) r.notes.push_back(at_defaults);
+    return reports;
   };
   // Once a counterexample decides the run, searching sizes around the blocks (which runs the
   // programs at each size tried) would only be thrown away.
