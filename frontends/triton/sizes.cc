@@ -164,8 +164,10 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
     }
   }
   // Sizes the model always builds at their defaults are not the bound's to change.
-  for (const auto& [name, default_value] : pinned_by_defaults(tree, get_init)) {
-    auto v = value_of(tree.at(default_value));
+  // (Not a structured binding: clang 14 cannot capture one.)
+  for (const auto& entry : pinned_by_defaults(tree, get_init)) {
+    const std::string& name = entry.first;
+    auto v = value_of(tree.at(entry.second));
     if (!sizes.contains(name) || !v || sizes[name] != std::vector<int64_t>{*v}) continue;
     if (pinned) pinned->push_back(name);
     sizes.erase(name);
