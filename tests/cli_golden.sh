@@ -234,6 +234,11 @@ check verify-json-stages 0 '"stage": "e-graph"' bash -c "'$keq' verify '$ex/soft
 check verify-json-provenance 0 '"provenance": "keq 0.3.0; rules ' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/p.json' >/dev/null; cat '$tmp/p.json'"
 check verify-repro 1 "repro: $tmp/repro.py" "$keq" verify "$ex/fp16_cast_noclamp/ref.py" "$ex/fp16_cast_noclamp/cand.py" --dims batch_size=2,dim=3 --repro "$tmp/repro.py"
 check verify-repro-content 0 'VALUES = {' cat "$tmp/repro.py"
+check verify-repro-training-mode 0 'EVAL = False' cat "$tmp/repro.py"
+# Under --eval the script runs both models in eval mode: it ran them in training mode, where
+# this pair's candidate runs torch's ops and the script said "equal" (found on an H100).
+check verify-repro-eval 1 "repro: $tmp/repro_eval.py" "$keq" verify "$ex/kernel_only_in_eval/ref.py" "$ex/kernel_only_in_eval/cand.py" --dims batch_size=2,in_features=3,out_features=4 --eval --repro "$tmp/repro_eval.py"
+check verify-repro-eval-content 0 'EVAL = True' cat "$tmp/repro_eval.py"
 
 # A scalar accumulator over a 100,000-wide row builds a term as deep as the row: it once
 # overflowed the stack in pair dedup, then grew past the machine's memory; now the budget stops it.

@@ -98,6 +98,7 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
   t += "CAND = " + py_str(std::filesystem::absolute(cand_path).string()) + "\n";
   t += "REF_CLASS, CAND_CLASS = " + py_str(r.ref_class) + ", " + py_str(r.cand_class) + "\n";
   t += std::string("KERNELBOOK = ") + (r.ref_class == "Model" ? "False" : "True") + "\n";
+  t += std::string("EVAL = ") + (r.eval_mode ? "True" : "False") + "  # keq verify --eval\n";
   t += "DIMS = {";
   for (size_t k = 0; k < r.dims.size(); ++k) {
     const auto& [name, values] = r.dims[k];
@@ -189,7 +190,7 @@ with torch.no_grad():
     for i, x in enumerate(inputs):
         fill(x, f"in{i}")
     (ref_model, ref_params), (cand_model, cand_params) = build(getattr(ref, REF_CLASS)), build(getattr(cand, CAND_CLASS))
-    models = [ref_model, cand_model]
+    models = [m.eval() if EVAL else m for m in (ref_model, cand_model)]
     ref_keq = keq_parameters(ref_params, REF_PARAMS)
     for j, p in ref_keq.items():
         fill(p.data, f"p{j}")

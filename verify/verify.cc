@@ -364,6 +364,7 @@ bool Pipeline::start() {
   r_.bound = dims_str(opt_.dims) + (opt_.default_bound ? " (default bound)" : "");
   r_.nonfinite_inputs = opt_.nonfinite_inputs;
   r_.semantics = opt_.semantics;
+  r_.eval_mode = opt_.eval_mode;
   if (opt_.timeout_s > 0) return true;
   r_.verdict = Verdict::Unknown;
   r_.reason = "the run's --timeout was spent before this configuration started";

@@ -129,6 +129,7 @@ struct Report {
   // torch Parameter holds.
   std::vector<int64_t> ref_parameter_objects, cand_parameter_objects;
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
+  bool eval_mode = false;         // Options::eval_mode: both models ran after .eval() (for --repro)
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
