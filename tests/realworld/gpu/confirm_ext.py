@@ -35,7 +35,10 @@ def load(path, name, dims=None):  # each size in dims set where the file assigns
         body.append(node)
         targets = node.targets if isinstance(node, ast.Assign) else []
         for n in [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and n.id in dims]:
-            body.append(ast.copy_location(ast.parse(f"{n} = {dims[n]!r}").body[0], node))
+            value = dims[n]  # a tuple where the file writes one (input_shape = (32768,))
+            if isinstance(node.value, (ast.Tuple, ast.List)) and not isinstance(value, tuple):
+                value = (value,)
+            body.append(ast.copy_location(ast.parse(f"{n} = {value!r}").body[0], node))
     tree.body = body
     m = types.ModuleType(name)
     m.__file__ = path
@@ -193,12 +196,16 @@ def confirm(problem_dir):
             out.append("  file's sizes: error " + traceback.format_exc().splitlines()[-1])
     dims_file = os.path.join(problem_dir, "dims.txt")
     for line in open(dims_file).read().split() if os.path.exists(dims_file) else []:
-        dims = {k: int(v) for k, v in (kv.split("=") for kv in line.split(","))}
+        dims = {}  # keq writes a tuple's values as 4x5
+        for k, v in (kv.split("=") for kv in line.split(",")):
+            values = tuple(int(x) for x in v.split("x"))
+            dims[k] = values if len(values) > 1 else values[0]
         for config in range(64):
             try:
                 r = compare(problem_dir, dims, range(2), nan_empty=True, config=config)
-            except Exception:
-                r = "error " + traceback.format_exc().splitlines()[-1]
+            except Exception:  # the files themselves (an import): no config changes that
+                out.append(f"  {line}: error " + traceback.format_exc().splitlines()[-1])
+                break
             if r is None:
                 break
             out.append(f"  {line}, autotune config {config + 1} alone, NaN-filled empty: {r}")
