@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/budget.h"
+#include "ir/post_order.h"
 
 namespace keq::verify::internal {
 
@@ -39,27 +40,11 @@ bool leaf(const ir::TermStore& s, TermId t) {
 template <class Replaced>
 TermId rebuilt(ir::TermStore& s, TermId root, absl::flat_hash_map<TermId, TermId>& done,
                Replaced replaced) {
-  std::vector<std::pair<TermId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [t, expanded] = stack.back();
-    stack.pop_back();
-    if (done.contains(t)) continue;
-    ir::Budget::tick();
-    if (!expanded) {
-      if (std::optional<TermId> r = replaced(t)) {
-        done[t] = *r;
-        continue;
-      }
-      stack.push_back({t, true});
-      auto kids = s.children(t);
-      for (size_t i = kids.size(); i-- > 0;)  // visited first to last: a stable numbering
-        if (!done.contains(kids[i])) stack.push_back({kids[i], false});
-      continue;
-    }
+  ir::post_order(s, root, done, replaced, [&](TermId t) {
     std::vector<TermId> kids;
     for (TermId c : s.children(t)) kids.push_back(done.at(c));
-    done[t] = s.make(s.op(t), kids);
-  }
+    return s.make(s.op(t), kids);
+  });
   return done.at(root);
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "ir/budget.h"
+#include "ir/post_order.h"
 
 namespace keq::verify::internal {
 
@@ -60,26 +60,6 @@ class TermMap {
   size_t size_ = 0;
 };
 
-// Post-order with an explicit stack (a loop accumulator's chain is as deep as it is long):
-// done[t] = on_node(t) for each term root reaches, operands first.
-template <class OnNode>
-void post_order(const ir::TermStore& s, TermId root, TermMap& done, const OnNode& on_node) {
-  std::vector<std::pair<TermId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [t, expanded] = stack.back();
-    stack.pop_back();
-    if (done.contains(t)) continue;
-    ir::Budget::tick();
-    if (!expanded) {
-      stack.push_back({t, true});
-      for (TermId c : s.children(t))
-        if (!done.contains(c)) stack.push_back({c, false});
-      continue;
-    }
-    done.emplace(t, on_node(t));
-  }
-}
-
 }  // namespace
 
 std::vector<uint64_t> terms_key(ir::TermStore& store,
@@ -89,7 +69,7 @@ std::vector<uint64_t> terms_key(ir::TermStore& store,
   TermMap normal(store);
   auto keyed = [&](TermId e) {
     if (!real) return e;
-    post_order(store, e, normal, [&](TermId t) {
+    ir::post_order(store, e, normal, [&](TermId t) {
       return without_zero_addends(store, t, [&](TermId k) { return normal.at(k); });
     });
     return normal.at(e);
@@ -115,7 +95,7 @@ std::vector<uint64_t> terms_key(ir::TermStore& store,
           continue;
         }
         TermId k = keyed(e);
-        post_order(store, k, number, record);
+        ir::post_order(store, k, number, record);
         key.push_back(number.at(k));
       }
     }
