@@ -1,6 +1,8 @@
 #include "frontends/triton/compile_checks.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace keq::triton {
 namespace {
@@ -184,6 +186,65 @@ void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& 
                                                         : "a " + sl->type_name()) +
                        " (Triton blocks take only None and `:`)");
   }
+}
+
+namespace {
+struct MemoryOption {
+  size_t position;
+  const char* keyword;
+  const char* what;  // Triton's words in the ValueError
+  std::vector<std::string> names;
+};
+
+std::vector<MemoryOption> memory_options(MemoryCall call) {
+  const std::vector<std::string> eviction = {"evict_last", "evict_first"};
+  switch (call) {
+    case MemoryCall::Load:  // semantic.load checks cache, then eviction, then padding
+      return {{5, "cache_modifier", "Cache modifier", {".ca", ".cg", ".cv"}},
+              {6, "eviction_policy", "Eviction policy", eviction},
+              {4, "padding_option", "Padding option", {"zero", "nan"}}};
+    case MemoryCall::Store:
+      return {{4, "cache_modifier", "Cache modifier", {".wb", ".cg", ".cs", ".wt"}},
+              {5, "eviction_policy", "Eviction policy", eviction}};
+    case MemoryCall::Atomic:  // every atomic takes sem and scope at 3 and 4
+      return {{3, "sem", "Memory semantic", {"acquire", "release", "acq_rel", "relaxed"}},
+              {4, "scope", "Memory semantic", {"gpu", "cta", "sys"}}};
+  }
+  return {};
+}
+}  // namespace
+
+void check_memory_options(python::Interp& in, const python::CallArgs& a, MemoryCall call) {
+  for (const MemoryOption& o : memory_options(call)) {
+    python::Ref v = a.get(o.position, o.keyword);
+    if (!v || v->kind == K::None || !in.truthy(v, a.at)) continue;
+    bool listed = false;
+    for (const std::string& name : o.names) listed = listed || (v->kind == K::Str && v->s == name);
+    if (!listed)
+      in.raise(a.at, std::string("ValueError: ") + o.what + " " + in.repr(v) + " not supported");
+  }
+}
+
+void check_hint(python::Interp& in, python::Span at, const std::string& hint,
+                const python::Ref& input, const python::Ref& values) {
+  if (input->kind == K::Int && !is_runtime_int(input))
+    in.raise(at, "AttributeError: 'constexpr' object has no attribute 'shape'");
+  std::vector<python::Ref> items = values->kind == K::List || values->kind == K::Tuple
+                                       ? values->items
+                                       : std::vector<python::Ref>{values};
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (is_runtime_int(items[i]) || items[i]->kind == K::Tensor)
+      in.raise(at,
+               "TypeError: values element " + std::to_string(i) + " must have type `constexpr`");
+    if (items[i]->kind != K::Int)
+      in.raise(at, "TypeError: values element " + std::to_string(i) +
+                       " must have type `constexpr[int]`");
+  }
+  size_t dims = input->kind == K::Pointer  ? input->shape.size()
+                : input->kind == K::Tensor ? input->tensor->shape.size()
+                                           : 0;
+  if ((hint == "multiple_of" ? std::max<size_t>(1, dims) : dims) != items.size())
+    in.raise(at, "ValueError: Shape of input to " + hint + " does not match the length of values");
 }
 
 }  // namespace keq::triton

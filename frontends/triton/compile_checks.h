@@ -60,5 +60,16 @@ void check_num_warps(python::Interp& in, python::Span at, const python::Ref& num
 // A block's subscript in a kernel: only None (a new axis) and a bare `:` (tensor.__getitem__);
 // an integer, a slice with bounds or a block index is rejected at compile time.
 void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& index);
+// The string options of tl.load, tl.store and the atomics as semantic.py reads them
+// (cache_modifier, eviction_policy, padding_option, sem, scope): a name off Triton's list, such
+// as "cg" for ".cg", raises ValueError when the kernel compiles.
+enum class MemoryCall { Load, Store, Atomic };
+void check_memory_options(python::Interp& in, const python::CallArgs& a, MemoryCall call);
+// tl.multiple_of, tl.max_contiguous and tl.max_constancy (`hint`): compiler hints on a block,
+// whose values are constexpr ints, one per dimension (multiple_of takes one for a 0-d block
+// too). A constexpr input (tl.multiple_of(BLOCK_K, 8)) has no shape and does not compile; the
+// interpreter skips hints, so compiling shows these (tests/crosscheck/triton_compile_rejects.py).
+void check_hint(python::Interp& in, python::Span at, const std::string& hint,
+                const python::Ref& input, const python::Ref& values);
 
 }  // namespace keq::triton

@@ -90,10 +90,12 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   });
   def("load", [this, need_kernel](Interp&, CallArgs& a) {
     need_kernel(a, "tl.load");
+    check_memory_options(in, a, MemoryCall::Load);
     return load(a);
   });
   def("store", [this, need_kernel](Interp&, CallArgs& a) {
     need_kernel(a, "tl.store");
+    check_memory_options(in, a, MemoryCall::Store);
     return store(a);
   });
   def("where", [this](Interp&, CallArgs& a) {

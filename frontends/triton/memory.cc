@@ -45,8 +45,18 @@ Ref Triton::load(CallArgs& a) {
   if (p && is_block_ptr(p)) return load_block_ptr(p, a);
   if (!p || p->kind != K::Pointer)
     in.unsupported(a.at, "tl.load of something that is not a pointer block");
-  std::vector<bool> lanes = mask_lanes(a.get(1, "mask"), p->shape, a.at);
-  Ref other = a.get(2, "other");
+  Ref mask = a.get(1, "mask"), other = a.get(2, "other");
+  // semantic._load_legacy's checks, which compiling the kernel runs (its message as Triton words
+  // it, "ofpointers" included).
+  if ((!mask || mask->kind == K::None) && other && other->kind != K::None)
+    in.raise(a.at, "ValueError: `other` cannot be provided without `mask`");
+  Ref boundary = a.get(3, "boundary_check"), padding = a.get(4, "padding_option");
+  if ((boundary && in.truthy(boundary, a.at)) || (padding && in.truthy(padding, a.at)))
+    in.raise(a.at,
+             "ValueError: `padding_option` or `boundary_check` argument is not supported for "
+             "loading a tensor ofpointers or loading a scalar. Because the compiler does not "
+             "know the boundary; please use block pointers (defined by `make_block_ptr`) instead");
+  std::vector<bool> lanes = mask_lanes(mask, p->shape, a.at);
   TensorPtr other_t =
       other && other->kind != K::None ? as_tensor(in, other, a.at, p->tensor->dtype) : nullptr;
   return load_lanes(p, lanes, other_t, a.at);

@@ -158,6 +158,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   auto atomic = [this, need_kernel](const std::string& name, Op op) {
     return [this, need_kernel, name, op](Interp&, CallArgs& a) {
       need_kernel(a, "tl." + name);
+      check_memory_options(in, a, MemoryCall::Atomic);
       // Atomics from several programs commute: the element accumulates every value (no race).
       // Under a data-dependent condition the value counts only where the condition holds.
       Ref p = a.get(0, "pointer");
@@ -211,6 +212,7 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
     return [this, need_kernel, cas](Interp&, CallArgs& a) {
       std::string name = cas ? "tl.atomic_cas" : "tl.atomic_xchg";
       need_kernel(a, name);
+      check_memory_options(in, a, MemoryCall::Atomic);
       need_unconditional(a.at, name);
       Ref p = a.get(0, "pointer");
       if (!p || p->kind != K::Pointer)
@@ -293,8 +295,14 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
           a.at));
     });
   }
-  for (const char* same : {"multiple_of", "max_contiguous"})  // hints: no effect on values
-    def(same, [](Interp&, CallArgs& a) { return a.pos.at(0); });
+  for (const char* hint : {"multiple_of", "max_contiguous", "max_constancy"})
+    def(hint, [hint](Interp& i2, CallArgs& a) {  // no effect on values
+      Ref input = a.get(0, "input"), values = a.get(1, "values");
+      if (!input || !values)
+        i2.raise(a.at, std::string("TypeError: ") + hint + "() missing a required argument");
+      check_hint(i2, a.at, hint, input, values);
+      return input;
+    });
   // tl.static_assert(cond, msg): Triton's code generator evaluates cond at compile time and fails
   // the compilation where it is False; it refuses a keyword argument and a condition that is no
   // bool, an int constexpr included (tests/fixtures/gpu/static_assert.txt, compiled on an H200;
@@ -391,6 +399,31 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
                                                                    {"uint8", DType::U8},
                                                                    {"int1", DType::Bool}})
     t[name] = torch::dtype_value(d);
+  def("dtype", [this](Interp&, CallArgs& a) { return dtype_named(a.get(0, "name"), a.at); });
+}
+
+// tl.dtype(name) as core.dtype.__init__ builds it: Triton's short names; anything else fails its
+// assert `name in dtype.SINT_TYPES + ...`, and a block there (tl.dtype(x_ptr), where
+// x_ptr.dtype.element_ty was meant) raises first, comparing 'int8' with the block.
+Ref Triton::dtype_named(const Ref& name, Span at) {
+  static const std::vector<std::pair<std::string, DType>> modelled = {
+      {"fp32", DType::F32},     {"fp16", DType::F16},   {"bf16", DType::BF16},
+      {"fp8e4nv", DType::E4M3}, {"fp8e5", DType::E5M2}, {"int32", DType::I32},
+      {"int64", DType::I64},    {"int8", DType::I8},    {"uint8", DType::U8},
+      {"int1", DType::Bool}};
+  static const std::vector<std::string> unmodelled = {
+      "int16", "uint16", "uint32", "uint64", "fp8e4b15", "fp8e4b8", "fp8e5b16", "fp64", "void"};
+  if (!name)
+    in.raise(at, "TypeError: dtype.__init__() missing 1 required positional argument: 'name'");
+  if (name->kind == K::Tensor || name->kind == K::Pointer)
+    in.raise(at, "TypeError: cannot convert int8 of type <class 'str'> to tensor");
+  if (name->kind == K::Str) {
+    for (const auto& [n, d] : modelled)
+      if (n == name->s) return torch::dtype_value(d);
+    for (const std::string& n : unmodelled)
+      if (n == name->s) return torch::unmodelled_dtype_value(n);
+  }
+  in.raise(at, "AssertionError: " + in.repr(name));
 }
 
 // range(lo, n, step) in a kernel, n a runtime int and step at least 2: (n, step) for the

@@ -3,6 +3,8 @@
 // decorators.cc; this file installs them.
 #include <absl/container/flat_hash_set.h>
 
+#include <algorithm>
+
 #include "frontends/triton/triton_impl.h"
 
 namespace keq::triton {
@@ -53,6 +55,37 @@ void install_runtime_driver(python::Interp& in, torch::TorchState& st, const Ref
 }
 }  // namespace
 
+namespace {
+// Triton's functions as Python calls them: a keyword the real function does not take raises
+// TypeError where it is called (tl.zeros(..., scope="shared") in a kernel, or
+// triton.Config(..., num_consumer_groups=2) at import), where keq's models would ignore it.
+struct KeywordParameters {
+  const char* module;
+  const char* name;
+  const char* shown;  // as TypeError names it: Config.__init__
+  std::vector<std::string> keywords;
+};
+
+void check_keyword_arguments(python::Interp& in) {
+  static const KeywordParameters kParameters[] = {
+#include "frontends/triton/parameter_names.inc"
+  };
+  for (const KeywordParameters& f : kParameters) {
+    Ref module = in.module_value(f.module, {});
+    auto it = module->attrs->find(f.name);
+    if (it == module->attrs->end() || it->second->kind != K::Builtin) continue;
+    Ref model = it->second;
+    it->second = python::builtin(model->s, [model, &f](Interp& i2, CallArgs& a) {
+      for (const auto& [keyword, value] : a.kw)
+        if (std::find(f.keywords.begin(), f.keywords.end(), keyword) == f.keywords.end())
+          i2.raise(a.at, "TypeError: " + std::string(f.shown) +
+                             "() got an unexpected keyword argument '" + keyword + "'");
+      return i2.call(model, std::move(a));
+    });
+  }
+}
+}  // namespace
+
 void install(python::Interp& in, torch::TorchState& state) {
   auto t = std::make_shared<Triton>(
       Triton{in, state, in.store(), in.hooks(), nullptr, 0, {}, nullptr, nullptr});
@@ -69,6 +102,7 @@ void install(python::Interp& in, torch::TorchState& state) {
   };
   for (const auto& [module, names] : kRealNames)
     in.set_real_names(module, absl::flat_hash_set<std::string>(names.begin(), names.end()));
+  check_keyword_arguments(in);
   python::TensorHooks& h = in.hooks();
   h.plain_kernel_helper = [t](const Ref& f) {
     if (!t->run || t->jit_bodies_.contains(f.get())) return false;

@@ -829,6 +829,7 @@ struct Triton {
   // address memory as the strides say (out of the buffer: a finding at the access).
   Ref block_lanes(const Ref& bp, const Ref& check, Span at, std::vector<bool>& lanes);
   Ref load_block_ptr(const Ref& bp, CallArgs& a);
+  Ref dtype_named(const Ref& name, Span at);
 
   static std::vector<int64_t> unflatten(int64_t k, const std::vector<int64_t>& shape);
   // The associative op a combine_fn computes (tl.associative_scan, tl.reduce), or UNSUPPORTED.

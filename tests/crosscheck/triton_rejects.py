@@ -17,8 +17,8 @@ with open(os.path.join(folder, "expected_messages.txt")) as f:
 for name, message in cases:
     spec = importlib.util.spec_from_file_location(name, os.path.join(folder, name + ".py"))
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    try:
+    try:  # some raise at import (a triton.Config keyword Triton does not take)
+        spec.loader.exec_module(module)
         module.ModelNew()(torch.randn(2, 5))
         print(f"FAIL {name}: Triton ran it")
         failures += 1
