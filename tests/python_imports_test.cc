@@ -94,6 +94,47 @@ else:
   EXPECT_EQ(r.integer("d"), 6);   // else runs when nothing was raised
 }
 
+// Errors CPython raises for certain are the program's exceptions, never keq's UNSUPPORTED or
+// ERROR: None in arithmetic (gpt-5's kernel indexes with `1 * 0 + None`) and a float divided by
+// zero.
+TEST(PythonExceptions, NoneArithmeticAndFloatDivisionByZeroRaise) {
+  Folder f;
+  ProgramRun r(f, R"(
+a = 0
+try:
+    x = 1 * 0 + None
+except TypeError:
+    a = 1
+b = 0
+try:
+    y = None * 2.5
+except TypeError:
+    b = 1
+c = 0
+try:
+    z = 1.0 / 0.0
+except ZeroDivisionError:
+    c = c + 1
+try:
+    z = 1.0 // 0.0
+except ZeroDivisionError:
+    c = c + 1
+try:
+    z = 2.5 % 0.0
+except ZeroDivisionError:
+    c = c + 1
+d = 0
+try:
+    w = 0.0 ** -1.0
+except ZeroDivisionError:
+    d = 1
+)");
+  EXPECT_EQ(r.integer("a"), 1);
+  EXPECT_EQ(r.integer("b"), 1);
+  EXPECT_EQ(r.integer("c"), 3);
+  EXPECT_EQ(r.integer("d"), 1);
+}
+
 // A failed lookup is a KeyError only where keq compares keys as Python does; an error whose
 // class keq does not know is not guessed to pass a narrower except clause.
 TEST(PythonExceptions, KeqDoesNotGuessWhatItCannotCompareOrClassify) {

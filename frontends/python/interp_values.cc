@@ -390,12 +390,16 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
       if (op == "+") return number(x + y);
       if (op == "-") return number(x - y);
       if (op == "*") return number(x * y);
-      if (op == "/") {
-        if (y == 0) error(at, "float division by zero");
-        return number(x / y);
-      }
+      // CPython's ZeroDivisionErrors: the program raises (a NaN or inf here would be a guess).
+      if (y == 0 && (op == "/" || op == "//" || op == "%"))
+        raise(at, op == "/"    ? "ZeroDivisionError: float division by zero"
+                  : op == "//" ? "ZeroDivisionError: float floor division by zero"
+                               : "ZeroDivisionError: float modulo");
+      if (op == "/") return number(x / y);
       if (op == "//") return number(std::floor(x / y));
       if (op == "%") return number(x - std::floor(x / y) * y);
+      if (op == "**" && x == 0 && y < 0)
+        raise(at, "ZeroDivisionError: 0.0 cannot be raised to a negative power");
       if (op == "**") return number(std::pow(x, y));
     }
   }
@@ -416,6 +420,15 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
     for (int64_t k = 0; k < b->i; ++k) items.insert(items.end(), a->items.begin(), a->items.end());
     return a->kind == K::Tuple ? tuple(items) : list(items);
   }
+  // None has no arithmetic: beside another built-in scalar CPython raises TypeError, and so does
+  // Triton's compiler for constexprs (gpt-5's `out_col[1 * 0 + None, :]`).
+  auto scalar = [](const Ref& v) {
+    return v->kind == K::None || v->kind == K::Bool || v->kind == K::Int || v->kind == K::Float ||
+           v->kind == K::Str;
+  };
+  if ((a->kind == K::None || b->kind == K::None) && scalar(a) && scalar(b))
+    raise(at, "TypeError: unsupported operand type(s) for " + op + ": '" + a->type_name() +
+                  "' and '" + b->type_name() + "'");
   unsupported(at, "operator " + op + " on " + a->type_name() + " and " + b->type_name());
 }
 
