@@ -230,9 +230,9 @@ void Torch::install_creation(const Ref& torch) {
     return ops.at("as_strided")(in, b);
   });
   def("get_default_dtype", [](Interp&, CallArgs&) { return dtype_value(DType::F32); });
-  // Memory formats that leave a tensor's layout as keq tracks it (contiguous, or the input's);
-  // channels_last would change the strides a kernel reads, so it stays unmodelled (UNSUPPORTED).
-  for (const char* n : {"contiguous_format", "preserve_format"})
+  // Memory formats: the ops that take one read it (tensor_ops.h, laid_out); the others do not
+  // read the keyword, which makes it UNSUPPORTED there. channels_last_3d is not modelled.
+  for (const char* n : {"contiguous_format", "preserve_format", "channels_last"})
     t[n] = python::module_object(std::string("torch.") + n);
   install_type_info(torch);
   def("is_tensor", [](Interp&, CallArgs& a) {

@@ -269,28 +269,30 @@ void Torch::install_views() {
     }
     return wrap(reshaped(x, shape));
   });
-  // memory_format=torch.contiguous_format is the default; channels_last would give other
-  // strides (unmodelled); torch refuses preserve_format here.
-  auto row_major_format = [this](CallArgs& a, const char* op) {
-    Ref f = a.get(1, "memory_format");
-    if (!f || f->kind == K::None || (f->kind == K::Module && f->s == "torch.contiguous_format"))
-      return;
-    if (f->kind == K::Module && f->s == "torch.preserve_format" && std::string(op) == "contiguous")
+  // memory_format: torch.contiguous_format by default, or torch.channels_last (tensor_ops.h);
+  // torch refuses preserve_format here.
+  auto format_of = [this](CallArgs& a, const char* op) {
+    MemoryFormat f = memory_format(in, a.get(1, "memory_format"), MemoryFormat::Contiguous, a.at);
+    if (f == MemoryFormat::Preserve && std::string(op) == "contiguous")
       in.raise(a.at,
                "RuntimeError: preserve memory format is unsupported by the contiguous operator");
-    in.unsupported(a.at, std::string("Tensor.") + op + " with memory_format " + in.repr(f));
+    if (f == MemoryFormat::Preserve)
+      in.unsupported(a.at, "is_contiguous(memory_format=torch.preserve_format)");
+    return f;
   };
-  define("contiguous", [this, row_major_format](Interp&, CallArgs& a) {
-    row_major_format(a, "contiguous");
+  define("contiguous", [this, format_of](Interp&, CallArgs& a) {
+    MemoryFormat f = format_of(a, "contiguous");
     TensorPtr x = tensor_arg(a, 0, "input");
-    if (!x->strided) return wrap(reshaped(x, x->shape));  // torch returns x itself
-    auto r = std::make_shared<Tensor>(*x);
-    r->strided = false;
-    return wrap(r);
+    if (f == MemoryFormat::Contiguous && !x->strided)
+      return wrap(reshaped(x, x->shape));  // torch returns x itself
+    TensorPtr r = laid_out(in, x, f, false, a.at);
+    return r == x ? a.pos[0] : wrap(r);
   });
-  define("is_contiguous", [this, row_major_format](Interp&, CallArgs& a) {
-    row_major_format(a, "is_contiguous");
-    return python::boolean(!tensor_arg(a, 0, "input")->strided);
+  define("is_contiguous", [this, format_of](Interp&, CallArgs& a) {
+    MemoryFormat f = format_of(a, "is_contiguous");
+    const TensorPtr& x = tensor_arg(a, 0, "input");
+    return python::boolean(f == MemoryFormat::ChannelsLast ? is_channels_last(in, *x, a.at)
+                                                           : !x->strided);
   });
   define("stride", [this](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input");

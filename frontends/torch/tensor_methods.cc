@@ -123,8 +123,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "cuda" || name == "cpu")
     return self_fn([this, name](Interp&, CallArgs& a) { return moved(a.pos[0], name == "cpu"); });
   if (name == "clone")  // a new storage: writes into either no longer reach the other
-    return self_fn(
-        [this](Interp&, CallArgs& a) { return wrap(std::make_shared<Tensor>(*a.pos[0]->tensor)); });
+    return self_fn([this](Interp&, CallArgs& a) {
+      MemoryFormat f = memory_format(in, a.get(1, "memory_format"), MemoryFormat::Preserve, a.at);
+      return wrap(laid_out(in, a.pos[0]->tensor, f, true, a.at));
+    });
   if (name == "element_size")
     return self_fn([](Interp&, CallArgs& a) {
       return python::integer(element_size(a.pos[0]->tensor->dtype));
@@ -168,6 +170,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       }
       if (Ref d = a.get(SIZE_MAX, "dtype")) target = python_type_as_dtype(d);
       Ref placed = a.pos[0];
+      MemoryFormat f =
+          memory_format(in, a.get(SIZE_MAX, "memory_format"), MemoryFormat::Preserve, a.at);
+      if (TensorPtr x = placed->tensor; f != MemoryFormat::Preserve)
+        if (TensorPtr r = laid_out(in, x, f, false, a.at); r != x) placed = wrap(r);
       if (device && device->kind != K::None) placed = moved(placed, names_cpu(device));
       if (!target) return placed;  // .to(device)
       a.pos[0] = placed;

@@ -281,6 +281,64 @@ void copy_layout(const TensorPtr& r, const Tensor& x) {
     r->strided = x.strided;
 }
 
+MemoryFormat memory_format(Interp& in, const Ref& f, MemoryFormat fallback, Span at) {
+  if (!f || f->kind == python::Value::Kind::None) return fallback;
+  if (f->kind == python::Value::Kind::Module) {
+    if (f->s == "torch.contiguous_format") return MemoryFormat::Contiguous;
+    if (f->s == "torch.preserve_format") return MemoryFormat::Preserve;
+    if (f->s == "torch.channels_last") return MemoryFormat::ChannelsLast;
+  }
+  in.unsupported(at, "memory_format " + in.repr(f));
+}
+
+namespace {
+std::vector<int64_t> channels_last_strides(const std::vector<int64_t>& shape) {
+  int64_t c = shape[1], h = shape[2], w = shape[3];
+  return {h * w * c, 1, w * c, c};
+}
+
+void need_rank_4(Interp& in, const Tensor& x, Span at) {
+  if (x.shape.size() != 4)
+    in.raise_exception(at, "RuntimeError", "required rank 4 tensor to use channels_last format");
+}
+}  // namespace
+
+bool is_channels_last(Interp& in, const Tensor& x, Span at) {
+  need_rank_4(in, x, at);
+  std::optional<std::vector<int64_t>> st = torch_strides(x);
+  if (!st)
+    in.unsupported(at,
+                   "is_contiguous(memory_format=torch.channels_last) of a view whose torch "
+                   "layout keq does not track");
+  int64_t expected = 1;
+  for (size_t d : {1, 3, 2, 0}) {
+    if (x.shape[d] == 1) continue;
+    if ((*st)[d] != expected) return false;
+    expected *= x.shape[d];
+  }
+  return true;
+}
+
+TensorPtr laid_out(Interp& in, const TensorPtr& x, MemoryFormat format, bool copy, Span at) {
+  if (format == MemoryFormat::ChannelsLast) {
+    if (!copy && is_channels_last(in, *x, at)) return x;
+    auto r = std::make_shared<Tensor>(*x);
+    r->strided = false;
+    adopt_strides(r, channels_last_strides(x->shape));
+    return r;
+  }
+  if (format == MemoryFormat::Contiguous && (copy || x->strided)) {
+    auto r = std::make_shared<Tensor>(*x);
+    r->strided = false;
+    return r;
+  }
+  if (!copy) return x;
+  auto r = std::make_shared<Tensor>(*x);  // preserve_format: x's strides where keq knows them
+  r->strided = false;
+  copy_layout(r, *x);
+  return r;
+}
+
 TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
                const std::function<ir::TermId(ir::TermId)>& f, Span at) {
   define_unwritten(in, *a, at);

@@ -46,6 +46,18 @@ void adopt_strides(const TensorPtr& r, const std::vector<int64_t>& strides);
 // *_like's preserve_format: r gets x's layout (x is dense, so its strides exactly).
 void copy_layout(const TensorPtr& r, const Tensor& x);
 
+// A memory_format argument: absent or None is `fallback`; torch.channels_last_3d is UNSUPPORTED.
+enum class MemoryFormat { Contiguous, Preserve, ChannelsLast };
+MemoryFormat memory_format(Interp& in, const Ref& f, MemoryFormat fallback, Span at);
+// x laid out as `format` asks, as torch's .contiguous(memory_format=), .to(memory_format=) and
+// .clone(memory_format=) lay out their result: x itself where it is laid out so already and
+// `copy` is false, else a copy. channels_last takes a 4-D tensor (N, C, H, W) and puts C
+// fastest, then W, H and N.
+TensorPtr laid_out(Interp& in, const TensorPtr& x, MemoryFormat format, bool copy, Span at);
+// torch's is_contiguous(memory_format=torch.channels_last): strides of the dimensions longer than
+// 1 are those of the channels-last layout (compute_channels_last_contiguous_2d).
+bool is_channels_last(Interp& in, const Tensor& x, Span at);
+
 TensorPtr map1(Interp& in, const TensorPtr& a, DType out,
                const std::function<ir::TermId(ir::TermId)>& f, Span at);
 TensorPtr map2(Interp& in, const TensorPtr& a, const TensorPtr& b, DType out,
