@@ -356,7 +356,10 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
         Ref right = eval(n.kids[k + 1], env);
         if (k == 0) second = right;
         bool identity = ops[k] == "is" || ops[k] == "is not";  // never elementwise
-        if (!identity && (left->kind == K::Tensor || right->kind == K::Tensor)) {
+        // A pointer block compares only through Triton's semantic, which refuses it (`b_ptr !=
+        // 0` does not compile); Python's == would call it unequal.
+        if (!identity && (left->kind == K::Tensor || right->kind == K::Tensor ||
+                          left->kind == K::Pointer || right->kind == K::Pointer)) {
           if (ops.size() != 1) unsupported(n.span, "chained comparisons of tensors");
           return binop(ops[0], left, right, n.span);
         }

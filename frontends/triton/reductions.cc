@@ -404,7 +404,9 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
 
 // tl.dtype(name) as core.dtype.__init__ builds it: Triton's short names; anything else fails its
 // assert `name in dtype.SINT_TYPES + ...`, and a block there (tl.dtype(x_ptr), where
-// x_ptr.dtype.element_ty was meant) raises first, comparing 'int8' with the block.
+// x_ptr.dtype.element_ty was meant) raises first: comparing 'int8' with the block calls the
+// block's __eq__ outside the code generator (compiled for the H100; the interpreter raises a
+// TypeError there instead: tests/fixtures/gpu/realworld/tritonllm_session49.txt).
 Ref Triton::dtype_named(const Ref& name, Span at) {
   static const std::vector<std::pair<std::string, DType>> modelled = {
       {"fp32", DType::F32},     {"fp16", DType::F16},   {"bf16", DType::BF16},
@@ -416,7 +418,9 @@ Ref Triton::dtype_named(const Ref& name, Span at) {
   if (!name)
     in.raise(at, "TypeError: dtype.__init__() missing 1 required positional argument: 'name'");
   if (name->kind == K::Tensor || name->kind == K::Pointer)
-    in.raise(at, "TypeError: cannot convert int8 of type <class 'str'> to tensor");
+    in.raise(at,
+             "ValueError: Did you forget to add @triton.jit ? (`_semantic` argument must be "
+             "provided outside of JIT functions.)");
   if (name->kind == K::Str) {
     for (const auto& [n, d] : modelled)
       if (n == name->s) return torch::dtype_value(d);

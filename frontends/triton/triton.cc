@@ -273,6 +273,10 @@ void install(python::Interp& in, torch::TorchState& state) {
       if (name == "element_ty") return torch::dtype_value(v->dtype);
       i2.unsupported(at, "attribute '" + name + "' of a pointer type");
     }
+    // A loaded block's x.dtype is a scalar type, which has no element_ty (gpt-5's
+    // out.to(x.dtype.element_ty) does not compile: tests/fixtures/gpu/realworld).
+    if (t->run && v->kind == K::DType && name == "element_ty")
+      i2.raise(at, "AttributeError: 'dtype' object has no attribute 'element_ty'");
     return t->torch_hooks.getattr(i2, v, name, at);
   };
 }
