@@ -1160,6 +1160,41 @@ TEST(DefaultBound, ALoopThatNeverRanTwiceGetsASizeMultipliedUntilItDoes) {
   expect_refuted_at(f.run(), "runs several trips there", "the accumulator is overwritten");
 }
 
+// A row reduced in chunks of four blocks, each chunk's maximum combined by a second kernel
+// (gpt-5's pair-reduced softmax): a second chunk needs a row past 256, 128 times the first
+// sizes' 3 (the multiples used to stop at 64). This candidate's combine keeps the last chunk's
+// maximum instead of the larger.
+TEST(DefaultBound, ALoopOverChunksOfSeveralBlocksGetsItsSecondTrip) {
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return x.amax(dim=1)\n\n\n"
+      "batch_size = 2\ndim = 3000\n\n\n"
+      "def get_inputs():\n    return [torch.randn(batch_size, dim)]\n\n\n"
+      "def get_init_inputs():\n    return []\n";
+  const std::string cand =
+      kTritonImports +
+      "@triton.jit\ndef chunk_max(x_ptr, m_ptr, n, chunks, CHUNK: tl.constexpr, "
+      "BLOCK: tl.constexpr):\n"
+      "    row = tl.program_id(0) // chunks\n    c = tl.program_id(0) % chunks\n"
+      "    m = tl.full((), -float('inf'), tl.float32)\n"
+      "    for base in range(0, CHUNK, BLOCK):\n"
+      "        offs = c * CHUNK + base + tl.arange(0, BLOCK)\n"
+      "        v = tl.load(x_ptr + row * n + offs, mask=offs < n, other=-float('inf'))\n"
+      "        m = tl.maximum(m, tl.max(v, axis=0))\n"
+      "    tl.store(m_ptr + row * chunks + c, m)\n\n\n"
+      "@triton.jit\ndef combine(m_ptr, out_ptr, chunks):\n    row = tl.program_id(0)\n"
+      "    m = tl.full((), -float('inf'), tl.float32)\n    for c in range(0, chunks):\n"
+      "        m = tl.load(m_ptr + row * chunks + c)\n    tl.store(out_ptr + row, m)\n\n\n"
+      "class ModelNew(nn.Module):\n    def forward(self, x):\n        B, N = x.shape\n"
+      "        chunks = (N + 255) // 256\n"
+      "        m = torch.empty(B * chunks, device=x.device)\n"
+      "        out = torch.empty(B, device=x.device)\n"
+      "        chunk_max[(B * chunks,)](x, m, N, chunks, CHUNK=256, BLOCK=64)\n"
+      "        combine[(B,)](m, out, chunks)\n        return out\n";
+  Files f("chunks_second_trip", ref, cand);
+  expect_refuted_at(f.run(), "runs several trips there", "the combine keeps the last chunk");
+}
+
 // A reference and a candidate that run a 1x1x1 Conv3d and GroupNorm(8) over its channels, the
 // module-level `sizes` naming batch_size, in_channels, out_channels, D, H and W.
 Files conv3d_groupnorm(const std::string& name, const std::string& sizes) {

@@ -551,7 +551,7 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   if (!one_trip.empty() && !decided(all)) {
     if (opt.stage) opt.stage->store("size search");
     LimitProbe trips_probe(ref_path, cand_path, probe_share, opt.deadline, opt.max_memory_bytes);
-    for (const SizeTry& t : multiplied_to_more_trips(base, one_trip, trips_probe))
+    for (const SizeTry& t : multiplied_to_more_trips(base, one_trip, trips_probe, probe_share))
       try_size(t.dims, t.why, t);
   }
   // A mask still never false, where the reference took only the file's proportions (a LayerNorm

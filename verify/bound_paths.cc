@@ -55,14 +55,19 @@ std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
 
 // Kernel loops that never ran a second trip (a loop over a GroupNorm group's channels in
 // blocks, where the group is C / G: past the block only at a C that the reference accepts, a
-// multiple of G): each size in turn multiplied by 2, 4, ..., 64 (a multiple keeps whatever
-// divides it), the others halved to stay under the cap, until such a loop runs several trips.
+// multiple of G): each size in turn multiplied by 2, 4, ..., 4096 (a multiple keeps whatever
+// divides it), the others halved to stay under the cap, until such a loop runs several trips. A
+// loop over a row's chunks of 4,096 (gpt-5's split softmax) needs a row of 4,097, 2,048 times the
+// first sizes' 3; the probe's share of the time bounds the search.
 std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
-                                              std::set<std::string> one_trip, LimitProbe& probe) {
+                                              std::set<std::string> one_trip, LimitProbe& probe,
+                                              double seconds) {
+  using Clock = std::chrono::steady_clock;
   std::vector<SizeTry> out;
   std::set<size_t> done;  // sizes that took a loop to several trips, or cannot be halved under
   // Factor by factor, every size at each: the size a loop's count grows with is not known.
-  for (int64_t factor = 2; factor <= 64 && !one_trip.empty(); factor *= 2) {
+  for (int64_t factor = 2; factor <= 4096 && !one_trip.empty() && !probe.out_of_time();
+       factor *= 2) {
     size_t entry = 0;
     for (size_t d = 0; d < base.size(); ++d)
       for (size_t j = 0; j < base[d].second.size(); ++j, ++entry) {
@@ -77,7 +82,12 @@ std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
           }
           dims = *fewer;
         }
+        const auto start = Clock::now();
         const std::map<std::string, unsigned>* loops = probe.loops_at(dims);
+        // A size whose run took an eighth of the search stops growing: 4,096 rows of programs
+        // spent it all before the row reached its second chunk.
+        if (std::chrono::duration<double>(Clock::now() - start).count() > seconds / 8)
+          done.insert(entry);
         if (!loops) continue;  // rejected there (not a multiple of something): a larger one
         std::string covered;
         for (const auto& [where, bits] : *loops)

@@ -181,9 +181,11 @@ std::vector<SizeTry> past_largest_block(const torch::Dims& base, int64_t block);
 std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
                                       const std::map<std::string, unsigned>& one_way,
                                       LimitProbe& probe);
-// Each size multiplied until a kernel loop that never ran twice runs several trips.
+// Each size multiplied until a kernel loop that never ran twice runs several trips, within the
+// probe's `seconds`.
 std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
-                                              std::set<std::string> one_trip, LimitProbe& probe);
+                                              std::set<std::string> one_trip, LimitProbe& probe,
+                                              double seconds);
 // Each size doubled until the host takes an `if` or a loop another way; sizes the search had no
 // time for are named in `cut_short`.
 std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
