@@ -1577,7 +1577,7 @@ TEST(Triton, CompileTimeChecksRejectWhatTritonRejects) {
             21u);
   EXPECT_GE(
       rejected_as_triton_rejects(fs::path(KEQ_SOURCE_DIR) / "tests/golden/triton_compile_rejects"),
-      4u);
+      6u);
 }
 
 // tl.where with two Python floats once crashed in dtype promotion.
@@ -2478,10 +2478,14 @@ TEST(TorchFrontend, OutAndOtherKeywordsAreHonouredOrUnsupported) {
   EXPECT_EQ(failure_of("import torch\ntorch.round(torch.ones(2), decimals=1)\n")
                 .rfind("unsupported: ", 0),
             0u);
-  EXPECT_EQ(failure_of("import torch\ntorch.ones(2, 2).contiguous("
-                       "memory_format=torch.channels_last)\n")
+  EXPECT_EQ(failure_of("import torch\ntorch.ones(2, 2, 2, 2, 2).contiguous("
+                       "memory_format=torch.channels_last_3d)\n")
                 .rfind("unsupported: ", 0),
             0u);
+  EXPECT_NE(failure_of("import torch\ntorch.ones(2, 2).contiguous("
+                       "memory_format=torch.channels_last)\n")
+                .find("required rank 4 tensor to use channels_last format"),
+            std::string::npos);
 }
 
 // torch.compile's wrapper code as KernelBook-trained models write it: dynamo's guards (a

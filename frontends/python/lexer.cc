@@ -69,7 +69,8 @@ class Lexer {
       }
     }
     Span end = here();
-    if (depth_ > 0) fail(open_.back(), std::string("unclosed '") + s_[open_pos_.back()] + "'");
+    if (depth_ > 0)  // CPython's words, at the bracket
+      fail(open_.back(), std::string("'") + s_[open_pos_.back()] + "' was never closed");
     if (!toks_.empty() && toks_.back().kind != TokKind::Newline &&
         toks_.back().kind != TokKind::Dedent)
       push(TokKind::Newline, "\n", end, 0);
