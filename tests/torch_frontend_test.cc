@@ -1577,7 +1577,7 @@ TEST(Triton, CompileTimeChecksRejectWhatTritonRejects) {
             21u);
   EXPECT_GE(
       rejected_as_triton_rejects(fs::path(KEQ_SOURCE_DIR) / "tests/golden/triton_compile_rejects"),
-      6u);
+      16u);
 }
 
 // tl.where with two Python floats once crashed in dtype promotion.
@@ -2704,6 +2704,32 @@ TEST(Triton, AssociativeScansAndReduceCombineAsTheirOp) {
     EXPECT_EQ(at(2, k), cs[k]) << k;
   }
   EXPECT_EQ(at(3, 0), 4);
+}
+
+// `and`/`or`/`not` on boolean blocks and the builtins min/max over blocks, in a kernel, are
+// elementwise as Triton compiles them (they used to stop keq: "the truth value of a block"),
+// checked at x = 3, -1, 1, 0.5.
+TEST(Triton, BooleanOperatorsAndMinMaxOnBlocksAreElementwise) {
+  ir::TermStore s;
+  fs::path f = fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/kernel_bool_ops.py";
+  Program p = run_program(f.string(), s, "Model", {});
+  ASSERT_EQ(p.outputs.size(), 5u);
+  const double x[] = {3, -1, 1, 0.5};
+  auto at = [&](size_t out, size_t k) {
+    ir::RealValue v = ir::evaluate_real(s, p.outputs[out]->elems[k], [&](const ir::Variable& var) {
+      return std::optional(ir::RealValue::of(ir::Constant::of_float(x[var.name[4] - '0'])));
+    });
+    return v.f.approx_double();
+  };
+  const double both[] = {0, 0, 1, 1}, either[] = {1, 1, 0, 0}, neither[] = {0, 1, 0, 0},
+               lo[] = {1, -2, 1, 0.5}, hi[] = {3, -1, 1, 0.5};
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(at(0, k), both[k]) << k;
+    EXPECT_EQ(at(1, k), either[k]) << k;
+    EXPECT_EQ(at(2, k), neither[k]) << k;
+    EXPECT_EQ(at(3, k), lo[k]) << k;
+    EXPECT_EQ(at(4, k), hi[k]) << k;
+  }
 }
 
 // x += v on a host tensor is in place, as torch's __iadd__ is: a view taken before sees it (keq

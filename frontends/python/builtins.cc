@@ -28,6 +28,16 @@ std::vector<Ref> sort_keys(Interp& in, const std::vector<Ref>& xs, const Ref& ke
 
 // min/max as CPython: the first of the smallest (largest) by `key`, or `default` when empty.
 Ref min_max(Interp& in, CallArgs& a, bool is_max) {
+  // In a kernel, Triton's builtin_min/max: with a tensor among the arguments, tl.minimum
+  // (maximum) folded from the left (compiled for sm_90: min(x, 1.0, x * 2) on a block).
+  if (in.in_jit_code() && a.pos.size() >= 2 && a.kw.empty() &&
+      std::any_of(a.pos.begin(), a.pos.end(), [](const Ref& x) { return x->kind == K::Tensor; })) {
+    Ref tl = in.module_value("triton.language", a.at);
+    Ref fn = in.getattr(tl, is_max ? "maximum" : "minimum", a.at);
+    Ref acc = a.pos[0];
+    for (size_t k = 1; k < a.pos.size(); ++k) acc = in.call(fn, {acc, a.pos[k]}, a.at);
+    return acc;
+  }
   std::vector<Ref> xs = a.pos.size() == 1 ? in.to_sequence(a.pos[0], a.at) : a.pos;
   if (xs.empty()) {
     if (Ref d = a.get(SIZE_MAX, "default")) return d;

@@ -39,7 +39,33 @@ Ref kernel_local(const Ref& v) {
   return changed ? tuple(std::move(items)) : v;
 }
 
+// The first node under `n` of kind `kind`, not looking into functions and lambdas (nor into
+// nested ifs where `into_ifs` is false); kNoNode if none.
+NodeId find_kind(const Tree& tree, NodeId n, NodeKind kind, bool into_ifs) {
+  if (n == kNoNode) return kNoNode;
+  const Node& node = tree.at(n);
+  if (node.kind == kind) return n;
+  if (node.kind == NodeKind::FunctionDef || node.kind == NodeKind::Lambda ||
+      node.kind == NodeKind::ClassDef || (!into_ifs && node.kind == NodeKind::If))
+    return kNoNode;
+  for (NodeId k : node.kids)
+    if (NodeId found = find_kind(tree, k, kind, into_ifs); found != kNoNode) return found;
+  return kNoNode;
+}
+
 }  // namespace
+
+bool Interp::is_block(const Ref& v, const std::string& element) const {
+  if (!hooks_.kernel_type) return false;
+  std::optional<std::string> t = hooks_.kernel_type(v);
+  if (!t || !t->starts_with("<") || (!element.empty() && !t->ends_with(", " + element + ">")))
+    return false;
+  int64_t numel = 1;  // the shape's quoted sizes: <['8', '16'], fp32>
+  for (size_t q = t->find('\''); q != std::string::npos;
+       q = t->find('\'', t->find('\'', q + 1) + 1))
+    numel *= std::stoll(t->substr(q + 1));
+  return numel > 1;  // a block of one element is a scalar to an if (Triton unsplats it)
+}
 
 Interp::Interp(ir::TermStore& store) : store_(store) {
   install_builtins();
@@ -125,6 +151,7 @@ Interp::Flow Interp::symbolic_if(const Node& n, const Ref& cond, const std::shar
 Interp::Flow Interp::runtime_if(const Node& n, bool taken, bool grid_guard,
                                 const std::shared_ptr<Env>& env) {
   if (hooks_.branch_ran) hooks_.branch_ran(*this, node(n.kids[0]).span, taken, grid_guard);
+  if (in_jit_code()) check_dynamic_if(n, taken, env);
   absl::flat_hash_set<std::string> before;
   for (const auto& kv : env->vars) before.insert(kv.first);
   Flow f = taken ? exec_block(n.kids[1], env) : exec_else(n, env);
@@ -135,6 +162,24 @@ Interp::Flow Interp::runtime_if(const Node& n, bool taken, bool grid_guard,
     return !before.contains(kv.first) && !other.contains(kv.first);
   });
   return Flow::Normal;
+}
+
+// Measured by compiling for sm_90 (tests/golden/triton_compile_rejects): Triton refuses a
+// dynamic if that holds a `return` inside a dynamic loop of the same function, and any break or
+// continue; it compiles both branches, so the one not taken counts too. Breaks under an `if`
+// nested in that branch are not looked for: a constexpr condition there may drop them.
+void Interp::check_dynamic_if(const Node& n, bool taken, const std::shared_ptr<Env>& env) {
+  if (env->dynamic_loops > 0)
+    for (size_t k = 1; k < n.kids.size(); ++k)
+      if (NodeId r = find_kind(*tree_, n.kids[k], NodeKind::Return, true); r != kNoNode)
+        raise(n.span,
+              "UnsupportedLanguageConstruct: Cannot have `return` statements inside `while` or "
+              "`for` statements in triton.");
+  NodeId other = taken ? (n.kids.size() > 2 ? n.kids[2] : kNoNode) : n.kids[1];
+  for (NodeKind k : {NodeKind::Break, NodeKind::Continue})
+    if (NodeId b = find_kind(*tree_, other, k, false); b != kNoNode)
+      raise(node(b).span, std::string("UnsupportedLanguageConstruct: unsupported AST node type: ") +
+                              std::string(kind_name(k)));
 }
 
 // A dynamic loop in a kernel (a range() or while loop: an scf.for or scf.while): a name first
@@ -148,10 +193,28 @@ Interp::LoopScope::LoopScope(Interp& in, const std::shared_ptr<Env>& env, bool d
   if (!active_) return;
   for (const auto& kv : env->vars) before_.insert(kv.first);
   in.collect_targets(target, targets_);
+  ++env->dynamic_loops;
+  if (!in.in_jit_code() || !in.hooks_.kernel_type) return;
+  for (const auto& [name, v] : env->vars)
+    if (std::optional<std::string> t = in.hooks_.kernel_type(v); t && !targets_.contains(name))
+      carried_.emplace(name, *t);
+}
+
+void Interp::LoopScope::check_carried(Span at) const {
+  for (const auto& [name, before] : carried_) {
+    auto it = env_->vars.find(name);
+    if (it == env_->vars.end()) continue;
+    std::optional<std::string> now = in_.hooks_.kernel_type(it->second);
+    if (now && *now != before)
+      in_.raise(at, "AssertionError: Loop-carried variable " + name + " has initial type " +
+                        before + " but is re-assigned to " + *now +
+                        " in loop! Please make sure that the type stays consistent.");
+  }
 }
 
 Interp::LoopScope::~LoopScope() {
   if (!active_) return;
+  --env_->dynamic_loops;
   absl::erase_if(env_->vars, [&](const auto& kv) {
     return !before_.contains(kv.first) || targets_.contains(kv.first);
   });
@@ -192,6 +255,10 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::If: {
       Ref c = eval(n.kids[0], env);
       Span at = node(n.kids[0]).span;
+      if (in_jit_code() && is_block(c))
+        raise(n.span,
+              "UnsupportedLanguageConstruct: Boolean value of Tensor with more than one value is "
+              "ambiguous");
       if (c->kind == K::Tensor && hooks_.truth && hooks_.select && hooks_.truth(*this, c, at) < 0)
         return symbolic_if(n, c, env);
       // A comparison of runtime scalars in a kernel (a loop variable, a program id): Triton
@@ -216,6 +283,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
           if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, trips);
           return f == Flow::Break ? Flow::Normal : f;
         }
+        scope.check_carried(n.span);
       }
       if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, trips);
       return n.kids[3] == kNoNode ? Flow::Normal : exec_block(n.kids[3], env);
@@ -226,7 +294,13 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       auto ran = [&] {
         if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, static_cast<size_t>(trips));
       };
-      while (truthy(eval(n.kids[0], env), n.span)) {
+      for (;;) {
+        Ref c = eval(n.kids[0], env);
+        if (in_jit_code() && is_block(c))  // measured: sm_90's scf.condition takes an i1
+          raise(n.span,
+                "RuntimeError: error encountered during parsing ('scf.condition' op operand #0 "
+                "must be 1-bit signless integer, but the condition is a block)");
+        if (!truthy(c, n.span)) break;
         if (++trips > kMaxLoopTrips)
           unsupported(n.span, "a while loop that ran over 10,000,000 trips");
         Flow f = exec_block(n.kids[1], env);
@@ -234,14 +308,17 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
           ran();
           return f == Flow::Break ? Flow::Normal : f;
         }
+        scope.check_carried(n.span);
       }
       ran();
       return n.kids[2] == kNoNode ? Flow::Normal : exec_block(n.kids[2], env);
     }
     case NodeKind::Break:
-      return Flow::Break;
     case NodeKind::Continue:
-      return Flow::Continue;
+      if (in_jit_code())  // Triton's code generator has no visitor for them
+        raise(n.span, std::string("UnsupportedLanguageConstruct: unsupported AST node type: ") +
+                          std::string(kind_name(n.kind)));
+      return n.kind == NodeKind::Break ? Flow::Break : Flow::Continue;
     case NodeKind::Pass:
       return Flow::Normal;
     case NodeKind::Assert:

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "frontends/python/python.h"
@@ -30,6 +31,8 @@ struct Env {
   // Variables of dynamic loops in a kernel, after the loop (LoopScope), with the loop's line:
   // Triton 3.6 compiles a read of one, but its value is not Python's; reading it is unsupported.
   absl::flat_hash_map<std::string, uint32_t> loop_variable_after;
+  // Dynamic loops of a kernel this scope is inside now (Triton's scf_stack, one per function).
+  int dynamic_loops = 0;
   Ref lookup(const std::string& name) const { return lookup_where(name).first; }
   // The value and the scope that holds it (a module's globals: the scope whose parent is the
   // builtins).
@@ -48,6 +51,10 @@ inline std::string literal_size_name(Span at) {
 
 // What the tensor library plugs in: operators, attributes and subscripts on tensors.
 struct TensorHooks {
+  // Triton's type of a value in a kernel, as its code generator compares types ("fp32",
+  // "<['8'], fp32>", "pointer<fp32>"; an integer scalar of any width "int32"); none for a value
+  // that is not a Triton one (a constexpr int, a tuple).
+  std::function<std::optional<std::string>(const Ref& v)> kernel_type;
   std::function<Ref(Interp&, const std::string& op, const Ref& a, const Ref& b, Span at)> binop;
   std::function<Ref(Interp&, const std::string& op, const Ref& a, Span at)> unop;
   // Attributes of tensors and dtypes, and `to` of a Python number (a scalar in a kernel).
@@ -114,6 +121,14 @@ class Interp {
   TensorHooks& hooks() { return hooks_; }
   // True inside a plain helper a kernel called (TensorHooks::plain_kernel_helper).
   bool in_plain_kernel_helper() const { return plain_helper_depth_ > 0; }
+  // Inside a @triton.jit function's own code, where Triton's code generator's rules apply (not a
+  // plain helper it calls, which Triton runs as Python).
+  bool in_jit_code() const {
+    return hooks_.in_kernel && hooks_.in_kernel() && !in_plain_kernel_helper();
+  }
+  // A block of more than one element in a kernel (Triton's non-scalar tensor), of `element` where
+  // given ("int1": a boolean block).
+  bool is_block(const Ref& v, const std::string& element = "") const;
   // The outcomes this run gives comparisons of GPU timings, and where they are recorded (the
   // caller's, to read even when the run raises); the interpreter's own, all false, by default.
   TimingChoices& timing() { return timing_ ? *timing_ : own_timing_; }
@@ -277,14 +292,21 @@ class Interp {
     ~LoopScope();
     LoopScope(const LoopScope&) = delete;
     LoopScope& operator=(const LoopScope&) = delete;
+    // After a trip: a variable the loop carries keeps its Triton type (_find_carries).
+    void check_carried(Span at) const;
 
    private:
     Interp& in_;
     std::shared_ptr<Env> env_;
     bool active_ = false;
     absl::flat_hash_set<std::string> before_, targets_;
+    absl::flat_hash_map<std::string, std::string> carried_;  // name -> type at the loop's start
     uint32_t line_ = 0;
   };
+  // Triton's code generator on a dynamic if in a kernel: a `return` under it inside a dynamic
+  // loop, and a break or continue in its branch not taken (it compiles both).
+  void check_dynamic_if(const Node& n, bool taken, const std::shared_ptr<Env>& env);
+  Ref kernel_bool_op(const Node& n, const std::shared_ptr<Env>& env);
   TimingChoices* timing_ = nullptr;
   TimingChoices own_timing_;
   int import_guards_ = 0;  // try statements with handlers around the running code

@@ -313,6 +313,9 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     }
     case NodeKind::UnaryOp: {
       Ref x = eval(n.kids[0], env);
+      // `not` of a boolean block in a kernel is Triton's elementwise not_ (compiled for sm_90).
+      if (n.text == "not" && in_jit_code() && is_block(x, "int1") && hooks_.unop)
+        return hooks_.unop(*this, "~", x, n.span);
       if (n.text == "not") return boolean_of(!truthy(x, n.span), is_runtime_scalar(x));
       if (x->kind == K::InputDependentFloat) input_dependent_use(n.span, x);
       if (x->kind == K::Tensor) {
@@ -326,6 +329,7 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
       unsupported(n.span, "operator " + n.text);
     }
     case NodeKind::BoolOp: {
+      if (in_jit_code()) return kernel_bool_op(n, env);
       Ref v;
       for (NodeId k : n.kids) {
         v = eval(k, env);
@@ -352,6 +356,9 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
           r->f = kGridGuard;
         return r;
       };
+      if (ops.size() > 1 && in_jit_code())
+        raise(n.span,
+              "UnsupportedLanguageConstruct: simultaneous multiple comparison is not supported");
       for (size_t k = 0; k < ops.size(); ++k) {
         Ref right = eval(n.kids[k + 1], env);
         if (k == 0) second = right;
@@ -428,7 +435,12 @@ Ref Interp::eval(NodeId e, const std::shared_ptr<Env>& env) {
     case NodeKind::Yield:
       return eval_yield(n, env);
     case NodeKind::IfExp: {
-      bool taken = truthy(eval(n.kids[1], env), n.span);
+      Ref c = eval(n.kids[1], env);
+      if (in_jit_code() && is_block(c))  // measured: sm_90's scf.if takes an i1
+        raise(n.span,
+              "RuntimeError: error encountered during parsing ('scf.if' op operand #0 must be "
+              "1-bit signless integer, but the condition is a block)");
+      bool taken = truthy(c, n.span);
       if (hooks_.static_branch) hooks_.static_branch(*this, node(n.kids[1]).span, taken);
       return taken ? eval(n.kids[0], env) : eval(n.kids[2], env);
     }
@@ -609,6 +621,40 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
     unsupported(at, "subscripting " + v->type_name() + " (a Triton kernel launch?)");
   }
   unsupported(at, "subscript of " + v->type_name());
+}
+
+// `and` / `or` in a kernel as Triton's code generator (visit_BoolOp) evaluates them: every
+// operand, a constexpr one short-circuiting, the others combined by logical_and/logical_or from
+// the last pair back. Where a boolean block takes part the result is elementwise (compiled for
+// sm_90); without one, the operands are concrete and Python's answer is the same.
+Ref Interp::kernel_bool_op(const Node& n, const std::shared_ptr<Env>& env) {
+  const bool is_and = n.text == "and";
+  std::vector<Ref> values;
+  Ref v;
+  for (NodeId k : n.kids) {
+    v = eval(k, env);
+    if (v->kind != K::Tensor && !is_runtime_scalar(v)) {
+      bool t = truthy(v, node(k).span);
+      if (is_and ? !t : t) return v;
+      continue;
+    }
+    values.push_back(v);
+  }
+  if (values.empty()) return v;
+  if (std::none_of(values.begin(), values.end(), [&](const Ref& x) { return is_block(x); })) {
+    for (const Ref& x : values)
+      if (bool t = truthy(x, n.span); is_and ? !t : t) return x;
+    return values.back();
+  }
+  for (const Ref& x : values)
+    if (x->kind == K::Tensor && !is_block(x, "int1") && is_block(x))
+      unsupported(n.span, std::string("`") + n.text + "` of a block that is not boolean");
+  while (values.size() >= 2) {
+    Ref rhs = values.back();
+    values.pop_back();
+    values.back() = binop(is_and ? "&" : "|", values.back(), rhs, n.span);
+  }
+  return values[0];
 }
 
 }  // namespace keq::python

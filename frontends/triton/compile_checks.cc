@@ -247,4 +247,35 @@ void check_hint(python::Interp& in, python::Span at, const std::string& hint,
     in.raise(at, "ValueError: Shape of input to " + hint + " does not match the length of values");
 }
 
+std::optional<std::string> kernel_type(const python::Ref& v) {
+  // Triton's repr of a block type: <['8', '16'], fp32>. Integer scalars of any width are one
+  // type here: keq knows an int's value, not always the width Triton gave it.
+  auto typed = [](const std::vector<int64_t>& shape, const std::string& element) {
+    if (shape.empty()) return element;
+    std::string s = "<[";
+    for (size_t i = 0; i < shape.size(); ++i)
+      s += (i ? ", '" : "'") + std::to_string(shape[i]) + "'";
+    return s + "], " + element + ">";
+  };
+  auto element = [](torch::DType d, bool scalar) {
+    if (scalar && (d == torch::DType::I64 || d == torch::DType::I8 || d == torch::DType::U8))
+      return std::string("int32");
+    return short_name(d);
+  };
+  switch (v->kind) {
+    case K::Tensor:
+      return typed(v->tensor->shape, element(v->tensor->dtype, v->tensor->shape.empty()));
+    case K::Pointer:
+      return typed(v->shape, "pointer<" + short_name(v->tensor->dtype) + ">");
+    case K::Int:
+      return is_runtime_int(v) ? std::optional<std::string>("int32") : std::nullopt;
+    case K::Float:
+      return "fp32";
+    case K::Bool:
+      return "int1";
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace keq::triton

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,8 @@ void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& 
 // as "cg" for ".cg", raises ValueError when the kernel compiles.
 enum class MemoryCall { Load, Store, Atomic };
 void check_memory_options(python::Interp& in, const python::CallArgs& a, MemoryCall call);
+// A kernel value's type as Triton's code generator compares it (TensorHooks::kernel_type).
+std::optional<std::string> kernel_type(const python::Ref& v);
 // tl.multiple_of, tl.max_contiguous and tl.max_constancy (`hint`): compiler hints on a block,
 // whose values are constexpr ints, one per dimension (multiple_of takes one for a 0-d block
 // too). A constexpr input (tl.multiple_of(BLOCK_K, 8)) has no shape and does not compile; the

@@ -125,6 +125,7 @@ void install(python::Interp& in, torch::TorchState& state) {
     i2.unsupported(at, "operator " + op + " in a kernel");
   };
   h.in_kernel = [t] { return t->run != nullptr || t->raised_after_stores_; };
+  h.kernel_type = [](const Ref& v) { return kernel_type(v); };
   Ref py_range = in.builtin_value("range");
   // In a kernel, range() is an scf.for: its variable is a runtime value, not a constexpr
   // (tl.static_range's is one).
