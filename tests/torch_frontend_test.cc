@@ -2683,6 +2683,15 @@ TEST(TorchFrontend, ElementwiseResultsOfTransposesHoldTheirValuesInLogicalOrder)
   EXPECT_EQ(values(s, r->items[2]), (std::vector<double>{0, 0, 2, 0}));
 }
 
+// Element k of a program's output `out`, its one input's element i set to x[i] (variables named
+// in0[i], i a single digit).
+double output_at(const ir::TermStore& s, const Program& p, const double* x, size_t out, size_t k) {
+  ir::RealValue v = ir::evaluate_real(s, p.outputs[out]->elems[k], [&](const ir::Variable& var) {
+    return std::optional(ir::RealValue::of(ir::Constant::of_float(x[var.name[4] - '0'])));
+  });
+  return v.f.approx_double();
+}
+
 // tl.associative_scan and tl.reduce with an associative combine_fn (maximum, a product with its
 // operands swapped), reverse scans, and tl.cumsum from the end, checked at x = 3, -1, 4, 2.
 TEST(Triton, AssociativeScansAndReduceCombineAsTheirOp) {
@@ -2691,12 +2700,7 @@ TEST(Triton, AssociativeScansAndReduceCombineAsTheirOp) {
   Program p = run_program(f.string(), s, "Model", {});
   ASSERT_EQ(p.outputs.size(), 4u);
   const double x[] = {3, -1, 4, 2};
-  auto at = [&](size_t out, size_t k) {
-    ir::RealValue v = ir::evaluate_real(s, p.outputs[out]->elems[k], [&](const ir::Variable& var) {
-      return std::optional(ir::RealValue::of(ir::Constant::of_float(x[var.name[4] - '0'])));
-    });
-    return v.f.approx_double();
-  };
+  auto at = [&](size_t out, size_t k) { return output_at(s, p, x, out, k); };
   const double rmax[] = {4, 4, 4, 2}, prod[] = {3, -3, -12, -24}, cs[] = {8, 5, 6, 2};
   for (size_t k = 0; k < 4; ++k) {
     EXPECT_EQ(at(0, k), rmax[k]) << k;
@@ -2715,12 +2719,7 @@ TEST(Triton, BooleanOperatorsAndMinMaxOnBlocksAreElementwise) {
   Program p = run_program(f.string(), s, "Model", {});
   ASSERT_EQ(p.outputs.size(), 5u);
   const double x[] = {3, -1, 1, 0.5};
-  auto at = [&](size_t out, size_t k) {
-    ir::RealValue v = ir::evaluate_real(s, p.outputs[out]->elems[k], [&](const ir::Variable& var) {
-      return std::optional(ir::RealValue::of(ir::Constant::of_float(x[var.name[4] - '0'])));
-    });
-    return v.f.approx_double();
-  };
+  auto at = [&](size_t out, size_t k) { return output_at(s, p, x, out, k); };
   const double both[] = {0, 0, 1, 1}, either[] = {1, 1, 0, 0}, neither[] = {0, 1, 0, 0},
                lo[] = {1, -2, 1, 0.5}, hi[] = {3, -1, 1, 0.5};
   for (size_t k = 0; k < 4; ++k) {
