@@ -116,9 +116,22 @@ void check_pointer_operands(python::Interp& in, python::Span at, const std::stri
 }
 
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
-               const std::vector<int64_t>& b, torch::DType element) {
-  if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
-    in.raise(at, "tl.dot needs [M, K] and [K, N] blocks");
+               const std::vector<int64_t>& b, torch::DType element, torch::DType other) {
+  if (a.size() != b.size() || a.size() < 2)  // core.dot, then semantic.dot
+    in.raise(at, "AssertionError: input and other must have equal ranks >= 2");
+  if (a.size() > 3) in.raise(at, "AssertionError: Both inputs must be either 2D or 3D");
+  if (a.size() == 3) in.unsupported(at, "tl.dot of 3-D (batched) blocks");
+  if (a[1] != b[0])
+    in.raise(at,
+             "AssertionError: First input shape and second input shape are not compatible "
+             "for matmul (second index of first shape (" +
+                 std::to_string(a[1]) + ") must be equal to first index of second shape (" +
+                 std::to_string(b[0]) + "))");
+  const bool fp8 = (element == torch::DType::E4M3 || element == torch::DType::E5M2) &&
+                   (other == torch::DType::E4M3 || other == torch::DType::E5M2);
+  if (element != other && !fp8)  // semantic.dot: any two fp8 types, else one dtype
+    in.raise(at, "AssertionError: Both operands must be same dtype. Got " + short_name(element) +
+                     " and " + short_name(other));
   // Triton 3.6's NVIDIA backend (min_dot_size): K >= 32 for 8-bit operands, else 16. Measured:
   // an fp8 dot with K = 16 does not compile for the H200 (examples/fp8_block_scaled_matmul).
   const int64_t k_min = torch::element_size(element) == 1 ? 32 : 16;
@@ -276,6 +289,51 @@ std::optional<std::string> kernel_type(const python::Ref& v) {
     default:
       return std::nullopt;
   }
+}
+
+void check_math_dtype(python::Interp& in, python::Span at, const std::string& name,
+                      torch::DType arg) {
+  static const std::vector<std::string> fp32_or_64 = {"exp", "exp2",  "log",  "log2",
+                                                      "cos", "sin",   "sqrt", "rsqrt",
+                                                      "erf", "floor", "ceil", "sigmoid"};
+  const bool fp32_only = name == "sqrt_rn" || name == "div_rn";
+  if (name == "fdiv" && !torch::is_float(arg))
+    in.raise(at, "TypeError: both operands of fdiv must have floating scalar type");
+  if (!fp32_only && std::find(fp32_or_64.begin(), fp32_or_64.end(), name) == fp32_or_64.end())
+    return;
+  if (arg != torch::DType::F32)
+    in.raise(at, std::string("ValueError: Expected dtype ") +
+                     (fp32_only ? "['fp32']" : "['fp32', 'fp64']") + " but got " + short_name(arg));
+}
+
+void check_beside_pointer(python::Interp& in, python::Span at, const std::vector<int64_t>& pointer,
+                          const std::vector<int64_t>& other, const std::string& role,
+                          bool is_store) {
+  if (pointer.empty()) {
+    if (!other.empty())
+      in.raise(at, "ValueError: " + role +
+                       " argument cannot be block type if pointer argument is not a block");
+    return;
+  }
+  check_broadcast(in, at, pointer, other);
+  bool wider = other.size() > pointer.size();
+  for (size_t k = 0; k < std::min(other.size(), pointer.size()); ++k)
+    wider = wider || (pointer[pointer.size() - 1 - k] != other[other.size() - 1 - k] &&
+                      other[other.size() - 1 - k] != 1);
+  if (wider && is_store)
+    in.raise(at, "ValueError: Expected pointer argument to have shape of the " + role +
+                     " argument, which is wider than the pointer block");
+  if (wider)
+    in.unsupported(at, role +
+                           " wider than the pointer block of a tl.load (Triton broadcasts the "
+                           "pointers to it)");
+}
+
+void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank) {
+  const int64_t n = static_cast<int64_t>(rank);
+  if (axis < -n || axis >= n)
+    in.raise(at, "ValueError: invalid axis " + std::to_string(axis) + ". Expected " +
+                     std::to_string(-n) + " <= axis < " + std::to_string(n));
 }
 
 }  // namespace keq::triton

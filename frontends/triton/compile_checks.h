@@ -46,7 +46,7 @@ void check_pointer_operands(python::Interp& in, python::Span at, const std::stri
 // does not check that; compiling for the H200 does: measured,
 // tests/golden/candidates/dot_small_k.py and examples/fp8_block_scaled_matmul).
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
-               const std::vector<int64_t>& b, torch::DType element);
+               const std::vector<int64_t>& b, torch::DType element, torch::DType other);
 // Two blocks in one expression: equal sizes or 1, aligned from the right (Triton's
 // make_shape_compatible).
 void check_broadcast(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
@@ -66,6 +66,20 @@ void check_tensor_index(python::Interp& in, python::Span at, const python::Ref& 
 // as "cg" for ".cg", raises ValueError when the kernel compiles.
 enum class MemoryCall { Load, Store, Atomic };
 void check_memory_options(python::Interp& in, const python::CallArgs& a, MemoryCall call);
+// Triton's math functions take the dtypes libdevice has (math.py's _check_dtype): exp, log,
+// sqrt and the rest only fp32 (or fp64) tensors, sqrt_rn fp32; fdiv floats. `name` is the
+// function's (exp), `arg` a tensor argument's dtype (a Python number is not checked).
+void check_math_dtype(python::Interp& in, python::Span at, const std::string& name,
+                      torch::DType arg);
+// A value, mask or `other` beside a pointer block in tl.load / tl.store (semantic._load_legacy,
+// _store_legacy): broadcast to the pointer's shape. A block beside a scalar pointer, or shapes
+// that do not broadcast, do not compile; wider than the pointer, a store does not compile and a
+// load would widen the pointer (not modelled). `role` is Triton's word: "Value", "Mask", "Other".
+void check_beside_pointer(python::Interp& in, python::Span at, const std::vector<int64_t>& pointer,
+                          const std::vector<int64_t>& other, const std::string& role,
+                          bool is_store);
+// A reduction's axis in a block of `rank` dimensions (semantic's _wrap_axis).
+void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank);
 // A kernel value's type as Triton's code generator compares it (TensorHooks::kernel_type).
 std::optional<std::string> kernel_type(const python::Ref& v);
 // tl.multiple_of, tl.max_contiguous and tl.max_constancy (`hint`): compiler hints on a block,

@@ -33,7 +33,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   def("program_id", [this, need_kernel](Interp&, CallArgs& a) {
     need_kernel(a, "tl.program_id");
     int64_t axis = in.to_int(a.get(0, "axis"), a.at);
-    if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
+    if (axis < 0 || axis > 2)
+      in.raise(a.at,
+               "ValueError: program_id axis must be 0, 1, or 2 but got " + std::to_string(axis));
     Ref pid = runtime_int(run->pid[axis]);  // a runtime value in Triton, never a constexpr
     run->program_ids.push_back({pid, static_cast<int>(axis)});
     return pid;
@@ -41,7 +43,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   def("num_programs", [this, need_kernel](Interp&, CallArgs& a) {
     need_kernel(a, "tl.num_programs");
     int64_t axis = in.to_int(a.get(0, "axis"), a.at);
-    if (axis < 0 || axis > 2) in.error(a.at, "axis must be 0, 1 or 2");
+    if (axis < 0 || axis > 2)
+      in.raise(a.at,
+               "ValueError: num_programs axis must be 0, 1, or 2 but got " + std::to_string(axis));
     return runtime_int(run->grid[axis]);
   });
   def("arange", [this](Interp&, CallArgs& a) {
@@ -189,8 +193,12 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     return python::builtin(where, [this, where, o, arity](Interp&, CallArgs& a) {
       std::vector<TensorPtr> xs;
       DType out = DType::F32;
+      const std::string name = where.substr(where.rfind('.') + 1);
       for (size_t k = 0; k < arity; ++k) {
-        xs.push_back(as_tensor(in, a.pos.at(k), a.at, DType::F32));
+        const Ref& arg = a.pos.at(k);
+        xs.push_back(as_tensor(in, arg, a.at, DType::F32));
+        if (arg->kind == K::Tensor || is_runtime_int(arg))  // a Python number is not checked
+          check_math_dtype(in, a.at, name, xs[k]->dtype);
         if (torch::is_float(xs[k]->dtype)) out = xs[k]->dtype;
       }
       if (!torch::is_float(out) && o != Op::Abs) in.unsupported(a.at, where + " of integers");
@@ -266,7 +274,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     // fp32 inputs use TF32 by default (inputs rounded to 10 mantissa bits). keq models the exact
     // product, so the default is recorded as a note: equal over the reals, not bit for bit.
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
-    check_dot(in, a.at, x->shape, y->shape, x->dtype);
+    check_dot(in, a.at, x->shape, y->shape, x->dtype, y->dtype);
     Ref precision = a.get(3, "input_precision"), tf32 = a.get(4, "allow_tf32");
     bool ieee = (precision && precision->kind == K::Str && precision->s == "ieee") ||
                 (tf32 && tf32->kind == K::Bool && !tf32->b);

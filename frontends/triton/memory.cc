@@ -56,6 +56,9 @@ Ref Triton::load(CallArgs& a) {
              "ValueError: `padding_option` or `boundary_check` argument is not supported for "
              "loading a tensor ofpointers or loading a scalar. Because the compiler does not "
              "know the boundary; please use block pointers (defined by `make_block_ptr`) instead");
+  for (const auto& [value, role] : {std::pair{mask, "Mask"}, std::pair{other, "Other"}})
+    if (value && value->kind == K::Tensor)
+      check_beside_pointer(in, a.at, p->shape, value->tensor->shape, role, false);
   std::vector<bool> lanes = mask_lanes(mask, p->shape, a.at);
   TensorPtr other_t =
       other && other->kind != K::None ? as_tensor(in, other, a.at, p->tensor->dtype) : nullptr;
@@ -202,10 +205,14 @@ Ref Triton::store(CallArgs& a) {
     if (!p || p->kind != K::Pointer)
       in.unsupported(a.at, "tl.store to something that is not a pointer block");
     need_known_offsets(p, a.at, "tl.store");
-    lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+    Ref mask = a.get(2, "mask");
+    if (mask && mask->kind == K::Tensor)
+      check_beside_pointer(in, a.at, p->shape, mask->tensor->shape, "Mask", true);
+    lanes = mask_lanes(mask, p->shape, a.at);
   }
   const TensorPtr& buf = p->tensor;
   TensorPtr v = as_tensor(in, a.get(1, "value"), a.at, buf->dtype);
+  check_beside_pointer(in, a.at, p->shape, v->shape, "Value", true);
   std::vector<int64_t>& w = writers(buf);
   for (size_t k = 0; k < lanes.size(); ++k) {
     if (!lanes[k]) continue;

@@ -90,8 +90,11 @@ std::vector<int64_t> Triton::reduced_dims(const Ref& axis, const TensorPtr& x, S
   std::vector<int64_t> dims;
   if (!axis || axis->kind == K::None)
     for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
-  else
-    dims.push_back(norm_dim(in, in.to_int(axis, at), x->shape.size(), at));
+  else {
+    int64_t d = in.to_int(axis, at);
+    check_axis(in, at, d, x->shape.size());
+    dims.push_back(norm_dim(in, d, x->shape.size(), at));
+  }
   return dims;
 }
 
@@ -122,8 +125,9 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   auto need_kernel = [this](CallArgs& a, const std::string& what) { require_kernel(a, what); };
   auto axis_of = [this](CallArgs& a, const TensorPtr& x, size_t pos) {
     Ref axis = a.get(pos, "axis");
-    return norm_dim(in, axis && axis->kind != K::None ? in.to_int(axis, a.at) : 0, x->shape.size(),
-                    a.at);
+    int64_t d = axis && axis->kind != K::None ? in.to_int(axis, a.at) : 0;
+    if (axis && axis->kind != K::None) check_axis(in, a.at, d, x->shape.size());
+    return norm_dim(in, d, x->shape.size(), a.at);
   };
   auto reversed = [this](CallArgs& a, size_t pos) {
     Ref r = a.get(pos, "reverse");
@@ -274,7 +278,9 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   for (bool is_max : {true, false}) {
     def(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) -> Ref {
       TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-      int64_t axis = norm_dim(in, in.to_int(a.get(1, "axis"), a.at), x->shape.size(), a.at);
+      int64_t axis = in.to_int(a.get(1, "axis"), a.at);
+      check_axis(in, a.at, axis, x->shape.size());
+      axis = norm_dim(in, axis, x->shape.size(), a.at);
       // Triton's argmax over maxnum: NaN lanes lose; ties take the first index.
       return wrap(reduce(
           in, x, {axis}, false, DType::I32,
