@@ -336,4 +336,23 @@ void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank) 
                      std::to_string(-n) + " <= axis < " + std::to_string(n));
 }
 
+void check_broadcast_to(python::Interp& in, python::Span at, const std::vector<int64_t>& from,
+                        const std::vector<int64_t>& to) {
+  if (from.empty() || to.empty()) return;              // a scalar is splat
+  auto list = [](const std::vector<int64_t>& shape) {  // Triton prints ['16', '2']
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i)
+      s += (i ? ", '" : "'") + std::to_string(shape[i]) + "'";
+    return s + "]";
+  };
+  if (from.size() != to.size())
+    in.raise(at, "ValueError: Cannot broadcast, rank mismatch: " + list(from) + ", " + list(to));
+  for (size_t i = 0; i < from.size(); ++i)
+    if (from[i] != to[i] && from[i] != 1)
+      in.raise(at, "ValueError: Cannot broadcast, the expanded size of the tensor (" +
+                       std::to_string(to[i]) + ") must match the existing size (" +
+                       std::to_string(from[i]) + ") at non-singleton dimension " +
+                       std::to_string(i) + ": " + list(from) + ", " + list(to));
+}
+
 }  // namespace keq::triton

@@ -78,6 +78,10 @@ void check_math_dtype(python::Interp& in, python::Span at, const std::string& na
 void check_beside_pointer(python::Interp& in, python::Span at, const std::vector<int64_t>& pointer,
                           const std::vector<int64_t>& other, const std::string& role,
                           bool is_store);
+// An atomic's value or mask beside its pointer block (broadcast_impl_shape): the same rank, each
+// size equal or 1.
+void check_broadcast_to(python::Interp& in, python::Span at, const std::vector<int64_t>& from,
+                        const std::vector<int64_t>& to);
 // A reduction's axis in a block of `rank` dimensions (semantic's _wrap_axis).
 void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank);
 // A kernel value's type as Triton's code generator compares it (TensorHooks::kernel_type).

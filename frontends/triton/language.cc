@@ -108,6 +108,9 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     if (out == DType::I64 && a.pos[1]->kind != K::Tensor && a.pos[2]->kind != K::Tensor)
       out = DType::I32;  // Triton types a Python int that fits as int32
     TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
+    check_broadcast(in, a.at, c->shape, x->shape);  // broadcast_impl_value, pair by pair
+    check_broadcast(in, a.at, c->shape, y->shape);
+    check_broadcast(in, a.at, x->shape, y->shape);
     DType xd = x->dtype, yd = y->dtype;
     return wrap(map3(
         in, c, x, y, out,
@@ -285,6 +288,8 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           "product (pass input_precision=\"ieee\" for fp32 products)");
     Ref acc = a.get(2, "acc");
     int64_t m = x->shape[0], k = x->shape[1], n = y->shape[1];
+    if (acc && acc->kind == K::Tensor && acc->tensor->shape != std::vector<int64_t>{m, n})
+      in.raise(a.at, "AssertionError: accumulator shape is incompatible");
     auto r = std::make_shared<Tensor>();
     r->shape = {m, n};
     // int8 operands accumulate in int32 (wrapping), as Triton's integer dot does.
@@ -341,7 +346,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           size_t n = x->shape.size();
           if (dims.empty() && is_trans) {
             if (n < 2)
-              in.error(a.at, "ValueError: tl.trans invoked with a 0- or 1-dimensional tensor");
+              in.raise(a.at, "ValueError: tl.trans invoked with a 0- or 1-dimensional tensor");
             for (size_t d = 0; d + 2 < n; ++d) dims.push_back(static_cast<int64_t>(d));
             dims.insert(dims.end(), {static_cast<int64_t>(n - 1), static_cast<int64_t>(n - 2)});
           }
@@ -349,7 +354,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           std::sort(sorted.begin(), sorted.end());
           for (size_t d = 0; d < sorted.size(); ++d)
             if (sorted.size() != n || sorted[d] != static_cast<int64_t>(d))
-              in.error(a.at, "ValueError: permute dims must be a permutation of 0, 1, ..., n-1");
+              in.raise(a.at, "ValueError: permute dims must be a permutation of 0, 1, ..., n-1");
           return wrap(permute_block(*x, dims));
         }));
   // flip(x, dim=None): reversed along dim (the last by default), a power-of-two size.
@@ -384,6 +389,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   // last two dimensions merged; split(a): the inverse of join, two blocks (scalars from [2]).
   auto join = [this](CallArgs& a) {
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
+    check_broadcast(in, a.at, x->shape, y->shape);
     if (x->dtype != y->dtype) in.unsupported(a.at, "tl.join of blocks of two dtypes");
     TensorPtr first = map2(
         in, x, y, x->dtype, [](TermId p, TermId) { return p; }, a.at);
@@ -408,7 +414,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   def("split", [this](Interp&, CallArgs& a) {
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
     if (x->shape.empty() || x->shape.back() != 2)
-      in.error(a.at, "ValueError: tl.split needs a last dimension of size 2");
+      in.raise(a.at, "AssertionError: tl.split needs a last dimension of size 2");
     std::vector<Ref> halves;
     for (int64_t h = 0; h < 2; ++h) {
       auto r = std::make_shared<Tensor>(*x);
@@ -429,6 +435,7 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   def("expand_dims", moves_pointer_lanes([this](Interp&, CallArgs& a) {
         TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
         int64_t d = in.to_int(a.get(1, "axis"), a.at);
+        check_axis(in, a.at, d, x->shape.size() + 1);  // a new axis, up to the rank
         if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
         auto r = std::make_shared<Tensor>(*x);
         r->shape.insert(r->shape.begin() + d, 1);

@@ -169,9 +169,13 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
       if (!p || p->kind != K::Pointer)
         in.unsupported(a.at, "tl." + name + " to something that is not a pointer block");
       need_known_offsets(p, a.at, "tl." + name);
-      std::vector<bool> lanes = mask_lanes(a.get(2, "mask"), p->shape, a.at);
+      Ref mask = a.get(2, "mask");
+      if (mask && mask->kind == K::Tensor)
+        check_broadcast_to(in, a.at, mask->tensor->shape, p->shape);
+      std::vector<bool> lanes = mask_lanes(mask, p->shape, a.at);
       const TensorPtr& buf = p->tensor;
       TensorPtr v = as_tensor(in, a.get(1, "val"), a.at, buf->dtype);
+      check_broadcast_to(in, a.at, v->shape, p->shape);
       for (size_t k = 0; k < lanes.size(); ++k) {
         if (!lanes[k]) continue;
         int64_t off = p->offsets[k];
@@ -225,6 +229,8 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
       const TensorPtr& buf = p->tensor;
       TensorPtr cmp = cas ? as_tensor(in, a.get(1, "cmp"), a.at, buf->dtype) : nullptr;
       TensorPtr v = as_tensor(in, a.get(cas ? 2 : 1, "val"), a.at, buf->dtype);
+      for (const TensorPtr& operand : {cmp, v})
+        if (operand) check_broadcast_to(in, a.at, operand->shape, p->shape);
       std::vector<bool> lanes = mask_lanes(cas ? nullptr : a.get(2, "mask"), p->shape, a.at);
       std::vector<int64_t>& w = writers(buf);
       auto r = std::make_shared<Tensor>();
