@@ -1578,6 +1578,9 @@ TEST(Triton, CompileTimeChecksRejectWhatTritonRejects) {
   EXPECT_GE(
       rejected_as_triton_rejects(fs::path(KEQ_SOURCE_DIR) / "tests/golden/triton_compile_rejects"),
       39u);
+  EXPECT_GE(
+      rejected_as_triton_rejects(fs::path(KEQ_SOURCE_DIR) / "tests/golden/triton_launch_rejects"),
+      3u);
 }
 
 // tl.where with two Python floats once crashed in dtype promotion.
@@ -2641,6 +2644,30 @@ TEST(TorchFrontend, ElementwiseResultsTakeTorchsLayout) {
     EXPECT_EQ(ints_of(r->items[k]), want[k]) << "line item " << k;
   }
   EXPECT_FALSE(r->items[12]->b);
+}
+
+// Shape errors torch raises are the program's exceptions (an except clause catches them), not
+// keq's stops. permute(0, 0) crashed keq, unsqueeze past the rank corrupted its heap, and
+// squeeze(7) of a tensor without size-1 dimensions returned it unchanged.
+TEST(TorchFrontend, ShapeErrorsRaiseAsTorchRaisesThem) {
+  ir::TermStore s;
+  const char* cases[][2] = {
+      {"x.permute(0, 0)", "RuntimeError"},
+      {"x.unsqueeze(5)", "IndexError"},
+      {"x.squeeze(7)", "IndexError"},
+      {"x[10]", "IndexError"},
+      {"x.narrow(1, 3, 5)", "RuntimeError"},
+      {"torch.split(x, 0, dim=1)", "RuntimeError"},
+      {"x.chunk(0, dim=1)", "RuntimeError"},
+      {"x.repeat(2)", "RuntimeError"},
+      {"x + torch.zeros(3, 5)", "RuntimeError"},
+      {"x.sum(dim=3)", "IndexError"},
+  };
+  std::string src = "import torch\nx = torch.zeros(2, 5)\ncaught = 0\n";
+  for (const auto& c : cases)
+    src += std::string("try:\n    ") + c[0] + "\nexcept " + c[1] + ":\n    caught += 1\n";
+  Ref caught = run_snippet(src, "caught", s);
+  EXPECT_EQ(caught->i, static_cast<int64_t>(std::size(cases)));
 }
 
 // torch.channels_last: .contiguous(), .to() and .clone() lay a 4-D tensor out with its channels

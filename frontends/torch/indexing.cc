@@ -52,7 +52,8 @@ Torch::Selection Torch::selection(const TensorPtr& t, const Ref& index, Span at)
     } else if (i->kind == K::Int || i->kind == K::Bool) {
       int64_t p = i->i < 0 ? i->i + t->shape[d] : i->i;
       if (p < 0 || p >= t->shape[d])
-        in.error(at, "index " + std::to_string(i->i) + " is out of bounds for size " +
+        in.raise(at, "IndexError: index " + std::to_string(i->i) +
+                         " is out of bounds for dimension " + std::to_string(d) + " with size " +
                          std::to_string(t->shape[d]));
       pick[d++] = {p};
     } else if (i->kind == K::Slice) {

@@ -78,8 +78,19 @@ void Torch::install_views() {
   define("permute", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     std::vector<int64_t> perm = sizes(a, 1, "dims");
-    if (perm.size() != x->shape.size()) in.error(a.at, "permute: wrong number of dimensions");
-    for (int64_t& p : perm) p = norm_dim(in, p, x->shape.size(), a.at);
+    if (perm.size() != x->shape.size())
+      in.raise(a.at,
+               "RuntimeError: permute(sparse_coo): number of dimensions in the tensor input "
+               "does not match the length of the desired ordering of dimensions i.e. "
+               "input.dim() = " +
+                   std::to_string(x->shape.size()) +
+                   " is not equal to len(dims) = " + std::to_string(perm.size()));
+    std::vector<bool> used(perm.size(), false);
+    for (int64_t& p : perm) {
+      p = norm_dim(in, p, x->shape.size(), a.at);
+      if (used[p]) in.raise(a.at, "RuntimeError: permute(): duplicate dims are not allowed.");
+      used[p] = true;
+    }
     return wrap(permuted(x, perm));
   });
   // movedim(source, destination): the source dimension moves, the others keep their order.
@@ -129,8 +140,11 @@ void Torch::install_views() {
     int64_t start = int_arg(a, 2, "start").value_or(0),
             length = int_arg(a, 3, "length").value_or(0);
     if (start < 0) start += x->shape[dim];
-    if (start < 0 || length < 0 || start + length > x->shape[dim])
-      in.error(a.at, "narrow: start + length exceeds the dimension size");
+    if (start < 0 || length < 0) in.error(a.at, "narrow: a negative start or length");
+    if (start + length > x->shape[dim])
+      in.raise(a.at, "RuntimeError: start (" + std::to_string(start) + ") + length (" +
+                         std::to_string(length) + ") exceeds dimension size (" +
+                         std::to_string(x->shape[dim]) + ").");
     return subscript(x, index_along(dim, slice_value(start, start + length)), a.at);
   });
   // Tensor.unfold(dimension, size, step): the windows of `size` elements along dimension,
@@ -252,8 +266,8 @@ void Torch::install_views() {
   });
   define("unsqueeze", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
-    int64_t d = in.to_int(a.get(1, "dim"), a.at);
-    if (d < 0) d += static_cast<int64_t>(x->shape.size()) + 1;
+    // A new dimension: anywhere up to the rank.
+    int64_t d = norm_dim(in, in.to_int(a.get(1, "dim"), a.at), x->shape.size() + 1, a.at);
     std::vector<int64_t> shape = x->shape;
     shape.insert(shape.begin() + d, 1);
     return wrap(reshaped(x, shape));
@@ -261,10 +275,10 @@ void Torch::install_views() {
   define("squeeze", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "input");
     std::optional<int64_t> d = int_arg(a, 1, "dim");
+    if (d) d = norm_dim(in, *d, x->shape.size(), a.at);
     std::vector<int64_t> shape;
     for (size_t k = 0; k < x->shape.size(); ++k) {
-      bool drop = x->shape[k] == 1 &&
-                  (!d || norm_dim(in, *d, x->shape.size(), a.at) == static_cast<int64_t>(k));
+      bool drop = x->shape[k] == 1 && (!d || *d == static_cast<int64_t>(k));
       if (!drop) shape.push_back(x->shape[k]);
     }
     return wrap(reshaped(x, shape));
@@ -339,6 +353,14 @@ void Torch::install_views() {
         for (const Ref& p : spec->items) parts.push_back(in.to_int(p, a.at));
       } else {
         int64_t size = in.to_int(spec, a.at);
+        if (size <= 0 && by_count)
+          in.raise(a.at, "RuntimeError: chunk expects `chunks` to be greater than 0, got: " +
+                             std::to_string(size));
+        if (size == 0 && n > 0)
+          in.raise(a.at,
+                   "RuntimeError: split_size can only be 0 if dimension size is 0, but got "
+                   "dimension size of " +
+                       std::to_string(n));
         if (size <= 0) in.error(a.at, "split/chunk size must be positive");
         if (by_count) size = (n + size - 1) / size;  // torch.chunk: ceil(n / chunks) per piece
         for (int64_t lo = 0; lo < n; lo += size) parts.push_back(std::min(size, n - lo));

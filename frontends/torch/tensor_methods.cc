@@ -261,7 +261,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     return self_fn([this](Interp&, CallArgs& a) {
       TensorPtr x = a.pos[0]->tensor;
       std::vector<int64_t> reps = sizes(a, 1);
-      if (reps.size() < x->shape.size()) in.error(a.at, "repeat: too few dimensions");
+      if (reps.size() < x->shape.size())
+        in.raise(a.at,
+                 "RuntimeError: Number of dimensions of repeat dims can not be smaller than "
+                 "number of dimensions of tensor");
       std::vector<int64_t> shape(reps.size() - x->shape.size(), 1);
       shape.insert(shape.end(), x->shape.begin(), x->shape.end());
       TensorPtr base = reshaped(x, shape);

@@ -159,9 +159,15 @@ std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a,
   for (size_t k = 0; k < n; ++k) {
     int64_t x = k < n - a.size() ? 1 : a[k - (n - a.size())];
     int64_t y = k < n - b.size() ? 1 : b[k - (n - b.size())];
-    if (x != y && x != 1 && y != 1)
-      in.error(at, "shapes do not broadcast: size " + std::to_string(x) + " against " +
-                       std::to_string(y) + " at dimension " + std::to_string(k));
+    if (x != y && x != 1 && y != 1)  // torch's message, or Triton's in a kernel
+      in.raise(at, in.in_jit_code()
+                       ? "ValueError: Cannot make_shape_compatible: incompatible dimensions at "
+                         "index " +
+                             std::to_string(k) + ": " + std::to_string(x) + " and " +
+                             std::to_string(y)
+                       : "RuntimeError: The size of tensor a (" + std::to_string(x) +
+                             ") must match the size of tensor b (" + std::to_string(y) +
+                             ") at non-singleton dimension " + std::to_string(k));
     out[k] = x == 1 ? y : x;
   }
   return out;
@@ -432,9 +438,11 @@ std::vector<ir::TermId> permuted_elems(const Tensor& t, const std::vector<int64_
 }
 
 int64_t norm_dim(Interp& in, int64_t d, size_t rank, Span at) {
-  int64_t r = static_cast<int64_t>(rank);
-  if (d < -std::max<int64_t>(r, 1) || d >= std::max<int64_t>(r, 1))
-    in.error(at, "dimension " + std::to_string(d) + " out of range for rank " + std::to_string(r));
+  int64_t r = static_cast<int64_t>(rank), n = std::max<int64_t>(r, 1);  // a 0-d tensor wraps as 1-d
+  if (d < -n || d >= n)                                                 // torch's maybe_wrap_dim
+    in.raise(at, "IndexError: Dimension out of range (expected to be in range of [" +
+                     std::to_string(-n) + ", " + std::to_string(n - 1) + "], but got " +
+                     std::to_string(d) + ")");
   return d < 0 ? d + r : d;
 }
 

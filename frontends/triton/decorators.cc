@@ -17,10 +17,8 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
         });
       });
   (*jit_attrs)["__call__"] = python::builtin("JITFunction.__call__", [this](Interp&, CallArgs& a) {
-    if (!run)
-      in.error(
-          a.at,
-          "a @triton.jit function is called only from a kernel (launch it with kernel[grid](...))");
+    if (!run)  // JITFunction.__call__ on the host
+      in.raise(a.at, "RuntimeError: Cannot call @triton.jit'd outside of the scope of a kernel");
     note_kernel_ran(a.pos.at(0));
     Ref fn = (*a.pos.at(0)->attrs)["fn"];
     a.pos.erase(a.pos.begin());

@@ -198,11 +198,19 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
     c.pos = {grid_args(fn, params, a, meta)};
     g = in.call(g, c);
   }
-  std::vector<Ref> dims =
-      g->kind == K::Tuple || g->kind == K::List ? g->items : std::vector<Ref>{g};
-  if (dims.empty() || dims.size() > 3) in.error(a.at, "a grid has 1 to 3 dimensions");
+  // JITFunction.run: len(grid), grid[0], and grid[1], grid[2] where there are (more are
+  // ignored); the launcher takes ints only.
+  if (g->kind != K::Tuple && g->kind != K::List)
+    in.raise(a.at, "TypeError: object of type '" + g->type_name() + "' has no len()");
+  std::vector<Ref> dims = g->items;
+  if (dims.empty()) in.raise(a.at, "IndexError: tuple index out of range");
+  dims.resize(std::min<size_t>(dims.size(), 3));
   Launch l;
-  for (size_t d = 0; d < dims.size(); ++d) l.grid[d] = in.to_int(dims[d], a.at);
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d]->kind == K::Float)
+      in.raise(a.at, "TypeError: 'float' object cannot be interpreted as an integer");
+    l.grid[d] = in.to_int(dims[d], a.at);
+  }
   check_grid(in, a.at, l.grid);
   record_block_sizes(fn, a.pos, meta);
   std::string consts;
