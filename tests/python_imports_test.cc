@@ -95,8 +95,9 @@ else:
 }
 
 // Errors CPython raises for certain are the program's exceptions, never keq's UNSUPPORTED or
-// ERROR: None in arithmetic (gpt-5's kernel indexes with `1 * 0 + None`) and a float divided by
-// zero.
+// ERROR: None in arithmetic (gpt-5's kernel indexes with `1 * 0 + None`), a float divided by
+// zero, str + int, a tuple's item assigned, unpacking the wrong count, int() of NaN or infinity,
+// an attribute of None.
 TEST(PythonExceptions, NoneArithmeticAndFloatDivisionByZeroRaise) {
   Folder f;
   ProgramRun r(f, R"(
@@ -128,11 +129,32 @@ try:
     w = 0.0 ** -1.0
 except ZeroDivisionError:
     d = 1
+e = 0
+for attempt in range(7):
+    try:
+        if attempt == 0:
+            v = "a" + 1
+        elif attempt == 1:
+            t = (1, 2)
+            t[0] = 3
+        elif attempt == 2:
+            p, q = (1, 2, 3)
+        elif attempt == 3:
+            p, q, r = (1, 2)
+        elif attempt == 4:
+            v = int(float("nan"))
+        elif attempt == 5:
+            v = None.shape
+        else:
+            v = int(float("inf"))
+    except (TypeError, ValueError, AttributeError, OverflowError):
+        e += 1
 )");
   EXPECT_EQ(r.integer("a"), 1);
   EXPECT_EQ(r.integer("b"), 1);
   EXPECT_EQ(r.integer("c"), 3);
   EXPECT_EQ(r.integer("d"), 1);
+  EXPECT_EQ(r.integer("e"), 7);  // str + int, tuple item assignment, unpacking, int() of nan/inf
 }
 
 // A failed lookup is a KeyError only where keq compares keys as Python does; an error whose

@@ -118,7 +118,9 @@ void Interp::install_builtins() {
     if (is_timing(x))  // its value is unknown: an int of it would compare as if known
       in.unsupported(a.at, "int() of a GPU timing (torch.cuda.Event.elapsed_time)");
     if (x->kind == K::Float) {
-      if (!std::isfinite(x->f)) in.error(a.at, "cannot convert " + in.repr(x) + " to an integer");
+      if (std::isnan(x->f)) in.raise(a.at, "ValueError: cannot convert float NaN to integer");
+      if (std::isinf(x->f))
+        in.raise(a.at, "OverflowError: cannot convert float infinity to integer");
       return big_or_small(mpz_class(std::trunc(x->f)));  // exact: 1e30 is a 100-bit int
     }
     if (x->kind == K::Str) {

@@ -459,14 +459,21 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
       for (size_t k = 0; k < t.kids.size(); ++k)
         if (node(t.kids[k]).kind == NodeKind::Starred) star = k;
       if (star == t.kids.size()) {
-        if (items.size() != t.kids.size())
-          error(t.span, "cannot unpack " + std::to_string(items.size()) + " values into " +
-                            std::to_string(t.kids.size()));
+        if (items.size() > t.kids.size())  // CPython's words
+          raise(t.span, "ValueError: too many values to unpack (expected " +
+                            std::to_string(t.kids.size()) + ")");
+        if (items.size() < t.kids.size())
+          raise(t.span, "ValueError: not enough values to unpack (expected " +
+                            std::to_string(t.kids.size()) + ", got " +
+                            std::to_string(items.size()) + ")");
         for (size_t k = 0; k < items.size(); ++k) assign(t.kids[k], items[k], env);
         return;
       }
       size_t after = t.kids.size() - star - 1;
-      if (items.size() < star + after) error(t.span, "not enough values to unpack");
+      if (items.size() < star + after)
+        raise(t.span, "ValueError: not enough values to unpack (expected at least " +
+                          std::to_string(star + after) + ", got " + std::to_string(items.size()) +
+                          ")");
       for (size_t k = 0; k < star; ++k) assign(t.kids[k], items[k], env);
       assign(node(t.kids[star]).kids[0], list({items.begin() + star, items.end() - after}), env);
       for (size_t k = 0; k < after; ++k)
@@ -496,6 +503,9 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
         hooks_.setitem(*this, obj, idx, v, t.span);
         return;
       }
+      if (obj->kind == K::Tuple || obj->kind == K::Str)  // immutable
+        raise(t.span,
+              "TypeError: '" + obj->type_name() + "' object does not support item assignment");
       unsupported(t.span, "item assignment into " + obj->type_name());
     }
     default:

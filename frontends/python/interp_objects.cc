@@ -679,6 +679,8 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     default:
       break;
   }
+  if (obj->kind == K::None && !name.starts_with("__"))  // None has only dunder attributes
+    raise(at, "AttributeError: 'NoneType' object has no attribute '" + name + "'");
   unsupported(at, "attribute '" + name + "' of " + obj->type_name());
 }
 

@@ -426,6 +426,10 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
     return v->kind == K::None || v->kind == K::Bool || v->kind == K::Int || v->kind == K::Float ||
            v->kind == K::Str;
   };
+  if (op == "+" && a->kind == K::Str && scalar(b) && b->kind != K::Str)
+    raise(at, "TypeError: can only concatenate str (not \"" + b->type_name() + "\") to str");
+  if (op == "+" && b->kind == K::Str && scalar(a) && a->kind != K::Str)
+    raise(at, "TypeError: unsupported operand type(s) for +: '" + a->type_name() + "' and 'str'");
   if ((a->kind == K::None || b->kind == K::None) && scalar(a) && scalar(b))
     raise(at, "TypeError: unsupported operand type(s) for " + op + ": '" + a->type_name() +
                   "' and '" + b->type_name() + "'");
