@@ -2662,6 +2662,9 @@ TEST(TorchFrontend, ShapeErrorsRaiseAsTorchRaisesThem) {
       {"x.repeat(2)", "RuntimeError"},
       {"x + torch.zeros(3, 5)", "RuntimeError"},
       {"x.sum(dim=3)", "IndexError"},
+      {"torch.cat([x, x.t()], dim=0)", "RuntimeError"},
+      {"x @ x", "RuntimeError"},
+      {"x.expand(3, 5)", "RuntimeError"},
   };
   std::string src = "import torch\nx = torch.zeros(2, 5)\ncaught = 0\n";
   for (const auto& c : cases)

@@ -406,7 +406,11 @@ Ref Torch::concat(CallArgs& a, bool stack) {
       in.error(a.at, "cat/stack: tensors differ in rank or dtype");
     for (size_t d = 0; d < shape.size(); ++d)
       if (static_cast<int64_t>(d) != dim && t->shape[d] != ts[0]->shape[d])
-        in.error(a.at, "cat/stack: sizes differ");
+        in.raise(a.at, "RuntimeError: Sizes of tensors must match except in dimension " +
+                           std::to_string(dim) + ". Expected size " +
+                           std::to_string(ts[0]->shape[d]) + " but got size " +
+                           std::to_string(t->shape[d]) + " for tensor number " +
+                           std::to_string(&t - &ts[0]) + " in the list.");
     shape[dim] += t->shape[dim];
   }
   auto r = std::make_shared<Tensor>();

@@ -240,10 +240,27 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       TensorPtr x = a.pos[0]->tensor;
       std::vector<int64_t> shape =
           name == "expand_as" ? tensor_arg(a, 1, "other")->shape : sizes(a, 1);
-      if (shape.size() < x->shape.size()) in.error(a.at, "expand: too few dimensions");
+      auto list = [](const std::vector<int64_t>& v) {
+        std::string s = "[";
+        for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+        return s + "]";
+      };
+      if (shape.size() < x->shape.size())
+        in.raise(a.at, "RuntimeError: expand: the number of sizes provided (" +
+                           std::to_string(shape.size()) +
+                           ") must be greater or equal to the number of dimensions in the "
+                           "tensor (" +
+                           std::to_string(x->shape.size()) + ")");
       size_t off = shape.size() - x->shape.size();
-      for (size_t d = 0; d < x->shape.size(); ++d)
+      for (size_t d = 0; d < x->shape.size(); ++d) {
         if (shape[d + off] == -1) shape[d + off] = x->shape[d];
+        if (x->shape[d] != 1 && x->shape[d] != shape[d + off])  // torch's words
+          in.raise(a.at, "RuntimeError: The expanded size of the tensor (" +
+                             std::to_string(shape[d + off]) + ") must match the existing size (" +
+                             std::to_string(x->shape[d]) + ") at non-singleton dimension " +
+                             std::to_string(d + off) + ".  Target sizes: " + list(shape) +
+                             ".  Tensor sizes: " + list(x->shape));
+      }
       TensorPtr zero = filled(shape, x->dtype, 0);
       TensorPtr r = map2(
           in, x, zero, x->dtype, [](TermId p, TermId) { return p; }, a.at);

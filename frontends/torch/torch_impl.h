@@ -312,9 +312,13 @@ struct Torch {
     if (vec_b) y = reshaped(b, {b->shape[0], 1});
     int64_t m = x->shape[x->shape.size() - 2], k = x->shape.back(),
             k2 = y->shape[y->shape.size() - 2], n = y->shape.back();
-    if (k != k2)
-      in.error(at, "matmul shapes do not match: inner sizes " + std::to_string(k) + " and " +
-                       std::to_string(k2));
+    if (k != k2 && a->shape.size() == 2 && b->shape.size() == 2)  // torch's words for mm
+      in.raise(at, "RuntimeError: mat1 and mat2 shapes cannot be multiplied (" + std::to_string(m) +
+                       "x" + std::to_string(k) + " and " + std::to_string(k2) + "x" +
+                       std::to_string(n) + ")");
+    if (k != k2)  // torch raises a RuntimeError in each case, in words of its own
+      in.raise(at, "RuntimeError: matmul shapes do not match: inner sizes " + std::to_string(k) +
+                       " and " + std::to_string(k2));
     std::vector<int64_t> bx(x->shape.begin(), x->shape.end() - 2),
         by(y->shape.begin(), y->shape.end() - 2);
     std::vector<int64_t> batch = broadcast_shapes(in, bx, by, at);
