@@ -57,14 +57,9 @@ NodeId find_kind(const Tree& tree, NodeId n, NodeKind kind, bool into_ifs) {
 
 bool Interp::is_block(const Ref& v, const std::string& element) const {
   if (!hooks_.kernel_type) return false;
-  std::optional<std::string> t = hooks_.kernel_type(v);
-  if (!t || !t->starts_with("<") || (!element.empty() && !t->ends_with(", " + element + ">")))
-    return false;
-  int64_t numel = 1;  // the shape's quoted sizes: <['8', '16'], fp32>
-  for (size_t q = t->find('\''); q != std::string::npos;
-       q = t->find('\'', t->find('\'', q + 1) + 1))
-    numel *= std::stoll(t->substr(q + 1));
-  return numel > 1;  // a block of one element is a scalar to an if (Triton unsplats it)
+  std::optional<KernelType> t = hooks_.kernel_type(v);
+  // A block of one element is a scalar to an if (Triton unsplats it).
+  return t && t->block && t->numel > 1 && (element.empty() || t->element == element);
 }
 
 Interp::Interp(ir::TermStore& store) : store_(store) {
@@ -196,18 +191,18 @@ Interp::LoopScope::LoopScope(Interp& in, const std::shared_ptr<Env>& env, bool d
   ++env->dynamic_loops;
   if (!in.in_jit_code() || !in.hooks_.kernel_type) return;
   for (const auto& [name, v] : env->vars)
-    if (std::optional<std::string> t = in.hooks_.kernel_type(v); t && !targets_.contains(name))
-      carried_.emplace(name, *t);
+    if (std::optional<KernelType> t = in.hooks_.kernel_type(v); t && !targets_.contains(name))
+      carried_.emplace(name, t->name);
 }
 
 void Interp::LoopScope::check_carried(Span at) const {
   for (const auto& [name, before] : carried_) {
     auto it = env_->vars.find(name);
     if (it == env_->vars.end()) continue;
-    std::optional<std::string> now = in_.hooks_.kernel_type(it->second);
-    if (now && *now != before)
+    std::optional<KernelType> now = in_.hooks_.kernel_type(it->second);
+    if (now && now->name != before)
       in_.raise(at, "AssertionError: Loop-carried variable " + name + " has initial type " +
-                        before + " but is re-assigned to " + *now +
+                        before + " but is re-assigned to " + now->name +
                         " in loop! Please make sure that the type stays consistent.");
   }
 }

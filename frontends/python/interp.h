@@ -50,11 +50,17 @@ inline std::string literal_size_name(Span at) {
 }
 
 // What the tensor library plugs in: operators, attributes and subscripts on tensors.
+// Triton's type of a value in a kernel, as its code generator compares types.
+struct KernelType {
+  std::string name;     // "fp32", "<['8'], fp32>", "pointer<fp32>"; any integer scalar "int32"
+  std::string element;  // "fp32", "int1", "pointer<fp32>"
+  int64_t numel = 1;    // a block's elements; 1 for a scalar
+  bool block = false;   // it has a shape (a block of one element still does)
+};
+
 struct TensorHooks {
-  // Triton's type of a value in a kernel, as its code generator compares types ("fp32",
-  // "<['8'], fp32>", "pointer<fp32>"; an integer scalar of any width "int32"); none for a value
-  // that is not a Triton one (a constexpr int, a tuple).
-  std::function<std::optional<std::string>(const Ref& v)> kernel_type;
+  // None for a value that is not a Triton one (a constexpr int, a tuple).
+  std::function<std::optional<KernelType>(const Ref& v)> kernel_type;
   std::function<Ref(Interp&, const std::string& op, const Ref& a, const Ref& b, Span at)> binop;
   std::function<Ref(Interp&, const std::string& op, const Ref& a, Span at)> unop;
   // Attributes of tensors and dtypes, and `to` of a Python number (a scalar in a kernel).
@@ -300,7 +306,7 @@ class Interp {
     std::shared_ptr<Env> env_;
     bool active_ = false;
     absl::flat_hash_set<std::string> before_, targets_;
-    absl::flat_hash_map<std::string, std::string> carried_;  // name -> type at the loop's start
+    absl::flat_hash_map<std::string, std::string> carried_;  // name -> type name at the start
     uint32_t line_ = 0;
   };
   // Triton's code generator on a dynamic if in a kernel: a `return` under it inside a dynamic

@@ -260,32 +260,40 @@ void check_hint(python::Interp& in, python::Span at, const std::string& hint,
     in.raise(at, "ValueError: Shape of input to " + hint + " does not match the length of values");
 }
 
-std::optional<std::string> kernel_type(const python::Ref& v) {
-  // Triton's repr of a block type: <['8', '16'], fp32>. Integer scalars of any width are one
-  // type here: keq knows an int's value, not always the width Triton gave it.
-  auto typed = [](const std::vector<int64_t>& shape, const std::string& element) {
-    if (shape.empty()) return element;
-    std::string s = "<[";
-    for (size_t i = 0; i < shape.size(); ++i)
-      s += (i ? ", '" : "'") + std::to_string(shape[i]) + "'";
-    return s + "], " + element + ">";
-  };
-  auto element = [](torch::DType d, bool scalar) {
-    if (scalar && (d == torch::DType::I64 || d == torch::DType::I8 || d == torch::DType::U8))
-      return std::string("int32");
-    return short_name(d);
-  };
+namespace {
+// A shape as Triton prints it in its messages: ['16', '2'].
+std::string quoted_shape(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", '" : "'") + std::to_string(shape[i]) + "'";
+  return s + "]";
+}
+
+python::KernelType typed(const std::vector<int64_t>& shape, const std::string& element) {
+  python::KernelType t{element, element, 1, !shape.empty()};
+  for (int64_t d : shape) t.numel *= d;
+  if (t.block) t.name = "<" + quoted_shape(shape) + ", " + element + ">";
+  return t;
+}
+}  // namespace
+
+std::optional<python::KernelType> kernel_type(const python::Ref& v) {
+  // Integer scalars of any width are one type here: keq knows an int's value, not always the
+  // width Triton gave it.
   switch (v->kind) {
-    case K::Tensor:
-      return typed(v->tensor->shape, element(v->tensor->dtype, v->tensor->shape.empty()));
+    case K::Tensor: {
+      torch::DType d = v->tensor->dtype;
+      bool int_scalar = v->tensor->shape.empty() &&
+                        (d == torch::DType::I64 || d == torch::DType::I8 || d == torch::DType::U8);
+      return typed(v->tensor->shape, int_scalar ? "int32" : short_name(d));
+    }
     case K::Pointer:
       return typed(v->shape, "pointer<" + short_name(v->tensor->dtype) + ">");
     case K::Int:
-      return is_runtime_int(v) ? std::optional<std::string>("int32") : std::nullopt;
+      return is_runtime_int(v) ? std::optional(typed({}, "int32")) : std::nullopt;
     case K::Float:
-      return "fp32";
+      return typed({}, "fp32");
     case K::Bool:
-      return "int1";
+      return typed({}, "int1");
     default:
       return std::nullopt;
   }
@@ -338,21 +346,16 @@ void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank) 
 
 void check_broadcast_to(python::Interp& in, python::Span at, const std::vector<int64_t>& from,
                         const std::vector<int64_t>& to) {
-  if (from.empty() || to.empty()) return;              // a scalar is splat
-  auto list = [](const std::vector<int64_t>& shape) {  // Triton prints ['16', '2']
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i)
-      s += (i ? ", '" : "'") + std::to_string(shape[i]) + "'";
-    return s + "]";
-  };
+  if (from.empty() || to.empty()) return;  // a scalar is splat
+  const std::string list_from = quoted_shape(from), list_to = quoted_shape(to);
   if (from.size() != to.size())
-    in.raise(at, "ValueError: Cannot broadcast, rank mismatch: " + list(from) + ", " + list(to));
+    in.raise(at, "ValueError: Cannot broadcast, rank mismatch: " + list_from + ", " + list_to);
   for (size_t i = 0; i < from.size(); ++i)
     if (from[i] != to[i] && from[i] != 1)
       in.raise(at, "ValueError: Cannot broadcast, the expanded size of the tensor (" +
                        std::to_string(to[i]) + ") must match the existing size (" +
                        std::to_string(from[i]) + ") at non-singleton dimension " +
-                       std::to_string(i) + ": " + list(from) + ", " + list(to));
+                       std::to_string(i) + ": " + list_from + ", " + list_to);
 }
 
 }  // namespace keq::triton

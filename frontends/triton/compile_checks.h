@@ -85,7 +85,7 @@ void check_broadcast_to(python::Interp& in, python::Span at, const std::vector<i
 // A reduction's axis in a block of `rank` dimensions (semantic's _wrap_axis).
 void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank);
 // A kernel value's type as Triton's code generator compares it (TensorHooks::kernel_type).
-std::optional<std::string> kernel_type(const python::Ref& v);
+std::optional<python::KernelType> kernel_type(const python::Ref& v);
 // tl.multiple_of, tl.max_contiguous and tl.max_constancy (`hint`): compiler hints on a block,
 // whose values are constexpr ints, one per dimension (multiple_of takes one for a 0-d block
 // too). A constexpr input (tl.multiple_of(BLOCK_K, 8)) has no shape and does not compile; the
