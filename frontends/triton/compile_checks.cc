@@ -117,16 +117,12 @@ void check_pointer_operands(python::Interp& in, python::Span at, const std::stri
 
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
                const std::vector<int64_t>& b, torch::DType element, torch::DType other) {
-  if (a.size() != b.size() || a.size() < 2)  // core.dot, then semantic.dot
+  if (a.size() != b.size() || a.size() < 2)  // core.dot's asserts, then semantic.dot's
     in.raise(at, "AssertionError: input and other must have equal ranks >= 2");
-  if (a.size() > 3) in.raise(at, "AssertionError: Both inputs must be either 2D or 3D");
-  if (a.size() == 3) in.unsupported(at, "tl.dot of 3-D (batched) blocks");
-  if (a[1] != b[0])
-    in.raise(at,
-             "AssertionError: First input shape and second input shape are not compatible "
-             "for matmul (second index of first shape (" +
-                 std::to_string(a[1]) + ") must be equal to first index of second shape (" +
-                 std::to_string(b[0]) + "))");
+  if (!std::equal(a.begin(), a.end() - 2, b.begin()))
+    in.raise(at, "AssertionError: input and other must have equal batch shapes");
+  if (a[a.size() - 1] != b[b.size() - 2])
+    in.raise(at, "AssertionError: input and other must have equal reduction dimensions");
   const bool fp8 = (element == torch::DType::E4M3 || element == torch::DType::E5M2) &&
                    (other == torch::DType::E4M3 || other == torch::DType::E5M2);
   if (element != other && !fp8)  // semantic.dot: any two fp8 types, else one dtype
@@ -135,8 +131,8 @@ void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& 
   // Triton 3.6's NVIDIA backend (min_dot_size): K >= 32 for 8-bit operands, else 16. Measured:
   // an fp8 dot with K = 16 does not compile for the H200 (examples/fp8_block_scaled_matmul).
   const int64_t k_min = torch::element_size(element) == 1 ? 32 : 16;
-  if (a[1] < k_min)
-    in.raise(at, "tl.dot with K = " + std::to_string(a[1]) + " on " +
+  if (a.back() < k_min)
+    in.raise(at, "tl.dot with K = " + std::to_string(a.back()) + " on " +
                      std::string(torch::dtype_name(element)) +
                      ": Triton requires K >= " + std::to_string(k_min) +
                      " (\"Input shapes should have M >= 1, N >= 1 and K >= " +
@@ -314,14 +310,14 @@ void check_math_dtype(python::Interp& in, python::Span at, const std::string& na
                      (fp32_only ? "['fp32']" : "['fp32', 'fp64']") + " but got " + short_name(arg));
 }
 
-void check_beside_pointer(python::Interp& in, python::Span at, const std::vector<int64_t>& pointer,
+bool check_beside_pointer(python::Interp& in, python::Span at, const std::vector<int64_t>& pointer,
                           const std::vector<int64_t>& other, const std::string& role,
                           bool is_store) {
   if (pointer.empty()) {
     if (!other.empty())
       in.raise(at, "ValueError: " + role +
                        " argument cannot be block type if pointer argument is not a block");
-    return;
+    return false;
   }
   check_broadcast(in, at, pointer, other);
   bool wider = other.size() > pointer.size();
@@ -331,10 +327,7 @@ void check_beside_pointer(python::Interp& in, python::Span at, const std::vector
   if (wider && is_store)
     in.raise(at, "ValueError: Expected pointer argument to have shape of the " + role +
                      " argument, which is wider than the pointer block");
-  if (wider)
-    in.unsupported(at, role +
-                           " wider than the pointer block of a tl.load (Triton broadcasts the "
-                           "pointers to it)");
+  return wider;
 }
 
 void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank) {

@@ -42,7 +42,8 @@ struct OperandType {
 // compile (IncompatibleTypeErrorImpl), and two pointers added are Triton's TypeError.
 void check_pointer_operands(python::Interp& in, python::Span at, const std::string& op,
                             OperandType lhs, OperandType rhs);
-// tl.dot: [M, K] x [K, N] of `element`, and K >= 16, or 32 for 8-bit elements (the interpreter
+// tl.dot: [..., M, K] x [..., K, N] of `element` (core.dot's shape asserts: leading batch
+// dimensions equal, any rank >= 2), and K >= 16, or 32 for 8-bit elements (the interpreter
 // does not check that; compiling for the H200 does: measured,
 // tests/golden/candidates/dot_small_k.py and examples/fp8_block_scaled_matmul).
 void check_dot(python::Interp& in, python::Span at, const std::vector<int64_t>& a,
@@ -74,8 +75,9 @@ void check_math_dtype(python::Interp& in, python::Span at, const std::string& na
 // A value, mask or `other` beside a pointer block in tl.load / tl.store (semantic._load_legacy,
 // _store_legacy): broadcast to the pointer's shape. A block beside a scalar pointer, or shapes
 // that do not broadcast, do not compile; wider than the pointer, a store does not compile and a
-// load would widen the pointer (not modelled). `role` is Triton's word: "Value", "Mask", "Other".
-void check_beside_pointer(python::Interp& in, python::Span at, const std::vector<int64_t>& pointer,
+// load widens the pointer: the result is whether it does. `role` is Triton's word: "Value",
+// "Mask", "Other".
+bool check_beside_pointer(python::Interp& in, python::Span at, const std::vector<int64_t>& pointer,
                           const std::vector<int64_t>& other, const std::string& role,
                           bool is_store);
 // An atomic's value or mask beside its pointer block (broadcast_impl_shape): the same rank, each

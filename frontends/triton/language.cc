@@ -24,6 +24,40 @@ std::vector<int64_t> first_alike(const std::vector<TermId>& lanes, int64_t count
 
 }  // namespace
 
+void Triton::dot_matrix(const Tensor& x, const Tensor& y, const Tensor* acc, int64_t b, int64_t m,
+                        int64_t k, int64_t n, Tensor& r) {
+  // Operands converted once, y's columns laid out contiguously: the products of a row and a
+  // column are two spans (a tile's lanes each allocated three vectors before).
+  std::vector<TermId> rows(static_cast<size_t>(m * k)), columns(static_cast<size_t>(n * k)), terms;
+  const int64_t x0 = b * m * k, y0 = b * k * n, acc0 = b * m * n;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t q = 0; q < k; ++q)
+      rows[i * k + q] = convert(s, x.elems[x0 + i * k + q], x.dtype, r.dtype);
+  for (int64_t q = 0; q < k; ++q)
+    for (int64_t j = 0; j < n; ++j)
+      columns[j * k + q] = convert(s, y.elems[y0 + q * n + j], y.dtype, r.dtype);
+  // A row (column) with the same terms as an earlier one has its sums: masked lanes
+  // (other=0.0) make many alike, and a tile's masked-off columns cost as much as live ones.
+  const std::vector<int64_t> row_of = first_alike(rows, m, k),
+                             column_of = first_alike(columns, n, k);
+  std::vector<TermId> sums(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      TermId& sum = sums[i * n + j];
+      if (row_of[i] != i || column_of[j] != j) {
+        sum = sums[row_of[i] * n + column_of[j]];
+      } else {
+        terms.clear();
+        s.make_each(Op::Mul, std::span<const TermId>(rows).subspan(i * k, k),
+                    std::span<const TermId>(columns).subspan(j * k, k), terms);
+        sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
+      }
+      r.elems.push_back(
+          acc ? mk(Op::Add, {convert(s, acc->elems[acc0 + i * n + j], acc->dtype, r.dtype), sum})
+              : sum);
+    }
+}
+
 void Triton::install_language(const Ref& tl, const Ref& triton) {
   auto& t = *tl->attrs;
   auto def = [&](const std::string& name, python::BuiltinFn fn) {
@@ -273,9 +307,10 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
     return wrap(r);
   });
   def("dot", [this](Interp&, CallArgs& a) {
-    // [M, K] x [K, N]; the accumulation order of the hardware is unspecified, so the sum is n-ary.
-    // fp32 inputs use TF32 by default (inputs rounded to 10 mantissa bits). keq models the exact
-    // product, so the default is recorded as a note: equal over the reals, not bit for bit.
+    // [..., M, K] x [..., K, N]; the accumulation order of the hardware is unspecified, so the sum
+    // is n-ary. fp32 inputs use TF32 by default (inputs rounded to 10 mantissa bits). keq models
+    // the exact product, so the default is recorded as a note: equal over the reals, not bit for
+    // bit.
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at), y = as_tensor(in, a.pos.at(1), a.at);
     check_dot(in, a.at, x->shape, y->shape, x->dtype, y->dtype);
     Ref precision = a.get(3, "input_precision"), tf32 = a.get(4, "allow_tf32");
@@ -287,49 +322,21 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           ": note: tl.dot on fp32 rounds its inputs to TF32; keq models the exact "
           "product (pass input_precision=\"ieee\" for fp32 products)");
     Ref acc = a.get(2, "acc");
-    int64_t m = x->shape[0], k = x->shape[1], n = y->shape[1];
-    if (acc && acc->kind == K::Tensor && acc->tensor->shape != std::vector<int64_t>{m, n})
-      in.raise(a.at, "AssertionError: accumulator shape is incompatible");
+    const size_t rank = x->shape.size();
+    int64_t m = x->shape[rank - 2], k = x->shape[rank - 1], n = y->shape[rank - 1];
     auto r = std::make_shared<Tensor>();
-    r->shape = {m, n};
+    r->shape = x->shape;  // [..., M, N]: batch dimensions lead (core.dot)
+    r->shape.back() = n;
+    if (acc && acc->kind == K::Tensor && acc->tensor->shape != r->shape)
+      in.raise(a.at, "AssertionError: accumulator shape is incompatible");
     // int8 operands accumulate in int32 (wrapping), as Triton's integer dot does.
     bool ints = !torch::is_float(x->dtype) && !torch::is_float(y->dtype) &&
                 !(acc && acc->kind == K::Tensor && torch::is_float(acc->tensor->dtype));
     r->dtype = ints ? DType::I32 : DType::F32;
-    // Operands converted once, y's columns laid out contiguously: the products of a row and a
-    // column are two spans (a tile's lanes each allocated three vectors before).
-    std::vector<TermId> rows(static_cast<size_t>(m * k)), columns(static_cast<size_t>(n * k)),
-        terms;
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t q = 0; q < k; ++q)
-        rows[i * k + q] = convert(s, x->elems[i * k + q], x->dtype, r->dtype);
-    for (int64_t q = 0; q < k; ++q)
-      for (int64_t j = 0; j < n; ++j)
-        columns[j * k + q] = convert(s, y->elems[q * n + j], y->dtype, r->dtype);
-    // A row (column) with the same terms as an earlier one has its sums: masked lanes
-    // (other=0.0) make many alike, and a tile's masked-off columns cost as much as live ones.
-    const std::vector<int64_t> row_of = first_alike(rows, m, k),
-                               column_of = first_alike(columns, n, k);
-    std::vector<TermId> sums(static_cast<size_t>(m * n));
-    r->elems.reserve(static_cast<size_t>(m * n));
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        TermId& sum = sums[i * n + j];
-        if (row_of[i] != i || column_of[j] != j) {
-          sum = sums[row_of[i] * n + column_of[j]];
-        } else {
-          terms.clear();
-          s.make_each(Op::Mul, std::span<const TermId>(rows).subspan(i * k, k),
-                      std::span<const TermId>(columns).subspan(j * k, k), terms);
-          sum = terms.size() == 1 ? terms[0] : s.make(Op::Sum, terms);
-        }
-        if (acc && acc->kind == K::Tensor)
-          r->elems.push_back(
-              mk(Op::Add,
-                 {convert(s, acc->tensor->elems[i * n + j], acc->tensor->dtype, r->dtype), sum}));
-        else
-          r->elems.push_back(sum);
-      }
+    r->elems.reserve(static_cast<size_t>(r->numel()));
+    const TensorPtr acc_t = acc && acc->kind == K::Tensor ? acc->tensor : nullptr;
+    for (int64_t b = 0; b < r->numel() / (m * n); ++b)
+      dot_matrix(*x, *y, acc_t.get(), b, m, k, n, *r);
     return wrap(r);
   });
   // trans(x, *dims) and permute(x, *dims): dims as a tuple or one by one; trans without dims

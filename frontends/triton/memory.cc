@@ -56,9 +56,16 @@ Ref Triton::load(CallArgs& a) {
              "ValueError: `padding_option` or `boundary_check` argument is not supported for "
              "loading a tensor ofpointers or loading a scalar. Because the compiler does not "
              "know the boundary; please use block pointers (defined by `make_block_ptr`) instead");
-  for (const auto& [value, role] : {std::pair{mask, "Mask"}, std::pair{other, "Other"}})
-    if (value && value->kind == K::Tensor)
-      check_beside_pointer(in, a.at, p->shape, value->tensor->shape, role, false);
+  // A mask wider than the pointers widens them (broadcast_impl_value broadcasts both); an
+  // `other` that widens them leaves the mask narrower than the pointers, which keq does not model.
+  if (mask && mask->kind == K::Tensor &&
+      check_beside_pointer(in, a.at, p->shape, mask->tensor->shape, "Mask", false))
+    p = broadcast_pointer(p, broadcast_shapes(in, p->shape, mask->tensor->shape, a.at), a.at);
+  if (other && other->kind == K::Tensor &&
+      check_beside_pointer(in, a.at, p->shape, other->tensor->shape, "Other", false))
+    in.unsupported(a.at,
+                   "other= wider than the pointer block of a tl.load (Triton broadcasts the "
+                   "pointers to it, and not the mask)");
   std::vector<bool> lanes = mask_lanes(mask, p->shape, a.at);
   TensorPtr other_t =
       other && other->kind != K::None ? as_tensor(in, other, a.at, p->tensor->dtype) : nullptr;

@@ -537,6 +537,17 @@ struct Triton {
     }
     return r;
   }
+  // p's lanes broadcast to `shape` (a load's wider mask broadcasts its pointers).
+  Ref broadcast_pointer(const Ref& p, const std::vector<int64_t>& shape, Span at) {
+    TensorPtr lanes = lane_numbers(p);
+    auto zero = std::make_shared<Tensor>();
+    zero->shape = shape;
+    zero->dtype = DType::I64;
+    zero->elems.assign(zero->numel(), constant(s, DType::I64, 0));
+    return pointer_from_lanes(
+        p, map2(
+               in, lanes, zero, DType::I64, [](TermId k, TermId) { return k; }, at));
+  }
   // x with its dimensions in the order `dims` (tl.trans, tl.permute).
   static TensorPtr permute_block(const Tensor& x, const std::vector<int64_t>& dims) {
     auto r = std::make_shared<Tensor>();
@@ -782,6 +793,10 @@ struct Triton {
   Ref load(CallArgs& a);
   // Lanes off the mask take `other` (undefined without it); the rest read memory.
   Ref load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t, Span at);
+  // Appends to r the [m, n] product of the b-th [m, k] matrix of x and [k, n] matrix of y, plus
+  // acc's b-th matrix where there is one (tl.dot, batch by batch).
+  void dot_matrix(const Tensor& x, const Tensor& y, const Tensor* acc, int64_t b, int64_t m,
+                  int64_t k, int64_t n, Tensor& r);
   Ref store(CallArgs& a);
   // ---- block pointers: tl.make_block_ptr(base, shape, strides, offsets, block_shape, order) ----
   Ref block_ptr_class;
