@@ -1054,6 +1054,45 @@ TEST(TorchModules, RegisterBufferAndInitializers) {
   EXPECT_EQ(ops(4), "var var ");      // normal_: random, so symbolic
 }
 
+// p.data = w (LLM code casts a layer's weight so: `lin.weight.data = lin.weight.data.half()`)
+// swaps what the Parameter holds, as torch's set_data does; requires_grad is settable, shape is
+// not; nn.init.calculate_gain answers torch's table (measured: torch 2.11 on the CPU).
+TEST(TorchModules, TensorDataAssignmentAndCalculateGain) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\n"
+      "lin = nn.Linear(3, 2)\n"
+      "w = lin.weight\n"
+      "lin.weight.data = lin.weight.data.to(torch.float16)\n"
+      "w.requires_grad = False\n"
+      "r = (str(w.dtype), w is lin.weight, tuple(lin.weight.shape), w.requires_grad,\n"
+      "     nn.init.calculate_gain('relu'), nn.init.calculate_gain('leaky_relu', 0.2),\n"
+      "     nn.init.calculate_gain('tanh'), nn.init.calculate_gain('conv2d'), w)\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 9u);
+  EXPECT_EQ(r->items[0]->s, "torch.float16");
+  EXPECT_TRUE(r->items[1]->b);
+  EXPECT_EQ(r->items[2]->items.size(), 2u);
+  EXPECT_FALSE(r->items[3]->b);
+  EXPECT_DOUBLE_EQ(r->items[4]->f, std::sqrt(2.0));
+  EXPECT_DOUBLE_EQ(r->items[5]->f, 1.3867504905630728);
+  EXPECT_DOUBLE_EQ(r->items[6]->f, 5.0 / 3);
+  EXPECT_EQ(r->items[7]->i, 1);
+  // Each element of the fp16 weight rounds one of the parameter's variables.
+  ASSERT_EQ(r->items[8]->tensor->elems.size(), 6u);
+  for (ir::TermId e : r->items[8]->tensor->elems) EXPECT_NE(s.op(e), ir::Op::Const) << s.str(e);
+  EXPECT_NE(failure_of("import torch\nx = torch.zeros(2)\nx.data = 1\n")
+                .find("TypeError: Variable data has to be a tensor, but got int"),
+            std::string::npos);
+  EXPECT_NE(failure_of("import torch\nx = torch.zeros(2)\nx.shape = (1,)\n")
+                .find("AttributeError: attribute 'shape' of 'torch._C.TensorBase' objects is not "
+                      "writable"),
+            std::string::npos);
+  EXPECT_NE(failure_of("import torch.nn as nn\nnn.init.calculate_gain('gelu')\n")
+                .find("ValueError: Unsupported nonlinearity gelu"),
+            std::string::npos);
+}
+
 TEST(TorchFrontend, EveryExampleReferenceRuns) {
   size_t n = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(KEQ_SOURCE_DIR) / "examples")) {

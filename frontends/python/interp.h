@@ -65,6 +65,9 @@ struct TensorHooks {
   std::function<Ref(Interp&, const std::string& op, const Ref& a, Span at)> unop;
   // Attributes of tensors and dtypes, and `to` of a Python number (a scalar in a kernel).
   std::function<Ref(Interp&, const Ref& t, const std::string& name, Span at)> getattr;
+  // t.name = v on a tensor (t.data = w swaps the tensor a Parameter holds). Unset: unsupported.
+  std::function<void(Interp&, const Ref& t, const std::string& name, const Ref& v, Span at)>
+      setattr;
   std::function<std::string(const Ref& t)> repr;  // repr() of a tensor
   std::function<Ref(Interp&, const Ref& t, const Ref& index, Span at)> subscript;
   // t[index] = value on a host tensor (unset: unsupported).

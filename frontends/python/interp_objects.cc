@@ -709,6 +709,10 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
     obj->dict.push_back({string(name), std::move(v)});
     return;
   }
+  if (obj->kind == K::Tensor && hooks_.setattr) {
+    hooks_.setattr(*this, obj, name, v, at);
+    return;
+  }
   if (obj->kind != K::Instance || obj->s == "super")
     unsupported(at, "setting attribute '" + name + "' on " + obj->type_name());
   // A modelled library object that watches its attributes (torch.backends' switches, whose

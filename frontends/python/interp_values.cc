@@ -212,6 +212,9 @@ std::string Interp::repr(const Ref& v) const {
     }
     case K::Tensor:
       return hooks_.repr ? hooks_.repr(v) : "<Tensor>";
+    case K::DType:  // str(x.dtype) is torch's name; Triton's dtypes share the value (tl.float32
+                    // prints "fp32" there), which host code seldom prints
+      return v->s.starts_with("pointer<") || v->s.empty() ? v->s : "torch." + v->s;
     case K::Instance:  // an enum member prints as Cls.NAME
       if (auto it = v->attrs->find("_name_"); it != v->attrs->end() && is_enum_class(v->cls))
         return v->cls->s + "." + it->second->s;

@@ -729,6 +729,28 @@ void Torch::install_init(const Ref& nn) {
         return python::tuple(
             {python::integer(t->shape[1] * field), python::integer(t->shape[0] * field)});
       });
+  // The gain torch's initializers recommend for a nonlinearity (torch/nn/init.py's table).
+  (*init->attrs)["calculate_gain"] =
+      python::builtin("nn.init.calculate_gain", [this](Interp&, CallArgs& a) {
+        Ref which = a.get(0, "nonlinearity");
+        if (!which || which->kind != K::Str) in.unsupported(a.at, "calculate_gain of a non-string");
+        const std::string& n = which->s;
+        for (const char* one : {"linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                                "conv_transpose2d", "conv_transpose3d", "sigmoid"})
+          if (n == one) return python::integer(1);
+        if (n == "tanh") return python::floating(5.0 / 3);
+        if (n == "relu") return python::floating(std::sqrt(2.0));
+        if (n == "selu") return python::floating(3.0 / 4);
+        if (n != "leaky_relu") in.raise(a.at, "ValueError: Unsupported nonlinearity " + n);
+        Ref param = a.get(1, "param");
+        double slope = 0.01;
+        if (param && param->kind != K::None) {
+          if (param->kind != K::Int && param->kind != K::Float && param->kind != K::Bool)
+            in.raise(a.at, "ValueError: negative_slope " + in.repr(param) + " not a valid number");
+          slope = in.to_float(param, a.at);
+        }
+        return python::floating(std::sqrt(2.0 / (1 + slope * slope)));
+      });
   (*nn->attrs)["init"] = init;
   in.register_module("torch.nn.init", init);
   install_module_utils(nn);

@@ -9,6 +9,32 @@
 
 namespace keq::torch::impl {
 
+// t.data = w: the tensor object (a Parameter stays one) now holds w's storage, dtype and shape,
+// as torch's set_data does. requires_grad and grad = None are accepted (keq tracks no autograd);
+// torch's read-only properties raise as torch does.
+void Torch::set_tensor_attr(const Ref& self, const std::string& name, const Ref& v, Span at) {
+  if (name == "data") {
+    if (v->kind != K::Tensor)
+      in.raise(at, "TypeError: Variable data has to be a tensor, but got " + v->type_name());
+    for (auto& p : st.parameter_objects)
+      if (p.values == self->tensor.get()) p.values = v->tensor.get();
+    self->tensor = v->tensor;
+    return;
+  }
+  if (name == "requires_grad") {
+    tensor_attr(self, name, at);  // unsupported where it is computed from parameters
+    st.requires_grad_set.emplace_back(self->tensor, in.truthy(v, at));
+    return;
+  }
+  if (name == "grad" && v->kind == K::None) return;
+  for (const char* p : {"shape", "dtype", "device", "ndim", "T", "mT", "H", "mH", "is_cuda",
+                        "is_cpu", "layout", "is_leaf"})
+    if (name == p)
+      in.raise(at, "AttributeError: attribute '" + name +
+                       "' of 'torch._C.TensorBase' objects is not writable");
+  in.unsupported(at, "setting attribute '" + name + "' on a tensor");
+}
+
 Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (self->kind == K::DType) {  // torch.float32.is_floating_point & co.
     if (name == "is_floating_point" || name == "is_complex" || name == "is_signed")
@@ -53,6 +79,9 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
           "tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
     return dev;
   }
+  if (name == "requires_grad")
+    for (const auto& [set, flag] : st.requires_grad_set)
+      if (set.lock() == t) return python::boolean(flag);
   if (name == "requires_grad" && self->b) return python::boolean(true);  // an nn.Parameter
   if (name == "requires_grad") {
     // get_inputs()'s tensors and what is computed from them alone do not require grad; a

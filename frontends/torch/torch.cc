@@ -104,6 +104,8 @@ void install(python::Interp& in, TorchState& state) {
   in.hooks().getattr = [t](Interp&, const Ref& v, const std::string& name, Span at) {
     return t->tensor_attr(v, name, at);
   };
+  in.hooks().setattr = [t](Interp&, const Ref& v, const std::string& name, const Ref& value,
+                           Span at) { t->set_tensor_attr(v, name, value, at); };
   in.hooks().repr = [](const Ref& v) {
     std::string s = "Tensor(shape=[";
     for (size_t k = 0; k < v->tensor->shape.size(); ++k)

@@ -69,6 +69,9 @@ struct TorchState {
     const Tensor* values;  // the Parameter's tensor, so one no module holds can be dropped
   };
   std::vector<ParameterObject> parameter_objects;
+  // Tensors whose requires_grad the program set (t.requires_grad = False), with the flag set.
+  // Weak, so a freed tensor's address taken by a new one is not mistaken for it.
+  std::vector<std::pair<std::weak_ptr<const Tensor>, bool>> requires_grad_set;
   // The tensors register_buffer stored: Module.cuda() moves them with the parameters.
   std::set<const Tensor*> buffers;
   // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and

@@ -710,6 +710,7 @@ struct Torch {
   void write_selection(const TensorPtr& t, const Selection& sel, const TensorPtr& v,
                        const std::string& what, Span at);
   Ref tensor_attr(const Ref& self, const std::string& name, Span at);
+  void set_tensor_attr(const Ref& self, const std::string& name, const Ref& v, Span at);
   // The Python number a one-element host tensor holds (t.item(), int(t), `if t:`), decided
   // over the inputs' domains; unsupported where it depends on which inputs are drawn.
   Ref host_scalar(const TensorPtr& t, Span at,
