@@ -173,6 +173,20 @@ TEST(DefaultBound, AHostBranchOnTheSizesGetsASizeThatTakesItsOtherWay) {
   expect_refuted_at(rs, "doubled to", "the host branch for large inputs never ran");
 }
 
+// A host branch on two sizes being equal (a square path, or ResNet's block that builds its
+// downsample only when the channels differ): the bound's sizes are distinct, so each size is
+// also given each other's value, and kept where the candidate takes the `if` its other way.
+TEST(DefaultBound, AHostBranchOnTwoSizesBeingEqualGetsThemEqual) {
+  std::string cand = row_sum_cand("tl.cdiv(n_cols, BLOCK)", 4);
+  const std::string launch = "        row_sum[(rows,)](x, y, cols, BLOCK=4)\n";
+  cand.replace(cand.find(launch), launch.size(),
+               "        if rows != cols:\n    " + launch +
+                   "        else:\n            row_sum[(rows,)](x, y, cols - 1, BLOCK=4)\n");
+  Files f("host_branch_on_equal_sizes", row_sum_ref("rows = 2\ncols = 3"), cand);
+  std::vector<Report> rs = f.run();
+  expect_refuted_at(rs, "equal to", "the host branch for square inputs never ran");
+}
+
 // A reference whose output reads torch.empty memory it never wrote is as if it raised: ERROR
 // naming the read, never a verdict against the candidate (the read was keq's own stop before).
 TEST(DefaultBound, AReferenceReadingUnwrittenMemoryIsAnError) {

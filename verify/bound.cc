@@ -442,8 +442,13 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   const double host_share = probe_share / 16;
   LimitProbe host_probe(ref_path, cand_path, host_share, opt.deadline, opt.max_memory_bytes, true);
   std::vector<std::string> cut_short;
-  for (SizeTry& t : doubled_to_another_way(base, host_probe, host_share, cut_short))
-    around.push_back(std::move(t));
+  if (const std::map<std::string, unsigned>* at_base = host_probe.static_ways_at(base)) {
+    std::map<std::string, unsigned> known = *at_base;
+    // Equal sizes first: a few runs at the first sizes, where doubling spends the rest.
+    for (SizeTry& t : equal_to_another_way(base, host_probe, known)) around.push_back(std::move(t));
+    for (SizeTry& t : doubled_to_another_way(base, host_probe, host_share, known, cut_short))
+      around.push_back(std::move(t));
+  }
   if (!cut_short.empty()) {
     std::string which;
     for (const std::string& c : cut_short) which += (which.empty() ? "" : ", ") + c;

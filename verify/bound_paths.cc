@@ -112,26 +112,28 @@ std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
 // took an eighth of them.
 constexpr int64_t kMaxDoubledElements = int64_t{1} << 16;
 
+// Why `ways` (a run's conditions and loops, the ways each went) differ from `known`'s: a
+// condition gone another way or a loop run another number of trips; "" where none.
+static std::string another_way(const std::map<std::string, unsigned>& known,
+                               const std::map<std::string, unsigned>& ways) {
+  for (const auto& [where, bits] : ways) {
+    auto it = known.find(where);
+    unsigned fresh = it == known.end() ? bits : bits & ~it->second;
+    if (fresh & 3u) return "the condition at " + where + " goes another way there";
+    if (fresh) return "the loop at " + where + " runs another number of trips there";
+  }
+  return "";
+}
+
 std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
-                                            double seconds, std::vector<std::string>& cut_short) {
+                                            double seconds, std::map<std::string, unsigned>& known,
+                                            std::vector<std::string>& cut_short) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
   std::vector<SizeTry> out;
-  const std::map<std::string, unsigned>* at_base = probe.static_ways_at(base);
-  if (!at_base) return out;
-  std::map<std::string, unsigned> known = *at_base;
-  auto another_way = [&](const std::map<std::string, unsigned>& ways) -> std::string {
-    for (const auto& [where, bits] : ways) {
-      auto it = known.find(where);
-      unsigned fresh = it == known.end() ? bits : bits & ~it->second;
-      if (fresh & 3u) return "the condition at " + where + " goes another way there";
-      if (fresh) return "the loop at " + where + " runs another number of trips there";
-    }
-    return "";
-  };
   struct Doubling {
     size_t d, j, entry;
     torch::Dims dims;
@@ -159,7 +161,7 @@ std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe&
       size *= 2;
       const auto began = Clock::now();
       const std::map<std::string, unsigned>* ways = probe.static_ways_at(t.dims);
-      std::string why = ways ? another_way(*ways) : "";
+      std::string why = ways ? another_way(known, *ways) : "";
       if (why.empty()) {
         if (since(began) > seconds / 8 && elements(t.dims) * 2 <= kMaxDoubledElements) {
           cut(t);
@@ -174,6 +176,35 @@ std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe&
       t.done = true;
     }
   }
+  return out;
+}
+
+std::vector<SizeTry> equal_to_another_way(const torch::Dims& base, LimitProbe& probe,
+                                          std::map<std::string, unsigned>& known) {
+  struct Entry {
+    size_t d, j, entry;
+  };
+  std::vector<Entry> sizes;
+  size_t entry = 0;
+  for (size_t d = 0; d < base.size(); ++d)
+    for (size_t j = 0; j < base[d].second.size(); ++j, ++entry)
+      if (base[d].second[j] >= 1) sizes.push_back({d, j, entry});
+  std::vector<SizeTry> out;
+  for (size_t a = 0; a < sizes.size(); ++a)
+    for (size_t b = 0; b < sizes.size() && !probe.out_of_time(); ++b) {
+      const int64_t to = base[sizes[b].d].second[sizes[b].j];
+      torch::Dims dims = base;
+      int64_t& size = dims[sizes[a].d].second[sizes[a].j];
+      if (a == b || size == to) continue;
+      size = to;
+      const std::map<std::string, unsigned>* ways = probe.static_ways_at(dims);
+      std::string why = ways ? another_way(known, *ways) : "";
+      if (why.empty()) continue;
+      for (const auto& [where, bits] : *ways) known[where] |= bits;
+      out.push_back(
+          {dims, base[sizes[a].d].first + " equal to " + base[sizes[b].d].first + " (" + why + ")",
+           sizes[a].entry});
+    }
   return out;
 }
 

@@ -186,9 +186,15 @@ std::vector<SizeTry> past_other_sizes(const torch::Dims& base,
 std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
                                               std::set<std::string> one_trip, LimitProbe& probe,
                                               double seconds);
-// Each size doubled until the host takes an `if` or a loop another way; sizes the search had no
-// time for are named in `cut_short`.
+// Each size doubled until the host takes an `if` or a loop another way than `known` (the ways
+// seen so far, which it adds to); sizes the search had no time for are named in `cut_short`.
 std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
-                                            double seconds, std::vector<std::string>& cut_short);
+                                            double seconds, std::map<std::string, unsigned>& known,
+                                            std::vector<std::string>& cut_short);
+// Each size given another's value (`if in_channels != out_channels:` picks a downsample path,
+// `if M == N` a square kernel), kept where the host takes an `if` or a loop another way than
+// `known`, which it adds to.
+std::vector<SizeTry> equal_to_another_way(const torch::Dims& base, LimitProbe& probe,
+                                          std::map<std::string, unsigned>& known);
 
 }  // namespace keq::verify::internal
