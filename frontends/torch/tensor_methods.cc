@@ -147,6 +147,12 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
     });
   if (name == "numel")
     return self_fn([](Interp&, CallArgs& a) { return python::integer(a.pos[0]->tensor->numel()); });
+  if (name == "requires_grad_")  // in place, as t.requires_grad = flag; returns t
+    return self_fn([this](Interp&, CallArgs& a) {
+      Ref flag = a.get(1, "requires_grad");
+      set_tensor_attr(a.pos[0], "requires_grad", flag ? flag : python::boolean(true), a.at);
+      return a.pos[0];
+    });
   if (name == "detach")  // the same storage
     return self_fn([](Interp&, CallArgs& a) { return a.pos[0]; });
   if (name == "cuda" || name == "cpu")

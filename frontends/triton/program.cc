@@ -441,9 +441,17 @@ std::optional<std::string> parameter_mismatch(const Program& ref, const Program&
              describe_parameter(ref, a[k]) + " but " + cand.class_name + " creates " +
              describe_parameter(cand, b[k]);
   // With counts that differ, creation order pairs the first ones only where the shapes allow
-  // no other pairing: a candidate without a bias in the middle would shift every later one.
+  // no other pairing (a candidate without a bias in the middle would shift every later one), or
+  // where each of the first ones is made as the other side's is (the same module's parameter, or
+  // the same torch function): seeded alike, each side draws those in creation order, so they
+  // hold the same values, and the longer side's last ones are its own (ResNet's downsample a
+  // candidate builds only when the channels differ).
   bool ref_more = a.size() > b.size();
-  if (a.size() != b.size() && parameter_embeddings(ref_more ? b : a, ref_more ? a : b) > 1)
+  bool made_alike = true;
+  for (size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+    made_alike = made_alike && a[k].origin == b[k].origin;
+  if (a.size() != b.size() && !made_alike &&
+      parameter_embeddings(ref_more ? b : a, ref_more ? a : b) > 1)
     return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " +
            cand.class_name + " " + std::to_string(b.size()) + ", and their shapes do not say " +
            "which of " + (ref_more ? ref.class_name : cand.class_name) + "'s have no counterpart";
