@@ -162,13 +162,20 @@ TEST(DefaultBound, AConditionNeverTakenGetsASizePastTheOthers) {
 // A host branch on the element count: small inputs take a right path, large ones a launch that
 // drops the last column. No size around the block passes 64 elements; the bound doubles each
 // size in turn until the candidate takes the host `if` its other way, and keeps that size.
-TEST(DefaultBound, AHostBranchOnTheSizesGetsASizeThatTakesItsOtherWay) {
+// The row sum launched where the host's `condition` holds; elsewhere a launch that drops the
+// last column.
+std::string row_sum_right_only_if(const std::string& condition) {
   std::string cand = row_sum_cand("tl.cdiv(n_cols, BLOCK)", 4);
   const std::string launch = "        row_sum[(rows,)](x, y, cols, BLOCK=4)\n";
   cand.replace(cand.find(launch), launch.size(),
-               "        if rows * cols <= 64:\n    " + launch +
+               "        if " + condition + ":\n    " + launch +
                    "        else:\n            row_sum[(rows,)](x, y, cols - 1, BLOCK=4)\n");
-  Files f("host_branch_on_size", row_sum_ref("rows = 2\ncols = 3"), cand);
+  return cand;
+}
+
+TEST(DefaultBound, AHostBranchOnTheSizesGetsASizeThatTakesItsOtherWay) {
+  Files f("host_branch_on_size", row_sum_ref("rows = 2\ncols = 3"),
+          row_sum_right_only_if("rows * cols <= 64"));
   std::vector<Report> rs = f.run();
   expect_refuted_at(rs, "doubled to", "the host branch for large inputs never ran");
 }
@@ -177,12 +184,8 @@ TEST(DefaultBound, AHostBranchOnTheSizesGetsASizeThatTakesItsOtherWay) {
 // downsample only when the channels differ): the bound's sizes are distinct, so each size is
 // also given each other's value, and kept where the candidate takes the `if` its other way.
 TEST(DefaultBound, AHostBranchOnTwoSizesBeingEqualGetsThemEqual) {
-  std::string cand = row_sum_cand("tl.cdiv(n_cols, BLOCK)", 4);
-  const std::string launch = "        row_sum[(rows,)](x, y, cols, BLOCK=4)\n";
-  cand.replace(cand.find(launch), launch.size(),
-               "        if rows != cols:\n    " + launch +
-                   "        else:\n            row_sum[(rows,)](x, y, cols - 1, BLOCK=4)\n");
-  Files f("host_branch_on_equal_sizes", row_sum_ref("rows = 2\ncols = 3"), cand);
+  Files f("host_branch_on_equal_sizes", row_sum_ref("rows = 2\ncols = 3"),
+          row_sum_right_only_if("rows != cols"));
   std::vector<Report> rs = f.run();
   expect_refuted_at(rs, "equal to", "the host branch for square inputs never ran");
 }
