@@ -103,15 +103,6 @@ std::vector<SizeTry> multiplied_to_more_trips(const torch::Dims& base,
   return out;
 }
 
-// Paths the candidate picks on concrete values (host Python choosing a block by the element
-// count, a reduction run in stages `while m > 1`): every size doubled, all of them a step at a
-// time, until the candidate, rerun there, takes an `if` another way, or a host loop another
-// number of trips (none, one, several), than at the sizes before; the first such size of each is
-// kept. A run's cost grows with its size even with one program a launch (a row of 24,576 walked
-// by one program: 0.85 s), so the search has `seconds`, and a size stops doubling once one run
-// took an eighth of them.
-constexpr int64_t kMaxDoubledElements = int64_t{1} << 16;
-
 // Why `ways` (a run's conditions and loops, the ways each went) differ from `known`'s: a
 // condition gone another way or a loop run another number of trips; "" where none.
 static std::string another_way(const std::map<std::string, unsigned>& known,
@@ -124,6 +115,15 @@ static std::string another_way(const std::map<std::string, unsigned>& known,
   }
   return "";
 }
+
+// Paths the candidate picks on concrete values (host Python choosing a block by the element
+// count, a reduction run in stages `while m > 1`): every size doubled, all of them a step at a
+// time, until the candidate, rerun there, takes an `if` another way, or a host loop another
+// number of trips (none, one, several), than at the sizes before; the first such size of each is
+// kept. A run's cost grows with its size even with one program a launch (a row of 24,576 walked
+// by one program: 0.85 s), so the search has `seconds`, and a size stops doubling once one run
+// took an eighth of them.
+constexpr int64_t kMaxDoubledElements = int64_t{1} << 16;
 
 std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
                                             double seconds, std::map<std::string, unsigned>& known,
