@@ -206,7 +206,10 @@ options:
                     past it the configuration is UNKNOWN "memory budget" (an address-space
                     cap of twice that, at least 4G more, is the last guard)
   --params initial  parameters with a deterministic initialization take that value (the
-                    norm layers' ones and zeros, nn.Parameter(torch.ones(...)))
+                    norm layers' ones and zeros, nn.Parameter(torch.ones(...))); the default,
+                    symbolic, leaves paired ones symbolic (trained weights can be anything),
+                    while a candidate's parameter that pairs with none of the reference's
+                    holds a deterministic initialization under either
   --eval            run both models after .eval() (BatchNorm on running statistics, Dropout
                     off); the default is training mode, as KernelBench runs them
   --repro FILE      with a counterexample: write a Python script that rebuilds its inputs and

@@ -86,6 +86,33 @@ Report verify_combined(const fs::path& dir, const Options& opt) {
   return worst;
 }
 
+// A candidate's parameter that pairs with none of the reference's holds the values it is made
+// with where they are deterministic: torch.ones(1), or torch.empty(1) then nn.init.ones_, is
+// proved; created first, so that creation order fails and a pairing by shape is chosen, too.
+// Made with 2.0 it is refuted: the candidate doubles the output. It used to be symbolic, and
+// every one of these was refuted at a scale other than 1, which KernelBench never draws.
+TEST(VerifyCorpus, ACandidateOnlyParameterHoldsItsDeterministicStart) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/linear_relu_unit_scale";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  const std::string made = "self.scale = nn.Parameter(torch.ones(1), requires_grad=False)";
+  fs::path cand = fs::temp_directory_path() / "keq_unit_scale_cand.py";
+  auto verdict = [&] { return verify((dir / "ref.py").string(), cand.string(), opt).verdict; };
+  ASSERT_EQ(
+      edited_copy(dir / "cand.py", made,
+                  "self.scale = nn.Parameter(torch.empty(1)); nn.init.ones_(self.scale)", cand),
+      1u);
+  EXPECT_EQ(verdict(), Verdict::Equivalent);
+  ASSERT_EQ(edited_copy(dir / "cand.py", "self.fc = nn.Linear(n_in, n_out)\n        " + made,
+                        made + "\n        self.fc = nn.Linear(n_in, n_out)", cand),
+            1u);
+  Report first = verify((dir / "ref.py").string(), cand.string(), opt);
+  EXPECT_EQ(first.verdict, Verdict::Equivalent) << to_text(first);
+  ASSERT_EQ(edited_copy(dir / "cand.py", "torch.ones(1)", "torch.full((1,), 2.0)", cand), 1u);
+  EXPECT_EQ(verdict(), Verdict::NotEquivalent);
+  fs::remove(cand);
+}
+
 // A kernel masking with -1e30 where the reference has no masked lanes: its sides differ by
 // e^-1e30 terms, so it is UNKNOWN, and says so at once instead of spending the timeout in Z3.
 // With -inf it is proved.

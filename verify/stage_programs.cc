@@ -139,9 +139,10 @@ bool Pipeline::run_programs() {
     ref = torch::run_program(ref_path, store, classes.reference, opt.dims, opt.params_initial,
                              opt.eval_mode, opt.any_inputs);
     ran_reference = true;
-    cand = torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
-                                classes.candidate, opt.autotune_config, opt.eval_mode, &timing_,
-                                false, opt.any_inputs, opt.parameter_pairing);
+    cand =
+        torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
+                             classes.candidate, opt.autotune_config, opt.eval_mode, &timing_, false,
+                             opt.any_inputs, opt.parameter_pairing, ref.state.parameters.size());
     r.autotune_configs = cand.state.autotune_configs;
     r.autotune_signatures = cand.state.autotune_signatures;
     for (const auto& o : ref.state.parameter_objects)
@@ -238,7 +239,8 @@ bool Pipeline::structure() {
         "parameters: paired by shape where creation order "
         "alone does not pair them: " +
         torch::describe_pairing(ref_, cand_) +
-        " (a parameter paired with nothing takes values of its own)");
+        " (a parameter paired with nothing takes values of its own, unless it is made from "
+        "deterministic values, which it holds)");
   } else {
     if (auto m = torch::unmatched_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);
     if (auto m = torch::narrowed_parameters(ref_, cand_)) r_.notes.push_back("parameters: " + *m);

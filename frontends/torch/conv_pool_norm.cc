@@ -247,10 +247,10 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
       // 1e30 sentinel under --params initial).
       for (const char* n : {"weight", "bias"}) {
         Ref p = python::none();
-        if (affine && st.params_initial)
-          p = layer_parameter(filled({channels}, DType::F32, n[0] == 'w' ? 1.0 : 0.0));
-        else if (affine)
-          p = layer_parameter(symbolic("nn." + cls + "." + n, {channels}, DType::F32, a.at, true));
+        if (affine)
+          p = layer_parameter(
+              initialized_parameter("nn." + cls + "." + n,
+                                    filled({channels}, DType::F32, n[0] == 'w' ? 1.0 : 0.0), a.at));
         i2.setattr(self, n, p, a.at);
       }
       if (instance && i2.truthy(i2.getattr(self, "track_running_stats", a.at), a.at))

@@ -164,12 +164,13 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     bool deterministic = std::all_of(x->elems.begin(), x->elems.end(), [&](TermId e) {
       return e != Tensor::kUninit && s.op(e) == Op::Const;
     });
-    if (st.params_initial && deterministic) {
+    // Trained weights can be anything: the initial values are not the parameter's.
+    TensorPtr p = deterministic ? initialized_parameter("nn.Parameter", x, a.at)
+                                : symbolic("nn.Parameter", x->shape, x->dtype, a.at, true);
+    if (p == x) {
       st.parameter_objects.push_back({-1, x.get()});
       return parameter_value(x);
     }
-    // Trained weights can be anything: the initial values are not the parameter's.
-    TensorPtr p = symbolic("nn.Parameter", x->shape, x->dtype, a.at, true);
     p->device = x->device;  // where its data was
     st.parameter_objects.push_back({last + 1, p.get()});
     return parameter_value(p);
@@ -187,12 +188,9 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   auto param = [this](Interp& i2, const Ref& self, const std::string& attr,
                       const std::string& origin, std::vector<int64_t> shape, Span at,
                       std::optional<double> initial = std::nullopt) {
-    if (st.params_initial && initial) {
-      i2.setattr(self, attr, layer_parameter(filled(std::move(shape), DType::F32, *initial)), at);
-      return;
-    }
-    i2.setattr(self, attr,
-               layer_parameter(symbolic(origin, std::move(shape), DType::F32, at, true)), at);
+    TensorPtr t = initial ? initialized_parameter(origin, filled(shape, DType::F32, *initial), at)
+                          : symbolic(origin, shape, DType::F32, at, true);
+    i2.setattr(self, attr, layer_parameter(t), at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
   layer(
@@ -527,8 +525,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
         int64_t n = a.get(1, "num_parameters") ? i2.to_int(a.get(1, "num_parameters"), a.at) : 1;
         double init = float_arg(a, 2, "init", 0.25);
         i2.setattr(a.pos[0], "num_parameters", python::integer(n), a.at);
-        TensorPtr t = symbolic("nn.PReLU.weight", {n}, DType::F32, a.at, true);
-        Ref w = layer_parameter(st.params_initial ? filled({n}, DType::F32, init) : t);
+        Ref w = layer_parameter(
+            initialized_parameter("nn.PReLU.weight", filled({n}, DType::F32, init), a.at));
         i2.setattr(a.pos[0], "weight", w, a.at);
         return python::none();
       },
@@ -693,7 +691,7 @@ void Torch::install_init(const Ref& nn) {
         python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
           TensorPtr t = tensor_arg(a, 0, "tensor");
           bump_version(t);  // in place in torch, whatever value keq leaves symbolic
-          if (is_symbolic(t) && !st.params_initial) return a.pos[0];
+          if (is_symbolic(t) && !st.params_initial && !holds_initial(*t)) return a.pos[0];
           double v = n == "zeros_" ? 0 : n == "ones_" ? 1 : float_arg(a, 1, "val", 0);
           if (n == "constant_" && !a.get(1, "val")) in.error(a.at, "nn.init.constant_ needs val");
           for (size_t k = 0; k < t->elems.size(); ++k)  // a strided view's own elements only

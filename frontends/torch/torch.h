@@ -30,6 +30,9 @@ struct SymbolicTensor {
   // The values get_inputs() can produce: randn any finite value, rand [0, 1), randint [lo, hi).
   double lo = -INFINITY, hi = INFINITY;
   bool hi_open = false;
+  // A candidate's parameter that pairs with none of the reference's, made from deterministic
+  // values (nn.Parameter(torch.ones(1))): it holds them, and has no variables.
+  bool held_initial = false;
 };
 
 // How a candidate's parameter is named when creation order does not pair it with the
@@ -77,6 +80,9 @@ struct TorchState {
   // --params initial: parameters whose initialization is deterministic (LayerNorm's ones and
   // zeros, nn.Parameter(torch.ones(n))) take those values instead of being symbolic.
   bool params_initial = false;
+  // The candidate's run: how many parameters the reference made. Creation order pairs the
+  // candidate's first ones with them; a later one made from deterministic values holds them.
+  size_t reference_parameters = SIZE_MAX;
   // Memory findings from Triton launches (out-of-bounds lanes, races, undefined reads), each
   // with file:line and the program instance.
   std::vector<std::string> findings;

@@ -158,6 +158,36 @@ struct Torch {
     if (&list == &st.parameters) st.last_symbolic_parameter = t;
     return t;
   }
+  // A parameter made from deterministic values (nn.Parameter(torch.ones(1)), LayerNorm's
+  // weight): symbolic, as trained weights can be anything, unless --params initial asks for the
+  // values or it is the candidate's own, pairing with none of the reference's: no loading of the
+  // reference's weights gives that one a value, so it holds the one it starts with.
+  TensorPtr initialized_parameter(const std::string& origin, TensorPtr values, Span at) {
+    if (st.params_initial) return values;
+    if (!holds_initial(st.parameters.size()))
+      return symbolic(origin, values->shape, values->dtype, at, true);
+    st.parameters.push_back(
+        {unpaired_parameter(st.parameters.size()), origin, values->shape, values->dtype, at});
+    st.parameters.back().held_initial = true;
+    return values;
+  }
+  // Whether the candidate's k-th parameter pairs with no reference parameter: past the
+  // reference's count in creation order, or paired with nothing under a pairing verify chose.
+  bool holds_initial(size_t k) const {
+    if (st.parameter_aliases.empty()) return k >= st.reference_parameters;
+    return k >= st.parameter_aliases.size() || st.parameter_aliases[k].name.empty();
+  }
+  // Whether a Parameter made symbolic is the candidate's own, now given deterministic values
+  // (nn.init.ones_ after torch.empty): it holds them from here on, as initialized_parameter's do.
+  bool holds_initial(const Tensor& t) {
+    for (auto& o : st.parameter_objects)
+      if (o.values == &t && o.parameter >= 0 && holds_initial(static_cast<size_t>(o.parameter))) {
+        st.parameters[static_cast<size_t>(o.parameter)].held_initial = true;
+        o.parameter = -1;  // --repro's script leaves it as torch initializes it
+        return true;
+      }
+    return false;
+  }
   // The k-th parameter under a pairing other than creation order: the reference's variable it
   // pairs with (named by that parameter's shape), or one of its own, c<k>.
   void alias_parameter(size_t k, const std::vector<int64_t>& shape, std::string& name,

@@ -319,7 +319,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial,
                       const std::string& class_name, size_t autotune_config, bool eval_mode,
                       python::TimingChoices* timing, bool first_program_only, bool any_inputs,
-                      std::vector<ParameterAlias> parameter_aliases) {
+                      std::vector<ParameterAlias> parameter_aliases, size_t reference_parameters) {
   // The reference supplies sizes and inputs.
   TorchState ref_state;
   Session ref(ref_path, store, ref_state, dims, true);
@@ -339,6 +339,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   p.state.timing = timing;
   p.state.first_program_only = first_program_only;
   p.state.parameter_aliases = std::move(parameter_aliases);
+  p.state.reference_parameters = reference_parameters;
   Session cand(cand_path, store, p.state, {}, false);  // the candidate's constants stay as written
   record_constants(ref, p);
   forward_and_collect(cand, p.state, cand_path, class_name, init, inputs, p, store, eval_mode);
@@ -393,7 +394,8 @@ std::string describe_parameter(const Program& p, const SymbolicTensor& t) {
   std::string shape;
   for (size_t k = 0; k < t.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(t.shape[k]);
   return std::string(torch::dtype_name(t.dtype)) + "[" + shape + "] (" + t.origin + " at " +
-         p.file + ":" + std::to_string(t.at.line) + ":" + std::to_string(t.at.col) + ")";
+         p.file + ":" + std::to_string(t.at.line) + ":" + std::to_string(t.at.col) +
+         (t.held_initial ? ", holding the values it is made with" : "") + ")";
 }
 
 // How many ways the shorter list of parameters embeds, order kept, in the longer by shape and
@@ -564,12 +566,17 @@ std::optional<std::string> unmatched_parameters(const Program& ref, const Progra
   if (a.size() == b.size()) return std::nullopt;
   const Program& more = a.size() > b.size() ? ref : cand;
   std::string which;
-  for (size_t k = std::min(a.size(), b.size()); k < more.state.parameters.size(); ++k)
+  bool all_held = true;
+  for (size_t k = std::min(a.size(), b.size()); k < more.state.parameters.size(); ++k) {
     which += (which.empty() ? "" : ", ") + describe_parameter(more, more.state.parameters[k]);
+    all_held = all_held && more.state.parameters[k].held_initial;
+  }
   return ref.class_name + " creates " + std::to_string(a.size()) + " parameters and " +
          cand.class_name + " " + std::to_string(b.size()) + ": " + more.class_name + "'s " + which +
-         " match none of the other's, so they take values of their own (a verdict " +
-         "holds for every value of them)";
+         " match none of the other's, so " +
+         (all_held ? std::string("no loading of the other's weights changes them")
+                   : "those not made from deterministic values take values of their own (a "
+                     "verdict holds for every value of them)");
 }
 
 }  // namespace keq::torch

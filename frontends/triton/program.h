@@ -57,12 +57,15 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
 // outcomes comparisons of GPU timings take, and where they are recorded. `first_program_only`:
 // each launch runs its program (0, 0, 0) alone, for the default bound's search of the paths the
 // host picks by size (its outputs are then not the kernels').
+// `reference_parameters`: how many the reference made, so that a later parameter of the
+// candidate's made from deterministic values holds them (TorchState::reference_parameters).
 Program run_candidate(const std::string& cand_path, const std::string& ref_path,
                       ir::TermStore& store, const Dims& dims, bool params_initial = false,
                       const std::string& class_name = "ModelNew", size_t autotune_config = 0,
                       bool eval_mode = false, python::TimingChoices* timing = nullptr,
                       bool first_program_only = false, bool any_inputs = false,
-                      std::vector<ParameterAlias> parameter_aliases = {});
+                      std::vector<ParameterAlias> parameter_aliases = {},
+                      size_t reference_parameters = SIZE_MAX);
 
 // Model's and ModelNew's parameters are matched by creation order (KernelBench seeds both
 // alike, so their i-th parameters are equal): the same shapes and dtypes where both have an
