@@ -94,6 +94,32 @@ else:
   EXPECT_EQ(r.integer("d"), 6);   // else runs when nothing was raised
 }
 
+// `except ... as e` binds the exception object: the one the program raised (its args), or,
+// for one CPython raises, an object with CPython's args and attributes. fla's package init
+// reads ModuleNotFoundError.name to tell an absent optional package from a broken one.
+TEST(PythonExceptions, TheBoundExceptionHasItsArgsAndAttributes) {
+  Folder f;
+  ProgramRun r(f, R"(
+try:
+    import not_installed_anywhere.sub
+except ModuleNotFoundError as e:
+    a = 1 if e.name == "not_installed_anywhere" and e.path is None else 0
+    b = len(e.args[0])
+class MyError(ValueError):
+    pass
+try:
+    raise MyError("x", 7)
+except ValueError as e:
+    c = e.args[1]
+    d = 1 if isinstance(e, MyError) else 0
+)");
+  EXPECT_EQ(r.integer("a"), 1);
+  EXPECT_EQ(r.integer("b"),
+            static_cast<int64_t>(std::string("No module named 'not_installed_anywhere'").size()));
+  EXPECT_EQ(r.integer("c"), 7);
+  EXPECT_EQ(r.integer("d"), 1);
+}
+
 // Errors CPython raises for certain are the program's exceptions, never keq's UNSUPPORTED or
 // ERROR: None in arithmetic (gpt-5's kernel indexes with `1 * 0 + None`), a float divided by
 // zero, str + int, a tuple's item assigned, unpacking the wrong count, int() of NaN or infinity,

@@ -83,9 +83,19 @@ void Interp::raise(Span at, const std::string& what) const {
   throw e;
 }
 
-void Interp::raise_exception(Span at, const std::string& type, const std::string& message) const {
+void Interp::raise_exception(Span at, const std::string& type, const std::string& message,
+                             const std::vector<std::pair<std::string, Ref>>& attributes) const {
   ProgramError e(where(at) + ": " + type + ": " + message, true);
   e.classes = exception_chain(type);
+  Ref cls = builtins_->lookup(type);
+  if (cls && cls->kind == K::Class) {
+    e.instance = std::make_shared<Value>();
+    e.instance->kind = K::Instance;
+    e.instance->cls = cls;
+    e.instance->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+    (*e.instance->attrs)["args"] = tuple({string(message)});
+    for (const auto& [name, value] : attributes) (*e.instance->attrs)[name] = value;
+  }
   throw e;
 }
 
@@ -123,6 +133,7 @@ void Interp::exec_raise(const Node& n, const std::shared_ptr<Env>& env) {
                                                             : repr(a->second->items[0]));
   if (cls->kind != K::Class) error(n.span, "TypeError: exceptions must derive from BaseException");
   ProgramError e(where(n.span) + ": the program raises " + cls->s + message, true);
+  if (x->kind == K::Instance) e.instance = x;  // what an `except ... as e` binds
   for (Ref c = cls; c && c->s != "object"; c = c->cls) e.classes.push_back(c->s);
   if (std::find(e.classes.begin(), e.classes.end(), "BaseException") == e.classes.end())
     raise(n.span, "TypeError: exceptions must derive from BaseException");
@@ -149,6 +160,7 @@ bool Interp::handler_matches(NodeId handler, const ProgramError& e,
 }
 
 Ref Interp::exception_value(const ProgramError& e) const {
+  if (e.instance) return e.instance;
   auto v = std::make_shared<Value>();
   v->kind = K::Instance;
   std::string cls = e.classes.empty() ? "Exception" : e.classes[0];

@@ -259,9 +259,11 @@ class Interp {
   // An AssertionError that rejects this configuration, as a failing `assert` does (DESIGN.md:
   // the bound chooses sizes both sides accept); `message` follows "AssertionError".
   [[noreturn]] void fail_assertion(Span at, const std::string& message) const;
-  // Raises a Python exception of a builtin class ("ModuleNotFoundError") with its message.
-  [[noreturn]] void raise_exception(Span at, const std::string& type,
-                                    const std::string& message) const;
+  // Raises a Python exception of a builtin class ("ModuleNotFoundError") with its message, and
+  // attributes of its own (ModuleNotFoundError.name).
+  [[noreturn]] void raise_exception(
+      Span at, const std::string& type, const std::string& message,
+      const std::vector<std::pair<std::string, Ref>>& attributes = {}) const;
   // The builtin exception classes an exception of class `type` is an instance of, itself first,
   // by CPython's hierarchy; empty when `type` is not a builtin exception.
   static std::vector<std::string> exception_chain(const std::string& type);

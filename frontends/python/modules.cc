@@ -287,7 +287,8 @@ Ref Interp::import_module(const std::string& name, Span at) {
   if (dot != std::string::npos || import_guards_ > 0) {
     import_notes_.push_back("module '" + name + "' is not on the search path (" + path +
                             "): taken as not installed, as imported at " + where(at));
-    raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'");
+    raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'",
+                    {{"name", string(name)}, {"path", none()}});
   }
   // Nothing handles its absence, so the program's environment has it: taken as installed but
   // unread, which stops only code that uses it (a helper used on another path does not).

@@ -182,6 +182,9 @@ struct ProgramError : Error {
   // An ImportError that the pinned torch or Triton raise (a name torch 2.11 lacks), not one
   // that depends on what keq found on its search path.
   bool pinned_import = false;
+  // The exception object an `except ... as e` binds (its args and attributes, such as
+  // ModuleNotFoundError.name); null: one built from the message.
+  Ref instance;
 };
 
 }  // namespace keq::python
