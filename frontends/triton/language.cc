@@ -295,9 +295,15 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
       TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
       if (o == Op::Sum) x = summed_as(x, a.get(3, "dtype"), a.at);
       bool keep = a.get(SIZE_MAX, "keep_dims") && in.truthy(a.get(SIZE_MAX, "keep_dims"), a.at);
-      return wrap(reduce(
+      Ref values = wrap(reduce(
           in, x, reduced_dims(a.get(1, "axis"), x, a.at), keep, x->dtype,
           [&](std::vector<TermId>& v) { return v.size() == 1 ? v[0] : fold(s.make(o, v)); }, a.at));
+      // tl.max(x, axis, return_indices=True): the maximum and, as tl.argmax, its index.
+      Ref indices = o == Op::Sum ? nullptr : a.get(2, "return_indices");
+      if (!indices || !in.truthy(indices, a.at)) return values;
+      return python::tuple(
+          {values, wrap(arg_reduce(x, a.get(1, "axis"), o == Op::TMax,
+                                   a.get(3, "return_indices_tie_break_left"), keep, a.at))});
     });
   }
   def("zeros_like", [this](Interp&, CallArgs& a) {

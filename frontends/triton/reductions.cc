@@ -117,6 +117,38 @@ TensorPtr Triton::scan(const TensorPtr& x, int64_t axis, Op op, bool reverse) {
   return r;
 }
 
+// Triton's _argmax_combine_tie_break_left over maxnum: NaN lanes lose, ties take the first
+// index. With tie_break_left=False a tie goes to whichever lane the reduction tree meets last,
+// which keq does not model.
+TensorPtr Triton::arg_reduce(const TensorPtr& x, const Ref& axis_arg, bool is_max,
+                             const Ref& tie_break_left, bool keep_dims, Span at) {
+  if (!axis_arg || axis_arg->kind == K::None)
+    in.unsupported(at, std::string("tl.") + (is_max ? "argmax" : "argmin") +
+                           " without an axis (Triton's _reduce_with_indices needs one)");
+  if (tie_break_left && !in.truthy(tie_break_left, at))
+    in.unsupported(at, "tie_break_left=False (the index of a tie depends on the reduction tree)");
+  int64_t axis = in.to_int(axis_arg, at);
+  check_axis(in, at, axis, x->shape.size());
+  axis = norm_dim(in, axis, x->shape.size(), at);
+  return reduce(
+      in, x, {axis}, keep_dims, DType::I32,
+      [&](std::vector<TermId>& v) {
+        TermId best = v[0], idx = s.constant(ir::Constant::of_int(ir::Type::I32, 0));
+        for (size_t k = 1; k < v.size(); ++k) {
+          TermId better = mk(is_max ? Op::Gt : Op::Lt, {v[k], best});
+          TermId nan_best = mk(Op::And, {mk(Op::Ne, {best, best}), mk(Op::Eq, {v[k], v[k]})});
+          TermId take = mk(Op::Or, {better, nan_best});
+          best = s.make(Op::Select, {take, v[k], best});
+          idx = s.make(
+              Op::Select,
+              {take, s.constant(ir::Constant::of_int(ir::Type::I32, static_cast<int64_t>(k))),
+               idx});
+        }
+        return idx;
+      },
+      at);
+}
+
 void Triton::install_reductions_and_atomics(const Ref& tl) {
   auto& t = *tl->attrs;
   auto def = [&](const std::string& name, python::BuiltinFn fn) {
@@ -281,32 +313,13 @@ void Triton::install_reductions_and_atomics(const Ref& tl) {
   def("atomic_add", atomic("atomic_add", Op::Sum));
   def("atomic_max", atomic("atomic_max", Op::TMax));
   def("atomic_min", atomic("atomic_min", Op::TMin));
-  for (bool is_max : {true, false}) {
+  for (bool is_max : {true, false})
     def(is_max ? "argmax" : "argmin", [this, is_max](Interp&, CallArgs& a) -> Ref {
       TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
-      int64_t axis = in.to_int(a.get(1, "axis"), a.at);
-      check_axis(in, a.at, axis, x->shape.size());
-      axis = norm_dim(in, axis, x->shape.size(), a.at);
-      // Triton's argmax over maxnum: NaN lanes lose; ties take the first index.
-      return wrap(reduce(
-          in, x, {axis}, false, DType::I32,
-          [&](std::vector<TermId>& v) {
-            TermId best = v[0], idx = s.constant(ir::Constant::of_int(ir::Type::I32, 0));
-            for (size_t k = 1; k < v.size(); ++k) {
-              TermId better = mk(is_max ? Op::Gt : Op::Lt, {v[k], best});
-              TermId nan_best = mk(Op::And, {mk(Op::Ne, {best, best}), mk(Op::Eq, {v[k], v[k]})});
-              TermId take = mk(Op::Or, {better, nan_best});
-              best = s.make(Op::Select, {take, v[k], best});
-              idx = s.make(
-                  Op::Select,
-                  {take, s.constant(ir::Constant::of_int(ir::Type::I32, static_cast<int64_t>(k))),
-                   idx});
-            }
-            return idx;
-          },
-          a.at));
+      Ref keep = a.get(3, "keep_dims");
+      return wrap(arg_reduce(x, a.get(1, "axis"), is_max, a.get(2, "tie_break_left"),
+                             keep && in.truthy(keep, a.at), a.at));
     });
-  }
   for (const char* hint : {"multiple_of", "max_contiguous", "max_constancy"})
     def(hint, [hint](Interp& i2, CallArgs& a) {  // no effect on values
       Ref input = a.get(0, "input"), values = a.get(1, "values");

@@ -856,8 +856,11 @@ struct Triton {
   // An inclusive scan of x along `axis` with an associative op, from the end when `reverse`.
   TensorPtr scan(const TensorPtr& x, int64_t axis, Op op, bool reverse);
 
-  void install_language(const Ref& tl, const Ref& triton);    // language.cc
-  void install_reductions_and_atomics(const Ref& tl);         // reductions.cc
+  void install_language(const Ref& tl, const Ref& triton);  // language.cc
+  void install_reductions_and_atomics(const Ref& tl);       // reductions.cc
+  // tl.argmax/argmin, and the indices of tl.max/min(return_indices=True), over `axis`.
+  TensorPtr arg_reduce(const TensorPtr& x, const Ref& axis, bool is_max, const Ref& tie_break_left,
+                       bool keep_dims, Span at);              // reductions.cc
   void install_decorators(const Ref& tl, const Ref& triton);  // decorators.cc
   // Shared by the tl.* definitions.
   // Each raises in a plain helper a kernel called, as Triton's builtins do there.
