@@ -2244,6 +2244,36 @@ TEST(TorchFrontend, ItemAssignmentWritesTheSelectedElements) {
   EXPECT_EQ(values(s, r), (std::vector<double>{1, 1, 1, 5, 2, 2}));
 }
 
+// y[y < 0] = 0 (LLM-written host code clamps that way) was UNSUPPORTED as a boolean-mask
+// index: the assignment keeps the shape, so each selected element takes the value. A mask over
+// leading dimensions takes a row value; a value sized by the selection, and a mask of another
+// shape, are refused as torch refuses them (IndexError) or as data-dependent (UNSUPPORTED).
+TEST(TorchFrontend, BooleanMaskAssignmentWritesTheSelectedElements) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\ny = torch.arange(6.0).reshape(2, 3) - 2.0\ny[y < 0] = 0\n"
+      "z = torch.zeros(3, 2)\nz[torch.tensor([True, False, True])] = torch.tensor([7.0, 8.0])\n"
+      "r = [y, z]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 2u);
+  EXPECT_EQ(values(s, r->items[0]), (std::vector<double>{0, 0, 0, 1, 2, 3}));
+  EXPECT_EQ(values(s, r->items[1]), (std::vector<double>{7, 8, 0, 0, 7, 8}));
+  try {
+    run_snippet("import torch\nt = torch.zeros(4, 5)\nt[torch.zeros(3, dtype=torch.bool)] = 1\n",
+                "t", s);
+    ADD_FAILURE() << "a mask of the wrong shape";
+  } catch (const python::ProgramError& e) {
+    EXPECT_NE(std::string(e.what()).find("IndexError: The shape of the mask [3] at index 0 does "
+                                         "not match the shape of the indexed tensor [4, 5] at "
+                                         "index 0"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(
+      run_snippet("import torch\nt = torch.zeros(4, 5)\nt[t == 0] = torch.ones(20)\n", "t", s),
+      python::Unsupported);
+}
+
 // A view shares its tensor's storage: a write through y.view(-1) is a write into y (a kernel
 // that stored into the view left y "never written", a false NOT_EQUIVALENT), and a clone does not.
 TEST(TorchFrontend, AWriteThroughAViewReachesItsTensorAndNotACopy) {

@@ -189,8 +189,64 @@ Ref Torch::subscript(const TensorPtr& t, const Ref& index, Span at) {
 // t[index] = value: the selected elements take value (a number, or a tensor broadcast to the
 // selection's shape, converted to t's dtype), in t and every view of its storage.
 void Torch::setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at) {
+  if (index->kind == K::Tensor && index->tensor->dtype == DType::Bool)
+    return masked_setitem(t, index->tensor, value, at);
   write_selection(t, selection(t, index, at), as_tensor(in, value, at, t->dtype), "item assignment",
                   at);
+}
+
+namespace {
+// A shape as torch's messages print it: [4, 5].
+std::string shape_str(const std::vector<int64_t>& shape) {
+  std::string out = "[";
+  for (size_t d = 0; d < shape.size(); ++d) out += (d ? ", " : "") + std::to_string(shape[d]);
+  return out + "]";
+}
+}  // namespace
+
+// t[mask] = value: the mask covers t's leading dimensions, and each element it selects takes
+// value broadcast over the rest, as index_put_ does; the others keep theirs. A value whose
+// shape must match the number of selected elements (data-dependent) is not modelled.
+void Torch::masked_setitem(const TensorPtr& t, const TensorPtr& mask, const Ref& value, Span at) {
+  const size_t md = mask->shape.size();
+  for (size_t d = 0; d < md; ++d)
+    if (d >= t->shape.size() || mask->shape[d] != t->shape[d])
+      in.raise(at, "IndexError: The shape of the mask " + shape_str(mask->shape) + " at index " +
+                       std::to_string(d) + " does not match the shape of the indexed tensor " +
+                       shape_str(t->shape) + " at index " + std::to_string(d));
+  TensorPtr v = as_tensor(in, value, at, t->dtype);
+  std::vector<int64_t> rest(t->shape.begin() + static_cast<std::ptrdiff_t>(md), t->shape.end());
+  std::vector<int64_t> vshape = v->shape;
+  // A leading size of 1 broadcasts over the selected elements; any other depends on the data.
+  while (vshape.size() > rest.size() && vshape.front() == 1) vshape.erase(vshape.begin());
+  if (vshape.size() > rest.size())
+    in.unsupported(at, "assigning a tensor of shape " + shape_str(v->shape) +
+                           " through a boolean mask (it must match the number of selected "
+                           "elements, which depends on the data)");
+  if (broadcast_shapes(in, vshape, rest, at) != rest)
+    in.raise(at, "RuntimeError: shape mismatch: value tensor of shape " + shape_str(v->shape) +
+                     " cannot be broadcast to indexing result of shape [nnz" +
+                     (rest.empty() ? "" : ", ") + shape_str(rest).substr(1));
+  auto flat_v = std::make_shared<Tensor>(*v);
+  flat_v->shape = vshape;
+  define_unwritten(in, *flat_v, at);
+  auto r = std::make_shared<Tensor>();
+  r->shape = t->shape, r->dtype = t->dtype;
+  const int64_t inner = std::accumulate(rest.begin(), rest.end(), int64_t{1}, std::multiplies<>());
+  std::vector<int64_t> idx(rest.size(), 0);
+  for (int64_t k = 0; k < t->numel(); ++k) {
+    TermId old = t->elems[static_cast<size_t>(k)];
+    if (old == Tensor::kUninit)
+      in.unsupported(at, "a boolean-mask assignment into memory nothing wrote");
+    TermId c = mask->elems[static_cast<size_t>(k / inner)];
+    TermId val = convert(s, flat_v->elems[broadcast_index(*flat_v, rest, idx)], v->dtype, t->dtype);
+    r->elems.push_back(s.make(Op::Select, {c, val, old}));
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < rest[d]) break;
+      idx[d] = 0;
+    }
+  }
+  write_selection(t, selection(t, python::tuple({}), at), r, "item assignment", at);
 }
 
 // The selected elements of t take v's, broadcast to the selection's shape and converted to t's

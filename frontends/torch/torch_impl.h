@@ -695,6 +695,8 @@ struct Torch {
   TermId element_at(const TensorPtr& t, std::span<const TermId> index, int64_t flat, size_t d,
                     Span at);
   void setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span at);
+  // t[mask] = value for a boolean mask over t's leading dimensions (y[y < 0] = 0).
+  void masked_setitem(const TensorPtr& t, const TensorPtr& mask, const Ref& value, Span at);
   // x moved to the CPU (`to_cpu`) or the GPU: x itself where it is there already, else a copy
   // there (a new storage, as torch's).
   Ref moved(const Ref& x, bool to_cpu) {  // unknown: left as it is (torch may not copy)
