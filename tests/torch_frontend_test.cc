@@ -2244,6 +2244,39 @@ TEST(TorchFrontend, ItemAssignmentWritesTheSelectedElements) {
   EXPECT_EQ(values(s, r), (std::vector<double>{1, 1, 1, 5, 2, 2}));
 }
 
+// Module.half() and Module.to(dtype) left the weights float32 (to() read only the device, and
+// half() was no method): a candidate computing with fp16 weights was modelled in fp32. They
+// convert each floating-point parameter and buffer in place, as Module._apply does: the
+// Parameter objects stay, and hold the values rounded.
+TEST(TorchModules, HalfAndToDtypeConvertParametersAndBuffersInPlace) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\nm = nn.Linear(2, 2)\nw = m.weight\n"
+      "m.register_buffer('scale', torch.full((2,), 1.0 / 3.0))\n"
+      "m.register_buffer('count', torch.zeros(2, dtype=torch.int64))\nm.half()\n"
+      "a = [w is m.weight, str(m.weight.dtype), str(m.bias.dtype), str(m.scale.dtype), "
+      "str(m.count.dtype), m.scale.clone()]\n"
+      "m.to(torch.bfloat16)\nb = str(m.weight.dtype)\nm.to(torch.zeros(1))\n"
+      "m.to('cuda', dtype=torch.float16)\nc = [str(m.weight.dtype), m.scale.clone()]\nm.float()\n"
+      "r = [a, b, c, str(m.weight.dtype)]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 4u);
+  const auto& a = r->items[0]->items;
+  EXPECT_TRUE(a[0]->b);
+  EXPECT_EQ(a[1]->s, "torch.float16");
+  EXPECT_EQ(a[2]->s, "torch.float16");
+  EXPECT_EQ(a[3]->s, "torch.float16");
+  EXPECT_EQ(a[4]->s, "torch.int64");
+  EXPECT_EQ(values(s, a[5]), (std::vector<double>{0.333251953125, 0.333251953125}));  // fp16's 1/3
+  EXPECT_EQ(r->items[1]->s, "torch.bfloat16");
+  EXPECT_EQ(r->items[2]->items[0]->s, "torch.float16");
+  EXPECT_EQ(values(s, r->items[2]->items[1]),  // bf16's 1/3, which fp16 holds exactly
+            (std::vector<double>{0.333984375, 0.333984375}));
+  EXPECT_EQ(r->items[3]->s, "torch.float32");
+  EXPECT_THROW(run_snippet("import torch.nn as nn\nm = nn.Linear(2, 2).double()\n", "m", s),
+               python::Unsupported);
+}
+
 // y[y < 0] = 0 (LLM-written host code clamps that way) was UNSUPPORTED as a boolean-mask
 // index: the assignment keeps the shape, so each selected element takes the value. A mask over
 // leading dimensions takes a row value; a value sized by the selection, and a mask of another

@@ -117,16 +117,36 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
     a.pos.erase(a.pos.begin());
     return i2.call(i2.getattr(self, "forward", a.at), a);
   });
-  for (const char* gpu : {"cuda", "to"})  // to(): a device or dtype; a CPU one moves nothing
+  // cuda(), and to(device, dtype, tensor=...): a CPU device moves nothing; a dtype, or a
+  // tensor's, converts the floating-point parameters and buffers.
+  for (const char* gpu : {"cuda", "to"})
     (*module_attrs)[gpu] =
-        python::builtin(std::string("Module.") + gpu, [this](Interp& i2, CallArgs& a) {
+        python::builtin(std::string("Module.") + gpu, [this, gpu](Interp& i2, CallArgs& a) {
           bool to_cpu = false;
-          for (size_t k = 1; k < a.pos.size(); ++k) to_cpu |= names_cpu(a.pos[k]);
+          Ref dtype = gpu == std::string("to") ? a.get(SIZE_MAX, "dtype") : nullptr;
+          for (size_t k = 1; k < a.pos.size(); ++k) {
+            to_cpu |= names_cpu(a.pos[k]);
+            if (gpu != std::string("to")) continue;
+            if (a.pos[k]->kind == K::DType) dtype = a.pos[k];
+            if (a.pos[k]->kind == K::Tensor) dtype = dtype_value(a.pos[k]->tensor->dtype);
+          }
           if (Ref d = a.get(SIZE_MAX, "device")) to_cpu |= names_cpu(d);
           if (!to_cpu) move_module_to_gpu(i2, a.pos.at(0));
+          if (dtype && dtype->kind != K::None) convert_module(i2, a.pos.at(0), dtype, a.at);
           return a.pos.at(0);
         });
-  for (const char* same : {"cpu", "float", "requires_grad_"})
+  for (auto [method, dtype] : {std::pair{"half", DType::F16}, std::pair{"bfloat16", DType::BF16},
+                               std::pair{"float", DType::F32}})
+    (*module_attrs)[method] = python::builtin(
+        std::string("Module.") + method, [this, d = dtype](Interp& i2, CallArgs& a) {
+          convert_module(i2, a.pos.at(0), dtype_value(d), a.at);
+          return a.pos.at(0);
+        });
+  (*module_attrs)["double"] = python::builtin("Module.double", [](Interp& i2, CallArgs& a) {
+    i2.unsupported(a.at, "Module.double(): float64 tensors are not modelled");
+    return python::none();
+  });
+  for (const char* same : {"cpu", "requires_grad_"})
     (*module_attrs)[same] = python::builtin(std::string("Module.") + same,
                                             [](Interp&, CallArgs& a) { return a.pos.at(0); });
   (*module_attrs)["eval"] = python::builtin("Module.eval", [](Interp& i2, CallArgs& a) {
@@ -763,6 +783,29 @@ void Torch::move_module_to_gpu(Interp& i2, const Ref& m) {
       for (auto& [attr, v] : *mod->attrs)
         if (v->kind == K::Tensor && st.buffers.contains(v->tensor.get()))
           v->tensor->device = Tensor::Device::Gpu;
+}
+
+// As torch's Module._apply: each floating-point parameter and buffer takes its values
+// converted (param.data = param.data.to(dtype)), so the Parameter objects stay the same ones.
+void Torch::convert_module(Interp& i2, const Ref& m, const Ref& dtype, Span at) {
+  if (dtype->kind != K::DType) in.error(at, "Module.to(dtype): a dtype is needed");
+  ModuleMembers members;
+  collect_members(i2, m, "", true, members);
+  std::vector<Ref> tensors;
+  for (auto& [name, p] : members.parameters) tensors.push_back(p);
+  for (auto& [name, mod] : members.modules)
+    if (mod->kind == K::Instance)
+      for (auto& [attr, v] : *mod->attrs)
+        if (v->kind == K::Tensor && st.buffers.contains(v->tensor.get())) tensors.push_back(v);
+  for (const Ref& t : tensors) {
+    if (!is_float(t->tensor->dtype)) continue;
+    CallArgs c;
+    c.at = at;
+    c.pos = {dtype};
+    bool buffer = st.buffers.contains(t->tensor.get());
+    set_tensor_attr(t, "data", i2.call(i2.getattr(t, "to", at), c), at);
+    if (buffer) st.buffers.insert(t->tensor.get());
+  }
 }
 
 // parameters(), named_parameters(), children(), named_children(), modules(), named_modules():

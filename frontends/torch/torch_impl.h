@@ -735,6 +735,9 @@ struct Torch {
   }
   // Module.cuda(): every parameter and buffer of m and its submodules to the GPU.
   void move_module_to_gpu(Interp& i2, const Ref& m);
+  // Module.to(dtype), half(), bfloat16(), float(): m's floating-point parameters and buffers
+  // converted in place.
+  void convert_module(Interp& i2, const Ref& m, const Ref& dtype, Span at);
   static void bump_version(const TensorPtr& t) {
     if (!t->storage.version) t->storage.version = std::make_shared<int64_t>(0);
     ++*t->storage.version;
