@@ -306,6 +306,14 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
                                    a.get(3, "return_indices_tie_break_left"), keep, a.at))});
     });
   }
+  // tl.cat(input, other, can_reorder): semantic.cat asserts can_reorder (its element order is
+  // the compiler's choice), so the order of the result is unspecified: not modelled.
+  def("cat", [this](Interp&, CallArgs& a) -> Ref {
+    Ref reorder = a.get(2, "can_reorder");
+    if (!reorder || !in.truthy(reorder, a.at))
+      in.raise(a.at, "AssertionError: current implementation of `cat` always may reorder elements");
+    in.unsupported(a.at, "tl.cat (the order of its elements is the compiler's choice)");
+  });
   def("zeros_like", [this](Interp&, CallArgs& a) {
     TensorPtr x = as_tensor(in, a.pos.at(0), a.at, DType::F32);
     auto r = std::make_shared<Tensor>(*x);
