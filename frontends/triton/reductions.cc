@@ -117,9 +117,12 @@ TensorPtr Triton::scan(const TensorPtr& x, int64_t axis, Op op, bool reverse) {
   return r;
 }
 
-// Triton's _argmax_combine_tie_break_left over maxnum: NaN lanes lose, ties take the first
-// index. With tie_break_left=False a tie goes to whichever lane the reduction tree meets last,
-// which keq does not model.
+// Triton's _argmax_combine_tie_break_left as keq models it: NaN lanes lose, ties take the first
+// index, which is what the GPU gives wherever no lane is NaN. With a NaN lane the GPU's answer
+// follows its butterfly order (a NaN met as the second operand wins: a NaN in the last of 8
+// lanes is the maximum, one in the second is not; tests/fixtures/gpu/argmax_nan.txt), which keq
+// does not model: under --nonfinite-inputs a difference through such a lane may not be real.
+// With tie_break_left=False a tie goes to whichever lane the reduction tree meets last.
 TensorPtr Triton::arg_reduce(const TensorPtr& x, const Ref& axis_arg, bool is_max,
                              const Ref& tie_break_left, bool keep_dims, Span at) {
   if (!axis_arg || axis_arg->kind == K::None)
