@@ -120,6 +120,70 @@ except ValueError as e:
   EXPECT_EQ(r.integer("d"), 1);
 }
 
+// torch.library's custom ops run their implementation when called, directly or through
+// torch.ops (a CUDA kernel registered later takes precedence); wrap_triton is the kernel;
+// @torch.no_grad() and @torch.inference_mode() decorate. An undefined op of the program's
+// namespace is torch's AttributeError, reported at the program's line; torch's own namespaces
+// are keq's gap. A class's __getattr__ answers what lookup does not find.
+TEST(PythonHost, TorchLibraryCustomOpsAndGradModeDecorators) {
+  Folder f;
+  ProgramRun r(f, R"(
+import torch
+
+@torch.library.custom_op("t::twice", mutates_args=())
+def twice(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+@twice.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+@torch.library.custom_op("t::thrice", mutates_args=(), device_types="cpu")
+def thrice(x: torch.Tensor) -> torch.Tensor:
+    return x * 3
+
+@thrice.register_kernel("cuda")
+def _(x):
+    return x * 30
+
+@torch.no_grad()
+def direct(x):
+    return twice(x)
+
+@torch.inference_mode()
+def through_ops(x):
+    return torch.ops.t.twice.default(x) + torch.ops.t.thrice(x)
+
+class Lazy:
+    def __getattr__(self, name):
+        return len(name)
+
+one = torch.ones(1)
+a = int(direct(one).item())
+b = int(through_ops(one).item())
+c = 1 if torch.library.wrap_triton(direct) is direct else 0
+d = Lazy().four
+try:
+    torch.ops.t.missing
+    e = 0
+except AttributeError as err:
+    e = 1 if "'_OpNamespace' 't' object has no attribute 'missing'" in str(err.args[0]) else 2
+)");
+  EXPECT_EQ(r.integer("a"), 2);
+  EXPECT_EQ(r.integer("b"), 32);  // the CUDA kernel, not the CPU implementation
+  EXPECT_EQ(r.integer("c"), 1);
+  EXPECT_EQ(r.integer("d"), 4);
+  EXPECT_EQ(r.integer("e"), 1);
+  try {
+    ProgramRun(f, "import torch\ny = torch.ops.aten.relu(torch.ones(1))\n");
+    ADD_FAILURE() << "torch.ops.aten is keq's gap";
+  } catch (const python::Unsupported& u) {
+    EXPECT_NE(std::string(u.what()).find("main.py:2:5: torch.ops.aten.relu is not modelled"),
+              std::string::npos)
+        << u.what();
+  }
+}
+
 // Errors CPython raises for certain are the program's exceptions, never keq's UNSUPPORTED or
 // ERROR: None in arithmetic (gpt-5's kernel indexes with `1 * 0 + None`), a float divided by
 // zero, str + int, a tuple's item assigned, unpacking the wrong count, int() of NaN or infinity,

@@ -192,7 +192,8 @@ Interp::Flow Interp::exec_try(const Node& n, const std::shared_ptr<Env>& env) {
   // What a function call left behind when an exception unwound it.
   const Tree* tree = tree_;
   int depth = depth_;
-  size_t methods = method_stack_.size(), yields = yield_handlers_.size();
+  size_t methods = method_stack_.size(), yields = yield_handlers_.size(),
+         callers = model_callers_.size();
   Flow flow;
   // While handlers may catch it, a missing module is the ModuleNotFoundError CPython raises
   // (the program's fallback runs); elsewhere it is taken as installed (import_module).
@@ -211,6 +212,7 @@ Interp::Flow Interp::exec_try(const Node& n, const std::shared_ptr<Env>& env) {
     depth_ = depth;
     method_stack_.resize(methods);
     yield_handlers_.resize(yields);
+    model_callers_.resize(callers);
     if (hooks_.in_kernel && hooks_.in_kernel())
       unsupported(n.span,
                   "a try statement catching an exception raised inside a kernel launch "

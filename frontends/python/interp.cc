@@ -67,6 +67,7 @@ Interp::Interp(ir::TermStore& store) : store_(store) {
 }
 
 std::string Interp::where(Span at) const {
+  if (is_model_tree(tree_) && !model_callers_.empty()) return model_callers_.back();
   return (tree_ ? tree_->file : std::string("?")) + ":" + std::to_string(at.line) + ":" +
          std::to_string(at.col);
 }

@@ -365,6 +365,9 @@ class Interp {
   TensorHooks hooks_;
   int plain_helper_depth_ = 0;
   const Tree* tree_ = nullptr;
+  // Where the program called into keq's Python models of libraries, innermost last.
+  std::vector<std::string> model_callers_;
+  static bool is_model_tree(const Tree* t) { return t && t->file.rfind("<keq's model of", 0) == 0; }
   std::shared_ptr<Env> builtins_;
   absl::flat_hash_map<std::string, Ref> modules_;
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> real_names_;

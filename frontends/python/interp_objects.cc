@@ -270,6 +270,16 @@ Ref Interp::call(const Ref& f, CallArgs args) {
     case K::DType:
       // Values CPython cannot call (tl.float32(C) in a kernel): its TypeError, the program's.
       raise_exception(args.at, "TypeError", "'" + f->type_name() + "' object is not callable");
+    case K::Module:
+      // torch's grad-mode contexts are ContextDecorators: @torch.no_grad() wraps a function
+      // in the mode, which keq's inert context leaves as it is.
+      if (f->s == "context:no_grad" || f->s == "context:inference_mode" ||
+          f->s == "context:enable_grad" || f->s == "context:set_grad_enabled")
+        if (args.pos.size() == 1 && args.kw.empty() &&
+            (args.pos[0]->kind == K::Function || args.pos[0]->kind == K::Builtin ||
+             args.pos[0]->kind == K::BoundMethod))
+          return args.pos[0];
+      error(args.at, "'" + f->type_name() + "' object is not callable");
     default:  // keq's stand-ins for library objects (typing.TypeVar is a module here)
       error(args.at, "'" + f->type_name() + "' object is not callable");
   }
@@ -310,6 +320,10 @@ std::string missing_text(const std::vector<std::string>& names) {
 Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const Ref& owner) {
   const Function& fn = *f->fn;
   const Tree* saved_tree = tree_;
+  // A call from the program into keq's Python model of a library: what the model raises or
+  // cannot do is reported where the program called it.
+  const bool into_model = is_model_tree(fn.tree) && !is_model_tree(saved_tree);
+  if (into_model) model_callers_.push_back(where(args.at));
   tree_ = fn.tree;
   if (++depth_ > kMaxDepth) unsupported(args.at, "calls nested deeper than 200");
   const Node& def = node(fn.def);
@@ -386,6 +400,7 @@ Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const R
     result = flow == Flow::Return ? return_value_ : none();
   }
   if (self) method_stack_.pop_back();
+  if (into_model) model_callers_.pop_back();
   --depth_;
   tree_ = saved_tree;
   return result;
@@ -463,6 +478,15 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
       }
       if (auto it = obj->attrs->find(name); it != obj->attrs->end()) return it->second;
       if (Ref r = from_classes(obj->cls, obj)) return r;
+      // A class's own __getattr__ answers what lookup did not find (torch.ops' namespaces).
+      for (Ref c = obj->cls; c && name != "__getattr__"; c = c->cls)
+        if (auto it = c->attrs->find("__getattr__");
+            it != c->attrs->end() && it->second->kind == K::Function) {
+          CallArgs get;
+          get.at = at;
+          get.pos = {string(name)};
+          return call(bind(obj, it->second, c), get);
+        }
       if (Ref lib = library_base(obj->cls))
         unsupported(at, lib->s + "." + name + " is not modelled (an attribute of " +
                             obj->type_name() + ")");

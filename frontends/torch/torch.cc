@@ -51,6 +51,7 @@ void install(python::Interp& in, TorchState& state) {
   in.register_module("torch.nn", nn);
   in.register_module("torch.nn.functional", F);
   install_einops(in);
+  install_library(in);
   t->install_transformer();
   // Triton: decorators keep the function until the Triton frontend (frontends/triton/) installs
   // its own, which launch kernels.

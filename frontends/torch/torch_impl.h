@@ -33,6 +33,8 @@ using BuiltinFn = python::BuiltinFn;
 void set_training(Interp& in, const Ref& v, bool mode, Span at, int depth);
 // einops and einops.layers.torch, keq's models of them in Python (einops.cc).
 void install_einops(python::Interp& in);
+// torch.library's custom ops and torch.ops, keq's model of them in Python (library.cc).
+void install_library(python::Interp& in);
 
 struct Torch {
   Interp& in;
