@@ -344,7 +344,9 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       if (bases.size() > 1) unsupported(n.span, "a class with several base classes");
       Ref base = bases.empty() ? builtins_->vars.at("object")
                                : eval(bases[0], env);  // class A: is class A(object):
-      if (base && base->kind != K::Class) unsupported(n.span, "a base class that is not a class");
+      const bool named_tuple = base && base->kind == K::Module && base->s == "typing.NamedTuple";
+      if (base && base->kind != K::Class && !named_tuple)
+        unsupported(n.span, "a base class that is not a class");
       auto body_env = std::make_shared<Env>();
       body_env->parent = env;
       body_env->class_body = true;
@@ -363,7 +365,8 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
           annotations->dict.push_back({string(name), string("annotation")});
         (*attrs)["__annotations__"] = annotations;
       }
-      Ref cls = make_class(n.text, base, attrs);
+      Ref cls = named_tuple ? typed_named_tuple(n, body_env->annotated, *attrs)
+                            : make_class(n.text, base, attrs);
       cls->b = true;  // the program's own class, not keq's model of a library's
       if (is_enum_class(base)) make_enum_members(cls, n.kids[2]);
       env->vars[n.text] = decorate(n.kids[0], cls, env);

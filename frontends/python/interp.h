@@ -267,6 +267,9 @@ class Interp {
   // The builtin exception classes an exception of class `type` is an instance of, itself first,
   // by CPython's hierarchy; empty when `type` is not a builtin exception.
   static std::vector<std::string> exception_chain(const std::string& type);
+  // `class P(typing.NamedTuple):` with its annotated fields and its body's names (stdlib.cc).
+  Ref typed_named_tuple(const Node& def, const std::vector<std::string>& fields,
+                        const absl::flat_hash_map<std::string, Ref>& body);
   std::string where(Span at) const;
 
   // Value helpers shared with the tensor library.

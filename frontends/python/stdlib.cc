@@ -469,4 +469,27 @@ void Interp::install_stdlib() {
   install_collections(*this, builtin_named("dict"), builtin_named("list"));
 }
 
+// class P(typing.NamedTuple): fields are the annotated names in order, their defaults the
+// values the body gives the last of them; the body's methods join namedtuple's.
+Ref Interp::typed_named_tuple(const Node& def, const std::vector<std::string>& fields,
+                              const absl::flat_hash_map<std::string, Ref>& body) {
+  CallArgs a;
+  a.at = def.span;
+  std::vector<Ref> names, defaults;
+  for (const std::string& f : fields) {
+    names.push_back(string(f));
+    if (auto it = body.find(f); it != body.end())
+      defaults.push_back(it->second);
+    else if (!defaults.empty())
+      raise(def.span, "TypeError: Non-default namedtuple field " + f +
+                          " cannot follow default field(s) " + fields[names.size() - 2]);
+  }
+  a.pos = {string(def.text), list(names)};
+  a.kw.push_back({"defaults", list(defaults)});
+  Ref cls = make_namedtuple(*this, a);
+  for (const auto& [name, v] : body)
+    if (std::find(fields.begin(), fields.end(), name) == fields.end()) (*cls->attrs)[name] = v;
+  return cls;
+}
+
 }  // namespace keq::python

@@ -56,9 +56,12 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
       if (a.get(SIZE_MAX, hook))
         in.unsupported(a.at, std::string("@triton.autotune(") + hook + "=...)");
     Ref configs = a.get(0, "configs"), key = a.get(1, "key"),
-        zero = a.get(SIZE_MAX, "reset_to_zero"), restore = a.get(SIZE_MAX, "restore_value");
+        zero = a.get(SIZE_MAX, "reset_to_zero"), restore = a.get(SIZE_MAX, "restore_value"),
+        prune = a.get(2, "prune_configs_by");
+    if (prune && prune->kind != K::None && prune->kind != K::Dict)
+      in.error(a.at, "@triton.autotune(prune_configs_by=...) takes a dict");
     return python::builtin(
-        "triton.autotune", [configs, key, zero, restore](Interp& i2, CallArgs& b) {
+        "triton.autotune", [configs, key, zero, restore, prune](Interp& i2, CallArgs& b) {
           Ref k = b.pos.at(0);
           if (k->kind != K::Instance) i2.error(b.at, "@triton.autotune goes above @triton.jit");
           if (!configs || (configs->kind != K::List && configs->kind != K::Tuple))
@@ -70,6 +73,7 @@ void Triton::install_decorators(const Ref& tl, const Ref& triton) {
           if (key) (*k->attrs)["key"] = key;
           if (zero && zero->kind != K::None) (*k->attrs)["reset_to_zero"] = zero;
           if (restore && restore->kind != K::None) (*k->attrs)["restore_value"] = restore;
+          if (prune && prune->kind == K::Dict) (*k->attrs)["prune_configs_by"] = prune;
           return k;
         });
   });

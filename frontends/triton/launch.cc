@@ -448,15 +448,70 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
   return python::none();
 }
 
+// Autotuner.prune_configs: early_config_prune(configs, nargs, **kwargs) keeps some of the
+// configs (nargs: the positional arguments by name; kwargs: the keywords, grid and warmup), and
+// the rest are never benchmarked nor chosen. A perf_model that ranks them is not modelled.
+std::vector<std::string> Triton::pruned_configs(const Ref& kernel, const Ref& grid, CallArgs& a) {
+  const std::vector<Ref>& configs = (*kernel->attrs)["configs"]->items;
+  std::vector<std::string> skipped(configs.size());
+  auto it = kernel->attrs->find("prune_configs_by");
+  if (it == kernel->attrs->end()) return skipped;
+  Ref early, perf;
+  for (auto& [k, v] : it->second->dict) {
+    if (k->kind == K::Str && k->s == "early_config_prune") early = v;
+    if (k->kind == K::Str && k->s == "perf_model" && v->kind != K::None) perf = v;
+  }
+  if (perf)
+    in.unsupported(a.at,
+                   "@triton.autotune(prune_configs_by={'perf_model': ...}): the configs a "
+                   "performance model keeps");
+  if (!early || early->kind == K::None) return skipped;
+  const Ref& fn = (*kernel->attrs)["fn"];
+  std::vector<std::string> names = in.parameter_names(fn);
+  auto nargs = std::make_shared<python::Value>();
+  nargs->kind = K::Dict;
+  for (size_t k = 0; k < a.pos.size() && k < names.size(); ++k)
+    nargs->dict.push_back({python::string(names[k]), a.pos[k]});
+  CallArgs c;
+  c.at = a.at;
+  c.pos = {python::list(configs), nargs};
+  c.kw = a.kw;
+  c.kw.push_back({"grid", grid});
+  c.kw.push_back({"warmup", python::boolean(false)});
+  Ref kept = in.call(early, c);
+  std::vector<Ref> keep = in.to_sequence(kept, a.at);
+  if (keep.empty())
+    in.raise(a.at,
+             "AutotunerError: No valid autotuner configs after pruning. "
+             "`early_config_prune` should return at least one config.");
+  for (const Ref& k : keep)
+    if (std::none_of(configs.begin(), configs.end(), [&](const Ref& c2) { return c2 == k; }))
+      in.unsupported(a.at,
+                     "an early_config_prune that returns configs of its own, not the "
+                     "autotuner's");
+  const std::string name = fn->s;
+  for (size_t k = 0; k < configs.size(); ++k)
+    if (std::none_of(keep.begin(), keep.end(), [&](const Ref& c2) { return c2 == configs[k]; })) {
+      skipped[k] = "pruned by prune_configs_by's early_config_prune";
+      st.host_assumptions.insert("autotune: " + name + " config " + std::to_string(k + 1) + " of " +
+                                 std::to_string(configs.size()) + " is never picked at " +
+                                 in.where(a.at) +
+                                 ": prune_configs_by's early_config_prune drops it");
+    }
+  return skipped;
+}
+
 std::vector<std::string> Triton::benchmark_configs(const Ref& kernel, const Ref& grid,
                                                    CallArgs& a) {
   const std::vector<Ref>& configs = (*kernel->attrs)["configs"]->items;
   const std::string& name = (*kernel->attrs)["fn"]->s;
-  std::vector<std::string> skipped(configs.size());
+  const std::vector<std::string> pruned = pruned_configs(kernel, grid, a);
+  std::vector<std::string> skipped = pruned;
   skipped_configs_.erase(kernel.get());
   const Snapshot memory = argument_memory(a);
   for (size_t c = 0; c < configs.size(); ++c) {
-    torch::TorchState saved = st;  // coverage, findings, notes: a trial checks nothing
+    if (!skipped[c].empty()) continue;  // pruned: never compiled nor run
+    torch::TorchState saved = st;       // coverage, findings, notes: a trial checks nothing
     st.first_program_only = true;
     std::optional<std::string> raises;
     try {
@@ -481,10 +536,17 @@ std::vector<std::string> Triton::benchmark_configs(const Ref& kernel, const Ref&
                                      "first launch)",
                                  true);
   }
-  if (std::none_of(skipped.begin(), skipped.end(), [](const auto& r) { return r.empty(); }))
-    return std::vector<std::string>(configs.size());  // min() of all-infinite times: config 1
+  if (std::none_of(skipped.begin(), skipped.end(), [](const auto& r) { return r.empty(); })) {
+    // min() of all-infinite times: the first config benchmarked.
+    std::vector<std::string> first = pruned;
+    auto kept = std::find(first.begin(), first.end(), "");
+    if (kept != first.end())
+      for (std::string& why : first)
+        if (&why != &*kept) why = "every config that prune_configs_by kept raises";
+    return first;
+  }
   for (size_t c = 0; c < configs.size(); ++c)
-    if (!skipped[c].empty())
+    if (!skipped[c].empty() && pruned[c].empty())
       st.host_assumptions.insert("autotune: " + name + " config " + std::to_string(c + 1) + " of " +
                                  std::to_string(configs.size()) +
                                  " is never picked: compiled for Triton's benchmarking it raises " +

@@ -460,6 +460,8 @@ struct Triton {
   // the launch. Each config's first program runs here, its effects undone. Per config, why it
   // was skipped (the error), or empty.
   std::vector<std::string> benchmark_configs(const Ref& kernel, const Ref& grid, CallArgs& a);
+  // Per config, why prune_configs_by's early_config_prune drops it at this launch, or empty.
+  std::vector<std::string> pruned_configs(const Ref& kernel, const Ref& grid, CallArgs& a);
   // Runs `kernel` with config `choice` and no autotuning of its own; whether it read prior memory.
   bool launch_config(const Ref& kernel, const Ref& grid, CallArgs& a, size_t choice);
   void run_pre_hook(const Ref& cfg, const Ref& fn, CallArgs& a, const Attrs& meta);
