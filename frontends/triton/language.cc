@@ -400,6 +400,28 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
         }
         return wrap(r);
       }));
+  // tl.softmax(x, dim=0, keep_dims=False, ieee_rounding=False), as triton/language/standard.py
+  // writes it: x - max(x, dim), exp, its sum over dim, then fdiv (approximate division unless
+  // ieee_rounding). keep_dims=False subtracts the reduced block as broadcasting aligns it.
+  def("softmax", [this, tl](Interp& i2, CallArgs& a) {
+    Ref x = a.get(0, "x"), dim = a.get(1, "dim"), keep = a.get(2, "keep_dims"),
+        ieee = a.get(3, "ieee_rounding");
+    if (!x) in.error(a.at, "tl.softmax needs x");
+    if (!dim || dim->kind == K::None) dim = python::integer(0);
+    auto reduce_over = [&](const char* name, const Ref& v) {
+      CallArgs c;
+      c.at = a.at;
+      c.pos = {v, dim};
+      c.kw = {{"keep_dims", keep ? keep : python::boolean(false)}};
+      return i2.call(i2.getattr(tl, name, a.at), c);
+    };
+    Ref z = i2.binop("-", x, reduce_over("max", x), a.at);
+    Ref num = i2.call(i2.getattr(tl, "exp", a.at), {z}, a.at);
+    CallArgs div;
+    div.at = a.at;
+    div.pos = {num, reduce_over("sum", num), ieee ? ieee : python::boolean(false)};
+    return i2.call(i2.getattr(i2.getattr(tl, "math", a.at), "fdiv", a.at), div);
+  });
   def("ravel", moves_pointer_lanes([this](Interp&, CallArgs& a) {
         TensorPtr x = as_tensor(in, a.pos.at(0), a.at);
         auto r = std::make_shared<Tensor>(*x);
