@@ -184,6 +184,26 @@ except AttributeError as err:
   }
 }
 
+// A set's members reach consumers whose result does not depend on the visiting order: any,
+// all, and sorted() where no two keys tie; math's integer square root and trigonometry.
+TEST(PythonHost, OrderFreeUsesOfSetsAndMoreOfMath) {
+  Folder f;
+  ProgramRun r(f, R"(
+import math
+first, *rest = sorted({3, 1, 2}, key=lambda v: -v)
+a = first * 100 + rest[0] * 10 + rest[1]
+b = 1 if any(v > 2 for v in [0]) or all({1, 2}) else 0
+c = math.isqrt(17) * 10 + math.isqrt(16)
+d = 1 if abs(math.sin(math.pi / 2) - 1) < 1e-12 and math.atan2(0.0, 1.0) == 0.0 else 0
+)");
+  EXPECT_EQ(r.integer("a"), 321);
+  EXPECT_EQ(r.integer("b"), 1);
+  EXPECT_EQ(r.integer("c"), 44);
+  EXPECT_EQ(r.integer("d"), 1);
+  EXPECT_THROW(ProgramRun(f, "x = sorted({1, -1}, key=abs)\n"), python::Unsupported);
+  EXPECT_THROW(ProgramRun(f, "x = [v for v in {1, 2}]\n"), python::Unsupported);
+}
+
 // Errors CPython raises for certain are the program's exceptions, never keq's UNSUPPORTED or
 // ERROR: None in arithmetic (gpt-5's kernel indexes with `1 * 0 + None`), a float divided by
 // zero, str + int, a tuple's item assigned, unpacking the wrong count, int() of NaN or infinity,

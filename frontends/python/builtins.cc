@@ -66,6 +66,15 @@ std::vector<Ref> sorted_items(Interp& in, std::vector<Ref> xs, const Ref& key, c
   return out;
 }
 
+// A set's members for a consumer whose result does not depend on the order it visits them
+// (any, all, sorted over distinct keys): keq's insertion order stands for CPython's hash order.
+std::vector<Ref> members_in_any_order(Interp& in, const Ref& v, Span at) {
+  if (!is_set(v)) return in.to_sequence(v, at);
+  std::vector<Ref> out;
+  for (auto& [k, unused] : v->dict) out.push_back(k);
+  return out;
+}
+
 }  // namespace
 
 void Interp::install_builtins() {
@@ -393,8 +402,21 @@ void Interp::install_builtins() {
   });
   def("sorted", [](Interp& in, CallArgs& a) {
     if (a.pos.size() != 1) in.error(a.at, "sorted() takes exactly one positional argument");
-    return list(sorted_items(in, in.to_sequence(a.pos[0], a.at), a.get(SIZE_MAX, "key"),
-                             a.get(SIZE_MAX, "reverse"), a.at));
+    std::vector<Ref> xs = members_in_any_order(in, a.pos[0], a.at);
+    Ref key = a.get(SIZE_MAX, "key");
+    if (is_set(a.pos[0])) {  // ties (a NaN among floats too) would keep hash order
+      std::vector<Ref> keys = sort_keys(in, xs, key, a.at);
+      for (const Ref& k : keys)
+        if (k->kind == K::Float && std::isnan(k->f))
+          in.unsupported(a.at, "sorted() of a set holding NaN (its order is CPython's hash order)");
+      for (size_t i = 0; i < keys.size(); ++i)
+        for (size_t j = i + 1; j < keys.size(); ++j)
+          if (in.equal(keys[i], keys[j]))
+            in.unsupported(a.at,
+                           "sorted() of a set whose key ties two members (their order is "
+                           "CPython's hash order, which keq does not model)");
+    }
+    return list(sorted_items(in, std::move(xs), key, a.get(SIZE_MAX, "reverse"), a.at));
   });
   def("reversed", [](Interp& in, CallArgs& a) {
     auto s = in.to_sequence(one_arg(in, a, "reversed"), a.at);
@@ -402,12 +424,12 @@ void Interp::install_builtins() {
     return list(s);
   });
   def("any", [](Interp& in, CallArgs& a) {
-    for (const Ref& x : in.to_sequence(one_arg(in, a, "any"), a.at))
+    for (const Ref& x : members_in_any_order(in, one_arg(in, a, "any"), a.at))
       if (in.truthy(x, a.at)) return boolean(true);
     return boolean(false);
   });
   def("all", [](Interp& in, CallArgs& a) {
-    for (const Ref& x : in.to_sequence(one_arg(in, a, "all"), a.at))
+    for (const Ref& x : members_in_any_order(in, one_arg(in, a, "all"), a.at))
       if (!in.truthy(x, a.at)) return boolean(false);
     return boolean(true);
   });
@@ -531,6 +553,44 @@ void Interp::install_builtins() {
   unary("log1p", std::log1p);
   unary("expm1", std::expm1);
   unary("fabs", std::fabs);
+  for (auto [name, f] :
+       std::initializer_list<std::pair<const char*, double (*)(double)>>{{"sin", std::sin},
+                                                                         {"cos", std::cos},
+                                                                         {"tan", std::tan},
+                                                                         {"asin", std::asin},
+                                                                         {"acos", std::acos},
+                                                                         {"atan", std::atan},
+                                                                         {"sinh", std::sinh},
+                                                                         {"cosh", std::cosh}})
+    unary(name, f);
+  m["tau"] = floating(2 * M_PI);
+  m["degrees"] = builtin("math.degrees", [](Interp& in, CallArgs& a) {
+    return floating(in.to_float(one_arg(in, a, "degrees"), a.at) * (180.0 / M_PI));
+  });
+  m["radians"] = builtin("math.radians", [](Interp& in, CallArgs& a) {
+    return floating(in.to_float(one_arg(in, a, "radians"), a.at) * (M_PI / 180.0));
+  });
+  for (const char* name : {"atan2", "hypot", "copysign"})
+    m[name] =
+        builtin(std::string("math.") + name, [name = std::string(name)](Interp& in, CallArgs& a) {
+          if (a.pos.size() != 2) in.error(a.at, "math." + name + " takes two arguments");
+          double x = in.to_float(a.pos[0], a.at), y = in.to_float(a.pos[1], a.at);
+          return floating(name == "atan2"   ? std::atan2(x, y)
+                          : name == "hypot" ? std::hypot(x, y)
+                                            : std::copysign(x, y));
+        });
+  // math.isqrt: the exact floor of the square root of a non-negative int.
+  m["isqrt"] = builtin("math.isqrt", [](Interp& in, CallArgs& a) {
+    Ref x = one_arg(in, a, "isqrt");
+    if (!is_integer(x))
+      in.raise_exception(a.at, "TypeError",
+                         "'" + x->type_name() + "' object cannot be interpreted as an integer");
+    mpz_class z = as_mpz(x);
+    if (z < 0) in.raise_exception(a.at, "ValueError", "isqrt() argument must be nonnegative");
+    mpz_class r;
+    mpz_sqrt(r.get_mpz_t(), z.get_mpz_t());
+    return big_or_small(r);
+  });
   m["pow"] = builtin("math.pow", [](Interp& in, CallArgs& a) {
     if (a.pos.size() != 2) in.error(a.at, "math.pow takes two arguments");
     return floating(std::pow(in.to_float(a.pos[0], a.at), in.to_float(a.pos[1], a.at)));
