@@ -2244,6 +2244,20 @@ TEST(TorchFrontend, ItemAssignmentWritesTheSelectedElements) {
   EXPECT_EQ(values(s, r), (std::vector<double>{1, 1, 1, 5, 2, 2}));
 }
 
+// A contraction over an empty dimension is +0, as in torch: KernelBench's Llama layer at
+// head_dim 1 splits it into rotary halves of 1 and 0 columns, and its attention scores come from
+// q @ k^T over the empty half. keq built an empty sum (an ill-typed term, UNSUPPORTED).
+TEST(TorchFrontend, AContractionOverAnEmptyDimensionIsZero) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nq = torch.ones(2, 1)[:, 1:]\nk = torch.ones(3, 1)[:, 1:]\n"
+      "r = [q @ k.t(), torch.einsum('ij,kj->ik', q, k)]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 2u);
+  EXPECT_EQ(values(s, r->items[0]), (std::vector<double>(6, 0.0)));
+  EXPECT_EQ(values(s, r->items[1]), (std::vector<double>(6, 0.0)));
+}
+
 // Module.half() and Module.to(dtype) left the weights float32 (to() read only the device, and
 // half() was no method): a candidate computing with fp16 weights was modelled in fp32. They
 // convert each floating-point parameter and buffer in place, as Module._apply does: the

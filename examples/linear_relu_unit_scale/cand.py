@@ -27,7 +27,9 @@ class ModelNew(nn.Module):
         scale_relu[(triton.cdiv(n, 128),)](h, self.scale, y, n, BLOCK=128)
         return y
 
-batch, n_in, n_out = 4, 8, 6
+batch = 4
+n_in = 8
+n_out = 6
 def get_inputs():
     return [torch.randn(batch, n_in)]
 def get_init_inputs():

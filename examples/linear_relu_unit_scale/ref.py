@@ -9,7 +9,9 @@ class Model(nn.Module):
     def forward(self, x):
         return torch.relu(self.fc(x))
 
-batch, n_in, n_out = 4, 8, 6
+batch = 4
+n_in = 8
+n_out = 6
 def get_inputs():
     return [torch.randn(batch, n_in)]
 def get_init_inputs():

@@ -29,7 +29,8 @@ class ModelNew(nn.Module):
         return values, indices
 
 
-batch, dim = 4, 100
+batch = 4
+dim = 100
 
 
 def get_inputs():

@@ -11,7 +11,8 @@ class Model(nn.Module):
         return values, indices
 
 
-batch, dim = 4, 100
+batch = 4
+dim = 100
 
 
 def get_inputs():

@@ -26,7 +26,8 @@ class ModelNew(nn.Module):
         return y
 
 
-batch, dim = 4, 1000
+batch = 4
+dim = 1000
 
 
 def get_inputs():

@@ -10,7 +10,8 @@ class Model(nn.Module):
         return torch.softmax(x, dim=-1)
 
 
-batch, dim = 4, 1000
+batch = 4
+dim = 1000
 
 
 def get_inputs():

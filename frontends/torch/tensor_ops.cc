@@ -85,6 +85,8 @@ bool may_be_negative_zero(const ir::TermStore& s, ir::TermId t) {
 }
 
 ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms) {
+  // torch's sum over no elements is +0 (a float sum: keq's integer sums have terms).
+  if (terms.empty()) return s.constant(ir::Constant::of_float(0.0));
   ir::TermId sum = terms.size() == 1 ? terms[0] : s.make(ir::Op::Sum, terms);
   if (s.type(sum) != ir::Type::F32 ||
       std::ranges::none_of(terms, [&](ir::TermId t) { return may_be_negative_zero(s, t); }))

@@ -500,6 +500,7 @@ struct Torch {
   // from bmm, conv1d and CUDA's matmuls (tests/fixtures/gpu/signed_zero_sums.txt), so IEEE leaves
   // it unfixed.
   TermId sum_of_products(std::vector<TermId>& products) {
+    if (products.empty()) return fconst(0.0);  // a contraction over an empty dimension: +0
     if (products.size() != 1) return s.make(Op::Sum, products);
     st.ieee_zero_sign.emplace(products[0], kOneProduct);
     return products[0];
