@@ -2244,6 +2244,27 @@ TEST(TorchFrontend, ItemAssignmentWritesTheSelectedElements) {
   EXPECT_EQ(values(s, r), (std::vector<double>{1, 1, 1, 5, 2, 2}));
 }
 
+// A mask built from constants decides its select as it is built (masked_fill over torch.triu
+// of ones leaves the scores themselves and -inf constants, as SDPA's is_causal writes them), and
+// a division by a power of two is the multiplication by its exact reciprocal (x / 2.0 is the
+// term x * 0.5): both sides of a rewritten attention then share their terms.
+TEST(TorchFrontend, ConstantMasksAndPowerOfTwoDivisorsFoldAsBuilt) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nx = torch.randn(2, 2)\n"
+      "m = x.masked_fill(torch.triu(torch.ones(2, 2), diagonal=1).bool(), float('-inf'))\n"
+      "r = [m, x, x / 2.0, x * 0.5, torch.where(torch.ones(2, 2).bool(), x, 0.0)]\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 5u);
+  const auto& m = r->items[0]->tensor->elems;
+  const auto& x = r->items[1]->tensor->elems;
+  EXPECT_EQ(m[0], x[0]);
+  EXPECT_EQ(s.op(m[1]), ir::Op::Const);
+  EXPECT_EQ(m[3], x[3]);
+  EXPECT_EQ(r->items[2]->tensor->elems, r->items[3]->tensor->elems);
+  EXPECT_EQ(r->items[4]->tensor->elems, x);
+}
+
 // A contraction over an empty dimension is +0, as in torch: KernelBench's Llama layer at
 // head_dim 1 splits it into rotary halves of 1 and 0 columns, and its attention scores come from
 // q @ k^T over the empty half. keq built an empty sum (an ill-typed term, UNSUPPORTED).

@@ -127,14 +127,13 @@ void Torch::install_elementwise() {
     DType out = promote(a.pos.at(1), a.pos.at(2), in, a.at);
     TensorPtr x = as_tensor(in, a.pos[1], a.at, out), y = as_tensor(in, a.pos[2], a.at, out);
     DType xd = x->dtype, yd = y->dtype;
-    return on_device(
-        wrap(map3(
-            in, c, x, y, out,
-            [&](TermId p, TermId q, TermId r) {
-              return s.make(Op::Select, {p, convert(s, q, xd, out), convert(s, r, yd, out)});
-            },
-            a.at)),
-        where);
+    return on_device(wrap(map3(
+                         in, c, x, y, out,
+                         [&](TermId p, TermId q, TermId r) {
+                           return where_term(s, p, convert(s, q, xd, out), convert(s, r, yd, out));
+                         },
+                         a.at)),
+                     where);
   });
   define("pow",
          [this](Interp&, CallArgs& a) { return binary("**", a.pos.at(0), a.pos.at(1), a.at); });

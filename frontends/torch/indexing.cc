@@ -240,7 +240,7 @@ void Torch::masked_setitem(const TensorPtr& t, const TensorPtr& mask, const Ref&
       in.unsupported(at, "a boolean-mask assignment into memory nothing wrote");
     TermId c = mask->elems[static_cast<size_t>(k / inner)];
     TermId val = convert(s, flat_v->elems[broadcast_index(*flat_v, rest, idx)], v->dtype, t->dtype);
-    r->elems.push_back(s.make(Op::Select, {c, val, old}));
+    r->elems.push_back(where_term(s, c, val, old));
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < rest[d]) break;
       idx[d] = 0;

@@ -112,7 +112,11 @@ void Torch::install_linalg(const Ref& F) {
         std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
         double scale =
             float_arg(a, 6, "scale", 1.0 / std::sqrt(static_cast<double>(q->shape.back())));
-        Ref scores = binary("*", matmul(q, permuted(k, perm), a.at), python::floating(scale), a.at);
+        // torch scales q and k by sqrt(scale) before their product (the math kernel), equal to
+        // scaling the scores over the reals, except where the head dimension is 0: there the
+        // scale is infinite and the scores are zeros, not 0 * inf.
+        Ref scores = matmul(q, permuted(k, perm), a.at);
+        if (q->shape.back() > 0) scores = binary("*", scores, python::floating(scale), a.at);
         Ref mask = a.get(3, "attn_mask");
         if (mask && mask->kind == K::Tensor) {
           if (mask->tensor->dtype == DType::Bool) {
@@ -120,10 +124,7 @@ void Torch::install_linalg(const Ref& F) {
             TermId ninf = fconst(-INFINITY);
             scores = wrap(map2(
                 in, m, st, st->dtype,
-                [&](TermId keep, TermId e) {
-                  return s.make(Op::Select, {keep, e, ninf});
-                },
-                a.at));
+                [&](TermId keep, TermId e) { return where_term(s, keep, e, ninf); }, a.at));
           } else {
             scores = binary("+", scores, mask, a.at);
           }

@@ -232,7 +232,7 @@ void Torch::install_scans_and_selection() {
     return on_device(wrap(map3(
                          in, m, v, x, d,
                          [&](TermId c, TermId val, TermId e) {
-                           return s.make(Op::Select, {c, convert(s, val, vd, d), e});
+                           return where_term(s, c, convert(s, val, vd, d), e);
                          },
                          a.at)),
                      where);

@@ -96,12 +96,23 @@ ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms) {
 
 ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to) {
   if (from == to) return t;
+  if (to == DType::Bool && s.op(t) == ir::Op::Const) {  // a constant mask: decided here
+    const ir::Constant c = s.constant_of(t);
+    return s.constant(ir::Constant::of_bool(
+        ir::is_int(c.type) || c.type == ir::Type::Bool ? c.i != 0 : c.f != 0));
+  }
   if (to == DType::Bool) return s.make(ir::Op::CastBool, {t});
   if (to == DType::I32) return s.make(ir::Op::CastI32, {t});
   if (to == DType::I64) return s.make(ir::Op::CastI64, {t});
   if (to == DType::I8 || to == DType::U8) return round_to(s, to, t);
   if (!torch::is_float(from)) t = s.make(ir::Op::CastF32, {t});
   return round_to(s, to, t);
+}
+
+ir::TermId where_term(ir::TermStore& s, ir::TermId condition, ir::TermId then,
+                      ir::TermId otherwise) {
+  if (s.op(condition) == ir::Op::Const) return s.constant_of(condition).i != 0 ? then : otherwise;
+  return s.make(ir::Op::Select, {condition, then, otherwise});
 }
 
 TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {

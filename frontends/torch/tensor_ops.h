@@ -30,6 +30,10 @@ ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms);
 // False where t is never -0 whatever the inputs (an exp, an abs, a square, a constant).
 bool may_be_negative_zero(const ir::TermStore& s, ir::TermId t);
 ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to);
+// where(condition, then, otherwise) for one element; a constant condition (a mask built from
+// torch.triu of ones) picks its branch, so masked scores are the reference's plain terms.
+ir::TermId where_term(ir::TermStore& s, ir::TermId condition, ir::TermId then,
+                      ir::TermId otherwise);
 
 // A tensor for a value: tensors as they are, Python numbers as 0-d tensors of `like`'s kind.
 TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like = DType::F32);

@@ -299,15 +299,18 @@ struct Torch {
     // A Python number divisor: x * (recip c) is torch's x * fl32(1/c) in IEEE and x / c over
     // the reals, where 1.0f / fl32(c) rounds as 1/c in double does (3, 448, 3.3; not 0.001).
     bool reciprocal = false;
+    std::optional<TermId> exact_reciprocal;  // 1/c for c a power of two: x * 0.5 as written
     if (op == Op::Div && compute == DType::F32 && (b->kind == K::Float || b->kind == K::Int)) {
       double c = b->kind == K::Float ? b->f : static_cast<double>(b->i);
       reciprocal =
           c != 0 && std::isfinite(c) && static_cast<float>(1.0 / c) == 1.0f / static_cast<float>(c);
+      if (reciprocal && !divides_by_reciprocal(fconst(c))) exact_reciprocal = fconst(1.0 / c);
     }
     return on_device(
         wrap(map2(
             in, x, y, out,
             [&](TermId p, TermId q) {
+              if (exact_reciprocal) return s.make(Op::Mul, {cast(p, xd), *exact_reciprocal});
               if (reciprocal)
                 return s.make(Op::Mul, {cast(p, xd), s.make(Op::Recip, {cast(q, yd)})});
               // torch divides through fmod: its bits are not floor(fl(x/y))'s
