@@ -113,6 +113,28 @@ TEST(VerifyCorpus, ACandidateOnlyParameterHoldsItsDeterministicStart) {
   fs::remove(cand);
 }
 
+// A Llama block whose RMSNorm and SwiGLU are Triton kernels and whose attention is
+// F.scaled_dot_product_attention(is_causal=True) (tests/realworld/llm_style): the sweep proves
+// each rewritten layer's nodes equal to the reference's, round after round, in small goals. It
+// needs the reference's causal mask folded (masked_fill over torch.triu of ones gave
+// select(cast.bool 0, -inf, x), not x), `/ 2.0` to be the candidate's `* 0.5`, and more than
+// its old 8 rounds and 1/32 of --timeout; it was UNKNOWN at 8 GiB before.
+TEST(VerifyCorpus, ALlamaBlockWithThreeRewrittenLayersIsProvedLayerByLayer) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "tests/realworld/llm_style/llama_block_three_kernels";
+  Options opt;
+  opt.dims = {{"batch", {1}}, {"seq", {5}},      {"hidden", {16}},
+              {"heads", {4}}, {"kv_heads", {2}}, {"ffn", {24}}};
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << to_text(r);
+  EXPECT_NE(std::find_if(r.notes.begin(), r.notes.end(),
+                         [](const std::string& n) {
+                           return n.find("put in the place of the reference's") !=
+                                  std::string::npos;
+                         }),
+            r.notes.end())
+      << to_text(r);
+}
+
 // A kernel masking with -1e30 where the reference has no masked lanes: its sides differ by
 // e^-1e30 terms, so it is UNKNOWN, and says so at once instead of spending the timeout in Z3.
 // With -inf it is proved.

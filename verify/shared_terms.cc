@@ -77,8 +77,17 @@ std::optional<SharedAbstraction> abstract_shared(ir::TermStore& store, TermId re
   absl::flat_hash_set<TermId> in_ref = reachable(store, ref), in_cand = reachable(store, cand);
   absl::flat_hash_set<TermId> shared, both = in_ref;
   both.insert(in_cand.begin(), in_cand.end());
+  // A small subterm over constants alone (recip 3, sqrt 2) stays itself: as a variable it
+  // would hide the value that makes it equal to the other side's constant. Large ones (a rotary
+  // table's cos(t * freq)) are variables, as any shared subterm.
+  auto small_constant = [&](TermId t) {
+    if (store.children(t).size() > 2) return false;
+    for (TermId k : store.children(t))
+      if (store.op(k) != ir::Op::Const) return false;
+    return true;
+  };
   for (TermId t : in_ref)
-    if (!leaf(store, t) && in_cand.contains(t)) shared.insert(t);
+    if (!leaf(store, t) && in_cand.contains(t) && !small_constant(t)) shared.insert(t);
   if (shared.empty()) return std::nullopt;
   // Counted before any variable is made: an abstraction not worth it leaves nothing behind
   // (each shared variable costs the stages an enclosure).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "ir/enclosure.h"
@@ -383,22 +384,30 @@ void Pipeline::prove_shared_abstracted(std::vector<size_t>& which, double second
 // term but not the same bits. Returns how many the case split proved.
 size_t Pipeline::prove_around_shared_terms(std::vector<size_t>& which) {
   if (opt_.semantics != ir::Semantics::Real) return 0;
-  // The share is a deadline, not only the e-graphs' limit: one iteration's magnitude searches
+  // Each share is a deadline, not only the e-graphs' limit: one iteration's magnitude searches
   // ran 15 s past a 3.75 s limit (LLMKernel L3 50's attention).
+  auto within = [&](double seconds, const std::function<void()>& pass) {
+    ir::TighterDeadline end(std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(seconds)));
+    try {
+      pass();
+    } catch (const ir::BudgetExceeded& e) {
+      if (e.memory_exhausted || end.outer_passed()) throw;
+      std::erase_if(which, [&](size_t k) { return k < pairs_.size() && proved_[k]; });
+      r_.notes.push_back("e-graph: the pass over shared terms stopped at its share of --timeout");
+    }
+  };
+  // The sweep may take a quarter: where a candidate rewrote several layers of a model (a Llama
+  // block's RMSNorm, attention and SwiGLU), each round proves the next layer's nodes in small
+  // goals, which the e-graph over whole pairs cannot; it stops at a round that proves nothing.
+  within(opt_.timeout_s / 4, [&] { prove_by_sweeping(which, opt_.timeout_s / 4); });
   const double share = opt_.timeout_s / 16;
-  ir::TighterDeadline share_end(std::chrono::steady_clock::now() +
-                                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                    std::chrono::duration<double>(share)));
   size_t by_split = 0;
-  try {
-    prove_by_sweeping(which, share / 2);
+  within(share, [&] {
     prove_differences(which, share / 2);
     prove_shared_abstracted(which, share / 2, by_split);
-  } catch (const ir::BudgetExceeded& e) {
-    if (e.memory_exhausted || share_end.outer_passed()) throw;
-    std::erase_if(which, [&](size_t k) { return k < pairs_.size() && proved_[k]; });
-    r_.notes.push_back("e-graph: the pass over shared terms stopped at its share of --timeout");
-  }
+  });
   return by_split;
 }
 

@@ -73,7 +73,9 @@ bool Pipeline::sweep_values(const std::vector<size_t>& which,
 }
 
 void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds) {
-  constexpr int kRounds = 8;
+  // A round per layer the candidate rewrote, and one per level of a rewritten layer's own
+  // nodes (a Llama block takes 6); a round that proves nothing ends the sweep.
+  constexpr int kRounds = 64;
   // --explain shows the e-graph's rewrites for its pair: nothing else proves that one.
   if (explained_) return;
   std::vector<size_t> pairs;
