@@ -103,7 +103,7 @@ class Pipeline {
   void egraph_stats(const rules::Proof& proof);
   size_t prove_around_shared_terms(std::vector<size_t>& which);  // how many the split proved
   void prove_differences(std::vector<size_t>& which, double seconds);
-  void prove_by_sweeping(std::vector<size_t>& which, double seconds);
+  void prove_by_sweeping(std::vector<size_t>& which, double seconds, double earned_seconds);
   bool sweep_values(const std::vector<size_t>& which,
                     std::vector<absl::flat_hash_map<TermId, double>>& values);
   void prove_shared_abstracted(std::vector<size_t>& which, double seconds, size_t& by_split);

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,12 +74,22 @@ bool Pipeline::sweep_values(const std::vector<size_t>& which,
   return true;
 }
 
-void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds) {
+void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds,
+                                 double earned_seconds) {
   // A round per layer the candidate rewrote, and one per level of a rewritten layer's own
   // nodes (a Llama block takes 6); a round that proves nothing ends the sweep.
   constexpr int kRounds = 64;
   // --explain shows the e-graph's rewrites for its pair: nothing else proves that one.
   if (explained_) return;
+  auto after = [](double s) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(s));
+  };
+  // `seconds`, and up to `earned_seconds` while every round proves every goal it poses: a
+  // sweep that works takes what it needs; one that does not leaves the rest to the e-graph.
+  const auto base_end = after(seconds), earned_end = after(earned_seconds);
+  std::optional<ir::TighterDeadline> setup(std::in_place, base_end);  // values and matches
   std::vector<size_t> pairs;
   for (size_t k : which)
     if (k < pairs_.size()) pairs.push_back(k);
@@ -156,11 +168,12 @@ void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds) {
     return it == now.end() ? t : it->second;
   };
   auto rebuild = [&](TermId c) { return now[c] = without_zero_addends(store_, c, rebuilt); };
-  const auto end = std::chrono::steady_clock::now() +
-                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                       std::chrono::duration<double>(seconds));
+  setup.reset();
+  bool earned = false;
   size_t lemmas = 0;
-  for (int round = 0; round < kRounds && std::chrono::steady_clock::now() < end; ++round) {
+  for (int round = 0; round < kRounds; ++round) {
+    const auto end = earned ? earned_end : base_end;
+    if (std::chrono::steady_clock::now() >= end) break;
     // Rebuild each candidate node over the substitutions; the lowest that matches a reference
     // node without being one becomes a goal (one above a goal waits for the next round).
     std::vector<rules::Goal> goals;
@@ -196,11 +209,25 @@ void Pipeline::prove_by_sweeping(std::vector<size_t>& which, double seconds) {
     if (goals.empty()) break;
     double left = std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count();
     if (left <= 0) break;
-    auto proof = prove_goals(goals, rules::kElementTerms, left, 15);
+    // The round's deadline binds the e-graph's searches too (they overran its limit before);
+    // past it the sweep keeps what earlier rounds proved.
+    std::unique_ptr<rules::Proof> proof;
+    {
+      ir::TighterDeadline round_end(end);
+      try {
+        proof = prove_goals(goals, rules::kElementTerms, left, 15);
+      } catch (const ir::BudgetExceeded& e) {
+        if (e.memory_exhausted || round_end.outer_passed()) throw;
+        break;
+      }
+    }
     if (!proof->report.canary.empty()) break;
     size_t before = proved_as.size();
-    for (size_t g = 0; g < goals.size(); ++g)
+    earned = true;
+    for (size_t g = 0; g < goals.size(); ++g) {
       if (proof->proved(g)) proved_as[goal_node[g]] = ref_of_goal[g];
+      earned = earned && proof->proved(g);
+    }
     lemmas += proved_as.size() - before;
     if (proved_as.size() == before) break;
   }
