@@ -594,6 +594,56 @@ class ModelNew(nn.Module):
   EXPECT_NE(kept.find('7'), std::string::npos) << kept;
 }
 
+// The benchmarking runs keq models before an accumulating kernel's first launch are the
+// configs the autotuner benchmarks: not those prune_configs_by drops (they ran as the config
+// standing for them, adding a run Triton does not make). One kept config of three: the real
+// run and one benchmarking run add 1 each.
+TEST(TritonAutotune, PrunedConfigsMakeNoBenchmarkingRuns) {
+  Folder f;
+  std::string ref = f.write("ref.py", R"(
+import torch
+import torch.nn as nn
+n = 2
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 0 + 2
+def get_inputs():
+    return [torch.randn(n)]
+)");
+  auto cand = [&](const std::string& prune) {
+    return f.write("cand.py", R"(
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+def first_only(configs, named_args, **kwargs):
+    return configs[:1]
+@triton.autotune(configs=[triton.Config({'BLOCK': 2}, num_warps=w) for w in (1, 2, 4)],
+                 key=["n"])" + prune +
+                                  R"()
+@triton.jit
+def count_into(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.atomic_add(out_ptr + offs, 1.0, mask=offs < n)
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.zeros_like(x)
+        count_into[(1,)](out, x.numel())
+        return out
+)");
+  };
+  ir::TermStore s;
+  auto ones_added = [&](const Program& p) {
+    std::string t = s.str(p.outputs[0]->elems[0]);
+    return std::count(t.begin(), t.end(), '1');
+  };
+  Program pruned =
+      run_candidate(cand(", prune_configs_by={'early_config_prune': first_only}"), ref, s, {});
+  Program all = run_candidate(cand(""), ref, s, {});
+  EXPECT_EQ(ones_added(pruned), 2) << s.str(pruned.outputs[0]->elems[0]);
+  EXPECT_EQ(ones_added(all), 4) << s.str(all.outputs[0]->elems[0]);
+}
+
 // Writes the identity reference beside `cand_src` and runs the candidate: the message of the
 // UNSUPPORTED it must end in.
 std::string unsupported_candidate(const Folder& f, const std::string& cand_src) {

@@ -428,7 +428,14 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
   put_back(before);
   st.findings.resize(findings);
   st.launches.resize(launches);
+  // Only the configs the autotuner benchmarks: a pruned one, or one whose compilation raises
+  // (its time is infinite), is never run, and running the config standing for it instead
+  // would add a run Triton does not make.
+  const std::vector<std::string> skipped = skipped_configs_[kernel.get()];
+  size_t benchmarked = 0;
   for (size_t c = 0; c < configs.size(); ++c) {
+    if (c < skipped.size() && !skipped[c].empty()) continue;
+    ++benchmarked;
     zero();
     Snapshot restore;
     for (const TensorPtr& t : tuning_args(kernel, fn, a, "restore_value")) keep(t, restore);
@@ -440,7 +447,7 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
   st.autotune_used = used;
   zero();
   st.host_assumptions.insert(
-      "@triton.autotune benchmarks " + fn->s + "'s " + std::to_string(configs.size()) +
+      "@triton.autotune benchmarks " + fn->s + "'s " + std::to_string(benchmarked) +
       " configs before its first launch (" + in.where(a.at) +
       "), and that launch reads memory it writes: keq runs each config once before it (Triton's "
       "do_bench runs each at least 8 times; reset_to_zero or restore_value undoes them)");
