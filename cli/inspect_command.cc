@@ -186,8 +186,12 @@ int inspect_command(const std::vector<std::string>& args) {
   for (const auto& l : p.state.launches) std::printf("  %s\n", l.c_str());
   for (const auto& c : p.state.autotune_used)
     std::printf("  autotune: %s (keq verify checks every config)\n", c.c_str());
-  std::printf("memory findings: %zu\n", p.state.findings.size());
+  std::printf("memory findings: %zu\n",
+              p.state.findings.size() + static_cast<size_t>(p.state.findings_unlisted));
   for (const auto& f : p.state.findings) std::printf("  %s\n", f.c_str());
+  if (p.state.findings_unlisted > 0)
+    std::printf("  ... and %lld more, not listed\n",
+                static_cast<long long>(p.state.findings_unlisted));
   // What this bound exercised: a mask never false never checked its tail, a loop that never
   // ran twice never checked what it carries.
   std::printf("mask coverage: %zu masked accesses\n", p.state.mask_coverage.size());

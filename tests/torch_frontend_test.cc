@@ -1441,6 +1441,22 @@ TEST(Triton, MemoryFindingsNameTheLine) {
       << findings_of("host_mean_of_unwritten_rows.py");
 }
 
+// A kernel hard-coded for larger sizes reads out of bounds on every lane past the buffer: the
+// first findings are kept as text and the rest counted (their text took gigabytes at millions).
+TEST(Triton, FindingsPastTheListedOnesAreCounted) {
+  ir::TermStore s;
+  Program p = run_program(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/grid_hard_coded_past_buffer.py")
+          .string(),
+      s, "ModelNew", {});
+  ASSERT_EQ(p.state.findings.size(), torch::TorchState::kMostListedFindings);
+  EXPECT_EQ(static_cast<int64_t>(p.state.findings.size()) + p.state.findings_unlisted,
+            2 * (64 * 128 - 20));
+  EXPECT_NE(p.state.findings[0].find("load out of bounds: lane 20 reads element 20"),
+            std::string::npos)
+      << p.state.findings[0];
+}
+
 // tl.sum widens a mask to 32 bits and counts its lanes (Triton's _pick_sum_dtype); dtype= sums
 // in that type. An int8 sum is widened too: 5 lanes of 100 is 500, not 500 wrapped to int8.
 TEST(Triton, TheSumOfAMaskCountsItsLanes) {

@@ -46,6 +46,7 @@ void fill(const Report& r, report::Configuration& c) {
     for (const auto& n : x->names) pc->add_names(n);
   }
   for (const auto& f : r.findings) c.add_findings(f);
+  c.set_findings_unlisted(static_cast<uint64_t>(r.findings_unlisted));
   for (const auto& f : r.file_size_findings) c.add_file_size_findings(f);
   for (const auto& n : r.notes) c.add_notes(n);
   for (const auto& w : r.coverage) c.add_coverage(w);

@@ -115,8 +115,8 @@ std::string to_text(const Report& r) {
     // Findings repeat per lane and program; the first few name every line that matters.
     for (size_t k = 0; k < std::min<size_t>(r.findings.size(), 10); ++k)
       t += "  " + r.findings[k] + "\n";
-    if (r.findings.size() > 10)
-      t += "  ... and " + std::to_string(r.findings.size() - 10) + " more\n";
+    if (int64_t more = static_cast<int64_t>(r.findings.size()) - 10 + r.findings_unlisted; more > 0)
+      t += "  ... and " + std::to_string(more) + " more\n";
   }
   if (!r.file_size_findings.empty()) {
     t += "findings at the file's own sizes (not run; the verdict covers the bound):\n";

@@ -86,6 +86,7 @@ std::optional<Report> structural(const ir::TermStore& s, const Program& ref, con
     }
   for (const auto& f : cand.state.findings)
     is_note(f) ? r.notes.push_back(as_note(f)) : r.findings.push_back(f);
+  r.findings_unlisted = cand.state.findings_unlisted;
   auto shape = [](const torch::Tensor& t) {
     std::string s = std::string(torch::dtype_name(t.dtype)) + "[";
     for (size_t k = 0; k < t.shape.size(); ++k) s += (k ? ", " : "") + std::to_string(t.shape[k]);

@@ -115,6 +115,7 @@ std::string program_identity(const Program& p) {
     for (TermId e : t->elems) id += std::to_string(e) + ",";
   }
   for (const std::string& f : p.state.findings) id += "|" + f;
+  id += "|" + std::to_string(p.state.findings_unlisted);
   return id;
 }
 

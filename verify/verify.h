@@ -133,6 +133,7 @@ struct Report {
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
+  int64_t findings_unlisted = 0;      // more of them, counted (TorchState::kMostListedFindings)
   // Found at the file's own sizes, which keq does not run (int32 offsets that wrap there): they
   // do not decide this configuration's verdict, which covers its bound.
   std::vector<std::string> file_size_findings;

@@ -86,6 +86,10 @@ struct TorchState {
   // Memory findings from Triton launches (out-of-bounds lanes, races, undefined reads), each
   // with file:line and the program instance.
   std::vector<std::string> findings;
+  // Findings past the first kMostListedFindings are counted, not kept: a kernel hard-coded for
+  // larger sizes reads out of bounds on millions of lanes, and their text cost gigabytes.
+  static constexpr size_t kMostListedFindings = 4096;
+  int64_t findings_unlisted = 0;
   // For every masked load, store or atomic (by file:line:col): whether lanes with the mask true
   // and with it false ran. A mask never false at the bound means its tail was never checked.
   struct MaskCoverage {

@@ -240,6 +240,7 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   if (key && replay_launch(*key, pointed)) return python::none();
   const int64_t undefined_before = undef_count;
   const size_t findings_before = st.findings.size();
+  const int64_t unlisted_before = st.findings_unlisted;
   run = &l;
   struct EndOfRun {  // also where a program raises and host code catches it (a fallback)
     Triton& t;
@@ -261,7 +262,7 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   run = nullptr;
   last_reads_prior_ = l.reads_prior;
   if (key && !l.reads_prior && undef_count == undefined_before &&
-      st.findings.size() == findings_before) {
+      st.findings.size() == findings_before && st.findings_unlisted == unlisted_before) {
     LaunchResult& kept = launch_memo_[*key];
     kept.after.clear();
     for (const TensorPtr& t : pointed) kept.after.push_back(t->elems);
@@ -421,12 +422,14 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
   };
   const Snapshot before = argument_memory(a);
   const size_t findings = st.findings.size(), launches = st.launches.size();
+  const int64_t unlisted = st.findings_unlisted;
   const std::vector<std::string> used = st.autotune_used;
   zero();
   if (!launch_config(kernel, grid, a, st.autotune_choice)) return python::none();
   // The real run read what it writes: the benchmarking runs before it change its result.
   put_back(before);
   st.findings.resize(findings);
+  st.findings_unlisted = unlisted;
   st.launches.resize(launches);
   // Only the configs the autotuner benchmarks: a pruned one, or one whose compilation raises
   // (its time is infinite), is never run, and running the config standing for it instead
@@ -443,6 +446,7 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
     put_back(restore);
   }
   st.findings.resize(findings);
+  st.findings_unlisted = unlisted;
   st.launches.resize(launches);
   st.autotune_used = used;
   zero();

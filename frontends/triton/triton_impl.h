@@ -100,6 +100,10 @@ struct Triton {
   Ref wrap(TensorPtr t) { return torch::tensor_value(std::move(t)); }
   TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
   void finding(Span at, const std::string& what) {
+    if (st.findings.size() >= torch::TorchState::kMostListedFindings) {
+      ++st.findings_unlisted;
+      return;
+    }
     st.findings.push_back(in.where(at) + ": " + what +
                           (run ? " (" + run->program_str() + ")" : ""));
   }
