@@ -12,6 +12,10 @@ want_torch=2.11.0
 want_triton=3.6.0
 want_liger=0.8.5  # the third-party corpus (tests/realworld/); --no-deps keeps torch and triton
 want_einops=0.8.1  # KernelBench's references import it; keq models it (frontends/torch/einops.cc)
+# Triton 3.6's interpreter turns a scalar argument's 1-element array into an int (a kernel's
+# range(0, n_cols, BLOCK)); numpy 2.4 made that a TypeError, so a --repro under TRITON_INTERPRET=1
+# failed on any loop over a runtime size.
+want_numpy=2.3.5
 ready() {
   [ -x "$venv/bin/python" ] && "$venv/bin/python" - <<PY >/dev/null 2>&1
 import torch, triton
@@ -19,6 +23,7 @@ assert torch.__version__.split("+")[0] == "$want_torch" and triton.__version__ =
 import importlib.metadata
 assert importlib.metadata.version("liger-kernel") == "$want_liger"
 assert importlib.metadata.version("einops") == "$want_einops"
+assert importlib.metadata.version("numpy") == "$want_numpy"
 PY
 }
 if ready; then echo "$venv/bin/python"; exit 0; fi
@@ -35,7 +40,8 @@ if "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
 else
   pip=(python3 -m pip --python "$venv/bin/python")
 fi
-"${pip[@]}" install -q --disable-pip-version-check "torch==$want_torch" "triton==$want_triton" numpy >&2
+"${pip[@]}" install -q --disable-pip-version-check "torch==$want_torch" "triton==$want_triton" \
+  "numpy==$want_numpy" >&2
 "${pip[@]}" install -q --disable-pip-version-check --no-deps "liger-kernel==$want_liger" \
   "einops==$want_einops" >&2
 ready || { echo "test-venv.sh: $venv still lacks the pinned torch/triton/liger-kernel/einops" >&2; exit 1; }

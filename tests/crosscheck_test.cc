@@ -144,29 +144,16 @@ bool has_triton_fp8_cast(const ir::TermStore& s, ir::TermId t,
   return r;
 }
 
-const std::set<std::string> kInterpreterCannotRun = {
-    // a scalar running max (m = -inf, then tl.maximum): 0-d array error
-    "cand_softmax_rows.case",
-    "cand_softmax_rows_tail_zero.case",
-    "cand_softmax_rows_block8.case",
-    "cand_softmax_rows_exp2_constexpr.case",
-    "cand_softmax_rows_exp2_truncated.case",
-    // ... and Triton 3.6 compiling for the H200 refuses its global LOG2E, which is annotated
-    // tl.constexpr but not one (Interp::check_kernel_global)
+// Cases Triton's interpreter runs though Triton 3.6 compiling for the H200 refuses them: keq
+// raises as the compiler does, and the interpreter's outputs are no check of it.
+const std::set<std::string> kCompilerRefusesWhatInterpreterRuns = {
+    // its global LOG2E is annotated tl.constexpr but is not one (Interp::check_kernel_global)
     "cand_softmax_rows_exp2.case",
-    "cand_cross_entropy_target_gather.case",
-    // range(0, K, BLOCK_K) over a runtime int: __index__ sees a 1-element array
-    "cand_matmul_relu.case",
-    "cand_matmul_relu_bias_before_dot.case",
-    "cand_matmul_relu_k_tiles.case",
-    "cand_layernorm_blocked.case",
-    "cand_instance_norm_clamp_channel_max.case",
-    "cand_log_softmax_rows.case",
-    "cand_matmul_block_ptr.case",
-    "cand_matmul_split_k_atomic.case",
-    "cand_softmax_per_lane_neg_inf.case",
-    "cand_fp8_block_scaled_matmul.case",
-    "cand_fp8_block_scaled_matmul_scales_transposed.case",
+};
+
+// (Loops over a runtime int and scalar running maxima ran here only once scripts/test-venv.sh
+// pinned numpy below 2.4, whose int() of a 1-element array the interpreter relies on.)
+const std::set<std::string> kInterpreterCannotRun = {
     // torch.cuda.Event timings need a GPU: "Found no NVIDIA driver" on the CPU
     "cand_timed_autotune_seven_configs.case",
     // @triton.autotune benchmarks on a GPU: "0 active drivers" under the interpreter
@@ -296,6 +283,8 @@ size_t check_folder(const fs::path& dir, bool bit_exact, bool interpreter) {
     c.file = (c.file.rfind("examples/", 0) == 0 ? fs::path(KEQ_SOURCE_DIR) : dir) / c.file;
     if (!c.ref.empty()) c.ref = fs::path(KEQ_SOURCE_DIR) / c.ref;
     SCOPED_TRACE(entry.path().filename().string() + " (" + c.file + ")");
+    const bool refused =
+        kCompilerRefusesWhatInterpreterRuns.count(entry.path().filename().string());
     // The GPU's autotuner benchmarks every config and keeps the fastest: the recorded outputs
     // are those of some config, so the case holds when one config's terms compute them all.
     std::vector<std::string> bad;
@@ -310,6 +299,11 @@ size_t check_folder(const fs::path& dir, bool bit_exact, bool interpreter) {
                           : run_candidate(c.file, c.ref, store, c.dims, false, cls, config);
       } catch (const std::exception& e) {
         bad = {e.what()};
+        if (refused) bad.clear();
+        break;
+      }
+      if (refused) {
+        ADD_FAILURE() << "keq ran what Triton's compiler refuses";
         break;
       }
       bad = mismatches(c, p, store, bit_exact || c.bits, interpreter, elements);
