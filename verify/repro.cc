@@ -127,8 +127,12 @@ def load(path, name):  # the file run with each size in DIMS set where the file 
     for node in tree.body:
         body.append(node)
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        for n in [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and n.id in DIMS]:
-            body.append(ast.copy_location(ast.parse(f"{n} = {DIMS[n]!r}").body[0], node))
+        for t in targets:
+            for n in [n.id for n in ast.walk(t) if isinstance(n, ast.Name) and n.id in DIMS]:
+                value = DIMS[n]  # a 1-tuple where the file writes one (input_shape = (4096,))
+                if isinstance(t, ast.Name) and isinstance(node.value, (ast.Tuple, ast.List)) and not isinstance(value, tuple):
+                    value = (value,)
+                body.append(ast.copy_location(ast.parse(f"{n} = {value!r}").body[0], node))
     tree.body = body
     module = types.ModuleType(name)
     module.__file__ = path

@@ -288,12 +288,20 @@ class Witness {
   }
 
   // The relative difference of the pair's sides at p (relative_difference); 0 where p cannot
-  // be evaluated.
+  // be evaluated. In real semantics, no more than fp32 evaluation shows: a difference it rounds
+  // away (a loss of 0 against 3.3e-9, where 1 - 3 / (3 + 1e-8) is 0 in fp32) is a rounding's
+  // size however large beside a zero side, and the search goes on for a point that shows plainly
+  // (inputs of 1e-4, where the candidate's eps makes the loss 0.25).
   double relative(const Pair& pr, const Point& p) const {
     try {
       if (sem_ == ir::Semantics::Ieee)
         return relative_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p));
-      return relative_difference(eval(pr.ref, p), eval(pr.cand, p));
+      double real = relative_difference(eval(pr.ref, p), eval(pr.cand, p));
+      try {
+        return std::min(real, relative_difference(eval_ieee(pr.ref, p), eval_ieee(pr.cand, p)));
+      } catch (const ir::EvalError&) {
+        return real;
+      }
     } catch (const ir::EvalError&) {
       return 0;
     }
@@ -307,7 +315,10 @@ class Witness {
     constexpr size_t kMorePoints = 32;  // after a point whose difference is a rounding's size
     size_t give_up = points;
     auto offer = [&](Point p, const char* found_how, size_t k) {
-      if (!best.offer(relative(pr, p), std::move(p), found_how)) return false;
+      // Measured before p moves: in one call's arguments, the move may come first (GCC's order),
+      // which measured an empty point as 0 and kept the first point found however plain others.
+      const double rel = relative(pr, p);
+      if (!best.offer(rel, std::move(p), found_how)) return false;
       give_up = std::min(give_up, k + 1 + kMorePoints);
       return best.plain();
     };
@@ -449,8 +460,9 @@ class Witness {
       if (k > kSmallRandomPoint && !store_scale_) break;
       ++tried;
       auto p = differs_at_shared(pr, k);
+      const double rel = p ? relative(pr, *p) : 0;  // before *p moves (as in search's offer)
       if (p &&
-          best.offer(relative(pr, *p), std::move(*p),
+          best.offer(rel, std::move(*p),
                      k == kRandomPoint || k == kSmallRandomPoint
                          ? "witness search (random point)"
                          : "witness search (uniform point)") &&
@@ -552,9 +564,17 @@ class Witness {
   // threshold (softplus's 20) is what a difference there needs, and one draw per input almost
   // never puts all of a row there. The largest constants first, at most kScaledPoints points.
   // Past a sentinel near float32's largest value (3.4e38 for infinity), 2c overflows: the
-  // largest float32 is the value past it.
+  // largest float32 is the value past it. Then, for an eps-sized constant c (below 1e-2), every
+  // input sqrt(c) or -sqrt(c): where the squares an eps guards are as small as it, its place
+  // shows (added to a norm where torch clamps it, outside the sqrt where inside belongs).
   static constexpr size_t kScaledPoints = 8;
+  static constexpr size_t kEpsScaledPoints = 4;
   static std::vector<double> uniform_scales(std::vector<double> consts) {
+    std::vector<double> small;
+    for (double c : consts)
+      if (std::isfinite(c) && c != 0 && std::abs(c) < 1e-2) small.push_back(std::abs(c));
+    std::sort(small.begin(), small.end());
+    small.erase(std::unique(small.begin(), small.end()), small.end());
     for (double& c : consts) c = std::abs(c);
     std::erase_if(consts, [](double c) { return !std::isfinite(c) || c <= 1; });
     std::sort(consts.begin(), consts.end(), std::greater<>());
@@ -565,6 +585,11 @@ class Witness {
       double past =
           2 * c > std::numeric_limits<float>::max() ? std::numeric_limits<float>::max() : 2 * c;
       out.insert(out.end(), {past, -past});
+    }
+    const size_t large = out.size();
+    for (double c : small) {
+      if (out.size() + 2 > large + kEpsScaledPoints) break;
+      out.insert(out.end(), {std::sqrt(c), -std::sqrt(c)});
     }
     return out;
   }
