@@ -127,7 +127,9 @@ check_first verify-timeout-whole-run 2 "UNKNOWN: " "$keq" verify "$ex/layernorm_
 # normal forms' unit tests hold the wrong variants apart).
 check verify-one-pass-variance-wide 0 "EQUIVALENT: every output element proved by the e-graph" "$keq" verify "$src/tests/golden/nf_variance/ref.py" "$src/tests/golden/nf_variance/cand.py" --dims rows=2,cols=300 --no-smt
 check verify-nf-budget-noted 0 "note: normal forms: 1 products of sums past the 1024-term budget took their wide factors as atoms (not expanded)" "$keq" verify "$src/tests/golden/nf_budget/ref.py" "$src/tests/golden/nf_budget/cand.py" --dims batch=1,n=70
-check verify-ieee-fma 1 "bits 0x42346666 vs 0x42346667" "$keq" verify "$ex/scale_shift_fma/ref.py" "$ex/scale_shift_fma/cand.py" --dims batch_size=2,dim=5 --semantics ieee
+# The fma's single rounding against mul-then-add: one ulp apart, shown with both bit patterns
+# (which point shows it is the witness search's choice).
+check verify-ieee-fma 1 "difference: 2.98023224e-08 (bits 0x3ea147ae vs 0x3ea147af)" "$keq" verify "$ex/scale_shift_fma/ref.py" "$ex/scale_shift_fma/cand.py" --dims batch_size=2,dim=5 --semantics ieee
 check verify-ieee-approx 2 "first: exp (an approximation)" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=1,dim=1 --semantics ieee
 check verify-semantics-bad 4 "--semantics takes real or ieee" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --semantics fast
 check verify-nonfinite-clamp 1 "in0[0, 0] = nan" "$keq" verify "$ex/fp16_cast_clamp/ref.py" "$ex/fp16_cast_clamp/cand.py" --dims batch_size=2,dim=3 --nonfinite-inputs
@@ -171,6 +173,10 @@ check parse-deep-chain 4 "RecursionError" "$keq" parse "$tmp/chain.py"
 # the default bound does not try its other sizes (it ran the reference up to its largest, to the
 # --timeout).
 check_first no-model-new 4 "ERROR: $ref: no ModelNew defined (keq verify reads a KernelBench pair" timeout 20 "$keq" verify "$ref" "$ref"
+# A candidate of its own that runs and defines no ModelNew (an LLM's answer cut off after its
+# kernel, as a DLBlas L2 41 program is) cannot run what KernelBench runs: NOT_EQUIVALENT.
+printf 'import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr):\n    pass\n' >"$tmp/kernel_only.py"
+check_first no-model-new-candidate 1 "NOT_EQUIVALENT: the candidate does not run: $tmp/kernel_only.py: no ModelNew defined" timeout 20 "$keq" verify "$ref" "$tmp/kernel_only.py"
 check_first not-a-regular-file 4 "ERROR: /dev/zero: not a regular file" "$keq" verify "$ref" /dev/zero --dims batch_size=2,dim=3
 printf 'x = 1\0\n' >"$tmp/nul.py"
 check_first not-text 4 "ERROR: $tmp/nul.py: not a text file" "$keq" verify "$ref" "$tmp/nul.py" --dims batch_size=2,dim=3

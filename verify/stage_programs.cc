@@ -7,7 +7,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "frontends/python/python.h"
 #include "verify/index_overflow.h"
@@ -21,6 +24,19 @@ namespace keq::verify {
 using namespace internal;
 
 namespace {
+
+// The same file, or one with the same text: the reference passed as the candidate.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  auto text = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+  };
+  return text(a) == text(b);
+}
 
 bool is_note(const std::string& f) {
   return f.find(": note: ") != std::string::npos;
@@ -160,6 +176,15 @@ bool Pipeline::run_programs() {
     r.bad_input = true;
     return false;
   } catch (const python::MissingDefinition& e) {
+    // A candidate file that runs and defines no ModelNew (an LLM's answer cut off before its
+    // class) cannot run what KernelBench runs: DESIGN.md's table makes that NOT_EQUIVALENT. The
+    // reference passed twice, or a reference without Model, is a bad invocation.
+    if (ran_reference && !same_file(ref_path, cand_path)) {
+      r.verdict = Verdict::NotEquivalent;
+      r.reason = std::string("the candidate does not run: ") + e.what();
+      r.cannot_run = true;
+      return false;
+    }
     r.verdict = Verdict::Error, r.reason = e.what();
     r.bad_input = true;
     return false;
