@@ -180,6 +180,34 @@ TEST(DefaultBound, AHostBranchOnTheSizesGetsASizeThatTakesItsOtherWay) {
   expect_refuted_at(rs, "doubled to", "the host branch for large inputs never ran");
 }
 
+// A reference that asserts a size at its file's value, whose other inputs then make it too large
+// to run (16 heads of 128 before a 2048 x 2048 projection): no sizes tried are accepted, and the
+// notes name those left out past the element cap, so the UNKNOWN says where accepted sizes are.
+TEST(DefaultBound, NoSizesAcceptedNameTheSizesLeftOut) {
+  const std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x, w):\n        assert x.shape[1] == 16 * 128\n"
+      "        assert w.shape[1] == 8 * 128\n"
+      "        return x @ w\n\n\nrows = 4\nhidden = 2048\nout = 1024\n\n\n"
+      "def get_inputs():\n    return [torch.randn(rows, hidden), torch.randn(hidden, out)]\n";
+  Files f("no_sizes_accepted", ref,
+          kTritonImports +
+              "class ModelNew(nn.Module):\n    def forward(self, x, w):\n"
+              "        return x @ w\n");
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Unknown);
+  EXPECT_NE(rs[0].reason.find("no configuration both sides accept among the sizes tried"),
+            std::string::npos)
+      << rs[0].reason;
+  bool named = false;
+  for (const std::string& n : rs[0].notes)
+    named |= n.find("past the 262144 it runs") != std::string::npos;
+  EXPECT_TRUE(named) << "no note names the sizes past the element cap";
+  for (const std::string& n : rs[0].notes)
+    EXPECT_EQ(n.find("bound: skipped " + rs[0].bound + ":"), std::string::npos) << n;
+}
+
 // A host branch on two sizes being equal (a square path, or ResNet's block that builds its
 // downsample only when the channels differ): the bound's sizes are distinct, so each size is
 // also given each other's value, and kept where the candidate takes the `if` its other way.

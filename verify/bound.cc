@@ -110,13 +110,23 @@ std::vector<Report> with_skipped(std::vector<Report> all, std::vector<std::strin
     else
       kept.push_back(std::move(r));
   }
+  std::set<std::string> seen;  // both rounds of the bound can skip the same sizes
   if (kept.empty()) {
-    for (Report& r : all)
+    // The sizes left out say where sizes both accept may be (a reference asserting its hidden
+    // size is 16 heads of 128: the file's own sizes, past what keq runs).
+    for (Report& r : all) {
       if (r.assert_rejected && r.verdict == Verdict::Unknown)
-        r.reason = "no configuration both sides accept; " + r.reason;
+        r.reason =
+            "no configuration both sides accept among the sizes tried (--dims sets "
+            "others); " +
+            r.reason;
+      std::set<std::string> noted;
+      for (const std::string& s : skipped)
+        if (s.rfind(r.bound + ":", 0) != 0 && noted.insert(s).second)
+          r.notes.push_back("bound: skipped " + s);  // (its own sizes are the verdict's)
+    }
     return all;
   }
-  std::set<std::string> seen;  // both rounds of the bound can skip the same sizes
   for (const std::string& s : skipped)
     if (seen.insert(s).second)
       for (Report& r : kept) r.notes.push_back("bound: skipped " + s);
@@ -343,6 +353,15 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                              opt.timeout_s, skipped);
   }
   opt.timeout_s = full_timeout;
+  // No sizes tried were accepted, and the file's own were not tried: where they are past what
+  // keq runs, the note says so (a reference asserting 16 heads of 128 accepts only its own).
+  if (!accepted && !all.empty()) {
+    torch::Dims file = torch::file_dims(ref_path);
+    if (int64_t inputs = torch::input_product(ref_path, file); inputs > kMaxElements)
+      skipped.push_back("the file's own sizes " + dims_str(file) +
+                        ": its inputs' sizes multiply to " + std::to_string(inputs) +
+                        ", past the " + std::to_string(kMaxElements) + " it runs");
+  }
   std::string at_defaults;  // sizes the model always builds at its defaults: a note
   for (const std::string& name : torch::sizes_at_defaults(ref_path))
     at_defaults += (at_defaults.empty() ? "" : ", ") + name;
