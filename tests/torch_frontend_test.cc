@@ -1441,6 +1441,21 @@ TEST(Triton, MemoryFindingsNameTheLine) {
       << findings_of("host_mean_of_unwritten_rows.py");
 }
 
+// A buffer computed from parameters in __init__ holds their starting values: the verdict rests
+// on KernelBench building both models from one seed, and a note says so (a DLBlas L2 18
+// candidate precomputes the Linear's column sums this way). A buffer of constants has no note.
+TEST(TorchModules, ABufferComputedFromWeightsIsNoted) {
+  ir::TermStore s;
+  Program p = run_program(
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/buffer_from_weights.py").string(), s,
+      "ModelNew", {});
+  std::string notes;
+  for (const std::string& n : p.state.host_assumptions) notes += n + "\n";
+  EXPECT_NE(notes.find("the buffer `weight_sum`"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("is computed from parameters as the model is built"), std::string::npos);
+  EXPECT_EQ(notes.find("the buffer `scale`"), std::string::npos) << notes;
+}
+
 // A kernel hard-coded for larger sizes reads out of bounds on every lane past the buffer: the
 // first findings are kept as text and the rest counted (their text took gigabytes at millions).
 TEST(Triton, FindingsPastTheListedOnesAreCounted) {

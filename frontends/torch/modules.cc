@@ -27,6 +27,28 @@ struct ModuleMembers {
   absl::flat_hash_set<const void*> seen;
 };
 
+// Whether a tensor's values are terms over the parameters' variables (p0[...]) and not the
+// parameters themselves: a buffer computed from weights as the model is built.
+bool computed_from_parameters(const ir::TermStore& s, const Tensor& t) {
+  absl::flat_hash_set<TermId> seen;
+  std::vector<TermId> stack;
+  for (TermId e : t.elems)
+    if (e != Tensor::kUninit && s.op(e) != ir::Op::Var) stack.push_back(e);
+  while (!stack.empty()) {
+    TermId x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x).second) continue;
+    if (s.op(x) == ir::Op::Var) {
+      const std::string& n = s.variable_of(x).name;
+      if (n.size() > 1 && n[0] == 'p' && std::isdigit(static_cast<unsigned char>(n[1])))
+        return true;
+      continue;
+    }
+    for (TermId c : s.children(x)) stack.push_back(c);
+  }
+  return false;
+}
+
 bool is_module(const Ref& v) {
   return v->kind == Value::Kind::Instance && v->attrs && v->attrs->contains("training");
 }
@@ -166,8 +188,15 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
           Ref name = a.get(1, "name"),
               value = a.get(2, reg == std::string("register_buffer") ? "tensor" : "param");
           if (!name || name->kind != K::Str) i2.error(a.at, std::string(reg) + " needs a name");
-          if (reg == std::string("register_buffer") && value && value->kind == K::Tensor)
+          if (reg == std::string("register_buffer") && value && value->kind == K::Tensor) {
             st.buffers.insert(value->tensor.get());
+            if (computed_from_parameters(s, *value->tensor))
+              st.host_assumptions.insert(
+                  "the buffer `" + name->s + "` (" + i2.where(a.at) +
+                  ") is computed from parameters as the model is built: it keeps the values they "
+                  "start with, which KernelBench's seeding makes the reference's (weights loaded "
+                  "later would leave it stale)");
+          }
           i2.setattr(a.pos.at(0), name->s, value ? value : python::none(), a.at);
           return python::none();
         });
