@@ -91,6 +91,33 @@ Report verify_combined(const fs::path& dir, const Options& opt) {
 // proved; created first, so that creation order fails and a pairing by shape is chosen, too.
 // Made with 2.0 it is refuted: the candidate doubles the output. It used to be symbolic, and
 // every one of these was refuted at a scale other than 1, which KernelBench never draws.
+// Memory findings decide the verdict, and a bug in the values beside them is shown too: the
+// outputs whose terms read no undefined value are probed (the GroupNorm's variance counts its
+// masked lanes; its out-of-bounds gamma reads are never stored).
+TEST(VerifyCorpus, FindingsComeWithACounterexampleOverDefinedOutputs) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/groupnorm_variance_pads_with_zero";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::NotEquivalent);
+  EXPECT_FALSE(r.findings.empty());
+  ASSERT_TRUE(r.counterexample.has_value()) << to_text(r);
+  EXPECT_NE(r.reason.find("outputs whose values are all defined differ"), std::string::npos);
+  // A masked lane's undefined value reaching every output leaves none to probe: no
+  // counterexample that would rest on what those lanes hold.
+  fs::path softmax = fs::path(KEQ_SOURCE_DIR) / "examples/softmax_looped_sum_pads_with_zero";
+  fs::path cand = fs::temp_directory_path() / "keq_softmax_sum_no_other.py";
+  ASSERT_EQ(edited_copy(softmax / "cand.py", "cols < n_cols, 0.0)\n        row_sum",
+                        "cols < n_cols)\n        row_sum", cand),
+            1u);
+  opt.dims = read_expected(softmax).dims;
+  Report m = verify((softmax / "ref.py").string(), cand.string(), opt);
+  EXPECT_EQ(m.verdict, Verdict::NotEquivalent);
+  EXPECT_FALSE(m.findings.empty());
+  EXPECT_FALSE(m.counterexample.has_value()) << to_text(m);
+  fs::remove(cand);
+}
+
 TEST(VerifyCorpus, ACandidateOnlyParameterHoldsItsDeterministicStart) {
   fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/linear_relu_unit_scale";
   Options opt;

@@ -92,6 +92,7 @@ class Pipeline {
   bool structure();
   bool proved_by_earlier_config();
   bool dedup();
+  bool findings_counterexample();
   void keep_distinct_pairs(const std::vector<Pair>& all);
   void take_known_constants();
   bool exhaustive();
@@ -156,6 +157,9 @@ class Pipeline {
   size_t walk_budget_ = 4'000'000;
   std::vector<size_t> open_;  // after the witness search: the pairs Z3 gets
   std::unique_ptr<Witness> witness_;
+  // The verdict the candidate's memory findings decide, kept while the outputs whose values are
+  // all defined are probed for a counterexample as well (findings_counterexample).
+  std::optional<Report> decided_by_findings_;
   size_t approximate_ = 0;             // IEEE pairs set aside
   std::vector<Pair> zero_sign_pairs_;  // of those, the ones the witness search may refute
   std::string approximate_why_, smt_reason_;

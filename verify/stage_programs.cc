@@ -38,6 +38,9 @@ bool same_file(const std::string& a, const std::string& b) {
   return text(a) == text(b);
 }
 
+constexpr const char* kMemoryFindingsReason =
+    "the candidate's kernels access memory wrongly (findings below)";
+
 bool is_note(const std::string& f) {
   return f.find(": note: ") != std::string::npos;
 }
@@ -124,7 +127,7 @@ std::optional<Report> structural(const ir::TermStore& s, const Program& ref, con
     }
   if (!r.findings.empty()) {
     r.verdict = Verdict::NotEquivalent;
-    r.reason = "the candidate's kernels access memory wrongly (findings below)";
+    r.reason = kMemoryFindingsReason;
     return r;
   }
   if (!cand.state.parameter_aliases.empty()) return std::nullopt;  // a pairing verify() chose
@@ -257,6 +260,19 @@ bool Pipeline::structure() {
     r_.notes.push_back(n);
   if (auto s = structural(store_, ref_, cand_, r_)) {
     r_ = *s;
+    // The findings decide; where the parameters pair as created, the outputs go on to dedup
+    // and a probe for a counterexample too (findings_counterexample).
+    auto all_written = [](const torch::Program& p) {
+      for (const auto& out : p.outputs)
+        for (TermId e : out->elems)
+          if (e == torch::Tensor::kUninit) return false;
+      return true;
+    };
+    if (r_.reason == kMemoryFindingsReason && cand_.state.parameter_aliases.empty() &&
+        !torch::parameter_mismatch(ref_, cand_) && all_written(ref_) && all_written(cand_)) {
+      decided_by_findings_ = r_;
+      return true;
+    }
     return false;
   }
   for (const auto& f : cand_.state.findings) r_.notes.push_back(as_note(f));

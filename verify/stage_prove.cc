@@ -203,6 +203,61 @@ bool Pipeline::probe() {
   return false;
 }
 
+// Memory findings decided the verdict (an out-of-bounds read, a masked lane without other=),
+// but a bug in the values may sit beside them: a DLBlas GroupNorm reads gamma out of bounds on
+// lanes it never stores, and its variance also counts every masked lane's (0 - mean)^2. The
+// outputs whose terms read no undefined value are probed; a counterexample among them is real
+// evidence and is shown with the findings.
+bool Pipeline::findings_counterexample() {
+  if (!decided_by_findings_) return true;
+  absl::flat_hash_map<TermId, bool> memo;
+  auto reads_undefined = [&](TermId root) {
+    std::vector<std::pair<TermId, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+      auto [t, done] = stack.back();
+      stack.pop_back();
+      if (memo.contains(t)) continue;
+      if (store_.op(t) == ir::Op::Var) {
+        memo[t] = store_.variable_of(t).name.starts_with("undef@");
+        continue;
+      }
+      if (!done) {
+        stack.push_back({t, true});
+        for (TermId c : store_.children(t))
+          if (!memo.contains(c)) stack.push_back({c, false});
+        continue;
+      }
+      bool any = false;
+      for (TermId c : store_.children(t)) any |= memo[c];
+      memo[t] = any;
+    }
+    return memo[root];
+  };
+  constexpr size_t kProbePairs = 16;
+  size_t stride = std::max<size_t>(1, pairs_.size() / kProbePairs);
+  double shown = -1;
+  for (size_t k = 0; k < pairs_.size() && shown < kPlainDifference; k += stride) {
+    if (reads_undefined(pairs_[k].ref) || reads_undefined(pairs_[k].cand)) continue;
+    std::string how;
+    if (auto point = witness_->probe(pairs_[k], how, r_.stats.witness_points)) {
+      ++r_.stats.witness_refuted;
+      offer_counterexample(pairs_[k], *point, how, shown);
+    }
+  }
+  if (r_.counterexample) {
+    r_.reason = decided_by_findings_->reason +
+                ", and outputs whose values are all defined differ: a counterexample that "
+                "replay confirms";
+  } else {
+    Stats stats = r_.stats;
+    r_ = *decided_by_findings_;
+    r_.stats = stats;
+  }
+  r_.stats.unknown = pairs_.size() - r_.stats.witness_refuted;
+  r_.stats.seconds = elapsed();
+  return false;
+}
+
 // The element --explain names, as a pair of its own (dedup may have merged it with another).
 void Pipeline::find_explained() {
   Report& r = r_;

@@ -297,11 +297,12 @@ Report Pipeline::run() {
       {&Pipeline::start, "start"},  // the configuration's share of the run's --timeout
       {&Pipeline::run_programs, "running the programs"},  // DESIGN.md's table if they cannot
       {&Pipeline::structure, "structure"},                // shapes, dtypes, memory findings
-      {&Pipeline::dedup, "dedup"},                  // pairs equal up to renaming are checked once
-      {&Pipeline::inert_clamps, "inert clamps"},    // max(sum of exp(a - max a), c <= 1)
-      {&Pipeline::exhaustive, "exhaustive sweep"},  // --exhaustive: every value of one input
-      {&Pipeline::set_aside_unfixed, "set-aside"},  // IEEE: pairs whose bits no one fixes
-      {&Pipeline::probe, "probe"},                  // a few witness points before any proof
+      {&Pipeline::dedup, "dedup"},  // pairs equal up to renaming are checked once
+      {&Pipeline::findings_counterexample, "findings"},   // where findings decided: a probe too
+      {&Pipeline::inert_clamps, "inert clamps"},          // max(sum of exp(a - max a), c <= 1)
+      {&Pipeline::exhaustive, "exhaustive sweep"},        // --exhaustive: every value of one input
+      {&Pipeline::set_aside_unfixed, "set-aside"},        // IEEE: pairs whose bits no one fixes
+      {&Pipeline::probe, "probe"},                        // a few witness points before any proof
       {&Pipeline::early_threshold_cases, "case split"},   // sides that cut at other constants
       {&Pipeline::arg_chains, "argmax chains"},           // running argmax against torch's
       {&Pipeline::egraph, "e-graph"},                     // rewrites and normal forms
@@ -318,6 +319,11 @@ Report Pipeline::run() {
     try {
       go_on = (this->*stage.run)();
     } catch (const ir::BudgetExceeded& e) {
+      if (decided_by_findings_) {  // the findings decided before this stage began
+        r_ = *decided_by_findings_;
+        r_.stats.seconds = elapsed();
+        return finished();
+      }
       // The report says where the time went: the stages so far and the one it stopped in.
       r_.stats.stage_seconds.push_back({stage.name, elapsed() - began});
       r_.verdict = Verdict::Unknown;
@@ -335,7 +341,8 @@ Report Pipeline::run() {
     if (!go_on) return finished();
     // Only where other autotune configs have findings to look at: otherwise the proofs follow
     // here, in this run (a stop would only run the programs again).
-    if (opt_.structure_only && stage.run == &Pipeline::structure && r_.autotune_configs > 1) {
+    if (opt_.structure_only && stage.run == &Pipeline::structure && r_.autotune_configs > 1 &&
+        !decided_by_findings_) {
       r_.verdict = Verdict::Unknown;
       r_.reason = "only the findings were checked";
       r_.structure_only = true;
