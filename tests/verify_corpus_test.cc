@@ -116,6 +116,26 @@ TEST(VerifyCorpus, FindingsComeWithACounterexampleOverDefinedOutputs) {
   EXPECT_FALSE(m.findings.empty());
   EXPECT_FALSE(m.counterexample.has_value()) << to_text(m);
   fs::remove(cand);
+  // Two programs store different values to every element, reading nothing back: which one
+  // lands is the GPU's schedule, not keq's order, so no counterexample rests on it.
+  fs::path relu = fs::path(KEQ_SOURCE_DIR) / "examples/relu_mask_off_by_one";
+  fs::path raced_cand = fs::temp_directory_path() / "keq_write_write_race.py";
+  std::ofstream(raced_cand)
+      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+         "@triton.jit\ndef k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+         "    offs = tl.arange(0, BLOCK)\n    m = offs < n\n"
+         "    x = tl.load(x_ptr + offs, mask=m)\n"
+         "    if tl.program_id(0) == 0:\n        tl.store(y_ptr + offs, tl.maximum(x, 0.0), "
+         "mask=m)\n"
+         "    else:\n        tl.store(y_ptr + offs, 2 * x, mask=m)\n\n\n"
+         "class ModelNew(nn.Module):\n    def forward(self, x):\n        y = torch.empty_like(x)\n"
+         "        k[(2,)](x, y, x.numel(), BLOCK=16)\n        return y\n";
+  opt.dims = {{"batch_size", {2}}, {"dim", {3}}};
+  Report raced = verify((relu / "ref.py").string(), raced_cand.string(), opt);
+  EXPECT_EQ(raced.verdict, Verdict::NotEquivalent);
+  EXPECT_FALSE(raced.findings.empty());
+  EXPECT_FALSE(raced.counterexample.has_value()) << to_text(raced);
+  fs::remove(raced_cand);
 }
 
 TEST(VerifyCorpus, ACandidateOnlyParameterHoldsItsDeterministicStart) {

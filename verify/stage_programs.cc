@@ -268,7 +268,16 @@ bool Pipeline::structure() {
           if (e == torch::Tensor::kUninit) return false;
       return true;
     };
-    if (r_.reason == kMemoryFindingsReason && cand_.state.parameter_aliases.empty() &&
+    // Only reads: a race, an order-dependent atomic or a store out of bounds leaves values that
+    // keq's one schedule (or its dropped store) fixes and the GPU need not.
+    auto reads_only = [](const std::vector<std::string>& findings) {
+      for (const std::string& f : findings)
+        for (const char* what : {"race", "hazard", "store out of bounds", "order-dependent"})
+          if (f.find(what) != std::string::npos) return false;
+      return true;
+    };
+    if (r_.reason == kMemoryFindingsReason && r_.findings_unlisted == 0 &&
+        reads_only(r_.findings) && cand_.state.parameter_aliases.empty() &&
         !torch::parameter_mismatch(ref_, cand_) && all_written(ref_) && all_written(cand_)) {
       decided_by_findings_ = r_;
       return true;
