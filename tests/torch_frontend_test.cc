@@ -737,6 +737,12 @@ TEST(Interp, CollectionsAreCPythons) {
                    "r = p.x + 10 * p[1] + 100 * a + 1000 * b + 10000 * d['k'] + 100000 * len(dq) "
                    "+ 1000000 * len(P._fields)\n"),
             1 + 50 + 200 + 3000 + 40000 + 300000 + 2000000);
+  // collections.abc's names serve annotations and TypeVar bounds (fla's backends module).
+  EXPECT_EQ(int_of("from collections.abc import Callable, Sequence\nimport collections.abc\n"
+                   "from typing import TypeVar\nF = TypeVar('F', bound=Callable)\n"
+                   "def f(xs: Sequence[int], g: collections.abc.Callable) -> int:\n"
+                   "    return len(xs)\nr = f([1, 2, 3], len)\n"),
+            3);
 }
 
 // A name keq's own model of a standard-library module lacks is keq's gap: UNSUPPORTED naming

@@ -183,10 +183,18 @@ void install_typing(Interp& in) {
   // and the like where a program evaluates them (aliases) subscript to themselves.
   Ref m = module_object("typing");
   for (const char* n :
-       {"Any",       "Callable",  "Dict",     "List",     "Optional",   "Tuple",   "Union",
-        "Sequence",  "Iterable",  "Iterator", "Type",     "Literal",    "Mapping", "Set",
-        "FrozenSet", "Generator", "TypeVar",  "Protocol", "NamedTuple", "Final",   "ClassVar"})
+       {"Any",       "Callable",  "Dict",     "List",       "Optional", "Tuple",    "Union",
+        "Sequence",  "Iterable",  "Iterator", "Type",       "Literal",  "Mapping",  "Set",
+        "FrozenSet", "Generator", "Protocol", "NamedTuple", "Final",    "ClassVar", "Generic"})
     (*m->attrs)[n] = module_object(std::string("typing.") + n);
+  // TypeVar('F', bound=...) and ParamSpec('P') name a type variable, which only annotations use.
+  for (const char* n : {"TypeVar", "ParamSpec"}) {
+    std::string name = std::string("typing.") + n;
+    (*m->attrs)[n] = builtin(name, [name](Interp& i2, CallArgs& a) {
+      if (a.pos.empty() || a.pos[0]->kind != K::Str) i2.error(a.at, name + "(name, ...)");
+      return module_object(a.pos[0]->s);
+    });
+  }
   (*m->attrs)["TYPE_CHECKING"] = boolean(false);
   (*m->attrs)["overload"] = identity_decorator("typing.overload");
   (*m->attrs)["cast"] = builtin("typing.cast", [](Interp& i2, CallArgs& a) {
@@ -404,6 +412,14 @@ void install_collections(Interp& in, const Ref& dict, const Ref& list) {
   });
   (*m->attrs)["namedtuple"] = builtin("collections.namedtuple", make_namedtuple);
   in.register_module("collections", m);
+  // collections.abc's names as typing's: for annotations and TypeVar bounds (fla's backends);
+  // an isinstance against one stays keq's gap, as against typing's.
+  Ref abc = module_object("collections.abc");
+  for (const char* n : {"Callable", "Iterable", "Iterator", "Mapping", "Sequence", "Set",
+                        "Generator", "MutableMapping", "MutableSequence", "Hashable", "Sized"})
+    (*abc->attrs)[n] = module_object(std::string("collections.abc.") + n);
+  (*m->attrs)["abc"] = abc;
+  in.register_module("collections.abc", abc);
 }
 
 void install_dataclasses(Interp& in) {
