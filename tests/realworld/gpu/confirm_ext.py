@@ -34,11 +34,14 @@ def load(path, name, dims=None):  # each size in dims set where the file assigns
     for node in tree.body:
         body.append(node)
         targets = node.targets if isinstance(node, ast.Assign) else []
-        for n in [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and n.id in dims]:
-            value = dims[n]  # a tuple where the file writes one (input_shape = (32768,))
-            if isinstance(node.value, (ast.Tuple, ast.List)) and not isinstance(value, tuple):
-                value = (value,)
-            body.append(ast.copy_location(ast.parse(f"{n} = {value!r}").body[0], node))
+        for t in targets:
+            for n in [n.id for n in ast.walk(t) if isinstance(n, ast.Name) and n.id in dims]:
+                value = dims[n]  # a tuple where the file writes one (input_shape = (32768,)),
+                # not where it unpacks one (height, width = 32, 32)
+                if isinstance(t, ast.Name) and isinstance(node.value, (ast.Tuple, ast.List)) \
+                        and not isinstance(value, tuple):
+                    value = (value,)
+                body.append(ast.copy_location(ast.parse(f"{n} = {value!r}").body[0], node))
     tree.body = body
     m = types.ModuleType(name)
     m.__file__ = path
