@@ -268,8 +268,13 @@ options:
   --json FILE       also write the report as JSON (schema: message VerifyRun in verify/keq.proto)
 )" KEQ_IMPORT_PATH_HELP R"(
 
-exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample or a memory finding),
-2 UNKNOWN (with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR.
+exit codes: 0 EQUIVALENT, 1 NOT_EQUIVALENT (a replayed counterexample, a memory finding, or a
+candidate that cannot run: Python rejects it, it raises, or it defines no ModelNew), 2 UNKNOWN
+(with the reason), 3 UNSUPPORTED (construct and file:line), 4 ERROR (a file unreadable, a
+reference that cannot run, or the reference passed as the candidate).
+Memory findings past the first 4096 are counted, not listed. Where the findings are reads out
+of bounds or of undefined lanes, the outputs whose values are all defined are probed too, and
+a counterexample among them is shown beside the findings.
 )";
 
 // --explain OUTPUT:I,J,... or I,J,... (output 0).
