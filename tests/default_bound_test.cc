@@ -180,6 +180,40 @@ TEST(DefaultBound, AHostBranchOnTheSizesGetsASizeThatTakesItsOtherWay) {
   expect_refuted_at(rs, "doubled to", "the host branch for large inputs never ran");
 }
 
+// A 2 x 2 max pool whose programs each cover BLOCK outputs of one plane, masked by the lane's
+// own offset (not the program's): past one block of outputs, the second program writes into
+// the next plane. At the first sizes the outputs' 2 x 2 = 4 equal the height of 4, whose own
+// bounds check confirmed that the limit 4 was the height's; the second sizes trace the output
+// count again and reach 132 outputs (DLBlas L1 42).
+TEST(DefaultBound, ALimitThatCoincidesWithASizeIsTracedAtTheOtherSizes) {
+  Files f("coinciding_limit",
+          "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+          "    def forward(self, x):\n        return nn.functional.max_pool2d(x, 2, 2)\n\n\n"
+          "batch_size = 16\nchannels = 32\nheight = 128\nwidth = 128\n\n\n"
+          "def get_inputs():\n    return [torch.randn(batch_size, channels, height, width)]\n",
+          kTritonImports +
+              "@triton.jit\ndef pool(x_ptr, y_ptr, H, W, OH, OW, BLOCK: tl.constexpr):\n"
+              "    plane = tl.program_id(0)\n    offs = tl.arange(0, BLOCK)\n"
+              "    mask = offs < OH * OW\n    idx = tl.program_id(1) * BLOCK + offs\n"
+              "    oh = idx // OW\n    ow = idx % OW\n"
+              "    best = tl.full((BLOCK,), float('-inf'), tl.float32)\n"
+              "    for di in range(2):\n        for dj in range(2):\n"
+              "            i = oh * 2 + di\n            j = ow * 2 + dj\n"
+              "            m = mask & (i < H) & (j < W)\n"
+              "            v = tl.load(x_ptr + plane * H * W + i * W + j, mask=m, "
+              "other=float('-inf'))\n"
+              "            best = tl.maximum(best, v)\n"
+              "    tl.store(y_ptr + plane * OH * OW + oh * OW + ow, best, mask=mask)\n\n\n"
+              "class ModelNew(nn.Module):\n    def forward(self, x):\n"
+              "        n, c, h, w = x.shape\n        oh, ow = h // 2, w // 2\n"
+              "        y = torch.empty((n, c, oh, ow), device=x.device, dtype=x.dtype)\n"
+              "        pool[(n * c, triton.cdiv(oh * ow, 128))](x, y, h, w, oh, ow, BLOCK=128)\n"
+              "        return y\n");
+  std::vector<Report> rs = f.run();
+  expect_refuted_at(rs, "so a limit computed from it is at",
+                    "the output count's limit was taken for the height's and never searched");
+}
+
 // A reference that asserts a size at its file's value, whose other inputs then make it too large
 // to run (16 heads of 128 before a 2048 x 2048 projection): no sizes tried are accepted, and the
 // notes name those left out past the element cap, so the UNKNOWN says where accepted sizes are.
