@@ -8,9 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "frontends/python/python.h"
 #include "verify/index_overflow.h"
@@ -29,13 +27,7 @@ namespace {
 bool same_file(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::equivalent(a, b, ec)) return true;
-  auto text = [](const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-  };
-  return text(a) == text(b);
+  return python::read_source_file(a) == python::read_source_file(b);  // both read already
 }
 
 constexpr const char* kMemoryFindingsReason =
@@ -268,17 +260,12 @@ bool Pipeline::structure() {
           if (e == torch::Tensor::kUninit) return false;
       return true;
     };
-    // Only reads: a race, an order-dependent atomic or a store out of bounds leaves values that
-    // keq's one schedule (or its dropped store) fixes and the GPU need not.
-    auto reads_only = [](const std::vector<std::string>& findings) {
-      for (const std::string& f : findings)
-        for (const char* what : {"race", "hazard", "store out of bounds", "order-dependent"})
-          if (f.find(what) != std::string::npos) return false;
-      return true;
-    };
-    if (r_.reason == kMemoryFindingsReason && r_.findings_unlisted == 0 &&
-        reads_only(r_.findings) && cand_.state.parameter_aliases.empty() &&
-        !torch::parameter_mismatch(ref_, cand_) && all_written(ref_) && all_written(cand_)) {
+    // Only reads (loads out of bounds, undefined lanes): a race, an order-dependent atomic or a
+    // store or atomic out of bounds leaves values that keq's one schedule (or its dropped write)
+    // fixes and the GPU need not.
+    if (r_.reason == kMemoryFindingsReason && !cand_.state.findings_beyond_loads &&
+        cand_.state.parameter_aliases.empty() && !torch::parameter_mismatch(ref_, cand_) &&
+        all_written(ref_) && all_written(cand_)) {
       decided_by_findings_ = r_;
       return true;
     }

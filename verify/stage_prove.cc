@@ -10,6 +10,7 @@
 #include <set>
 
 #include "ir/enclosure.h"
+#include "ir/post_order.h"
 #include "smt/smt.h"
 #include "verify/pipeline.h"
 #include "verify/shared_terms.h"
@@ -212,26 +213,13 @@ bool Pipeline::findings_counterexample() {
   if (!decided_by_findings_) return true;
   absl::flat_hash_map<TermId, bool> memo;
   auto reads_undefined = [&](TermId root) {
-    std::vector<std::pair<TermId, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      auto [t, done] = stack.back();
-      stack.pop_back();
-      if (memo.contains(t)) continue;
-      if (store_.op(t) == ir::Op::Var) {
-        memo[t] = store_.variable_of(t).name.starts_with("undef@");
-        continue;
-      }
-      if (!done) {
-        stack.push_back({t, true});
-        for (TermId c : store_.children(t))
-          if (!memo.contains(c)) stack.push_back({c, false});
-        continue;
-      }
+    ir::post_order(store_, root, memo, [&](TermId t) {
+      if (store_.op(t) == ir::Op::Var) return store_.variable_of(t).name.starts_with("undef@");
       bool any = false;
-      for (TermId c : store_.children(t)) any |= memo[c];
-      memo[t] = any;
-    }
-    return memo[root];
+      for (TermId c : store_.children(t)) any |= memo.at(c);
+      return any;
+    });
+    return memo.at(root);
   };
   constexpr size_t kProbePairs = 16;
   size_t stride = std::max<size_t>(1, pairs_.size() / kProbePairs);

@@ -27,26 +27,13 @@ struct ModuleMembers {
   absl::flat_hash_set<const void*> seen;
 };
 
-// Whether a tensor's values are terms over the parameters' variables (p0[...]) and not the
-// parameters themselves: a buffer computed from weights as the model is built.
+// A buffer computed from weights as the model is built: some element a term over parameters'
+// variables, not a parameter's variable itself.
 bool computed_from_parameters(const ir::TermStore& s, const Tensor& t) {
-  absl::flat_hash_set<TermId> seen;
-  std::vector<TermId> stack;
+  std::vector<TermId> computed;
   for (TermId e : t.elems)
-    if (e != Tensor::kUninit && s.op(e) != ir::Op::Var) stack.push_back(e);
-  while (!stack.empty()) {
-    TermId x = stack.back();
-    stack.pop_back();
-    if (!seen.insert(x).second) continue;
-    if (s.op(x) == ir::Op::Var) {
-      const std::string& n = s.variable_of(x).name;
-      if (n.size() > 1 && n[0] == 'p' && std::isdigit(static_cast<unsigned char>(n[1])))
-        return true;
-      continue;
-    }
-    for (TermId c : s.children(x)) stack.push_back(c);
-  }
-  return false;
+    if (e != Tensor::kUninit && s.op(e) != ir::Op::Var) computed.push_back(e);
+  return reaches_parameter(s, computed);
 }
 
 bool is_module(const Ref& v) {

@@ -86,23 +86,10 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "requires_grad") {
     // get_inputs()'s tensors and what is computed from them alone do not require grad; a
     // parameter, and under grad mode what uses one, do (keq does not track grad mode).
-    absl::flat_hash_set<ir::TermId> seen;
-    std::vector<ir::TermId> stack;
-    for (ir::TermId e : t->elems)
-      if (e != Tensor::kUninit) stack.push_back(e);
-    while (!stack.empty()) {
-      ir::TermId e = stack.back();
-      stack.pop_back();
-      if (!seen.insert(e).second) continue;
-      if (s.op(e) == ir::Op::Var) {
-        const std::string& v = s.variable_of(e).name;
-        if (v.size() > 1 && v[0] == 'p' && std::isdigit(static_cast<unsigned char>(v[1])))
-          in.unsupported(at,
-                         "Tensor.requires_grad of a tensor computed from parameters (keq "
-                         "does not track autograd)");
-      }
-      for (ir::TermId c : s.children(e)) stack.push_back(c);
-    }
+    if (reaches_parameter(s, t->elems))
+      in.unsupported(at,
+                     "Tensor.requires_grad of a tensor computed from parameters (keq does not "
+                     "track autograd)");
     return python::boolean(false);
   }
   if (name == "_version") {  // read by caches that rebuild when a weight changes in place

@@ -1,6 +1,9 @@
 #include "frontends/torch/tensor_ops.h"
 
+#include <absl/container/flat_hash_set.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 
@@ -107,6 +110,23 @@ ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to) {
   if (to == DType::I8 || to == DType::U8) return round_to(s, to, t);
   if (!torch::is_float(from)) t = s.make(ir::Op::CastF32, {t});
   return round_to(s, to, t);
+}
+
+bool reaches_parameter(const ir::TermStore& s, std::span<const ir::TermId> roots) {
+  absl::flat_hash_set<ir::TermId> seen;
+  std::vector<ir::TermId> stack(roots.begin(), roots.end());
+  while (!stack.empty()) {
+    ir::TermId e = stack.back();
+    stack.pop_back();
+    if (e == Tensor::kUninit || !seen.insert(e).second) continue;
+    if (s.op(e) == ir::Op::Var) {
+      const std::string& v = s.variable_of(e).name;
+      if (v.size() > 1 && v[0] == 'p' && std::isdigit(static_cast<unsigned char>(v[1])))
+        return true;
+    }
+    for (ir::TermId c : s.children(e)) stack.push_back(c);
+  }
+  return false;
 }
 
 ir::TermId where_term(ir::TermStore& s, ir::TermId condition, ir::TermId then,

@@ -30,6 +30,9 @@ ir::TermId sum_from_zero(ir::TermStore& s, std::span<const ir::TermId> terms);
 // False where t is never -0 whatever the inputs (an exp, an abs, a square, a constant).
 bool may_be_negative_zero(const ir::TermStore& s, ir::TermId t);
 ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to);
+// Whether a term `roots` reaches is a parameter's variable (p0[...]): a value computed from
+// weights (a root that is itself one counts too).
+bool reaches_parameter(const ir::TermStore& s, std::span<const ir::TermId> roots);
 // where(condition, then, otherwise) for one element; a constant condition (a mask built from
 // torch.triu of ones) picks its branch, so masked scores are the reference's plain terms.
 ir::TermId where_term(ir::TermStore& s, ir::TermId condition, ir::TermId then,

@@ -90,6 +90,9 @@ struct TorchState {
   // larger sizes reads out of bounds on millions of lanes, and their text cost gigabytes.
   static constexpr size_t kMostListedFindings = 4096;
   int64_t findings_unlisted = 0;
+  // Some finding, listed or not, is more than a load out of bounds (a race, a store or an atomic
+  // out of bounds): the outputs' values then hang on a schedule or a dropped write.
+  bool findings_beyond_loads = false;
   // For every masked load, store or atomic (by file:line:col): whether lanes with the mask true
   // and with it false ran. A mask never false at the bound means its tail was never checked.
   struct MaskCoverage {

@@ -423,6 +423,7 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
   const Snapshot before = argument_memory(a);
   const size_t findings = st.findings.size(), launches = st.launches.size();
   const int64_t unlisted = st.findings_unlisted;
+  const bool beyond_loads = st.findings_beyond_loads;
   const std::vector<std::string> used = st.autotune_used;
   zero();
   if (!launch_config(kernel, grid, a, st.autotune_choice)) return python::none();
@@ -430,6 +431,7 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
   put_back(before);
   st.findings.resize(findings);
   st.findings_unlisted = unlisted;
+  st.findings_beyond_loads = beyond_loads;
   st.launches.resize(launches);
   // Only the configs the autotuner benchmarks: a pruned one, or one whose compilation raises
   // (its time is infinite), is never run, and running the config standing for it instead
@@ -447,6 +449,7 @@ Ref Triton::launch_after_tuning(const Ref& kernel, const Ref& grid, CallArgs& a)
   }
   st.findings.resize(findings);
   st.findings_unlisted = unlisted;
+  st.findings_beyond_loads = beyond_loads;
   st.launches.resize(launches);
   st.autotune_used = used;
   zero();

@@ -100,6 +100,7 @@ struct Triton {
   Ref wrap(TensorPtr t) { return torch::tensor_value(std::move(t)); }
   TermId mk(Op op, std::initializer_list<TermId> kids) { return s.make(op, kids); }
   void finding(Span at, const std::string& what) {
+    if (!what.starts_with("load out of bounds")) st.findings_beyond_loads = true;
     if (st.findings.size() >= torch::TorchState::kMostListedFindings) {
       ++st.findings_unlisted;
       return;
