@@ -383,6 +383,24 @@ TEST(Interp, MoreBuiltinsAreCPythons) {
   EXPECT_EQ(int_of("r = len(repr('ab'))\n"), 4);
 }
 
+// `del` of a list item or a dict key, torch.Size and its numel(), and staticmethod of what
+// attribute lookup never binds (a JITFunction kept on a class), as CPython and torch run them.
+TEST(Interp, DelTorchSizeAndStaticmethodAreCPythons) {
+  EXPECT_EQ(int_of("a = [4, 5, 6]\ndel a[1]\ndel a[-1]\nd = {'x': 1, 'y': 2}\ndel d['x']\n"
+                   "r = len(a) * 100 + a[0] * 10 + len(d)\n"),
+            141);
+  EXPECT_EQ(int_of("a, b = 1, 2\ndel a, b\ntry:\n    a\n    r = 0\nexcept NameError:\n    r = 1\n"),
+            1);
+  EXPECT_EQ(int_of("d = {}\ntry:\n    del d['k']\n    r = 0\nexcept KeyError:\n    r = 1\n"), 1);
+  EXPECT_NE(failure_of("t = (1, 2)\ndel t[0]\n").find("doesn't support item deletion"),
+            std::string::npos);
+  EXPECT_EQ(int_of("import torch\nx = torch.zeros(2, 3, 4)\ndims = list(x.shape)\ndel dims[1]\n"
+                   "r = torch.Size(dims).numel() * 100 + x.shape.numel()\n"),
+            824);
+  EXPECT_EQ(int_of("class B:\n    pass\nclass A:\n    c = staticmethod(B)\nr = int(A().c is B)\n"),
+            1);
+}
+
 // torch.count_nonzero counts in int64 (of a bool mask too); torch.is_tensor.
 TEST(TorchFrontend, CountNonzeroAndIsTensor) {
   EXPECT_EQ(int_of("import torch\nx = torch.tensor([[0.0, 1.5], [2.0, 0.0]])\n"

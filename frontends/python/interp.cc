@@ -408,10 +408,7 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
     case NodeKind::Try:
       return exec_try(n, env);
     case NodeKind::Del:
-      for (NodeId t : n.kids) {
-        if (node(t).kind != NodeKind::Name) unsupported(n.span, "del of anything but a name");
-        binding_scope(*env, node(t).text).vars.erase(node(t).text);
-      }
+      for (NodeId t : n.kids) delete_target(t, env);
       return Flow::Normal;
     case NodeKind::Global:
     case NodeKind::Nonlocal:
@@ -510,6 +507,43 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
     default:
       unsupported(t.span, "assignment to " + std::string(kind_name(t.kind)));
   }
+}
+
+// `del name`, `del seq[i]`, `del mapping[key]`, as CPython runs them; other targets are
+// UNSUPPORTED by name.
+void Interp::delete_target(NodeId target, const std::shared_ptr<Env>& env) {
+  const Node& t = node(target);
+  if (t.kind == NodeKind::Name) {
+    if (binding_scope(*env, t.text).vars.erase(t.text) == 0)
+      raise(t.span, "NameError: name '" + t.text + "' is not defined");
+    return;
+  }
+  if (t.kind == NodeKind::Tuple || t.kind == NodeKind::List) {
+    for (NodeId k : t.kids) delete_target(k, env);
+    return;
+  }
+  if (t.kind != NodeKind::Subscript)
+    unsupported(t.span, "del of " + std::string(kind_name(t.kind)));
+  Ref obj = eval(t.kids[0], env);
+  Ref idx = eval(t.kids[1], env);
+  if (obj->kind == K::List && idx->kind == K::Int) {
+    int64_t i = idx->i < 0 ? idx->i + static_cast<int64_t>(obj->items.size()) : idx->i;
+    if (i < 0 || i >= static_cast<int64_t>(obj->items.size()))
+      raise(t.span, "IndexError: list assignment index out of range");
+    obj->items.erase(obj->items.begin() + i);
+    return;
+  }
+  if (obj->kind == K::Dict) {
+    for (auto it = obj->dict.begin(); it != obj->dict.end(); ++it)
+      if (equal(it->first, idx)) {
+        obj->dict.erase(it);
+        return;
+      }
+    raise(t.span, "KeyError: " + repr(idx));
+  }
+  if (obj->kind == K::Tuple || obj->kind == K::Str)
+    raise(t.span, "TypeError: '" + obj->type_name() + "' object doesn't support item deletion");
+  unsupported(t.span, "del of an item of " + obj->type_name());
 }
 
 void Interp::fail_assertion(Span at, const std::string& message) const {

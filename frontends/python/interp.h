@@ -346,6 +346,7 @@ class Interp {
   Ref import_name(const Ref& module, const std::string& from, const std::string& name, Span at);
   Ref eval(NodeId e, const std::shared_ptr<Env>& env);
   void assign(NodeId target, Ref v, const std::shared_ptr<Env>& env);
+  void delete_target(NodeId target, const std::shared_ptr<Env>& env);
   void declare_rebound(const Node& n, Env& env);
   // The names a def's body binds (assignments, loop and with targets, imports, nested defs and
   // classes, except names, del), less those it declares global or nonlocal; memoized per def.

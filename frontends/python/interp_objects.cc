@@ -517,6 +517,14 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
       unsupported(at, "torch.device." + name + " is not modelled");
     }
     case K::Tuple: {  // a named tuple (torch.return_types) keeps its field names in `s`
+      if (obj->b && name == "numel")  // torch.Size.numel(): the product of the sizes
+        return builtin("torch.Size.numel", [obj](Interp& in, CallArgs& a) {
+          if (!a.pos.empty() || !a.kw.empty())
+            in.raise(a.at, "TypeError: numel() takes no arguments");
+          int64_t n = 1;
+          for (const Ref& d : obj->items) n *= d->i;
+          return integer(n);
+        });
       size_t field = 0;
       for (size_t p = 0; !obj->s.empty() && p <= obj->s.size(); ++field) {
         size_t q = std::min(obj->s.find(',', p), obj->s.size());

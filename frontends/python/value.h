@@ -94,7 +94,8 @@ struct Value {
   // kernel argument not annotated tl.constexpr, or an int computed from one), which Triton refuses
   // where it needs a constexpr and computes with in the kernel. Tensor: an nn.Parameter
   // (nn.Parameter(t) or a layer made it). List, Dict: an nn container (ModuleList, ParameterList,
-  // ModuleDict, ParameterDict), whose items the module holding it registers.
+  // ModuleDict, ParameterDict), whose items the module holding it registers. Tuple: a torch.Size
+  // (x.shape, torch.Size(seq)), which also has numel().
   bool b = false;
   int64_t i = 0;
   double f = 0;

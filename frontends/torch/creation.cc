@@ -229,6 +229,19 @@ void Torch::install_creation(const Ref& torch) {
              python::integer(0)};
     return ops.at("as_strided")(in, b);
   });
+  // torch.Size(seq): a tuple of ints that also has numel().
+  def("Size", [](Interp& in, CallArgs& a) {
+    if (a.pos.size() > 1 || !a.kw.empty())
+      in.raise(a.at, "TypeError: torch.Size() takes at most one positional argument");
+    std::vector<Ref> dims = a.pos.empty() ? std::vector<Ref>{} : in.to_sequence(a.pos[0], a.at);
+    for (const Ref& d : dims)
+      if (d->kind != K::Int || d->b)
+        in.raise(a.at, "TypeError: torch.Size() takes an iterable of 'int' (item of type '" +
+                           d->type_name() + "')");
+    Ref size = python::tuple(dims);
+    size->b = true;
+    return size;
+  });
   def("get_default_dtype", [](Interp&, CallArgs&) { return dtype_value(DType::F32); });
   // Memory formats: the ops that take one read it (tensor_ops.h, laid_out); the others do not
   // read the keyword, which makes it UNSUPPORTED there. channels_last_3d is not modelled.

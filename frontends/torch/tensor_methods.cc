@@ -54,7 +54,9 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
   if (name == "shape") {
     std::vector<Ref> dims;
     for (int64_t d : t->shape) dims.push_back(python::integer(d));
-    return python::tuple(dims);
+    Ref size = python::tuple(dims);
+    size->b = true;  // a torch.Size
+    return size;
   }
   if (name == "dtype") return torch::dtype_value(t->dtype);
   if (name == "ndim") return python::integer(static_cast<int64_t>(t->shape.size()));
