@@ -167,6 +167,26 @@ TEST(VerifyCorpus, ACandidateOnlyParameterHoldsItsDeterministicStart) {
   fs::remove(cand);
 }
 
+// nn.Parameter(torch.randn(bias_shape).squeeze()) holds the candidate's draw, which is the
+// reference's, in another shape: the kernel that adds it is proved (it was refuted with the
+// Parameter taken for one of the candidate's own, free to hold anything); a Parameter computed
+// from the draw is still a parameter of its own.
+TEST(VerifyCorpus, AParameterMadeFromAViewOfARandomDrawHoldsThatDraw) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/squeezed_bias_parameter_subtracted";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  fs::path cand = fs::temp_directory_path() / "keq_squeezed_bias_cand.py";
+  ASSERT_EQ(edited_copy(dir / "cand.py", "x - b", "x + b", cand), 1u);
+  Report adds = verify((dir / "ref.py").string(), cand.string(), opt);
+  EXPECT_EQ(adds.verdict, Verdict::Equivalent) << to_text(adds);
+  fs::path scaled = fs::temp_directory_path() / "keq_scaled_bias_cand.py";
+  ASSERT_EQ(edited_copy(cand, ".squeeze())", ".squeeze() * 2.0)", scaled), 1u);
+  EXPECT_EQ(verify((dir / "ref.py").string(), scaled.string(), opt).verdict,
+            Verdict::NotEquivalent);
+  fs::remove(cand);
+  fs::remove(scaled);
+}
+
 // A Llama block whose RMSNorm and SwiGLU are Triton kernels and whose attention is
 // F.scaled_dot_product_attention(is_causal=True) (tests/realworld/llm_style): the sweep proves
 // each rewritten layer's nodes equal to the reference's, round after round, in small goals. It

@@ -199,8 +199,9 @@ with torch.no_grad():
     for j, p in ref_keq.items():
         fill(p.data, f"p{j}")
     for k, p in keq_parameters(cand_params, CAND_PARAMS).items():
-        if k >= len(PAIRING):
-            fill(p.data, f"p{k}")
+        if k >= len(PAIRING):  # a view of p<k> in another shape takes its elements in order
+            named = ref_keq[k].shape if k in ref_keq and ref_keq[k].numel() == p.numel() else p.shape
+            fill(p.data.view(named), f"p{k}")
         elif PAIRING[k] is None:  # a parameter of the candidate's own: 0 unless keq names it
             fill(p.data, f"c{k}")
         else:

@@ -193,7 +193,10 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "data");
     const auto last = static_cast<int64_t>(st.parameters.size()) - 1;
-    if (x == st.last_symbolic_parameter) {  // nn.Parameter(randn(...))
+    // nn.Parameter(randn(...)), or of a view of it in another shape (randn(c, 1, 1).squeeze()):
+    // the same values, which the seeded draw gives both models.
+    if (x == st.last_symbolic_parameter ||
+        (st.last_symbolic_parameter && x->elems == st.last_symbolic_parameter->elems)) {
       st.parameter_objects.push_back({last, x.get()});
       return parameter_value(x);
     }
