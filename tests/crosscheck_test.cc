@@ -88,7 +88,10 @@ Case read_case(const fs::path& p) {
 // A variable in3[1,2] or p0[4]: its value in the recorded tensors. The records are torch's
 // Parameters; `record_of` gives the one holding each of keq's parameters, which may also number
 // tensors that are no Parameter (TorchState::parameter_objects).
-double lookup(const Case& c, const std::string& name, const std::vector<size_t>& record_of) {
+// A Parameter that holds keq's parameter in another shape (nn.Parameter(randn(c, 1, 1).squeeze()))
+// has its elements in the same order: keq's index is flattened by keq's shape, the parameter's.
+double lookup(const Case& c, const std::string& name, const std::vector<size_t>& record_of,
+              const std::vector<torch::SymbolicTensor>& params) {
   bool input = name.rfind("in", 0) == 0;
   size_t open = name.find('[');
   size_t k = std::stoul(name.substr(input ? 2 : 1, open - (input ? 2 : 1)));
@@ -100,7 +103,9 @@ double lookup(const Case& c, const std::string& name, const std::vector<size_t>&
   std::stringstream ss(name.substr(open + 1, name.size() - open - 2));
   for (std::string d; std::getline(ss, d, ',');) idx.push_back(std::stoll(d));
   int64_t flat = 0;
-  for (size_t d = 0; d < idx.size(); ++d) flat = flat * r.shape[d] + idx[d];
+  const std::vector<int64_t>& shape =
+      input ? r.shape : params.at(std::stoul(name.substr(1, open - 1))).shape;
+  for (size_t d = 0; d < idx.size(); ++d) flat = flat * shape[d] + idx[d];
   return r.values.at(flat);
 }
 
@@ -182,6 +187,11 @@ const std::set<std::string> kInterpreterCannotRun = {
     "cand_relu_device_moves.case",
 };
 
+std::vector<int64_t> without_ones(std::vector<int64_t> shape) {
+  std::erase(shape, 1);
+  return shape;
+}
+
 // Where keq's terms for the recorded inputs miss the recorded outputs, one message each
 // (inputs, parameters and outputs matched by creation order and shape first).
 std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermStore& store,
@@ -208,13 +218,15 @@ std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermSto
     expect(p.state.inputs[k].shape == c.inputs[k].shape, "input " + std::to_string(k) + " shape");
   for (size_t k = 0; k < record_of.size(); ++k)
     if (record_of[k] != SIZE_MAX)
-      expect(p.state.parameters[k].shape == c.params[record_of[k]].shape,
-             "param " + std::to_string(k) + " shape");
+      expect(
+          without_ones(p.state.parameters[k].shape) == without_ones(c.params[record_of[k]].shape),
+          "param " + std::to_string(k) + " shape");
   expect(p.outputs.size() == c.outputs.size(), "outputs: count differs");
   auto value = [&](const ir::Variable& v) {
     return v.type == ir::Type::F32
-               ? ir::Constant::of_float(lookup(c, v.name, record_of))
-               : ir::Constant::of_int(v.type, static_cast<int64_t>(lookup(c, v.name, record_of)));
+               ? ir::Constant::of_float(lookup(c, v.name, record_of, p.state.parameters))
+               : ir::Constant::of_int(v.type, static_cast<int64_t>(lookup(c, v.name, record_of,
+                                                                          p.state.parameters)));
   };
   // A zero's sign that is the kernel's (ieee_zero_sign) is not compared bit for bit either.
   std::map<ir::TermId, std::string> unfixed = p.state.ieee_unfixed;

@@ -13,7 +13,8 @@ class Model(nn.Module):
 
 batch_size = 4
 channels = 8
-height, width = 4, 4
+height = 4
+width = 4
 bias_shape = (channels, 1, 1)
 
 
