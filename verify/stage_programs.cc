@@ -126,6 +126,7 @@ std::optional<Report> structural(const ir::TermStore& s, const Program& ref, con
   if (auto m = torch::parameter_mismatch(ref, cand)) {
     r.verdict = Verdict::Unknown;
     r.reason = "parameters are matched by creation order and these differ: " + *m;
+    r.parameters_unpaired = true;
     r.parameter_pairings =
         torch::parameter_pairings(ref, cand, kMaxParameterPairings, used_parameters(s, cand));
     return r;

@@ -123,6 +123,7 @@ struct Report {
   // UNKNOWN because creation order does not pair the parameters: the pairings by shape, order
   // kept, that verify() then tries (torch::parameter_pairings).
   std::vector<std::vector<torch::ParameterAlias>> parameter_pairings;
+  bool parameters_unpaired = false;  // UNKNOWN because creation order does not pair them
   // The pairing this report's run used (empty: creation order), for --repro.
   std::vector<torch::ParameterAlias> parameter_pairing;
   // TorchState::parameter_objects of each side, for --repro: which of keq's parameters each
