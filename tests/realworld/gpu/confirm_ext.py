@@ -104,6 +104,12 @@ def autotuners(module):
     return [v for v in vars(module).values() if isinstance(v, triton.runtime.autotuner.Autotuner)]
 
 
+def poisoned(t):  # NaN, or an integer tensor's smallest value (an argmin's unwritten index)
+    if t.dtype.is_floating_point:
+        return t.fill_(float("nan"))
+    return t.fill_(torch.iinfo(t.dtype).min) if t.dtype != torch.bool else t
+
+
 class NanEmpty:  # the candidate's torch.empty* filled with NaN: unwritten elements show
     names = ("empty", "empty_like")
 
@@ -111,8 +117,8 @@ class NanEmpty:  # the candidate's torch.empty* filled with NaN: unwritten eleme
         self.real = {n: getattr(torch, n) for n in self.names}
         self.real_new_empty = torch.Tensor.new_empty
         for n in self.names:
-            setattr(torch, n, lambda *a, _f=self.real[n], **kw: _f(*a, **kw).fill_(float("nan")))
-        torch.Tensor.new_empty = lambda t, *a, **kw: self.real_new_empty(t, *a, **kw).fill_(float("nan"))
+            setattr(torch, n, lambda *a, _f=self.real[n], **kw: poisoned(_f(*a, **kw)))
+        torch.Tensor.new_empty = lambda t, *a, **kw: poisoned(self.real_new_empty(t, *a, **kw))
 
     def __exit__(self, *exc):
         for n, f in self.real.items():
