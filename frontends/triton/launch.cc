@@ -604,10 +604,17 @@ Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
     return f;
   }
   if (v->kind == K::InputDependentFloat) {  // an fp32 scalar whose value is a term
+    Ref scalar = input_dependent_scalar(v);
+    // As a tl.constexpr (a trained constant's .item(): DLBlas L2 68), Triton specializes the
+    // kernel on its value: arithmetic and comparisons with it are those of that fp32 value, and
+    // an `if` on it takes the branch the value picks, as keq's select of both does. Arithmetic
+    // between constexprs Triton folds in double, not fp32: in IEEE semantics what it reaches is
+    // not decided bit for bit.
     if (!runtime)
-      in.unsupported(at, "a float that depends on the inputs' values (made by " + v->s +
-                             ") as a tl.constexpr argument");
-    return input_dependent_scalar(v);
+      st.ieee_unfixed.emplace(scalar->tensor->elems[0],
+                              "a tl.constexpr float computed from the inputs' values (made by " +
+                                  v->s + "), which Triton folds in double");
+    return scalar;
   }
   if (v->kind != K::Tensor) return v;
   if (v->tensor->strided && v->tensor->storage.strides.empty())
