@@ -383,8 +383,9 @@ TEST(Interp, MoreBuiltinsAreCPythons) {
   EXPECT_EQ(int_of("r = len(repr('ab'))\n"), 4);
 }
 
-// `del` of a list item or a dict key, torch.Size and its numel(), and staticmethod of what
-// attribute lookup never binds (a JITFunction kept on a class), as CPython and torch run them.
+// `del` of a list item or a dict key, torch.Size and its numel(), staticmethod of what
+// attribute lookup never binds (a JITFunction kept on a class), and the attributes a list or
+// dict lacks, as CPython and torch run them.
 TEST(Interp, DelTorchSizeAndStaticmethodAreCPythons) {
   EXPECT_EQ(int_of("a = [4, 5, 6]\ndel a[1]\ndel a[-1]\nd = {'x': 1, 'y': 2}\ndel d['x']\n"
                    "r = len(a) * 100 + a[0] * 10 + len(d)\n"),
@@ -399,6 +400,11 @@ TEST(Interp, DelTorchSizeAndStaticmethodAreCPythons) {
             824);
   EXPECT_EQ(int_of("class B:\n    pass\nclass A:\n    c = staticmethod(B)\nr = int(A().c is B)\n"),
             1);
+  // A dict has no attribute a grid lambda reads as `meta.BLOCK` (Triton passes a dict, and the
+  // interpreter raises AttributeError there too); hasattr says so of a list.
+  EXPECT_EQ(
+      int_of("d = {'a': 1}\ntry:\n    d.BLOCK\n    r = 0\nexcept AttributeError:\n    r = 1\n"), 1);
+  EXPECT_EQ(int_of("r = int(hasattr([], 'foo')) * 10 + int(hasattr([], 'append'))\n"), 1);
 }
 
 // torch.count_nonzero counts in int64 (of a bool mask too); torch.is_tensor.

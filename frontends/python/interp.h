@@ -215,6 +215,7 @@ class Interp {
   // A Python function's parameter names, in order (what @triton.heuristics' `args` are keyed by).
   std::vector<std::string> parameter_names(const Ref& f) const;
   Ref getattr(const Ref& obj, const std::string& name, Span at);
+  bool has_builtin_attribute(const Ref& obj, const std::string& name) const;
   Ref library_base(const Ref& cls) const;
   void setattr(const Ref& obj, const std::string& name, Ref v, Span at);
   // A class that modules (nn.Module and its kin) are instances of, recognised by `super()`.

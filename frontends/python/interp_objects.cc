@@ -445,6 +445,45 @@ Ref Interp::library_base(const Ref& cls) const {
   return nullptr;
 }
 
+// Whether CPython's list, tuple, dict or set has the attribute (keq models some of them);
+// true for every other value, whose attributes keq does not list.
+bool Interp::has_builtin_attribute(const Ref& obj, const std::string& name) const {
+  static const std::set<std::string> kList = {"append", "clear",   "copy",   "count",
+                                              "extend", "index",   "insert", "pop",
+                                              "remove", "reverse", "sort"};
+  static const std::set<std::string> kDict = {"clear",      "copy",   "fromkeys", "get",
+                                              "items",      "keys",   "pop",      "popitem",
+                                              "setdefault", "update", "values"};
+  static const std::set<std::string> kSet = {"add",
+                                             "clear",
+                                             "copy",
+                                             "difference",
+                                             "difference_update",
+                                             "discard",
+                                             "intersection",
+                                             "intersection_update",
+                                             "isdisjoint",
+                                             "issubset",
+                                             "issuperset",
+                                             "pop",
+                                             "remove",
+                                             "symmetric_difference",
+                                             "symmetric_difference_update",
+                                             "union",
+                                             "update"};
+  if (name.starts_with("__")) return true;
+  switch (obj->kind) {
+    case K::List:
+      return obj->b || kList.contains(name);  // an nn container has a module's attributes
+    case K::Tuple:
+      return !obj->s.empty() || obj->b || name == "count" || name == "index";
+    case K::Dict:
+      return obj->b || (is_set(obj) ? kSet : kDict).contains(name);
+    default:
+      return true;
+  }
+}
+
 Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
   auto bind = [&](const Ref& self, const Ref& fn, const Ref& owner) -> Ref {
     if (fn->kind != K::Function && fn->kind != K::Builtin) return fn;
@@ -713,6 +752,8 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
   }
   if (obj->kind == K::None && !name.starts_with("__"))  // None has only dunder attributes
     raise(at, "AttributeError: 'NoneType' object has no attribute '" + name + "'");
+  if (!has_builtin_attribute(obj, name))  // `meta.BLOCK` in a grid lambda: meta is a dict
+    raise(at, "AttributeError: '" + obj->type_name() + "' object has no attribute '" + name + "'");
   unsupported(at, "attribute '" + name + "' of " + obj->type_name());
 }
 
