@@ -259,17 +259,16 @@ Report as_built(const std::string& ref_path, const std::string& cand_path, Optio
   Report built = every_timing(ref_path, cand_path, options);
   if (built.verdict == Verdict::NotEquivalent && built.counterexample) {
     built.notes.push_back(
-        "parameters: no loading of the reference's weights fits the "
-        "candidate's (" +
+        "parameters: no loading of the reference's weights fits the candidate's (" +
         unpaired.reason +
-        "); the counterexample is for the models as built: each parameter "
-        "holds what __init__ gives it, as under --params initial");
+        "); the counterexample is for the models as built: each parameter holds "
+        "what __init__ gives it, as under --params initial");
     return built;
   }
   if (built.verdict == Verdict::Equivalent)
     unpaired.notes.push_back(
-        "parameters: as built (--params initial) the models are equal at "
-        "this configuration, which proves nothing for other weights");
+        "parameters: as built (--params initial) the models are equal at this "
+        "configuration, which proves nothing for other weights");
   return unpaired;
 }
 
