@@ -1389,5 +1389,19 @@ TEST(DefaultBound, AnAutotuneConfigsFindingComesBeforeAnyProof) {
   EXPECT_NE(rs[0].bound.find("config 2 of 2"), std::string::npos) << rs[0].bound;
 }
 
+// Z3's time in one configuration is a slice of --timeout: the first sizes (4 columns, a power
+// of two: no lane masked) leave Z3 a gelu(gelu(logsumexp)) it cannot prove, and it once spent
+// the whole --timeout there; the next sizes, where the masked lanes' exp(0 - max) shows at once,
+// now run (DLBlas L2 64). The first configuration is left UNKNOWN, marked for a second turn.
+TEST(DefaultBound, ZsSliceOfOneConfigurationLeavesTheNextItsTurn) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/logsumexp_gelu_pads_with_zero";
+  std::vector<Report> rs =
+      verify_default_bound((dir / "ref.py").string(), (dir / "cand.py").string(), {});
+  ASSERT_GE(rs.size(), 2u);
+  EXPECT_EQ(rs[0].verdict, Verdict::Unknown) << rs[0].reason;
+  EXPECT_TRUE(rs[0].smt_deferred);
+  EXPECT_EQ(rs[1].verdict, Verdict::NotEquivalent) << rs[1].reason;
+}
+
 }  // namespace
 }  // namespace keq::verify

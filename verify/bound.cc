@@ -187,6 +187,11 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // does: a GEMM + GroupNorm whose first sizes were proved in 9 s was UNKNOWN at the second's
   // (in_features 256) after the whole --timeout, with no size around a block run.
   const double full_timeout = opt.timeout_s;
+  // Z3's slice of one configuration: a query that needs longer waits until every configuration
+  // has run (rerun_deferred, below). A layernorm's first sizes, a power of two where no lane is
+  // masked, spent the whole --timeout in Z3, and the next sizes, where witness search shows
+  // the masked lanes' bug at once, never ran (DLBlas L2 64).
+  opt.smt_slice_s = std::max(2.0, full_timeout / 6);
   bool proportional = false;          // the first round ran the file's sizes scaled down
   std::set<std::string> past_limits;  // sizes a probe found past keq's limits (size_limited)
   for (int64_t first : {2, 5}) {
@@ -369,7 +374,36 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
     at_defaults = "bound: " + at_defaults +
                   " kept as the file writes them: Model's __init__ takes them as defaults that "
                   "get_init_inputs() does not pass";
+  // The configurations whose Z3 queries ran out of their slice, again with the run's time left
+  // (the whole --timeout's deadline bounds each): a proof or a counterexample replaces the
+  // report; otherwise it stays, with a note.
+  auto rerun_deferred = [&] {
+    for (Report& r : all) {
+      if (decided(all)) return;
+      if (!r.smt_deferred) continue;
+      Options again = opt;
+      again.dims = r.dims;
+      again.autotune_config = r.autotune_config;
+      again.every_autotune_config = false;
+      again.smt_slice_s = 0;
+      again.timeout_s = full_timeout;
+      again.stop_if_flattened = again.structure_only = false;
+      Report second = verify(ref_path, cand_path, again);
+      if (second.verdict != Verdict::Equivalent && second.verdict != Verdict::NotEquivalent) {
+        r.notes.push_back("Z3: its queries here ran out of their slice of --timeout (" +
+                          std::to_string(static_cast<int>(opt.smt_slice_s)) +
+                          " s) and were run again after the other configurations, undecided");
+        continue;
+      }
+      second.bound = r.bound;
+      second.notes.push_back(
+          "Z3: run again after the other configurations, its queries here "
+          "having run out of their slice of --timeout");
+      r = std::move(second);
+    }
+  };
   auto finish = [&] {
+    rerun_deferred();
     if (configs_left_out > 0)
       for (Report& r : all)
         r.notes.push_back(

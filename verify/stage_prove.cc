@@ -47,6 +47,13 @@ std::optional<ir::Interval> shared_domain(const ir::Enclosure& e) {
 
 // Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
 // when its point, rounded to the inputs' dtypes, replays as a difference.
+// Whether a Z3 answer is "no answer in the time given" (smt.cc, batch.cc).
+bool out_of_time(const std::string& reason) {
+  return reason.find("timeout") != std::string::npos ||
+         reason.find("overran its share") != std::string::npos ||
+         reason.find("no time left") != std::string::npos;
+}
+
 template <typename Elapsed, typename Refute>
 void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
                const std::vector<size_t>& open, Witness& w, const Options& opt, Elapsed& elapsed,
@@ -74,7 +81,10 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
   smt::Batch batch;
   for (size_t i : open) batch.pairs.emplace_back(pairs[i].ref, pairs[i].cand);
   batch.ieee = opt.semantics == ir::Semantics::Ieee;
-  batch.seconds = left;
+  // The default bound's slice: a configuration where Z3 needs longer is run again once the
+  // others have had their turn (a kernel's bug may show at the next sizes in milliseconds).
+  const bool sliced = opt.smt_slice_s > 0 && left > opt.smt_slice_s;
+  batch.seconds = sliced ? opt.smt_slice_s : left;
   batch.jobs = opt.jobs;
   std::vector<smt::BatchAnswer> answers = smt::check_batch(store, batch, range);
   bool split_noted = false;  // a proof evaluated both sides where a divisor is zero
@@ -105,6 +115,7 @@ void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
       }
       res.reason = "a Z3 model that did not replay once rounded to the input dtypes";
     }
+    if (sliced && out_of_time(res.reason)) r.smt_deferred = true;
     if (reason.empty()) reason = res.reason;
   }
 }

@@ -34,6 +34,9 @@ struct Options {
   // once both programs ran (UNKNOWN, Report::flattened says why), since other sizes are tried.
   bool stop_if_flattened = false;
   bool params_initial = false;
+  // The default bound: Z3's time in one configuration before the others run (0: all it has).
+  // A configuration whose queries ran out of it is run again at the end (Report::smt_deferred).
+  double smt_slice_s = 0;
   bool eval_mode = false;  // --eval: both models after .eval()
   bool use_egraph = true;
   bool normal_forms = true;  // the e-graph's real-semantics normal forms (off: to measure them)
@@ -124,6 +127,7 @@ struct Report {
   // kept, that verify() then tries (torch::parameter_pairings).
   std::vector<std::vector<torch::ParameterAlias>> parameter_pairings;
   bool parameters_unpaired = false;  // UNKNOWN because creation order does not pair them
+  bool smt_deferred = false;         // a Z3 query ran out of Options::smt_slice_s
   // The pairing this report's run used (empty: creation order), for --repro.
   std::vector<torch::ParameterAlias> parameter_pairing;
   // TorchState::parameter_objects of each side, for --repro: which of keq's parameters each
