@@ -199,7 +199,9 @@ options:
                     Constants only get_init_inputs() names stay as written.
   --timeout S       seconds for the whole run (default 60): every configuration, autotune
                     config and stage ends by then, the symbolic execution of the two files
-                    and the e-graph included (Z3 queries share what is left); what is still
+                    and the e-graph included (Z3 queries share what is left; under the
+                    default bound a sixth of S in one configuration, and a configuration
+                    whose queries need longer runs again after the others); what is still
                     open is UNKNOWN "before the timeout". A watchdog stops a run still going
                     max(5 s, a quarter of S) past it with UNKNOWN "overran", naming the stage
   --max-memory SZ   resident memory the run may use (default 8G; 0: none), e.g. 2G or 512M:
