@@ -45,8 +45,6 @@ std::optional<ir::Interval> shared_domain(const ir::Enclosure& e) {
                       std::nextafter(e.hi.approx_double(), INFINITY), false, true};
 }
 
-// Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
-// when its point, rounded to the inputs' dtypes, replays as a difference.
 // Whether a Z3 answer is "no answer in the time given" (smt.cc, batch.cc).
 bool out_of_time(const std::string& reason) {
   return reason.find("timeout") != std::string::npos ||
@@ -54,6 +52,8 @@ bool out_of_time(const std::string& reason) {
          reason.find("no time left") != std::string::npos;
 }
 
+// Z3 on the pairs that neither the e-graph nor the witness search settled. A model counts only
+// when its point, rounded to the inputs' dtypes, replays as a difference.
 template <typename Elapsed, typename Refute>
 void smt_stage(const ir::TermStore& store, const std::vector<Pair>& pairs,
                const std::vector<size_t>& open, Witness& w, const Options& opt, Elapsed& elapsed,
