@@ -203,10 +203,10 @@ void Interp::install_builtins() {
   def("print", [](Interp&, CallArgs&) { return none(); });  // output is not part of the model
   def("staticmethod", [](Interp& in, CallArgs& a) -> Ref {
     Ref f = one_arg(in, a, "staticmethod");
+    if (f->kind == K::Builtin) in.unsupported(a.at, "staticmethod of a " + f->type_name());
     // Attribute lookup binds only functions and builtins; anything else (a JITFunction, a
     // class) is returned unbound whether or not staticmethod wraps it, as in CPython.
-    if (f->kind != K::Function && f->kind != K::Builtin) return f;
-    if (f->kind != K::Function) in.unsupported(a.at, "staticmethod of a " + f->type_name());
+    if (f->kind != K::Function) return f;
     auto g = std::make_shared<Value>(*f);
     g->b = true;  // Function's `b`: never bound to an instance (value.h)
     return Ref(g);

@@ -235,7 +235,7 @@ void Torch::install_creation(const Ref& torch) {
       in.raise(a.at, "TypeError: torch.Size() takes at most one positional argument");
     std::vector<Ref> dims = a.pos.empty() ? std::vector<Ref>{} : in.to_sequence(a.pos[0], a.at);
     for (const Ref& d : dims)
-      if (d->kind != K::Int || d->b)
+      if (d->kind != K::Int)
         in.raise(a.at, "TypeError: torch.Size() takes an iterable of 'int' (item of type '" +
                            d->type_name() + "')");
     Ref size = python::tuple(dims);
