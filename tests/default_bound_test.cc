@@ -1403,5 +1403,18 @@ TEST(DefaultBound, ZsSliceOfOneConfigurationLeavesTheNextItsTurn) {
   EXPECT_EQ(rs[1].verdict, Verdict::NotEquivalent) << rs[1].reason;
 }
 
+// Where the reference rejects the first sizes (a view into the file's 4 groups), the second
+// round's multiple of that constant differs from the first's: both once ran at 4 columns, groups
+// of one column where no lane is masked, and proved a kernel whose masked lanes load 1.0.
+TEST(DefaultBound, TheSecondRoundsMultipleOfAConstantDiffersFromTheFirsts) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/group_rmsnorm_tail_loads_one";
+  std::vector<Report> rs =
+      verify_default_bound((dir / "ref.py").string(), (dir / "cand.py").string(), {});
+  ASSERT_GE(rs.size(), 2u);
+  EXPECT_NE(rs[0].bound.find("hidden=4 "), std::string::npos) << rs[0].bound;
+  EXPECT_NE(rs[1].bound.find("hidden=12 "), std::string::npos) << rs[1].bound;
+  EXPECT_EQ(rs[1].verdict, Verdict::NotEquivalent) << rs[1].reason;
+}
+
 }  // namespace
 }  // namespace keq::verify

@@ -298,7 +298,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
           NamedDims more;
           if (probe.assert_rejected) more = powers_of_two(tries[0].first);
           if (by_reference) {
-            auto multiples = multiples_of(tries[0].first, torch::fixed_constants(ref_path));
+            auto multiples =
+                multiples_of(tries[0].first, torch::fixed_constants(ref_path), second_round);
             more.insert(more.begin(), multiples.begin(), multiples.end());
           }
           tries.insert(tries.begin() + static_cast<ptrdiff_t>(t) + 1, more.begin(), more.end());

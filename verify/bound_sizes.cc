@@ -145,15 +145,16 @@ NamedDims powers_of_two(const torch::Dims& dims) {
   return out;
 }
 
-NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants) {
+NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants,
+                       bool second) {
   NamedDims out;
   auto add = [&](torch::Dims more, const std::string& what, int64_t c) {
     if (elements(more) <= kMaxElements)
       out.push_back({std::move(more), what + " " + kMultipleOfConstant + " " + std::to_string(c) +
-                                          ": the reference's assert rejected the sizes before"});
+                                          ": the reference rejected the sizes before"});
   };
   for (int64_t c : constants) {
-    for (int64_t k : {1, 2})
+    for (int64_t k : second ? std::vector<int64_t>{3} : std::vector<int64_t>{1, 2})
       for (size_t d = 0; d < dims.size(); ++d)
         for (size_t j = 0; j < dims[d].second.size(); ++j) {
           if (dims[d].second[j] <= 1 || dims[d].second[j] == c * k) continue;
@@ -162,7 +163,7 @@ NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& cons
           add(std::move(more), dims[d].first, c);
         }
     torch::Dims every = dims;
-    int64_t next = 1;
+    int64_t next = second ? 3 : 1;
     for (auto& entry : every)
       for (int64_t& x : entry.second)
         if (x > 1) x = c * next++;
@@ -171,6 +172,10 @@ NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& cons
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return elements(a.first) < elements(b.first);
   });
+  if (second) {  // then the first round's, where none of those is accepted
+    NamedDims first = multiples_of(dims, constants);
+    out.insert(out.end(), first.begin(), first.end());
+  }
   return out;
 }
 

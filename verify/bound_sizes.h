@@ -66,9 +66,13 @@ inline constexpr const char* kPowerOfTwo = "a power of two: an assert rejected t
 NamedDims powers_of_two(const torch::Dims& dims);
 // Sizes for a reference whose assert wants a size divisible by a constant the file keeps
 // (`assert n_embd % n_head == 0` with 12 heads): each size in turn that constant, then twice it,
-// the others as they were; then every size a distinct multiple of it; smallest first.
+// the others as they were; then every size a distinct multiple of it; smallest first. The
+// second round (`second`) takes three times the constant first (then the first round's), so
+// that its sizes differ from the first round's: Mamba2's gated RMSNorm over 4 groups ran both
+// rounds at 4 columns, groups of one column, where no lane of its kernel is masked.
 inline constexpr const char* kMultipleOfConstant = "a multiple of the file's constant";
-NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants);
+NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants,
+                       bool second = false);
 
 // Sizes for a reference that needs some sizes at the file's own values (LeNet's
 // `view(-1, 16*5*5)` wants the 32 x 32 image its get_inputs writes): for each value the file
