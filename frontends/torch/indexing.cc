@@ -250,11 +250,14 @@ void Torch::masked_setitem(const TensorPtr& t, const TensorPtr& mask, const Ref&
 }
 
 // The selected elements of t take v's, broadcast to the selection's shape and converted to t's
-// dtype, in t and every view of its storage. keq shares storage only with contiguous and
-// permuted views: a write through a column or an expand would not reach the tensor it views.
+// dtype, in t and every view of its storage. A slice or permutation of a tensor keq tracks the
+// strides of is written at torch's positions (flash-attn's rotary copies the columns past the
+// rotary ones into `out[..., rotary_dim:]`); a tensor whose layout keq does not track, or an
+// expand (several elements at one place), is not modelled.
 void Torch::write_selection(const TensorPtr& t, const Selection& sel, const TensorPtr& v,
                             const std::string& what, Span at) {
-  if (t->strided)
+  const bool tracked = !t->storage.strides.empty() && t->storage.members && !t->storage.aliases;
+  if (t->strided && !tracked)
     in.unsupported(at, what +
                            " into a strided tensor (a transpose, permute, expand or column "
                            "slice, or an op on one)");
@@ -265,8 +268,8 @@ void Torch::write_selection(const TensorPtr& t, const Selection& sel, const Tens
   bump_version(t);
   std::vector<int64_t> idx(sel.shape.size(), 0);
   for (size_t k = 0; k < sel.flat.size(); ++k) {
-    t->write(sel.flat[k],
-             convert(s, v->elems[broadcast_index(*v, sel.shape, idx)], v->dtype, t->dtype));
+    int64_t place = tracked ? t->storage_position(sel.flat[k]) : sel.flat[k];
+    t->write(place, convert(s, v->elems[broadcast_index(*v, sel.shape, idx)], v->dtype, t->dtype));
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < sel.shape[d]) break;
       idx[d] = 0;
