@@ -463,7 +463,9 @@ TEST(PythonExceptions, AnUnmatchedExceptionAndKeqsOwnGapsPassThrough) {
   EXPECT_THROW(ProgramRun(f, "try:\n    raise RuntimeError('x')\nexcept ValueError:\n    pass\n"),
                python::ProgramError);
   // keq not modelling something is not an exception Python raised: no handler takes it.
-  EXPECT_THROW(ProgramRun(f, "try:\n    import sqlite3\nexcept Exception:\n    pass\n"),
+  EXPECT_THROW(ProgramRun(f,
+                          "import sqlite3\ntry:\n    sqlite3.connect(':memory:')\n"
+                          "except Exception:\n    pass\n"),
                python::Unsupported);
 }
 
@@ -520,7 +522,7 @@ TEST(PythonImports, AStoppedModuleLendsEarlierNamesAndRefusesLaterOnes) {
 TABLE = {"a": 1}
 def early():
     return 5
-import sqlite3
+import sqlite3; DB = sqlite3.connect(":memory:")
 TABLE["b"] = 2
 def late():
     return 6
@@ -720,7 +722,7 @@ class ModelNew(nn.Module):
 // raised AttributeError in keq, not in CPython): UNSUPPORTED, naming the stop, not a verdict.
 TEST(PythonImports, AnExceptionAfterAStoppedModuleIsNoVerdict) {
   Folder f;
-  f.write("lib.py", "import sqlite3\nVALUE = 1\n");
+  f.write("lib.py", "import sqlite3\nDB = sqlite3.connect(':memory:')\nVALUE = 1\n");
   std::string what = unsupported_candidate(f, R"(
 import torch.nn as nn
 try:
@@ -764,6 +766,95 @@ b = 3
               std::string::npos)
         << e.what();
   }
+}
+
+// dir() of a module whose names keq knows: one read from source, and torch.distributed (its
+// names under torch 2.11, private ones too). flash-attn's cross_entropy stopped at import on
+// `if "all_gather_into_tensor" not in dir(torch.distributed)`. Elsewhere it is not modelled.
+TEST(PythonImports, DirListsTheNamesOfAModuleKeqKnowsWhole) {
+  Folder f;
+  f.write("helpers.py", "import math\nSCALE = 2\ndef twice(x):\n    return SCALE * x\n");
+  ProgramRun r(f, R"(
+import torch
+import helpers
+names = dir(helpers)
+a = int("twice" in names) + 2 * int("SCALE" in names) + 4 * int("math" in names)
+b = int(names == sorted(names)) + 2 * int("thrice" in names)
+d = dir(torch.distributed)
+c = int("all_gather_into_tensor" in d) + 2 * int("_all_gather_base" in d) + 4 * int("nope" in d)
+e = int(hasattr(torch.distributed, "reduce_scatter_tensor"))
+)");
+  EXPECT_EQ(r.integer("a"), 7);
+  EXPECT_EQ(r.integer("b"), 1);
+  EXPECT_EQ(r.integer("c"), 3);
+  EXPECT_EQ(r.integer("e"), 1);
+  Folder g;
+  EXPECT_THROW(ProgramRun(g, "import torch\nx = dir(torch.nn)\n"), python::Unsupported);
+  EXPECT_THROW(ProgramRun(g, "x = dir()\n"), python::Unsupported);
+}
+
+// A library's own triton_op (flash-attn's keeps the schema torch's drops) imports
+// set_wrap_triton_enabled from torch._library.triton and registers a decomposition for
+// FunctionalTensorMode: both modelled, and an eager call runs the implementation.
+TEST(PythonImports, ALibrarysOwnTritonOpRunsItsImplementation) {
+  Folder f;
+  ProgramRun r(f, R"(
+import torch
+from torch.library import custom_op
+from torch._library.triton import set_wrap_triton_enabled
+from torch._subclasses.functional_tensor import FunctionalTensorMode
+
+def triton_op(name, fn=None, /, *, mutates_args, schema=None):
+    def dec(fn):
+        def backend_fn(*args, **kwargs):
+            with set_wrap_triton_enabled(False):
+                return fn(*args, **kwargs)
+        result = custom_op(name, backend_fn, mutates_args=mutates_args, schema=schema)
+        result.register_fake(fn)
+        result.register_torch_dispatch(FunctionalTensorMode, lambda *a: None)
+        return result
+    return dec if fn is None else dec(fn)
+
+@triton_op("t::plus_one", mutates_args=(), schema="(int x) -> int")
+def plus_one(x):
+    return x + 1
+
+a = plus_one(41)
+)");
+  EXPECT_EQ(r.integer("a"), 42);
+}
+
+// What libraries run at import, as CPython runs it (torchao's and unsloth's __init__): a
+// standard-library module keq does not model imports, and only a use of it is UNSUPPORTED;
+// warnings filters change nothing keq computes (an "error" filter would); importlib.metadata
+// reads a package's version from its .dist-info on the search path; torch.version has
+// git_version; torch.utils._triton answers as on the H200.
+TEST(PythonImports, LibraryImportTimeHelpersRunAsCPythonRunsThem) {
+  Folder f;
+  f.write("pkg_x-1.2.3.dist-info/METADATA", "Name: pkg-x\nVersion: 1.2.3\n");
+  ProgramRun r(f, R"(
+import ctypes
+import warnings
+import torch
+from importlib.metadata import PackageNotFoundError, version
+from torch.utils._triton import has_triton
+warnings.filterwarnings("ignore", message="numpy")
+with warnings.catch_warnings() as w:
+    warnings.simplefilter("ignore")
+a = int(w is None) + 2 * int(version("pkg-x") == "1.2.3") + 4 * int(has_triton())
+b = int(hasattr(torch.version, "git_version")) + 2 * int(issubclass(PackageNotFoundError, ImportError))
+def uses():
+    return ctypes.c_int(3)
+)");
+  EXPECT_EQ(r.integer("a"), 7);
+  EXPECT_EQ(r.integer("b"), 3);
+  python::CallArgs c;
+  EXPECT_THROW(r.in.call(r.env->lookup("uses"), c), python::Unsupported);
+  Folder g;
+  EXPECT_THROW(ProgramRun(g, "import warnings\nwarnings.simplefilter('error')\n"),
+               python::Unsupported);
+  EXPECT_THROW(ProgramRun(g, "from importlib.metadata import version\nv = version('absent')\n"),
+               python::Unsupported);
 }
 
 }  // namespace

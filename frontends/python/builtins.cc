@@ -456,6 +456,20 @@ void Interp::install_builtins() {
     }
     return boolean(false);
   });
+  // issubclass(C, B): B (or one of a tuple of them) is C or one of its bases; classes only.
+  def("issubclass", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.size() != 2) in.error(a.at, "issubclass() takes two arguments");
+    if (a.pos[0]->kind != K::Class) in.raise(a.at, "TypeError: issubclass() arg 1 must be a class");
+    std::vector<Ref> bases =
+        a.pos[1]->kind == K::Tuple ? a.pos[1]->items : std::vector<Ref>{a.pos[1]};
+    for (const Ref& b : bases) {
+      if (b->kind != K::Class)
+        in.unsupported(a.at, "issubclass() of a " + b->type_name() + " (modelled: classes)");
+      for (Ref c = a.pos[0]; c; c = c->cls)
+        if (c == b) return boolean(true);
+    }
+    return boolean(false);
+  });
   def("getattr", [](Interp& in, CallArgs& a) -> Ref {
     if (a.pos.size() < 2 || a.pos[1]->kind != K::Str)
       in.error(a.at, "getattr(obj, name[, default])");
@@ -482,6 +496,20 @@ void Interp::install_builtins() {
     } catch (const ProgramError&) {
       return boolean(false);
     }
+  });
+  // dir(module): the names CPython lists, where keq knows them all (`if "all_gather_into_tensor"
+  // not in dir(torch.distributed)` in flash-attn's cross_entropy); elsewhere not modelled.
+  def("dir", [](Interp& in, CallArgs& a) -> Ref {
+    if (a.pos.size() != 1) in.unsupported(a.at, "dir() without an argument (the scope's names)");
+    auto names = in.module_dir(a.pos[0]);
+    if (!names)
+      in.unsupported(a.at, "dir() of " +
+                               (a.pos[0]->kind == K::Module ? "module " + a.pos[0]->s
+                                                            : "a " + a.pos[0]->type_name()) +
+                               " (keq does not know all its names)");
+    std::vector<Ref> items;
+    for (const std::string& n : *names) items.push_back(string(n));
+    return list(std::move(items));
   });
   def("setattr", [](Interp& in, CallArgs& a) -> Ref {
     in.setattr(a.pos.at(0), a.pos.at(1)->s, a.pos.at(2), a.at);

@@ -167,6 +167,12 @@ class Interp {
   void set_real_names(const std::string& module, absl::flat_hash_set<std::string> names) {
     real_names_[module] = std::move(names);
   }
+  // Whether `module`'s real names (set_real_names) are all of CPython's dir() for it, private
+  // names too, as recorded from the pinned library: dir() of it answers them.
+  void set_names_complete(const std::string& module) { names_complete_.insert(module); }
+  // dir(module) where keq knows every name: a module read from source (its globals) or one
+  // whose recorded names are complete; null elsewhere.
+  std::optional<std::vector<std::string>> module_dir(const Ref& module) const;
   // The library module really has this public name, modelled or not (hasattr is True).
   bool library_has(const Ref& module, const std::string& name) const {
     auto real = real_names_.find(module->s);
@@ -176,6 +182,10 @@ class Interp {
   // The module `import NAME` binds: a registered one, or one read as source from the search
   // path (modules.cc). A name found nowhere raises ModuleNotFoundError, as CPython would.
   Ref module_value(const std::string& name, Span at);
+  // What importlib.util.find_spec answers, without running the module: whether `import name`
+  // finds it (keq's models, the standard library, the search path). A module of a library
+  // keq models that keq lacks is UNSUPPORTED (CPython may find it); parents are imported.
+  bool module_findable(const std::string& name, Span at);
   // A builtin by name (int, len, ...), or null.
   Ref builtin_named(const std::string& name) const {
     auto it = builtins_->vars.find(name);
@@ -188,6 +198,7 @@ class Interp {
   }
   // Folders searched for source modules, in order: the importing file's folder first.
   void add_search_dir(const std::string& dir) { search_path_.push_back(dir); }
+  const std::vector<std::string>& search_dirs() const { return search_path_; }
   // What importing read and assumed, for the report: modules taken as not installed, modules
   // whose module level stopped at something keq does not model (their later names unusable).
   const std::vector<std::string>& import_notes() const { return import_notes_; }
@@ -376,6 +387,7 @@ class Interp {
   std::shared_ptr<Env> builtins_;
   absl::flat_hash_map<std::string, Ref> modules_;
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> real_names_;
+  absl::flat_hash_set<std::string> names_complete_;
   absl::flat_hash_map<std::string, const char*> model_sources_;
   absl::flat_hash_map<std::string, std::string> model_attributes_;  // register_model_attribute
   // keq's model of `module` lacks `name`, which the real module may have (not CPython's error).

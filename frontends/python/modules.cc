@@ -10,6 +10,7 @@
 // import as in CPython.
 #include <absl/container/flat_hash_set.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 
@@ -221,8 +222,16 @@ Ref Interp::import_module(const std::string& name, Span at) {
   if (dot == std::string::npos) {
     if (const char* source = stdlib_model_source(name))
       return load_source_module(name, "<keq's model of " + name + ">", false, source);
-    if (is_stdlib(top))
-      unsupported(at, "the standard-library module '" + name + "' is not modelled");
+    // CPython always has it: the import succeeds, and only a use of it is UNSUPPORTED (unsloth's
+    // kernels/utils.py imports ctypes at its top and uses it on one path only).
+    if (is_stdlib(top)) {
+      std::string reason = "the standard-library module '" + name + "', imported at " + where(at) +
+                           ", is not modelled";
+      import_notes_.push_back(reason + ": a use of it is UNSUPPORTED");
+      Ref m = module_object(name);
+      (*m->attrs)["<stopped>"] = string(reason);
+      return modules_[name] = m;
+    }
   } else {
     Ref parent = import_module(name.substr(0, dot), at);
     if (auto s = parent->attrs->find("<stopped>"); s != parent->attrs->end() && !parent->scope) {
@@ -434,6 +443,43 @@ bool Interp::model_lacks(const Ref& module, const std::string& name) const {
   bool keq_model = !module->scope || is_stdlib(module->s.substr(0, module->s.find('.'))) ||
                    module->attrs->contains("<keq model>");
   return keq_model && !absent;
+}
+
+bool Interp::module_findable(const std::string& name, Span at) {
+  if (modules_.contains(name) || model_sources_.contains(name)) return true;
+  size_t dot = name.rfind('.');
+  if (dot == std::string::npos) {
+    if (stdlib_model_source(name) || is_stdlib(name)) return true;
+  } else {
+    Ref parent = import_module(name.substr(0, dot), at);  // as CPython's find_spec does
+    if (modules_.contains(name)) return true;             // the parent's __init__ imported it
+    if (!parent->scope || parent->attrs->contains("<keq model>"))
+      unsupported(at, "importlib.util.find_spec('" + name + "'): keq models " + parent->s +
+                          " without this submodule");
+  }
+  if (!installed_file(name).empty()) return true;
+  import_notes_.push_back("module '" + name +
+                          "' is not on the search path: importlib.util.find_spec answered None "
+                          "at " +
+                          where(at));
+  return false;
+}
+
+std::optional<std::vector<std::string>> Interp::module_dir(const Ref& module) const {
+  if (module->kind != Value::Kind::Module) return std::nullopt;
+  std::vector<std::string> names;
+  if (names_complete_.contains(module->s)) {
+    const auto& real = real_names_.at(module->s);
+    names.assign(real.begin(), real.end());
+    for (const auto& [name, v] : *module->attrs)  // names the program bound on it
+      if (!real.contains(name)) names.push_back(name);
+  } else if (module->scope && !model_lacks(module, "")) {  // read from the program's files
+    for (const auto& [name, v] : module->scope->vars) names.push_back(name);
+  } else {
+    return std::nullopt;
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 Ref Interp::import_name(const Ref& module, const std::string& from, const std::string& name,

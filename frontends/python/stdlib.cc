@@ -4,6 +4,7 @@
 // the differences the comments name.
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 #include "frontends/python/interp.h"
 
@@ -133,6 +134,77 @@ void install_operator(Interp& in) {
   in.register_module("operator", m);
 }
 
+// A distribution's name as its .dist-info folder spells it (PEP 503, underscores): lower case,
+// each run of '-', '_' and '.' one '_'.
+std::string dist_name(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    bool sep = c == '-' || c == '_' || c == '.';
+    if (sep && !out.empty() && out.back() == '_') continue;
+    out += sep ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+// The version of `pkg` that a NAME-VERSION.dist-info folder on the search path records, or "".
+std::string installed_version(const Interp& in, const std::string& pkg) {
+  namespace fs = std::filesystem;
+  const std::string want = dist_name(pkg);
+  std::vector<std::string> dirs = in.search_dirs();
+  dirs.insert(dirs.end(), import_path().begin(), import_path().end());
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      std::string f = entry.path().filename().string();
+      const std::string suffix = ".dist-info";
+      if (f.size() <= suffix.size() || f.compare(f.size() - suffix.size(), suffix.size(), suffix))
+        continue;
+      std::string stem = f.substr(0, f.size() - suffix.size());
+      size_t dash = stem.find('-');
+      if (dash != std::string::npos && dist_name(stem.substr(0, dash)) == want)
+        return stem.substr(dash + 1);
+    }
+  }
+  return "";
+}
+
+// importlib.util as libraries use it to probe for a module (xformers' libdevice_find, unsloth's
+// device checks): find_spec locates without running it; module_from_spec then imports it
+// (exec_module has nothing left to do), as CPython's pair of calls ends with the module run.
+constexpr const char* kImportlibUtil = R"PY(
+from importlib import import_module
+from importlib._keq_util import findable, unsupported
+
+
+class _Loader:
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        return None
+
+
+class ModuleSpec:
+    def __init__(self, name, loader, *, origin=None, is_package=None):
+        self.name = name
+        self.loader = loader
+        self.origin = origin
+        self.submodule_search_locations = None
+        self.parent = name[:name.rfind(".")] if "." in name else ""
+
+
+def find_spec(name, package=None):
+    if name.startswith("."):
+        unsupported("importlib.util.find_spec of a relative name")
+    if not findable(name):
+        return None
+    return ModuleSpec(name, _Loader())
+
+
+def module_from_spec(spec):
+    return import_module(spec.name)
+)PY";
+
 void install_importlib(Interp& in) {
   Ref m = module_object("importlib");
   (*m->attrs)["import_module"] = builtin("importlib.import_module", [](Interp& i2, CallArgs& a) {
@@ -148,12 +220,30 @@ void install_importlib(Interp& in) {
     if (!a.pos.empty() && a.pos[0]->kind == K::Str) pkg = a.pos[0]->s;
     if (pkg == "torch") return string("2.11.0");
     if (pkg == "triton") return string("3.6.0");
+    // Another package: the version its .dist-info on the search path records (torchao's
+    // __init__ reads its own).
+    if (std::string v = installed_version(i2, pkg); !v.empty()) return string(v);
     i2.unsupported(a.at, "importlib.metadata.version('" + pkg +
-                             "'): keq knows the versions of torch and triton only");
+                             "'): keq knows the versions of torch and triton, and of packages "
+                             "whose .dist-info folder is on the search path");
   });
+  // Caught where a version is looked up (`except PackageNotFoundError:`); keq never raises it.
+  (*meta->attrs)["PackageNotFoundError"] =
+      in.make_class("PackageNotFoundError", in.builtin_named("ModuleNotFoundError"),
+                    std::make_shared<absl::flat_hash_map<std::string, Ref>>());
   (*m->attrs)["metadata"] = meta;
   in.register_module("importlib", m);
   in.register_module("importlib.metadata", meta);
+  Ref util = module_object("importlib._keq_util");
+  (*util->attrs)["findable"] = builtin("importlib.util.find_spec", [](Interp& i2, CallArgs& a) {
+    if (a.pos.size() != 1 || a.pos[0]->kind != K::Str) i2.error(a.at, "find_spec(name)");
+    return boolean(i2.module_findable(a.pos[0]->s, a.at));
+  });
+  (*util->attrs)["unsupported"] = builtin("importlib.util", [](Interp& i2, CallArgs& a) -> Ref {
+    i2.unsupported(a.at, a.pos.empty() ? std::string("importlib.util") : a.pos[0]->s);
+  });
+  in.register_module("importlib._keq_util", util);
+  in.register_model_source("importlib.util", kImportlibUtil);
 }
 
 void install_contextlib(Interp& in) {
@@ -206,9 +296,31 @@ void install_typing(Interp& in) {
   for (const char* n : {"annotations", "division", "print_function", "absolute_import"})
     (*future->attrs)[n] = boolean(true);
   in.register_module("__future__", future);
-  // warnings.warn prints in CPython and changes nothing else.
+  // warnings.warn prints in CPython and changes nothing else; filters change only what is
+  // printed (torchao's __init__ ignores a NumPy warning), unless they make warnings exceptions.
   Ref warnings = module_object("warnings");
   (*warnings->attrs)["warn"] = builtin("warnings.warn", [](Interp&, CallArgs&) { return none(); });
+  for (const char* name : {"filterwarnings", "simplefilter"})
+    (*warnings->attrs)[name] =
+        builtin(std::string("warnings.") + name, [name](Interp& i2, CallArgs& a) -> Ref {
+          Ref action = a.get(0, "action");
+          if (!action || action->kind != K::Str) i2.error(a.at, std::string(name) + "(action)");
+          if (action->s == "error")
+            i2.unsupported(a.at, std::string("warnings.") + name +
+                                     "(\"error\"): warnings raised as exceptions");
+          return none();
+        });
+  (*warnings->attrs)["resetwarnings"] =
+      builtin("warnings.resetwarnings", [](Interp&, CallArgs&) { return none(); });
+  // `with warnings.catch_warnings():` binds None; with record=True, the list of warnings that
+  // keq does not keep.
+  (*warnings->attrs)["catch_warnings"] =
+      builtin("warnings.catch_warnings", [](Interp& i2, CallArgs& a) {
+        Ref record = a.get(SIZE_MAX, "record");
+        if (record && i2.truthy(record, a.at))
+          i2.unsupported(a.at, "warnings.catch_warnings(record=True): the warnings raised");
+        return module_object("context:catch_warnings");
+      });
   in.register_module("warnings", warnings);
 }
 

@@ -8,6 +8,62 @@
 
 namespace keq::torch {
 namespace {
+
+// dir(torch.distributed) under torch 2.11 (the test venv's), separated by spaces.
+constexpr const char* kDistributedNames =
+    "AllToAllOptions AllreduceCoalescedOptions AllreduceOptions Backend BackendConfig "
+    "BarrierOptions BroadcastOptions BuiltinCommHookType DebugLevel DeviceMesh "
+    "DistBackendError DistError DistNetworkError DistStoreError FileStore GatherOptions "
+    "GradBucket GroupMember GroupName HashStore Logger P2POp PrefixStore ProcessGroup "
+    "ProcessGroupGloo ProcessGroupNCCL QueueEmptyError RankType ReduceOp ReduceOptions "
+    "ReduceScatterOptions Reducer ScatterOptions Store TCPStore Work _Backend "
+    "_CoalescingManager _ControlCollectives _DEFAULT_FIRST_BUCKET_BYTES _StoreCollectives "
+    "_Work __annotations__ __builtins__ __cached__ __doc__ __file__ __loader__ __name__ "
+    "__package__ __path__ __spec__ _all_gather_base _breakpoint_cache _broadcast_coalesced "
+    "_coalescing_manager _compute_bucket_assignment_by_size _create_process_group_wrapper "
+    "_create_store_from_options _get_process_group_name _make_distributed_pdb "
+    "_make_nccl_premul_sum _mesh_layout _meta_registrations _pycute _rank_not_in_group "
+    "_reduce_scatter_base _register_builtin_comm_hook _register_comm_hook _remote_device "
+    "_test_python_store _time_estimator _verify_params_across_processes algorithms "
+    "all_gather all_gather_coalesced all_gather_into_tensor all_gather_object all_reduce "
+    "all_reduce_coalesced all_to_all all_to_all_single autograd barrier batch_isend_irecv "
+    "breakpoint broadcast broadcast_object_list c10d_logger config constants "
+    "default_pg_timeout destroy_process_group device_mesh distributed_c10d gather "
+    "gather_object get_backend get_backend_config get_debug_level "
+    "get_default_backend_for_device get_global_rank get_group_rank get_node_local_rank "
+    "get_pg_count get_process_group_ranks get_rank get_world_size group init_device_mesh "
+    "init_process_group irecv is_available is_backend_available is_gloo_available "
+    "is_initialized is_mpi_available is_nccl_available is_torchelastic_launched "
+    "is_ucc_available is_xccl_available isend log logging logging_handlers monitored_barrier "
+    "new_group new_subgroups new_subgroups_by_enumeration recv recv_object_list reduce "
+    "reduce_op reduce_scatter reduce_scatter_tensor register_rendezvous_handler "
+    "remote_device rendezvous rpc scatter scatter_object_list send send_object_list "
+    "set_debug_level set_debug_level_from_env shrink_group split_group supports_complex sys "
+    "timedelta torch traceback typing utils";
+
+// The space-separated words of `text`.
+absl::flat_hash_set<std::string> words(std::string_view text) {
+  absl::flat_hash_set<std::string> out;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find(' ', at);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > at) out.insert(std::string(text.substr(at, end - at)));
+    at = end + 1;
+  }
+  return out;
+}
+
+// torch.utils._triton's checks, as on the H200 keq models (on a machine without a GPU,
+// has_triton() is False): libraries build their Triton kernels only where it is True
+// (torchao's blockwise fp8 quantization).
+constexpr const char* kUtilsTriton = R"PY(
+def has_triton_package():
+    return True
+
+
+def has_triton():
+    return True
+)PY";
 using python::Ref;
 using K = python::Value::Kind;
 
@@ -224,6 +280,11 @@ void install_host_environment(python::Interp& in, TorchState& st, const Ref& tor
   (*version->attrs)["cuda"] = python::string("13.0");
   (*version->attrs)["hip"] = python::none();
   (*version->attrs)["__version__"] = python::string("2.11.0");
+  // As torch 2.11.0's wheels have them (torchao's __init__ tests hasattr(.., "git_version")).
+  (*version->attrs)["git_version"] = python::string("70d99e998b4955e0049d13a98d77ae1b14db1f45");
+  (*version->attrs)["debug"] = python::boolean(false);
+  (*version->attrs)["rocm"] = python::none();
+  (*version->attrs)["xpu"] = python::none();
   t["version"] = version;
   Ref amp = python::module_object("torch.amp");
   (*amp->attrs)["custom_fwd"] = amp_decorator("torch.amp.custom_fwd");
@@ -276,6 +337,25 @@ void install_host_environment(python::Interp& in, TorchState& st, const Ref& tor
   (*dist->attrs)["tensor"] = dtensor;
   t["distributed"] = dist;
   in.register_module("torch.distributed", dist);
+  // Every name dir(torch.distributed) lists under torch 2.11 (private ones too): flash-attn
+  // tests `"all_gather_into_tensor" not in dir(torch.distributed)` at import.
+  in.set_real_names("torch.distributed", words(kDistributedNames));
+  in.set_names_complete("torch.distributed");
+  in.register_model_source("torch.utils", "");
+  in.register_model_source("torch.utils._triton", kUtilsTriton);
+  in.register_model_attribute("torch", "utils", "torch.utils");
+  in.set_real_names(
+      "torch.utils",
+      words("ThroughputBenchmark backcompat backend_registration checkpoint cmake_prefix_path "
+            "collect_env cpp_backtrace data deterministic dlpack "
+            "generate_methods_for_privateuse1_backend get_cpp_backtrace hooks "
+            "rename_privateuse1_backend set_module swap_tensors throughput_benchmark weak"));
+  in.set_real_names("torch.utils._triton",
+                    words("get_triton_version has_datacenter_blackwell_tma_device has_triton "
+                          "has_triton_experimental_host_tma has_triton_package "
+                          "has_triton_stable_tma_api has_triton_tensor_descriptor_host_tma "
+                          "has_triton_tma has_triton_tma_device triton_backend "
+                          "triton_hash_with_backend"));
   in.register_module("torch.distributed.tensor", dtensor);
   in.register_module("torch.amp", amp);
   in.register_module("torch.cuda", cuda);

@@ -142,6 +142,42 @@ class _Ops:
 ops = _Ops()
 )PY";
 
+// torch._library.triton, which torch.library's triton_op wraps: libraries that write their own
+// triton_op (flash-attn's, which keeps the schema) import set_wrap_triton_enabled from it. It
+// says whether wrap_triton traces a kernel into a higher-order op for torch.compile; an eager
+// call runs the kernel either way.
+constexpr const char* kLibraryTriton = R"PY(
+from torch.library import custom_op, triton_op, wrap_triton, CustomOpDef
+
+capture_triton = wrap_triton
+
+
+class set_wrap_triton_enabled:
+    def __init__(self, enabled):
+        self._enabled = enabled
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def is_wrap_triton_enabled():
+    return True
+)PY";
+
+// torch._subclasses.functional_tensor's mode, which such a triton_op registers a decomposition
+// for: it is active only while torch.compile or export traces, which nothing here does.
+constexpr const char* kFunctionalTensor = R"PY(
+from torch._keq_library import unsupported
+
+
+class FunctionalTensorMode:
+    def __init__(self, *args, **kwargs):
+        unsupported("torch._subclasses.functional_tensor.FunctionalTensorMode (a tracing mode)")
+)PY";
+
 }  // namespace
 
 void install_library(python::Interp& in) {
@@ -153,6 +189,41 @@ void install_library(python::Interp& in) {
   in.register_module("torch._keq_library", keq);
   in.register_model_source("torch.library", kLibrary);
   in.register_model_attribute("torch", "ops", "torch.library");
+  in.register_model_source("torch._library", "");
+  in.register_model_source("torch._library.triton", kLibraryTriton);
+  in.register_model_source("torch._subclasses", "");
+  in.register_model_source("torch._subclasses.functional_tensor", kFunctionalTensor);
+  in.set_real_names("torch._library.triton", {"capture_triton",
+                                              "custom_op",
+                                              "get_inner_triton_kernels",
+                                              "get_triton_kernels_for_op",
+                                              "infer_schema",
+                                              "is_wrap_triton_enabled",
+                                              "set_wrap_triton_enabled",
+                                              "triton_op",
+                                              "triton_ops_to_kernels",
+                                              "wrap_triton",
+                                              "wrap_triton_enabled",
+                                              "wrap_triton_enabled_default",
+                                              "CustomOpDef",
+                                              "Any",
+                                              "Callable",
+                                              "Generator",
+                                              "Iterable",
+                                              "Optional",
+                                              "Union",
+                                              "ast",
+                                              "contextlib",
+                                              "exposed_in",
+                                              "inspect",
+                                              "logger",
+                                              "logging",
+                                              "threading"});
+  in.set_real_names("torch._subclasses.functional_tensor",
+                    {"FunctionalTensor", "FunctionalTensorMode", "BaseFunctionalizeAPI",
+                     "CppFunctionalizeAPI", "FunctorchFunctionalizeAPI", "PythonFunctionalizeAPI",
+                     "TorchDispatchMode", "disable_functional_mode", "dispatch_functionalize",
+                     "mb_unwrap_functional_tensor", "return_and_correct_aliasing"});
   in.set_real_names("torch.library",
                     {"custom_op", "triton_op", "wrap_triton", "register_fake", "register_autograd",
                      "register_kernel", "impl", "Library", "define", "fallthrough_kernel",
