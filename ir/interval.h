@@ -39,8 +39,11 @@ struct Interval {
   bool negative() const { return !nan && hi < 0; }
   bool nonneg() const { return !nan && lo >= 0; }
   bool nonpos() const { return !nan && hi <= 0; }
-  // Inside a narrow format's finite range, where a saturating cast rounds as the plain one.
-  bool within(double max) const { return !nan && lo >= -max && hi <= max; }
+  // Inside a narrow format's finite range, where a saturating cast rounds as the plain one: NaN
+  // too, which both make NaN (SEMANTICS-FACTS.md). A quantization's x / (amax / 448) is NaN
+  // where a block is all zeros, and it stopped Triton's saturating store from meeting torch's
+  // cast (torchao's fp8 blockwise quantization).
+  bool within(double max) const { return lo >= -max && hi <= max; }
   bool within_e4m3() const { return within(448); }
   bool within_e5m2() const { return within(57344); }
   // Where 2^ceil(log2 x) is a normal fp32 (a UE8M0 scale's range): 2^-126 <= x <= 2^127.

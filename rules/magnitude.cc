@@ -315,7 +315,7 @@ void MagnitudeCache::expire(const KeqLanguage::Graph& g) {
   // An entry from before some unions is still true (its classes only grew), only less
   // complete: rebuild once unions have grown by an eighth, not after each one.
   size_t unions = g.num_ids() - g.num_classes();
-  if (unions_ == SIZE_MAX || unions > unions_ + std::max<size_t>(64, unions_ / 8))
+  if (unions_ == SIZE_MAX || unions > unions_ + std::max<size_t>(1, unions_ / 8))
     by_node_.clear(), found_.clear(), unions_ = unions;
 }
 

@@ -20,8 +20,9 @@ std::optional<TermId> condition_term(ir::TermStore& s, const std::string& name,
                                      const std::vector<TermId>& v, bool finite_reals) {
   auto num = [&](double x) { return s.constant(ir::Constant::of_float(x)); };
   auto both = [&](TermId a, TermId b) { return s.make(Op::And, {a, b}); };
-  auto within = [&](double m) {
-    return both(s.make(Op::Ge, {v[0], num(-m)}), s.make(Op::Le, {v[0], num(m)}));
+  auto within = [&](double m) {  // or NaN, which a saturating cast and the plain one agree on
+    return s.make(Op::Or, {both(s.make(Op::Ge, {v[0], num(-m)}), s.make(Op::Le, {v[0], num(m)})),
+                           s.make(Op::Ne, {v[0], v[0]})});
   };
   if (name == "finite")
     return finite_reals ? std::nullopt
