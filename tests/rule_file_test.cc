@@ -45,7 +45,7 @@ TEST(RuleFile, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a :if (shiny ?a) :holds real)"),
             "t.rules:1:26: unknown condition 'shiny' (known: finite, not-nan, nonzero, positive, "
             "negative, nonneg, nonpos, e4m3-range, e5m2-range, ue8m0-range, in-f16, in-bf16, "
-            "in-e4m3, in-e5m2, f32-binade, const, le, lt)");
+            "in-e4m3, in-e5m2, f32-binade, exp-sum, const, le, lt)");
   EXPECT_EQ(error_of("\n(rule r (+ ?a 0) ?b :holds real)"),
             "t.rules:2:18: variable ?b on the right is not bound on the left");
   EXPECT_EQ(error_of("(rule r (+ ?a 0) ?a)"),

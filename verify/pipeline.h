@@ -126,6 +126,7 @@ class Pipeline {
   bool inert_clamps();           // stage_clamps.cc
   bool sum_at_least_one(TermId sum);
   bool threshold_cases();
+  bool branch_cases();
   // seconds: the e-graph's share (default: what is left of half the --timeout).
   std::set<size_t> split_on_thresholds(const std::vector<size_t>& which, double seconds = -1);
   bool reaches_threshold(TermId root);

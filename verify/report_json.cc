@@ -69,6 +69,7 @@ void fill(const Report& r, report::Configuration& c) {
   s->set_smt_seconds(r.stats.smt_seconds);
   s->set_exhaustion_proved(static_cast<uint32_t>(r.stats.exhaustion_proved));
   s->set_cases_proved(static_cast<uint32_t>(r.stats.cases_proved));
+  s->set_branches_proved(static_cast<uint32_t>(r.stats.branches_proved));
   s->set_chains_proved(static_cast<uint32_t>(r.stats.chains_proved));
   for (const auto& [stage, seconds] : r.stats.stage_seconds) {
     report::StageTime* st = s->add_stages();

@@ -142,9 +142,13 @@ std::string to_text(const Report& r) {
                 s.unknown, r.counterexample ? "left unchecked after the counterexample" : "unknown",
                 s.seconds);
   t += buf;
-  if (s.cases_proved)
+  if (s.cases_proved > s.branches_proved)
     t += "stats: a case split on the constants branches compare with proved " +
-         std::to_string(s.cases_proved) + " (e-graph and enclosures on each piece)\n";
+         std::to_string(s.cases_proved - s.branches_proved) +
+         " (e-graph and enclosures on each piece)\n";
+  if (s.branches_proved)
+    t += "stats: a case split on branches' conditions proved " + std::to_string(s.branches_proved) +
+         " (the e-graph on each way they go)\n";
   if (s.chains_proved)
     t += "stats: " + std::to_string(s.chains_proved) +
          " argmax/argmin chains proved as first extremes over the same (value, index) entries\n";

@@ -28,6 +28,7 @@ namespace {
 
 constexpr size_t kMaxThresholds = 4;        // 9 pieces
 constexpr size_t kMaxNodesPerPair = 20000;  // past it the walk is not worth a likely miss
+constexpr size_t kMaxBranchConditions = 6;  // 64 combinations
 
 bool is_order(ir::Op op) {
   return op == ir::Op::Lt || op == ir::Op::Le || op == ir::Op::Gt || op == ir::Op::Ge;
@@ -200,6 +201,49 @@ bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const std::set
          mpfr_equal_p(ea.lo.get(), eb.lo.get());
 }
 
+// The conditions of selects under the roots that are no comparison with a constant: a kernel's
+// branch on its data (`if val > max_val:` in an online logsumexp), which the split on thresholds
+// leaves. In first-seen order; empty when the terms are large or the walking budget is spent.
+std::vector<TermId> branch_conditions(const ir::TermStore& s, std::vector<TermId> stack,
+                                      size_t& budget) {
+  std::vector<TermId> out;
+  absl::flat_hash_set<TermId> seen;
+  while (!stack.empty()) {
+    TermId t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t).second) continue;
+    if (seen.size() > kMaxNodesPerPair || budget == 0) return {};
+    --budget;
+    if (s.op(t) == ir::Op::Select) {
+      TermId c = s.children(t)[0];
+      if (s.op(c) != ir::Op::Const && !threshold_of(s, c) &&
+          std::find(out.begin(), out.end(), c) == out.end())
+        out.push_back(c);
+    }
+    for (TermId k : s.children(t)) stack.push_back(k);
+  }
+  return out;
+}
+
+// root with each condition of `values` taken as its value there, and the selects it decides
+// resolved.
+TermId resolve_branches(ir::TermStore& s, TermId root,
+                        const absl::flat_hash_map<TermId, bool>& values,
+                        absl::flat_hash_map<TermId, TermId>& memo) {
+  auto replace = [&](TermId t) -> std::optional<TermId> {
+    auto it = values.find(t);
+    if (it == values.end()) return std::nullopt;
+    return s.constant(ir::Constant::of_bool(it->second));
+  };
+  auto rebuild = [&](TermId t, std::span<const TermId> next) {
+    if (s.op(t) == ir::Op::Select && s.op(next[0]) == ir::Op::Const)
+      return s.constant_of(next[0]).i ? next[1] : next[2];
+    auto kids = s.children(t);
+    return std::equal(kids.begin(), kids.end(), next.begin()) ? t : s.make(s.op(t), next);
+  };
+  return rewrite_terms(s, root, memo, replace, rebuild);
+}
+
 }  // namespace
 
 // Whether any comparison (or max, min) of an fp32 term with a constant lies under t, memoized over
@@ -312,6 +356,62 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which,
       settled.insert(s.pair);
   r_.stats.cases_proved += settled.size();
   return settled;
+}
+
+// After the split on thresholds: the open pairs whose sides branch on their data. Each of up to
+// four conditions is taken both ways, and a pair is proved when the e-graph proves every
+// combination's resolved sides equal. Sound whatever the conditions mean: each input gives each
+// condition one value, so its combination resolves every select as that input does. A
+// combination no input reaches must be proved too, which only costs completeness. An online
+// logsumexp that rescales its running sum only when a value passes its running maximum (DLBlas
+// L2 42) keeps sum * e^max the same on either branch, which no rule sees through a select.
+bool Pipeline::branch_cases() {
+  if (!opt_.use_egraph || open_.empty() || r_.counterexample || timed_out_ ||
+      opt_.semantics != ir::Semantics::Real)
+    return true;
+  struct Split {
+    size_t pair;
+    size_t first, count;  // its goals
+  };
+  std::vector<Split> splits;
+  std::vector<rules::Goal> goals;
+  auto inputs = [this](const ir::Variable& v) { return input_range(v); };
+  for (size_t k : open_) {
+    // A condition the inputs' domains decide (a finite maximum never -inf) is not split on.
+    absl::flat_hash_map<TermId, bool> values;
+    std::vector<TermId> open;
+    for (TermId c : branch_conditions(store_, {pairs_[k].ref, pairs_[k].cand}, walk_budget_)) {
+      ir::Enclosure e = ir::evaluate_enclosure_over(store_, c, inputs);
+      if (e.type == ir::Type::Bool && e.ilo == e.ihi)
+        values[c] = e.ilo != 0;
+      else
+        open.push_back(c);
+    }
+    if (open.empty() || open.size() > kMaxBranchConditions) continue;
+    Split split{k, goals.size(), size_t{1} << open.size()};
+    for (uint32_t bits = 0; bits < split.count; ++bits) {
+      for (size_t c = 0; c < open.size(); ++c) values[open[c]] = bits >> c & 1;
+      absl::flat_hash_map<TermId, TermId> memo;
+      goals.push_back({resolve_branches(store_, pairs_[k].ref, values, memo),
+                       resolve_branches(store_, pairs_[k].cand, values, memo)});
+    }
+    splits.push_back(split);
+  }
+  double remaining = opt_.timeout_s / 2 - elapsed();
+  if (splits.empty() || remaining <= 0) return true;
+  std::unique_ptr<rules::Proof> proof = prove_goals(goals, rules::kElementTerms, remaining);
+  if (!proof->report.canary.empty()) return true;
+  std::set<size_t> settled;
+  for (const Split& sp : splits) {
+    bool all = true;
+    for (size_t g = sp.first; g < sp.first + sp.count && all; ++g) all = proof->proved(g);
+    if (all) settled.insert(sp.pair);
+  }
+  for (size_t k : settled) proved_[k] = true;
+  std::erase_if(open_, [&](size_t k) { return settled.contains(k); });
+  r_.stats.cases_proved += settled.size();
+  r_.stats.branches_proved += settled.size();
+  return true;
 }
 
 // Whether t >= c (at_least) or t <= c for every input in the inputs' domains. Its enclosure

@@ -334,6 +334,7 @@ Report Pipeline::run() {
       {&Pipeline::egraph, "e-graph"},                     // rewrites and normal forms
       {&Pipeline::witness_search, "witness search"},      // the residue, point by point
       {&Pipeline::threshold_cases, "case split"},         // branches cut at constants
+      {&Pipeline::branch_cases, "case split"},            // branches on the data
       {&Pipeline::negligible_terms, "negligible terms"},  // sides apart by e^-1e30 alone
       {&Pipeline::sentinel_extrema, "sentinels"},         // apart where values pass 1e30 alone
       {&Pipeline::smt, "Z3"},                             // what is left
@@ -416,10 +417,12 @@ static std::string proved_how(const Stats& s) {
   };
   if (s.smt_proved) add("Z3", " and ");
   if (s.exhaustion_proved) add(std::to_string(s.exhaustion_proved) + " by exhaustion", ", ");
-  if (s.cases_proved)  // stage_cases.cc: the e-graph and enclosures, piece by piece
-    add(std::to_string(s.cases_proved) +
+  if (s.cases_proved > s.branches_proved)  // stage_cases.cc: e-graph and enclosures, by piece
+    add(std::to_string(s.cases_proved - s.branches_proved) +
             " by a case split on the constants their branches compare with",
         ", ");
+  if (s.branches_proved)  // stage_cases.cc: the e-graph on each way the branches go
+    add(std::to_string(s.branches_proved) + " by a case split on their branches' conditions", ", ");
   if (s.chains_proved)  // stage_chains.cc: argmax/argmin chains read as entry lists
     add(std::to_string(s.chains_proved) + " as argmax/argmin chains over the same entries", ", ");
   return how == "e-graph" ? "every output element proved by the e-graph"

@@ -96,7 +96,8 @@ struct Counterexample {
 struct Stats {
   size_t pairs = 0, deduped = 0, egraph_proved = 0, witness_refuted = 0, unknown = 0;
   size_t exhaustion_proved = 0;  // --exhaustive: pairs with no differing input
-  size_t cases_proved = 0;       // by the case split on thresholds (stage_cases.cc)
+  size_t cases_proved = 0;       // by the case splits (stage_cases.cc)
+  size_t branches_proved = 0;    // of those: on the conditions of the data's branches
   size_t chains_proved = 0;      // as argmax/argmin chains over the same entries (arg_chain.h)
   size_t smt_queries = 0, smt_proved = 0, smt_refuted = 0, smt_refinements = 0;
   double smt_seconds = 0;
