@@ -359,7 +359,7 @@ std::set<size_t> Pipeline::split_on_thresholds(const std::vector<size_t>& which,
 }
 
 // After the split on thresholds: the open pairs whose sides branch on their data. Each of up to
-// four conditions is taken both ways, and a pair is proved when the e-graph proves every
+// six conditions is taken both ways, and a pair is proved when the e-graph proves every
 // combination's resolved sides equal. Sound whatever the conditions mean: each input gives each
 // condition one value, so its combination resolves every select as that input does. A
 // combination no input reaches must be proved too, which only costs completeness. An online

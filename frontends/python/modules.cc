@@ -473,7 +473,8 @@ std::optional<std::vector<std::string>> Interp::module_dir(const Ref& module) co
     names.assign(real.begin(), real.end());
     for (const auto& [name, v] : *module->attrs)  // names the program bound on it
       if (!real.contains(name)) names.push_back(name);
-  } else if (module->scope && !model_lacks(module, "")) {  // read from the program's files
+  } else if (module->scope && !module->attrs->contains("<keq model>") &&
+             !is_stdlib(module->s.substr(0, module->s.find('.')))) {  // the program's files
     for (const auto& [name, v] : module->scope->vars) names.push_back(name);
   } else {
     return std::nullopt;
