@@ -69,22 +69,32 @@ struct Thresholds {
   std::set<TermId> compared;
   bool operator==(const Thresholds&) const = default;
 };
-Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> stack, size_t& budget) {
-  Thresholds out;
+// Visits each term under the roots once; false when they are large or the run's walking
+// budget is spent (the walk then stops).
+template <class Visit>
+bool walk_terms(const ir::TermStore& s, std::vector<TermId> stack, size_t& budget, Visit&& visit) {
   absl::flat_hash_set<TermId> seen;
   while (!stack.empty()) {
     TermId t = stack.back();
     stack.pop_back();
     if (!seen.insert(t).second) continue;
-    if (seen.size() > kMaxNodesPerPair || budget == 0) return {};
+    if (seen.size() > kMaxNodesPerPair || budget == 0) return false;
     --budget;
+    visit(t);
+    for (TermId k : s.children(t)) stack.push_back(k);
+  }
+  return true;
+}
+
+Thresholds thresholds_in(const ir::TermStore& s, std::vector<TermId> roots, size_t& budget) {
+  Thresholds out;
+  bool whole = walk_terms(s, std::move(roots), budget, [&](TermId t) {
     if (auto th = threshold_of(s, t)) {
       out.cuts[th->term].insert(th->value);
       if (is_order(s.op(t))) out.compared.insert(th->term);
     }
-    for (TermId k : s.children(t)) stack.push_back(k);
-  }
-  return out;
+  });
+  return whole ? out : Thresholds{};
 }
 
 // One piece of the extended reals: the point {lo} or the open interval (lo, hi), whose ends
@@ -147,6 +157,15 @@ std::vector<Piece> pieces_of(const std::set<double>& cuts) {
   return out;
 }
 
+// t over its rebuilt children `next`: a select whose condition became a constant is the branch
+// it picks; t itself where no child changed.
+TermId rebuilt(ir::TermStore& s, TermId t, std::span<const TermId> next) {
+  if (s.op(t) == ir::Op::Select && s.op(next[0]) == ir::Op::Const)
+    return s.constant_of(next[0]).i ? next[1] : next[2];
+  auto kids = s.children(t);
+  return std::equal(kids.begin(), kids.end(), next.begin()) ? t : s.make(s.op(t), next);
+}
+
 // root with every comparison of `split` against one of the cuts decided on the piece, and every
 // select whose condition that makes constant resolved; `as` (when set) replaces `split` itself.
 TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const std::set<double>& cuts,
@@ -174,13 +193,8 @@ TermId resolve_on(ir::TermStore& s, TermId root, TermId split, const std::set<do
     bool value = c_left ? holds(op, th->value, x) : holds(op, x, th->value);
     return s.constant(ir::Constant::of_bool(value));
   };
-  auto rebuild = [&](TermId t, std::span<const TermId> next) {
-    if (s.op(t) == ir::Op::Select && s.op(next[0]) == ir::Op::Const)
-      return s.constant_of(next[0]).i ? next[1] : next[2];
-    auto kids = s.children(t);
-    return std::equal(kids.begin(), kids.end(), next.begin()) ? t : s.make(s.op(t), next);
-  };
-  return rewrite_terms(s, root, memo, replace, rebuild);
+  return rewrite_terms(s, root, memo, replace,
+                       [&](TermId t, std::span<const TermId> next) { return rebuilt(s, t, next); });
 }
 
 // Both sides, with `split` a variable ranging over the piece, enclose the same single point.
@@ -204,25 +218,17 @@ bool same_point_on(ir::TermStore& s, const Pair& p, TermId split, const std::set
 // The conditions of selects under the roots that are no comparison with a constant: a kernel's
 // branch on its data (`if val > max_val:` in an online logsumexp), which the split on thresholds
 // leaves. In first-seen order; empty when the terms are large or the walking budget is spent.
-std::vector<TermId> branch_conditions(const ir::TermStore& s, std::vector<TermId> stack,
+std::vector<TermId> branch_conditions(const ir::TermStore& s, std::vector<TermId> roots,
                                       size_t& budget) {
   std::vector<TermId> out;
-  absl::flat_hash_set<TermId> seen;
-  while (!stack.empty()) {
-    TermId t = stack.back();
-    stack.pop_back();
-    if (!seen.insert(t).second) continue;
-    if (seen.size() > kMaxNodesPerPair || budget == 0) return {};
-    --budget;
-    if (s.op(t) == ir::Op::Select) {
-      TermId c = s.children(t)[0];
-      if (s.op(c) != ir::Op::Const && !threshold_of(s, c) &&
-          std::find(out.begin(), out.end(), c) == out.end())
-        out.push_back(c);
-    }
-    for (TermId k : s.children(t)) stack.push_back(k);
-  }
-  return out;
+  bool whole = walk_terms(s, std::move(roots), budget, [&](TermId t) {
+    if (s.op(t) != ir::Op::Select) return;
+    TermId c = s.children(t)[0];
+    if (s.op(c) != ir::Op::Const && !threshold_of(s, c) &&
+        std::find(out.begin(), out.end(), c) == out.end())
+      out.push_back(c);
+  });
+  return whole ? out : std::vector<TermId>{};
 }
 
 // root with each condition of `values` taken as its value there, and the selects it decides
@@ -235,13 +241,8 @@ TermId resolve_branches(ir::TermStore& s, TermId root,
     if (it == values.end()) return std::nullopt;
     return s.constant(ir::Constant::of_bool(it->second));
   };
-  auto rebuild = [&](TermId t, std::span<const TermId> next) {
-    if (s.op(t) == ir::Op::Select && s.op(next[0]) == ir::Op::Const)
-      return s.constant_of(next[0]).i ? next[1] : next[2];
-    auto kids = s.children(t);
-    return std::equal(kids.begin(), kids.end(), next.begin()) ? t : s.make(s.op(t), next);
-  };
-  return rewrite_terms(s, root, memo, replace, rebuild);
+  return rewrite_terms(s, root, memo, replace,
+                       [&](TermId t, std::span<const TermId> next) { return rebuilt(s, t, next); });
 }
 
 }  // namespace
