@@ -122,6 +122,9 @@ class KeqLanguage {
   std::optional<Condition> condition(std::string_view name, std::span<const uint32_t> vars,
                                      std::string* error) const;
   static std::vector<std::string> condition_names();
+  // A condition that says where a rule fires, not why it holds (exp-sum: a class's structure):
+  // the rule must hold without it, and its checkers prove it so.
+  static bool fires_only(std::string_view condition) { return condition == "exp-sum"; }
 
  private:
   ir::TermStore* store_;

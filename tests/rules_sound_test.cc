@@ -77,11 +77,11 @@ TEST(RulesSound, EverySeedRuleHoldsWhereItsConditionsHold) {
         Graph g(KeqLanguage(&store, sem));
         std::vector<egraph::EClassId> subst;
         for (ir::TermId t : vals) subst.push_back(add_term(g, t));
-        // exp-sum says where a rule fires, not why it holds (a class's structure, which no
-        // constant has): the rule must hold without it. (Typing conditions follow the named.)
+        // A condition that says only where a rule fires (a class's structure, which no constant
+        // has): the rule must hold without it. (Typing conditions follow the named ones.)
         bool holds = true;
         for (size_t i = 0; i < r.rewrite.conditions.size(); ++i)
-          if (i >= r.condition_specs.size() || r.condition_specs[i].first != "exp-sum")
+          if (i >= r.condition_specs.size() || !KeqLanguage::fires_only(r.condition_specs[i].first))
             holds = holds && r.rewrite.conditions[i](g, subst);
         if (!holds) continue;
         ir::TermId lhs = instantiate(store, r.rewrite.lhs, vals);

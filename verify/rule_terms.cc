@@ -51,7 +51,7 @@ std::optional<TermId> condition_term(ir::TermStore& s, const std::string& name,
     if (name == fmt)  // a value its own rounding, or NaN
       return s.make(Op::Or,
                     {s.make(Op::Eq, {v[0], s.make(cast, {v[0]})}), s.make(Op::Ne, {v[0], v[0]})});
-  if (name == "const" || name == "exp-sum") return std::nullopt;  // where a rule fires, not why
+  if (name == "const" || rules::KeqLanguage::fires_only(name)) return std::nullopt;
   throw std::invalid_argument("condition '" + name + "' has no term form in keq rules check");
 }
 

@@ -1,5 +1,7 @@
 #include "frontends/torch/device.h"
 
+#include <absl/strings/str_split.h>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -42,15 +44,8 @@ constexpr const char* kDistributedNames =
     "timedelta torch traceback typing utils";
 
 // The space-separated words of `text`.
-absl::flat_hash_set<std::string> words(std::string_view text) {
-  absl::flat_hash_set<std::string> out;
-  for (size_t at = 0; at < text.size();) {
-    size_t end = text.find(' ', at);
-    if (end == std::string_view::npos) end = text.size();
-    if (end > at) out.insert(std::string(text.substr(at, end - at)));
-    at = end + 1;
-  }
-  return out;
+absl::flat_hash_set<std::string> words(const char* text) {
+  return absl::StrSplit(text, ' ', absl::SkipEmpty());
 }
 
 // torch.utils._triton's checks, as on the H200 keq models (on a machine without a GPU,
