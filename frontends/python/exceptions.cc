@@ -240,7 +240,7 @@ Interp::Flow Interp::exec_try(const Node& n, const std::shared_ptr<Env>& env) {
   return run_finally(flow);
 }
 
-// A with statement over keq's inert contexts (torch.no_grad() and kin: Module "context:...")
+// A with statement over keq's inert contexts (torch.cuda.device() and kin: Module "context:...")
 // or a @contextmanager function's call: its body runs up to `yield`, which runs the with
 // statement's body (bound to the yielded value), then the rest of it.
 Interp::Flow Interp::exec_with(const Node& n, const std::shared_ptr<Env>& env) {

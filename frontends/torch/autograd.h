@@ -8,6 +8,7 @@
 
 namespace keq::torch {
 
-void install_autograd(python::Interp& in, const python::Ref& torch_module);
+// Also grad mode (torch.no_grad() and kin, torch.is_grad_enabled()), kept in `st`.
+void install_autograd(python::Interp& in, TorchState& st, const python::Ref& torch_module);
 
 }  // namespace keq::torch

@@ -100,6 +100,13 @@ void Torch::install_type_info(const Ref& torch) {
   });
 }
 
+// torch.randn(..., requires_grad=True): a tensor that requires grad, as the program asked.
+void Torch::made_requiring_grad(const Ref& r, const Ref& flag, python::Span at) {
+  if (!flag || r->kind != K::Tensor || !in.truthy(flag, at)) return;
+  st.requires_grad_set.emplace_back(r->tensor, true);
+  st.grad_leaf_made = true;
+}
+
 // torch's factories put a tensor on the CPU unless device= says otherwise, and *_like puts it on
 // its input's device. KernelBench moves get_inputs()'s and get_init_inputs()'s tensors to the
 // GPU, and the model's parameters and buffers (Module.cuda() after __init__): anything else made
@@ -112,31 +119,35 @@ void Torch::place_factories(Attrs& t) {
     auto it = t.find(name);
     if (it == t.end()) continue;
     BuiltinFn make = it->second->builtin;
-    it->second = python::builtin(std::string("torch.") + name, [make](Interp& i2, CallArgs& a) {
-      Ref r = make(i2, a);
-      Ref pinned = a.get(SIZE_MAX, "pin_memory"), device = a.get(SIZE_MAX, "device");
-      bool cpu = !device || device->kind == K::None || names_cpu(device);  // the default: CPU
-      if (r->kind == K::Tensor)  // pinned: on the CPU, but a kernel reaches it (unknown here)
-        r->tensor->device = !cpu                                ? Tensor::Device::Gpu
-                            : pinned && i2.truthy(pinned, a.at) ? Tensor::Device::Unknown
-                                                                : Tensor::Device::Cpu;
-      return r;
-    });
+    it->second =
+        python::builtin(std::string("torch.") + name, [this, make](Interp& i2, CallArgs& a) {
+          Ref r = make(i2, a);
+          made_requiring_grad(r, a.get(SIZE_MAX, "requires_grad"), a.at);
+          Ref pinned = a.get(SIZE_MAX, "pin_memory"), device = a.get(SIZE_MAX, "device");
+          bool cpu = !device || device->kind == K::None || names_cpu(device);  // the default: CPU
+          if (r->kind == K::Tensor)  // pinned: on the CPU, but a kernel reaches it (unknown here)
+            r->tensor->device = !cpu                                ? Tensor::Device::Gpu
+                                : pinned && i2.truthy(pinned, a.at) ? Tensor::Device::Unknown
+                                                                    : Tensor::Device::Cpu;
+          return r;
+        });
   }
   for (const char* name :
        {"randn_like", "rand_like", "zeros_like", "ones_like", "empty_like", "full_like"}) {
     auto it = t.find(name);
     if (it == t.end()) continue;
     BuiltinFn make = it->second->builtin;
-    it->second = python::builtin(std::string("torch.") + name, [make](Interp& i2, CallArgs& a) {
-      Ref r = make(i2, a);
-      Ref device = a.get(SIZE_MAX, "device");  // None: the input's, as no device=
-      if (r->kind == K::Tensor && a.pos.at(0)->kind == K::Tensor)
-        r->tensor->device = !device || device->kind == K::None ? a.pos[0]->tensor->device
-                            : names_cpu(device)                ? Tensor::Device::Cpu
-                                                               : Tensor::Device::Gpu;
-      return r;
-    });
+    it->second =
+        python::builtin(std::string("torch.") + name, [this, make](Interp& i2, CallArgs& a) {
+          Ref r = make(i2, a);
+          made_requiring_grad(r, a.get(SIZE_MAX, "requires_grad"), a.at);
+          Ref device = a.get(SIZE_MAX, "device");  // None: the input's, as no device=
+          if (r->kind == K::Tensor && a.pos.at(0)->kind == K::Tensor)
+            r->tensor->device = !device || device->kind == K::None ? a.pos[0]->tensor->device
+                                : names_cpu(device)                ? Tensor::Device::Cpu
+                                                                   : Tensor::Device::Gpu;
+          return r;
+        });
   }
 }
 
@@ -351,13 +362,6 @@ void Torch::install_creation(const Ref& torch) {
       return wrap(r);
     });
   }
-  for (const char* name : {"no_grad", "inference_mode", "enable_grad"}) {
-    std::string n = name;
-    def(n, [this, n](Interp&, CallArgs&) {
-      Ref ctx = module(std::string("context:") + n);
-      return ctx;
-    });
-  }
   def("device", [this](Interp&, CallArgs& a) {
     if (!a.pos.empty() && a.pos[0]->kind == K::Device) return a.pos[0];
     auto dev = std::make_shared<Value>();
@@ -373,7 +377,7 @@ void Torch::install_creation(const Ref& torch) {
       python::builtin("torch.cuda.synchronize", [](Interp&, CallArgs&) { return python::none(); });
   install_cuda_queries(st, cuda);
   install_host_environment(in, st, torch, cuda);
-  install_autograd(in, torch);
+  install_autograd(in, st, torch);
   install_inductor(torch, cuda);
   t["cuda"] = cuda;
   for (auto& [name, fn] : ops) t[name] = python::builtin("torch." + name, fn);

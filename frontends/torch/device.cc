@@ -204,7 +204,7 @@ Ref inert(const std::string& name, Ref result) {
 }
 
 // Switches host code sets at import or in __init__: seeds (inputs are symbolic), determinism
-// and grad mode (nothing keq models depends on them), TF32 and the float32 matmul precision
+// (nothing keq models depends on it), TF32 and the float32 matmul precision
 // (real semantics takes exact products, as for tl.dot's default: noted in the report).
 void install_global_switches(python::Interp& in, TorchState& st, const Ref& torch,
                              const Ref& cuda) {
@@ -242,11 +242,14 @@ void install_global_switches(python::Interp& in, TorchState& st, const Ref& torc
     t[n] = inert(std::string("torch.") + n, python::none());
   for (const char* n : {"manual_seed", "manual_seed_all", "seed", "seed_all"})
     (*cuda->attrs)[n] = inert(std::string("torch.cuda.") + n, python::none());
-  t["is_grad_enabled"] = inert("torch.is_grad_enabled", python::boolean(true));
+  // keq models no autocast region (torch.autocast is UNSUPPORTED), and KernelBench runs none.
+  t["is_autocast_enabled"] =
+      python::builtin("torch.is_autocast_enabled", [&st](python::Interp&, python::CallArgs&) {
+        st.host_assumptions.insert("torch.is_autocast_enabled() is False: no autocast region runs");
+        return python::boolean(false);
+      });
   t["are_deterministic_algorithms_enabled"] =
       inert("torch.are_deterministic_algorithms_enabled", python::boolean(false));
-  t["set_grad_enabled"] =
-      inert("torch.set_grad_enabled", python::module_object("context:set_grad_enabled"));
   auto precision = std::make_shared<std::string>("highest");
   t["set_float32_matmul_precision"] = python::builtin(
       "torch.set_float32_matmul_precision",

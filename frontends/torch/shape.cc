@@ -431,6 +431,7 @@ Ref Torch::concat(CallArgs& a, bool stack) {
 Ref Torch::finish_keywords(const std::string& op, const CallArgs& a, Ref result) {
   for (const std::string* k = a.unread_keyword(); k; k = a.unread_keyword()) {
     Ref v = a.get(SIZE_MAX, *k);  // marks it read
+    if (*k == "requires_grad") made_requiring_grad(result, v, a.at);
     if (value_irrelevant_keyword(*k) || (*k == "out" && v->kind == K::None)) continue;
     if (*k == "inplace" && !in.truthy(v, a.at)) continue;
     if (*k == "inplace") {  // F.relu(x, inplace=True): the result is written into x

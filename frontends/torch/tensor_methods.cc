@@ -23,7 +23,9 @@ void Torch::set_tensor_attr(const Ref& self, const std::string& name, const Ref&
   }
   if (name == "requires_grad") {
     tensor_attr(self, name, at);  // unsupported where it is computed from parameters
-    st.requires_grad_set.emplace_back(self->tensor, in.truthy(v, at));
+    bool flag = in.truthy(v, at);
+    st.requires_grad_set.emplace_back(self->tensor, flag);
+    st.grad_leaf_made |= flag;
     return;
   }
   if (name == "grad" && v->kind == K::None) return;
@@ -81,17 +83,23 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
           "tensor.device is cuda:0 (keq models the H200 KernelBench runs on)");
     return dev;
   }
-  if (name == "requires_grad")
-    for (const auto& [set, flag] : st.requires_grad_set)
-      if (set.lock() == t) return python::boolean(flag);
+  if (name == "requires_grad")  // the program's latest setting
+    for (auto it = st.requires_grad_set.rbegin(); it != st.requires_grad_set.rend(); ++it)
+      if (it->first.lock() == t) return python::boolean(it->second);
   if (name == "requires_grad" && self->b) return python::boolean(true);  // an nn.Parameter
   if (name == "requires_grad") {
-    // get_inputs()'s tensors and what is computed from them alone do not require grad; a
-    // parameter, and under grad mode what uses one, do (keq does not track grad mode).
-    if (reaches_parameter(s, t->elems))
+    // A tensor computed with grad mode on from one that requires grad requires it too; keq does
+    // not track which tensors those are, so it answers only where none can have been computed.
+    st.note_grad_use();
+    bool could = reaches_parameter(s, t->elems) || st.grad_leaf_made;
+    if (could && st.grad_may_have_flowed)
       in.unsupported(at,
-                     "Tensor.requires_grad of a tensor computed from parameters (keq does not "
-                     "track autograd)");
+                     "Tensor.requires_grad of a tensor that may have been computed with grad mode "
+                     "on from one that requires grad (keq does not track autograd)");
+    if (could)
+      st.host_assumptions.insert(
+          "no tensor was computed with grad mode on from one that requires grad (KernelBench "
+          "builds both models and runs forward under torch.no_grad())");
     return python::boolean(false);
   }
   if (name == "_version") {  // read by caches that rebuild when a weight changes in place

@@ -72,6 +72,30 @@ struct TorchState {
     const Tensor* values;  // the Parameter's tensor, so one no module holds can be dropped
   };
   std::vector<ParameterObject> parameter_objects;
+  // Grad mode: on at import, as in CPython; KernelBench runs get_inputs(), builds both models and
+  // runs forward under torch.no_grad() (enter_kernelbench_no_grad). A tensor computed from a
+  // parameter requires grad only where it was computed with the mode on from a tensor that
+  // requires grad (an nn.Parameter, or one the program asked to). Such a computation runs between
+  // the mode's turning on and its turning off (or a query), so checking at each of those moments
+  // whether any such tensor exists tells when none can have been computed
+  // (grad_may_have_flowed false).
+  bool grad_enabled = true;
+  bool inference_mode = false;
+  bool harness_no_grad = false;
+  bool grad_leaf_made = false;  // a tensor the program made require grad (not an nn.Parameter)
+  bool grad_may_have_flowed = false;
+  void note_grad_use() {
+    if (grad_enabled && (grad_leaf_made || !parameter_objects.empty())) grad_may_have_flowed = true;
+  }
+  void set_grad_enabled(bool enabled) {
+    note_grad_use();
+    grad_enabled = enabled;
+    note_grad_use();
+  }
+  void enter_kernelbench_no_grad() {
+    set_grad_enabled(false);
+    harness_no_grad = true;
+  }
   // Tensors whose requires_grad the program set (t.requires_grad = False), with the flag set.
   // Weak, so a freed tensor's address taken by a new one is not mistaken for it.
   std::vector<std::pair<std::weak_ptr<const Tensor>, bool>> requires_grad_set;

@@ -855,6 +855,8 @@ struct Torch {
   static bool value_irrelevant_keyword(const std::string& k) {
     return k == "device" || k == "requires_grad" || k == "non_blocking" || k == "pin_memory";
   }
+  // A factory's requires_grad=flag: where true, the result requires grad (TorchState).
+  void made_requiring_grad(const Ref& r, const Ref& flag, python::Span at);
   // F.name: the op, under torch.nn.functional.
   void expose(const Ref& F, const std::string& name) {
     (*F->attrs)[name] = python::builtin("F." + name, ops.at(name));

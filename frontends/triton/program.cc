@@ -197,6 +197,7 @@ void forward_and_collect(Session& s, TorchState& state, const std::string& path,
                          const std::string& class_name, CallArgs init_args,
                          const std::vector<Ref>& inputs, Program& p, ir::TermStore& store,
                          bool eval_mode) {
+  state.enter_kernelbench_no_grad();
   state.phase = TorchState::Phase::Init;
   Ref model = s.in.call(s.function(path, class_name), init_args);
   to_gpu_as_kernelbench(s, model);
@@ -307,6 +308,7 @@ Program run_program(const std::string& path, ir::TermStore& store, const std::st
   // randn names parameters while a model is built and inputs in get_inputs: by phase, whatever
   // the order of the calls.
   p.state.phase = TorchState::Phase::Inputs;
+  p.state.enter_kernelbench_no_grad();
   std::vector<Ref> inputs = call_list(s.in, s.function(path, "get_inputs"));
   moved_to_gpu(inputs);
   widen_float_inputs(p.state, any_inputs);
@@ -326,6 +328,7 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
   Program p;
   CallArgs init = init_arguments(ref, ref_path, p.state);
   ref_state.phase = TorchState::Phase::Inputs;
+  ref_state.enter_kernelbench_no_grad();
   std::vector<Ref> inputs = call_list(ref.in, ref.function(ref_path, "get_inputs"));
   moved_to_gpu(inputs);
   widen_float_inputs(ref_state, any_inputs);
