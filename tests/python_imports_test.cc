@@ -186,6 +186,145 @@ except AttributeError as err:
 
 // A set's members reach consumers whose result does not depend on the visiting order: any,
 // all, and sorted() where no two keys tie; math's integer square root and trigonometry.
+// Grad mode as torch 2.11 keeps it: on at import; each context sets it and restores it on leaving,
+// an exception too; the contexts decorate, bare or called; set_grad_enabled sets it when called.
+// `code` packs the 13 answers CPython gives (7765, printed by torch 2.11).
+TEST(PythonHost, GradModeFollowsTorchsContexts) {
+  Folder f;
+  ProgramRun r(f, R"(
+import torch
+a0 = torch.is_grad_enabled()
+with torch.no_grad():
+    a1 = torch.is_grad_enabled()
+    with torch.enable_grad():
+        a2 = torch.is_grad_enabled()
+    a3 = torch.is_grad_enabled()
+a4 = torch.is_grad_enabled()
+@torch.no_grad
+def bare():
+    return torch.is_grad_enabled()
+@torch.no_grad()
+def called():
+    return torch.is_grad_enabled()
+@torch.inference_mode()
+def infer():
+    return torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
+a5 = bare() + 2 * called() + 4 * (not infer())
+a6 = torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+torch.set_grad_enabled(False)
+a7 = torch.is_grad_enabled()
+torch.set_grad_enabled(True)
+with torch.set_grad_enabled(False):
+    a8 = torch.is_grad_enabled()
+a9 = torch.is_grad_enabled()
+try:
+    with torch.no_grad():
+        raise ValueError("x")
+except ValueError:
+    pass
+b0 = torch.is_grad_enabled()
+@torch.enable_grad()
+def on():
+    return torch.is_grad_enabled()
+with torch.no_grad():
+    b1 = on() and not torch.is_grad_enabled()
+    with torch.autograd.grad_mode.set_grad_enabled(True):
+        b2 = torch.is_grad_enabled()
+values = [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, b0, b1, b2]
+code = sum(int(bool(v)) << k for k, v in enumerate(values))
+)");
+  EXPECT_EQ(r.integer("code"), 7765);
+}
+
+// KernelBench runs get_inputs(), builds both models and runs forward under torch.no_grad(), and
+// torch runs an autograd.Function's forward with grad mode off: a branch on the mode takes that
+// way, the report says why, and a tensor computed from a parameter does not require grad.
+TEST(PythonHost, GradModeIsOffWhereKernelBenchRunsTheModels) {
+  Folder f;
+  std::string ref = f.write("ref.py", R"(
+import torch
+import torch.nn as nn
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2
+def get_inputs():
+    assert not torch.is_grad_enabled()
+    return [torch.randn(3)]
+)");
+  std::string cand = f.write("cand.py", R"(
+import torch
+import torch.nn as nn
+AT_IMPORT = torch.is_grad_enabled()
+SEEN = []
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        SEEN.append(torch.is_grad_enabled())
+        return x * 2
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.ones(3))
+        self.at_init = torch.is_grad_enabled()
+    def forward(self, x):
+        assert AT_IMPORT and not self.at_init and not torch.is_grad_enabled()
+        assert self.w.requires_grad and not (self.w * x).requires_grad
+        with torch.enable_grad():
+            y = Scale.apply(x)
+            assert torch.is_grad_enabled()
+        assert SEEN == [False] and not torch.is_grad_enabled()
+        return y if not torch.is_grad_enabled() else x * 3
+)");
+  ir::TermStore s;
+  Program r = run_program(ref, s, "Model", {});
+  Program c = run_candidate(cand, ref, s, {});
+  ASSERT_EQ(c.outputs.size(), 1u);
+  EXPECT_EQ(c.outputs[0]->elems, r.outputs[0]->elems);
+  bool said = false;
+  for (const std::string& a : c.state.host_assumptions)
+    said |= a.find("torch.is_grad_enabled() is False") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// os.path's string functions as posixpath computes them, its queries of the install keq reads,
+// and importlib.machinery's FileFinder looking for a compiled extension beside a package's source
+// (xformers' __init__); str and sequence repetition either way round, str.rpartition. `text` is
+// what CPython 3.11 prints for the same files.
+TEST(PythonHost, OsPathAndFileFinderAsCPythonRunsThem) {
+  Folder f;
+  f.write("pkg/__init__.py", "x = 1\n");
+  f.write("pkg/_C.abi3.so", "");
+  ProgramRun r(f, R"(
+import os
+import os.path as osp
+import posixpath
+import importlib.machinery
+import pkg
+
+lib = os.path.dirname(os.path.abspath(pkg.__file__))
+a = [osp.join("a", "b", "/c", "d"), osp.join("a/", "b"), osp.split("/usr//lib/"), osp.split("//"),
+     osp.basename("x/y.tar.gz"), osp.splitext("x/y.tar.gz"), osp.splitext(".bashrc"),
+     osp.splitext("a/..b"), osp.normpath("/a/./b/../../c//d/"), osp.normpath("../x/../../y"),
+     osp.normpath("//a"), osp.dirname("/a"), osp.isabs("a/b"), posixpath.sep,
+     osp.commonprefix(["/usr/lib", "/usr/local"]), "ab" * 3, 2 * "-", [0] * 2, 3 * (1,),
+     "a.b.c".rpartition("."), "abc".rpartition("."), "a.b".partition(".")]
+details = (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES)
+spec = importlib.machinery.FileFinder(lib, details).find_spec("_C")
+missing = importlib.machinery.FileFinder(lib, details).find_spec("_D")
+b = [osp.isdir(lib), osp.isfile(lib), osp.exists(osp.join(lib, "__init__.py")),
+     osp.exists(osp.join(lib, "nothing")), spec.name, osp.basename(spec.origin), missing is None,
+     osp.realpath(lib) == lib]
+text = repr(a) + repr(b)
+)");
+  Ref text = r.env->lookup("text");
+  ASSERT_TRUE(text && text->kind == K::Str);
+  EXPECT_EQ(text->s,
+            "['/c/d', 'a/b', ('/usr//lib', ''), ('//', ''), 'y.tar.gz', ('x/y.tar', '.gz'), "
+            "('.bashrc', ''), ('a/..b', ''), '/c/d', '../../y', '//a', '/', False, '/', '/usr/l', "
+            "'ababab', '--', [0, 0], (1, 1, 1), ('a.b', '.', 'c'), ('', '', 'abc'), "
+            "('a', '.', 'b')][True, False, True, False, '_C', '_C.abi3.so', True, True]");
+}
+
 TEST(PythonHost, OrderFreeUsesOfSetsAndMoreOfMath) {
   Folder f;
   ProgramRun r(f, R"(
@@ -326,10 +465,18 @@ e = int(parts[1]) + ("abc".startswith("ab") and not "abc".endswith("b"))
   EXPECT_EQ(r.integer("c"), 1);
   EXPECT_EQ(r.integer("e"), 12);
   EXPECT_THROW(ProgramRun(f, "x = 3\ny = x.value\n"), python::Unsupported);  // a plain int
-  // Built while a model is (the module level runs in that phase), torch.randn is a parameter:
-  // whether it requires grad depends on grad mode, which keq does not track.
-  EXPECT_THROW(ProgramRun(f, "import torch\ng = torch.randn(2).requires_grad\n"),
+  // A fresh tensor does not require grad (torch 2.11 prints False); one computed with grad mode
+  // on from a tensor that requires grad does (True), which keq does not track.
+  EXPECT_EQ(ProgramRun(f, "import torch\ng = int(torch.randn(2).requires_grad)\n").integer("g"), 0);
+  EXPECT_THROW(ProgramRun(f,
+                          "import torch\nw = torch.randn(2, requires_grad=True)\n"
+                          "g = (w * 2).requires_grad\n"),
                python::Unsupported);
+  EXPECT_EQ(ProgramRun(f,
+                       "import torch\nw = torch.randn(2, requires_grad=True)\n"
+                       "g = int(w.requires_grad)\n")
+                .integer("g"),
+            1);
 }
 
 // A namespace-style package (fla's __init__ calls pkgutil.extend_path) still finds its

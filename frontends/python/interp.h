@@ -6,6 +6,7 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -112,6 +113,8 @@ struct TensorHooks {
 
 // The Python text keq models a standard-library module with (logging, threading, os), or null.
 const char* stdlib_model_source(const std::string& name);
+// os.path, posixpath and importlib.machinery (stdlib_os.cc).
+void install_os_path(Interp& in);
 // What such a model's Python calls and cannot compute itself (pkgutil's folder listing).
 std::vector<std::pair<std::string, Ref>> stdlib_model_builtins(const std::string& name);
 
@@ -202,6 +205,11 @@ class Interp {
   // What importing read and assumed, for the report: modules taken as not installed, modules
   // whose module level stopped at something keq does not model (their later names unusable).
   const std::vector<std::string>& import_notes() const { return import_notes_; }
+  // Adds an assumption the host code's run made to the report (once).
+  void note(const std::string& assumption) {
+    if (std::find(import_notes_.begin(), import_notes_.end(), assumption) == import_notes_.end())
+      import_notes_.push_back(assumption);
+  }
   // Modules whose top level keq stopped part way: what ran after differs from CPython's run
   // (their later imports and side effects did not happen).
   const std::vector<std::string>& import_stops() const { return import_stops_; }

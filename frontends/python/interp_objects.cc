@@ -85,11 +85,15 @@ Ref more_string_method(const std::string& str, const std::string& name) {
       parts.insert(parts.begin(), string(str.substr(0, end)));
       return list(parts);
     });
-  if (name == "partition")
-    return builtin("str.partition", [str, text](Interp& in, CallArgs& a) {
+  if (name == "partition" || name == "rpartition")
+    return builtin("str." + name, [str, name, text](Interp& in, CallArgs& a) {
       const std::string& sep = text(in, a, 0);
-      size_t q = str.find(sep);
-      if (q == std::string::npos) return tuple({string(str), string(""), string("")});
+      if (sep.empty()) in.raise_exception(a.at, "ValueError", "empty separator");
+      bool right = name == "rpartition";
+      size_t q = right ? str.rfind(sep) : str.find(sep);
+      if (q == std::string::npos)
+        return right ? tuple({string(""), string(""), string(str)})
+                     : tuple({string(str), string(""), string("")});
       return tuple({string(str.substr(0, q)), string(sep), string(str.substr(q + sep.size()))});
     });
   if (name == "zfill")
@@ -271,14 +275,6 @@ Ref Interp::call(const Ref& f, CallArgs args) {
       // Values CPython cannot call (tl.float32(C) in a kernel): its TypeError, the program's.
       raise_exception(args.at, "TypeError", "'" + f->type_name() + "' object is not callable");
     case K::Module:
-      // torch's grad-mode contexts are ContextDecorators: @torch.no_grad() wraps a function
-      // in the mode, which keq's inert context leaves as it is.
-      if (f->s == "context:no_grad" || f->s == "context:inference_mode" ||
-          f->s == "context:enable_grad" || f->s == "context:set_grad_enabled")
-        if (args.pos.size() == 1 && args.kw.empty() &&
-            (args.pos[0]->kind == K::Function || args.pos[0]->kind == K::Builtin ||
-             args.pos[0]->kind == K::BoundMethod))
-          return args.pos[0];
       error(args.at, "'" + f->type_name() + "' object is not callable");
     default:  // keq's stand-ins for library objects (typing.TypeVar is a module here)
       error(args.at, "'" + f->type_name() + "' object is not callable");

@@ -413,15 +413,26 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
     items.insert(items.end(), b->items.begin(), b->items.end());
     return a->kind == K::Tuple ? tuple(items) : list(items);
   }
-  if (op == "*" && (a->kind == K::List || a->kind == K::Tuple) && b->kind == K::Int) {
-    int64_t n = 0;
-    if (__builtin_mul_overflow(static_cast<int64_t>(a->items.size()), std::max<int64_t>(b->i, 0),
-                               &n))
-      n = INT64_MAX;
-    check_count(at, n, "a " + a->type_name() + " repeated");
+  // A sequence repeated, either way round ("/" * n as posixpath writes it, [0] * n).
+  auto repeatable = [](const Ref& v) {
+    return v->kind == K::List || v->kind == K::Tuple || v->kind == K::Str;
+  };
+  auto count = [](const Ref& v) { return v->kind == K::Int || v->kind == K::Bool; };
+  if (op == "*" && ((repeatable(a) && count(b)) || (count(a) && repeatable(b)))) {
+    const Ref& seq = repeatable(a) ? a : b;
+    int64_t times = std::max<int64_t>((repeatable(a) ? b : a)->i, 0), n = 0;
+    size_t size = seq->kind == K::Str ? seq->s.size() : seq->items.size();
+    if (__builtin_mul_overflow(static_cast<int64_t>(size), times, &n)) n = INT64_MAX;
+    check_count(at, n, "a " + seq->type_name() + " repeated");
+    if (seq->kind == K::Str) {
+      std::string text;
+      for (int64_t k = 0; k < times; ++k) text += seq->s;
+      return string(text);
+    }
     std::vector<Ref> items;
-    for (int64_t k = 0; k < b->i; ++k) items.insert(items.end(), a->items.begin(), a->items.end());
-    return a->kind == K::Tuple ? tuple(items) : list(items);
+    for (int64_t k = 0; k < times; ++k)
+      items.insert(items.end(), seq->items.begin(), seq->items.end());
+    return seq->kind == K::Tuple ? tuple(items) : list(items);
   }
   // None has no arithmetic: beside another built-in scalar CPython raises TypeError, and so does
   // Triton's compiler for constexprs (gpt-5's `out_col[1 * 0 + None, :]`).
