@@ -5,6 +5,9 @@
 #   liger/: thin candidates that import liger-kernel's operators from the test venv
 #           (scripts/test-venv.sh installs liger-kernel 0.8.5 there; no third-party code is here).
 #   llm_style/: candidates written the way LLM-generated KernelBench submissions are.
+#   production/: thin candidates that import operators of production libraries (mamba-ssm,
+#           flash-attn, torchao, xformers), read from the pinned releases
+#           scripts/production-libs.sh fetches from PyPI into .cache/ (none of it is committed).
 # keq verify runs at the default bound.
 # usage: run.sh SOURCE_DIR KEQ CORPUS [OP...]    prints one line per pair: verdict, seconds.
 set -uo pipefail
@@ -17,6 +20,11 @@ if [ "$corpus" = liger ]; then
   python=$(bash "$src/scripts/test-venv.sh") || { echo "FAIL  the test venv could not be made (scripts/test-venv.sh)"; exit 1; }
   case "$python" in /*) ;; *) python="$src/$python" ;; esac
   venv_opts=(--venv "$(dirname "$(dirname "$python")")")
+fi
+if [ "$corpus" = production ]; then
+  libs=$(bash "$src/scripts/production-libs.sh") || { echo "FAIL  the production libraries could not be fetched (scripts/production-libs.sh)"; exit 1; }
+  case "$libs" in /*) ;; *) libs="$src/$libs" ;; esac
+  venv_opts=(--python-path "$libs")
 fi
 ops=("$@")
 [ ${#ops[@]} -eq 0 ] && ops=($(ls "$src/tests/realworld/$corpus"))

@@ -1,0 +1,7 @@
+import torch.nn as nn
+from flash_attn.layers.rotary import apply_rotary_emb
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, cos, sin):
+        return apply_rotary_emb(x, cos, sin, interleaved=False)
