@@ -325,6 +325,62 @@ text = repr(a) + repr(b)
             "('a', '.', 'b')][True, False, True, False, '_C', '_C.abi3.so', True, True]");
 }
 
+// torch 2's autograd.Function style: forward without ctx, then setup_context(ctx, inputs,
+// output); @once_differentiable on a backward keq never runs; itertools.zip_longest. torch 2.11
+// prints 3, 231 and 31.
+TEST(PythonHost, FunctionWithSetupContextAndOnceDifferentiable) {
+  Folder f;
+  ProgramRun r(f, R"(
+import itertools
+
+import torch
+from torch.autograd.function import once_differentiable
+
+SEEN = []
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(x, k):
+        return x * k
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.k = inputs[1]
+        SEEN.append((len(inputs), inputs[1], output.shape[0]))
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g):
+        return g * ctx.k, None
+
+
+one = torch.ones(1)
+a = int(Scale.apply(one, 3).item())
+b = SEEN[0][0] * 100 + SEEN[0][1] * 10 + SEEN[0][2]
+c = list(itertools.zip_longest([1, 2, 3], "ab", fillvalue=0))
+d = c[2][1] + len(c) * 10 + (c[0][1] == "a")
+)");
+  EXPECT_EQ(r.integer("a"), 3);
+  EXPECT_EQ(r.integer("b"), 231);
+  EXPECT_EQ(r.integer("d"), 31);
+}
+
+// hasattr(torch, NAME) answers from dir(torch) of torch 2.11 (FlagGems probes torch.mlu, musa
+// and npu for its vendor): False for a name torch lacks, True for one it has, modelled or not
+// (torch.mtia); a use of one keq does not model is UNSUPPORTED.
+TEST(PythonHost, TorchsOwnNamesDecideHasattr) {
+  Folder f;
+  ProgramRun r(f, R"(
+import torch
+a = int(hasattr(torch, "npu")) + 2 * int(hasattr(torch, "mlu")) + 4 * int(hasattr(torch, "float32"))
+a += 8 * int(hasattr(torch, "mtia"))
+)");
+  EXPECT_EQ(r.integer("a"), 12);
+  EXPECT_THROW(ProgramRun(f, "import torch\nb = torch.mtia\n"), python::Unsupported);
+  EXPECT_THROW(ProgramRun(f, "import torch\nb = torch.npu\n"), python::ProgramError);
+}
+
 TEST(PythonHost, OrderFreeUsesOfSetsAndMoreOfMath) {
   Folder f;
   ProgramRun r(f, R"(

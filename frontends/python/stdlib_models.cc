@@ -370,6 +370,12 @@ def repeat(obj, times):
     return [obj] * times
 
 
+def zip_longest(*iterables, fillvalue=None):
+    lists = [list(it) for it in iterables]
+    longest = max([len(xs) for xs in lists], default=0)
+    return [tuple(xs[k] if k < len(xs) else fillvalue for xs in lists) for k in range(longest)]
+
+
 def combinations(iterable, r):
     pool = list(iterable)
     if r == 0:

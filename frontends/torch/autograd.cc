@@ -186,25 +186,45 @@ void install_grad_mode(Interp& in, TorchState& st, const Ref& torch_module) {
 void install_autograd(Interp& in, TorchState& st, const Ref& torch_module) {
   auto fn_attrs = std::make_shared<Attrs>();
   // torch runs forward in no-grad mode (what it computes is recorded by apply, not in forward).
+  // A Function that defines setup_context (torch 2's style) has a forward without ctx:
+  // setup_context(ctx, inputs, output) is called after it.
   Ref apply = python::builtin("torch.autograd.Function.apply", [&st](Interp& i2, CallArgs& a) {
     Ref cls = a.pos.at(0);  // bound as a classmethod (Interp::getattr)
     Ref forward = i2.getattr(cls, "forward", a.at);
+    Ref setup = i2.getattr(cls, "setup_context", a.at);
+    bool separate = setup->kind != K::Builtin;  // the program's own, not Function's
+    Ref ctx = make_ctx(i2, a.pos.size() - 1);
     CallArgs call;
     call.at = a.at;
-    call.pos.push_back(make_ctx(i2, a.pos.size() - 1));
+    if (!separate) call.pos.push_back(ctx);
     call.pos.insert(call.pos.end(), a.pos.begin() + 1, a.pos.end());
     call.kw = a.kw;
     GradModeScope no_grad(st, false);
-    return i2.call(forward, call);
+    Ref output = i2.call(forward, call);
+    if (separate) {
+      if (!a.kw.empty()) i2.unsupported(a.at, "Function.apply with keywords and setup_context");
+      CallArgs setup_call;
+      setup_call.at = a.at;
+      setup_call.pos = {ctx, python::tuple({a.pos.begin() + 1, a.pos.end()}), output};
+      i2.call(setup, setup_call);
+    }
+    return output;
   });
   apply->b = true;  // a classmethod
   (*fn_attrs)["apply"] = apply;
+  (*fn_attrs)["setup_context"] = inert("Function.setup_context");
   Ref function = in.make_class("Function", nullptr, fn_attrs);
   Ref autograd = python::module_object("torch.autograd");
   (*autograd->attrs)["Function"] = function;
   auto function_module = std::make_shared<python::Value>(*autograd);
   function_module->s = "torch.autograd.function";
   function_module->attrs = std::make_shared<Attrs>(*autograd->attrs);
+  // @once_differentiable wraps a backward, which keq reads but never runs.
+  (*function_module->attrs)["once_differentiable"] =
+      python::builtin("torch.autograd.function.once_differentiable", [](Interp& i2, CallArgs& a) {
+        if (a.pos.size() != 1) i2.error(a.at, "once_differentiable decorates one function");
+        return a.pos[0];
+      });
   (*autograd->attrs)["function"] = function_module;
   (*torch_module->attrs)["autograd"] = autograd;
   in.register_module("torch.autograd", autograd);

@@ -142,6 +142,7 @@ void Torch::install_inductor(const Ref& torch, const Ref& cuda) {
   (*select->attrs)["extern_kernels"] = externs;
   Ref runtime = registered(in, inductor, "runtime", module("torch._inductor.runtime"));
   registered(in, runtime, "triton_heuristics", module("torch._inductor.runtime.triton_heuristics"));
+  // torch's own names too: hasattr(torch, "npu") is False, as on the H200.
   for (const auto& [name, names] : kInductorNames)
     in.set_real_names(name, absl::flat_hash_set<std::string>(names.begin(), names.end()));
 }
