@@ -119,10 +119,11 @@ static std::string another_way(const std::map<std::string, unsigned>& known,
 // Paths the candidate picks on concrete values (host Python choosing a block by the element
 // count, a reduction run in stages `while m > 1`): every size doubled, all of them a step at a
 // time, until the candidate, rerun there, takes an `if` another way, or a host loop another
-// number of trips (none, one, several), than at the sizes before; the first such size of each is
-// kept. A run's cost grows with its size even with one program a launch (a row of 24,576 walked
-// by one program: 0.85 s), so the search has `seconds`, and a size stops doubling once one run
-// took an eighth of them.
+// number of trips (none, one, several), than at the sizes before; each such size is kept, and
+// the doubling goes on (past `if BLOCK >= 16` at 12 channels, a cap min(next_power_of_2(C),
+// 128) that drops channels past 128 goes its other way at 192: DLBlas L1 67). A run's cost grows
+// with its size even with one program a launch (a row of 24,576 walked by one program: 0.85 s), so
+// the search has `seconds`, and a size stops doubling once one run took an eighth of them.
 constexpr int64_t kMaxDoubledElements = int64_t{1} << 16;
 
 std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe& probe,
@@ -173,7 +174,6 @@ std::vector<SizeTry> doubled_to_another_way(const torch::Dims& base, LimitProbe&
       out.push_back({t.dims,
                      base[t.d].first + " doubled to " + std::to_string(size) + " (" + why + ")",
                      t.entry});
-      t.done = true;
     }
   }
   return out;

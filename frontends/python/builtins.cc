@@ -48,6 +48,12 @@ Ref min_max(Interp& in, CallArgs& a, bool is_max) {
   size_t best = 0;
   for (size_t k = 1; k < xs.size(); ++k)
     if (in.compare(is_max ? ">" : "<", keys[k], keys[best], a.at)) best = k;
+  // min(next_power_of_2(n), 128) caps a block where no mask covers the rest: which argument
+  // won is a path the host picks by size, for the default bound to take the other way too (as
+  // for an `if`).
+  auto number = [](const Ref& v) { return v->kind == K::Int || v->kind == K::Float; };
+  if (a.pos.size() >= 2 && std::all_of(xs.begin(), xs.end(), number) && in.hooks().static_branch)
+    in.hooks().static_branch(in, a.at, best == 0);
   return xs[best];
 }
 
