@@ -2,7 +2,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-batch, seqlen, hidden = 2, 3, 32
+batch, seqlen, width = 2, 3, 64  # width: both halves, so that the bound varies it
 
 
 class Model(nn.Module):
@@ -14,7 +14,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(batch, seqlen, 2 * hidden)]
+    return [torch.randn(batch, seqlen, width)]
 
 
 def get_init_inputs():
