@@ -381,6 +381,40 @@ a += 8 * int(hasattr(torch, "mtia"))
   EXPECT_THROW(ProgramRun(f, "import torch\nb = torch.npu\n"), python::ProgramError);
 }
 
+// re as libraries use it at import (version strings, names): match, search, fullmatch, sub
+// with templates and functions, split, findall, finditer, named groups, escape, pos. `text` is
+// what CPython 3.11 prints. What std::regex might read otherwise is UNSUPPORTED.
+TEST(PythonHost, ReAsCPythonRunsIt) {
+  Folder f;
+  ProgramRun r(f, R"PY(
+import re
+
+v = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?(?P<local>\+\w+)?$", "2.11.0+cu130")
+pat = re.compile(r"(?P<key>[a-z_]+)=(?P<val>\d+)", re.IGNORECASE)
+a = [v.groups(), v.group(1, "local"), v.span(3), v.groupdict(), v.start("local"),
+     bool(re.match(r"^[A-Za-z](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$", "trl")),
+     re.match(r"^[A-Za-z](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$", "2.4.0") is None,
+     re.search(r"cu(\d+)", "torch 2.11.0+cu130").group(1),
+     re.fullmatch(r"\d+", "123a") is None,
+     re.sub(r"(\d+)", r"<\1>", "a1b22c"), re.subn("-", "_", "a-b-c", count=1),
+     re.split(r"[.+]", "2.11.0+cu130"), re.findall(r"(\w)=(\d)", "a=1 b=2"),
+     re.findall(r"\d", "a1b2"), pat.findall("BLOCK_M=64 num_warps=4"),
+     [m.group("val") for m in pat.finditer("x=1 y=22")],
+     re.sub(r"(?P<w>\w+)", lambda m: m.group("w").upper(), "ab cd"),
+     re.escape("a.b*c"), pat.groupindex["val"], pat.groups,
+     re.compile(r"b").search("abcb", 2).span(), re.compile(r"^b").search("ab", 1) is None,
+     re.sub(r"x", r"\g<0>\n", "axb"), re.match(r"[]a]+", "]a]x").group()]
+text = repr(a)
+)PY");
+  Ref text = r.env->lookup("text");
+  ASSERT_TRUE(text && text->kind == K::Str);
+  EXPECT_EQ(
+      text->s,
+      R"([('2', '11', '0', '+cu130'), ('2', '+cu130'), (5, 6), {'local': '+cu130'}, 6, True, True, '130', True, 'a<1>b<22>c', ('a_b-c', 1), ['2', '11', '0', 'cu130'], [('a', '1'), ('b', '2')], ['1', '2'], [('BLOCK_M', '64'), ('num_warps', '4')], ['1', '22'], 'AB CD', 'a\\.b\\*c', 2, 2, (3, 4), True, 'ax\nb', ']a]'])");
+  EXPECT_THROW(ProgramRun(f, "import re\nm = re.match(r'(?<=a)b', 'ab')\n"), python::Unsupported);
+  EXPECT_THROW(ProgramRun(f, "import re\nm = re.match(r'a$', 'a\\n')\n"), python::Unsupported);
+}
+
 TEST(PythonHost, OrderFreeUsesOfSetsAndMoreOfMath) {
   Folder f;
   ProgramRun r(f, R"(

@@ -115,6 +115,8 @@ struct TensorHooks {
 const char* stdlib_model_source(const std::string& name);
 // os.path, posixpath and importlib.machinery (stdlib_os.cc).
 void install_os_path(Interp& in);
+// re (stdlib_re.cc).
+void install_re(Interp& in);
 // What such a model's Python calls and cannot compute itself (pkgutil's folder listing).
 std::vector<std::pair<std::string, Ref>> stdlib_model_builtins(const std::string& name);
 

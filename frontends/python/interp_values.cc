@@ -210,6 +210,15 @@ std::string Interp::repr(const Ref& v) const {
       if (v->kind == K::Tuple && v->items.size() == 1) s += ",";
       return s + (v->kind == K::Tuple ? ")" : "]");
     }
+    case K::Dict:
+      if (!is_set(v)) {  // a set's order is CPython's hash order, which keq does not model
+        std::string s = "{";
+        auto shown = [this](const Ref& x) { return x->kind == K::Str ? quoted(x->s) : repr(x); };
+        for (size_t k = 0; k < v->dict.size(); ++k)
+          s += (k ? ", " : "") + shown(v->dict[k].first) + ": " + shown(v->dict[k].second);
+        return s + "}";
+      }
+      return "<" + v->type_name() + ">";
     case K::Tensor:
       return hooks_.repr ? hooks_.repr(v) : "<Tensor>";
     case K::DType:  // str(x.dtype) is torch's name; Triton's dtypes share the value (tl.float32

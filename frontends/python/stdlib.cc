@@ -590,6 +590,7 @@ void Interp::install_stdlib() {
   install_operator(*this);
   install_importlib(*this);
   install_os_path(*this);
+  install_re(*this);
   install_contextlib(*this);
   install_typing(*this);
   install_packaging(*this);
