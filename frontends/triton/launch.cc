@@ -49,8 +49,12 @@ Ref Triton::make_kernel(const Ref& fn) {
   return inst;
 }
 
+// enable_fp_fusion lets the compiler contract a * b + c into an fma (Triton's default is True;
+// unsloth passes it): real semantics computes exactly either way. IEEE semantics rounds each
+// operation, as it does for every launch: contraction is not modelled there.
 bool Triton::is_launch_option(const std::string& name) {
-  return name == "num_warps" || name == "num_stages" || name == "num_ctas" || name == "maxnreg";
+  return name == "num_warps" || name == "num_stages" || name == "num_ctas" || name == "maxnreg" ||
+         name == "enable_fp_fusion";
 }
 
 // A keyword the launch takes as an option, not as the kernel's parameter of that name.
