@@ -413,6 +413,10 @@ text = repr(a)
       R"([('2', '11', '0', '+cu130'), ('2', '+cu130'), (5, 6), {'local': '+cu130'}, 6, True, True, '130', True, 'a<1>b<22>c', ('a_b-c', 1), ['2', '11', '0', 'cu130'], [('a', '1'), ('b', '2')], ['1', '2'], [('BLOCK_M', '64'), ('num_warps', '4')], ['1', '22'], 'AB CD', 'a\\.b\\*c', 2, 2, (3, 4), True, 'ax\nb', ']a]'])");
   EXPECT_THROW(ProgramRun(f, "import re\nm = re.match(r'(?<=a)b', 'ab')\n"), python::Unsupported);
   EXPECT_THROW(ProgramRun(f, "import re\nm = re.match(r'a$', 'a\\n')\n"), python::Unsupported);
+  // ECMAScript matches a back reference to a group that did not take part as empty, and ends
+  // lines at \r too: both refused.
+  EXPECT_THROW(ProgramRun(f, "import re\nm = re.match(r'(a)?\\1b', 'b')\n"), python::Unsupported);
+  EXPECT_THROW(ProgramRun(f, "import re\nm = re.match(r'a.b', 'a\\rb')\n"), python::Unsupported);
 }
 
 TEST(PythonHost, OrderFreeUsesOfSetsAndMoreOfMath) {

@@ -1,8 +1,9 @@
 // re as libraries run it at import (unsloth_zoo's and torchao's version checks): a pattern is
 // translated to the ECMAScript grammar std::regex implements, where the two agree on ASCII text;
-// what they might not agree on (lookbehind, verbose patterns, \A under MULTILINE, `$` before a
-// trailing newline, non-ASCII text, empty matches in a scan) is UNSUPPORTED, never guessed. The
-// Pattern and Match classes are Python (kRe) over one C++ helper that returns group spans.
+// what they might not agree on (lookbehind, back references, verbose patterns, \A under
+// MULTILINE, `$` before a trailing newline, text with non-ASCII or \r characters, empty matches
+// in a scan) is UNSUPPORTED, never guessed. The Pattern and Match classes are Python (kRe) over
+// one C++ helper that returns group spans.
 #include <algorithm>
 #include <map>
 #include <regex>
@@ -247,6 +248,8 @@ Translated translate(Interp& in, const std::string& p, int64_t flags, Span at) {
     if (static_cast<unsigned char>(c) >= 0x80) gap("a non-ASCII pattern");
     if (c == '\\' && k + 1 < p.size()) {
       char d = p[++k];
+      // ECMAScript matches a group that did not take part as empty; Python fails the match.
+      if (!in_class && d >= '1' && d <= '9') gap("a back reference");
       if (!in_class && (d == 'A' || d == 'Z')) {
         if (flags & kMultiline) gap("\\A or \\Z under MULTILINE");
         t.ecma += d == 'A' ? "^" : "$";
@@ -283,14 +286,6 @@ Translated translate(Interp& in, const std::string& p, int64_t flags, Span at) {
       if (close == std::string::npos) gap("an unterminated group name");
       t.names.push_back({p.substr(k + 4, close - k - 4), ++t.groups});
       t.ecma += "(";
-      k = close;
-    } else if (rest.rfind("?P=", 0) == 0) {
-      size_t close = p.find(')', k);
-      std::string name = p.substr(k + 4, close - k - 4);
-      auto named = std::find_if(t.names.begin(), t.names.end(),
-                                [&](const auto& n) { return n.first == name; });
-      if (close == std::string::npos || named == t.names.end()) gap("a back reference");
-      t.ecma += "\\" + std::to_string(named->second);
       k = close;
     } else if (rest.rfind("?#", 0) == 0) {
       size_t close = p.find(')', k);
@@ -332,8 +327,11 @@ Ref spans(Interp& in, CallArgs& a) {
   std::string pattern = str_arg(in, a, 0, "pattern"), text = str_arg(in, a, 2, "string"),
               mode = str_arg(in, a, 4, "mode");
   int64_t flags = in.to_int(a.pos.at(1), a.at), pos = in.to_int(a.pos.at(3), a.at);
+  // ECMAScript ends lines at \r too (., ^ and $ under MULTILINE), and Python's \s takes
+  // \x1c-\x1f: text with those, like non-ASCII text, is left unmodelled.
   for (char c : text)
-    if (static_cast<unsigned char>(c) >= 0x80) in.unsupported(a.at, "re on non-ASCII text");
+    if (static_cast<unsigned char>(c) >= 0x80 || c == '\r' || (c >= 0x1c && c <= 0x1f))
+      in.unsupported(a.at, "re on text with non-ASCII, \\r or \\x1c-\\x1f characters");
   Translated t = translate(in, pattern, flags, a.at);
   if (t.dollar && !text.empty() && text.back() == '\n')
     in.unsupported(a.at, "re: `$` where the text ends in a newline (Python matches before it)");

@@ -10,12 +10,12 @@ def copy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
 
 
-# enable_fp_fusion is an option of Triton's compiled launch, a misspelled keyword its KeyError;
-# its interpreter ignores both. Bound to the kernel they were a TypeError CPython never raises.
+# A misspelled option (enable_fp_fusion is one keq takes) is Triton's compiled launch's KeyError,
+# which its interpreter ignores. Bound to the kernel it was a TypeError CPython never raises.
 class Model(nn.Module):
     def forward(self, x):
         out = torch.empty_like(x)
-        copy[(triton.cdiv(x.numel(), 8),)](x, out, x.numel(), BLOCK=8, enable_fp_fusion=False)
+        copy[(triton.cdiv(x.numel(), 8),)](x, out, x.numel(), BLOCK=8, enable_fp_fusoin=False)
         return out
 
 
