@@ -379,6 +379,8 @@ a += 8 * int(hasattr(torch, "mtia"))
   EXPECT_EQ(r.integer("a"), 12);
   EXPECT_THROW(ProgramRun(f, "import torch\nb = torch.mtia\n"), python::Unsupported);
   EXPECT_THROW(ProgramRun(f, "import torch\nb = torch.npu\n"), python::ProgramError);
+  // torch's __getattr__ answers its deprecated names (torch.has_cuda), which dir() lacks.
+  EXPECT_THROW(ProgramRun(f, "import torch\nb = torch.has_cuda\n"), python::Unsupported);
 }
 
 // re as libraries use it at import (version strings, names): match, search, fullmatch, sub
