@@ -189,12 +189,14 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   if (auto it = kernel->attrs->find("heuristics"); it != kernel->attrs->end())
     apply_heuristics(fn, it->second, a, meta);
   if (cfg) run_pre_hook(cfg, fn, a, meta);
-  // A keyword that is no parameter: Triton's compiled launch takes its other options (debug,
-  // enable_fp_fusion, ...) and raises KeyError on the rest, where its interpreter ignores them;
-  // keq models neither (bound to the kernel, it would be a TypeError CPython never raises here).
+  // A keyword that is no parameter and no option (a misspelled one, or an autotune config's
+  // block the kernel does not declare): Triton's compiled launch raises KeyError before it
+  // compiles (JITFunction._pack_args; the cache key holds the keyword, so every launch misses).
+  // Its interpreter ignores the keyword; keq models the GPU, where an LLM's KL-div kernel raised
+  // so in KernelBench's own run.
   for (const auto& [k, v] : meta)
     if (std::find(params.begin(), params.end(), k) == params.end())
-      in.unsupported(a.at, "the launch keyword " + k + ", which " + fn->s + " does not take");
+      in.raise(a.at, "KeyError: 'Keyword argument " + k + " was specified but unrecognised'");
   Ref g = grid;
   if (g->kind == K::Function || g->kind == K::Builtin) {
     CallArgs c;
