@@ -8,6 +8,7 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -247,11 +248,16 @@ class Witness {
     return {value_str(a), value_str(b), differs(pr, p).value_or("?")};
   }
 
+  // The values at the last point evaluated are kept: a point found is measured, confirmed and
+  // described in turn, each evaluating both sides again (a row of 8,194 softmax inputs cost
+  // 0.3 s an evaluation).
   ir::RealValue eval(TermId t, const Point& p) const {
-    return ir::evaluate_real(s_, t, [&](const ir::Variable& v) -> std::optional<ir::RealValue> {
-      auto c = input(v, p);
-      return c ? std::optional(ir::RealValue::of(*c)) : std::nullopt;
-    });
+    const mpfr_prec_t bits = ir::Real::working_precision();
+    if (last_bits_ != bits || last_point_ != p) {
+      last_values_.clear();
+      last_point_ = p, last_bits_ = bits;
+    }
+    return eval_at(t, p, last_values_);
   }
   ir::Enclosure enclose(TermId t, const Point& p) const {
     return ir::evaluate_enclosure(s_, t,
@@ -273,6 +279,17 @@ class Witness {
         return std::nullopt;
       }
     }
+    // A point found is confirmed, and then described, at the same point: the enclosures are
+    // evaluated once.
+    if (last_confirmed_ && last_confirmed_->first == std::pair{pr.ref, pr.cand} &&
+        last_confirmed_point_ == p)
+      return last_confirmed_->second;
+    auto d = confirm(pr, p);
+    last_confirmed_ = {std::pair{pr.ref, pr.cand}, d};
+    last_confirmed_point_ = p;
+    return d;
+  }
+  std::optional<std::string> confirm(const Pair& pr, const Point& p) const {
     try {
       if (!real_difference(eval(pr.ref, p), eval(pr.cand, p))) return std::nullopt;
       for (mpfr_prec_t bits : {256, 2048, 8192}) {
@@ -504,11 +521,16 @@ class Witness {
   // at a time cost n (3,000 columns of a LayerNorm: 24 s, each evaluation a whole row).
   // A plain difference stays plain: a step that would shrink it to a rounding's size (zeroing
   // the value that made a missing factor show) is not taken.
+  // Minimizing only makes a point plainer, so it stops after kMinimizeSeconds with the point as it
+  // stands: a row of 8,194 softmax inputs (an LLM KL-div kernel at 4,097 columns) cost 0.2 s an
+  // evaluation, and 21 s in all, past the bound's share for that size.
   Point minimize(const Pair& pr, const Point& confirmed) {
     Point p = confirmed;
     const double found = relative(pr, confirmed);
     const double floor = found >= 1e-6 ? std::min(found, kPlainDifference) / 16 : 0;
+    const auto until = std::chrono::steady_clock::now() + kMinimizeSeconds;
     auto still_differs = [&] {
+      if (std::chrono::steady_clock::now() > until) return false;
       if (sem_ == ir::Semantics::Ieee) return differs(pr, p) && relative(pr, p) >= floor;
       try {
         ir::RealMemo memo;  // one point: both sides share their subterms
@@ -534,6 +556,7 @@ class Witness {
     }
     return differs(pr, p) ? p : confirmed;
   }
+  static constexpr std::chrono::milliseconds kMinimizeSeconds{2000};
   template <class Check>
   void zero_out(Point& p, std::span<const TermId> chunk, Check& still_differs) {
     std::vector<std::pair<TermId, double>> kept;
@@ -665,6 +688,13 @@ class Witness {
   ir::Semantics sem_;
   absl::flat_hash_set<TermId> zero_sign_;
   mutable absl::flat_hash_map<std::pair<TermId, TermId>, std::vector<TermId>> zero_sign_in_;
+  mutable Point last_point_;  // eval's: the point last_values_ hold the terms' values at
+  mutable mpfr_prec_t last_bits_ = 0;
+  mutable ir::RealMemo last_values_;
+  // differs' last answer in real semantics: for this pair, at this point.
+  mutable std::optional<std::pair<std::pair<TermId, TermId>, std::optional<std::string>>>
+      last_confirmed_;
+  mutable Point last_confirmed_point_;
   // Twice the programs' largest constant, where the shared points past the random one put every
   // input; none without a constant above 1.
   std::optional<double> store_scale_;

@@ -600,8 +600,29 @@ struct Triton {
       return v->kind == K::Tensor && v->tensor->numel() > 1 && !torch::is_float(v->tensor->dtype) &&
              v->tensor->dtype != DType::Bool;
     };
-    if (block(a) && b->kind == K::Int) st.mask_limits.insert({b->i, index_extent(a->tensor)});
-    if (block(b) && a->kind == K::Int) st.mask_limits.insert({a->i, index_extent(b->tensor)});
+    auto note = [&](const TensorPtr& offs, int64_t n) {
+      st.mask_limits.insert({n, index_extent(offs)});
+      if (auto reach = strided_reach(offs)) st.mask_limits.insert({n, *reach});
+    };
+    if (block(a) && b->kind == K::Int) note(a->tensor, b->i);
+    if (block(b) && a->kind == K::Int) note(b->tensor, a->i);
+  }
+  // The indices a block of lanes s apart covers with its neighbours (arange(0, B) * s + i, a
+  // loop over i < s giving each lane s consecutive indices): B * s, past its extent B. A tail
+  // past that reach is a limit of its own: an LLM's KL-div kernel covered 256 x 16 columns a
+  // row, and the bound took only the block of 256 around the column count.
+  std::optional<int64_t> strided_reach(const TensorPtr& t) const {
+    if (t->shape.size() != 1 || t->numel() < 2) return std::nullopt;
+    std::vector<int64_t> v;
+    for (TermId e : t->elems) {
+      if (!is_const(e)) return std::nullopt;
+      v.push_back(s.constant_of(e).i);
+    }
+    const int64_t stride = v[1] - v[0];
+    if (stride < 2 || v[0] < 0 || v[0] >= stride) return std::nullopt;
+    for (size_t k = 2; k < v.size(); ++k)
+      if (v[k] - v[k - 1] != stride) return std::nullopt;
+    return static_cast<int64_t>(v.size()) * stride;
   }
   // How many indices a block covers: its distinct values where they are known at this bound,
   // not its lanes. A channel index pid * BLOCK_C + tid // BLOCK_HW over BLOCK_C * BLOCK_HW
