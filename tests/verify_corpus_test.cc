@@ -678,6 +678,18 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   torch::Dims h = torch::default_dims(rep.string(), 2);
   ASSERT_EQ(h.size(), 3u);
   EXPECT_EQ(h[2], (std::pair<std::string, std::vector<int64_t>>{"hidden_layer_sizes", {4, 5, 6}}));
+  // A name a literal scales (a fused projection's 2 * hidden) is a size, named after the others;
+  // a product of two names (D * stride) is not. The swiglu reference's hidden stayed 32, and a
+  // candidate whose one block of 32 columns leaves the rest unwritten was EQUIVALENT.
+  fs::path scaled = fs::temp_directory_path() / "keq_scaled_dims.py";
+  std::ofstream(scaled) << "import torch\nbatch = 8\nhidden = 32\nD = 16\nstride = 2\n"
+                           "def get_inputs():\n"
+                           "    return [torch.rand(batch, 2 * hidden), torch.rand(D * stride)]\n"
+                           "def get_init_inputs():\n    return []\n";
+  torch::Dims sc = torch::default_dims(scaled.string(), 2);
+  ASSERT_EQ(sc.size(), 2u);
+  EXPECT_EQ(sc[0].first, "batch");
+  EXPECT_EQ(sc[1].first, "hidden");
 }
 
 TEST(VerifyCorpus, SizesTheModelAlwaysBuildsAtItsDefaultsKeepTheFileValue) {

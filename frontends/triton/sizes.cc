@@ -174,10 +174,17 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
     if (all) std::erase_if(*all, [&](const auto& p) { return p.first == name; });
   }
   // The sizes a function names, in the order it first names them. A name met only inside
-  // arithmetic (D * stride) is a factor, not a size of its own. In get_inputs, a literal of 16
-  // or more passed to a call (torch.rand(n, 3, 224, 224)) is a size too, named by its place.
+  // arithmetic (D * stride) is a factor, not a size of its own; but in get_inputs one a literal
+  // scales (2 * hidden, a fused projection's width) is the size the dimension moves with, named
+  // after the others (the swiglu reference's width never left 64). In get_inputs, a literal of
+  // 16 or more passed to a call (torch.rand(n, 3, 224, 224)) is a size too, named by its place.
   auto named_in = [&](python::NodeId fn, bool literals) {
     Dims named;
+    std::vector<std::string> scaled;  // names a literal multiplies, in the order met
+    auto is_named = [&](const std::string& name) {
+      return std::find_if(named.begin(), named.end(),
+                          [&](const auto& p) { return p.first == name; }) != named.end();
+    };
     std::vector<std::pair<python::NodeId, bool>> stack;  // node, inside arithmetic
     if (fn != python::kNoNode) stack.push_back({fn, false});
     while (!stack.empty()) {
@@ -185,9 +192,15 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
       const python::Node& n = tree.at(id);
       stack.pop_back();
       if (n.kind == python::NodeKind::Name && !in_arith && sizes.contains(n.text) &&
-          std::find_if(named.begin(), named.end(),
-                       [&](const auto& p) { return p.first == n.text; }) == named.end())
+          !is_named(n.text))
         named.push_back({n.text, sizes[n.text]});
+      if (literals && n.kind == python::NodeKind::BinOp && n.text == "*" && n.kids.size() == 2)
+        for (size_t k = 0; k < 2; ++k) {
+          const python::Node &name = tree.at(n.kids[k]), &factor = tree.at(n.kids[1 - k]);
+          if (name.kind == python::NodeKind::Name && factor.kind == python::NodeKind::Int &&
+              sizes.contains(name.text))
+            scaled.push_back(name.text);
+        }
       // torch.randint(low, high, size) and randint(high, size): the bounds are values drawn
       // from, not sizes (an int8 range of 128 scaled to 2 would narrow the inputs).
       size_t values = 0;
@@ -224,6 +237,8 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
       for (auto k = n.kids.rbegin(); k != n.kids.rend(); ++k)
         if (*k != python::kNoNode) stack.push_back({*k, arith});
     }
+    for (const std::string& name : scaled)
+      if (!is_named(name)) named.push_back({name, sizes[name]});
     return named;
   };
   if (init) *init = named_in(get_init, false);

@@ -348,7 +348,11 @@ def load_module(path, dims):
         # A 1-tuple where the file writes one (input_shape = (4096,)), as keq sets it.
         written = re.search(rf"^{k}\s*=\s*(.*)$", source, flags=re.M)
         value = f"({v},)" if written and written.group(1).lstrip().startswith(("(", "[")) else v
-        source = re.sub(rf"^{k}\s*=.*$", f"{k} = {value}", source, count=1, flags=re.M)
+        if written:
+            source = re.sub(rf"^{k}\s*=.*$", f"{k} = {value}", source, count=1, flags=re.M)
+        else:  # unpacked (batch, seqlen, hidden = 2, 3, 32): set just after
+            source = re.sub(rf"^([\w ,]*\b{k}\b[\w ,]*=.*)$", rf"\1\n{k} = {v}", source, count=1,
+                            flags=re.M)
     scope = {"__name__": "keq_crosscheck", "__file__": path}
     exec(compile(source, path, "exec"), scope)
     return scope
