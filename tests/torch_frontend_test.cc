@@ -761,6 +761,16 @@ TEST(Interp, CollectionsAreCPythons) {
                    "r = p.x + 10 * p[1] + 100 * a + 1000 * b + 10000 * d['k'] + 100000 * len(dq) "
                    "+ 1000000 * len(P._fields)\n"),
             1 + 50 + 200 + 3000 + 40000 + 300000 + 2000000);
+  // defaultdict calls its factory for a missing key and keeps the value (CPython prints 2312);
+  // get() and `in` do not call it, and without a factory a missing key is KeyError.
+  EXPECT_EQ(int_of("from collections import defaultdict\nc = defaultdict(int)\n"
+                   "for k in [1, 2, 1]:\n    c[k] += 1\ng = defaultdict(list, {'a': [7]})\n"
+                   "g['b'].append(3)\nr = c[1] + 10 * len(g['a']) + 100 * g['b'][0] + "
+                   "1000 * len(g) + 10000 * ('z' in g) + 100000 * (c.get(9) is not None)\n"),
+            2 + 10 + 300 + 2000);
+  EXPECT_NE(
+      failure_of("from collections import defaultdict\nr = defaultdict()['k']\n").find("KeyError"),
+      std::string::npos);
   // collections.abc's names serve annotations and TypeVar bounds (fla's backends module).
   EXPECT_EQ(int_of("from collections.abc import Callable, Sequence\nimport collections.abc\n"
                    "from typing import TypeVar\nF = TypeVar('F', bound=Callable)\n"

@@ -606,6 +606,14 @@ Ref Interp::eval_subscript(const Ref& v, const Ref& index, Span at) {
       certain = certain && equality_is_pythons(k);
     }
     if (!certain) unsupported(at, "a dict lookup keq cannot decide (keys compared by value)");
+    // defaultdict.__missing__: the factory's value, stored under the key.
+    if (v->s == kDefaultDictMarker && !v->items.empty() && v->items[0]->kind != K::None) {
+      CallArgs none_given;
+      none_given.at = at;
+      Ref made = call(v->items[0], none_given);
+      v->dict.push_back({index, made});
+      return made;
+    }
     raise(at, "KeyError: " + repr(index));
   }
   if (v->kind == K::Instance && v->s != "super") {  // obj[index] calls obj.__getitem__(index)

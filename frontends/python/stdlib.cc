@@ -445,9 +445,10 @@ void install_sys(Interp& in) {
   in.register_module("sys", m);
 }
 
-// collections: OrderedDict is a dict (dicts keep insertion order), deque without maxlen a
-// list, namedtuple a class whose instances hold their fields as attributes and index and
-// iterate as tuples. The rest (defaultdict, Counter, ChainMap) is UNSUPPORTED by name.
+// collections: OrderedDict is a dict (dicts keep insertion order), defaultdict a dict that
+// calls its factory for a missing key, deque without maxlen a list, namedtuple a class whose
+// instances hold their fields as attributes and index and iterate as tuples. The rest
+// (Counter, ChainMap) is UNSUPPORTED by name.
 Ref make_namedtuple(Interp& in, CallArgs& a) {
   Ref name = a.get(0, "typename"), spec = a.get(1, "field_names");
   if (!name || name->kind != K::Str || !spec) in.error(a.at, "namedtuple(typename, field_names)");
@@ -522,6 +523,18 @@ void install_collections(Interp& in, const Ref& dict, const Ref& list) {
     if (!a.pos.empty()) b.pos = {a.pos[0]};
     return i2.call(list, b);
   });
+  (*m->attrs)["defaultdict"] =
+      builtin("collections.defaultdict", [dict](Interp& i2, CallArgs& a) -> Ref {
+        Ref factory = a.pos.empty() ? none() : a.pos[0];
+        if (factory->kind != K::None && !is_callable(factory))
+          i2.raise(a.at, "TypeError: first argument must be callable or None");
+        CallArgs rest = a;
+        if (!rest.pos.empty()) rest.pos.erase(rest.pos.begin());
+        Ref d = i2.call(dict, rest);
+        d->s = kDefaultDictMarker;
+        d->items = {factory};
+        return d;
+      });
   (*m->attrs)["namedtuple"] = builtin("collections.namedtuple", make_namedtuple);
   in.register_module("collections", m);
   // collections.abc's names as typing's: for annotations and TypeVar bounds (fla's backends);

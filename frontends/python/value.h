@@ -134,6 +134,9 @@ Ref builtin(std::string name, BuiltinFn fn);
 Ref module_object(std::string name);
 // A Python set: a dict (Kind::Dict) marked "set" whose keys are the members, values None.
 inline constexpr const char* kSetMarker = "set";
+// A collections.defaultdict: a dict marked "defaultdict" whose items[0] is its default_factory
+// (None: a plain dict's KeyError).
+inline constexpr const char* kDefaultDictMarker = "defaultdict";
 // A float that is a GPU timing (torch.cuda.Event.elapsed_time; `i` its id, 0 for one computed
 // from timings): keq cannot know its value, so a comparison of it, the choice a hand-rolled
 // autotuner makes, goes the way the run's TimingChoices say.
