@@ -83,7 +83,10 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
       r.reason + "\n#   bound: " + r.bound + "\n#   reference " + c.ref_value + ", candidate " +
       c.cand_value + " at output " + std::to_string(c.output) +
       "\n"
-      "# Inputs and parameters keq names are set; every other element is 0. Parameters are\n"
+      "# Inputs and parameters keq names are set; every other element is 0. Inputs are\n"
+      "# in0, in1, ... as keq numbers get_inputs()'s random draws (a forward argument computed\n"
+      "# from a draw, torch.randn(...).softmax(-1), is computed from keq's values). Parameters "
+      "are\n"
       "# p0, p1, ... as keq numbers them (the random values a model's __init__ makes, in creation\n"
       "# order); REF_PARAMS and CAND_PARAMS give the one each torch Parameter holds (every one "
       "some\n"
@@ -149,6 +152,28 @@ def fill(t, name):
         t[index] = value
 
 
+def drawn_inputs(module):  # get_inputs() with its k-th random draw set to keq's in<k>
+    real = {n: getattr(torch, n) for n in ("randn", "rand", "randint", "randn_like", "rand_like")}
+    count = [0]
+
+    def draw(f):
+        def made(*a, **kw):
+            t = f(*a, **kw)
+            with torch.no_grad():
+                fill(t, f"in{count[0]}")
+            count[0] += 1
+            return t
+        return made
+
+    for n, f in real.items():
+        setattr(torch, n, draw(f))
+    try:
+        return module.get_inputs()
+    finally:
+        for n, f in real.items():
+            setattr(torch, n, f)
+
+
 def build(cls):  # the model, and every nn.Parameter some module made and holds, in creation order
     made, modules, copied, copies = [], [], set(), set()  # a deep-copied Parameter counts as its copy
     real_new, real_init = torch.nn.Parameter.__new__, torch.nn.Module.__init__
@@ -189,10 +214,8 @@ ref, cand = load(REF, "keq_ref"), load(CAND, "keq_cand")
 device = "cuda" if torch.cuda.is_available() else "cpu"
 init = ref.get_init_inputs() if hasattr(ref, "get_init_inputs") else []
 args, kwargs = (init[0], init[1]) if KERNELBOOK and len(init) == 2 and isinstance(init[1], dict) else (init, {})
-inputs = [x.to(device) if torch.is_tensor(x) else x for x in ref.get_inputs()]
+inputs = [x.to(device) if torch.is_tensor(x) else x for x in drawn_inputs(ref)]
 with torch.no_grad():
-    for i, x in enumerate(inputs):
-        fill(x, f"in{i}")
     (ref_model, ref_params), (cand_model, cand_params) = build(getattr(ref, REF_CLASS)), build(getattr(cand, CAND_CLASS))
     models = [m.eval() if EVAL else m for m in (ref_model, cand_model)]
     ref_keq = keq_parameters(ref_params, REF_PARAMS)

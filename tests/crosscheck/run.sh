@@ -46,3 +46,14 @@ for case in fp16_cast_noclamp:differ gelu_truncated_constant:differ relu6_wrong_
   fi
   echo "ok   repro $ex ($result)"
 done
+# A forward argument computed from get_inputs()'s draw (the softmax of a randn): the script
+# sets the draw and computes the argument from it, so the candidate's value is keq's (it once
+# wrote the draw's values into the softmax's output).
+ex=kl_div_targets_clamped
+"$build/keq" verify "$src/examples/$ex/ref.py" "$src/examples/$ex/cand.py" --dims batch_size=2,dim=3 \
+  --repro "$out/repro_$ex.py" >/dev/null || true
+result=$(TRITON_INTERPRET=1 "$python" "$out/repro_$ex.py" 2>/dev/null | grep '^candidate:' || true)
+case "$result" in
+  "candidate: 5.5909"*) echo "ok   repro $ex ($result, as keq's)" ;;
+  *) echo "FAIL repro $ex: the script printed '$result', not keq's candidate 5.5909"; exit 1 ;;
+esac
