@@ -753,6 +753,25 @@ TEST(Interp, SysPropertyTypeSetsDictsAndLocals) {
             8);
 }
 
+// A generator function runs to its end at the call, its yields an iterator (libraries build
+// autotune configs so: `yield triton.Config(...)` in a helper taken by list()). CPython prints
+// 4321 for the first; a body that raises is UNSUPPORTED (a consumer might stop before it).
+TEST(Interp, GeneratorsYieldTheirValuesInOrder) {
+  EXPECT_EQ(int_of("def g(n):\n    seen = set()\n    for k in [1, 2, 1, 3, 4]:\n"
+                   "        if k in seen:\n            continue\n        seen.add(k)\n"
+                   "        if k > n:\n            return\n        yield k\n"
+                   "def h():\n    yield from g(3)\n    yield 4\n"
+                   "r = 0\nfor i, v in enumerate(h()):\n    r += v * 10 ** i\n"),
+            4321);
+  EXPECT_EQ(
+      int_of("def g():\n    yield 5\n    yield 6\nit = g()\nr = next(it) + 10 * len(list(it))\n"),
+      15);
+  std::string f =
+      failure_of("def g():\n    yield 1\n    raise ValueError('late')\nr = list(g())\n");
+  EXPECT_EQ(f.rfind("unsupported: ", 0), 0u) << f;
+  EXPECT_NE(f.find("a generator whose body raises"), std::string::npos) << f;
+}
+
 // collections: OrderedDict is a dict, deque a list, namedtuple a class of tuples.
 TEST(Interp, CollectionsAreCPythons) {
   EXPECT_EQ(int_of("from collections import OrderedDict, deque, namedtuple\n"

@@ -53,7 +53,7 @@ struct Span {
   X(ListComp) X(SetComp) X(GenExp) /* kids: element, Comprehension... */                      \
   X(DictComp)      /* kids: key, value, Comprehension... */                                   \
   X(Comprehension) /* kids: target, iterable, conditions... */                                \
-  X(Yield)         /* kids: value (optional); a generator's yield (contextmanager bodies) */  \
+  X(Yield)         /* kids: value (optional); flags: 1 `yield from`; a generator's yield      */  \
   /* statements */                                                                            \
   X(Module)        /* kids: statements */                                                     \
   X(Block)         /* kids: statements; text2: "else" / "finally" where it is one */         \

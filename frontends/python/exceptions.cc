@@ -266,7 +266,9 @@ Interp::Flow Interp::exec_with(const Node& n, const std::shared_ptr<Env>& env) {
       a.at = item.span;
       a.pos = ctx->items[1]->items;
       for (const auto& [key, v] : ctx->items[2]->dict) a.kw.push_back({key->s, v});
+      contextmanager_call_ = true;  // its body yields to the with statement, not to a list
       call(ctx->items[0], a);
+      contextmanager_call_ = false;
       if (!entered) {
         yield_handlers_.pop_back();
         raise(item.span, "RuntimeError: generator didn't yield");
@@ -307,11 +309,49 @@ Interp::Flow Interp::exec_with(const Node& n, const std::shared_ptr<Env>& env) {
 Ref Interp::eval_yield(const Node& n, const std::shared_ptr<Env>& env) {
   Ref v = n.kids[0] == kNoNode ? none() : eval(n.kids[0], env);
   if (yield_handlers_.empty())
-    unsupported(n.span, "a generator (yield) other than a @contextmanager's body");
-  auto handler = std::move(yield_handlers_.back());
-  yield_handlers_.pop_back();
-  handler(v);
-  return none();
+    unsupported(n.span,
+                "a yield outside a generator keq runs (a def called as a function, or a "
+                "@contextmanager's body)");
+  // `yield from`: each item in turn (a generator's collector takes them all; a
+  // @contextmanager's body yields once).
+  std::vector<Ref> items = n.flags == 1 ? to_sequence(v, n.span) : std::vector<Ref>{v};
+  for (const Ref& item : items) {
+    if (yield_handlers_.empty()) unsupported(n.span, "`yield from` in a @contextmanager's body");
+    auto handler = std::move(yield_handlers_.back());
+    yield_handlers_.pop_back();
+    handler(item);
+  }
+  return none();  // what send() passes in: keq models no send()
+}
+
+// A generator function's call, run to its end at once: the values its body yields become an
+// iterator. CPython runs the body lazily, a step for each value taken; the two agree where the
+// body ends without raising and the consumer changes nothing the body reads (a helper yielding
+// autotune configs, taken whole by list() or a for loop). A body that raises is UNSUPPORTED: a
+// consumer that stops early might never reach that point.
+Ref Interp::run_generator(const Node& def, const std::shared_ptr<Env>& env, Span at) {
+  constexpr size_t kMaxYielded = 1'000'000;
+  std::vector<Ref> yielded;
+  std::function<void(const Ref&)> collect = [&](const Ref& v) {
+    if (yielded.size() >= kMaxYielded)
+      unsupported(at, "a generator yielding more than 1,000,000 values (keq runs it at the call)");
+    yielded.push_back(v);
+    yield_handlers_.push_back(collect);  // each yield takes a handler: the next yield's
+  };
+  const size_t handlers = yield_handlers_.size();
+  yield_handlers_.push_back(collect);
+  return_value_ = none();
+  try {
+    exec_block(def.kids[3], env);
+  } catch (const ProgramError& e) {
+    yield_handlers_.resize(handlers);
+    if (!e.confirmed) throw;
+    unsupported(at, std::string("a generator whose body raises (keq runs it to its end at the "
+                                "call, where a consumer might stop before): ") +
+                        e.what());
+  }
+  yield_handlers_.resize(handlers);
+  return iterator(std::move(yielded));
 }
 
 }  // namespace keq::python

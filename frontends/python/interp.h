@@ -412,6 +412,12 @@ class Interp {
   std::vector<std::string> import_stops_;
   // A @contextmanager's body runs until its `yield`, which runs the with statement's body.
   std::vector<std::function<void(const Ref&)>> yield_handlers_;
+  bool contextmanager_call_ = false;  // the next generator call is a @contextmanager's body
+  // Whether a def's body yields (not counting nested defs, classes and lambdas); memoized.
+  bool is_generator(NodeId def);
+  bool yields_in(NodeId n) const;
+  absl::flat_hash_map<std::pair<const Tree*, NodeId>, bool> generators_;
+  Ref run_generator(const Node& def, const std::shared_ptr<Env>& env, Span at);
   std::vector<std::exception_ptr> handling_;  // the exceptions `except` blocks are handling
 };
 

@@ -390,6 +390,8 @@ Ref Interp::call_function(const Ref& f, CallArgs& args, const Ref& self, const R
   Ref result;
   if (def.kind == NodeKind::Lambda) {
     result = eval(def.kids.back(), env);
+  } else if (is_generator(fn.def) && !std::exchange(contextmanager_call_, false)) {
+    result = run_generator(def, env, args.at);
   } else {
     return_value_ = none();
     Flow flow = exec_block(def.kids[3], env);

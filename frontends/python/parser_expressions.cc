@@ -284,10 +284,14 @@ NodeId Parser::comprehension(NodeKind kind, NodeId elt, NodeId value, Span s) {
   return finish(n);
 }
 
-// `yield` and `yield VALUE`, as a statement or parenthesized; `yield from` is not modelled.
+// `yield`, `yield VALUE` and `yield from ITERABLE`, as a statement or parenthesized.
 NodeId Parser::yield_expr() {
   NodeId y = make(NodeKind::Yield, take().span);
-  if (at_kw("from")) unsupported("yield from");
+  if (accept_kw("from")) {
+    t_.nodes[y].flags = 1;
+    kid(y, test());
+    return finish(y);
+  }
   bool bare = ends_statement() || at_op(")") || at_op("=");
   kid(y, bare ? kNoNode : testlist_star());
   return finish(y);

@@ -38,6 +38,23 @@ std::shared_ptr<const absl::flat_hash_set<std::string>> Interp::local_names(Node
   return names;
 }
 
+bool Interp::is_generator(NodeId def) {
+  auto key = std::make_pair(tree_, def);
+  if (auto it = generators_.find(key); it != generators_.end()) return it->second;
+  bool yields = yields_in(node(def).kids.back());
+  generators_.emplace(key, yields);
+  return yields;
+}
+
+bool Interp::yields_in(NodeId n) const {
+  if (n == kNoNode) return false;
+  const Node& x = node(n);
+  if (x.kind == NodeKind::Yield) return true;
+  if (x.kind == NodeKind::FunctionDef || x.kind == NodeKind::Lambda || x.kind == NodeKind::ClassDef)
+    return false;  // a scope of its own
+  return std::any_of(x.kids.begin(), x.kids.end(), [&](NodeId k) { return yields_in(k); });
+}
+
 void Interp::collect_targets(NodeId target, absl::flat_hash_set<std::string>& bound) const {
   if (target == kNoNode) return;
   const Node& t = node(target);
