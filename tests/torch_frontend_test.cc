@@ -763,9 +763,10 @@ TEST(Interp, GeneratorsYieldTheirValuesInOrder) {
                    "def h():\n    yield from g(3)\n    yield 4\n"
                    "r = 0\nfor i, v in enumerate(h()):\n    r += v * 10 ** i\n"),
             4321);
-  EXPECT_EQ(
-      int_of("def g():\n    yield 5\n    yield 6\nit = g()\nr = next(it) + 10 * len(list(it))\n"),
-      15);
+  // next() that leaves values untaken: CPython may never run the rest of the body, keq did.
+  std::string partial = failure_of("def g():\n    yield 5\n    yield 6\nr = next(g())\n");
+  EXPECT_EQ(partial.rfind("unsupported: ", 0), 0u) << partial;
+  EXPECT_EQ(int_of("def g():\n    yield 5\nr = next(g())\n"), 5);
   std::string f =
       failure_of("def g():\n    yield 1\n    raise ValueError('late')\nr = list(g())\n");
   EXPECT_EQ(f.rfind("unsupported: ", 0), 0u) << f;

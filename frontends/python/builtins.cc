@@ -353,6 +353,12 @@ void Interp::install_builtins() {
     }
     Ref first = it->items.front();
     it->items.erase(it->items.begin());
+    // A generator keq ran to its end at the call (Value::i 1): taking fewer than all its values,
+    // the program may never run the rest of its body, which keq did.
+    if (it->i == 1 && !it->items.empty())
+      in.unsupported(a.at,
+                     "next() on a generator, leaving values untaken (keq ran its body to "
+                     "its end at the call)");
     return first;
   });
   def("enumerate", [](Interp& in, CallArgs& a) {

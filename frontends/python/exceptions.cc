@@ -351,7 +351,9 @@ Ref Interp::run_generator(const Node& def, const std::shared_ptr<Env>& env, Span
                         e.what());
   }
   yield_handlers_.resize(handlers);
-  return iterator(std::move(yielded));
+  Ref it = iterator(std::move(yielded));
+  it->i = 1;  // run at the call: next() that leaves values is UNSUPPORTED (builtins.cc)
+  return it;
 }
 
 }  // namespace keq::python

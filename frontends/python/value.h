@@ -149,7 +149,7 @@ inline bool is_set(const Ref& v) {
 }
 // An iterator (iter(x), a generator keq models eagerly: Module.parameters()): a list (Kind::List)
 // marked "iterator" whose items are those not yet taken; next() takes the first, a for loop
-// takes them all.
+// takes them all. `i` 1: a generator function's values, its body run at the call.
 inline constexpr const char* kIteratorMarker = "iterator";
 inline bool is_iterator(const Ref& v) {
   return v->kind == Value::Kind::List && v->s == kIteratorMarker;
