@@ -43,6 +43,13 @@ bool TighterDeadline::outer_passed() const {
              .count() > outer_ns_;
 }
 
+Budget::Clock::time_point Budget::deadline() {
+  const int64_t ns = state().deadline_ns;
+  if (ns == INT64_MAX) return Clock::time_point::max();
+  return Clock::time_point(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(ns)));
+}
+
 void Budget::clear() {
   state().deadline_ns = INT64_MAX;
   state().max_bytes = 0;

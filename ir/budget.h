@@ -37,6 +37,8 @@ class Budget {
     if ((ticks_++ & 1023) == 0) check();
   }
   static void check();
+  // The deadline in force (a stage's share, or the run's); Clock::time_point::max() with none.
+  static Clock::time_point deadline();
   static size_t resident_bytes();  // this process's resident set, from /proc/self/statm
   static size_t max_bytes();
 

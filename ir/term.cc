@@ -217,13 +217,22 @@ TermId read_term(TermStore& store, const SExpr& e,
   }
 }
 
+namespace {
+IeeeValue apply_ieee(Op op, std::span<const TermId> kids, const IeeeMemo& memo) {
+  std::vector<IeeeValue> args;
+  args.reserve(kids.size());
+  for (TermId c : kids) args.push_back(memo.at(c));
+  return eval_ieee(op, args);
+}
+}  // namespace
+
 IeeeValue evaluate_ieee(const TermStore& s, TermId t, const IeeeEnv& env) {
-  return evaluate<IeeeValue>(s, t, env, [](Op op, std::span<const TermId> kids, auto& memo) {
-    std::vector<IeeeValue> args;
-    args.reserve(kids.size());
-    for (TermId c : kids) args.push_back(memo.at(c));
-    return eval_ieee(op, args);
-  });
+  IeeeMemo memo;
+  return evaluate<IeeeValue>(s, t, env, apply_ieee, memo);
+}
+
+IeeeValue evaluate_ieee(const TermStore& s, TermId t, const IeeeTermEnv& env, IeeeMemo& memo) {
+  return evaluate<IeeeValue>(s, t, env, apply_ieee, memo);
 }
 
 RealValue evaluate_real(const TermStore& s, TermId t, const RealEnv& env) {

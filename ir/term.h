@@ -106,6 +106,9 @@ RealValue evaluate_real(const TermStore& store, TermId t, const RealEnv& env);
 // On EvalError the memo is cleared (a value past the exponent range must not be reused).
 // The environment is asked by the variable's term.
 using RealMemo = absl::flat_hash_map<TermId, RealValue>;
+using IeeeMemo = absl::flat_hash_map<TermId, IeeeValue>;
+using IeeeTermEnv = std::function<std::optional<IeeeValue>(TermId)>;
+IeeeValue evaluate_ieee(const TermStore& store, TermId t, const IeeeTermEnv& env, IeeeMemo& memo);
 using RealTermEnv = std::function<std::optional<RealValue>(TermId)>;
 RealValue evaluate_real(const TermStore& store, TermId t, const RealTermEnv& env, RealMemo& memo);
 

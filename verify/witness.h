@@ -203,11 +203,20 @@ class Witness {
   }
   // IEEE: the bit-exact evaluation (callers send only pairs without approximations, so it is
   // the programs' own arithmetic). Equal means the same bits, any NaN matching any NaN.
+  // The values at the last point are kept, as eval's are.
   ir::IeeeValue eval_ieee(TermId t, const Point& p) const {
-    return ir::evaluate_ieee(s_, t, [&](const ir::Variable& v) -> std::optional<ir::IeeeValue> {
-      auto c = input(v, p);
-      return c ? std::optional(ir::IeeeValue::of(*c)) : std::nullopt;
-    });
+    if (last_ieee_point_ != p) {
+      last_ieee_values_.clear();
+      last_ieee_point_ = p;
+    }
+    return ir::evaluate_ieee(
+        s_, t,
+        [&](TermId v) -> std::optional<ir::IeeeValue> {
+          auto it = p.find(v);
+          if (it == p.end()) return std::nullopt;
+          return ir::IeeeValue::of(as_type(s_.type(v), it->second));
+        },
+        last_ieee_values_);
   }
   // A point's value x as a constant of type t (integers truncate).
   static ir::Constant as_type(ir::Type t, double x) {
@@ -522,13 +531,20 @@ class Witness {
   // A plain difference stays plain: a step that would shrink it to a rounding's size (zeroing
   // the value that made a missing factor show) is not taken.
   // Minimizing only makes a point plainer, so it stops after kMinimizeSeconds with the point as it
-  // stands: a row of 8,194 softmax inputs (an LLM KL-div kernel at 4,097 columns) cost 0.2 s an
-  // evaluation, and 21 s in all, past the bound's share for that size.
+  // stands, or at half the time left before the budget's deadline (the rest confirms and
+  // describes the point): a row of 8,194 softmax inputs (an LLM KL-div kernel at 4,097
+  // columns) cost 0.3 s an evaluation and 21 s in all, and the configuration ran past its share
+  // of the bound with a confirmed counterexample in hand.
   Point minimize(const Pair& pr, const Point& confirmed) {
     Point p = confirmed;
     const double found = relative(pr, confirmed);
     const double floor = found >= 1e-6 ? std::min(found, kPlainDifference) / 16 : 0;
-    const auto until = std::chrono::steady_clock::now() + kMinimizeSeconds;
+    const auto now = std::chrono::steady_clock::now();
+    auto until =
+        now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(kMinimizeSeconds);
+    if (const auto deadline = ir::Budget::deadline();
+        deadline != ir::Budget::Clock::time_point::max())
+      until = std::min(until, now + (deadline - now) / 2);
     auto still_differs = [&] {
       if (std::chrono::steady_clock::now() > until) return false;
       if (sem_ == ir::Semantics::Ieee) return differs(pr, p) && relative(pr, p) >= floor;
@@ -691,6 +707,8 @@ class Witness {
   mutable Point last_point_;  // eval's: the point last_values_ hold the terms' values at
   mutable mpfr_prec_t last_bits_ = 0;
   mutable ir::RealMemo last_values_;
+  mutable Point last_ieee_point_;  // eval_ieee's, as last_point_
+  mutable ir::IeeeMemo last_ieee_values_;
   // differs' last answer in real semantics: for this pair, at this point.
   mutable std::optional<std::pair<std::pair<TermId, TermId>, std::optional<std::string>>>
       last_confirmed_;
