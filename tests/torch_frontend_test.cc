@@ -767,6 +767,11 @@ TEST(Interp, GeneratorsYieldTheirValuesInOrder) {
   std::string partial = failure_of("def g():\n    yield 5\n    yield 6\nr = next(g())\n");
   EXPECT_EQ(partial.rfind("unsupported: ", 0), 0u) << partial;
   EXPECT_EQ(int_of("def g():\n    yield 5\nr = next(g())\n"), 5);
+  // A @contextmanager's call that raises before its body runs leaves later generators eager.
+  EXPECT_EQ(int_of("from contextlib import contextmanager\n@contextmanager\ndef cm(x):\n"
+                   "    yield x\ntry:\n    with cm():\n        pass\nexcept TypeError:\n"
+                   "    pass\ndef g():\n    yield 1\n    yield 2\nr = sum(g())\n"),
+            3);
   std::string f =
       failure_of("def g():\n    yield 1\n    raise ValueError('late')\nr = list(g())\n");
   EXPECT_EQ(f.rfind("unsupported: ", 0), 0u) << f;

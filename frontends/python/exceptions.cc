@@ -266,9 +266,15 @@ Interp::Flow Interp::exec_with(const Node& n, const std::shared_ptr<Env>& env) {
       a.at = item.span;
       a.pos = ctx->items[1]->items;
       for (const auto& [key, v] : ctx->items[2]->dict) a.kw.push_back({key->s, v});
-      contextmanager_call_ = true;  // its body yields to the with statement, not to a list
+      // Its body yields to the with statement, not to a list: the first generator call under
+      // this one takes the flag (a decorator's wrapper may come first); a call that raises
+      // before any leaves it set, so it is cleared here whatever happens.
+      contextmanager_call_ = true;
+      struct Flag {
+        bool& on;
+        ~Flag() { on = false; }
+      } flag{contextmanager_call_};
       call(ctx->items[0], a);
-      contextmanager_call_ = false;
       if (!entered) {
         yield_handlers_.pop_back();
         raise(item.span, "RuntimeError: generator didn't yield");
