@@ -767,6 +767,12 @@ TEST(Interp, GeneratorsYieldTheirValuesInOrder) {
   std::string partial = failure_of("def g():\n    yield 5\n    yield 6\nr = next(g())\n");
   EXPECT_EQ(partial.rfind("unsupported: ", 0), 0u) << partial;
   EXPECT_EQ(int_of("def g():\n    yield 5\nr = next(g())\n"), 5);
+  // A loop that breaks early leaves values untaken too; one that takes them all is fine.
+  partial = failure_of("def g():\n    yield 5\n    yield 6\nfor x in g():\n    break\n");
+  EXPECT_EQ(partial.rfind("unsupported: ", 0), 0u) << partial;
+  EXPECT_EQ(int_of("def g():\n    yield 5\n    yield 6\nr = 0\nfor x in g():\n    r += x\n"
+                   "    if x == 6:\n        break\n"),
+            11);
   // A @contextmanager's call that raises before its body runs leaves later generators eager.
   EXPECT_EQ(int_of("from contextlib import contextmanager\n@contextmanager\ndef cm(x):\n"
                    "    yield x\ntry:\n    with cm():\n        pass\nexcept TypeError:\n"

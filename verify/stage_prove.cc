@@ -166,11 +166,14 @@ void Pipeline::refute(const Pair& p, const Point& point, const std::string& how)
   c.ref_value = ref_value, c.cand_value = cand_value, c.difference = difference;
   c.found_by = how;
   c.names = names_of(c);
+  // Everything evaluated before the report changes: a deadline met here (probe() keeps the
+  // counterexample in hand past it) leaves the last one whole, with its own note.
+  std::optional<std::string> same;
+  if (opt_.semantics == ir::Semantics::Real)
+    same = same_float32(witness_->eval(p.ref, point), witness_->eval(p.cand, point));
   r_.counterexample = c;
   std::erase_if(r_.notes, [](const std::string& n) { return n.starts_with(kBelowFloat32); });
-  if (opt_.semantics == ir::Semantics::Real)
-    if (auto same = same_float32(witness_->eval(p.ref, point), witness_->eval(p.cand, point)))
-      r_.notes.push_back(*same);
+  if (same) r_.notes.push_back(*same);
   r_.verdict = Verdict::NotEquivalent;
   r_.reason = "a counterexample that replay confirms";
 }

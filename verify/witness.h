@@ -205,7 +205,7 @@ class Witness {
   // the programs' own arithmetic). Equal means the same bits, any NaN matching any NaN.
   // The values at the last point are kept, as eval's are.
   ir::IeeeValue eval_ieee(TermId t, const Point& p) const {
-    if (last_ieee_point_ != p) {
+    if (last_ieee_point_ != p || last_ieee_values_.size() > kMaxMemo) {
       last_ieee_values_.clear();
       last_ieee_point_ = p;
     }
@@ -262,7 +262,7 @@ class Witness {
   // 0.3 s an evaluation).
   ir::RealValue eval(TermId t, const Point& p) const {
     const mpfr_prec_t bits = ir::Real::working_precision();
-    if (last_bits_ != bits || last_point_ != p) {
+    if (last_bits_ != bits || last_point_ != p || last_values_.size() > kMaxMemo) {
       last_values_.clear();
       last_point_ = p, last_bits_ = bits;
     }

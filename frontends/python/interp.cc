@@ -267,7 +267,11 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
       return exec_else(n, env);
     }
     case NodeKind::For: {
-      std::vector<Ref> seq = to_sequence(eval(n.kids[1], env), node(n.kids[1]).span);
+      Ref iterable = eval(n.kids[1], env);
+      // A generator keq ran to its end at the call (Value::i 1, exceptions.cc): a loop that
+      // leaves it early may never have run the rest of its body in CPython.
+      const bool eager_generator = is_iterator(iterable) && iterable->i == 1;
+      std::vector<Ref> seq = to_sequence(iterable, node(n.kids[1]).span);
       size_t trips = 0;
       LoopScope scope(*this, env, !seq.empty() && seq[0]->kind == K::Int && seq[0]->b, n.kids[0],
                       n.span.line);
@@ -276,6 +280,10 @@ Interp::Flow Interp::exec(NodeId s, const std::shared_ptr<Env>& env) {
         ++trips;
         Flow f = exec_block(n.kids[2], env);
         if (f == Flow::Break || f == Flow::Return) {
+          if (eager_generator && trips < seq.size())
+            unsupported(n.span,
+                        "a for loop leaving a generator's values untaken (keq ran its body to "
+                        "its end at the call)");
           if (hooks_.loop_ran) hooks_.loop_ran(*this, n.span, trips);
           return f == Flow::Break ? Flow::Normal : f;
         }
