@@ -269,6 +269,57 @@ void Torch::install_creation(const Ref& torch) {
     if (!shape.pos[0]) in.error(a.at, "torch.broadcast_to(input, size)");
     return in.call(in.getattr(a.pos.at(0), "broadcast_to", a.at), shape);
   });
+  def("broadcast_shapes", [this](Interp&, CallArgs& a) {  // a torch.Size
+    std::vector<int64_t> shape;
+    for (size_t i = 0; i < a.pos.size(); ++i) shape = broadcast_with(shape, a.pos[i], i, a.at);
+    std::vector<Ref> dims;
+    for (int64_t d : shape) dims.push_back(python::integer(d));
+    Ref size = python::tuple(dims);
+    size->b = true;
+    return size;
+  });
+  def("broadcast_tensors", [this](Interp&, CallArgs& a) {  // expand's views, torch's message
+    std::vector<int64_t> shape;
+    for (const Ref& t : a.pos)
+      shape = broadcast_shapes(in, shape, as_tensor(in, t, a.at)->shape, a.at);
+    std::vector<Ref> views;
+    for (const Ref& t : a.pos) {
+      CallArgs to;
+      to.at = a.at;
+      to.pos = {python::tuple({})};
+      for (int64_t d : shape) to.pos[0]->items.push_back(python::integer(d));
+      views.push_back(in.call(in.getattr(t, "expand", a.at), to));
+    }
+    return python::tuple(views);
+  });
+  // torch.as_tensor: a tensor as it is (converted where dtype= says), other data as torch.tensor.
+  def("as_tensor", [this, module = std::weak_ptr(torch)](Interp&, CallArgs& a) {
+    Ref data = a.get(0, "data");
+    if (!data) in.error(a.at, "torch.as_tensor(data, dtype=None, device=None)");
+    if (data->kind != K::Tensor) return in.call((*module.lock()->attrs)["tensor"], a);
+    Ref dtype = a.get(1, "dtype");
+    if (!dtype || dtype->kind == K::None) return data;
+    CallArgs to;
+    to.at = a.at;
+    to.pos = {dtype};
+    return in.call(in.getattr(data, "to", a.at), to);
+  });
+  def("result_type", [this](Interp&, CallArgs& a) {
+    Ref x = a.get(0, "tensor1"), y = a.get(1, "tensor2");
+    if (!x || !y) in.error(a.at, "torch.result_type(tensor1, tensor2)");
+    if ((x->kind == K::Tensor && x->tensor->shape.empty()) ||
+        (y->kind == K::Tensor && y->tensor->shape.empty()))
+      in.unsupported(a.at,
+                     "torch.result_type of a 0-d tensor (which promotes as a lower category)");
+    return dtype_value(promote(x, y, in, a.at));
+  });
+  def("promote_types", [this](Interp&, CallArgs& a) {
+    Ref x = a.get(0, "type1"), y = a.get(1, "type2");
+    if (!x || !y || x->kind != K::DType || y->kind != K::DType)
+      in.error(a.at, "torch.promote_types(type1, type2) takes two dtypes");
+    return dtype_value(
+        promote(wrap(filled({1}, x->dtype, 0)), wrap(filled({1}, y->dtype, 0)), in, a.at));
+  });
   for (const char* query : {"is_floating_point", "is_complex"})
     def(query, [this, query](Interp&, CallArgs& a) {
       return python::boolean(dtype_kind_is(dtype_value(tensor_arg(a, 0, "input")->dtype), query));

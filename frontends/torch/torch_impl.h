@@ -84,6 +84,37 @@ struct Torch {
     for (const Ref& x : items) out.push_back(in.to_int(x, a.at));
     return out;
   }
+  // torch.broadcast_shapes's step for argument `index` (an int or a sequence of ints), with its
+  // message: `result` is padded with 1s to the longest shape, and is what mismatches are named
+  // against (measured with torch 2.11).
+  std::vector<int64_t> broadcast_with(std::vector<int64_t> result, const Ref& arg, size_t index,
+                                      Span at) {
+    std::vector<int64_t> shape;
+    if (arg->kind == K::Int)
+      shape = {arg->i};
+    else
+      for (const Ref& d : in.to_sequence(arg, at)) shape.push_back(in.to_int(d, at));
+    if (shape.size() > result.size())
+      result.insert(result.begin(), shape.size() - result.size(), 1);
+    std::string had = "(";
+    for (size_t k = 0; k < shape.size(); ++k) had += (k ? ", " : "") + std::to_string(shape[k]);
+    had += shape.size() == 1 ? ",)" : ")";
+    for (size_t k = 1; k <= shape.size(); ++k) {
+      int64_t d = shape[shape.size() - k], &r = result[result.size() - k];
+      if (d == 1 || d == r) continue;
+      if (r != 1) {
+        std::string expected = "[";
+        for (size_t j = 0; j < result.size(); ++j)
+          expected += (j ? ", " : "") + std::to_string(result[j]);
+        in.raise(at, "RuntimeError: Attempting to broadcast a dimension of length " +
+                         std::to_string(d) + " at -" + std::to_string(k) +
+                         "! Mismatching argument at index " + std::to_string(index) + " had " +
+                         had + "; but expected shape should be broadcastable to " + expected + "]");
+      }
+      r = d;
+    }
+    return result;
+  }
   DType dtype_kw(CallArgs& a, DType dflt) {
     Ref d = python_type_as_dtype(a.get(SIZE_MAX, "dtype"));
     if (!d || d->kind == K::None) return dflt;
