@@ -156,6 +156,14 @@ const std::set<std::string> kCompilerRefusesWhatInterpreterRuns = {
     "cand_softmax_rows_exp2.case",
 };
 
+// Cases whose types the interpreter gives otherwise than the compiled kernel: it passes a float
+// argument as a Python float, which promotes weakly (an fp16 block times it stays fp16), where
+// the compiled kernel has an fp32 scalar (tests/fixtures/gpu/scalar_argument_types.txt). keq
+// models the GPU; the GPU fixtures check these.
+const std::set<std::string> kInterpreterTypesFloatArgumentsWeakly = {
+    "cand_fp16_block_times_float_argument.case",
+};
+
 // (Loops over a runtime int and scalar running maxima ran here only once scripts/test-venv.sh
 // pinned numpy below 2.4, whose int() of a 1-element array the interpreter relies on.)
 const std::set<std::string> kInterpreterCannotRun = {
@@ -294,6 +302,9 @@ size_t check_folder(const fs::path& dir, bool bit_exact, bool interpreter) {
           << entry.path().filename() << ": the framework could not run it:" << c.skip;
       continue;
     }
+    if (interpreter &&
+        kInterpreterTypesFloatArgumentsWeakly.count(entry.path().filename().string()))
+      continue;
     c.file = (c.file.rfind("examples/", 0) == 0 ? fs::path(KEQ_SOURCE_DIR) : dir) / c.file;
     if (!c.ref.empty()) c.ref = fs::path(KEQ_SOURCE_DIR) / c.ref;
     SCOPED_TRACE(entry.path().filename().string() + " (" + c.file + ")");

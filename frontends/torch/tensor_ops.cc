@@ -153,6 +153,12 @@ TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like) {
   return t;
 }
 
+DType kernel_scalar_dtype(const Ref& v) {
+  if (v->kind == K::Float) return DType::F32;
+  if (v->kind == K::Bool) return DType::Bool;
+  return v->i < INT32_MIN || v->i > INT32_MAX ? DType::I64 : DType::I32;
+}
+
 DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
   auto kind_of = [](DType d) { return torch::is_float(d) ? 2 : d == DType::Bool ? 0 : 1; };
   auto scalar_kind = [](const Ref& v) {
@@ -179,6 +185,15 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
   }
   const Ref& t = a->kind == K::Tensor ? a : b;
   const Ref& s = a->kind == K::Tensor ? b : a;
+  // In a kernel a runtime scalar argument is a typed tensor (fp32; int32, or int64 past int32's
+  // range) that takes part in promotion: an fp16 block times a float argument is fp32, an int8
+  // block plus an int argument int32 (fixtures/gpu/scalar_argument_types.txt). A literal stays
+  // weak, as in torch.
+  if ((s->kind == K::Int || s->kind == K::Float) && s->b && in.in_jit_code()) {
+    auto scalar = std::make_shared<Tensor>();
+    scalar->dtype = kernel_scalar_dtype(s);
+    return promote(t, tensor_value(scalar), in, at);
+  }
   // A Python scalar never widens a tensor of its own kind; a float scalar makes ints float32.
   if (scalar_kind(s) > kind_of(t->tensor->dtype))
     return scalar_kind(s) == 2 ? DType::F32 : DType::I64;

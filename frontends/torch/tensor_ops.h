@@ -41,6 +41,9 @@ ir::TermId where_term(ir::TermStore& s, ir::TermId condition, ir::TermId then,
 // A tensor for a value: tensors as they are, Python numbers as 0-d tensors of `like`'s kind.
 TensorPtr as_tensor(Interp& in, const Ref& v, Span at, DType like = DType::F32);
 DType promote(const Ref& a, const Ref& b, Interp& in, Span at);
+// The type a Triton kernel gives a scalar: fp32 for a float, int1 for a bool, int32 for an
+// int, or int64 past int32's range (Triton types an int argument by its value: a data_ptr()).
+DType kernel_scalar_dtype(const Ref& v);
 std::vector<int64_t> broadcast_shapes(Interp& in, const std::vector<int64_t>& a,
                                       const std::vector<int64_t>& b, Span at);
 // Flat index into t of an output index under broadcasting.

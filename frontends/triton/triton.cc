@@ -237,12 +237,9 @@ void install(python::Interp& in, torch::TorchState& state) {
     if (t->run && name == "to") {  // x.to(tl.float16): fp8 saturates
       // A scalar argument or program id is a 0-d block inside a kernel: fp32, or int32 unless
       // its value needs int64 (Triton types an int argument by its value).
-      bool wide = v->kind == K::Int && (v->i < INT32_MIN || v->i > INT32_MAX);
-      DType scalar = v->kind == K::Float  ? DType::F32
-                     : v->kind == K::Bool ? DType::Bool
-                     : wide               ? DType::I64
-                                          : DType::I32;
-      Ref self = v->kind == K::Tensor ? v : t->wrap(as_tensor(i2, v, at, scalar));
+      Ref self = v->kind == K::Tensor
+                     ? v
+                     : t->wrap(as_tensor(i2, v, at, torch::detail::kernel_scalar_dtype(v)));
       return python::builtin("block.to", [t, self](Interp& i3, CallArgs& a) -> Ref {
         Ref d = a.get(0, "dtype");
         if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
