@@ -1728,10 +1728,10 @@ TEST(Triton, CompileTimeChecksRejectWhatTritonRejects) {
             21u);
   EXPECT_GE(
       rejected_as_triton_rejects(fs::path(KEQ_SOURCE_DIR) / "tests/golden/triton_compile_rejects"),
-      39u);
+      45u);
   EXPECT_GE(
       rejected_as_triton_rejects(fs::path(KEQ_SOURCE_DIR) / "tests/golden/triton_launch_rejects"),
-      5u);
+      6u);
 }
 
 // tl.where with two Python floats once crashed in dtype promotion.

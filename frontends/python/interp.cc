@@ -176,6 +176,40 @@ void Interp::check_dynamic_if(const Node& n, bool taken, const std::shared_ptr<E
     if (NodeId b = find_kind(*tree_, other, k, false); b != kNoNode)
       raise(node(b).span, std::string("UnsupportedLanguageConstruct: unsupported AST node type: ") +
                               std::string(kind_name(k)));
+  check_module_names(other, env);
+}
+
+// `module.name` where the real module has no such name, in the branch keq does not run: compiling
+// it raises the AttributeError all the same (gpt-4o's div kernel: tl.trunc under
+// `elif rounding_mode == 3`, with rounding_mode 0). A nested if is looked into only where its
+// condition reads a kernel value (a runtime scalar, a block): a constexpr one may drop its code.
+void Interp::check_module_names(NodeId n, const std::shared_ptr<Env>& env) {
+  if (n == kNoNode) return;
+  const Node& at = node(n);
+  if (at.kind == NodeKind::FunctionDef || at.kind == NodeKind::Lambda ||
+      at.kind == NodeKind::ClassDef ||
+      (at.kind == NodeKind::If && !reads_kernel_value(at.kids[0], env)))
+    return;
+  if (at.kind == NodeKind::Attribute && node(at.kids[0]).kind == NodeKind::Name) {
+    Ref base = env->lookup_where(node(at.kids[0]).text).first;
+    if (base && base->kind == K::Module) {
+      auto real = real_names_.find(base->s);
+      if (real != real_names_.end() && !real->second.contains(at.text))
+        raise_exception(at.span, "AttributeError",
+                        "module '" + base->s + "' has no attribute '" + at.text + "'");
+    }
+  }
+  for (NodeId k : at.kids) check_module_names(k, env);
+}
+
+bool Interp::reads_kernel_value(NodeId n, const std::shared_ptr<Env>& env) {
+  const Node& at = node(n);
+  if (at.kind == NodeKind::Name) {
+    Ref v = env->lookup_where(at.text).first;
+    return v && hooks_.kernel_type && hooks_.kernel_type(v);
+  }
+  return std::any_of(at.kids.begin(), at.kids.end(),
+                     [&](NodeId k) { return k != kNoNode && reads_kernel_value(k, env); });
 }
 
 // A dynamic loop in a kernel (a range() or while loop: an scf.for or scf.while): a name first

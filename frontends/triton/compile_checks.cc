@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "frontends/torch/tensor_ops.h"
+
 namespace keq::triton {
 namespace {
 using K = python::Value::Kind;
@@ -293,6 +295,17 @@ std::optional<python::KernelType> kernel_type(const python::Ref& v) {
     default:
       return std::nullopt;
   }
+}
+
+void check_pointer_operand(python::Interp& in, python::Span at, const python::Ref& p,
+                           const std::string& op) {
+  std::optional<python::KernelType> t = kernel_type(p);
+  if (!t) return;
+  std::string name = t->name;
+  if (!t->block)  // a scalar prints as its dtype's repr
+    name = repr(
+        {false, p->kind == K::Tensor ? p->tensor->dtype : torch::detail::kernel_scalar_dtype(p)});
+  in.raise(at, "ValueError: Unsupported ptr type " + name + " in `tl." + op + "`");
 }
 
 void check_math_dtype(python::Interp& in, python::Span at, const std::string& name,

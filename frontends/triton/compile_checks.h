@@ -86,6 +86,11 @@ void check_broadcast_to(python::Interp& in, python::Span at, const std::vector<i
                         const std::vector<int64_t>& to);
 // A reduction's axis in a block of `rank` dimensions (semantic's _wrap_axis).
 void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank);
+// _load_legacy and store's first check: a value where the pointer belongs (an int from
+// data_ptr(), as LLM-written wrappers pass, plus offsets) does not compile. Returns only where
+// `p` is no kernel value (a tuple, None), which the caller reports.
+void check_pointer_operand(python::Interp& in, python::Span at, const python::Ref& p,
+                           const std::string& op);
 // A kernel value's type as Triton's code generator compares it (TensorHooks::kernel_type).
 std::optional<python::KernelType> kernel_type(const python::Ref& v);
 // tl.multiple_of, tl.max_contiguous and tl.max_constancy (`hint`): compiler hints on a block,

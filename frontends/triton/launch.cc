@@ -197,27 +197,14 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   for (const auto& [k, v] : meta)
     if (std::find(params.begin(), params.end(), k) == params.end())
       in.raise(a.at, "KeyError: 'Keyword argument " + k + " was specified but unrecognised'");
-  Ref g = grid;
-  if (g->kind == K::Function || g->kind == K::Builtin) {
-    CallArgs c;
-    c.at = a.at;
-    c.pos = {grid_args(fn, params, a, meta)};
-    g = in.call(g, c);
-  }
-  // JITFunction.run: len(grid), grid[0], and grid[1], grid[2] where there are (more are
-  // ignored); the launcher takes ints only.
-  if (g->kind != K::Tuple && g->kind != K::List)
-    in.raise(a.at, "TypeError: object of type '" + g->type_name() + "' has no len()");
-  std::vector<Ref> dims = g->items;
-  if (dims.empty()) in.raise(a.at, "IndexError: tuple index out of range");
-  dims.resize(std::min<size_t>(dims.size(), 3));
+  CallArgs call = kernel_call(fn, params, a, meta);
   Launch l;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d]->kind == K::Float)
-      in.raise(a.at, "TypeError: 'float' object cannot be interpreted as an integer");
-    l.grid[d] = in.to_int(dims[d], a.at);
+  try {
+    grid_of(fn, params, grid, a, meta, l);
+  } catch (const python::ProgramError& e) {
+    if (e.confirmed) compile_first(fn, call);
+    throw;
   }
-  check_grid(in, a.at, l.grid);
   record_block_sizes(fn, a.pos, meta);
   std::string consts;
   for (const auto& [k, v] : std::map<std::string, Ref>(meta.begin(), meta.end()))
@@ -226,21 +213,6 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
                         ", " + std::to_string(l.grid[1]) + ", " + std::to_string(l.grid[2]) + ")" +
                         (consts.empty() ? "" : " with " + consts));
   refuse_cpu_tensors(params, a, meta);
-  CallArgs call;
-  call.at = a.at;
-  std::vector<bool> constexpr_param = constexpr_parameters(fn);
-  const std::vector<std::string>& names = params;
-  for (size_t k = 0; k < a.pos.size(); ++k)
-    call.pos.push_back(
-        kernel_arg(a.pos[k], k >= constexpr_param.size() || !constexpr_param[k], a.at));
-  // Keyword arguments are arguments like the others (a pointer, a runtime scalar) unless they
-  // name a constexpr parameter or a launch option.
-  for (auto& [k, v] : meta) {
-    auto at = std::find(names.begin(), names.end(), k);
-    size_t n = static_cast<size_t>(at - names.begin());
-    bool runtime = at != names.end() && (n >= constexpr_param.size() || !constexpr_param[n]);
-    call.kw.push_back({k, kernel_arg(v, runtime, a.at)});
-  }
   std::vector<TensorPtr> pointed;
   std::optional<std::string> key = launch_key(fn, consts, l, call, pointed);
   if (key && replay_launch(*key, pointed)) return python::none();
@@ -272,8 +244,90 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
     LaunchResult& kept = launch_memo_[*key];
     kept.after.clear();
     for (const TensorPtr& t : pointed) kept.after.push_back(t->elems);
+    kept.finished = true;
   }
   return python::none();
+}
+
+// What each kernel parameter receives: positional arguments, then keywords, which are arguments
+// like the others (a pointer, a runtime scalar) unless they name a constexpr parameter or a
+// launch option.
+CallArgs Triton::kernel_call(const Ref& fn, const std::vector<std::string>& params,
+                             const CallArgs& a, const Attrs& meta) {
+  CallArgs call;
+  call.at = a.at;
+  std::vector<bool> constexpr_param = constexpr_parameters(fn);
+  for (size_t k = 0; k < a.pos.size(); ++k)
+    call.pos.push_back(
+        kernel_arg(a.pos[k], k >= constexpr_param.size() || !constexpr_param[k], a.at));
+  for (auto& [k, v] : meta) {
+    auto at = std::find(params.begin(), params.end(), k);
+    size_t n = static_cast<size_t>(at - params.begin());
+    bool runtime = at != params.end() && (n >= constexpr_param.size() || !constexpr_param[n]);
+    call.kw.push_back({k, kernel_arg(v, runtime, a.at)});
+  }
+  return call;
+}
+
+// JITFunction.run: a callable grid called with the bound arguments, then len(grid), grid[0],
+// and grid[1], grid[2] where there are (more are ignored); the launcher takes ints only.
+void Triton::grid_of(const Ref& fn, const std::vector<std::string>& params, const Ref& grid,
+                     CallArgs& a, const Attrs& meta, Launch& l) {
+  Ref g = grid;
+  if (g->kind == K::Function || g->kind == K::Builtin) {
+    CallArgs c;
+    c.at = a.at;
+    c.pos = {grid_args(fn, params, a, meta)};
+    g = in.call(g, c);
+  }
+  if (g->kind != K::Tuple && g->kind != K::List)
+    in.raise(a.at, "TypeError: object of type '" + g->type_name() + "' has no len()");
+  std::vector<Ref> dims = g->items;
+  if (dims.empty()) in.raise(a.at, "IndexError: tuple index out of range");
+  dims.resize(std::min<size_t>(dims.size(), 3));
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d]->kind == K::Float)
+      in.raise(a.at, "TypeError: 'float' object cannot be interpreted as an integer");
+    l.grid[d] = in.to_int(dims[d], a.at);
+  }
+  check_grid(in, a.at, l.grid);
+}
+
+// JITFunction.run compiles the kernel before it reads the grid, so a body that does not compile
+// raises first (tl.num_warps() beside an int grid: fixtures/gpu/scalar_argument_types.txt).
+// keq compiles by running: program 0 of a one-program grid, on memory restored afterwards,
+// raises what compiling its path raises; otherwise the grid's error stands. Its findings and
+// undefined values are dropped: that launch never ran.
+void Triton::compile_first(const Ref& fn, const CallArgs& call) {
+  std::vector<std::pair<TensorPtr, std::vector<TermId>>> memory;
+  auto keep = [&](const Ref& v) {
+    if (v->kind == K::Pointer) memory.push_back({v->tensor, v->tensor->elems});
+  };
+  for (const Ref& v : call.pos) keep(v);
+  for (const auto& [k, v] : call.kw) keep(v);
+  const size_t findings_before = st.findings.size();
+  const int64_t unlisted_before = st.findings_unlisted;
+  Launch trial;
+  run = &trial;
+  struct Restore {
+    Triton& t;
+    decltype(memory)& saved;
+    size_t findings;
+    int64_t unlisted;
+    ~Restore() {
+      for (auto& [tensor, elems] : saved)  // through write(): views of the buffer see it too
+        for (size_t k = 0; k < elems.size(); ++k)
+          if (tensor->elems[k] != elems[k]) tensor->write(static_cast<int64_t>(k), elems[k]);
+      t.st.findings.resize(findings);
+      t.st.findings_unlisted = unlisted;
+      t.run = nullptr, t.path.clear();
+    }
+  } restore{*this, memory, findings_before, unlisted_before};
+  CallArgs c = call;
+  try {
+    in.call(fn, c);
+  } catch (const python::Unsupported&) {  // what keq cannot run: the grid's error stands
+  }
 }
 
 std::optional<std::string> Triton::launch_key(const Ref& fn, const std::string& consts,
@@ -329,14 +383,14 @@ std::optional<std::string> Triton::launch_key(const Ref& fn, const std::string& 
     return std::nullopt;
   }
   memo_elements_ += 2 * elements;
-  it->second = {std::move(before), {}};
+  it->second = {std::move(before), {}, false};
   return key;
 }
 
 // A kept launch's writes, where the memory holds what it held then.
 bool Triton::replay_launch(const std::string& key, const std::vector<TensorPtr>& pointed) {
   const LaunchResult& kept = launch_memo_.at(key);
-  if (kept.after.size() != pointed.size()) return false;  // not run to the end before
+  if (!kept.finished) return false;  // not run to the end before
   for (size_t a = 0; a < pointed.size(); ++a)
     for (size_t k = 0; k < kept.after[a].size(); ++k)
       if (pointed[a]->elems[k] != kept.after[a][k])

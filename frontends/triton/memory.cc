@@ -43,6 +43,7 @@ TermId Triton::undefined(Span at, const std::string& why, DType dtype) {
 Ref Triton::load(CallArgs& a) {
   Ref p = a.get(0, "pointer");
   if (p && is_block_ptr(p)) return load_block_ptr(p, a);
+  if (p && p->kind != K::Pointer) check_pointer_operand(in, a.at, p, "load");
   if (!p || p->kind != K::Pointer)
     in.unsupported(a.at, "tl.load of something that is not a pointer block");
   Ref mask = a.get(1, "mask"), other = a.get(2, "other");
@@ -209,6 +210,7 @@ Ref Triton::store(CallArgs& a) {
   if (p && is_block_ptr(p)) {
     p = block_lanes(p, a.get(3, "boundary_check"), a.at, lanes);
   } else {
+    if (p && p->kind != K::Pointer) check_pointer_operand(in, a.at, p, "store");
     if (!p || p->kind != K::Pointer)
       in.unsupported(a.at, "tl.store to something that is not a pointer block");
     need_known_offsets(p, a.at, "tl.store");

@@ -423,6 +423,11 @@ struct Triton {
   Ref jit_class;
 
   Ref launch(const Ref& kernel, const Ref& grid, CallArgs& a);
+  CallArgs kernel_call(const Ref& fn, const std::vector<std::string>& params, const CallArgs& a,
+                       const Attrs& meta);
+  void grid_of(const Ref& fn, const std::vector<std::string>& params, const Ref& grid, CallArgs& a,
+               const Attrs& meta, Launch& l);
+  void compile_first(const Ref& fn, const CallArgs& call);
 
   // For each positional parameter of a @triton.jit function: annotated tl.constexpr.
   std::vector<bool> constexpr_parameters(const Ref& fn) const;
@@ -837,6 +842,7 @@ struct Triton {
   // that read nothing they write, made no undefined value and reported nothing are kept.
   struct LaunchResult {
     std::vector<std::vector<TermId>> before, after;  // per pointer argument, in order
+    bool finished = false;  // run to the end (a launch with no pointer argument keeps no after)
   };
   absl::flat_hash_map<std::string, LaunchResult> launch_memo_;
   size_t memo_elements_ = 0;  // the elements launch_memo_ holds, bounded
