@@ -165,6 +165,9 @@ void Interp::install_builtins() {
     if (is_integer(x)) return x->kind == K::Bool ? integer(x->i) : x;
     in.error(a.at, "int() argument must be a string or a number, not '" + x->type_name() + "'");
   });
+  // The class, for isinstance(x, (int, float, complex)) in LLM-written wrappers; a complex
+  // number itself is not modelled.
+  def("complex", [](Interp& in, CallArgs& a) -> Ref { in.unsupported(a.at, "complex numbers"); });
   def("float", [](Interp& in, CallArgs& a) -> Ref {
     if (a.pos.empty()) return floating(0);
     Ref x = one_arg(in, a, "float");
@@ -456,7 +459,8 @@ void Interp::install_builtins() {
       const Ref& x = a.pos[0];
       if (c->kind == K::Builtin) {
         const std::string& n = c->s;
-        if ((n == "int" && (x->kind == K::Int || x->kind == K::BigInt)) ||
+        // bool is a subclass of int; no value keq models is a complex.
+        if ((n == "int" && (x->kind == K::Int || x->kind == K::BigInt || x->kind == K::Bool)) ||
             (n == "float" && (x->kind == K::Float || x->kind == K::InputDependentFloat)) ||
             (n == "bool" && x->kind == K::Bool) || (n == "str" && x->kind == K::Str) ||
             (n == "list" && x->kind == K::List) || (n == "tuple" && x->kind == K::Tuple))

@@ -199,11 +199,21 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
       in.raise(a.at, "KeyError: 'Keyword argument " + k + " was specified but unrecognised'");
   CallArgs call = kernel_call(fn, params, a, meta);
   Launch l;
-  try {
+  try {  // what JITFunction.run checks after compiling: the grid, then the launcher's pointers
     grid_of(fn, params, grid, a, meta, l);
+    refuse_cpu_tensors(params, a, meta);
   } catch (const python::ProgramError& e) {
-    if (e.confirmed) compile_first(fn, call);
-    throw;
+    if (!e.confirmed) throw;
+    std::optional<std::string> stopped = compile_first(fn, call);
+    if (!stopped) throw;
+    // The launch's error, saying what keq could not check before it.
+    python::ProgramError said(std::string(e.what()) + " (compiling " + fn->s +
+                                  " first stopped in keq's model, where Triton may raise "
+                                  "instead: " +
+                                  *stopped + ")",
+                              true);
+    said.classes = e.classes, said.instance = e.instance;
+    throw said;
   }
   record_block_sizes(fn, a.pos, meta);
   std::string consts;
@@ -212,7 +222,6 @@ Ref Triton::launch(const Ref& kernel, const Ref& grid, CallArgs& a) {
   st.launches.push_back(in.where(a.at) + ": " + fn->s + " grid (" + std::to_string(l.grid[0]) +
                         ", " + std::to_string(l.grid[1]) + ", " + std::to_string(l.grid[2]) + ")" +
                         (consts.empty() ? "" : " with " + consts));
-  refuse_cpu_tensors(params, a, meta);
   std::vector<TensorPtr> pointed;
   std::optional<std::string> key = launch_key(fn, consts, l, call, pointed);
   if (key && replay_launch(*key, pointed)) return python::none();
@@ -293,12 +302,13 @@ void Triton::grid_of(const Ref& fn, const std::vector<std::string>& params, cons
   check_grid(in, a.at, l.grid);
 }
 
-// JITFunction.run compiles the kernel before it reads the grid, so a body that does not compile
-// raises first (tl.num_warps() beside an int grid: fixtures/gpu/scalar_argument_types.txt).
+// JITFunction.run compiles the kernel before it reads the grid and launches, so a body that does
+// not compile raises first (tl.num_warps() beside an int grid:
+// fixtures/gpu/scalar_argument_types.txt; a reduction's float axis beside a CPU tensor).
 // keq compiles by running: program 0 of a one-program grid, on memory restored afterwards,
 // raises what compiling its path raises; otherwise the grid's error stands. Its findings and
-// undefined values are dropped: that launch never ran.
-void Triton::compile_first(const Ref& fn, const CallArgs& call) {
+// undefined values are dropped: that launch never ran. Returns where keq's model stopped it.
+std::optional<std::string> Triton::compile_first(const Ref& fn, const CallArgs& call) {
   std::vector<std::pair<TensorPtr, std::vector<TermId>>> memory;
   auto keep = [&](const Ref& v) {
     if (v->kind == K::Pointer) memory.push_back({v->tensor, v->tensor->elems});
@@ -326,8 +336,13 @@ void Triton::compile_first(const Ref& fn, const CallArgs& call) {
   CallArgs c = call;
   try {
     in.call(fn, c);
-  } catch (const python::Unsupported&) {  // what keq cannot run: the grid's error stands
+  } catch (const python::Unsupported& e) {
+    return e.what();
+  } catch (const python::ProgramError& e) {
+    if (e.confirmed) throw;
+    return e.what();
   }
+  return std::nullopt;
 }
 
 std::optional<std::string> Triton::launch_key(const Ref& fn, const std::string& consts,

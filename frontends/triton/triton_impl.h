@@ -427,7 +427,7 @@ struct Triton {
                        const Attrs& meta);
   void grid_of(const Ref& fn, const std::vector<std::string>& params, const Ref& grid, CallArgs& a,
                const Attrs& meta, Launch& l);
-  void compile_first(const Ref& fn, const CallArgs& call);
+  std::optional<std::string> compile_first(const Ref& fn, const CallArgs& call);
 
   // For each positional parameter of a @triton.jit function: annotated tl.constexpr.
   std::vector<bool> constexpr_parameters(const Ref& fn) const;
