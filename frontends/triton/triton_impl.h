@@ -673,6 +673,9 @@ struct Triton {
       in.unsupported(at, "pointer operator " + op);
     note_mask_limit(op, a, b);
     DType out = promote(a, b, in, at);
+    // Triton computes / and % of fp16 or bf16 in fp32 and keeps that result (computation_type_
+    // impl's div_or_mod: PTX divides no halves); the interpreter agrees.
+    if ((op == "/" || op == "%") && (out == DType::F16 || out == DType::BF16)) out = DType::F32;
     TensorPtr x = as_tensor(in, a, at, out), y = as_tensor(in, b, at, out);
     check_broadcast(in, at, x->shape, y->shape);
     bool is_f = torch::is_float(out);
