@@ -5,8 +5,8 @@ import triton.language as tl
 
 
 # `zero_point` is a runtime int argument, an int32 scalar in the kernel: int8 plus int32 is int32
-# (Triton's integer promotion), so 127 + 3 is 130, not a wrapped int8 (measured, Triton's
-# interpreter and the GPU: fixtures/gpu/scalar_argument_types.txt).
+# (Triton's integer promotion), so 127 + 3 is 130, not a wrapped int8 (Triton's interpreter
+# agrees: tests/fixtures/gpu/measure_scalar_argument_types.py).
 @triton.jit
 def shift_kernel(q_ptr, out_ptr, n, zero_point, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)

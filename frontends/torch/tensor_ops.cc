@@ -187,8 +187,8 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
   const Ref& s = a->kind == K::Tensor ? b : a;
   // In a kernel a runtime scalar argument is a typed tensor (fp32; int32, or int64 past int32's
   // range) that takes part in promotion: an fp16 block times a float argument is fp32, an int8
-  // block plus an int argument int32 (fixtures/gpu/scalar_argument_types.txt). A literal stays
-  // weak, as in torch.
+  // block plus an int argument int32 (the prototype's typed arguments,
+  // semantic.computation_type_impl). A literal stays weak, as in torch.
   if ((s->kind == K::Int || s->kind == K::Float) && s->b && in.in_jit_code()) {
     auto scalar = std::make_shared<Tensor>();
     scalar->dtype = kernel_scalar_dtype(s);

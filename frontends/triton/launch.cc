@@ -302,9 +302,9 @@ void Triton::grid_of(const Ref& fn, const std::vector<std::string>& params, cons
   check_grid(in, a.at, l.grid);
 }
 
-// JITFunction.run compiles the kernel before it reads the grid and launches, so a body that does
-// not compile raises first (tl.num_warps() beside an int grid:
-// fixtures/gpu/scalar_argument_types.txt; a reduction's float axis beside a CPU tensor).
+// JITFunction.run (triton/runtime/jit.py) compiles the kernel before it reads the grid and
+// launches, so a body that does not compile raises first (tl.num_warps() beside an int grid, a
+// tl.trunc beside a CPU tensor).
 // keq compiles by running: program 0 of a one-program grid, on memory restored afterwards,
 // raises what compiling its path raises; otherwise the grid's error stands. Its findings and
 // undefined values are dropped: that launch never ran. Returns where keq's model stopped it.

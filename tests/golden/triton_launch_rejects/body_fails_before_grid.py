@@ -5,9 +5,9 @@ import triton.language as tl
 
 
 # Two errors: the body names tl.num_warps, which triton.language lacks, and the grid is an int.
-# JITFunction.run compiles before it reads the grid, so the GPU raises the first (measured:
-# tests/fixtures/gpu/scalar_argument_types.txt); the interpreter, which compiles nothing,
-# raises the second.
+# JITFunction.run (triton/runtime/jit.py) compiles before it reads the grid, so the GPU raises
+# the first (tests/fixtures/gpu/measure_scalar_argument_types.py measures it); the interpreter,
+# which compiles nothing, raises the second.
 @triton.jit
 def kernel(x_ptr, out_ptr, n):
     offs = tl.program_id(0) * tl.num_warps() + tl.arange(0, tl.num_warps())
