@@ -270,7 +270,10 @@ void Torch::install_creation(const Ref& torch) {
     return in.call(in.getattr(a.pos.at(0), "broadcast_to", a.at), shape);
   });
   def("broadcast_shapes", [this](Interp&, CallArgs& a) {  // a torch.Size
-    std::vector<int64_t> shape;
+    size_t longest = 0;  // torch starts from 1s as long as the longest shape
+    for (const Ref& s : a.pos)
+      longest = std::max(longest, s->kind == K::Int ? 1 : in.to_sequence(s, a.at).size());
+    std::vector<int64_t> shape(longest, 1);
     for (size_t i = 0; i < a.pos.size(); ++i) shape = broadcast_with(shape, a.pos[i], i, a.at);
     std::vector<Ref> dims;
     for (int64_t d : shape) dims.push_back(python::integer(d));

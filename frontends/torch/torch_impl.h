@@ -85,7 +85,7 @@ struct Torch {
     return out;
   }
   // torch.broadcast_shapes's step for argument `index` (an int or a sequence of ints), with its
-  // message: `result` is padded with 1s to the longest shape, and is what mismatches are named
+  // message: `result` (1s as long as the longest shape, at first) is what mismatches are named
   // against (measured with torch 2.11).
   std::vector<int64_t> broadcast_with(std::vector<int64_t> result, const Ref& arg, size_t index,
                                       Span at) {
