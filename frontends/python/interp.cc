@@ -176,14 +176,15 @@ void Interp::check_dynamic_if(const Node& n, bool taken, const std::shared_ptr<E
     if (NodeId b = find_kind(*tree_, other, k, false); b != kNoNode)
       raise(node(b).span, std::string("UnsupportedLanguageConstruct: unsupported AST node type: ") +
                               std::string(kind_name(k)));
-  check_module_names(other, env);
+  check_untaken_code(other, env);
 }
 
-// `module.name` where the real module has no such name, in the branch keq does not run: compiling
-// it raises the AttributeError all the same (gpt-4o's div kernel: tl.trunc under
-// `elif rounding_mode == 3`, with rounding_mode 0). A nested if is looked into only where its
-// condition reads a kernel value (a runtime scalar, a block): a constexpr one may drop its code.
-void Interp::check_module_names(NodeId n, const std::shared_ptr<Env>& env) {
+// What compiling the branch keq does not run refuses all the same: `module.name` where the real
+// module has no such name, the AttributeError (gpt-4o's div kernel: tl.trunc under
+// `elif rounding_mode == 3`, with rounding_mode 0), and a chained comparison, which the code
+// generator refuses whatever its operands. A nested if is looked into only where its condition
+// reads a kernel value (a runtime scalar, a block): a constexpr one may drop its code.
+void Interp::check_untaken_code(NodeId n, const std::shared_ptr<Env>& env) {
   if (n == kNoNode) return;
   const Node& at = node(n);
   if (at.kind == NodeKind::FunctionDef || at.kind == NodeKind::Lambda ||
@@ -199,7 +200,10 @@ void Interp::check_module_names(NodeId n, const std::shared_ptr<Env>& env) {
                         "module '" + base->s + "' has no attribute '" + at.text + "'");
     }
   }
-  for (NodeId k : at.kids) check_module_names(k, env);
+  if (at.kind == NodeKind::Compare && at.text.find(',') != std::string::npos)
+    raise(at.span,
+          "UnsupportedLanguageConstruct: simultaneous multiple comparison is not supported");
+  for (NodeId k : at.kids) check_untaken_code(k, env);
 }
 
 bool Interp::reads_kernel_value(NodeId n, const std::shared_ptr<Env>& env) {

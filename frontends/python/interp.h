@@ -342,7 +342,7 @@ class Interp {
   // Triton's code generator on a dynamic if in a kernel: a `return` under it inside a dynamic
   // loop, and a break or continue in its branch not taken (it compiles both).
   void check_dynamic_if(const Node& n, bool taken, const std::shared_ptr<Env>& env);
-  void check_module_names(NodeId n, const std::shared_ptr<Env>& env);
+  void check_untaken_code(NodeId n, const std::shared_ptr<Env>& env);
   bool reads_kernel_value(NodeId n, const std::shared_ptr<Env>& env);
   Ref kernel_bool_op(const Node& n, const std::shared_ptr<Env>& env);
   TimingChoices* timing_ = nullptr;
