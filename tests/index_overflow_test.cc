@@ -1,7 +1,7 @@
 // int32 offsets at the file's own sizes (verify/index_overflow.h): a kernel whose offsets are
 // int32 and span a buffer that has more than 2^31 - 1 elements at the sizes the file writes is
 // reported, with the site; int64 offsets, a pointer advanced block by block, and files whose
-// buffers fit are not.
+// buffers fit are not. So is a product of two int arguments past int32 there.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -76,6 +76,35 @@ TEST(Int32Offsets, Int64OffsetsAdvancedPointersAndBuffersThatFitAreNot) {
   EXPECT_TRUE(findings(reference(65536, 65536), candidate(kAdvanced), "advanced").empty());
   // 32768 x 65536 = 2^31 elements: the last index is 2^31 - 1, which int32 holds.
   EXPECT_TRUE(findings(reference(32768, 65536), candidate(kInt32), "fits").empty());
+}
+
+// A flat mask bound computed on the kernel side from two int arguments, int64 offsets or not:
+// n_rows * n_cols is int32 (both are), and wraps to 0 at 65536 x 65536.
+std::string candidate_with_rows_cols(const std::string& total) {
+  return "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+         "@triton.jit\ndef scale(x_ptr, y_ptr, n_rows, n_cols, BLOCK: tl.constexpr):\n"
+         "    total = " +
+         total +
+         "\n    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)\n"
+         "    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < total) * 2.0, "
+         "mask=offs < total)\n\n\nclass ModelNew(nn.Module):\n    def forward(self, x):\n"
+         "        y = torch.empty_like(x)\n        r, c = x.shape\n"
+         "        scale[(triton.cdiv(r * c, 4),)](x, y, r, c, BLOCK=4)\n        return y\n";
+}
+
+TEST(Int32Products, AProductOfTwoIntArgumentsPastInt32AtTheFileSizesIsReported) {
+  std::vector<std::string> f =
+      findings(reference(65536, 65536), candidate_with_rows_cols("n_rows * n_cols"), "product");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].find("cand.py:9:"), std::string::npos) << f[0];
+  EXPECT_NE(f[0].find("(4 x 5 at rows=4,cols=5)"), std::string::npos) << f[0];
+  EXPECT_NE(f[0].find("65536 x 65536 = 4294967296"), std::string::npos) << f[0];
+  EXPECT_TRUE(findings(reference(65536, 65536),
+                       candidate_with_rows_cols("n_rows.to(tl.int64) * n_cols"), "product64")
+                  .empty());
+  EXPECT_TRUE(
+      findings(reference(32768, 65535), candidate_with_rows_cols("n_rows * n_cols"), "product_fits")
+          .empty());
 }
 
 }  // namespace

@@ -53,4 +53,24 @@ std::vector<std::string> int32_offset_findings(
   return out;
 }
 
+std::vector<std::string> int32_product_findings(
+    const std::map<std::string, std::pair<int64_t, int64_t>>& products, const torch::Dims& bound,
+    const torch::Dims& file) {
+  constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+  std::vector<std::string> out;
+  for (const auto& [site, factors] : products) {
+    const auto [a, b] = factors;
+    const int64_t fa = at_file_sizes(a, bound, file), fb = at_file_sizes(b, bound, file);
+    if (std::abs(fa) > kInt32Max || std::abs(fb) > kInt32Max) continue;  // int64 there
+    const int64_t there = fa * fb;  // both within int32: no int64 overflow
+    if (std::abs(there) <= kInt32Max) continue;
+    out.push_back(site + ": a product of two int32 kernel arguments (" + std::to_string(a) + " x " +
+                  std::to_string(b) + " at " + dims_str(bound) + "); at the file's sizes (" +
+                  dims_str(file) + ") it is " + std::to_string(fa) + " x " + std::to_string(fb) +
+                  " = " + std::to_string(there) +
+                  ", past int32's 2147483647, so it wraps there (cast a factor to tl.int64)");
+  }
+  return out;
+}
+
 }  // namespace keq::verify

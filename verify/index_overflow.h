@@ -22,4 +22,11 @@ std::vector<std::string> int32_offset_findings(
     const std::map<std::string, torch::TorchState::Int32Offset>& offsets, const torch::Dims& bound,
     const torch::Dims& file);
 
+// One finding per site where a kernel multiplies two runtime int arguments (int32 by their values:
+// n_rows * n_cols for a flat mask) whose factors, traced to the dimensions as above, make a
+// product past 2^31 - 1 at `file`'s sizes while each factor still fits int32: the product wraps.
+std::vector<std::string> int32_product_findings(
+    const std::map<std::string, std::pair<int64_t, int64_t>>& products, const torch::Dims& bound,
+    const torch::Dims& file);
+
 }  // namespace keq::verify

@@ -90,7 +90,7 @@ std::vector<std::string> input_lines(const std::vector<std::pair<std::string, st
 std::string file_size_suffix(const Report& r) {
   if (r.file_size_findings.empty()) return "";
   return "; at the file's own sizes (not run) " + std::to_string(r.file_size_findings.size()) +
-         " int32 offset" + (r.file_size_findings.size() > 1 ? "s wrap" : " wraps") + " (below)";
+         " int32 value" + (r.file_size_findings.size() > 1 ? "s wrap" : " wraps") + " (below)";
 }
 
 std::string to_text(const Report& r) {

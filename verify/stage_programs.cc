@@ -241,10 +241,12 @@ bool Pipeline::structure() {
   r_.blocks = cand_.state.block_sizes;
   r_.mask_limits = cand_.state.mask_limits;
   r_.loop_steps = cand_.state.loop_steps;
-  if (!cand_.state.int32_offsets.empty()) {
+  if (!cand_.state.int32_offsets.empty() || !cand_.state.int32_products.empty()) {
     torch::Dims file = torch::file_dims(ref_path_);
-    r_.file_size_findings = int32_offset_findings(cand_.state.int32_offsets,
-                                                  opt_.dims.empty() ? file : opt_.dims, file);
+    const torch::Dims& bound = opt_.dims.empty() ? file : opt_.dims;
+    r_.file_size_findings = int32_offset_findings(cand_.state.int32_offsets, bound, file);
+    for (std::string& f : int32_product_findings(cand_.state.int32_products, bound, file))
+      r_.file_size_findings.push_back(std::move(f));
   }
   r_.coverage = coverage_warnings({r_});
   for (const auto* st : {&ref_.state, &cand_.state})

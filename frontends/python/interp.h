@@ -106,6 +106,9 @@ struct TensorHooks {
   // True while a kernel launch is running: an exception that leaves one half-run cannot be
   // caught by `try` (keq cannot undo the stores the launch made before it), only reported.
   std::function<bool()> in_kernel;
+  // A product of two Triton runtime ints in a kernel (n_rows * n_cols): int32 by their values,
+  // which may wrap at the file's own sizes though not at the bound's.
+  std::function<void(Interp&, int64_t a, int64_t b, Span at)> runtime_product;
   // Whether a call of the program's function `f` runs a plain (not @triton.jit) helper from a
   // kernel: Triton's compiler calls it as Python, where Triton's operations raise.
   std::function<bool(const Ref& f)> plain_kernel_helper;

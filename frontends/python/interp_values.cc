@@ -373,6 +373,9 @@ Ref Interp::binop(const std::string& op, const Ref& a, const Ref& b, Span at) {
       IntegerResult r = integer_binop(op, a, b);
       // An int computed from a Triton runtime scalar is one too (value.h: Int's `b`).
       bool runtime = (a->kind == K::Int && a->b) || (b->kind == K::Int && b->b);
+      if (op == "*" && a->kind == K::Int && a->b && b->kind == K::Int && b->b &&
+          hooks_.runtime_product)
+        hooks_.runtime_product(*this, a->i, b->i, at);
       if (r.value && runtime && r.value->kind == K::Int) {
         r.value = integer(r.value->i);
         r.value->b = true;

@@ -155,6 +155,9 @@ struct TorchState {
     std::vector<int64_t> buffer_shape;
   };
   std::map<std::string, Int32Offset> int32_offsets;
+  // Per site, a product of two runtime int arguments in a kernel (typed int32 by their values):
+  // the factors of the largest product seen.
+  std::map<std::string, std::pair<int64_t, int64_t>> int32_products;
   // Terms whose fp32 bits the frameworks compute by another formula than keq's, with why: in
   // IEEE semantics they are approximations. Float a*b+c inside kernels (Triton fuses it into one
   // fma: tests/fixtures/measure/fp_contraction.py); torch's division by a constant and eval

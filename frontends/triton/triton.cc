@@ -125,6 +125,12 @@ void install(python::Interp& in, torch::TorchState& state) {
     i2.unsupported(at, "operator " + op + " in a kernel");
   };
   h.in_kernel = [t] { return t->run != nullptr || t->raised_after_stores_; };
+  h.runtime_product = [t](Interp& i2, int64_t a, int64_t b, Span at) {
+    if (!t->run || a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX) return;
+    auto [it, fresh] = t->st.int32_products.try_emplace(i2.where(at), a, b);
+    if (!fresh && std::abs(a * b) > std::abs(it->second.first * it->second.second))
+      it->second = {a, b};
+  };
   h.kernel_type = [](const Ref& v) { return kernel_type(v); };
   Ref py_range = in.builtin_value("range");
   // In a kernel, range() is an scf.for: its variable is a runtime value, not a constexpr
