@@ -172,6 +172,11 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
     if (kind_of(x) != kind_of(y)) return kind_of(x) > kind_of(y) ? x : y;
     if (kind_of(x) == 2) {
       if (x == DType::F32 || y == DType::F32) return DType::F32;
+      // fp16 with bf16: torch computes in fp32; Triton in fp16, the bf16 side cast to it
+      // (computation_type_impl's rule for a half; its interpreter agrees).
+      const bool halves =
+          (x == DType::F16 && y == DType::BF16) || (x == DType::BF16 && y == DType::F16);
+      if (halves) return in.in_jit_code() ? DType::F16 : DType::F32;
       in.unsupported(at, "mixing " + std::string(torch::dtype_name(x)) + " and " +
                              std::string(torch::dtype_name(y)));
     }
