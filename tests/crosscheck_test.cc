@@ -158,8 +158,8 @@ const std::set<std::string> kCompilerRefusesWhatInterpreterRuns = {
 
 // Cases whose types the interpreter gives otherwise than the compiled kernel: it passes a float
 // argument as a Python float, which promotes weakly (an fp16 block times it stays fp16), where
-// the compiled kernel has an fp32 scalar (its prototype's typed arguments). keq models the GPU;
-// recording this case on the GPU (tests/fixtures/README.md) is left to a session that gets one.
+// the compiled kernel has an fp32 scalar (its prototype's typed arguments). keq models the GPU,
+// whose recording of this case (tests/fixtures/gpu/) checks it.
 const std::set<std::string> kInterpreterTypesFloatArgumentsWeakly = {
     "cand_fp16_block_times_float_argument.case",
 };
