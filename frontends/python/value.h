@@ -92,10 +92,11 @@ struct Value {
   // defined by the program (not keq's model of a library class). Function: a staticmethod. Builtin:
   // a classmethod (bound to the class it is looked up on). Int, Float: a Triton runtime scalar (a
   // kernel argument not annotated tl.constexpr, or an int computed from one), which Triton refuses
-  // where it needs a constexpr and computes with in the kernel. Tensor: an nn.Parameter
-  // (nn.Parameter(t) or a layer made it). List, Dict: an nn container (ModuleList, ParameterList,
-  // ModuleDict, ParameterDict), whose items the module holding it registers. Tuple: a torch.Size
-  // (x.shape, torch.Size(seq)), which also has numel().
+  // where it needs a constexpr and computes with in the kernel; a runtime Int's `f` 1 marks an
+  // argument equal to 1, which Triton specializes into the constexpr 1 (weak in promotion). Tensor:
+  // an nn.Parameter (nn.Parameter(t) or a layer made it). List, Dict: an nn container (ModuleList,
+  // ParameterList, ModuleDict, ParameterDict), whose items the module holding it registers. Tuple:
+  // a torch.Size (x.shape, torch.Size(seq)), which also has numel().
   bool b = false;
   int64_t i = 0;
   double f = 0;

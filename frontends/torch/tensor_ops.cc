@@ -194,7 +194,10 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
   // range) that takes part in promotion: an fp16 block times a float argument is fp32, an int8
   // block plus an int argument int32 (the prototype's typed arguments,
   // semantic.computation_type_impl). A literal stays weak, as in torch.
-  if ((s->kind == K::Int || s->kind == K::Float) && s->b && in.in_jit_code()) {
+  // An int argument equal to 1 is the exception: Triton specializes it into the constexpr 1,
+  // weak (value.h: Int's `f`).
+  const bool specialized_one = s->kind == K::Int && s->f == 1;
+  if ((s->kind == K::Int || s->kind == K::Float) && s->b && !specialized_one && in.in_jit_code()) {
     auto scalar = std::make_shared<Tensor>();
     scalar->dtype = kernel_scalar_dtype(s);
     return promote(t, tensor_value(scalar), in, at);

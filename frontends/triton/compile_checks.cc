@@ -25,9 +25,20 @@ bool is_runtime_int(const python::Ref& v) {
   return v->kind == K::Int && v->b;
 }
 
+python::Ref specialized_one() {
+  python::Ref r = runtime_int(1);
+  r->f = 1;
+  return r;
+}
+
+bool is_specialized_one(const python::Ref& v) {
+  return is_runtime_int(v) && v->f == 1;
+}
+
 void check_arange(python::Interp& in, python::Span at, const python::Ref& start,
                   const python::Ref& end) {
-  if (is_runtime_int(start) || is_runtime_int(end))
+  auto runtime = [](const python::Ref& v) { return is_runtime_int(v) && !is_specialized_one(v); };
+  if (runtime(start) || runtime(end))
     in.raise(at, "ValueError: arange's arguments must be of type tl.constexpr");
   int64_t lo = in.to_int(start, at), hi = in.to_int(end, at);
   if ((lo >> 32) != 0 || (hi >> 32) != 0) in.raise(at, "ValueError: arange must fit in int32");
@@ -44,7 +55,7 @@ void check_block_shape(python::Interp& in, python::Span at, const std::vector<py
   int64_t numel = 1;
   for (size_t i = 0; i < dims.size(); ++i) {
     const python::Ref& d = dims[i];
-    if (d->kind != K::Int || is_runtime_int(d))
+    if (d->kind != K::Int || (is_runtime_int(d) && !is_specialized_one(d)))
       in.raise(
           at, "TypeError: Shape element " + std::to_string(i) + " must have type `constexpr[int]`");
     if (!power_of_two(d->i))

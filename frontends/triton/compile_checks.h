@@ -23,6 +23,10 @@ inline constexpr int64_t kMaxPrograms = 1 << 20;
 // where a constexpr is needed. keq marks such ints (and ints computed from them).
 python::Ref runtime_int(int64_t v);
 bool is_runtime_int(const python::Ref& v);
+// An int argument equal to 1, which Triton specializes into the constexpr 1 (value.h: Int's `f`):
+// a runtime int to keq's control flow, a constexpr to typing and to the compile checks.
+python::Ref specialized_one();
+bool is_specialized_one(const python::Ref& v);
 
 void check_arange(python::Interp& in, python::Span at, const python::Ref& start,
                   const python::Ref& end);

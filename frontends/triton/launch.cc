@@ -672,11 +672,12 @@ void Triton::refuse_cpu_tensors(const std::vector<std::string>& params, const Ca
 // What a kernel parameter receives for host value v: a tensor becomes a pointer to its buffer;
 // a runtime int or float a scalar of the kernel (floats rounded to fp32); a constexpr is v.
 Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
-  // A runtime scalar. (Triton specializes an int equal to 1 into the constexpr 1, a weak Python
-  // int: an int8 block plus it stays int8, tests/fixtures/gpu/scalar_argument_types.txt. keq
-  // still types it int32: the default bound's search of loop trips reads it as a runtime int.)
-  if (v->kind == K::Int && runtime) return runtime_int(v->i);  // a runtime scalar
-  if (v->kind == K::Float && runtime) {                        // an fp32 scalar in the kernel
+  // A runtime scalar. Triton specializes an int equal to 1 into the constexpr 1, a weak Python
+  // int (an int8 block plus it stays int8: tests/fixtures/gpu/scalar_argument_types.txt); keq
+  // marks it so that promotion types it weakly while the default bound still sees the loops and
+  // masks over it as over a runtime int.
+  if (v->kind == K::Int && runtime) return v->i == 1 ? specialized_one() : runtime_int(v->i);
+  if (v->kind == K::Float && runtime) {  // an fp32 scalar in the kernel
     Ref f = python::floating(static_cast<double>(static_cast<float>(v->f)));
     f->b = true;
     return f;
