@@ -175,6 +175,12 @@ class Interp {
   void set_real_names(const std::string& module, absl::flat_hash_set<std::string> names) {
     real_names_[module] = std::move(names);
   }
+  // The modules of a library keq models in part (torch's, as installed): importing one keq lacks
+  // succeeds, as in CPython, and only a use of it is UNSUPPORTED; a name outside them is
+  // ModuleNotFoundError.
+  void add_library_submodules(const std::vector<std::string>& names) {
+    library_submodules_.insert(names.begin(), names.end());
+  }
   // Whether `module`'s real names (set_real_names) are all of CPython's dir() for it, private
   // names too, as recorded from the pinned library: dir() of it answers them.
   void set_names_complete(const std::string& module) { names_complete_.insert(module); }
@@ -346,6 +352,7 @@ class Interp {
   // loop, and a break or continue in its branch not taken (it compiles both).
   void check_dynamic_if(const Node& n, bool taken, const std::shared_ptr<Env>& env);
   void check_untaken_code(NodeId n, const std::shared_ptr<Env>& env);
+  void refuse_store_in_kernel(const Node& target) const;
   bool reads_kernel_value(NodeId n, const std::shared_ptr<Env>& env);
   Ref kernel_bool_op(const Node& n, const std::shared_ptr<Env>& env);
   TimingChoices* timing_ = nullptr;
@@ -361,6 +368,8 @@ class Interp {
   Ref exception_value(const ProgramError& e) const;
   // Imports (modules.cc).
   Ref import_module(const std::string& name, Span at);
+  Ref unmodelled_module(const std::string& name, const std::string& reason);
+  bool library_lacks(const std::string& name) const;
   std::string installed_file(const std::string& name) const;
   std::string resolve_relative(const std::string& name, Span at) const;
   // `source`: the module's text where keq models it in Python (stdlib_models.cc), else read.
@@ -402,6 +411,7 @@ class Interp {
   std::shared_ptr<Env> builtins_;
   absl::flat_hash_map<std::string, Ref> modules_;
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> real_names_;
+  absl::flat_hash_set<std::string> library_submodules_;
   absl::flat_hash_set<std::string> names_complete_;
   absl::flat_hash_map<std::string, const char*> model_sources_;
   absl::flat_hash_map<std::string, std::string> model_attributes_;  // register_model_attribute

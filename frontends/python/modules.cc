@@ -211,6 +211,26 @@ Ref Interp::module_value(const std::string& name, Span at) {
   return import_module(name, at);
 }
 
+// A public module name under a library whose every public module keq knows
+// (add_library_submodules) that is not one of them: the library really lacks it.
+bool Interp::library_lacks(const std::string& name) const {
+  size_t dot = name.find('.');
+  if (dot == std::string::npos || !library_submodules_.contains(name.substr(0, dot)) ||
+      library_submodules_.contains(name))
+    return false;
+  for (size_t at = dot; at != std::string::npos; at = name.find('.', at + 1))
+    if (name.compare(at + 1, 1, "_") == 0) return false;  // private modules are not listed
+  return true;
+}
+
+// A module CPython imports and keq does not model: the import succeeds, a use is UNSUPPORTED.
+Ref Interp::unmodelled_module(const std::string& name, const std::string& reason) {
+  import_notes_.push_back(reason + ": a use of it is UNSUPPORTED");
+  Ref m = module_object(name);
+  (*m->attrs)["<stopped>"] = string(reason);
+  return modules_[name] = m;
+}
+
 Ref Interp::import_module(const std::string& name, Span at) {
   if (auto it = modules_.find(name); it != modules_.end()) return it->second;
   size_t dot = name.rfind('.');
@@ -224,14 +244,9 @@ Ref Interp::import_module(const std::string& name, Span at) {
       return load_source_module(name, "<keq's model of " + name + ">", false, source);
     // CPython always has it: the import succeeds, and only a use of it is UNSUPPORTED (unsloth's
     // kernels/utils.py imports ctypes at its top and uses it on one path only).
-    if (is_stdlib(top)) {
-      std::string reason = "the standard-library module '" + name + "', imported at " + where(at) +
-                           ", is not modelled";
-      import_notes_.push_back(reason + ": a use of it is UNSUPPORTED");
-      Ref m = module_object(name);
-      (*m->attrs)["<stopped>"] = string(reason);
-      return modules_[name] = m;
-    }
+    if (is_stdlib(top))
+      return unmodelled_module(name, "the standard-library module '" + name + "', imported at " +
+                                         where(at) + ", is not modelled");
   } else {
     Ref parent = import_module(name.substr(0, dot), at);
     if (auto s = parent->attrs->find("<stopped>"); s != parent->attrs->end() && !parent->scope) {
@@ -243,15 +258,16 @@ Ref Interp::import_module(const std::string& name, Span at) {
       // The installed library has it (the venv's triton/tools/tensor_descriptor.py): CPython's
       // import succeeds, so it is taken as installed and only a use of it is UNSUPPORTED (Liger's
       // mlp.py imports a TensorDescriptor it uses on one path only).
-      if (std::string file = installed_file(name); !file.empty()) {
-        std::string reason = "module '" + name + "' (" + file + "), imported at " + where(at) +
-                             ", is installed but keq models " + parent->s +
-                             " without this submodule";
-        import_notes_.push_back(reason + ": a use of it is UNSUPPORTED");
-        Ref m = module_object(name);
-        (*m->attrs)["<stopped>"] = string(reason);
-        return modules_[name] = m;
+      std::string file = installed_file(name);
+      if (!file.empty() || library_submodules_.contains(name)) {
+        std::string found = file.empty() ? "" : " (" + file + ")";
+        return unmodelled_module(name, "module '" + name + "'" + found + ", imported at " +
+                                           where(at) + ", is installed but keq models " +
+                                           parent->s + " without this submodule");
       }
+      if (library_lacks(name))
+        raise_exception(at, "ModuleNotFoundError", "No module named '" + name + "'",
+                        {{"name", string(name)}, {"path", none()}});
       unsupported(at, "import of module '" + name + "' (keq models " + parent->s +
                           " but not this submodule)");
     }
@@ -491,7 +507,8 @@ Ref Interp::import_name(const Ref& module, const std::string& from, const std::s
     if (auto it = modules_.find(sub); it != modules_.end()) return it->second;
     // Only a package has submodules; a name a module lacks is not a module to look for.
     bool package = module->scope && module->scope->vars.contains("__path__");
-    if (package && !module->attrs->contains("<stopped>")) return import_module(sub, at);
+    if ((package || library_submodules_.contains(sub)) && !module->attrs->contains("<stopped>"))
+      return import_module(sub, at);
     // CPython's from-import of a name the module lacks.
     if (!module->attrs->contains("<stopped>") && !model_sources_.contains(sub) &&
         !model_lacks(module, name)) {

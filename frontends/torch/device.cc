@@ -11,6 +11,11 @@
 namespace keq::torch {
 namespace {
 
+// Every public module of the installed torch 2.11 (scripts/module_names.py submodules).
+const std::vector<std::string> kTorchSubmodules = {
+#include "frontends/torch/torch_submodules.inc"
+};
+
 // dir(torch.distributed) under torch 2.11 (the test venv's), separated by spaces.
 constexpr const char* kDistributedNames =
     "AllToAllOptions AllreduceCoalescedOptions AllreduceOptions Backend BackendConfig "
@@ -342,6 +347,7 @@ void install_host_environment(python::Interp& in, TorchState& st, const Ref& tor
   in.register_model_source("torch.utils", "");
   in.register_model_source("torch.utils._triton", kUtilsTriton);
   in.register_model_attribute("torch", "utils", "torch.utils");
+  in.add_library_submodules(kTorchSubmodules);
   in.set_real_names(
       "torch.utils",
       words("ThroughputBenchmark backcompat backend_registration checkpoint cmake_prefix_path "
