@@ -203,7 +203,22 @@ void Interp::check_untaken_code(NodeId n, const std::shared_ptr<Env>& env) {
   if (at.kind == NodeKind::Compare && at.text.find(',') != std::string::npos)
     raise(at.span,
           "UnsupportedLanguageConstruct: simultaneous multiple comparison is not supported");
+  if (at.kind == NodeKind::Assign || at.kind == NodeKind::AugAssign ||
+      at.kind == NodeKind::AnnAssign) {
+    size_t targets = at.kind == NodeKind::Assign ? at.kids.size() - 1 : 1;
+    for (size_t k = 0; k < targets; ++k) refuse_store_in_kernel(node(at.kids[k]));
+  }
   for (NodeId k : at.kids) check_untaken_code(k, env);
+}
+
+// Triton's code generator stores only into names (and tuples of them): `acc[i, j] = v` and
+// `self.x = v` in a kernel are its NotImplementedError (code_generator.assignTarget), whatever
+// the object, once the value is computed.
+void Interp::refuse_store_in_kernel(const Node& target) const {
+  if (target.kind == NodeKind::Subscript)
+    raise(target.span, "NotImplementedError: __setitem__ is not supported in triton");
+  if (target.kind == NodeKind::Attribute)
+    raise(target.span, "NotImplementedError: Attribute assignment is not supported in triton");
 }
 
 bool Interp::reads_kernel_value(NodeId n, const std::shared_ptr<Env>& env) {
@@ -492,6 +507,7 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
       env->vars[t.text] = std::move(v);
       return;
     case NodeKind::Attribute:
+      if (in_jit_code()) refuse_store_in_kernel(t);
       setattr(eval(t.kids[0], env), t.text, std::move(v), t.span);
       return;
     case NodeKind::Tuple:
@@ -523,6 +539,7 @@ void Interp::assign(NodeId target, Ref v, const std::shared_ptr<Env>& env) {
       return;
     }
     case NodeKind::Subscript: {
+      if (in_jit_code()) refuse_store_in_kernel(t);
       Ref obj = eval(t.kids[0], env);
       Ref idx = eval(t.kids[1], env);
       if (obj->kind == K::List && idx->kind == K::Int) {
