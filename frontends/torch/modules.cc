@@ -192,6 +192,8 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   install_init(nn);
   na["Parameter"] = python::builtin("nn.Parameter", [this](Interp&, CallArgs& a) {
     TensorPtr x = tensor_arg(a, 0, "data");
+    // Made inside forward, it holds the data it is made from on every call: nothing trains it.
+    if (st.phase == TorchState::Phase::Forward) return parameter_value(x);
     const auto last = static_cast<int64_t>(st.parameters.size()) - 1;
     // nn.Parameter(randn(...)), or of a view of it in another shape (randn(c, 1, 1).squeeze()):
     // the same values, which the seeded draw gives both models.
@@ -724,19 +726,26 @@ void Torch::install_init(const Ref& nn) {
   auto is_symbolic = [this](const TensorPtr& t) {
     return !t->elems.empty() && t->elems[0] != Tensor::kUninit && s.op(t->elems[0]) == Op::Var;
   };
-  for (const char* name : {"zeros_", "ones_", "constant_"}) {
+  // eye_: the identity matrix (torch raises for other than 2 dimensions).
+  for (const char* name : {"zeros_", "ones_", "constant_", "eye_"}) {
     std::string n = name;
-    (*init->attrs)[n] =
-        python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&, CallArgs& a) {
-          TensorPtr t = tensor_arg(a, 0, "tensor");
-          bump_version(t);  // in place in torch, whatever value keq leaves symbolic
-          if (is_symbolic(t) && !st.params_initial && !holds_initial(*t)) return a.pos[0];
-          double v = n == "zeros_" ? 0 : n == "ones_" ? 1 : float_arg(a, 1, "val", 0);
-          if (n == "constant_" && !a.get(1, "val")) in.error(a.at, "nn.init.constant_ needs val");
-          for (size_t k = 0; k < t->elems.size(); ++k)  // a strided view's own elements only
-            t->write(t->storage_position(static_cast<int64_t>(k)), constant(s, t->dtype, v));
-          return a.pos[0];
-        });
+    (*init->attrs)[n] = python::builtin("nn.init." + n, [this, n, is_symbolic](Interp&,
+                                                                               CallArgs& a) {
+      TensorPtr t = tensor_arg(a, 0, "tensor");
+      if (n == "eye_" && t->shape.size() != 2)
+        in.raise(a.at, "ValueError: Only tensors with 2 dimensions are supported");
+      bump_version(t);  // in place in torch, whatever value keq leaves symbolic
+      if (is_symbolic(t) && !st.params_initial && !holds_initial(*t)) return a.pos[0];
+      double v = n == "zeros_" ? 0 : n == "ones_" || n == "eye_" ? 1 : float_arg(a, 1, "val", 0);
+      if (n == "constant_" && !a.get(1, "val")) in.error(a.at, "nn.init.constant_ needs val");
+      for (size_t k = 0; k < t->elems.size(); ++k) {  // a strided view's own elements only
+        bool off_diagonal = n == "eye_" && static_cast<int64_t>(k) / t->shape[1] !=
+                                               static_cast<int64_t>(k) % t->shape[1];
+        t->write(t->storage_position(static_cast<int64_t>(k)),
+                 constant(s, t->dtype, off_diagonal ? 0 : v));
+      }
+      return a.pos[0];
+    });
   }
   for (const char* name : {"normal_", "uniform_", "kaiming_uniform_", "kaiming_normal_",
                            "xavier_uniform_", "xavier_normal_", "trunc_normal_", "orthogonal_"}) {
