@@ -361,6 +361,54 @@ TEST(TorchFrontend, TypingLacksWhatCPythonsLacks) {
   }
 }
 
+// KernelBook's references import torch submodules they never use (`import
+// torch.multiprocessing`, `import torch.utils.data`): CPython imports them, so keq does, and only
+// a use is UNSUPPORTED; a submodule torch lacks is CPython's ModuleNotFoundError.
+TEST(TorchFrontend, TorchsOwnSubmodulesImportAndOnlyTheirUseIsUnsupported) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch.multiprocessing\nimport torch.utils.data\nfrom torch.nn import parallel\n"
+      "r = 'imported'\n",
+      "r", s);
+  EXPECT_EQ(r->s, "imported");
+  std::string use = failure_of("import torch.multiprocessing as mp\nq = mp.Queue()\n");
+  EXPECT_EQ(use.rfind("unsupported: ", 0), 0u) << use;
+  EXPECT_NE(use.find("torch.multiprocessing"), std::string::npos) << use;
+  std::string absent = failure_of("import torch.no_such_module\n");
+  EXPECT_NE(absent.find("ModuleNotFoundError"), std::string::npos) << absent;
+}
+
+// Older modules (KernelBook's) build tensors with the legacy typed constructors: ints or a
+// torch.Size are sizes, one sequence is data of that dtype.
+TEST(TorchFrontend, LegacyTypedConstructorsTakeDataOrSizes) {
+  ir::TermStore s;
+  Ref data = run_snippet("import torch\nr = torch.FloatTensor((1.5, 2))\n", "r", s);
+  ASSERT_EQ(data->tensor->shape, std::vector<int64_t>{2});
+  EXPECT_EQ(data->tensor->dtype, DType::F32);
+  EXPECT_EQ(s.str(data->tensor->elems[1]), "2");
+  Ref sizes = run_snippet("import torch\nr = torch.LongTensor(2, 3)\n", "r", s);
+  EXPECT_EQ(sizes->tensor->shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(sizes->tensor->dtype, DType::I64);
+  Ref size = run_snippet("import torch\nr = torch.IntTensor(torch.Size([4]))\n", "r", s);
+  EXPECT_EQ(size->tensor->shape, std::vector<int64_t>{4});
+  EXPECT_EQ(
+      failure_of("import torch\nr = torch.FloatTensor(torch.ones(2))\n").rfind("unsupported: ", 0),
+      0u);
+}
+
+// nn.init.eye_ writes the identity where a tensor takes deterministic values (a plain tensor;
+// a parameter under --params initial), and torch's ValueError for other than 2 dimensions.
+TEST(TorchFrontend, InitEyeWritesTheIdentity) {
+  ir::TermStore s;
+  Ref r = run_snippet("import torch\nr = torch.nn.init.eye_(torch.empty(2, 3))\n", "r", s);
+  std::vector<std::string> v;
+  for (ir::TermId e : r->tensor->elems) v.push_back(s.str(e));
+  EXPECT_EQ(v, (std::vector<std::string>{"1", "0", "0", "0", "1", "0"}));
+  EXPECT_NE(failure_of("import torch\ntorch.nn.init.eye_(torch.empty(2, 2, 2))\n")
+                .find("Only tensors with 2 dimensions are supported"),
+            std::string::npos);
+}
+
 // LLM-written wrappers test `isinstance(other, (int, float, complex))` (gpt-4o's sub in
 // TritonBench-T): `complex` was an unmodelled builtin, and a bool is an int to CPython.
 TEST(TorchFrontend, IsinstanceOfNumberClassesIsCPythons) {
@@ -615,6 +663,16 @@ TEST(TorchFrontend, KernelBookClassesAndInitKeywords) {
       write("one.py", "class Config:\n    pass\n\n\nclass Shift(torch.nn.Module):\n    pass\n");
   EXPECT_EQ(model_classes(one, model_new).reference, "Shift");
   EXPECT_EQ(model_classes(one, model_new).candidate, "ModelNew");
+  // Of several nn.Module classes, the one no other names is the module its helpers serve
+  // (KernelBook's Theta, which holds two GradientReverseLayers); two such stay unguessed.
+  std::string helpers =
+      write("helpers.py",
+            "class Reverse(nn.Module):\n    pass\n\n\nclass Theta(nn.Module):\n"
+            "    def __init__(self):\n        super().__init__()\n        self.grl = Reverse()\n");
+  EXPECT_EQ(model_classes(helpers, model_new).reference, "Theta");
+  EXPECT_NE(model_classes(helpers, model_new).note.find("the one no other uses"),
+            std::string::npos);
+  EXPECT_EQ(model_classes(ref, model_new).note, "");
   std::string kernelbench = write("kb.py", "class Model(nn.Module):\n    pass\n");
   EXPECT_EQ(model_classes(kernelbench, cand).candidate, "ModelNew");
   fs::remove_all(dir);

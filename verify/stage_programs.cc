@@ -152,6 +152,7 @@ bool Pipeline::run_programs() {
     ref = torch::run_program(ref_path, store, classes.reference, opt.dims, opt.params_initial,
                              opt.eval_mode, opt.any_inputs);
     ran_reference = true;
+    if (!classes.note.empty()) ref.state.host_assumptions.insert(classes.note);
     cand =
         torch::run_candidate(cand_path, ref_path, store, opt.dims, opt.params_initial,
                              classes.candidate, opt.autotune_config, opt.eval_mode, &timing_, false,

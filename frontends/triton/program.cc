@@ -350,9 +350,23 @@ Program run_candidate(const std::string& cand_path, const std::string& ref_path,
 }
 
 namespace {
-// A file's top-level classes, each with whether a base is spelled Module (nn.Module, Module).
-std::map<std::string, bool> top_level_classes(const std::string& path) {
-  std::map<std::string, bool> classes;
+struct TopLevelClass {
+  bool module = false;  // a base is spelled Module (nn.Module, Module)
+  bool used = false;    // another top-level class's body names it
+};
+
+void names_in(const python::Tree& tree, python::NodeId n, std::set<std::string>& out) {
+  if (n == python::kNoNode) return;
+  const python::Node& at = tree.at(n);
+  if (at.kind == python::NodeKind::Name) out.insert(at.text);
+  for (python::NodeId k : at.kids) names_in(tree, k, out);
+}
+
+// A file's top-level classes, each with whether it is an nn.Module and whether another class
+// uses it (KernelBook's helper modules are used by the module the entry tests).
+std::map<std::string, TopLevelClass> top_level_classes(const std::string& path) {
+  std::map<std::string, TopLevelClass> classes;
+  std::map<std::string, std::set<std::string>> uses;
   try {
     python::Tree tree = python::parse_file(path);
     for (python::NodeId k : tree.at(tree.root).kids) {
@@ -363,31 +377,43 @@ std::map<std::string, bool> top_level_classes(const std::string& path) {
         module |= (tree.at(b).kind == python::NodeKind::Name ||
                    tree.at(b).kind == python::NodeKind::Attribute) &&
                   tree.at(b).text == "Module";
-      classes[c.text] = module;
+      classes[c.text].module = module;
+      names_in(tree, k, uses[c.text]);
     }
   } catch (const std::exception&) {  // running the file reports what stops it
   }
+  for (const auto& [user, names] : uses)
+    for (const std::string& n : names)
+      if (n != user && classes.count(n)) classes[n].used = true;
   return classes;
 }
 }  // namespace
 
 ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path) {
   ModelClasses m;
-  std::map<std::string, bool> ref = top_level_classes(ref_path),
-                              cand = top_level_classes(cand_path);
+  std::map<std::string, TopLevelClass> ref = top_level_classes(ref_path),
+                                       cand = top_level_classes(cand_path);
   if (ref.count(m.reference)) return m;
-  std::vector<std::string> pairs, modules;
-  for (const auto& [c, module] : cand)
+  std::vector<std::string> pairs, modules, roots;
+  for (const auto& [c, info] : cand)
     if (c.size() > 3 && c.compare(c.size() - 3, 3, "New") == 0 &&
         ref.count(c.substr(0, c.size() - 3)))
       pairs.push_back(c.substr(0, c.size() - 3));
   if (pairs.size() == 1) {
     m.reference = pairs[0], m.candidate = pairs[0] + "New";
   } else if (pairs.empty() && cand.count(m.candidate)) {
-    // A KernelBook reference answered with KernelBench's ModelNew: its one nn.Module class.
-    for (const auto& [c, module] : ref)
-      if (module) modules.push_back(c);
+    // A KernelBook reference answered with KernelBench's ModelNew: its one nn.Module class, or
+    // the one no other class uses (the module its helpers serve).
+    for (const auto& [c, info] : ref) {
+      if (info.module) modules.push_back(c);
+      if (info.module && !info.used) roots.push_back(c);
+    }
     if (modules.size() == 1) m.reference = modules[0];
+    if (modules.size() > 1 && roots.size() == 1) {
+      m.reference = roots[0];
+      m.note = "the reference's class " + roots[0] + " is compared with ModelNew: of its " +
+               std::to_string(modules.size()) + " nn.Module classes, the one no other uses";
+    }
   }
   return m;
 }

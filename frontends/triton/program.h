@@ -26,10 +26,11 @@ struct Program {
 // The classes keq compares: KernelBench's Model and ModelNew or, where the reference defines no
 // Model, KernelBook's X and XNew: the one reference class whose name plus "New" the candidate
 // defines, or, for a candidate's ModelNew, the reference's one class whose base is spelled
-// Module; read from both files' top-level class statements (nothing runs). Otherwise the
-// defaults stand, and running reports the missing Model.
+// Module (or of several, the one no other class names); read from both files' top-level class
+// statements (nothing runs). Otherwise the defaults stand, and running reports the missing Model.
 struct ModelClasses {
   std::string reference = "Model", candidate = "ModelNew";
+  std::string note;  // how the reference's class was chosen, where that was a choice
 };
 // KernelBook's get_init_inputs() returns [args, kwargs] ([[], {'dim': 4}]), KernelBench's the
 // positional arguments: a reference without Model is read the former way where the value has
