@@ -98,7 +98,8 @@ const char* const kHelp =
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. KernelBook's files
 (no Model) pair the reference's class X with the candidate's XNew (or a candidate's ModelNew
-with the reference's one nn.Module class), and their get_init_inputs() returns [args, kwargs].
+with the reference's one nn.Module class, or of several the one no other class names), and
+their get_init_inputs() returns [args, kwargs].
 Neither file is run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
 findings, pair dedup, inert clamps (a logsumexp's sum clamped at most at 1 before its log is
 the sum: one of its terms is exp(0)), argmax/argmin chains (a running argmax over blocks against torch's, read as
