@@ -361,6 +361,18 @@ void check_axis(python::Interp& in, python::Span at, int64_t axis, size_t rank) 
                      std::to_string(-n) + " <= axis < " + std::to_string(n));
 }
 
+void check_reduce_axis(python::Interp& in, python::Span at, const python::Ref& axis, size_t rank) {
+  if (axis->kind != K::Float) return;
+  const auto n = static_cast<double>(rank);
+  if (axis->f < -n || axis->f >= n)  // _wrap_axis compares the float as it is
+    in.raise(at, "ValueError: invalid axis " + in.repr(axis) + ". Expected " +
+                     std::to_string(-static_cast<int64_t>(rank)) + " <= axis < " +
+                     std::to_string(rank));
+  in.raise(at,
+           "TypeError: reduce(): incompatible function arguments. The following argument types "
+           "are supported: (self: ir.builder, arg0: Sequence[ir.value], arg1: SupportsInt)");
+}
+
 void check_broadcast_to(python::Interp& in, python::Span at, const std::vector<int64_t>& from,
                         const std::vector<int64_t>& to) {
   if (from.empty() || to.empty()) return;  // a scalar is splat

@@ -86,6 +86,9 @@ bool check_beside_pointer(python::Interp& in, python::Span at, const std::vector
                           bool is_store);
 // An atomic's value or mask beside its pointer block (broadcast_impl_shape): the same rank, each
 // size equal or 1.
+// A float axis of a reduction (tl.max(x, 0.0), a slip for tl.maximum): in range, the IR
+// builder's TypeError (Triton 3.6 passes it on to create_reduce); out of it, _wrap_axis's.
+void check_reduce_axis(python::Interp& in, python::Span at, const python::Ref& axis, size_t rank);
 void check_broadcast_to(python::Interp& in, python::Span at, const std::vector<int64_t>& from,
                         const std::vector<int64_t>& to);
 // A reduction's axis in a block of `rank` dimensions (semantic's _wrap_axis).

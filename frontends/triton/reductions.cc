@@ -91,6 +91,7 @@ std::vector<int64_t> Triton::reduced_dims(const Ref& axis, const TensorPtr& x, S
   if (!axis || axis->kind == K::None)
     for (size_t d = 0; d < x->shape.size(); ++d) dims.push_back(static_cast<int64_t>(d));
   else {
+    check_reduce_axis(in, at, axis, x->shape.size());
     int64_t d = in.to_int(axis, at);
     check_axis(in, at, d, x->shape.size());
     dims.push_back(norm_dim(in, d, x->shape.size(), at));
@@ -130,6 +131,7 @@ TensorPtr Triton::arg_reduce(const TensorPtr& x, const Ref& axis_arg, bool is_ma
                            " without an axis (Triton's _reduce_with_indices needs one)");
   if (tie_break_left && !in.truthy(tie_break_left, at))
     in.unsupported(at, "tie_break_left=False (the index of a tie depends on the reduction tree)");
+  check_reduce_axis(in, at, axis_arg, x->shape.size());
   int64_t axis = in.to_int(axis_arg, at);
   check_axis(in, at, axis, x->shape.size());
   axis = norm_dim(in, axis, x->shape.size(), at);
