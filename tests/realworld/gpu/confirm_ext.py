@@ -17,6 +17,7 @@ For each DIR/<problem>/:
 """
 import ast
 import os
+import re
 import sys
 import traceback
 import types
@@ -50,7 +51,30 @@ def load(path, name, dims=None):  # each size in dims set where the file assigns
     return m
 
 
-def build(cls, args):  # the model and its parameters in creation order (as keq numbers them)
+def classes_of(ref, cand):  # the classes keq compares (frontends/triton/program.cc model_classes)
+    if hasattr(ref, "Model"):
+        return ref.Model, cand.ModelNew
+    own = {n: c for n, c in vars(ref).items()
+           if isinstance(c, type) and c.__module__ == ref.__name__}
+    for n, c in own.items():  # KernelBook: X and XNew
+        if hasattr(cand, n + "New"):
+            return c, getattr(cand, n + "New")
+    modules = {n: c for n, c in own.items() if issubclass(c, torch.nn.Module)}
+    import inspect
+    used = {n for n in modules for m, c in modules.items()
+            if m != n and re.search(r"\b%s\b" % n, inspect.getsource(c))}
+    roots = [c for n, c in modules.items() if n not in used]
+    return (list(modules.values())[0] if len(modules) == 1 else roots[0]), cand.ModelNew
+
+
+def init_arguments(ref):  # KernelBook's get_init_inputs() returns [args, kwargs]
+    init = ref.get_init_inputs() if hasattr(ref, "get_init_inputs") else []
+    if not hasattr(ref, "Model") and len(init) == 2 and isinstance(init[1], dict):
+        return list(init[0]), init[1]
+    return init, {}
+
+
+def build(cls, args, kwargs=None):  # the model and its parameters in creation order (as keq numbers them)
     made, modules = [], []
     real_new, real_init = torch.nn.Parameter.__new__, torch.nn.Module.__init__
 
@@ -64,7 +88,7 @@ def build(cls, args):  # the model and its parameters in creation order (as keq 
 
     torch.nn.Parameter.__new__, torch.nn.Module.__init__ = staticmethod(parameter_new), module_init
     try:
-        model = cls(*args).to(DEVICE)
+        model = cls(*args, **(kwargs or {})).to(DEVICE)
     finally:
         torch.nn.Parameter.__new__, torch.nn.Module.__init__ = real_new, real_init
     held = {id(p) for m in modules for p in m.parameters(recurse=False)}
@@ -151,10 +175,11 @@ def compare(problem_dir, dims, seeds, nan_empty=False, config=None):
         for t in tuners:
             t.configs = [t.configs[min(config, len(t.configs) - 1)]]
             t.cache = {}
-    init = ref.get_init_inputs()
+    args, kwargs = init_arguments(ref)
+    ref_class, cand_class = classes_of(ref, cand)
     torch.manual_seed(0)
-    rm, rp = build(ref.Model, init)
-    cm, cp = build(cand.ModelNew, init)
+    rm, rp = build(ref_class, args, kwargs)
+    cm, cp = build(cand_class, args, kwargs)
     copy_parameters(rp, cp, pairing_of(problem_dir))
     worst, nans, scale, shape = 0.0, 0, 0.0, None
     for seed in seeds:
