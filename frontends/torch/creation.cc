@@ -275,11 +275,7 @@ void Torch::install_creation(const Ref& torch) {
       longest = std::max(longest, s->kind == K::Int ? 1 : in.to_sequence(s, a.at).size());
     std::vector<int64_t> shape(longest, 1);
     for (size_t i = 0; i < a.pos.size(); ++i) shape = broadcast_with(shape, a.pos[i], i, a.at);
-    std::vector<Ref> dims;
-    for (int64_t d : shape) dims.push_back(python::integer(d));
-    Ref size = python::tuple(dims);
-    size->b = true;
-    return size;
+    return size_value(shape);
   });
   def("broadcast_tensors", [this](Interp&, CallArgs& a) {  // expand's views, torch's message
     std::vector<int64_t> shape;
@@ -289,8 +285,7 @@ void Torch::install_creation(const Ref& torch) {
     for (const Ref& t : a.pos) {
       CallArgs to;
       to.at = a.at;
-      to.pos = {python::tuple({})};
-      for (int64_t d : shape) to.pos[0]->items.push_back(python::integer(d));
+      to.pos = {size_value(shape)};
       views.push_back(in.call(in.getattr(t, "expand", a.at), to));
     }
     return python::tuple(views);

@@ -28,6 +28,13 @@ python::Ref tensor_value(std::shared_ptr<Tensor> t) {
   v->tensor = std::move(t);
   return v;
 }
+python::Ref size_value(const std::vector<int64_t>& shape) {
+  std::vector<python::Ref> dims;
+  for (int64_t d : shape) dims.push_back(python::integer(d));
+  python::Ref size = python::tuple(dims);
+  size->b = true;  // a Tuple's `b` marks a torch.Size (value.h)
+  return size;
+}
 python::Ref parameter_value(std::shared_ptr<Tensor> t) {
   python::Ref v = tensor_value(std::move(t));
   v->b = true;

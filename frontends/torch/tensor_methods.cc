@@ -53,13 +53,7 @@ Ref Torch::tensor_attr(const Ref& self, const std::string& name, Span at) {
       if (t->shape.empty()) i2.error(a.at, "len() of a 0-d tensor");
       return python::integer(t->shape[0]);
     });
-  if (name == "shape") {
-    std::vector<Ref> dims;
-    for (int64_t d : t->shape) dims.push_back(python::integer(d));
-    Ref size = python::tuple(dims);
-    size->b = true;  // a torch.Size
-    return size;
-  }
+  if (name == "shape") return size_value(t->shape);
   if (name == "dtype") return torch::dtype_value(t->dtype);
   if (name == "ndim") return python::integer(static_cast<int64_t>(t->shape.size()));
   if (name == "mT" || name == "mH") {  // the last two dimensions swapped (real tensors)
