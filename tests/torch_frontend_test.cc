@@ -409,6 +409,28 @@ TEST(TorchFrontend, InitEyeWritesTheIdentity) {
             std::string::npos);
 }
 
+// A norm's weight or bias of other elements than torch expects is torch's RuntimeError: keq read
+// the first elements of a longer weight (a reference with 2048-wide LayerNorm weights run at
+// the default bound's width 3 was EQUIVALENT where torch raises).
+TEST(TorchFrontend, NormWeightsOfAnotherShapeAreTorchsError) {
+  const std::string x = "import torch\nimport torch.nn.functional as F\n";
+  EXPECT_NE(failure_of(x + "F.layer_norm(torch.randn(2, 3), (3,), torch.randn(8))\n")
+                .find("Expected weight to be of same shape as normalized_shape, but got weight "
+                      "of shape [8] and normalized_shape = [3]"),
+            std::string::npos);
+  EXPECT_NE(failure_of(x + "F.layer_norm(torch.randn(2, 3), (3,), None, torch.randn(1, 3))\n")
+                .find("Expected bias to be of same shape"),
+            std::string::npos);
+  EXPECT_NE(failure_of(x + "F.group_norm(torch.randn(2, 4, 3), 2, torch.randn(8))\n")
+                .find("Expected weight to be a vector of size equal to the number of channels in "
+                      "input, but got weight of shape [8] and input of shape [2, 4, 3]"),
+            std::string::npos);
+  EXPECT_NE(failure_of(x + "F.instance_norm(torch.randn(2, 4, 3), weight=torch.randn(8))\n")
+                .find("weight should contain 8 elements not 16"),
+            std::string::npos);
+  EXPECT_EQ(failure_of(x + "y = F.layer_norm(torch.randn(2, 3), (3,), torch.randn(3))\n"), "");
+}
+
 // LLM-written wrappers test `isinstance(other, (int, float, complex))` (gpt-4o's sub in
 // TritonBench-T): `complex` was an unmodelled builtin, and a bool is an int to CPython.
 TEST(TorchFrontend, IsinstanceOfNumberClassesIsCPythons) {

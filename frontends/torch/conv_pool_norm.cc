@@ -343,10 +343,18 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
                    "RuntimeError: Expected number of channels in input to be divisible by "
                    "num_groups");
         check_norm_input("GroupNorm", *x, eps, true, groups, a.at);
+        TensorPtr w = given(a, 2, "weight"), b = given(a, 3, "bias");
+        for (auto [t, name] : {std::pair{w, "weight"}, std::pair{b, "bias"}})
+          if (t && (t->shape.size() != 1 || t->shape[0] != channels))
+            i2.raise(a.at, std::string("RuntimeError: Expected ") + name +
+                               " to be a vector of size equal to the number of channels in "
+                               "input, but got " +
+                               name + " of shape " + bracketed(t->shape) + " and input of shape " +
+                               bracketed(x->shape));
         int64_t per = channels / groups;
         return wrap(group_normalize(
             x, [groups, per](int64_t n, int64_t c) { return n * groups + c / per; },
-            x->shape[0] * groups, eps, given(a, 2, "weight"), given(a, 3, "bias"), a.at));
+            x->shape[0] * groups, eps, w, b, a.at));
       });
   (*F->attrs)["instance_norm"] =
       python::builtin("F.instance_norm", [this, given](Interp& i2, CallArgs& a) {
@@ -357,9 +365,16 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
         double eps = float_arg(a, 7, "eps", 1e-5);
         check_norm_input("InstanceNorm", *x, eps, true, 0, a.at);
         int64_t channels = x->shape.size() > 1 ? x->shape[1] : 0;
+        TensorPtr w = given(a, 3, "weight"), b = given(a, 4, "bias");
+        // torch repeats them over the batch and hands them to batch_norm, whose check this is
+        for (auto [t, name] : {std::pair{w, "weight"}, std::pair{b, "bias"}})
+          if (t && t->numel() != channels)
+            i2.raise(a.at, std::string("RuntimeError: ") + name + " should contain " +
+                               std::to_string(x->shape[0] * channels) + " elements not " +
+                               std::to_string(x->shape[0] * t->numel()));
         return wrap(group_normalize(
             x, [channels](int64_t n, int64_t c) { return n * channels + c; },
-            x->shape[0] * channels, eps, given(a, 3, "weight"), given(a, 4, "bias"), a.at));
+            x->shape[0] * channels, eps, w, b, a.at));
       });
   // F.normalize: x / max(||x||_p along dim, eps), as torch composes it (p = 2 only, as norm).
   (*F->attrs)["normalize"] = python::builtin("F.normalize", [this](Interp& i2, CallArgs& a) {

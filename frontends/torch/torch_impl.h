@@ -640,6 +640,11 @@ struct Torch {
                         : mk(Op::Div, {e[k], total}));
     return out;
   }
+  static std::string bracketed(const std::vector<int64_t>& shape) {  // torch's [2, 4, 3]
+    std::string t;
+    for (size_t k = 0; k < shape.size(); ++k) t += (k ? ", " : "") + std::to_string(shape[k]);
+    return "[" + t + "]";
+  }
   TensorPtr layer_norm(const TensorPtr& x, const std::vector<int64_t>& shape, const TensorPtr& w,
                        const TensorPtr& b, double eps, Span at) {
     define_unwritten(in, *x, at);
@@ -649,6 +654,12 @@ struct Torch {
       in.raise(at,
                "RuntimeError: layer_norm: normalized_shape does not match the input's last "
                "dimensions");
+    for (auto [t, name] : {std::pair{w, "weight"}, std::pair{b, "bias"}})
+      if (t && t->shape != shape)  // torch's check: a weight of other elements is its error
+        in.raise(at, std::string("RuntimeError: Expected ") + name +
+                         " to be of same shape as normalized_shape, but got " + name +
+                         " of shape " + bracketed(t->shape) +
+                         " and normalized_shape = " + bracketed(shape));
     int64_t len = 1;
     for (int64_t d : shape) len *= d;
     auto r = std::make_shared<Tensor>(*x);
