@@ -121,6 +121,7 @@ void Torch::place_factories(Attrs& t) {
     BuiltinFn make = it->second->builtin;
     it->second =
         python::builtin(std::string("torch.") + name, [this, make](Interp& i2, CallArgs& a) {
+          a.get(SIZE_MAX, "generator");  // its draws are symbolic too (torch.Generator)
           Ref r = make(i2, a);
           made_requiring_grad(r, a.get(SIZE_MAX, "requires_grad"), a.at);
           Ref pinned = a.get(SIZE_MAX, "pin_memory"), device = a.get(SIZE_MAX, "device");

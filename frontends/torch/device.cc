@@ -204,6 +204,29 @@ Ref switches(python::Interp& in, TorchState& st, const std::string& name,
   return obj;
 }
 
+// torch.Generator: a seeded stream of draws. keq's draws are symbolic whatever stream they come
+// from (a verdict holds for every value; parameters pair by creation order, as one seed gives
+// both models the same draws), so a generator only keeps its seed.
+Ref generator_class(python::Interp& in) {
+  auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+  (*attrs)["__init__"] =
+      python::builtin("torch.Generator.__init__", [](python::Interp& i2, python::CallArgs& a) {
+        a.get(1, "device");  // any device: nothing keq models depends on it
+        i2.setattr(a.pos.at(0), "_seed", python::integer(67280421310721), a.at);  // torch's default
+        return python::none();
+      });
+  (*attrs)["manual_seed"] =
+      python::builtin("torch.Generator.manual_seed", [](python::Interp& i2, python::CallArgs& a) {
+        i2.setattr(a.pos.at(0), "_seed", python::integer(i2.to_int(a.get(1, "seed"), a.at)), a.at);
+        return a.pos[0];  // torch returns the generator itself
+      });
+  (*attrs)["initial_seed"] =
+      python::builtin("torch.Generator.initial_seed", [](python::Interp& i2, python::CallArgs& a) {
+        return i2.getattr(a.pos.at(0), "_seed", a.at);
+      });
+  return in.make_class("Generator", nullptr, attrs);
+}
+
 Ref inert(const std::string& name, Ref result) {
   return python::builtin(name, [result](python::Interp&, python::CallArgs&) { return result; });
 }
@@ -245,6 +268,7 @@ void install_global_switches(python::Interp& in, TorchState& st, const Ref& torc
 
   for (const char* n : {"manual_seed", "seed", "use_deterministic_algorithms", "set_printoptions"})
     t[n] = inert(std::string("torch.") + n, python::none());
+  t["Generator"] = generator_class(in);
   for (const char* n : {"manual_seed", "manual_seed_all", "seed", "seed_all"})
     (*cuda->attrs)[n] = inert(std::string("torch.cuda.") + n, python::none());
   // keq models no autocast region (torch.autocast is UNSUPPORTED), and KernelBench runs none.
