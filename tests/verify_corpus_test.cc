@@ -692,6 +692,19 @@ TEST(VerifyCorpus, DefaultDimsAreTheConstantsGetInputsNames) {
   EXPECT_EQ(sc[1].first, "hidden");
 }
 
+// A seed is no size: `torch.Generator().manual_seed(SEED + 12345)` in get_inputs named a
+// literal size 12345 and scaled SEED with the sizes (a seeded LayerNorm task's configurations).
+TEST(VerifyCorpus, ASeedIsNoSize) {
+  fs::path tmp = fs::temp_directory_path() / "keq_seed_dims.py";
+  std::ofstream(tmp) << "import torch\nSEED = 454\nM, D = 2048, 2048\n"
+                        "def get_inputs():\n"
+                        "    g = torch.Generator().manual_seed(SEED + 12345)\n"
+                        "    torch.manual_seed(4096)\n"
+                        "    return [torch.randn(M, D, generator=g)]\n";
+  EXPECT_EQ(dims_str(torch::default_dims(tmp.string(), 2)), "M=2,D=3");
+  EXPECT_EQ(dims_str(torch::scaled_dims(tmp.string(), 4096, 1)), "M=64,D=64");
+}
+
 TEST(VerifyCorpus, SizesTheModelAlwaysBuildsAtItsDefaultsKeepTheFileValue) {
   // KernelBench L3 32: image_size and in_channels are defaults of Model's __init__ that
   // get_init_inputs() does not pass, so the model is built for 32 x 32 images whatever the

@@ -79,6 +79,14 @@ std::map<std::string, python::NodeId> pinned_by_defaults(const python::Tree& tre
   return pinned;
 }
 
+// torch.manual_seed(s), torch.cuda.manual_seed_all(s), a Generator's manual_seed(s).
+bool is_seed_call(const python::Tree& tree, const python::Node& n) {
+  if (n.kind != python::NodeKind::Call || n.kids.empty()) return false;
+  const python::Node& callee = tree.at(n.kids[0]);
+  return (callee.kind == python::NodeKind::Attribute || callee.kind == python::NodeKind::Name) &&
+         (callee.text == "manual_seed" || callee.text == "manual_seed_all");
+}
+
 // The sizes get_inputs() names: module-level constants written as literals or arithmetic on
 // literals (N = 2048 * 2), or tuples or lists of them, each with its value as written, in the order
 // get_inputs() first names them. `all` gets every such module-level constant, in file order.
@@ -163,6 +171,27 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
       }
     }
   }
+  // A seed is no size: `manual_seed(SEED + 12345)` names a stream of draws (keq's are symbolic
+  // whatever it is), and scaling it with the sizes only renamed the configurations.
+  std::vector<python::NodeId> walk = {tree.root};
+  while (!walk.empty()) {
+    const python::Node& n = tree.at(walk.back());
+    walk.pop_back();
+    if (is_seed_call(tree, n))
+      for (size_t k = 1; k < n.kids.size(); ++k) {
+        std::vector<python::NodeId> args = {n.kids[k]};
+        while (!args.empty()) {
+          const python::Node& a = tree.at(args.back());
+          args.pop_back();
+          if (a.kind == python::NodeKind::Name) sizes.erase(a.text);
+          for (python::NodeId c : a.kids)
+            if (c != python::kNoNode) args.push_back(c);
+        }
+      }
+    for (python::NodeId c : n.kids)
+      if (c != python::kNoNode) walk.push_back(c);
+  }
+  if (all) std::erase_if(*all, [&](const auto& p) { return !sizes.contains(p.first); });
   // Sizes the model always builds at their defaults are not the bound's to change.
   // (Not a structured binding: clang 14 cannot capture one.)
   for (const auto& entry : pinned_by_defaults(tree, get_init)) {
@@ -219,7 +248,7 @@ Dims input_sizes(const std::string& path, Dims* all = nullptr, Dims* init = null
           values = size_keyword ? positional : positional >= 3 ? 2 : 1;
         }
       }
-      if (literals && n.kind == python::NodeKind::Call)
+      if (literals && n.kind == python::NodeKind::Call && !is_seed_call(tree, n))
         for (size_t k = 1 + values; k < n.kids.size(); ++k) {
           const python::Node& arg = tree.at(n.kids[k]);
           std::vector<python::NodeId> items = arg.kind == python::NodeKind::Tuple
