@@ -659,6 +659,53 @@ TEST(DefaultBound, AReferenceAssertingAMultipleOfAConstantGetsThatMultiple) {
       << rs[0].bound;
 }
 
+// A width the reference's weights fix (2048, as written) beside a batch of the same value it
+// does not need: every size at 2048 at once was past keq's limit, so the reference rejected every
+// configuration and the run was an ERROR (a seeded LayerNorm task). One size at the file's value
+// alone runs.
+TEST(DefaultBound, OneSizeAtTheFileValueAloneWhereAllAtOnceArePastTheLimit) {
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def __init__(self):\n        super().__init__()\n"
+      "        self.b = nn.Parameter(torch.randn(2048))\n\n"
+      "    def forward(self, x):\n        return 2 * x + torch.zeros_like(x) * self.b\n\n\n"
+      "M, D = 2048, 2048\n\n\ndef get_inputs():\n    return [torch.randn(M, D)]\n";
+  std::string cand =
+      kTritonImports + kTwiceKernel +
+      "class ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+      "        self.b = nn.Parameter(torch.randn(2048))\n\n"
+      "    def forward(self, x):\n        y = torch.empty_like(x)\n"
+      "        twice[(triton.cdiv(x.numel(), 64),)](x, y, x.numel(), BLOCK=64)\n"
+      "        return y\n";
+  Files f("one_at_file_value", ref, cand);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_NE(rs[0].verdict, Verdict::Error) << rs[0].reason;
+  EXPECT_TRUE(std::any_of(rs.begin(), rs.end(), [](const Report& r) {
+    return dims_str(r.dims) == "M=2,D=2048" && r.verdict == Verdict::Equivalent;
+  })) << rs[0].bound;
+}
+
+// Where the reference raises at every size the bound chose and the file's own are past keq's
+// limit, the file is not shown broken: UNKNOWN, no configuration both sides accept.
+TEST(DefaultBound, AReferenceRaisingOnlyAtTheBoundsSizesIsUnknownNotError) {
+  std::string ref =
+      "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+      "    def forward(self, x):\n        return x.view(2048, 2048) * 2\n\n\n"
+      "M, D = 2048, 2048\n\n\ndef get_inputs():\n    return [torch.randn(M, D)]\n";
+  std::string cand = kTritonImports + kTwiceKernel +
+                     "class ModelNew(nn.Module):\n    def forward(self, x):\n"
+                     "        y = torch.empty_like(x)\n"
+                     "        twice[(triton.cdiv(x.numel(), 64),)](x, y, x.numel(), BLOCK=64)\n"
+                     "        return y\n";
+  Files f("reference_raises_at_bound_sizes", ref, cand);
+  std::vector<Report> rs = f.run();
+  ASSERT_FALSE(rs.empty());
+  EXPECT_EQ(rs[0].verdict, Verdict::Unknown) << rs[0].reason;
+  EXPECT_NE(rs[0].reason.find("no configuration both sides accept"), std::string::npos)
+      << rs[0].reason;
+}
+
 TEST(DefaultBound, ASizeTheReferenceRejectsGoesToTheNearestWithTheSameTail) {
   Files f("groups_divide",
           "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"

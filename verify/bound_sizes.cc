@@ -185,18 +185,28 @@ NamedDims at_file_values(const torch::Dims& dims, const torch::Dims& file) {
   for (const auto& [name, vs] : file)
     for (int64_t v : vs)
       if (v > 1) values.insert(v);
-  for (int64_t v : values) {
+  // Every size at value v, or one name's alone (a hidden size of 2048 the weights fix, beside a
+  // batch of 2048 the reference does not need: both at the file's value were past keq's limit).
+  auto at_value = [&](int64_t v, const std::string* only) {
     torch::Dims more = dims;
     std::string names;
     for (size_t d = 0; d < more.size() && d < file.size(); ++d)
       for (size_t j = 0; j < more[d].second.size() && j < file[d].second.size(); ++j)
-        if (file[d].first == more[d].first && file[d].second[j] == v && more[d].second[j] != v) {
+        if (file[d].first == more[d].first && file[d].second[j] == v && more[d].second[j] != v &&
+            (!only || *only == more[d].first)) {
           more[d].second[j] = v;
           if (names.find(more[d].first) == std::string::npos)
             names += (names.empty() ? "" : ", ") + more[d].first;
         }
-    if (names.empty() || elements(more) > kMaxElements) continue;
+    if (names.empty() || elements(more) > kMaxElements) return;
+    for (const auto& [seen, why] : out)
+      if (seen == more) return;
     out.push_back({std::move(more), names + " " + kAtFileValue});
+  };
+  for (int64_t v : values) {
+    at_value(v, nullptr);
+    for (const auto& [name, vs] : file)
+      if (std::find(vs.begin(), vs.end(), v) != vs.end()) at_value(v, &name);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return elements(a.first) < elements(b.first);
