@@ -378,6 +378,19 @@ TEST(TorchFrontend, TorchsOwnSubmodulesImportAndOnlyTheirUseIsUnsupported) {
   EXPECT_NE(absent.find("ModuleNotFoundError"), std::string::npos) << absent;
 }
 
+// Seeded tasks draw with torch.Generator().manual_seed(s): the draws are symbolic as any, and
+// the generator keeps its seed (manual_seed returns the generator, as torch's does).
+TEST(TorchFrontend, AGeneratorKeepsItsSeedAndItsDrawsAreSymbolic) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\ng = torch.Generator(device='cpu').manual_seed(7)\n"
+      "x = torch.randn(4, generator=g)\nr = (g.initial_seed(), list(x.shape))\n",
+      "r", s);
+  ASSERT_EQ(r->items.size(), 2u);
+  EXPECT_EQ(r->items[0]->i, 7);
+  EXPECT_EQ(r->items[1]->items.size(), 1u);
+}
+
 // Older modules (KernelBook's) build tensors with the legacy typed constructors: ints or a
 // torch.Size are sizes, one sequence is data of that dtype.
 TEST(TorchFrontend, LegacyTypedConstructorsTakeDataOrSizes) {
