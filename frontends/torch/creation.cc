@@ -351,28 +351,29 @@ void Torch::install_creation(const Ref& torch) {
       {"FloatTensor", DType::F32}, {"HalfTensor", DType::F16}, {"BFloat16Tensor", DType::BF16},
       {"IntTensor", DType::I32},   {"LongTensor", DType::I64}, {"CharTensor", DType::I8},
       {"ByteTensor", DType::U8},   {"BoolTensor", DType::Bool}};
-  for (auto [name, dtype] : legacy)
-    def(name, [this, dtype, module = std::weak_ptr(torch)](Interp&, CallArgs& a) {
-      bool sizes =
-          std::all_of(a.pos.begin(), a.pos.end(), [](const Ref& v) { return v->kind == K::Int; });
-      bool size_tuple = a.pos.size() == 1 && a.pos[0]->kind == K::Tuple && a.pos[0]->b;
-      if (!a.kw.empty() || (!sizes && !size_tuple && a.pos.size() != 1) ||
-          (a.pos.size() == 1 && a.pos[0]->kind == K::Tensor))
-        in.unsupported(a.at, "this form of the legacy constructor torch." +
-                                 std::string(torch::dtype_name(dtype)) + " tensor");
-      if (sizes || size_tuple) {
-        std::vector<int64_t> shape;
-        for (const Ref& d : size_tuple ? a.pos[0]->items : a.pos) shape.push_back(d->i);
-        if (shape.empty()) shape.push_back(0);  // torch.FloatTensor() is empty, of 0 elements
-        in.check_shape(a.at, shape, "the legacy constructor");
-        return wrap(filled(shape, dtype, std::nullopt));
-      }
-      CallArgs data;
-      data.at = a.at;
-      data.pos = {a.pos[0]};
-      data.kw = {{"dtype", dtype_value(dtype)}};
-      return in.call((*module.lock()->attrs)["tensor"], data);
-    });
+  for (const auto& entry : legacy)  // (not a structured binding: clang 14 cannot capture one)
+    def(entry.first,
+        [this, dtype = entry.second, module = std::weak_ptr(torch)](Interp&, CallArgs& a) {
+          bool sizes = std::all_of(a.pos.begin(), a.pos.end(),
+                                   [](const Ref& v) { return v->kind == K::Int; });
+          bool size_tuple = a.pos.size() == 1 && a.pos[0]->kind == K::Tuple && a.pos[0]->b;
+          if (!a.kw.empty() || (!sizes && !size_tuple && a.pos.size() != 1) ||
+              (a.pos.size() == 1 && a.pos[0]->kind == K::Tensor))
+            in.unsupported(a.at, "this form of the legacy constructor torch." +
+                                     std::string(torch::dtype_name(dtype)) + " tensor");
+          if (sizes || size_tuple) {
+            std::vector<int64_t> shape;
+            for (const Ref& d : size_tuple ? a.pos[0]->items : a.pos) shape.push_back(d->i);
+            if (shape.empty()) shape.push_back(0);  // torch.FloatTensor() is empty, of 0 elements
+            in.check_shape(a.at, shape, "the legacy constructor");
+            return wrap(filled(shape, dtype, std::nullopt));
+          }
+          CallArgs data;
+          data.at = a.at;
+          data.pos = {a.pos[0]};
+          data.kw = {{"dtype", dtype_value(dtype)}};
+          return in.call((*module.lock()->attrs)["tensor"], data);
+        });
   def("tensor", [this](Interp&, CallArgs& a) {  // concrete data: nested lists of numbers
     Ref data = a.get(0, "data");
     if (!data) in.error(a.at, "torch.tensor needs data");
