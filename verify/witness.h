@@ -393,6 +393,50 @@ class Witness {
       how = "witness search (a rounding's argument at a half-integer)";
       return minimize(pr, *p);
     }
+    if (auto p = at_one_extreme_lane(pr, vars, tried)) {
+      how = "witness search (one input at its dtype's largest finite value)";
+      return minimize(pr, *p);
+    }
+    return std::nullopt;
+  }
+
+  // The largest finite value of a float dtype (0 for others).
+  static double largest_finite(torch::DType d) {
+    switch (d) {
+      case torch::DType::F32:
+        return std::numeric_limits<float>::max();
+      case torch::DType::F16:
+        return 65504;
+      case torch::DType::BF16:
+        return 0x1.fep127;  // 3.3895e38
+      case torch::DType::E4M3:
+        return 448;
+      case torch::DType::E5M2:
+        return 57344;
+      default:
+        return 0;
+    }
+  }
+
+  // One input at its dtype's largest finite magnitude, the others at 1: an overflow in one lane
+  // can turn a whole row NaN (x * 1.16 rounds to inf in bf16, the row's mean is inf - inf), which
+  // a NaN-dropping maxnum on one side hides and torch's max keeps (an H100 shows it: a seeded
+  // bf16 LayerNorm + ReLU). Other points stay far below (narrow formats draw within 2^8).
+  // Only where the input ranges over every finite value (randn's, not rand's [0, 1)).
+  std::optional<Point> at_one_extreme_lane(const Pair& pr, const std::vector<TermId>& vars,
+                                           size_t& tried) {
+    for (size_t i = 0; i < std::min<size_t>(vars.size(), 2); ++i) {
+      const Domain& d = domain(vars[i]);
+      const double edge = largest_finite(d.dtype);
+      if (edge == 0 || std::isfinite(d.lo) || std::isfinite(d.hi)) continue;
+      for (double x : {edge, -edge}) {
+        Point p;
+        for (TermId w : vars) p[w] = into_domain(1.0, domain(w), rng_);
+        p[vars[i]] = x;
+        ++tried;
+        if (differs(pr, p)) return p;
+      }
+    }
     return std::nullopt;
   }
 
