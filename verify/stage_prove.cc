@@ -21,22 +21,6 @@ using namespace internal;
 
 namespace {
 
-// The largest finite value of a float dtype (its elements are fp32 values at most this large).
-static double max_finite(torch::DType d) {
-  switch (d) {
-    case torch::DType::F16:
-      return ir::format_info(ir::FloatFormat::F16).max_finite;
-    case torch::DType::BF16:
-      return ir::format_info(ir::FloatFormat::BF16).max_finite;
-    case torch::DType::E4M3:
-      return ir::format_info(ir::FloatFormat::E4M3FN).max_finite;
-    case torch::DType::E5M2:
-      return ir::format_info(ir::FloatFormat::E5M2).max_finite;
-    default:
-      return ir::format_info(ir::FloatFormat::F32).max_finite;
-  }
-}
-
 // A float enclosure of surely finite values as the e-graph's interval: its bounds one ulp
 // outward of the nearest doubles (sound; infinite bounds stay, meaning unbounded), or none.
 std::optional<ir::Interval> shared_domain(const ir::Enclosure& e) {

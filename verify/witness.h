@@ -39,6 +39,23 @@ struct Domain {
 
 using Domains = absl::flat_hash_map<std::string, Domain>;  // by tensor name (in0, p3)
 
+// The largest finite value of a float dtype (its elements are fp32 values at most this large);
+// fp32's for the others.
+inline double max_finite(torch::DType d) {
+  switch (d) {
+    case torch::DType::F16:
+      return ir::format_info(ir::FloatFormat::F16).max_finite;
+    case torch::DType::BF16:
+      return ir::format_info(ir::FloatFormat::BF16).max_finite;
+    case torch::DType::E4M3:
+      return ir::format_info(ir::FloatFormat::E4M3FN).max_finite;
+    case torch::DType::E5M2:
+      return ir::format_info(ir::FloatFormat::E5M2).max_finite;
+    default:
+      return ir::format_info(ir::FloatFormat::F32).max_finite;
+  }
+}
+
 inline Domains domains_of(const Program& ref, const Program& cand, bool nonfinite_inputs) {
   Domains d;
   for (const auto* p : {&ref, &cand}) {
@@ -400,24 +417,6 @@ class Witness {
     return std::nullopt;
   }
 
-  // The largest finite value of a float dtype (0 for others).
-  static double largest_finite(torch::DType d) {
-    switch (d) {
-      case torch::DType::F32:
-        return std::numeric_limits<float>::max();
-      case torch::DType::F16:
-        return 65504;
-      case torch::DType::BF16:
-        return 0x1.fep127;  // 3.3895e38
-      case torch::DType::E4M3:
-        return 448;
-      case torch::DType::E5M2:
-        return 57344;
-      default:
-        return 0;
-    }
-  }
-
   // One input at its dtype's largest finite magnitude, the others at 1: an overflow in one lane
   // can turn a whole row NaN (x * 1.16 rounds to inf in bf16, the row's mean is inf - inf), which
   // a NaN-dropping maxnum on one side hides and torch's max keeps (an H100 shows it: a seeded
@@ -427,8 +426,8 @@ class Witness {
                                            size_t& tried) {
     for (size_t i = 0; i < std::min<size_t>(vars.size(), 2); ++i) {
       const Domain& d = domain(vars[i]);
-      const double edge = largest_finite(d.dtype);
-      if (edge == 0 || std::isfinite(d.lo) || std::isfinite(d.hi)) continue;
+      if (!torch::is_float(d.dtype) || std::isfinite(d.lo) || std::isfinite(d.hi)) continue;
+      const double edge = max_finite(d.dtype);
       for (double x : {edge, -edge}) {
         Point p;
         for (TermId w : vars) p[w] = into_domain(1.0, domain(w), rng_);

@@ -349,8 +349,8 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
             i2.raise(a.at, std::string("RuntimeError: Expected ") + name +
                                " to be a vector of size equal to the number of channels in "
                                "input, but got " +
-                               name + " of shape " + bracketed(t->shape) + " and input of shape " +
-                               bracketed(x->shape));
+                               name + " of shape " + shape_str(t->shape) + " and input of shape " +
+                               shape_str(x->shape));
         int64_t per = channels / groups;
         return wrap(group_normalize(
             x, [groups, per](int64_t n, int64_t c) { return n * groups + c / per; },

@@ -195,15 +195,6 @@ void Torch::setitem(const TensorPtr& t, const Ref& index, const Ref& value, Span
                   at);
 }
 
-namespace {
-// A shape as torch's messages print it: [4, 5].
-std::string shape_str(const std::vector<int64_t>& shape) {
-  std::string out = "[";
-  for (size_t d = 0; d < shape.size(); ++d) out += (d ? ", " : "") + std::to_string(shape[d]);
-  return out + "]";
-}
-}  // namespace
-
 // t[mask] = value: the mask covers t's leading dimensions, and each element it selects takes
 // value broadcast over the rest, as index_put_ does; the others keep theirs. A value whose
 // shape must match the number of selected elements (data-dependent) is not modelled.

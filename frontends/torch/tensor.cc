@@ -28,6 +28,12 @@ python::Ref tensor_value(std::shared_ptr<Tensor> t) {
   v->tensor = std::move(t);
   return v;
 }
+std::string shape_str(const std::vector<int64_t>& shape) {
+  std::string out = "[";
+  for (size_t d = 0; d < shape.size(); ++d) out += (d ? ", " : "") + std::to_string(shape[d]);
+  return out + "]";
+}
+
 python::Ref size_value(const std::vector<int64_t>& shape) {
   std::vector<python::Ref> dims;
   for (int64_t d : shape) dims.push_back(python::integer(d));

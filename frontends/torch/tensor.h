@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -152,6 +153,7 @@ struct Tensor {
 int64_t element_size(DType d);                              // bytes per element
 python::Ref tensor_value(std::shared_ptr<Tensor> t);        // a Python value holding t
 python::Ref size_value(const std::vector<int64_t>& shape);  // a torch.Size of shape
+std::string shape_str(const std::vector<int64_t>& shape);   // as torch prints it: [4, 5]
 // A Python value holding t as an nn.Parameter: Module.parameters() lists it, requires_grad is
 // True. Another value may hold the same tensor (nn.Parameter(w) shares w's storage).
 python::Ref parameter_value(std::shared_ptr<Tensor> t);

@@ -640,11 +640,6 @@ struct Torch {
                         : mk(Op::Div, {e[k], total}));
     return out;
   }
-  static std::string bracketed(const std::vector<int64_t>& shape) {  // torch's [2, 4, 3]
-    std::string t;
-    for (size_t k = 0; k < shape.size(); ++k) t += (k ? ", " : "") + std::to_string(shape[k]);
-    return "[" + t + "]";
-  }
   TensorPtr layer_norm(const TensorPtr& x, const std::vector<int64_t>& shape, const TensorPtr& w,
                        const TensorPtr& b, double eps, Span at) {
     define_unwritten(in, *x, at);
@@ -658,8 +653,8 @@ struct Torch {
       if (t && t->shape != shape)  // torch's check: a weight of other elements is its error
         in.raise(at, std::string("RuntimeError: Expected ") + name +
                          " to be of same shape as normalized_shape, but got " + name +
-                         " of shape " + bracketed(t->shape) +
-                         " and normalized_shape = " + bracketed(shape));
+                         " of shape " + shape_str(t->shape) +
+                         " and normalized_shape = " + shape_str(shape));
     int64_t len = 1;
     for (int64_t d : shape) len *= d;
     auto r = std::make_shared<Tensor>(*x);
