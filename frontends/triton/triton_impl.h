@@ -121,10 +121,44 @@ struct Triton {
     }
     if (s.op(t) == Op::Select && is_const(s.children(t)[0]))  // a masked lane's where()
       return s.children(t)[s.constant_of(s.children(t)[0]).i != 0 ? 1 : 2];
+    if (std::optional<TermId> v = decided_by_a_constant(t)) return *v;
     for (TermId c : s.children(t))
       if (!is_const(c)) return s.type(t) == ir::Type::F32 ? t : decided_by_floats(t);
     if (s.type(t) == ir::Type::F32) return t;  // float values stay terms
     return evaluated(s.op(t), s.children(t));
+  }
+  // Float terms one constant operand decides in both semantics, whatever the other is: a
+  // comparison with an infinity on the side that never wins (`-inf > x` is false, NaN
+  // included), and x + 0, x - 0 (x a nonzero constant) and x * 1. A running argmax starts at
+  // `tl.zeros(...) + -inf` and reads masked rows as other=-inf: folded, its chain is the row's.
+  std::optional<TermId> decided_by_a_constant(TermId t) {
+    auto k = s.children(t);
+    if (k.size() != 2 || ir::is_int(s.type(k[0])) || s.type(k[0]) == ir::Type::Bool)
+      return std::nullopt;
+    auto is = [&](TermId c, double v) { return is_const(c) && s.constant_of(c).f == v; };
+    switch (s.op(t)) {
+      case Op::Gt:
+        if (is(k[0], -INFINITY) || is(k[1], INFINITY)) return bool_constant(false);
+        return std::nullopt;
+      case Op::Lt:
+        if (is(k[0], INFINITY) || is(k[1], -INFINITY)) return bool_constant(false);
+        return std::nullopt;
+      case Op::Add:
+      case Op::Sub: {
+        auto nonzero_const = [&](TermId c) {
+          return is_const(c) && !std::isnan(s.constant_of(c).f) && s.constant_of(c).f != 0;
+        };
+        if (is(k[1], 0) && nonzero_const(k[0])) return k[0];
+        if (s.op(t) == Op::Add && is(k[0], 0) && nonzero_const(k[1])) return k[1];
+        return std::nullopt;
+      }
+      case Op::Mul:
+        if (is(k[1], 1)) return k[0];
+        if (is(k[0], 1)) return k[1];
+        return std::nullopt;
+      default:
+        return std::nullopt;
+    }
   }
   // An integer or bool computed from floats that come from constants alone (a tile index as
   // floor((sqrt(8 * pid + 1) - 1) / 2)): its value where the enclosure that covers fp32
