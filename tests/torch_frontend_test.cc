@@ -444,6 +444,25 @@ TEST(TorchFrontend, NormWeightsOfAnotherShapeAreTorchsError) {
   EXPECT_EQ(failure_of(x + "y = F.layer_norm(torch.randn(2, 3), (3,), torch.randn(3))\n"), "");
 }
 
+// torch promotes no dtype in a matmul: a bf16 input to an fp32 nn.Linear raises (torch 2.11 on
+// the CPU; keq had computed it in fp32, a reference that cannot run taken for one that does).
+TEST(TorchFrontend, MatmulsOfTwoDtypesAreTorchsError) {
+  const std::string x = "import torch\nimport torch.nn as nn\n";
+  const std::string error = "mat1 and mat2 must have the same dtype, but got BFloat16 and Float";
+  EXPECT_NE(
+      failure_of(x + "y = nn.Linear(3, 4)(torch.rand(2, 3, dtype=torch.bfloat16))\n").find(error),
+      std::string::npos);
+  EXPECT_NE(
+      failure_of(x + "y = torch.rand(2, 3, dtype=torch.bfloat16) @ torch.rand(3, 4)\n").find(error),
+      std::string::npos);
+  EXPECT_NE(failure_of(x + "y = torch.bmm(torch.rand(1, 2, 3).half(), torch.rand(1, 3, 4))\n")
+                .find("but got Half and Float"),
+            std::string::npos);
+  EXPECT_EQ(failure_of(x + "y = nn.Linear(3, 4).to(torch.bfloat16)(torch.rand(2, 3, "
+                           "dtype=torch.bfloat16))\n"),
+            "");
+}
+
 // LLM-written wrappers test `isinstance(other, (int, float, complex))` (gpt-4o's sub in
 // TritonBench-T): `complex` was an unmodelled builtin, and a bool is an int to CPython.
 TEST(TorchFrontend, IsinstanceOfNumberClassesIsCPythons) {

@@ -10,6 +10,12 @@ std::string_view dtype_name(DType d) {
       "int32",   "int64",   "bool",     "int8",          "uint8"};
   return kNames[static_cast<int>(d)];
 }
+std::string_view scalar_type_name(DType d) {
+  static constexpr std::string_view kNames[] = {"Float",       "Half", "BFloat16", "Float8_e4m3fn",
+                                                "Float8_e5m2", "Int",  "Long",     "Bool",
+                                                "Char",        "Byte"};
+  return kNames[static_cast<int>(d)];
+}
 bool is_float(DType d) {
   return d == DType::F32 || d == DType::F16 || d == DType::BF16 || d == DType::E4M3 ||
          d == DType::E5M2;

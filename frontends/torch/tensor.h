@@ -20,6 +20,8 @@ namespace keq::torch {
 enum class DType : uint8_t { F32, F16, BF16, E4M3, E5M2, I32, I64, Bool, I8, U8 };
 // I8 and U8 values are i32 terms in the byte's range; arithmetic in them wraps (round_to).
 std::string_view dtype_name(DType d);
+// As torch's C++ errors name it (c10::ScalarType: "Float", "BFloat16", "Long").
+std::string_view scalar_type_name(DType d);
 bool is_float(DType d);
 
 // A tensor: concrete shape, a dtype, one term per element (row-major). Views copy their

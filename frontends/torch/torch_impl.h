@@ -388,7 +388,13 @@ struct Torch {
     std::vector<int64_t> bx(x->shape.begin(), x->shape.end() - 2),
         by(y->shape.begin(), y->shape.end() - 2);
     std::vector<int64_t> batch = broadcast_shapes(in, bx, by, at);
-    DType out = x->dtype == y->dtype ? x->dtype : DType::F32;
+    // torch promotes nothing here: every matmul, mm, bmm and linear checks one dtype (addmm's
+    // words, measured on torch 2.11's CPU; a bf16 input to an fp32 nn.Linear raises).
+    if (x->dtype != y->dtype)
+      in.raise(at, "RuntimeError: mat1 and mat2 must have the same dtype, but got " +
+                       std::string(scalar_type_name(x->dtype)) + " and " +
+                       std::string(scalar_type_name(y->dtype)));
+    DType out = x->dtype;
     auto r = std::make_shared<Tensor>();
     r->shape = batch;
     r->shape.push_back(m);
