@@ -314,6 +314,10 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
                 multiples_of(tries[0].first, torch::fixed_constants(ref_path), second_round);
             more.insert(more.begin(), multiples.begin(), multiples.end());
           }
+          // Then small sizes that divide as the file's do (a pooling window of 16 over 8192
+          // features: the distinct sizes put a window of 5 over 4), before the proportions.
+          auto divisible = divisible_as_the_file(tries[0].first, torch::file_dims(ref_path));
+          more.insert(more.end(), divisible.begin(), divisible.end());
           tries.insert(tries.begin() + static_cast<ptrdiff_t>(t) + 1, more.begin(), more.end());
         }
         // The file's proportions rejected by the reference too, at floors of 1 and 8: sizes it

@@ -179,6 +179,37 @@ NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& cons
   return out;
 }
 
+NamedDims divisible_as_the_file(const torch::Dims& dims, const torch::Dims& file) {
+  struct Size {
+    size_t d, j;
+    int64_t file_value;
+  };
+  std::vector<Size> sizes;
+  for (size_t d = 0; d < dims.size() && d < file.size(); ++d)
+    for (size_t j = 0; j < dims[d].second.size() && j < file[d].second.size(); ++j)
+      if (file[d].first == dims[d].first && dims[d].second[j] > 1 && file[d].second[j] > 1)
+        sizes.push_back({d, j, file[d].second[j]});
+  std::stable_sort(sizes.begin(), sizes.end(),
+                   [](const Size& a, const Size& b) { return a.file_value < b.file_value; });
+  torch::Dims more = dims;
+  bool divides = false;
+  int64_t last = 1;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    int64_t step = 1;  // what the chosen sizes of its file divisors make it a multiple of
+    for (size_t i = 0; i < k; ++i)
+      if (sizes[i].file_value < sizes[k].file_value &&
+          sizes[k].file_value % sizes[i].file_value == 0) {
+        step = std::lcm(step, more[sizes[i].d].second[sizes[i].j]);
+        divides = true;
+      }
+    int64_t v = (last / step + 1) * step;
+    if (v < 2) v = 2;
+    more[sizes[k].d].second[sizes[k].j] = last = v;
+  }
+  if (!divides || more == dims || elements(more) > kMaxElements) return {};
+  return {{std::move(more), kDivisibleAsTheFile}};
+}
+
 NamedDims at_file_values(const torch::Dims& dims, const torch::Dims& file) {
   NamedDims out;
   std::set<int64_t> values;

@@ -74,6 +74,15 @@ inline constexpr const char* kMultipleOfConstant = "a multiple of the file's con
 NamedDims multiples_of(const torch::Dims& dims, const std::vector<int64_t>& constants,
                        bool second = false);
 
+// Small distinct sizes that keep which of the file's sizes divide which (a pooling window of 16
+// over 8192 features, which a candidate asserts divides them: 2 and 12 then, where the distinct
+// 5 and 4 were rejected and the file's proportions made an e-graph of minutes): the
+// sizes in the order of their file values, each the least value past the ones before that
+// every size it is divisible by in the file divides. Nothing where no size divides another.
+inline constexpr const char* kDivisibleAsTheFile =
+    "divisible as the file's sizes are: the sizes before were rejected";
+NamedDims divisible_as_the_file(const torch::Dims& dims, const torch::Dims& file);
+
 // Sizes for a reference that needs some sizes at the file's own values (LeNet's
 // `view(-1, 16*5*5)` wants the 32 x 32 image its get_inputs writes): for each value the file
 // gives sizes, those sizes at it and the others as they were; smallest first.
