@@ -165,7 +165,22 @@ def difference(a, b, chunk=1 << 26):  # NaNs only b has, the largest |a - b| and
     return nans, worst, scale
 
 
+def own_imports(problem_dir):
+    # A candidate that imports its kernels from its own folder (`from kernel import
+    # kernel_function`, as keq reads it with --python-path): that folder first on sys.path, and
+    # what an earlier problem's folder imported under the same names forgotten.
+    folder = os.path.abspath(problem_dir)
+    parent = os.path.dirname(folder)
+    for name, m in list(sys.modules.items()):
+        f = os.path.abspath(getattr(m, "__file__", None) or "/")
+        if name not in ("ref", "cand") and f.startswith(parent + os.sep):
+            del sys.modules[name]
+    sys.path[:] = [p for p in sys.path if os.path.dirname(os.path.abspath(p)) != parent]
+    sys.path.insert(0, folder)
+
+
 def compare(problem_dir, dims, seeds, nan_empty=False, config=None):
+    own_imports(problem_dir)
     ref = load(os.path.join(problem_dir, "ref.py"), "ref", dims)
     cand = load(os.path.join(problem_dir, "cand.py"), "cand", dims)
     tuners = autotuners(cand)
@@ -215,7 +230,11 @@ def run_repro(problem_dir):
     path = os.path.join(problem_dir, "repro.py")
     if not os.path.exists(path):
         return None
-    p = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300)
+    env = dict(os.environ)  # the candidate's own imports (own_imports)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.abspath(problem_dir)] + [x for x in [env.get("PYTHONPATH")] if x])
+    p = subprocess.run([sys.executable, path], capture_output=True, text=True, timeout=300,
+                       env=env)
     lines = (p.stdout.strip().splitlines() or [""])[-3:]
     return " | ".join(lines) if p.returncode == 0 else "raised: " + p.stderr.strip().splitlines()[-1]
 
