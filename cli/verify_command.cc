@@ -94,12 +94,14 @@ const char* const kHelp =
                   [--nonfinite-inputs] [--any-inputs] [--semantics real|ieee] [--eval]
                   [--exhaustive] [--device cpu|cuda] [--cuda-arch ARCH]
                   [--max-memory SIZE] [--repro FILE] [--python-path DIR]... [--venv DIR]
+                  [--ref-class NAME] [--cand-class NAME]
 
 Checks that CAND.py's ModelNew (with its @triton.jit kernels) computes what REF.py's Model
 computes, for every input get_inputs() can produce, at the sizes --dims gives. KernelBook's files
 (no Model) pair the reference's class X with the candidate's XNew (or a candidate's ModelNew
 with the reference's one nn.Module class, or of several the one no other class names), and
-their get_init_inputs() returns [args, kwargs].
+their get_init_inputs() returns [args, kwargs]. --ref-class and --cand-class name the classes
+where that choice is not the one meant (or there is none: two modules no other class names).
 Neither file is run: both are executed symbolically. Stages: output shapes and dtypes, the kernels' memory
 findings, pair dedup, inert clamps (a logsumexp's sum clamped at most at 1 before its log is
 the sum: one of its terms is exp(0)), argmax/argmin chains (a running argmax over blocks against torch's, read as
@@ -215,6 +217,10 @@ options:
                     holds a deterministic initialization under either
   --eval            run both models after .eval() (BatchNorm on running statistics, Dropout
                     off); the default is training mode, as KernelBench runs them
+  --ref-class NAME  compare REF.py's class NAME (default: Model, or KernelBook's choice above)
+  --cand-class NAME with CAND.py's class NAME (default: ModelNew, or XNew for REF.py's X). A
+                    class a file does not define is what a missing Model or ModelNew is: the
+                    reference's an ERROR, the candidate's a candidate that cannot run
   --repro FILE      with a counterexample: write a Python script that rebuilds its inputs and
                     parameters at its configuration and runs both models (for your machine;
                     keq never runs it)
@@ -343,6 +349,10 @@ int verify_command(const std::vector<std::string>& args) {
           in.word({"real", "ieee"}) == "ieee" ? ir::Semantics::Ieee : ir::Semantics::Real;
     } else if (a == "--eval") {
       opt.eval_mode = true;
+    } else if (a == "--ref-class") {
+      opt.ref_class = in.value();
+    } else if (a == "--cand-class") {
+      opt.cand_class = in.value();
     } else if (a == "--nonfinite-inputs") {
       opt.nonfinite_inputs = true;
     } else if (a == "--any-inputs") {

@@ -309,6 +309,15 @@ check finfo-of-int-raises 1 "TypeError: torch.finfo() requires a floating point 
 # An fp8 operand made in get_inputs by randn(...).to(float8_e4m3fn) is finite e4m3 values, said so.
 check fp8-inputs-are-finite 0 "note: host assumption: in0 (torch.randn cast to float8_e4m3fn in get_inputs) takes finite float8_e4m3fn values" "$keq" verify "$ex/fp8_block_scaled_matmul/ref.py" "$ex/fp8_block_scaled_matmul/cand.py" --dims M=3,N=40,K=80,block_n=16,block_k=32
 
+# A reference with two modules and no Model, answered by a ModelNew: keq cannot choose, says how
+# to name the class, and --ref-class / --cand-class pick them.
+kb="$src/tests/golden/kernelbook_two_modules"
+check ref-class-needed 4 "--ref-class and --cand-class name others" "$keq" verify "$kb/ref.py" "$kb/cand.py"
+check_first ref-class-chosen 0 "EQUIVALENT" "$keq" verify "$kb/ref.py" "$kb/cand.py" --ref-class Halver
+check_first ref-class-other 1 "NOT_EQUIVALENT: a counterexample" "$keq" verify "$kb/ref.py" "$kb/cand.py" --ref-class Doubler
+check ref-class-missing 4 "ref.py: no Nope defined" "$keq" verify "$kb/ref.py" "$kb/cand.py" --ref-class Nope
+check cand-class-missing 1 "cand.py: no Missing defined" "$keq" verify "$kb/ref.py" "$kb/cand.py" --ref-class Halver --cand-class Missing
+
 check verify-json 0 '"referenceValue": "65504"' bash -c "'$keq' verify '$ex/fp16_cast_noclamp/ref.py' '$ex/fp16_cast_noclamp/cand.py' --dims batch_size=2,dim=3 --json '$tmp/r.json' >/dev/null; cat '$tmp/r.json'"
 check verify-json-unwritable 4 "cannot write /no/such/dir/r.json" "$keq" verify "$ex/softmax_rows/ref.py" "$ex/softmax_rows/cand.py" --dims batch_size=2,dim=5 --json /no/such/dir/r.json
 

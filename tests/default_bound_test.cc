@@ -516,9 +516,10 @@ TEST(DefaultBound, TheSizeSearchStopsAtTheRunsDeadlineWhateverItsShare) {
   std::string ref = pool2_ref(), cand = pool2_cand();
   Files f("probe_run_deadline", ref, cand);
   const auto now = std::chrono::steady_clock::now();
-  internal::LimitProbe within(f.ref.string(), f.cand.string(), 60, now + std::chrono::hours(1), 0);
+  internal::LimitProbe within(f.ref.string(), f.cand.string(), "ModelNew", 60,
+                              now + std::chrono::hours(1), 0);
   EXPECT_NE(within.at({{"rows", {2}}, {"length", {6}}}), nullptr);
-  internal::LimitProbe past(f.ref.string(), f.cand.string(), 60, now, 0);
+  internal::LimitProbe past(f.ref.string(), f.cand.string(), "ModelNew", 60, now, 0);
   EXPECT_EQ(past.at({{"rows", {2}}, {"length", {6}}}), nullptr);
   EXPECT_TRUE(past.out_of_time());
 }

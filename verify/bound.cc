@@ -157,6 +157,8 @@ std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
 std::vector<Report> verify_default_bound(const std::string& ref_path, const std::string& cand_path,
                                          Options opt) {
   opt.default_bound = true;
+  const std::string cand_class =
+      torch::model_classes(ref_path, cand_path, opt.ref_class, opt.cand_class).candidate;
   std::vector<Report> all;
   std::vector<std::string> skipped;  // configurations an assert rejected, with why
   std::set<int64_t> blocks;
@@ -467,7 +469,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // 2 s aside: the search stops at its deadline, where a configuration runs to its end).
   const double probe_share = opt.timeout_s / 8;
   if (opt.stage) opt.stage->store("size search");  // the watchdog names it, not the last stage
-  LimitProbe probe(ref_path, cand_path, probe_share, opt.deadline, opt.max_memory_bytes);
+  LimitProbe probe(ref_path, cand_path, cand_class, probe_share, opt.deadline,
+                   opt.max_memory_bytes);
   Limits unconfirmed, unconfirmed_steps;
   std::vector<SizeTry> around = around_mask_limits(base, limits, limit_configs, probe, unconfirmed);
   // A loop stepping past one block (unrolled over several) has its own tail: sizes around the
@@ -530,7 +533,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   // the other programs), within a sixteenth of the search's share: most sizes change nothing,
   // and every run pays it.
   const double host_share = probe_share / 16;
-  LimitProbe host_probe(ref_path, cand_path, host_share, opt.deadline, opt.max_memory_bytes, true);
+  LimitProbe host_probe(ref_path, cand_path, cand_class, host_share, opt.deadline,
+                        opt.max_memory_bytes, true);
   std::vector<std::string> cut_short;
   if (const std::map<std::string, unsigned>* at_base = host_probe.static_ways_at(base)) {
     std::map<std::string, unsigned> known = *at_base;
@@ -645,7 +649,8 @@ std::vector<Report> verify_default_bound(const std::string& ref_path, const std:
   std::set<std::string> one_trip = loops_never_twice(all);
   if (!one_trip.empty() && !decided(all)) {
     if (opt.stage) opt.stage->store("size search");
-    LimitProbe trips_probe(ref_path, cand_path, probe_share, opt.deadline, opt.max_memory_bytes);
+    LimitProbe trips_probe(ref_path, cand_path, cand_class, probe_share, opt.deadline,
+                           opt.max_memory_bytes);
     for (const SizeTry& t : multiplied_to_more_trips(base, one_trip, trips_probe, probe_share))
       try_size(t.dims, t.why, t);
   }

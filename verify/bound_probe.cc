@@ -18,12 +18,13 @@ const std::set<size_t>* configs_of(const LimitConfigs& configs, std::pair<int64_
   return it == configs.end() ? nullptr : &it->second;
 }
 
-LimitProbe::LimitProbe(const std::string& ref, const std::string& cand, double seconds,
+LimitProbe::LimitProbe(const std::string& ref, const std::string& cand,
+                       const std::string& cand_class, double seconds,
                        std::optional<Clock::time_point> run_deadline, size_t max_bytes,
                        bool first_program_only)
     : ref_(ref),
       cand_(cand),
-      cand_class_(torch::model_classes(ref, cand).candidate),
+      cand_class_(cand_class),
       deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                    std::chrono::duration<double>(seconds))),
       max_bytes_(max_bytes),

@@ -126,9 +126,10 @@ class LimitProbe {
   // `seconds` from now, and never past the run's deadline (--timeout bounds the whole run: a
   // search begun near its end stopped 15 s past it, LLMKernel L3 50).
   // first_program_only: each launch runs its first program alone (host paths only).
-  LimitProbe(const std::string& ref, const std::string& cand, double seconds,
-             std::optional<std::chrono::steady_clock::time_point> run_deadline, size_t max_bytes,
-             bool first_program_only = false);
+  // `cand_class`: the candidate's class compared (torch::model_classes).
+  LimitProbe(const std::string& ref, const std::string& cand, const std::string& cand_class,
+             double seconds, std::optional<std::chrono::steady_clock::time_point> run_deadline,
+             size_t max_bytes, bool first_program_only = false);
   // The mask limits (or, with `steps`, the loop steps) at `dims`, autotuned kernels running
   // `config`; null where it did not run.
   const Limits* at(const torch::Dims& dims, bool steps = false, size_t config = 0) {

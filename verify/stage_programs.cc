@@ -147,7 +147,8 @@ bool Pipeline::run_programs() {
   const std::string &ref_path = ref_path_, &cand_path = cand_path_;
   bool ran_reference = false;
   try {
-    torch::ModelClasses classes = torch::model_classes(ref_path, cand_path);
+    torch::ModelClasses classes =
+        torch::model_classes(ref_path, cand_path, opt.ref_class, opt.cand_class);
     r.ref_class = classes.reference, r.cand_class = classes.candidate;
     ref = torch::run_program(ref_path, store, classes.reference, opt.dims, opt.params_initial,
                              opt.eval_mode, opt.any_inputs);

@@ -128,7 +128,8 @@ std::vector<uint64_t> distinct_timing_outcomes(const std::string& ref_path,
                                                const std::string& cand_path, const Options& opt,
                                                size_t comparisons, size_t& impossible) {
   ir::TermStore store;
-  const std::string cls = torch::model_classes(ref_path, cand_path).candidate;
+  const std::string cls =
+      torch::model_classes(ref_path, cand_path, opt.ref_class, opt.cand_class).candidate;
   std::map<std::string, std::pair<uint64_t, bool>> programs;  // identity: (outcome, checked)
   for (uint64_t m = 0; m < (uint64_t{1} << comparisons); ++m) {
     python::TimingChoices timing(m);

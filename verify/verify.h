@@ -38,6 +38,9 @@ struct Options {
   // A configuration whose queries ran out of it is run again at the end (Report::smt_deferred).
   double smt_slice_s = 0;
   bool eval_mode = false;  // --eval: both models after .eval()
+  // --ref-class, --cand-class: the classes compared, where the user names them
+  // (torch::model_classes chooses otherwise).
+  std::string ref_class, cand_class;
   bool use_egraph = true;
   bool normal_forms = true;  // the e-graph's real-semantics normal forms (off: to measure them)
   bool use_smt = true;       // --no-smt: the e-graph and the witness search alone

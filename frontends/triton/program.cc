@@ -136,7 +136,8 @@ struct Session {  // one file's interpreter and its module scope
       throw python::MissingDefinition(
           path + ": no " + name +
           " defined (keq verify reads a KernelBench pair: the "
-          "reference's Model and get_inputs, the candidate's ModelNew)");
+          "reference's Model and get_inputs, the candidate's ModelNew; --ref-class and "
+          "--cand-class name others)");
     return f;
   }
 };
@@ -389,8 +390,15 @@ std::map<std::string, TopLevelClass> top_level_classes(const std::string& path) 
 }
 }  // namespace
 
-ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path) {
+ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path,
+                           const std::string& ref_class, const std::string& cand_class) {
   ModelClasses m;
+  if (!ref_class.empty() || !cand_class.empty()) {
+    ModelClasses chosen = model_classes(ref_path, cand_path);
+    if (!ref_class.empty()) chosen.reference = ref_class, chosen.note.clear();
+    if (!cand_class.empty()) chosen.candidate = cand_class;
+    return chosen;
+  }
   std::map<std::string, TopLevelClass> ref = top_level_classes(ref_path),
                                        cand = top_level_classes(cand_path);
   if (ref.count(m.reference)) return m;

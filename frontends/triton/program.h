@@ -35,7 +35,10 @@ struct ModelClasses {
 // KernelBook's get_init_inputs() returns [args, kwargs] ([[], {'dim': 4}]), KernelBench's the
 // positional arguments: a reference without Model is read the former way where the value has
 // that shape (run_program and run_candidate).
-ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path);
+// `ref_class` and `cand_class`, where not empty, are the user's choice (keq verify --ref-class,
+// --cand-class): taken as given, the other side chosen as above.
+ModelClasses model_classes(const std::string& ref_path, const std::string& cand_path,
+                           const std::string& ref_class = "", const std::string& cand_class = "");
 
 // Throws python::Unsupported, python::ProgramError or ir::SyntaxError, each naming file:line.
 // `dims` overrides module-level integer constants (e.g. batch_size=2) before anything reads them.
