@@ -444,6 +444,25 @@ TEST(TorchFrontend, NormWeightsOfAnotherShapeAreTorchsError) {
   EXPECT_EQ(failure_of(x + "y = F.layer_norm(torch.randn(2, 3), (3,), torch.randn(3))\n"), "");
 }
 
+// isinstance of the builtin containers as CPython answers (a dict was never one: KernelAgent's
+// UNet checks `isinstance(state_dict, dict)`), and Module.state_dict(): each module's
+// parameters, then its buffers, then its children's, under dotted names.
+TEST(TorchFrontend, IsinstanceOfContainersAndStateDictAreTorchs) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\nfrom collections import defaultdict\n"
+      "r = repr([isinstance({}, dict), isinstance({1}, dict), isinstance({1}, set), "
+      "isinstance([], list), isinstance(nn.ModuleList([nn.ReLU()]), list), "
+      "isinstance(nn.ModuleDict({'a': nn.ReLU()}), dict), isinstance(iter([1]), list), "
+      "isinstance(defaultdict(int), dict), isinstance(nn.Linear(2, 3).state_dict(), dict), "
+      "list(nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)).state_dict().keys())])\n",
+      "r", s);
+  // As torch 2.11 and CPython 3.11 print it.
+  EXPECT_EQ(r->s,
+            "[True, False, True, True, False, False, False, True, True, ['0.weight', '0.bias', "
+            "'1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked']]");
+}
+
 // torch promotes no dtype in a matmul: a bf16 input to an fp32 nn.Linear raises (torch 2.11 on
 // the CPU; keq had computed it in fp32, a reference that cannot run taken for one that does).
 TEST(TorchFrontend, MatmulsOfTwoDtypesAreTorchsError) {

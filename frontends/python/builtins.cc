@@ -463,7 +463,14 @@ void Interp::install_builtins() {
         if ((n == "int" && (x->kind == K::Int || x->kind == K::BigInt || x->kind == K::Bool)) ||
             (n == "float" && (x->kind == K::Float || x->kind == K::InputDependentFloat)) ||
             (n == "bool" && x->kind == K::Bool) || (n == "str" && x->kind == K::Str) ||
-            (n == "list" && x->kind == K::List) || (n == "tuple" && x->kind == K::Tuple))
+            (n == "tuple" && x->kind == K::Tuple))
+          return boolean(true);
+        // nn.ModuleList and ModuleDict (`b`) are no list or dict, nor an iterator a list, nor a
+        // set a dict; a defaultdict is one (a Module's state_dict() is checked so).
+        const bool container = x->b;
+        if ((n == "list" && x->kind == K::List && !container && !is_iterator(x)) ||
+            (n == "dict" && x->kind == K::Dict && !container && !is_set(x)) ||
+            (n == "set" && is_set(x)))
           return boolean(true);
       } else if (c->kind == K::Class) {
         if (in.is_instance_of(x, c->s)) return boolean(true);

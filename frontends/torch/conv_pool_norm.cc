@@ -237,10 +237,15 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
         i2.setattr(self, "track_running_stats", python::boolean(track), a.at);
         // BatchNorm's buffers as __init__ leaves them; a training-mode forward would update
         // them, which keq does not model (an eval forward reads these values).
-        i2.setattr(self, "running_mean",
-                   track ? wrap(filled({channels}, DType::F32, 0.0)) : python::none(), a.at);
-        i2.setattr(self, "running_var",
-                   track ? wrap(filled({channels}, DType::F32, 1.0)) : python::none(), a.at);
+        // Registered buffers, as torch's (state_dict lists them; .to(dtype) converts them).
+        auto buffer = [&](const char* name, DType d, std::vector<int64_t> shape, double v) {
+          Ref t = track ? wrap(filled(shape, d, v)) : python::none();
+          if (track) st.buffers.insert(t->tensor.get());
+          i2.setattr(self, name, t, a.at);
+        };
+        buffer("running_mean", DType::F32, {channels}, 0.0);
+        buffer("running_var", DType::F32, {channels}, 1.0);
+        buffer("num_batches_tracked", DType::I64, {}, 0.0);
       }
       // The affine weight starts at ones and the bias at zeros: --params initial fixes them,
       // as it does LayerNorm's (they were symbolic, so a GroupNorm's 2e30 bias met a candidate's

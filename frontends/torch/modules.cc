@@ -870,6 +870,37 @@ void Torch::install_module_members(Attrs& module_attrs) {
           return listed(members(i2, a, false).modules, with_names, 1);  // past the module itself
         });
   }
+  // state_dict(): a dict of each module's parameters, then its buffers, then its children's,
+  // under their dotted names (torch's _save_to_state_dict order); the tensors themselves, as
+  // torch's detached ones share their storage (KernelAgent's UNet reads its weights from it).
+  module_attrs["state_dict"] =
+      python::builtin("Module.state_dict", [this](Interp& i2, CallArgs& a) {
+        ModuleMembers m;
+        collect_members(i2, a.pos.at(0), "", true, m);
+        auto out = std::make_shared<python::Value>();
+        out->kind = K::Dict;
+        for (const auto& [prefix, mod] : m.modules) {
+          auto named = [&](const std::string& n) { return prefix.empty() ? n : prefix + "." + n; };
+          if (mod->kind != K::Instance) {  // ParameterList, ParameterDict: their tensors
+            for (size_t k = 0; mod->kind == K::List && k < mod->items.size(); ++k)
+              if (mod->items[k]->kind == K::Tensor)
+                out->dict.push_back({python::string(named(std::to_string(k))), mod->items[k]});
+            for (const auto& [key, v] : mod->kind == K::Dict ? mod->dict : decltype(mod->dict){})
+              if (v->kind == K::Tensor)
+                out->dict.push_back({python::string(named(i2.repr(key))), v});
+            continue;
+          }
+          for (bool buffers : {false, true})
+            for (const std::string& name : mod->attr_order) {
+              auto it = mod->attrs->find(name);
+              if (it == mod->attrs->end() || it->second->kind != K::Tensor) continue;
+              bool is_buffer = st.buffers.contains(it->second->tensor.get());
+              if (buffers ? is_buffer : it->second->b && !is_buffer)
+                out->dict.push_back({python::string(named(name)), it->second});
+            }
+        }
+        return Ref(out);
+      });
 }
 
 // torch.nn.modules.utils: _single, _pair, _triple, _quadruple and _ntuple(n), which module
