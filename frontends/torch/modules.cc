@@ -879,7 +879,9 @@ void Torch::install_module_members(Attrs& module_attrs) {
         collect_members(i2, a.pos.at(0), "", true, m);
         auto out = std::make_shared<python::Value>();
         out->kind = K::Dict;
-        for (const auto& [prefix, mod] : m.modules) {
+        for (const auto& entry : m.modules) {       // no structured binding: clang 14 (the fuzz
+          const std::string& prefix = entry.first;  // build) refuses one captured in a lambda
+          const Ref& mod = entry.second;
           auto named = [&](const std::string& n) { return prefix.empty() ? n : prefix + "." + n; };
           if (mod->kind != K::Instance) {  // ParameterList, ParameterDict: their tensors
             for (size_t k = 0; mod->kind == K::List && k < mod->items.size(); ++k)
