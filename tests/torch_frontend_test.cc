@@ -1074,6 +1074,39 @@ TEST(TorchFrontend, DivisionByAConstantIsAReciprocalMultiply) {
   EXPECT_EQ(s.str(r->items[2]->tensor->elems[0]), "(* p0[0] 0.25)");
 }
 
+// An fp16 or bf16 tensor with a Python number: + - * / in float32 with the number's float32
+// value, rounded once (torch's opmath on CUDA: tests/fixtures/gpu/narrow_scalars.txt); 0.1 was
+// rounded to bf16 first, a false difference from a kernel that computes x * 0.1 in float32 for
+// a fifth of bf16's values. Comparisons keep the number in the tensor's format, and add's
+// alpha= joins the one float32 computation.
+TEST(TorchFrontend, NarrowTensorWithAPythonNumberComputesInFloat32) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nx = torch.randn(1, dtype=torch.bfloat16).cuda()\ny = "
+      "torch.randn(1).half().cuda()\n"
+      "r = (x * 0.1, 0.1 + y, x / 3.0, x > 0.1, torch.add(x, x, alpha=0.1), x * x, x + 257,\n"
+      "     x * torch.tensor(0.1), x * torch.tensor(0.1).cuda(), x.cpu() + 0.1, x.cpu() * 0.1,\n"
+      "     x - y.float().sum())\n",
+      "r", s);
+  auto term = [&](size_t k) { return s.str(r->items[k]->tensor->elems[0]); };
+  EXPECT_EQ(term(0), "(cast.bf16 (* (cast.bf16 p0[0]) 0.10000000149011612))");
+  EXPECT_EQ(r->items[0]->tensor->dtype, DType::BF16);
+  EXPECT_EQ(term(1), "(cast.f16 (+ 0.10000000149011612 (cast.f16 p1[0])))");
+  EXPECT_EQ(term(2), "(cast.bf16 (* (cast.bf16 p0[0]) (recip 3)))");
+  EXPECT_EQ(term(3), "(> (cast.bf16 p0[0]) 0.10009765625)");
+  EXPECT_EQ(term(4), "(cast.bf16 (+ (cast.bf16 p0[0]) (* (cast.bf16 p0[0]) 0.10000000149011612)))");
+  EXPECT_EQ(term(5), "(cast.bf16 (* (cast.bf16 p0[0]) (cast.bf16 p0[0])))");
+  EXPECT_EQ(term(6), "(cast.bf16 (+ (cast.bf16 p0[0]) 257))");  // 257 is 256 in bf16
+  // A CPU 0-d tensor rides along as a number; a CUDA one is an operand in bf16, and torch on the
+  // CPU adds a number in the tensor's format (multiplies as on CUDA).
+  EXPECT_EQ(term(7), term(0));
+  EXPECT_EQ(term(8), "(cast.bf16 (* (cast.bf16 p0[0]) 0.10009765625))");
+  EXPECT_EQ(term(9), "(cast.bf16 (+ (cast.bf16 p0[0]) 0.10009765625))");
+  EXPECT_EQ(term(10), term(0));
+  // A 0-d tensor does not widen one with dimensions within its category (torch's result_type).
+  EXPECT_EQ(r->items[11]->tensor->dtype, DType::BF16);
+}
+
 // Python integers are unbounded: wrapping at 64 bits once made `y * ((2**64 + 1) % 7)` equal to y.
 TEST(Interp, IntegersAreUnboundedAsPythons) {
   EXPECT_EQ(int_of("r = (2**64 + 1) % 7"), 3);

@@ -144,9 +144,14 @@ void Torch::install_elementwise() {
       Ref other = a.get(1, "other");
       if (!other)
         in.error(a.at, "torch." + std::string(op == "+" ? "add" : "sub") + " needs other");
-      if (Ref alpha = a.get(2, "alpha"); alpha && alpha->kind != K::None)
-        other = binary("*", other, alpha, a.at);
-      return binary(op, a.pos.at(0), other, a.at);
+      Ref x = a.pos.at(0), alpha = a.get(2, "alpha");
+      if (!alpha || alpha->kind == K::None) return binary(op, x, other, a.at);
+      // x + alpha * other in one float32 computation for fp16 and bf16, as torch's opmath
+      DType out = promote(x, other, in, a.at);
+      if (!computes_in_float32(op, x, alpha, out))
+        return binary(op, x, binary("*", other, alpha, a.at), a.at);
+      Ref scaled = binary("*", with_dtype(other, DType::F32, a.at), alpha, a.at);
+      return with_dtype(binary(op, with_dtype(x, DType::F32, a.at), scaled, a.at), out, a.at);
     });
   }
   define("mul", [this](Interp&, CallArgs& a) {

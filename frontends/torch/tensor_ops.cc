@@ -170,6 +170,11 @@ DType promote(const Ref& a, const Ref& b, Interp& in, Span at) {
     DType x = a->tensor->dtype, y = b->tensor->dtype;
     if (x == y) return x;
     if (kind_of(x) != kind_of(y)) return kind_of(x) > kind_of(y) ? x : y;
+    // torch: a 0-d tensor beside one with dimensions does not widen it within its category
+    // (bf16 x times torch.tensor(0.1) is bf16; x.sum() of fp32 beside it too). Triton's scalars
+    // are tensors like any other.
+    const bool x0 = a->tensor->shape.empty(), y0 = b->tensor->shape.empty();
+    if (x0 != y0 && !in.in_jit_code()) return x0 ? y : x;
     if (kind_of(x) == 2) {
       if (x == DType::F32 || y == DType::F32) return DType::F32;
       // fp16 with bf16: torch computes in fp32; Triton in fp16, the bf16 side cast to it
