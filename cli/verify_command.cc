@@ -91,7 +91,7 @@ const char* const kHelp =
     R"(usage: keq verify REF.py CAND.py [--dims name=value,...]... [--timeout SECONDS]
                   [--params initial|symbolic] [--no-egraph] [--no-smt] [--seed N] [--json FILE]
                   [--autotune-config K] [--jobs N] [--explain OUTPUT:I,J,...]
-                  [--nonfinite-inputs] [--any-inputs] [--semantics real|ieee] [--eval]
+                  [--nonfinite-inputs] [--any-inputs] [--round-once] [--semantics real|ieee] [--eval]
                   [--exhaustive] [--device cpu|cuda] [--cuda-arch ARCH]
                   [--max-memory SIZE] [--repro FILE] [--python-path DIR]... [--venv DIR]
                   [--ref-class NAME] [--cand-class NAME]
@@ -236,6 +236,13 @@ options:
                     get_inputs() draws (by default torch.rand's inputs are in [0, 1), and the
                     report names each input so narrowed). Integer inputs keep get_inputs()'s
                     range: they are indices and labels, whose range is the model's contract
+  --round-once      fp16, bf16 and fp8 values round only where a program converts explicitly
+                    (.to(), .half(), tl.cast, x.to(tl.bfloat16)), writes a tensor of that format
+                    (a kernel's store, copy_) and at forward's outputs, not after each torch op
+                    or kernel operation: for kernels that compute in fp32 and round once where
+                    torch rounds after each op (silu(x) * y in bf16). Without it, both round as
+                    the frameworks do, and that difference alone is NOT_EQUIVALENT. The report's
+                    first lines say which was used
   --exhaustive      (with --semantics ieee) output pairs that are functions of one float input
                     element are evaluated, by generated code, at every value of the input's
                     format within its get_inputs() range (2^32 for fp32, 2^16 for fp16): none
@@ -357,6 +364,8 @@ int verify_command(const std::vector<std::string>& args) {
       opt.nonfinite_inputs = true;
     } else if (a == "--any-inputs") {
       opt.any_inputs = true;
+    } else if (a == "--round-once") {
+      opt.round_once = true;
     } else if (a == "--exhaustive") {
       opt.exhaustive = true;
     } else if (a == "--device") {

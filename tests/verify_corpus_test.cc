@@ -478,6 +478,29 @@ TEST(VerifyCorpus, ACandidateThatLaunchedNoKernelSaysSo) {
   EXPECT_FALSE(said(eval));
 }
 
+// --round-once: torch's rounding of silu(x) to bf16 before the product is not a difference
+// there, so the agents' fp32 SwiGLU is EQUIVALENT; a wrong sigmoid still is not, and a cast the
+// kernel writes still rounds (a kernel that rounds silu(x) itself differs from one rounding).
+TEST(VerifyCorpus, RoundOnceAcceptsOneRoundingAndStillFindsBugs) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/bf16_swiglu_rounded_once";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  const std::string ref = (dir / "ref.py").string();
+  Report each_op = verify(ref, (dir / "cand.py").string(), opt);
+  EXPECT_EQ(each_op.verdict, Verdict::NotEquivalent) << each_op.reason;
+  opt.round_once = true;
+  Report once = verify(ref, (dir / "cand.py").string(), opt);
+  EXPECT_EQ(once.verdict, Verdict::Equivalent) << once.reason;
+  fs::path edited = fs::temp_directory_path() / "keq_round_once_cand.py";
+  for (const char* to : {"x * tl.sigmoid(1.702 * x) * y",
+                         "(x * tl.sigmoid(x)).to(tl.bfloat16).to(tl.float32) * y"}) {
+    ASSERT_EQ(edited_copy(dir / "cand.py", "x * tl.sigmoid(x) * y", to, edited), 1u);
+    Report r = verify(ref, edited.string(), opt);
+    EXPECT_EQ(r.verdict, Verdict::NotEquivalent) << to << ": " << r.reason;
+  }
+  fs::remove(edited);
+}
+
 // A missing factor that is 1 at the first point found sits beside 1/6 rounded to float32: the
 // counterexample shows the plain difference, not the rounding's 2e-8. Where the rounding is the
 // only difference, the report says that both sides round to the same float32 there.

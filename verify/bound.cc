@@ -157,6 +157,9 @@ std::vector<Report> verify_every_autotune_config(const std::string& ref_path,
 std::vector<Report> verify_default_bound(const std::string& ref_path, const std::string& cand_path,
                                          Options opt) {
   opt.default_bound = true;
+  // the bound's probes run the programs too
+  torch::NarrowRoundingScope rounding(opt.round_once ? torch::NarrowRounding::Once
+                                                     : torch::NarrowRounding::EachOp);
   const std::string cand_class =
       torch::model_classes(ref_path, cand_path, opt.ref_class, opt.cand_class).candidate;
   std::vector<Report> all;

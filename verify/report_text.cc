@@ -171,7 +171,9 @@ std::string provenance(const Options& opt) {
     rules = "unreadable";
   }
   return "keq " + std::string(kKeqVersion) + "; rules " + rules + "; semantics " +
-         std::string(ir::semantics_name(opt.semantics)) + "; modelling " + kModelledFrameworks;
+         std::string(ir::semantics_name(opt.semantics)) +
+         (opt.round_once ? " (fp16, bf16 and fp8 rounded once: --round-once)" : "") +
+         "; modelling " + kModelledFrameworks;
 }
 
 size_t deciding_report(const std::vector<Report>& reports, Verdict overall) {

@@ -290,6 +290,8 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
                       std::chrono::duration<double>(std::max(0.0, options.timeout_s)));
   if (options.deadline) deadline = std::min(deadline, *options.deadline);
   ir::BudgetScope budget(deadline, options.max_memory_bytes);
+  torch::NarrowRoundingScope rounding(options.round_once ? torch::NarrowRounding::Once
+                                                         : torch::NarrowRounding::EachOp);
   try {
     return verify_configuration(ref_path, cand_path, options);
   } catch (const ir::BudgetExceeded& e) {
@@ -401,6 +403,7 @@ bool Pipeline::start() {
   r_.nonfinite_inputs = opt_.nonfinite_inputs;
   r_.semantics = opt_.semantics;
   r_.eval_mode = opt_.eval_mode;
+  r_.round_once = opt_.round_once;
   if (opt_.timeout_s > 0) return true;
   r_.verdict = Verdict::Unknown;
   r_.reason = "the run's --timeout was spent before this configuration started";

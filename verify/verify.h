@@ -55,6 +55,9 @@ struct Options {
   size_t jobs = 1;                // Z3 queries run at once (--jobs)
   bool nonfinite_inputs = false;  // float inputs may be +-inf and NaN too
   bool any_inputs = false;        // --any-inputs: float inputs any finite value of their dtype
+  // --round-once: fp16, bf16 and fp8 values round only at explicit conversions, writes and the
+  // outputs (torch::NarrowRounding::Once), not after each op.
+  bool round_once = false;
   ir::Semantics semantics = ir::Semantics::Real;
   size_t autotune_config = 0;  // which config autotuned kernels run (0-based)
   // Bit k: the outcome of the k-th comparison of GPU timings keq cannot decide (verify() runs
@@ -139,6 +142,7 @@ struct Report {
   std::vector<int64_t> ref_parameter_objects, cand_parameter_objects;
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   bool eval_mode = false;         // Options::eval_mode: both models ran after .eval() (for --repro)
+  bool round_once = false;        // Options::round_once (for --repro: torch rounds after each op)
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <optional>
 
+#include "frontends/torch/torch.h"
+
 namespace keq::torch::detail {
 
 using python::Value;
@@ -27,7 +29,17 @@ ir::Type term_type(DType d) {
   }
 }
 
+namespace {
+thread_local NarrowRounding current_rounding = NarrowRounding::EachOp;
+}  // namespace
+
 ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t) {
+  const bool narrow_float =
+      d == DType::F16 || d == DType::BF16 || d == DType::E4M3 || d == DType::E5M2;
+  return narrow_float && current_rounding == NarrowRounding::Once ? t : rounded(s, d, t);
+}
+
+ir::TermId rounded(ir::TermStore& s, DType d, ir::TermId t) {
   auto once = [&](ir::Op op) {
     if (s.op(t) == ir::Op::Const) {  // a narrow constant is its rounded value (0.1 in fp16)
       ir::IeeeValue c = ir::IeeeValue::of(s.constant_of(t));
@@ -60,13 +72,13 @@ ir::TermId constant(ir::TermStore& s, DType d, double v) {
       return s.constant(ir::Constant::of_int(term_type(d), static_cast<int64_t>(v)));
     case DType::I8:
     case DType::U8:
-      return round_to(s, d,
-                      s.constant(ir::Constant::of_int(ir::Type::I32, static_cast<int64_t>(v))));
+      return rounded(s, d,
+                     s.constant(ir::Constant::of_int(ir::Type::I32, static_cast<int64_t>(v))));
     case DType::Bool:
       return s.constant(ir::Constant::of_bool(v != 0));
     default:
       // A Python float meets an fp32 tensor as its fp32 value.
-      return round_to(s, d, s.constant(ir::Constant::of_float(static_cast<float>(v))));
+      return rounded(s, d, s.constant(ir::Constant::of_float(static_cast<float>(v))));
   }
 }
 
@@ -107,9 +119,9 @@ ir::TermId convert(ir::TermStore& s, ir::TermId t, DType from, DType to) {
   if (to == DType::Bool) return s.make(ir::Op::CastBool, {t});
   if (to == DType::I32) return s.make(ir::Op::CastI32, {t});
   if (to == DType::I64) return s.make(ir::Op::CastI64, {t});
-  if (to == DType::I8 || to == DType::U8) return round_to(s, to, t);
+  if (to == DType::I8 || to == DType::U8) return rounded(s, to, t);
   if (!torch::is_float(from)) t = s.make(ir::Op::CastF32, {t});
-  return round_to(s, to, t);
+  return rounded(s, to, t);
 }
 
 bool reaches_parameter(const ir::TermStore& s, std::span<const ir::TermId> roots) {
@@ -541,3 +553,19 @@ TensorPtr reduce(Interp& in, const TensorPtr& a, std::vector<int64_t> dims, bool
 }
 
 }  // namespace keq::torch::detail
+
+namespace keq::torch {
+
+NarrowRounding narrow_rounding() {
+  return detail::current_rounding;
+}
+
+NarrowRoundingScope::NarrowRoundingScope(NarrowRounding r) : saved_(detail::current_rounding) {
+  detail::current_rounding = r;
+}
+
+NarrowRoundingScope::~NarrowRoundingScope() {
+  detail::current_rounding = saved_;
+}
+
+}  // namespace keq::torch

@@ -19,8 +19,11 @@ using python::Span;
 using TensorPtr = std::shared_ptr<Tensor>;
 
 ir::Type term_type(DType d);
-// Rounds a value into d where d is narrower than fp32 (torch rounds after every op).
+// An op's result in d: rounded where d is narrower than fp32 (torch rounds after every op),
+// except under NarrowRounding::Once; int8 and uint8 wrap either way.
 ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t);
+// A value converted or written into d (.to(), a store, an output): rounded under either policy.
+ir::TermId rounded(ir::TermStore& s, DType d, ir::TermId t);
 ir::TermId constant(ir::TermStore& s, DType d, double v);
 // A torch sum over terms: torch's reductions (sum, mean, cumsum, pooling, convolution) start from
 // a +0 accumulator, so terms that are all -0 sum to +0 where a fold over the terms alone gives

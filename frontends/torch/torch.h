@@ -52,6 +52,25 @@ inline bool is_unpaired_parameter(const std::string& variable) {
   return variable.size() > 1 && variable[0] == 'c' && variable[1] >= '0' && variable[1] <= '9';
 }
 
+// Where fp16, bf16 and fp8 values round (DESIGN.md, semantics "real"). EachOp, the default:
+// after every torch op and every kernel operation whose result has that format, as the
+// frameworks do. Once (keq verify --round-once): only where a program converts explicitly
+// (.to(), .half(), tl.cast, x.to(tl.bfloat16)), writes a tensor of that format (a kernel's
+// store, copy_), and at forward's outputs; for kernels that round once where torch rounds after
+// each op. It holds for the thread running the programs while a scope is alive.
+enum class NarrowRounding { EachOp, Once };
+NarrowRounding narrow_rounding();
+class NarrowRoundingScope {
+ public:
+  explicit NarrowRoundingScope(NarrowRounding r);
+  ~NarrowRoundingScope();
+  NarrowRoundingScope(const NarrowRoundingScope&) = delete;
+  NarrowRoundingScope& operator=(const NarrowRoundingScope&) = delete;
+
+ private:
+  NarrowRounding saved_;
+};
+
 struct TorchState {
   // Which part of the file runs: randn while building a model makes parameters, in get_inputs
   // inputs, and inside forward it is randomness keq does not model.

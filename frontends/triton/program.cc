@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "frontends/torch/tensor_ops.h"
 #include "frontends/triton/triton.h"
 
 namespace keq::torch {
@@ -226,6 +227,13 @@ void forward_and_collect(Session& s, TorchState& state, const std::string& path,
   s.guarded([&] { out = s.in.call(model, fwd); });
   flatten_outputs(out, p.outputs, s.in, kFileStart);
   report_undefined_outputs(store, p);
+  if (narrow_rounding() == NarrowRounding::Once)  // outputs are written in their format
+    for (std::shared_ptr<Tensor>& t : p.outputs) {
+      auto r = std::make_shared<Tensor>(*t);
+      for (ir::TermId& e : r->elems)
+        if (e != Tensor::kUninit) e = detail::rounded(store, r->dtype, e);
+      t = r;
+    }
 }
 
 // An fp32 input get_inputs() casts whole to a narrow float dtype (torch.randn(m, k).to(
