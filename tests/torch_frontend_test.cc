@@ -1107,6 +1107,28 @@ TEST(TorchFrontend, NarrowTensorWithAPythonNumberComputesInFloat32) {
   EXPECT_EQ(r->items[11]->tensor->dtype, DType::BF16);
 }
 
+// torch's factory_kwargs: nn.Linear(k, n, dtype=torch.bfloat16) holds bf16 weights, each a finite
+// value of bf16 (as an input of that dtype is), not an fp32 parameter converted, which can round
+// to inf. keq made them fp32, so a bf16 input to it was "the reference raises" (KernelAgent's
+// bf16 references), and .to(torch.bfloat16) after left inf weights that kept max from maxnum.
+TEST(TorchFrontend, LayersMakeTheirParametersInTheirDtype) {
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nimport torch.nn as nn\n"
+      "l = nn.Linear(3, 4, dtype=torch.bfloat16, device='cuda')\n"
+      "c = nn.Conv2d(2, 3, 3, dtype=torch.float16)\n"
+      "r = (l.weight, l.bias, c.weight, c.bias, nn.Linear(3, 4).weight)\n",
+      "r", s);
+  for (size_t k = 0; k < 4; ++k) {
+    const Tensor& t = *r->items[k]->tensor;
+    EXPECT_EQ(t.dtype, k < 2 ? DType::BF16 : DType::F16) << k;
+    const ir::TermId e = t.elems[0];  // a value of the format: its variable, rounded into it
+    EXPECT_EQ(s.op(e), k < 2 ? ir::Op::CastBF16 : ir::Op::CastF16) << k << ": " << s.str(e);
+    EXPECT_EQ(s.op(s.children(e)[0]), ir::Op::Var) << k << ": " << s.str(e);
+  }
+  EXPECT_EQ(r->items[4]->tensor->dtype, DType::F32);
+}
+
 // Python integers are unbounded: wrapping at 64 bits once made `y * ((2**64 + 1) % 7)` equal to y.
 TEST(Interp, IntegersAreUnboundedAsPythons) {
   EXPECT_EQ(int_of("r = (2**64 + 1) % 7"), 3);

@@ -73,14 +73,14 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
             std::vector<int64_t> wshape = transposed ? std::vector<int64_t>{cin, cout / g}
                                                      : std::vector<int64_t>{cout, cin / g};
             wshape.insert(wshape.end(), k.begin(), k.end());
-            i2.setattr(
-                self, "weight",
-                layer_parameter(symbolic("nn." + cls + ".weight", wshape, DType::F32, a.at, true)),
-                a.at);
+            i2.setattr(self, "weight",
+                       layer_parameter(
+                           symbolic("nn." + cls + ".weight", wshape, parameter_dtype, a.at, true)),
+                       a.at);
             bool has_bias = bool_arg(a, 8, "bias", true);
             i2.setattr(self, "bias",
                        has_bias ? layer_parameter(symbolic("nn." + cls + ".bias", {cout},
-                                                           DType::F32, a.at, true))
+                                                           parameter_dtype, a.at, true))
                                 : python::none(),
                        a.at);
             // As torch stores them: sizes as nd-tuples (kernel_size, stride, padding unless a
@@ -118,6 +118,7 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
             return wrap(conv(tensor_arg(a, 1, "input"), w,
                              optional_tensor(i2.getattr(self, "bias", a.at)), c, a.at));
           });
+      take_factory_kwargs(cls, *attrs);
       na[cls] = in.make_class(cls, module_cls, attrs);
     }
   // ---- pooling ----
@@ -243,8 +244,8 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           if (track) st.buffers.insert(t->tensor.get());
           i2.setattr(self, name, t, a.at);
         };
-        buffer("running_mean", DType::F32, {channels}, 0.0);
-        buffer("running_var", DType::F32, {channels}, 1.0);
+        buffer("running_mean", parameter_dtype, {channels}, 0.0);
+        buffer("running_var", parameter_dtype, {channels}, 1.0);
         buffer("num_batches_tracked", DType::I64, {}, 0.0);
       }
       // The affine weight starts at ones and the bias at zeros: --params initial fixes them,
@@ -253,9 +254,9 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
       for (const char* n : {"weight", "bias"}) {
         Ref p = python::none();
         if (affine)
-          p = layer_parameter(
-              initialized_parameter("nn." + cls + "." + n,
-                                    filled({channels}, DType::F32, n[0] == 'w' ? 1.0 : 0.0), a.at));
+          p = layer_parameter(initialized_parameter(
+              "nn." + cls + "." + n, filled({channels}, parameter_dtype, n[0] == 'w' ? 1.0 : 0.0),
+              a.at));
         i2.setattr(self, n, p, a.at);
       }
       if (instance && i2.truthy(i2.getattr(self, "track_running_stats", a.at), a.at))
@@ -325,6 +326,7 @@ void Torch::install_conv_pool_norm(const Ref& nn, const Ref& F, Ref module_cls) 
           x, [channels](int64_t n, int64_t c) { return n * channels + c; }, x->shape[0] * channels,
           eps, w, b, a.at));
     });
+    take_factory_kwargs(cls, *attrs);
     na[cls] = in.make_class(cls, module_cls, attrs);
   };
   for (const char* cls : {"BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",

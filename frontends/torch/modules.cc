@@ -222,6 +222,7 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
       i2.setattr(a.pos.at(0), "training", python::boolean(true), a.at);
       return init(i2, a);
     });
+    take_factory_kwargs(name, *attrs);
     (*attrs)["forward"] = python::builtin(name + ".forward", std::move(forward));
     na[name] = in.make_class(name, module_cls, attrs);
   };
@@ -229,8 +230,9 @@ void Torch::install_nn(const Ref& nn, const Ref& F) {
   auto param = [this](Interp& i2, const Ref& self, const std::string& attr,
                       const std::string& origin, std::vector<int64_t> shape, Span at,
                       std::optional<double> initial = std::nullopt) {
-    TensorPtr t = initial ? initialized_parameter(origin, filled(shape, DType::F32, *initial), at)
-                          : symbolic(origin, shape, DType::F32, at, true);
+    TensorPtr t = initial
+                      ? initialized_parameter(origin, filled(shape, parameter_dtype, *initial), at)
+                      : symbolic(origin, shape, parameter_dtype, at, true);
     i2.setattr(self, attr, layer_parameter(t), at);
   };
   auto x_of = [this](CallArgs& a) { return tensor_arg(a, 1, "input"); };
@@ -815,6 +817,30 @@ void Torch::move_module_to_gpu(Interp& i2, const Ref& m) {
 
 // As torch's Module._apply: each floating-point parameter and buffer takes its values
 // converted (param.data = param.data.to(dtype)), so the Parameter objects stay the same ones.
+void Torch::take_factory_kwargs(const std::string& cls, Attrs& attrs) {
+  auto init = attrs.find("__init__");
+  if (init == attrs.end()) return;
+  Ref built_in = init->second;
+  init->second = python::builtin(cls + ".__init__", [this, built_in](Interp& i2, CallArgs& a) {
+    Ref dtype = a.get(SIZE_MAX, "dtype");
+    a.has("device");  // where KernelBench's .cuda() moves the parameters anyway
+    const bool typed = dtype && dtype->kind == K::DType;
+    const DType outer = parameter_dtype;
+    if (typed) parameter_dtype = dtype->dtype;
+    Ref r;
+    try {
+      r = i2.call(built_in, a);
+    } catch (...) {
+      parameter_dtype = outer;
+      throw;
+    }
+    parameter_dtype = outer;
+    // parameters the layer made another way (a submodule's) follow, as .to(dtype) converts them
+    if (typed) convert_module(i2, a.pos.at(0), dtype, a.at);
+    return r;
+  });
+}
+
 void Torch::convert_module(Interp& i2, const Ref& m, const Ref& dtype, Span at) {
   if (dtype->kind != K::DType) in.error(at, "Module.to(dtype): a dtype is needed");
   ModuleMembers members;

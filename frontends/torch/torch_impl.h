@@ -43,6 +43,9 @@ struct Torch {
   absl::flat_hash_map<std::string, OpFn> ops;             // torch.X and Tensor.X share these
   absl::flat_hash_map<std::string, OpFn> unchecked_ops;   // the same before define()'s checks
   absl::flat_hash_map<const Tensor*, int64_t> data_ptrs;  // Tensor.data_ptr() answers
+  // The dtype a built-in layer's parameters are made in: its dtype= while its __init__ runs
+  // (nn.Linear(k, n, dtype=torch.bfloat16) holds bf16 weights, finite values of bf16).
+  DType parameter_dtype = DType::F32;
 
   Ref module(const std::string& name) { return python::module_object(name); }
 
@@ -187,7 +190,7 @@ struct Torch {
       }
     }
     if (torch::is_float(dtype) && dtype != DType::F32)  // randn(dtype=f16): values of that format
-      for (TermId& e : t->elems) e = round_to(s, dtype, e);
+      for (TermId& e : t->elems) e = rounded(s, dtype, e);
     if (&list == &st.parameters) st.last_symbolic_parameter = t;
     return t;
   }
@@ -818,6 +821,10 @@ struct Torch {
   // Module.to(dtype), half(), bfloat16(), float(): m's floating-point parameters and buffers
   // converted in place.
   void convert_module(Interp& i2, const Ref& m, const Ref& dtype, Span at);
+  // torch's factory_kwargs for a built-in layer class's __init__: dtype= makes its parameters in
+  // that dtype (parameter_dtype while it runs; what it makes otherwise is converted after), and
+  // device= is taken (KernelBench's .cuda() moves the model anyway).
+  void take_factory_kwargs(const std::string& cls, Attrs& attrs);
   static void bump_version(const TensorPtr& t) {
     if (!t->storage.version) t->storage.version = std::make_shared<int64_t>(0);
     ++*t->storage.version;
