@@ -1129,6 +1129,26 @@ TEST(TorchFrontend, LayersMakeTheirParametersInTheirDtype) {
   EXPECT_EQ(r->items[4]->tensor->dtype, DType::F32);
 }
 
+// --round-once (NarrowRounding::Once): an op's bf16 result stays unrounded, an explicit cast and a
+// value of the format (an input, a parameter) do not. A bf16 input was once left an unrounded
+// fp32 variable there, so a counterexample could have named an input get_inputs() never makes.
+TEST(TorchFrontend, RoundOnceRoundsCastsAndKeepsValuesInTheirFormat) {
+  NarrowRoundingScope once(NarrowRounding::Once);
+  ir::TermStore s;
+  Ref r = run_snippet(
+      "import torch\nx = torch.randn(2, dtype=torch.bfloat16).cuda()\n"
+      "r = (x, x * x, (x * x).float(), (x.float() * x.float()).to(torch.bfloat16),\n"
+      "     (x * x).to(torch.bfloat16))\n",
+      "r", s);
+  auto term = [&](size_t k) { return s.str(r->items[k]->tensor->elems[0]); };
+  EXPECT_EQ(term(0), "(cast.bf16 p0[0])");
+  EXPECT_EQ(term(1), "(* (cast.bf16 p0[0]) (cast.bf16 p0[0]))");
+  EXPECT_EQ(r->items[1]->tensor->dtype, DType::BF16);
+  EXPECT_EQ(term(2), term(1));  // what the bf16 tensor x * x holds, unrounded
+  EXPECT_EQ(term(3), "(cast.bf16 " + term(1) + ")");
+  EXPECT_EQ(term(4), term(1));  // .to() of a tensor already bf16 converts nothing, as in torch
+}
+
 // Python integers are unbounded: wrapping at 64 bits once made `y * ((2**64 + 1) % 7)` equal to y.
 TEST(Interp, IntegersAreUnboundedAsPythons) {
   EXPECT_EQ(int_of("r = (2**64 + 1) % 7"), 3);
