@@ -21,6 +21,7 @@ from confirm_ext import DEVICE, build, load  # noqa: E402
 def main():
     problem_dir, sizes = sys.argv[1], sys.argv[2]
     dims = {k: int(v) for k, v in (kv.split("=") for kv in sizes.split(","))}
+    sys.path.insert(0, problem_dir)  # a candidate importing its kernels from its own folder
     ref = load(os.path.join(problem_dir, "ref.py"), "ref", dims)
     cand = load(os.path.join(problem_dir, "cand.py"), "cand", dims)
     init = ref.get_init_inputs() if hasattr(ref, "get_init_inputs") else []
