@@ -103,10 +103,9 @@ std::string repro_script(const std::string& ref_path, const std::string& cand_pa
   t += std::string("KERNELBOOK = ") + (r.ref_class == "Model" ? "False" : "True") + "\n";
   t += std::string("EVAL = ") + (r.eval_mode ? "True" : "False") + "  # keq verify --eval\n";
   if (r.round_once)
-    t +=
-        "# keq verify --round-once: keq rounded fp16, bf16 and fp8 values once, where torch "
-        "rounds\n"
-        "# after each op; here both run as they do, so a difference of the last bits is torch's.\n";
+    t += "# keq verify --round-once: keq rounded fp16, bf16 and fp8 values once, where\n"
+         "# torch rounds after each op; here both run as they do, so a difference of the\n"
+         "# last bits is torch's.\n";
   t += "DIMS = {";
   for (size_t k = 0; k < r.dims.size(); ++k) {
     const auto& [name, values] = r.dims[k];

@@ -815,8 +815,6 @@ void Torch::move_module_to_gpu(Interp& i2, const Ref& m) {
           v->tensor->device = Tensor::Device::Gpu;
 }
 
-// As torch's Module._apply: each floating-point parameter and buffer takes its values
-// converted (param.data = param.data.to(dtype)), so the Parameter objects stay the same ones.
 void Torch::take_factory_kwargs(const std::string& cls, Attrs& attrs) {
   auto init = attrs.find("__init__");
   if (init == attrs.end()) return;
@@ -841,6 +839,8 @@ void Torch::take_factory_kwargs(const std::string& cls, Attrs& attrs) {
   });
 }
 
+// As torch's Module._apply: each floating-point parameter and buffer takes its values
+// converted (param.data = param.data.to(dtype)), so the Parameter objects stay the same ones.
 void Torch::convert_module(Interp& i2, const Ref& m, const Ref& dtype, Span at) {
   if (dtype->kind != K::DType) in.error(at, "Module.to(dtype): a dtype is needed");
   ModuleMembers members;
