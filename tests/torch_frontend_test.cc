@@ -1105,6 +1105,16 @@ TEST(TorchFrontend, NarrowTensorWithAPythonNumberComputesInFloat32) {
   EXPECT_EQ(term(10), term(0));
   // A 0-d tensor does not widen one with dimensions within its category (torch's result_type).
   EXPECT_EQ(r->items[11]->tensor->dtype, DType::BF16);
+  // addcmul, one fused op: in float32, value= too, rounded once (it was UNSUPPORTED on bf16).
+  Ref fused = run_snippet(
+      "import torch\nx = torch.randn(1, dtype=torch.bfloat16).cuda()\n"
+      "r = (torch.addcmul(x, x, x, value=0.1), torch.addcdiv(x.float(), x.float(), x.float()))\n",
+      "r", s);
+  const std::string v = "(cast.bf16 p0[0])";  // the second snippet's own x
+  EXPECT_EQ(s.str(fused->items[0]->tensor->elems[0]),
+            "(cast.bf16 (+ " + v + " (* 0.10000000149011612 (* " + v + " " + v + "))))");
+  EXPECT_EQ(fused->items[0]->tensor->dtype, DType::BF16);
+  EXPECT_EQ(fused->items[1]->tensor->dtype, DType::F32);
 }
 
 // torch's factory_kwargs: nn.Linear(k, n, dtype=torch.bfloat16) holds bf16 weights, each a finite
