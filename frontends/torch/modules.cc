@@ -820,8 +820,7 @@ void Torch::take_factory_kwargs(const std::string& cls, Attrs& attrs) {
   if (init == attrs.end()) return;
   Ref built_in = init->second;
   init->second = python::builtin(cls + ".__init__", [this, built_in](Interp& i2, CallArgs& a) {
-    Ref dtype = a.get(SIZE_MAX, "dtype");
-    a.has("device");  // where KernelBench's .cuda() moves the parameters anyway
+    Ref dtype = a.get(SIZE_MAX, "dtype");  // (device= is left alone: KernelBench's .cuda())
     const bool typed = dtype && dtype->kind == K::DType;
     const DType outer = parameter_dtype;
     if (typed) parameter_dtype = dtype->dtype;

@@ -289,7 +289,7 @@ struct Torch {
   // differs for a fifth of bf16's values). Measured on an H100 for both formats, alpha= too:
   // tests/fixtures/gpu/narrow_scalars.txt. A CUDA 0-d tensor, and a number in a comparison or in
   // a Triton kernel, is rounded to the format (as binary does); torch on the CPU adds and
-  // subtracts that way too.
+  // subtracts that way too (tests/fixtures/gpu/narrow_scalars_cpu.txt).
   bool computes_in_float32(const std::string& opname, const Ref& a, const Ref& b, DType out) {
     auto scalar = [](const Ref& v) {
       return v->kind == K::Float || v->kind == K::Int ||
