@@ -241,8 +241,10 @@ options:
                     (a kernel's store, copy_) and at forward's outputs, not after each torch op
                     or kernel operation: for kernels that compute in fp32 and round once where
                     torch rounds after each op (silu(x) * y in bf16). Without it, both round as
-                    the frameworks do, and that difference alone is NOT_EQUIVALENT. The report's
-                    first lines say which was used
+                    the frameworks do, and that difference alone is NOT_EQUIVALENT; such a
+                    NOT_EQUIVALENT is then checked again at its configuration under
+                    --round-once, and its first line says what that gave (EQUIVALENT: only
+                    where values round differs). The report's first lines say which was used
   --exhaustive      (with --semantics ieee) output pairs that are functions of one float input
                     element are evaluated, by generated code, at every value of the input's
                     format within its get_inputs() range (2^32 for fp32, 2^16 for fp16): none
@@ -421,6 +423,7 @@ int verify_command(const std::vector<std::string>& args) {
       return verify::exit_code(unsupported ? verify::Verdict::Unsupported : verify::Verdict::Error);
     }
   }
+  verify::check_under_round_once(files[0], files[1], reports, all, opt);
   auto printing = watchdog.finish();
   std::fputs(verify::to_text(reports, all, provenance).c_str(), stdout);
   for (const auto& w : verify::coverage_warnings(reports)) std::printf("coverage: %s\n", w.c_str());

@@ -501,6 +501,44 @@ TEST(VerifyCorpus, RoundOnceAcceptsOneRoundingAndStillFindsBugs) {
   fs::remove(edited);
 }
 
+// keq verify's NOT_EQUIVALENT through bf16 values rounded after each op says what the deciding
+// configuration gives under --round-once: EQUIVALENT for the fp32 SwiGLU (a rounding matter),
+// NOT_EQUIVALENT for a wrong sigmoid (the math). Nothing is added where no narrow value rounded.
+TEST(VerifyCorpus, ANarrowNotEquivalentSaysWhatRoundingOnceGives) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/bf16_swiglu_rounded_once";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  const std::string ref = (dir / "ref.py").string();
+  auto checked = [&](const std::string& cand, const std::string& fp32_ref = "") {
+    std::vector<Report> rs{verify(fp32_ref.empty() ? ref : fp32_ref, cand, opt)};
+    EXPECT_TRUE(fp32_ref.empty() == rs[0].rounded_after_an_op) << rs[0].reason;
+    check_under_round_once(fp32_ref.empty() ? ref : fp32_ref, cand, rs, rs[0].verdict, opt);
+    return rs[0];
+  };
+  Report rounding = checked((dir / "cand.py").string());
+  EXPECT_EQ(rounding.verdict, Verdict::NotEquivalent);
+  EXPECT_NE(rounding.reason.find("; at this configuration EQUIVALENT under --round-once"),
+            std::string::npos)
+      << rounding.reason;
+  fs::path wrong = fs::temp_directory_path() / "keq_round_once_wrong_cand.py";
+  ASSERT_EQ(
+      edited_copy(dir / "cand.py", "x * tl.sigmoid(x) * y", "x * tl.sigmoid(1.702 * x) * y", wrong),
+      1u);
+  Report math = checked(wrong.string());
+  EXPECT_NE(math.reason.find("; at this configuration NOT_EQUIVALENT under --round-once too"),
+            std::string::npos)
+      << math.reason;
+  // The same kernel against an fp32 reference (no bf16 anywhere): the note does not come.
+  fs::path fp32 = fs::temp_directory_path() / "keq_round_once_fp32_ref.py";
+  ASSERT_EQ(edited_copy(dir / "ref.py", "torch.bfloat16", "torch.float32", fp32), 2u);
+  fs::path fp32_cand = fs::temp_directory_path() / "keq_round_once_fp32_cand.py";
+  ASSERT_EQ(edited_copy(wrong, "out.to(tl.bfloat16)", "out", fp32_cand), 1u);
+  Report plain = checked(fp32_cand.string(), fp32.string());
+  EXPECT_EQ(plain.verdict, Verdict::NotEquivalent) << plain.reason;
+  EXPECT_EQ(plain.reason.find("--round-once"), std::string::npos) << plain.reason;
+  for (const fs::path& p : {wrong, fp32, fp32_cand}) fs::remove(p);
+}
+
 // A missing factor that is 1 at the first point found sits beside 1/6 rounded to float32: the
 // counterexample shows the plain difference, not the rounding's 2e-8. Where the rounding is the
 // only difference, the report says that both sides round to the same float32 there.

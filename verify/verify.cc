@@ -293,7 +293,9 @@ Report verify(const std::string& ref_path, const std::string& cand_path, const O
   torch::NarrowRoundingScope rounding(options.round_once ? torch::NarrowRounding::Once
                                                          : torch::NarrowRounding::EachOp);
   try {
-    return verify_configuration(ref_path, cand_path, options);
+    Report r = verify_configuration(ref_path, cand_path, options);
+    r.rounded_after_an_op = torch::rounded_after_an_op();
+    return r;
   } catch (const ir::BudgetExceeded& e) {
     Report r;
     r.bound = dims_str(options.dims) + (options.default_bound ? " (default bound)" : "");

@@ -143,6 +143,9 @@ struct Report {
   bool nonfinite_inputs = false;  // checked with +-inf and NaN inputs too
   bool eval_mode = false;         // Options::eval_mode: both models ran after .eval() (for --repro)
   bool round_once = false;        // Options::round_once (for --repro: torch rounds after each op)
+  // Some op's fp16, bf16 or fp8 result was rounded where --round-once would not round it
+  // (torch::rounded_after_an_op): a counterexample here may come from where rounding happens.
+  bool rounded_after_an_op = false;
   ir::Semantics semantics = ir::Semantics::Real;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> findings;  // memory findings, file:line first
@@ -231,6 +234,13 @@ std::string to_text(const std::vector<Report>& reports, Verdict overall,
                     const std::string& provenance);
 // The first report whose verdict is the overall one: its evidence decides.
 size_t deciding_report(const std::vector<Report>& reports, Verdict overall);
+// A NOT_EQUIVALENT whose counterexample went through fp16, bf16 or fp8 values rounded after
+// each op (Report::rounded_after_an_op): the deciding configuration again under --round-once
+// (`options` as keq verify ran, within its deadline), and what that gives, in the deciding
+// report's reason and notes. A user then knows whether the difference is where the formats
+// round or in the math. Nothing is run for other verdicts, nor for IEEE semantics.
+void check_under_round_once(const std::string& ref_path, const std::string& cand_path,
+                            std::vector<Report>& reports, Verdict overall, Options options);
 // A counterexample's inputs in index order, blocks of one value compressed axis by axis from
 // the last ("in0[0, 0..511] = 0", "in0[0..1, 0..3, 0..4] = 0").
 std::vector<std::string> input_lines(const std::vector<std::pair<std::string, std::string>>& in);

@@ -31,12 +31,17 @@ ir::Type term_type(DType d) {
 
 namespace {
 thread_local NarrowRounding current_rounding = NarrowRounding::EachOp;
+thread_local bool rounded_after_op = false;  // torch::rounded_after_an_op
 }  // namespace
 
 ir::TermId round_to(ir::TermStore& s, DType d, ir::TermId t) {
   const bool narrow_float =
       d == DType::F16 || d == DType::BF16 || d == DType::E4M3 || d == DType::E5M2;
-  return narrow_float && current_rounding == NarrowRounding::Once ? t : rounded(s, d, t);
+  if (!narrow_float) return rounded(s, d, t);
+  if (current_rounding == NarrowRounding::Once) return t;
+  ir::TermId r = rounded(s, d, t);
+  if (r != t) rounded_after_op = true;
+  return r;
 }
 
 ir::TermId rounded(ir::TermStore& s, DType d, ir::TermId t) {
@@ -560,12 +565,19 @@ NarrowRounding narrow_rounding() {
   return detail::current_rounding;
 }
 
-NarrowRoundingScope::NarrowRoundingScope(NarrowRounding r) : saved_(detail::current_rounding) {
+bool rounded_after_an_op() {
+  return detail::rounded_after_op;
+}
+
+NarrowRoundingScope::NarrowRoundingScope(NarrowRounding r)
+    : saved_(detail::current_rounding), saved_rounded_(detail::rounded_after_op) {
   detail::current_rounding = r;
+  detail::rounded_after_op = false;
 }
 
 NarrowRoundingScope::~NarrowRoundingScope() {
   detail::current_rounding = saved_;
+  detail::rounded_after_op = detail::rounded_after_op || saved_rounded_;
 }
 
 }  // namespace keq::torch

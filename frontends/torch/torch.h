@@ -60,15 +60,19 @@ inline bool is_unpaired_parameter(const std::string& variable) {
 // each op. It holds for the thread running the programs while a scope is alive.
 enum class NarrowRounding { EachOp, Once };
 NarrowRounding narrow_rounding();
+// Whether, since the innermost scope began, some op's fp16, bf16 or fp8 result was rounded under
+// EachOp where Once would have kept it exact: only then can --round-once decide otherwise.
+bool rounded_after_an_op();
 class NarrowRoundingScope {
  public:
   explicit NarrowRoundingScope(NarrowRounding r);
-  ~NarrowRoundingScope();
+  ~NarrowRoundingScope();  // an outer scope sees the roundings of this one
   NarrowRoundingScope(const NarrowRoundingScope&) = delete;
   NarrowRoundingScope& operator=(const NarrowRoundingScope&) = delete;
 
  private:
   NarrowRounding saved_;
+  bool saved_rounded_;
 };
 
 struct TorchState {
