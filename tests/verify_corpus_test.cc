@@ -612,6 +612,39 @@ TEST(VerifyCorpus, ARepeatedLaunchIsReplayedOnlyWhereTheMemoryIsAsBefore) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
 }
 
+// A difference that shows only near a constant (a threshold at 1.001 where torch's is 1) is
+// missed by the probe's shared points; with a few pairs, the whole witness search runs
+// before the e-graph, which then never runs (it ran to its iteration limit first, KernelAgent's
+// bf16 L2 53: 11 s to a counterexample found in 32 points).
+TEST(VerifyCorpus, AFewPairsAreSearchedBeforeTheEGraph) {
+  fs::path dir = fs::temp_directory_path() / "keq_search_before_egraph";
+  fs::create_directories(dir);
+  const std::string tail =
+      "\n\ndef get_inputs():\n    return [torch.randn(3)]\n\n\n"
+      "def get_init_inputs():\n    return []\n";
+  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n\n\n"
+                                   "class Model(nn.Module):\n"
+                                   "    def forward(self, x):\n"
+                                   "        return torch.where(x > 1.0, x, 0.0)\n"
+                                << tail;
+  std::ofstream(dir / "cand.py")
+      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
+         "@triton.jit\ndef threshold(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+         "    o = tl.arange(0, BLOCK)\n"
+         "    x = tl.load(x_ptr + o, mask=o < n)\n"
+         "    tl.store(y_ptr + o, tl.where(x > 1.001, x, 0.0), mask=o < n)\n\n\n"
+         "class ModelNew(nn.Module):\n"
+         "    def forward(self, x):\n"
+         "        y = torch.empty_like(x)\n"
+         "        threshold[(1,)](x, y, x.numel(), BLOCK=4)\n"
+         "        return y\n"
+      << tail;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), Options{});
+  fs::remove_all(dir);
+  ASSERT_EQ(r.verdict, Verdict::NotEquivalent) << r.reason;
+  EXPECT_EQ(r.stats.egraph_iterations, 0u) << to_text(r);
+}
+
 // torch.addcmul is one kernel whose float32 bits keq does not model (a few bf16 and fp16 values
 // differ from its steps rounded in turn: tests/fixtures/gpu/narrow_scalars_cpu.txt): in IEEE
 // semantics a kernel computing the same in another order is UNKNOWN naming it, never refuted on

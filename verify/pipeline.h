@@ -98,6 +98,7 @@ class Pipeline {
   bool exhaustive();
   bool set_aside_unfixed();
   bool probe();
+  void search_few_pairs_early(double& shown);  // probe()'s: the whole search of a few pairs
   void offer_counterexample(const Pair& p, const Point& point, const std::string& how,
                             double& shown);
   bool egraph();

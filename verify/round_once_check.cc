@@ -40,7 +40,8 @@ std::pair<std::string, std::string> outcome(const Report& again) {
 
 void check_under_round_once(const std::string& ref_path, const std::string& cand_path,
                             std::vector<Report>& reports, Verdict overall, Options options) {
-  if (overall != Verdict::NotEquivalent || options.round_once ||
+  // Without the e-graph (--no-egraph, a pre-filter's run) the check could rarely prove anything.
+  if (overall != Verdict::NotEquivalent || options.round_once || !options.use_egraph ||
       options.semantics != ir::Semantics::Real || reports.empty())
     return;
   Report& decider = reports[deciding_report(reports, overall)];

@@ -238,7 +238,8 @@ size_t deciding_report(const std::vector<Report>& reports, Verdict overall);
 // each op (Report::rounded_after_an_op): the deciding configuration again under --round-once
 // (`options` as keq verify ran, within its deadline), and what that gives, in the deciding
 // report's reason and notes. A user then knows whether the difference is where the formats
-// round or in the math. Nothing is run for other verdicts, nor for IEEE semantics.
+// round or in the math. Nothing is run for other verdicts, for IEEE semantics, nor without the
+// e-graph.
 void check_under_round_once(const std::string& ref_path, const std::string& cand_path,
                             std::vector<Report>& reports, Verdict overall, Options options);
 // A counterexample's inputs in index order, blocks of one value compressed axis by axis from
