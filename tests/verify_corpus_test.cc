@@ -645,6 +645,41 @@ TEST(VerifyCorpus, AFewPairsAreSearchedBeforeTheEGraph) {
   EXPECT_EQ(r.stats.egraph_iterations, 0u) << to_text(r);
 }
 
+// A launch whose grid was fixed for the file's sizes reads out of bounds in every program at
+// keq's: once it has added 2^20 findings past those listed, it stops, and the report says where
+// (Codex's SwiGLU, 49,152 programs, ran 22 s to this verdict; 2 s now).
+TEST(VerifyCorpus, ALaunchStopsOncePastTheListedFindings) {
+  fs::path dir = fs::temp_directory_path() / "keq_fixed_grid";
+  fs::create_directories(dir);
+  const std::string tail =
+      "\n\ndef get_inputs():\n    return [torch.randn(6)]\n\n\n"
+      "def get_init_inputs():\n    return []\n";
+  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n\n\n"
+                                   "class Model(nn.Module):\n"
+                                   "    def forward(self, x):\n        return x * 2\n"
+                                << tail;
+  std::ofstream(dir / "cand.py")
+      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n"
+         "GRID = (1 * 512 * 6144 // 64,)\n\n\n"
+         "@triton.jit\ndef double(x_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+         "    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+         "    tl.store(y_ptr + o, tl.load(x_ptr + o) * 2.0)\n\n\n"
+         "class ModelNew(nn.Module):\n"
+         "    def forward(self, x):\n"
+         "        y = torch.empty_like(x)\n"
+         "        double[GRID](x, y, BLOCK=64)\n"
+         "        return y\n"
+      << tail;
+  Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), Options{});
+  fs::remove_all(dir);
+  ASSERT_EQ(r.verdict, Verdict::NotEquivalent) << r.reason;
+  EXPECT_GT(r.findings_unlisted, torch::TorchState::kMostCountedFindings);
+  EXPECT_LT(r.findings_unlisted, 2 * torch::TorchState::kMostCountedFindings);
+  EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.find("double's launch stopped after program (") != std::string::npos;
+  })) << to_text(r);
+}
+
 // The report's Z3 seconds are the time its queries took, a query keq ended at the deadline
 // included: a bf16 GELU of a hardtanh against its fp32 kernel (equal but for subnormal
 // roundings no search reaches) spent the whole --timeout in Z3 and said "1 queries, 0.000 s".

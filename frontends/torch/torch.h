@@ -136,6 +136,9 @@ struct TorchState {
   // Findings past the first kMostListedFindings are counted, not kept: a kernel hard-coded for
   // larger sizes reads out of bounds on millions of lanes, and their text cost gigabytes.
   static constexpr size_t kMostListedFindings = 4096;
+  // Past this many unlisted findings a launch stops (its other programs only add to the count,
+  // which is then a floor): 2^20 out-of-bounds lanes take seconds of the interpreter.
+  static constexpr int64_t kMostCountedFindings = int64_t{1} << 20;
   int64_t findings_unlisted = 0;
   // Some finding, listed or not, is more than a load out of bounds (a race, a store or an atomic
   // out of bounds): the outputs' values then hang on a schedule or a dropped write.
