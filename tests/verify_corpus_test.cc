@@ -645,6 +645,36 @@ TEST(VerifyCorpus, AFewPairsAreSearchedBeforeTheEGraph) {
   EXPECT_EQ(r.stats.egraph_iterations, 0u) << to_text(r);
 }
 
+// tl.make_tensor_descriptor's compile-time checks are Triton 3.6's (semantic.py): a last stride
+// other than 1 and a block row under 16 bytes raise; a kernel's own descriptor with no
+// triton.set_allocator is UNSUPPORTED (its launch raises on a GPU, unmeasured here).
+TEST(VerifyCorpus, TensorDescriptorsFollowTritonsChecks) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/tma_descriptor_scale_shift";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  const std::string ref = (dir / "ref.py").string();
+  fs::path edited = fs::temp_directory_path() / "keq_tma_cand.py";
+  struct Edit {
+    const char *from, *to;
+    size_t count;
+    Verdict verdict;
+    const char* said;
+  };
+  for (const Edit& e :
+       {Edit{"strides=[N, 1]", "strides=[N, 2]", 2, Verdict::NotEquivalent,
+             "Tensor descriptor last dim must be 1 but got 2"},
+        Edit{"BN=32)", "BN=2)", 1, Verdict::NotEquivalent,
+             "Descriptor block shape must have at least 16 bytes in the last dimension"},
+        Edit{"        triton.set_allocator(alloc)\n", "", 1, Verdict::Unsupported,
+             "no triton.set_allocator"}}) {
+    ASSERT_EQ(edited_copy(dir / "cand.py", e.from, e.to, edited), e.count) << e.from;
+    Report r = verify(ref, edited.string(), opt);
+    EXPECT_EQ(r.verdict, e.verdict) << e.from << ": " << r.reason;
+    EXPECT_NE(r.reason.find(e.said), std::string::npos) << r.reason;
+  }
+  fs::remove(edited);
+}
+
 // A launch whose grid was fixed for the file's sizes reads out of bounds in every program at
 // keq's: once it has added 2^20 findings past those listed, it stops, and the report says where
 // (Codex's SwiGLU, 49,152 programs, ran 22 s to this verdict; 2 s now).

@@ -495,6 +495,14 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
       }));
   install_reductions_and_atomics(tl);
   install_decorators(tl, triton);
+  install_descriptors(tl);
+  // triton.set_allocator: the scratch memory a kernel's own tensor descriptors need.
+  (*triton->attrs)["set_allocator"] =
+      python::builtin("triton.set_allocator", [this](Interp&, CallArgs& a) {
+        if (!a.get(0, "allocator")) in.raise(a.at, "TypeError: set_allocator() needs an allocator");
+        allocator_set_ = true;
+        return python::none();
+      });
 }
 
 }  // namespace keq::triton::impl

@@ -711,6 +711,8 @@ Ref Triton::kernel_arg(const Ref& v, bool runtime, Span at) {
                                   v->s + "), which Triton folds in double");
     return scalar;
   }
+  if (v->kind == K::Instance && v->cls && v->cls == host_descriptor_class)
+    return kernel_descriptor(v, at);
   if (v->kind != K::Tensor) return v;
   if (v->tensor->strided && v->tensor->storage.strides.empty())
     in.unsupported(at,

@@ -929,6 +929,15 @@ struct Triton {
 
   void install_language(const Ref& tl, const Ref& triton);  // language.cc
   void install_reductions_and_atomics(const Ref& tl);       // reductions.cc
+  void install_descriptors(const Ref& tl);                  // descriptors.cc
+  // ---- TMA tensor descriptors (descriptors.cc) ----
+  Ref descriptor_class, host_descriptor_class;
+  bool allocator_set_ = false;  // triton.set_allocator was called on the host
+  Ref make_tensor_descriptor(CallArgs& a);
+  Ref tensor_descriptor(const Ref& base, const std::vector<int64_t>& shape,
+                        const std::vector<int64_t>& strides, const std::vector<int64_t>& block,
+                        const std::string& padding, Span at);
+  Ref kernel_descriptor(const Ref& host, Span at);  // a host TensorDescriptor as an argument
   // tl.argmax/argmin, and the indices of tl.max/min(return_indices=True), over `axis`.
   TensorPtr arg_reduce(const TensorPtr& x, const Ref& axis, bool is_max, const Ref& tie_break_left,
                        bool keep_dims, Span at);              // reductions.cc
