@@ -613,21 +613,22 @@ FIRST = __path__[0].endswith("pkg")
   EXPECT_TRUE(r.env->lookup("first")->b);
 }
 
-// A submodule of a library keq models itself (triton.tools.tensor_descriptor) that the search
-// path holds is imported as CPython imports it, not a stop: its names are unavailable, and only
-// a use of one is UNSUPPORTED (Liger's mlp.py imports TensorDescriptor in a try it never uses on
-// the paths keq runs). One the search path lacks stays UNSUPPORTED at the import.
+// A submodule of a library keq models itself (triton.tools.disasm; tensor_descriptor was this
+// test's example until keq modelled it) that the search path holds is imported as CPython
+// imports it, not a stop: its names are unavailable, and only a use of one is UNSUPPORTED
+// (Liger's mlp.py imported TensorDescriptor in a try it never used on the paths keq runs). One
+// the search path lacks stays UNSUPPORTED at the import.
 TEST(PythonImports, AnInstalledSubmoduleKeqDoesNotModelStopsOnlyItsUses) {
   Folder f;
-  f.write("site/triton/tools/tensor_descriptor.py", "class TensorDescriptor:\n    pass\n");
+  f.write("site/triton/tools/disasm.py", "def get_sass(cubin):\n    pass\n");
   f.write("lib.py", R"(
 try:
-    from triton.tools.tensor_descriptor import TensorDescriptor
+    from triton.tools.disasm import get_sass
 except ModuleNotFoundError:
-    TensorDescriptor = None
+    get_sass = None
 VALUE = 7
 def uses():
-    return TensorDescriptor is None
+    return get_sass is None
 )");
   python::set_import_path({(f.root / "site").string()});
   ProgramRun r(f, "from lib import VALUE\nv = VALUE\n");
@@ -640,8 +641,7 @@ def uses():
     EXPECT_NE(std::string(e.what()).find("triton.tools"), std::string::npos) << e.what();
   }
   python::set_import_path({});
-  EXPECT_THROW(ProgramRun(f, "from triton.tools.tensor_descriptor import TensorDescriptor\n"),
-               python::Unsupported);
+  EXPECT_THROW(ProgramRun(f, "from triton.tools.disasm import get_sass\n"), python::Unsupported);
 }
 
 TEST(PythonHost, LoggingThreadingAndOsAsLibrariesUseThem) {

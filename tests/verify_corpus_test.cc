@@ -612,33 +612,44 @@ TEST(VerifyCorpus, ARepeatedLaunchIsReplayedOnlyWhereTheMemoryIsAsBefore) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
 }
 
+// A pair in a fresh temporary folder, for the caller to remove: a Model whose forward returns
+// `ref_returns` (an expression of x) and a candidate file holding `cand_body` (its kernels and
+// ModelNew) after the imports; both files end with get_inputs() returning [`input`].
+fs::path pair_folder(const std::string& name, const std::string& ref_returns,
+                     const std::string& cand_body, const std::string& input) {
+  fs::path dir = fs::temp_directory_path() / name;
+  fs::create_directories(dir);
+  const std::string tail = "\n\ndef get_inputs():\n    return [" + input +
+                           "]\n\n\ndef get_init_inputs():\n    return []\n";
+  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n"
+                                   "import torch.nn.functional as F\n\n\n"
+                                   "class Model(nn.Module):\n"
+                                   "    def forward(self, x):\n        return "
+                                << ref_returns << "\n"
+                                << tail;
+  std::ofstream(dir / "cand.py")
+      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n"
+      << cand_body << tail;
+  return dir;
+}
+
 // A difference that shows only near a constant (a threshold at 1.001 where torch's is 1) is
 // missed by the probe's shared points; with a few pairs, the whole witness search runs
 // before the e-graph, which then never runs (it ran to its iteration limit first, KernelAgent's
 // bf16 L2 53: 11 s to a counterexample found in 32 points).
 TEST(VerifyCorpus, AFewPairsAreSearchedBeforeTheEGraph) {
-  fs::path dir = fs::temp_directory_path() / "keq_search_before_egraph";
-  fs::create_directories(dir);
-  const std::string tail =
-      "\n\ndef get_inputs():\n    return [torch.randn(3)]\n\n\n"
-      "def get_init_inputs():\n    return []\n";
-  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n\n\n"
-                                   "class Model(nn.Module):\n"
-                                   "    def forward(self, x):\n"
-                                   "        return torch.where(x > 1.0, x, 0.0)\n"
-                                << tail;
-  std::ofstream(dir / "cand.py")
-      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
-         "@triton.jit\ndef threshold(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
-         "    o = tl.arange(0, BLOCK)\n"
-         "    x = tl.load(x_ptr + o, mask=o < n)\n"
-         "    tl.store(y_ptr + o, tl.where(x > 1.001, x, 0.0), mask=o < n)\n\n\n"
-         "class ModelNew(nn.Module):\n"
-         "    def forward(self, x):\n"
-         "        y = torch.empty_like(x)\n"
-         "        threshold[(1,)](x, y, x.numel(), BLOCK=4)\n"
-         "        return y\n"
-      << tail;
+  fs::path dir =
+      pair_folder("keq_search_before_egraph", "torch.where(x > 1.0, x, 0.0)",
+                  "\n@triton.jit\ndef threshold(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+                  "    o = tl.arange(0, BLOCK)\n"
+                  "    x = tl.load(x_ptr + o, mask=o < n)\n"
+                  "    tl.store(y_ptr + o, tl.where(x > 1.001, x, 0.0), mask=o < n)\n\n\n"
+                  "class ModelNew(nn.Module):\n"
+                  "    def forward(self, x):\n"
+                  "        y = torch.empty_like(x)\n"
+                  "        threshold[(1,)](x, y, x.numel(), BLOCK=4)\n"
+                  "        return y\n",
+                  "torch.randn(3)");
   Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), Options{});
   fs::remove_all(dir);
   ASSERT_EQ(r.verdict, Verdict::NotEquivalent) << r.reason;
@@ -679,27 +690,17 @@ TEST(VerifyCorpus, TensorDescriptorsFollowTritonsChecks) {
 // keq's: once it has added 2^20 findings past those listed, it stops, and the report says where
 // (Codex's SwiGLU, 49,152 programs, ran 22 s to this verdict; 2 s now).
 TEST(VerifyCorpus, ALaunchStopsOncePastTheListedFindings) {
-  fs::path dir = fs::temp_directory_path() / "keq_fixed_grid";
-  fs::create_directories(dir);
-  const std::string tail =
-      "\n\ndef get_inputs():\n    return [torch.randn(6)]\n\n\n"
-      "def get_init_inputs():\n    return []\n";
-  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n\n\n"
-                                   "class Model(nn.Module):\n"
-                                   "    def forward(self, x):\n        return x * 2\n"
-                                << tail;
-  std::ofstream(dir / "cand.py")
-      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n"
-         "GRID = (1 * 512 * 6144 // 64,)\n\n\n"
-         "@triton.jit\ndef double(x_ptr, y_ptr, BLOCK: tl.constexpr):\n"
-         "    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
-         "    tl.store(y_ptr + o, tl.load(x_ptr + o) * 2.0)\n\n\n"
-         "class ModelNew(nn.Module):\n"
-         "    def forward(self, x):\n"
-         "        y = torch.empty_like(x)\n"
-         "        double[GRID](x, y, BLOCK=64)\n"
-         "        return y\n"
-      << tail;
+  fs::path dir = pair_folder("keq_fixed_grid", "x * 2",
+                             "GRID = (1 * 512 * 6144 // 64,)\n\n\n"
+                             "@triton.jit\ndef double(x_ptr, y_ptr, BLOCK: tl.constexpr):\n"
+                             "    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                             "    tl.store(y_ptr + o, tl.load(x_ptr + o) * 2.0)\n\n\n"
+                             "class ModelNew(nn.Module):\n"
+                             "    def forward(self, x):\n"
+                             "        y = torch.empty_like(x)\n"
+                             "        double[GRID](x, y, BLOCK=64)\n"
+                             "        return y\n",
+                             "torch.randn(6)");
   Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), Options{});
   fs::remove_all(dir);
   ASSERT_EQ(r.verdict, Verdict::NotEquivalent) << r.reason;
@@ -714,31 +715,19 @@ TEST(VerifyCorpus, ALaunchStopsOncePastTheListedFindings) {
 // included: a bf16 GELU of a hardtanh against its fp32 kernel (equal but for subnormal
 // roundings no search reaches) spent the whole --timeout in Z3 and said "1 queries, 0.000 s".
 TEST(VerifyCorpus, TheZ3SecondsAreTheTimeTheZ3StageTook) {
-  fs::path dir = fs::temp_directory_path() / "keq_z3_seconds";
-  fs::create_directories(dir);
-  const std::string tail =
-      "\n\ndef get_inputs():\n    return [torch.randn(4, dtype=torch.bfloat16)]\n\n\n"
-      "def get_init_inputs():\n    return []\n";
-  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n"
-                                   "import torch.nn.functional as F\n\n\n"
-                                   "class Model(nn.Module):\n"
-                                   "    def forward(self, x):\n"
-                                   "        return F.gelu(F.hardtanh(x * 0.5, -2.0, 2.0))\n"
-                                << tail;
-  std::ofstream(dir / "cand.py")
-      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
-         "@triton.jit\ndef act(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
-         "    o = tl.arange(0, BLOCK)\n"
-         "    x = tl.load(x_ptr + o, mask=o < n).to(tl.float32)\n"
-         "    h = tl.minimum(tl.maximum(x * 0.5, -2.0), 2.0)\n"
-         "    g = 0.5 * h * (1.0 + tl.math.erf(h * 0.7071067811865476))\n"
-         "    tl.store(y_ptr + o, g.to(tl.bfloat16), mask=o < n)\n\n\n"
-         "class ModelNew(nn.Module):\n"
-         "    def forward(self, x):\n"
-         "        y = torch.empty_like(x)\n"
-         "        act[(1,)](x, y, x.numel(), BLOCK=4)\n"
-         "        return y\n"
-      << tail;
+  fs::path dir = pair_folder("keq_z3_seconds", "F.gelu(F.hardtanh(x * 0.5, -2.0, 2.0))",
+                             "\n@triton.jit\ndef act(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+                             "    o = tl.arange(0, BLOCK)\n"
+                             "    x = tl.load(x_ptr + o, mask=o < n).to(tl.float32)\n"
+                             "    h = tl.minimum(tl.maximum(x * 0.5, -2.0), 2.0)\n"
+                             "    g = 0.5 * h * (1.0 + tl.math.erf(h * 0.7071067811865476))\n"
+                             "    tl.store(y_ptr + o, g.to(tl.bfloat16), mask=o < n)\n\n\n"
+                             "class ModelNew(nn.Module):\n"
+                             "    def forward(self, x):\n"
+                             "        y = torch.empty_like(x)\n"
+                             "        act[(1,)](x, y, x.numel(), BLOCK=4)\n"
+                             "        return y\n",
+                             "torch.randn(4, dtype=torch.bfloat16)");
   Options opt;
   opt.timeout_s = 3;
   Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
