@@ -72,6 +72,28 @@ size_t edited_copy(const fs::path& file, const std::string& from, const std::str
   return n;
 }
 
+// A pair in a fresh temporary folder, for the caller to remove: a Model whose forward(`args`)
+// returns `ref_returns` and a candidate file holding `cand_body` (its kernels and ModelNew)
+// after the imports; both files end with get_inputs() returning [`inputs`].
+fs::path pair_folder(const std::string& name, const std::string& ref_returns,
+                     const std::string& cand_body, const std::string& inputs,
+                     const std::string& args = "x") {
+  fs::path dir = fs::temp_directory_path() / name;
+  fs::create_directories(dir);
+  const std::string tail = "\n\ndef get_inputs():\n    return [" + inputs +
+                           "]\n\n\ndef get_init_inputs():\n    return []\n";
+  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n"
+                                   "import torch.nn.functional as F\n\n\n"
+                                   "class Model(nn.Module):\n"
+                                   "    def forward(self, "
+                                << args << "):\n        return " << ref_returns << "\n"
+                                << tail;
+  std::ofstream(dir / "cand.py")
+      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n"
+      << cand_body << tail;
+  return dir;
+}
+
 // Every autotune config, combined as keq verify does: the first NOT_EQUIVALENT (or the worst
 // verdict) with its findings; its text shows every config's report.
 Report verify_combined(const fs::path& dir, const Options& opt) {
@@ -578,59 +600,29 @@ TEST(VerifyCorpus, ACounterexampleShowsAPlainDifferenceOverARoundingBesideIt) {
 // replayed; one that reads what it writes (an in-place add), or finds the memory changed since
 // (torch's add_ in between), runs again. Either mistaken, the output is (x + 3) * 2.
 TEST(VerifyCorpus, ARepeatedLaunchIsReplayedOnlyWhereTheMemoryIsAsBefore) {
-  fs::path dir = fs::temp_directory_path() / "keq_repeated_launch";
-  fs::create_directories(dir);
-  const std::string tail =
-      "\n\ndef get_inputs():\n    return [torch.randn(2, 3)]\n\n\n"
-      "def get_init_inputs():\n    return []\n";
-  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n\n\n"
-                                   "class Model(nn.Module):\n"
-                                   "    def forward(self, x):\n        return (x + 4) * 2\n"
-                                << tail;
-  std::ofstream(dir / "cand.py")
-      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
-         "@triton.jit\ndef add_one(p, n, BLOCK: tl.constexpr):\n"
-         "    o = tl.arange(0, BLOCK)\n"
-         "    tl.store(p + o, tl.load(p + o, mask=o < n) + 1.0, mask=o < n)\n\n\n"
-         "@triton.jit\ndef double(src, dst, n, BLOCK: tl.constexpr):\n"
-         "    o = tl.arange(0, BLOCK)\n"
-         "    tl.store(dst + o, tl.load(src + o, mask=o < n) * 2.0, mask=o < n)\n\n\n"
-         "class ModelNew(nn.Module):\n"
-         "    def forward(self, x):\n"
-         "        out = x.contiguous().clone()\n"
-         "        y = torch.empty_like(out)\n"
-         "        for _ in range(3):\n"
-         "            add_one[(1,)](out, out.numel(), BLOCK=8)\n"
-         "        for _ in range(2):\n"
-         "            double[(1,)](out, y, out.numel(), BLOCK=8)\n"
-         "        out.add_(1.0)\n"
-         "        double[(1,)](out, y, out.numel(), BLOCK=8)\n"
-         "        return y\n"
-      << tail;
+  fs::path dir =
+      pair_folder("keq_repeated_launch", "(x + 4) * 2",
+                  "\n@triton.jit\ndef add_one(p, n, BLOCK: tl.constexpr):\n"
+                  "    o = tl.arange(0, BLOCK)\n"
+                  "    tl.store(p + o, tl.load(p + o, mask=o < n) + 1.0, mask=o < n)\n\n\n"
+                  "@triton.jit\ndef double(src, dst, n, BLOCK: tl.constexpr):\n"
+                  "    o = tl.arange(0, BLOCK)\n"
+                  "    tl.store(dst + o, tl.load(src + o, mask=o < n) * 2.0, mask=o < n)\n\n\n"
+                  "class ModelNew(nn.Module):\n"
+                  "    def forward(self, x):\n"
+                  "        out = x.contiguous().clone()\n"
+                  "        y = torch.empty_like(out)\n"
+                  "        for _ in range(3):\n"
+                  "            add_one[(1,)](out, out.numel(), BLOCK=8)\n"
+                  "        for _ in range(2):\n"
+                  "            double[(1,)](out, y, out.numel(), BLOCK=8)\n"
+                  "        out.add_(1.0)\n"
+                  "        double[(1,)](out, y, out.numel(), BLOCK=8)\n"
+                  "        return y\n",
+                  "torch.randn(2, 3)");
   Report r = verify((dir / "ref.py").string(), (dir / "cand.py").string(), Options{});
   fs::remove_all(dir);
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
-}
-
-// A pair in a fresh temporary folder, for the caller to remove: a Model whose forward returns
-// `ref_returns` (an expression of x) and a candidate file holding `cand_body` (its kernels and
-// ModelNew) after the imports; both files end with get_inputs() returning [`input`].
-fs::path pair_folder(const std::string& name, const std::string& ref_returns,
-                     const std::string& cand_body, const std::string& input) {
-  fs::path dir = fs::temp_directory_path() / name;
-  fs::create_directories(dir);
-  const std::string tail = "\n\ndef get_inputs():\n    return [" + input +
-                           "]\n\n\ndef get_init_inputs():\n    return []\n";
-  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n"
-                                   "import torch.nn.functional as F\n\n\n"
-                                   "class Model(nn.Module):\n"
-                                   "    def forward(self, x):\n        return "
-                                << ref_returns << "\n"
-                                << tail;
-  std::ofstream(dir / "cand.py")
-      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n"
-      << cand_body << tail;
-  return dir;
 }
 
 // A difference that shows only near a constant (a threshold at 1.001 where torch's is 1) is
@@ -744,28 +736,17 @@ TEST(VerifyCorpus, TheZ3SecondsAreTheTimeTheZ3StageTook) {
 // semantics a kernel computing the same in another order is UNKNOWN naming it, never refuted on
 // keq's choice of order; over the reals, EQUIVALENT.
 TEST(VerifyCorpus, AddcmulsFloat32BitsAreNotClaimed) {
-  fs::path dir = fs::temp_directory_path() / "keq_addcmul_order";
-  fs::create_directories(dir);
-  const std::string tail =
-      "\n\ndef get_inputs():\n    return [torch.randn(8), torch.randn(8), torch.randn(8)]\n\n\n"
-      "def get_init_inputs():\n    return []\n";
-  std::ofstream(dir / "ref.py") << "import torch\nimport torch.nn as nn\n\n\n"
-                                   "class Model(nn.Module):\n"
-                                   "    def forward(self, x, y, z):\n"
-                                   "        return torch.addcmul(x, y, z, value=0.1)\n"
-                                << tail;
-  std::ofstream(dir / "cand.py")
-      << "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n\n"
-         "@triton.jit\ndef k(x, y, z, out, BLOCK: tl.constexpr):\n"
-         "    o = tl.arange(0, BLOCK)\n"
-         "    p = tl.load(y + o) * tl.load(z + o)\n"
-         "    tl.store(out + o, tl.load(x + o) + p * 0.1)\n\n\n"
-         "class ModelNew(nn.Module):\n"
-         "    def forward(self, x, y, z):\n"
-         "        out = torch.empty_like(x)\n"
-         "        k[(1,)](x, y, z, out, BLOCK=8)\n"
-         "        return out\n"
-      << tail;
+  fs::path dir = pair_folder("keq_addcmul_order", "torch.addcmul(x, y, z, value=0.1)",
+                             "\n@triton.jit\ndef k(x, y, z, out, BLOCK: tl.constexpr):\n"
+                             "    o = tl.arange(0, BLOCK)\n"
+                             "    p = tl.load(y + o) * tl.load(z + o)\n"
+                             "    tl.store(out + o, tl.load(x + o) + p * 0.1)\n\n\n"
+                             "class ModelNew(nn.Module):\n"
+                             "    def forward(self, x, y, z):\n"
+                             "        out = torch.empty_like(x)\n"
+                             "        k[(1,)](x, y, z, out, BLOCK=8)\n"
+                             "        return out\n",
+                             "torch.randn(8), torch.randn(8), torch.randn(8)", "x, y, z");
   Options opt;
   Report real = verify((dir / "ref.py").string(), (dir / "cand.py").string(), opt);
   opt.semantics = ir::Semantics::Ieee;

@@ -7,23 +7,13 @@
 // TensorDescriptor's asserts do; an innermost offset that is no multiple of 16 bytes, and a
 // kernel's own descriptor where no triton.set_allocator was called (whose launch Triton's
 // NullAllocator refuses on a GPU; unmeasured here), are UNSUPPORTED.
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "frontends/triton/triton_impl.h"
 
 namespace keq::triton::impl {
-
-namespace {
-
-bool power_of_two(int64_t x) {
-  return x > 0 && (x & (x - 1)) == 0;
-}
-
-Ref ints(const std::vector<int64_t>& v) {
-  std::vector<Ref> items;
-  for (int64_t x : v) items.push_back(python::integer(x));
-  return python::tuple(items);
-}
-
-}  // namespace
 
 Ref Triton::tensor_descriptor(const Ref& base, const std::vector<int64_t>& shape,
                               const std::vector<int64_t>& strides,
@@ -43,11 +33,14 @@ Ref Triton::tensor_descriptor(const Ref& base, const std::vector<int64_t>& shape
           at, ": a tensor descriptor's strides must be multiples of 16 bytes (TMA): " +
                   std::to_string(strides[d]) + " elements of " + std::to_string(elem) + " bytes");
   auto attrs = std::make_shared<Attrs>();
-  (*attrs)["block_shape"] = ints(block);
-  (*attrs)["shape"] = ints(shape);
-  (*attrs)["strides"] = ints(strides);
+  (*attrs)["block_shape"] = int_tuple(block);
+  (*attrs)["shape"] = int_tuple(shape);
+  (*attrs)["strides"] = int_tuple(strides);
+  (*attrs)["dtype"] = torch::dtype_value(base->tensor->dtype);  // the blocks' element type
   auto block_ptr_at = [this, base, shape, strides, block](CallArgs& a, Span where) {
-    std::vector<int64_t> offsets = ints_of(a.get(0, "offsets"), where);
+    Ref given = a.get(0, "offsets");
+    if (!given) in.raise(where, "TypeError: a tensor descriptor access needs its offsets");
+    std::vector<int64_t> offsets = ints_of(given, where);
     if (offsets.size() != block.size())
       in.raise(where, "AssertionError: expected " + std::to_string(block.size()) +
                           " offsets, but got " + std::to_string(offsets.size()));
@@ -119,7 +112,8 @@ Ref Triton::make_tensor_descriptor(CallArgs& a) {
                        std::to_string(strides.size()));
   if (block.size() != n)
     in.raise(a.at, "ValueError: Expected block_shape to have " + std::to_string(n) +
-                       " dimensions but got " + std::to_string(strides.size()));
+                       " dimensions but got " +
+                       std::to_string(strides.size()));  // len(strides): Triton's message
   if (!base || base->kind != K::Pointer)
     in.error(a.at, "tl.make_tensor_descriptor needs a pointer as base");
   const int64_t elem = torch::element_size(base->tensor->dtype);
@@ -132,9 +126,7 @@ Ref Triton::make_tensor_descriptor(CallArgs& a) {
   if (strides.back() != 1)
     in.raise(a.at, "ValueError: Tensor descriptor last dim must be 1 but got " +
                        std::to_string(strides.back()));
-  for (size_t d = 0; d < n; ++d)
-    if (!power_of_two(block[d]))
-      in.raise(a.at, "ValueError: Shape element " + std::to_string(d) + " must be a power of 2");
+  check_block_shape(in, a.at, in.to_sequence(a.get(3, "block_shape"), a.at));
   if (padding != "zero" && padding != "nan")
     in.raise(a.at, "ValueError: padding_option is \"zero\" or \"nan\"");
   if (padding == "nan" && !torch::is_float(base->tensor->dtype))
@@ -148,63 +140,65 @@ Ref Triton::make_tensor_descriptor(CallArgs& a) {
 void Triton::install_descriptors(const Ref& tl) {
   define_tl(tl, "make_tensor_descriptor",
             [this](Interp&, CallArgs& a) { return make_tensor_descriptor(a); });
-  define_tl(tl, "load_tensor_descriptor", [this](Interp&, CallArgs& a) {
-    Ref desc = a.get(0, "desc");
-    if (!desc || desc->kind != K::Instance || desc->cls != descriptor_class)
-      in.error(a.at, "tl.load_tensor_descriptor needs a tensor descriptor");
-    CallArgs c;
-    c.at = a.at;
-    c.pos = {a.get(1, "offsets")};
-    return in.call(desc->attrs->at("load"), c);
-  });
-  define_tl(tl, "store_tensor_descriptor", [this](Interp&, CallArgs& a) {
-    Ref desc = a.get(0, "desc");
-    if (!desc || desc->kind != K::Instance || desc->cls != descriptor_class)
-      in.error(a.at, "tl.store_tensor_descriptor needs a tensor descriptor");
-    CallArgs c;
-    c.at = a.at;
-    c.pos = {a.get(1, "offsets"), a.get(2, "value")};
-    return in.call(desc->attrs->at("store"), c);
-  });
+  // tl.load_tensor_descriptor(desc, offsets), tl.store_tensor_descriptor(desc, offsets, value):
+  // the descriptor's own method with the rest of the arguments.
+  for (const auto& [name, method, params] :
+       {std::tuple{"load_tensor_descriptor", "load", std::vector<std::string>{"offsets"}},
+        std::tuple{"store_tensor_descriptor", "store",
+                   std::vector<std::string>{"offsets", "value"}}}) {
+    std::string tl_name = name, method_name = method;
+    std::vector<std::string> rest = params;
+    define_tl(tl, tl_name, [this, tl_name, method_name, rest](Interp&, CallArgs& a) {
+      Ref desc = a.get(0, "desc");
+      if (!desc || desc->kind != K::Instance || desc->cls != descriptor_class)
+        in.error(a.at, "tl." + tl_name + " needs a tensor descriptor");
+      CallArgs c;
+      c.at = a.at;
+      for (size_t k = 0; k < rest.size(); ++k) {
+        Ref v = a.get(k + 1, rest[k]);
+        if (!v) in.raise(a.at, "TypeError: " + tl_name + "() missing argument '" + rest[k] + "'");
+        c.pos.push_back(v);
+      }
+      return in.call(desc->attrs->at(method_name), c);
+    });
+  }
   descriptor_class = in.make_class("tensor_descriptor", nullptr, std::make_shared<Attrs>());
   auto host_attrs = std::make_shared<Attrs>();
   host_descriptor_class = in.make_class("TensorDescriptor", nullptr, host_attrs);
-  (*host_attrs)["__init__"] = python::builtin("TensorDescriptor.__init__", [this](Interp&,
-                                                                                  CallArgs& a) {
-    Ref self = a.pos.at(0);
-    Ref base = a.get(1, "base"), padding = a.get(5, "padding");
-    std::vector<int64_t> shape = ints_of(a.get(2, "shape"), a.at),
-                         strides = ints_of(a.get(3, "strides"), a.at),
-                         block = ints_of(a.get(4, "block_shape"), a.at);
-    auto check = [&](bool ok, const std::string& what) {  // the dataclass's asserts
-      if (!ok) in.fail_assertion(a.at, ": " + what);
-    };
-    const size_t rank = shape.size();
-    check(strides.size() == rank && block.size() == rank, "rank mismatch");
-    check(rank > 0, "rank must not be zero");
-    check(rank <= 5, "rank cannot be more than 5");
-    if (!base || base->kind != K::Tensor)
-      in.unsupported(a.at, "a TensorDescriptor over something that is not a tensor");
-    for (size_t d = 0; d < rank; ++d)
-      if (!power_of_two(block[d]))
-        in.raise(a.at, "ValueError: Shape element " + std::to_string(d) + " must be a power of 2");
-    const int64_t elem = torch::element_size(base->tensor->dtype);
-    for (size_t d = 0; d + 1 < rank; ++d)
-      check((strides[d] * elem) % 16 == 0, "strides must be 16-byte aligned");
-    for (int64_t x : shape) check(x > 0, "shape must be positive");
-    check(strides.back() == 1, "Last dimension must be contiguous");
-    std::string pad = padding && padding->kind == K::Str ? padding->s : "zero";
-    check(pad == "zero" || pad == "nan", "Illegal value for padding");
-    if (pad == "nan")
-      check(torch::is_float(base->tensor->dtype),
-            "Padding option `nan` is only supported for floating point tensors");
-    (*self->attrs)["base"] = base;
-    (*self->attrs)["shape"] = python::list(ints(shape)->items);
-    (*self->attrs)["strides"] = python::list(ints(strides)->items);
-    (*self->attrs)["block_shape"] = python::list(ints(block)->items);
-    (*self->attrs)["padding"] = python::string(pad);
-    return python::none();
-  });
+  (*host_attrs)["__init__"] =
+      python::builtin("TensorDescriptor.__init__", [this](Interp&, CallArgs& a) {
+        Ref self = a.pos.at(0);
+        Ref base = a.get(1, "base"), padding = a.get(5, "padding");
+        std::vector<int64_t> shape = ints_of(a.get(2, "shape"), a.at),
+                             strides = ints_of(a.get(3, "strides"), a.at),
+                             block = ints_of(a.get(4, "block_shape"), a.at);
+        auto check = [&](bool ok, const std::string& what) {  // the dataclass's asserts
+          if (!ok) in.fail_assertion(a.at, ": " + what);
+        };
+        const size_t rank = shape.size();
+        check(strides.size() == rank && block.size() == rank, "rank mismatch");
+        check(rank > 0, "rank must not be zero");
+        check(rank <= 5, "rank cannot be more than 5");
+        if (!base || base->kind != K::Tensor)
+          in.unsupported(a.at, "a TensorDescriptor over something that is not a tensor");
+        check_block_shape(in, a.at, in.to_sequence(a.get(4, "block_shape"), a.at));
+        const int64_t elem = torch::element_size(base->tensor->dtype);
+        for (size_t d = 0; d + 1 < rank; ++d)
+          check((strides[d] * elem) % 16 == 0, "strides must be 16-byte aligned");
+        for (int64_t x : shape) check(x > 0, "shape must be positive");
+        check(strides.back() == 1, "Last dimension must be contiguous");
+        std::string pad = padding && padding->kind == K::Str ? padding->s : "zero";
+        check(pad == "zero" || pad == "nan", "Illegal value for padding");
+        if (pad == "nan")
+          check(torch::is_float(base->tensor->dtype),
+                "Padding option `nan` is only supported for floating point tensors");
+        (*self->attrs)["base"] = base;
+        (*self->attrs)["shape"] = python::list(int_tuple(shape)->items);
+        (*self->attrs)["strides"] = python::list(int_tuple(strides)->items);
+        (*self->attrs)["block_shape"] = python::list(int_tuple(block)->items);
+        (*self->attrs)["padding"] = python::string(pad);
+        return python::none();
+      });
   (*host_attrs)["from_tensor"] =
       python::builtin("TensorDescriptor.from_tensor", [this](Interp&, CallArgs& a) {
         Ref t = a.get(0, "tensor");

@@ -279,6 +279,12 @@ std::vector<int64_t> Triton::ints_of(const Ref& v, Span at) {
   return out;
 }
 
+Ref Triton::int_tuple(const std::vector<int64_t>& v) {
+  std::vector<Ref> items;
+  for (int64_t x : v) items.push_back(python::integer(x));
+  return python::tuple(items);
+}
+
 Ref Triton::make_block_ptr(const Ref& base, std::vector<int64_t> shape,
                            std::vector<int64_t> strides, std::vector<int64_t> offsets,
                            std::vector<int64_t> block, Span at) {
@@ -289,16 +295,11 @@ Ref Triton::make_block_ptr(const Ref& base, std::vector<int64_t> shape,
   if (strides.size() != n || offsets.size() != n || block.size() != n)
     in.error(at, "tl.make_block_ptr: shape, strides, offsets and block_shape differ in rank");
   auto attrs = std::make_shared<Attrs>();
-  auto ints = [](const std::vector<int64_t>& v) {
-    std::vector<Ref> items;
-    for (int64_t x : v) items.push_back(python::integer(x));
-    return python::tuple(items);
-  };
   (*attrs)["base"] = base;
-  (*attrs)["shape"] = ints(shape);
-  (*attrs)["strides"] = ints(strides);
-  (*attrs)["offsets"] = ints(offsets);
-  (*attrs)["block_shape"] = ints(block);
+  (*attrs)["shape"] = int_tuple(shape);
+  (*attrs)["strides"] = int_tuple(strides);
+  (*attrs)["offsets"] = int_tuple(offsets);
+  (*attrs)["block_shape"] = int_tuple(block);
   auto v = std::make_shared<Value>();
   v->kind = K::Instance;
   v->cls = block_ptr_class;

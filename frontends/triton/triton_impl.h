@@ -908,6 +908,7 @@ struct Triton {
   bool is_block_ptr(const Ref& v) const;
   int64_t int_of(const Ref& v, Span at);
   std::vector<int64_t> ints_of(const Ref& v, Span at);
+  static Ref int_tuple(const std::vector<int64_t>& v);  // ints_of's inverse
   Ref make_block_ptr(const Ref& base, std::vector<int64_t> shape, std::vector<int64_t> strides,
                      std::vector<int64_t> offsets, std::vector<int64_t> block, Span at);
   // The pointer block a block pointer addresses, and which lanes the boundary check keeps: a
