@@ -560,7 +560,8 @@ e = int(parts[1]) + ("abc".startswith("ab") and not "abc".endswith("b"))
   EXPECT_EQ(r.integer("b"), 12);  // 9 + 3 keys
   EXPECT_EQ(r.integer("c"), 1);
   EXPECT_EQ(r.integer("e"), 12);
-  EXPECT_THROW(ProgramRun(f, "x = 3\ny = x.value\n"), python::Unsupported);  // a plain int
+  // A host int has CPython's attributes only (in a kernel a constexpr has .value).
+  EXPECT_THROW(ProgramRun(f, "x = 3\ny = x.value\n"), python::ProgramError);
   // A fresh tensor does not require grad (torch 2.11 prints False); one computed with grad mode
   // on from a tensor that requires grad does (True), which keq does not track.
   EXPECT_EQ(ProgramRun(f, "import torch\ng = int(torch.randn(2).requires_grad)\n").integer("g"), 0);
@@ -1101,6 +1102,107 @@ def uses():
                python::Unsupported);
   EXPECT_THROW(ProgramRun(g, "from importlib.metadata import version\nv = version('absent')\n"),
                python::Unsupported);
+}
+
+// A function's own attributes as CPython gives them, and functools.wraps copying them and
+// setting __wrapped__ (fla's decorators read fn.__name__; inspect.signature follows
+// __wrapped__).
+TEST(PythonHost, FunctionAttributesAndWrapsAsCPython) {
+  Folder f;
+  ProgramRun r(f, R"(
+import functools
+def f(a, b=2):
+    "doc of f"
+    return a
+@functools.wraps(f)
+def g(*args, **kwargs):
+    return f(*args, **kwargs)
+def h():
+    pass
+h.tag = 5
+a = int(f.__name__ == "f") + 2 * int(g.__name__ == "f") + 4 * int(g.__doc__ == "doc of f")
+b = int(g.__wrapped__ is f) + 2 * int(not hasattr(f, "__wrapped__")) + 4 * int(h.__doc__ is None)
+c = h.tag + 10 * int(f.__module__ == __name__) + 100 * int((lambda: 0).__name__ == "<lambda>")
+)");
+  EXPECT_EQ(r.integer("a"), 7);
+  EXPECT_EQ(r.integer("b"), 7);
+  EXPECT_EQ(r.integer("c"), 115);
+  EXPECT_THROW(ProgramRun(f, "def f():\n    pass\nx = f.missing\n"), python::ProgramError);
+  EXPECT_THROW(ProgramRun(f, "def f():\n    pass\nx = f.__code__\n"), python::Unsupported);
+}
+
+// inspect.signature, Signature.bind and the predicates as CPython 3.11 answers them (each
+// value below is CPython's for this text). A library function keq models as a builtin has
+// Triton 3.6's parameter names; reading their defaults is UNSUPPORTED, as is asking whether a
+// builtin is a Python function (torch.nn.functional.relu is one in CPython).
+TEST(PythonHost, InspectSignatureAndBindAsCPython) {
+  Folder f;
+  f.write("mod.py", "def two():\n    pass\ndef one():\n    pass\nclass K:\n    pass\nV = 3\n");
+  ProgramRun r(f, R"(
+import functools
+import inspect
+import triton
+def f(a, b=2, /, c=3, *args, d, e=5, **kw):
+    return a
+@functools.wraps(f)
+def g(*args, **kwargs):
+    return f(*args, **kwargs)
+class C:
+    def __init__(self, x, y=1):
+        self.x = x
+    def m(self, p, q=4):
+        return p
+S = inspect.signature(f)
+kinds = [p.kind for p in S.parameters.values()]
+ok = kinds == [0, 0, 1, 2, 3, 3, 4]
+ok = ok and [p.default for p in S.parameters.values()][1:3] == [2, 3]
+ok = ok and S.parameters["a"].default is inspect.Parameter.empty
+ok = ok and list(inspect.signature(g).parameters) == ["a", "b", "c", "args", "d", "e", "kw"]
+ok = ok and list(inspect.signature(C).parameters) == ["x", "y"]
+ok = ok and list(inspect.signature(C(1).m).parameters) == ["p", "q"]
+B = S.bind(1, 9, 8, 7, d=6, z=0)
+B.apply_defaults()
+ok = ok and B.arguments == {"a": 1, "b": 9, "c": 8, "args": (7,), "d": 6, "e": 5, "kw": {"z": 0}}
+ok = ok and B.args == (1, 9, 8, 7) and B.kwargs == {"d": 6, "e": 5, "z": 0}
+try:
+    S.bind(1)
+    missing = 0
+except TypeError:
+    missing = 1
+ok = ok and "cache_results" in inspect.signature(triton.autotune).parameters
+ok = ok and (inspect.isfunction(f), inspect.isclass(C), inspect.ismethod(C(1).m)) == (True, True, True)
+ok = ok and not inspect.isfunction(C) and inspect.unwrap(g) is f
+import mod
+names = [n for n, v in inspect.getmembers(mod, inspect.isfunction)]
+ok = int(ok and names == ["one", "two"]) + 2 * missing
+)");
+  EXPECT_EQ(r.integer("ok"), 3);
+  EXPECT_THROW(ProgramRun(f,
+                          "import inspect, triton\n"
+                          "d = inspect.signature(triton.autotune).parameters['key'].default\n"),
+               python::Unsupported);
+  EXPECT_THROW(ProgramRun(f, "import inspect, torch\nb = inspect.isfunction(torch.relu)\n"),
+               python::Unsupported);
+}
+
+// == compares dicts, sets and slices by value, in any order, and calls a class's own __eq__;
+// host ints, floats and strs have CPython's attributes only (hasattr(x, "dtype") is False:
+// fla's autotuner keys tensors by it).
+TEST(PythonHost, ContainersCompareByValueAndScalarsHaveTheirOwnAttributes) {
+  Folder f;
+  ProgramRun r(f, R"(
+class P:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, other):
+        return self.v == other.v
+a = int({"a": 1, "b": (2,)} == {"b": (2,), "a": 1}) + 2 * int({1, 2} == {2, 1})
+a = a + 4 * int({"a": {"z": 1}} != {"a": {"z": 2}}) + 8 * int(P(1) == P(1)) + 16 * int(P(1) != P(2))
+b = int(not hasattr(1.0, "dtype")) + 2 * int(not hasattr(3, "dtype")) + 4 * int(not hasattr("s", "dtype"))
+b = b + 8 * int(not hasattr(True, "dtype")) + 16 * int({1: 2} != {1: 2, 3: 4})
+)");
+  EXPECT_EQ(r.integer("a"), 31);
+  EXPECT_EQ(r.integer("b"), 31);
 }
 
 }  // namespace

@@ -678,6 +678,41 @@ TEST(VerifyCorpus, TensorDescriptorsFollowTritonsChecks) {
   fs::remove(edited);
 }
 
+// A subclass of Triton's Autotuner (fla's CachedAutotuner) runs Triton's __init__ and launches
+// every config; what keq cannot follow is UNSUPPORTED, never the program's error: hooks of its
+// own around benchmarking runs, a cache it filled (Triton would run that config only), an
+// attribute Triton's Autotuner sets that keq's model lacks.
+TEST(VerifyCorpus, AnAutotunerSubclassLaunchesEveryConfig) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/autotuner_subclass_rms_scale";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  const std::string ref = (dir / "ref.py").string();
+  Report all = verify_combined(dir, opt);
+  EXPECT_EQ(all.verdict, Verdict::Equivalent) << all.reason;
+  fs::path edited = fs::temp_directory_path() / "keq_autotuner_subclass_cand.py";
+  struct Edit {
+    const char *from, *to, *said;
+  };
+  for (const Edit& e :
+       {Edit{"        self.launches = 0\n",
+             "        self.launches = 0\n        self.pre_hook = lambda kwargs, reset_only=False: "
+             "1\n",
+             "hooks of its own"},
+        Edit{"        self.launches = 0\n",
+             "        self.launches = 0\n        self.cache[(6,)] = 1\n",
+             "whose cache the program filled"},
+        Edit{"        self.launches += 1\n", "        self.launches += self.nargs\n",
+             "Autotuner.nargs is not modelled"}}) {
+    ASSERT_EQ(edited_copy(dir / "cand.py", e.from, e.to, edited), 1u) << e.from;
+    Report r = verify(ref, edited.string(), opt);
+    EXPECT_EQ(r.verdict, Verdict::Unsupported) << e.from << ": " << r.reason;
+    EXPECT_NE(r.reason.find(e.said), std::string::npos) << r.reason;
+  }
+  ASSERT_EQ(edited_copy(dir / "cand.py", "2.0 * b_x", "2.001 * b_x", edited), 1u);
+  EXPECT_EQ(verify(ref, edited.string(), opt).verdict, Verdict::NotEquivalent);
+  fs::remove(edited);
+}
+
 // A launch whose grid was fixed for the file's sizes reads out of bounds in every program at
 // keq's: once it has added 2^20 findings past those listed, it stops, and the report says where
 // (Codex's SwiGLU, 49,152 programs, ran 22 s to this verdict; 2 s now).

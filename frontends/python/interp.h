@@ -160,6 +160,11 @@ class Interp {
   void register_model_source(const std::string& name, const char* source) {
     model_sources_[name] = source;
   }
+  // A global of the model module `name` (register_model_source) that keq implements in C++:
+  // the model's Python calls it (Triton's Autotuner.run launches through keq's launch).
+  void register_model_builtin(const std::string& name, const std::string& global, Ref fn) {
+    model_builtins_[name].push_back({global, std::move(fn)});
+  }
   // Makes `MODULE.NAME` the attribute NAME of the module keq models in Python as `model` (a
   // register_model_source name), imported at the first use: classes of a library keq models in
   // C++ written in Python (torch.nn.TransformerEncoder).
@@ -174,6 +179,15 @@ class Interp {
   // AttributeError (hasattr() is False), one inside that keq lacks is UNSUPPORTED.
   void set_real_names(const std::string& module, absl::flat_hash_set<std::string> names) {
     real_names_[module] = std::move(names);
+  }
+  // The parameter names a library function keq models as a builtin has, in order (recorded from
+  // the pinned library): what inspect.signature lists for it.
+  void set_builtin_parameters(const std::string& builtin, std::vector<std::string> names) {
+    builtin_parameters_[builtin] = std::move(names);
+  }
+  const std::vector<std::string>* builtin_parameters(const std::string& builtin) const {
+    auto it = builtin_parameters_.find(builtin);
+    return it == builtin_parameters_.end() ? nullptr : &it->second;
   }
   // The modules of a library keq models in part (torch's, as installed): importing one keq lacks
   // succeeds, as in CPython, and only a use of it is UNSUPPORTED; a name outside them is
@@ -242,6 +256,8 @@ class Interp {
   Ref call(const Ref& f, std::vector<Ref> positional, Span at);  // f(*positional), no keywords
   // What an instance's class (or a base) defines as `name` (__len__, __getitem__), or null.
   Ref class_method(const Ref& instance, const std::string& name) const;
+  // A Python function's attribute: __name__, __module__, __doc__, or one the program set.
+  Ref function_attribute(const Ref& f, const std::string& name, Span at);
   // A Python function's parameter names, in order (what @triton.heuristics' `args` are keyed by).
   std::vector<std::string> parameter_names(const Ref& f) const;
   Ref getattr(const Ref& obj, const std::string& name, Span at);
@@ -415,6 +431,8 @@ class Interp {
   absl::flat_hash_set<std::string> names_complete_;
   absl::flat_hash_map<std::string, const char*> model_sources_;
   absl::flat_hash_map<std::string, std::string> model_attributes_;  // register_model_attribute
+  absl::flat_hash_map<std::string, std::vector<std::string>> builtin_parameters_;
+  absl::flat_hash_map<std::string, std::vector<std::pair<std::string, Ref>>> model_builtins_;
   // keq's model of `module` lacks `name`, which the real module may have (not CPython's error).
   bool model_lacks(const Ref& module, const std::string& name) const;
   Ref return_value_;

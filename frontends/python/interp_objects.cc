@@ -438,13 +438,15 @@ Ref Interp::library_base(const Ref& cls) const {
   static const std::set<std::string> kPython = {
       "object",       "Exception",           "ValueError",    "TypeError",
       "RuntimeError", "NotImplementedError", "AssertionError"};
+  // A class keq models in Python says so with __keq_library__ (its missing attributes are
+  // keq's gap, as for one modelled in C++).
   for (Ref c = cls; c; c = c->cls)
-    if (!c->b && !kPython.contains(c->s)) return c;
+    if ((!c->b && !kPython.contains(c->s)) || c->attrs->contains("__keq_library__")) return c;
   return nullptr;
 }
 
-// Whether CPython's list, tuple, dict or set has the attribute (keq models some of them);
-// true for every other value, whose attributes keq does not list.
+// Whether CPython's int, float, bool, str, list, tuple, dict or set has the attribute (keq
+// models some of them); true for every other value, whose attributes keq does not list.
 bool Interp::has_builtin_attribute(const Ref& obj, const std::string& name) const {
   static const std::set<std::string> kList = {"append", "clear",   "copy",   "count",
                                               "extend", "index",   "insert", "pop",
@@ -469,8 +471,34 @@ bool Interp::has_builtin_attribute(const Ref& obj, const std::string& name) cons
                                              "symmetric_difference_update",
                                              "union",
                                              "update"};
+  static const std::set<std::string> kInt = {
+      "as_integer_ratio", "bit_count", "bit_length", "conjugate", "denominator",
+      "from_bytes",       "imag",      "numerator",  "real",      "to_bytes"};
+  static const std::set<std::string> kFloat = {
+      "as_integer_ratio", "conjugate", "fromhex", "hex", "imag", "is_integer", "real"};
+  static const std::set<std::string> kStr = {
+      "capitalize",   "casefold",    "center",    "count",      "encode",       "endswith",
+      "expandtabs",   "find",        "format",    "format_map", "index",        "isalnum",
+      "isalpha",      "isascii",     "isdecimal", "isdigit",    "isidentifier", "islower",
+      "isnumeric",    "isprintable", "isspace",   "istitle",    "isupper",      "join",
+      "ljust",        "lower",       "lstrip",    "maketrans",  "partition",    "removeprefix",
+      "removesuffix", "replace",     "rfind",     "rindex",     "rjust",        "rpartition",
+      "rsplit",       "rstrip",      "split",     "splitlines", "startswith",   "strip",
+      "swapcase",     "title",       "translate", "upper",      "zfill"};
   if (name.starts_with("__")) return true;
+  // In a kernel an int may be a Triton constexpr or a runtime scalar, which have attributes of
+  // their own (x.dtype, BLOCK.value): only host values are CPython's.
+  const bool host = !(hooks_.in_kernel && hooks_.in_kernel());
   switch (obj->kind) {
+    case K::Int:
+    case K::BigInt:
+      return !host || obj->b || kInt.contains(name);
+    case K::Bool:
+      return !host || obj->f != 0 || kInt.contains(name);
+    case K::Float:
+      return !host || obj->b || kFloat.contains(name);
+    case K::Str:
+      return !host || kStr.contains(name);
     case K::List:
       return obj->b || kList.contains(name);  // an nn container has a module's attributes
     case K::Tuple:
@@ -745,6 +773,8 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
     case K::Pointer:  // ptr.dtype.element_ty: Triton's
       if (hooks_.getattr) return hooks_.getattr(*this, obj, name, at);
       break;
+    case K::Function:
+      return function_attribute(obj, name, at);
     default:
       break;
   }
@@ -753,6 +783,36 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
   if (!has_builtin_attribute(obj, name))  // `meta.BLOCK` in a grid lambda: meta is a dict
     raise(at, "AttributeError: '" + obj->type_name() + "' object has no attribute '" + name + "'");
   unsupported(at, "attribute '" + name + "' of " + obj->type_name());
+}
+
+// A function's attributes: those the program set (functools.wraps copies __name__ and sets
+// __wrapped__, a decorator tags its wrapper), then what CPython gives every function.
+Ref Interp::function_attribute(const Ref& f, const std::string& name, Span at) {
+  if (f->attrs)
+    if (auto it = f->attrs->find(name); it != f->attrs->end()) return available(it->second, at);
+  const Function& fn = *f->fn;
+  const Node& def = fn.tree->at(fn.def);
+  if (name == "__name__") return string(def.kind == NodeKind::Lambda ? "<lambda>" : fn.name);
+  if (name == "__module__") {
+    const Env* e = fn.closure.get();
+    while (e && e->parent && e->parent->parent) e = e->parent.get();  // up to the globals
+    Ref n = e ? e->lookup("__name__") : nullptr;
+    return n ? n : none();
+  }
+  if (name == "__doc__") {
+    if (def.kind == NodeKind::FunctionDef) {
+      const Node& body = fn.tree->at(def.kids.back());
+      if (!body.kids.empty() && fn.tree->at(body.kids[0]).kind == NodeKind::ExprStmt) {
+        const Node& e = fn.tree->at(fn.tree->at(body.kids[0]).kids[0]);
+        if (e.kind == NodeKind::Str) return string(e.text);
+      }
+    }
+    return none();
+  }
+  // CPython's AttributeError for a name no one set; its other dunders are not modelled.
+  if (name == "__wrapped__" || !name.starts_with("__"))
+    raise(at, "AttributeError: 'function' object has no attribute '" + name + "'");
+  unsupported(at, "attribute '" + name + "' of function");
 }
 
 void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
@@ -782,6 +842,11 @@ void Interp::setattr(const Ref& obj, const std::string& name, Ref v, Span at) {
   }
   if (obj->kind == K::Tensor && hooks_.setattr) {
     hooks_.setattr(*this, obj, name, v, at);
+    return;
+  }
+  if (obj->kind == K::Function) {  // a function's own attributes (functools.wraps, tags)
+    if (!obj->attrs) obj->attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+    (*obj->attrs)[name] = std::move(v);
     return;
   }
   if (obj->kind != K::Instance || obj->s == "super")

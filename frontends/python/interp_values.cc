@@ -270,6 +270,18 @@ bool Interp::equal(const Ref& a, const Ref& b) const {
              (a->s.rfind("pointer<", 0) == 0) == (b->s.rfind("pointer<", 0) == 0);
     case K::Device:  // torch.device("cuda") != torch.device("cuda:0"), as in torch
       return a->s == b->s;
+    case K::Slice:
+      return equal(tuple(a->items), tuple(b->items));
+    case K::Dict: {  // as mappings (a defaultdict equals a dict), or sets: in any order
+      if (a == b) return true;
+      if (is_set(a) != is_set(b) || a->dict.size() != b->dict.size()) return false;
+      for (const auto& [k, v] : a->dict) {
+        auto it = std::find_if(b->dict.begin(), b->dict.end(),
+                               [&](const auto& kv) { return equal(k, kv.first); });
+        if (it == b->dict.end() || (!is_set(a) && !equal(v, it->second))) return false;
+      }
+      return true;
+    }
     default:
       return a == b;
   }
@@ -283,8 +295,14 @@ bool Interp::equality_is_pythons(const Ref& v) const {
         if (!equality_is_pythons(x)) return false;
       return true;
     case K::Dict:
-    case K::Range:
+      for (const auto& [k, x] : v->dict)
+        if (!equality_is_pythons(k) || !equality_is_pythons(x)) return false;
+      return true;
     case K::Slice:
+      for (const Ref& x : v->items)
+        if (!equality_is_pythons(x)) return false;
+      return true;
+    case K::Range:
     case K::InputDependentFloat:
       return false;  // Python compares these by value, equal() by identity
     case K::Instance:
@@ -491,8 +509,22 @@ bool Interp::compare(const std::string& op, const Ref& a, const Ref& b, Span at)
   if (is_timing(a) || is_timing(b)) return compare_timings(op, a, b, at);
   for (const Ref& v : {a, b})
     if (v->kind == K::InputDependentFloat) input_dependent_use(at, v);
-  if (op == "==") return equal(a, b);
-  if (op == "!=") return !equal(a, b);
+  if (op == "==" || op == "!=") {
+    // A class's own __eq__ answers (CPython tries the left operand's first); != inverts it,
+    // as object.__ne__ does.
+    for (const auto& [self, other] : {std::pair{a, b}, std::pair{b, a}})
+      if (self->kind == K::Instance)
+        if (Ref eq = class_method(self, "__eq__"); eq && eq->kind == K::Function) {
+          CallArgs args;
+          args.at = at;
+          args.pos = {self, other};
+          return truthy(call(eq, std::move(args)), at) == (op == "==");
+        }
+    if (!equality_is_pythons(a) || !equality_is_pythons(b))
+      unsupported(at, "comparison " + op + " of " + a->type_name() + " and " + b->type_name() +
+                          " (keq compares them by identity)");
+    return equal(a, b) == (op == "==");
+  }
   if (op == "in" || op == "not in") {
     bool found = false;
     if (b->kind == K::Str && a->kind == K::Str) {

@@ -362,6 +362,8 @@ Ref Interp::load_source_module(const std::string& name, const std::string& file,
   if (source) {
     (*m->attrs)["<keq model>"] = string(name);
     for (auto& [n, f] : stdlib_model_builtins(name)) vars[n] = f;
+    if (auto it = model_builtins_.find(name); it != model_builtins_.end())
+      for (auto& [n, f] : it->second) vars[n] = f;
   }
   modules_[name] = m;  // before the body runs: an import cycle sees the partial module
   if (dot != std::string::npos) {

@@ -45,8 +45,30 @@ Ref version_tuple(Interp& in, const std::string& text, Span at) {
 void install_functools(Interp& in) {
   Ref m = module_object("functools");
   auto& f = *m->attrs;
-  f["wraps"] = builtin("functools.wraps", [](Interp&, CallArgs&) {
-    return identity_decorator("functools.wraps(...)");
+  // wraps(wrapped)(wrapper): CPython's update_wrapper copies __module__, __name__, __qualname__,
+  // __doc__ where wrapped has them and sets __wrapped__ (inspect.signature follows it).
+  f["wraps"] = builtin("functools.wraps", [](Interp& in, CallArgs& a) {
+    if (a.pos.size() != 1 || !a.kw.empty())
+      in.unsupported(a.at, "functools.wraps with assigned= or updated=");
+    Ref wrapped = a.pos[0];
+    return builtin("functools.wraps(...)", [wrapped](Interp& i2, CallArgs& d) {
+      if (d.pos.size() != 1) i2.error(d.at, "functools.wraps(...) decorates one function");
+      Ref wrapper = d.pos[0];
+      if (wrapper->kind != K::Function) return wrapper;  // a class or builtin: left as it is
+      for (const char* name : {"__module__", "__name__", "__doc__"}) {
+        Ref v;
+        try {
+          v = i2.getattr(wrapped, name, d.at);
+        } catch (const ProgramError&) {  // wrapped lacks it: CPython skips it
+          continue;
+        } catch (const Unsupported& e) {  // keq cannot tell: a read of it is UNSUPPORTED
+          v = Interp::unavailable(e.what());
+        }
+        i2.setattr(wrapper, name, v, d.at);
+      }
+      i2.setattr(wrapper, "__wrapped__", wrapped, d.at);
+      return wrapper;
+    });
   });
   // @cache, @lru_cache and @lru_cache(maxsize=...): memoizing changes nothing keq observes for
   // the pure functions libraries cache (device queries, settings).

@@ -411,7 +411,342 @@ class Enum:
     __keq_enum__ = True
 )PY";
 
+// inspect: signatures of the program's functions (what decorators read to map arguments to
+// names), the is* predicates and getmembers. Parameter kinds are ints with CPython's values
+// (comparisons and ordering behave; their repr differs). Annotations are not evaluated: reading
+// one the def wrote is UNSUPPORTED. A library function keq models as a builtin has its recorded
+// parameter names; reading their defaults or kinds is UNSUPPORTED.
+constexpr const char* kInspect = R"PY(
+class _empty:
+    pass
+
+
+class _void:
+    pass
+
+
+class _unread:
+    pass
+
+
+class Parameter:
+    empty = _empty
+    POSITIONAL_ONLY = 0
+    POSITIONAL_OR_KEYWORD = 1
+    VAR_POSITIONAL = 2
+    KEYWORD_ONLY = 3
+    VAR_KEYWORD = 4
+
+    def __init__(self, name, kind, *, default=_empty, annotation=_empty):
+        self.name = name
+        self.kind = kind
+        self.default = default
+        self._annotation = annotation
+
+    @property
+    def annotation(self):
+        if self._annotation is _unread:
+            _keq_unmodelled("the annotation of parameter " + self.name + " (keq does not evaluate annotations)")
+        return self._annotation
+
+    def replace(self, *, name=_void, kind=_void, default=_void, annotation=_void):
+        return Parameter(self.name if name is _void else name,
+                         self.kind if kind is _void else kind,
+                         default=self.default if default is _void else default,
+                         annotation=self.annotation if annotation is _void else annotation)
+
+
+class _LibraryParameter:
+    empty = _empty
+
+    def __init__(self, name, owner):
+        self.name = name
+        self._owner = owner
+
+    @property
+    def default(self):
+        _keq_unmodelled(self._owner + ": the default of parameter " + self.name)
+
+    @property
+    def kind(self):
+        _keq_unmodelled(self._owner + ": the kind of parameter " + self.name)
+
+    @property
+    def annotation(self):
+        _keq_unmodelled(self._owner + ": the annotation of parameter " + self.name)
+
+
+class BoundArguments:
+    def __init__(self, signature, arguments):
+        self.signature = signature
+        self._signature = signature
+        self.arguments = arguments
+
+    @property
+    def args(self):
+        out = []
+        for p in self.signature.parameters.values():
+            if p.kind == Parameter.VAR_POSITIONAL:
+                out.extend(self.arguments.get(p.name, ()))
+            elif p.kind in (Parameter.POSITIONAL_ONLY, Parameter.POSITIONAL_OR_KEYWORD):
+                if p.name not in self.arguments:
+                    break
+                out.append(self.arguments[p.name])
+        return tuple(out)
+
+    @property
+    def kwargs(self):
+        out = {}
+        for p in self.signature.parameters.values():
+            if p.kind == Parameter.VAR_KEYWORD:
+                out.update(self.arguments.get(p.name, {}))
+            elif p.kind == Parameter.KEYWORD_ONLY and p.name in self.arguments:
+                out[p.name] = self.arguments[p.name]
+        return out
+
+    def apply_defaults(self):
+        filled = {}
+        for p in self.signature.parameters.values():
+            if p.name in self.arguments:
+                filled[p.name] = self.arguments[p.name]
+            elif p.kind == Parameter.VAR_POSITIONAL:
+                filled[p.name] = ()
+            elif p.kind == Parameter.VAR_KEYWORD:
+                filled[p.name] = {}
+            elif p.default is not _empty:
+                filled[p.name] = p.default
+        self.arguments = filled
+
+
+class Signature:
+    empty = _empty
+
+    def __init__(self, parameters=None, *, return_annotation=_empty):
+        self.parameters = {}
+        for p in parameters or ():
+            self.parameters[p.name] = p
+        self.return_annotation = return_annotation
+
+    def replace(self, *, parameters=_void, return_annotation=_void):
+        return Signature(self.parameters.values() if parameters is _void else parameters,
+                         return_annotation=self.return_annotation if return_annotation is _void
+                         else return_annotation)
+
+    def bind(self, *args, **kwargs):
+        return self._bind(args, kwargs, False)
+
+    def bind_partial(self, *args, **kwargs):
+        return self._bind(args, kwargs, True)
+
+    def _bind(self, args, kwargs, partial):
+        arguments = {}
+        kwargs = dict(kwargs)
+        params = list(self.parameters.values())
+        i = 0
+        for p in params:
+            if p.kind in (Parameter.POSITIONAL_ONLY, Parameter.POSITIONAL_OR_KEYWORD):
+                if i < len(args):
+                    if p.name in kwargs and p.kind == Parameter.POSITIONAL_OR_KEYWORD:
+                        raise TypeError("multiple values for argument '" + p.name + "'")
+                    arguments[p.name] = args[i]
+                    i += 1
+                elif p.kind == Parameter.POSITIONAL_OR_KEYWORD and p.name in kwargs:
+                    arguments[p.name] = kwargs.pop(p.name)
+                elif not partial and p.default is _empty:
+                    raise TypeError("missing a required argument: '" + p.name + "'")
+            elif p.kind == Parameter.VAR_POSITIONAL:
+                if i < len(args):
+                    arguments[p.name] = tuple(args[i:])
+                i = len(args)
+            elif p.kind == Parameter.KEYWORD_ONLY:
+                if p.name in kwargs:
+                    arguments[p.name] = kwargs.pop(p.name)
+                elif not partial and p.default is _empty:
+                    raise TypeError("missing a required argument: '" + p.name + "'")
+            elif p.kind == Parameter.VAR_KEYWORD:
+                if kwargs:
+                    arguments[p.name] = kwargs
+                kwargs = {}
+        if i < len(args):
+            raise TypeError("too many positional arguments")
+        if kwargs:
+            raise TypeError("got an unexpected keyword argument '" + list(kwargs)[0] + "'")
+        return BoundArguments(self, arguments)
+
+
+def signature(obj, *, follow_wrapped=True):
+    while follow_wrapped and _keq_kind(obj, False) == "function" and hasattr(obj, "__wrapped__"):
+        obj = obj.__wrapped__
+    params = []
+    for name, kind, has_default, default, annotated, owner in _keq_parameters(obj):
+        if owner is not None:
+            params.append(_LibraryParameter(name, owner))
+            continue
+        params.append(Parameter(name, kind, default=default if has_default else _empty,
+                                annotation=_unread if annotated else _empty))
+    return Signature(params)
+
+
+def unwrap(func, *, stop=None):
+    f = func
+    while hasattr(f, "__wrapped__") and not (stop is not None and stop(f)):
+        f = f.__wrapped__
+    return f
+
+
+def isfunction(obj):
+    return _keq_kind(obj) == "function"
+
+
+def ismethod(obj):
+    return _keq_kind(obj) == "method"
+
+
+def isclass(obj):
+    return _keq_kind(obj) == "class"
+
+
+def ismodule(obj):
+    return _keq_kind(obj) == "module"
+
+
+def isbuiltin(obj):
+    return _keq_kind(obj) == "builtin"
+
+
+def isroutine(obj):
+    return _keq_kind(obj) in ("function", "method", "builtin")
+
+
+def getmembers(obj, predicate=None):
+    out = []
+    for name in sorted(dir(obj)):
+        value = getattr(obj, name)
+        if predicate is None or predicate(value):
+            out.append((name, value))
+    return out
+)PY";
+
+namespace {
+
+using K = Value::Kind;
+
+// A Python function's parameters as inspect lists them: (name, kind, has a default, the
+// default, annotated, None); `skip` leading ones dropped (a bound method's self).
+std::vector<Ref> function_parameters(const Function& fn, size_t skip) {
+  const Node& def = fn.tree->at(fn.def);
+  std::vector<NodeId> params = def.kind == NodeKind::FunctionDef
+                                   ? fn.tree->at(def.kids[1]).kids
+                                   : std::vector<NodeId>(def.kids.begin(), def.kids.end() - 1);
+  enum { kPositionalOnly, kPlain, kVarPositional, kKeywordOnly, kVarKeyword };
+  std::vector<Ref> out;
+  bool keyword_only = false;
+  for (size_t k = 0; k < params.size(); ++k) {
+    const Node& p = fn.tree->at(params[k]);
+    int kind = kPlain;
+    if (p.flags == 4) {  // '/': every parameter before it is positional-only
+      for (Ref& earlier : out) earlier->items[1] = integer(kPositionalOnly);
+      continue;
+    }
+    if (p.flags == 3) {  // a bare '*'
+      keyword_only = true;
+      continue;
+    }
+    if (p.flags == 1) kind = kVarPositional, keyword_only = true;
+    if (p.flags == 2) kind = kVarKeyword;
+    if (p.flags == 0 && keyword_only) kind = kKeywordOnly;
+    Ref d = k < fn.defaults.size() ? fn.defaults[k] : nullptr;
+    out.push_back(tuple({string(p.text), integer(kind), boolean(d != nullptr), d ? d : none(),
+                         boolean(!p.kids.empty() && p.kids[0] != kNoNode), none()}));
+  }
+  size_t drop = std::min(skip, out.size());
+  if (drop && out[0]->items[1]->i > kPlain) drop = 0;  // f(*args): self goes into args
+  out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(drop));
+  return out;
+}
+
+Ref parameters_of(Interp& in, const Ref& obj, Span at) {
+  auto library = [&](const std::string& owner) {
+    const std::vector<std::string>* names = in.builtin_parameters(owner);
+    if (!names)
+      in.unsupported(at, "inspect.signature of " + owner + " (keq models it as a builtin)");
+    std::vector<Ref> out;
+    for (const std::string& n : *names)
+      out.push_back(
+          tuple({string(n), none(), boolean(false), none(), boolean(false), string(owner)}));
+    return list(std::move(out));
+  };
+  switch (obj->kind) {
+    case K::Function:
+      return list(function_parameters(*obj->fn, 0));
+    case K::Builtin:
+      return library(obj->s);
+    case K::BoundMethod:
+      if (obj->items[1]->kind == K::Function)
+        return list(function_parameters(*obj->items[1]->fn, 1));
+      break;
+    case K::Class:
+    case K::Instance: {
+      bool cls = obj->kind == K::Class;
+      Ref start = cls ? obj : obj->cls;
+      for (Ref c = start; c; c = c->cls)
+        if (auto it = c->attrs->find(cls ? "__init__" : "__call__"); it != c->attrs->end()) {
+          if (it->second->kind == K::Function)
+            return list(function_parameters(*it->second->fn, it->second->b ? 0 : 1));
+          break;
+        }
+      if (!cls && !is_callable(obj))
+        in.raise(at, "TypeError: " + in.repr(obj) + " is not a callable object");
+      break;
+    }
+    default:
+      if (!is_callable(obj))
+        in.raise(at, "TypeError: " + in.repr(obj) + " is not a callable object");
+  }
+  in.unsupported(at, "inspect.signature of " + obj->type_name());
+}
+
+// What inspect's predicates test. A builtin here may be a Python function in the real library
+// (torch.nn.functional.relu is one): keq cannot tell, so asking is UNSUPPORTED where `strict`.
+Ref kind_of(Interp& in, const Ref& obj, bool strict, Span at) {
+  switch (obj->kind) {
+    case K::Function:
+      return string("function");
+    case K::Class:
+      return string("class");
+    case K::Module:
+      if (obj->s == kPropertyTag) return string("other");
+      in.available(obj, at);
+      return string("module");
+    case K::BoundMethod:
+      if (obj->items[1]->kind == K::Function) return string("method");
+      break;
+    case K::Builtin:
+      if (!strict) return string("builtin");
+      break;
+    default:
+      return string("other");
+  }
+  in.unsupported(at, "whether " + obj->type_name() +
+                         " is a Python function or a builtin (inspect; keq models it in C++)");
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, Ref>> stdlib_model_builtins(const std::string& name) {
+  if (name == "inspect")
+    return {{"_keq_parameters",
+             builtin("inspect.signature",
+                     [](Interp& in, CallArgs& a) { return parameters_of(in, a.pos.at(0), a.at); })},
+            {"_keq_kind", builtin("inspect",
+                                  [](Interp& in, CallArgs& a) {
+                                    return kind_of(in, a.pos.at(0),
+                                                   a.pos.size() < 2 || in.truthy(a.pos[1], a.at),
+                                                   a.at);
+                                  })},
+            {"_keq_unmodelled", builtin("inspect", [](Interp& in, CallArgs& a) -> Ref {
+               in.unsupported(a.at, "inspect: " + a.pos.at(0)->s + " is not modelled");
+             })}};
   if (name != "pkgutil") return {};
   return {{"_keq_folder_modules", builtin("pkgutil.iter_modules", [](Interp& in, CallArgs& a) {
              Ref path = a.pos.at(0);
@@ -431,6 +766,7 @@ const char* stdlib_model_source(const std::string& name) {
   if (name == "itertools") return kItertools;
   if (name == "abc") return kAbc;
   if (name == "pkgutil") return kPkgutil;
+  if (name == "inspect") return kInspect;
   if (name == "platform") return kPlatform;
   if (name == "logging") return kLogging;
   if (name == "threading") return kThreading;

@@ -3,7 +3,182 @@
 
 namespace keq::triton::impl {
 
+namespace {
+// triton.runtime.autotuner.Autotuner as Triton 3.6 writes it (triton/runtime/autotuner.py), for
+// libraries that subclass it (fla's CachedAutotuner): __init__ sets the attributes Triton's does
+// (the hooks are Triton's own, by identity), and run() launches through keq's model of
+// @triton.autotune, where every config is a configuration of its own. What keq cannot follow
+// is UNSUPPORTED at run(): hooks the program set, a cache it filled, warmup launches.
+// knobs.autotuning.cache is off by default, so cache_results is as given.
+constexpr const char* kAutotuner = R"PY(
+import inspect
+from triton import Config, autotune, heuristics
+
+
+class KernelInterface:
+    __keq_library__ = True
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(grid=grid, warmup=False, *args, **kwargs)
+
+
+class Autotuner(KernelInterface):
+    __keq_library__ = True
+
+    def __init__(self, fn, arg_names, configs, key, reset_to_zero, restore_value, pre_hook=None,
+                 post_hook=None, prune_configs_by=None, warmup=None, rep=None,
+                 use_cuda_graph=False, do_bench=None, cache_results=False):
+        if not configs:
+            self.configs = [Config({}, num_warps=4, num_stages=3, num_ctas=1)]
+        else:
+            self.configs = configs
+        self.keys = key
+        self.cache = {}
+        self.arg_names = arg_names
+        self.cache_results = cache_results
+        self.reset_to_zero = []
+        if reset_to_zero is not None:
+            self.reset_to_zero = list(reset_to_zero)
+        self.restore_value = []
+        if restore_value is not None:
+            self.restore_value = list(restore_value)
+        self.pre_hook = lambda kwargs, reset_only=False: 0
+        self.post_hook = lambda kwargs, exception: 0
+        self.user_defined_pre_hook = False
+        self.user_defined_post_hook = False
+        if pre_hook:
+            self.pre_hook = pre_hook
+            self.user_defined_pre_hook = True
+        elif len(self.reset_to_zero) > 0 or len(self.restore_value) > 0:
+
+            def _pre_hook(kwargs, reset_only=False):
+                for name in self.reset_to_zero:
+                    kwargs[name].zero_()
+                if not reset_only:
+                    self.restore_copies = {name: kwargs[name].clone() for name in self.restore_value}
+
+            self.pre_hook = _pre_hook
+        if post_hook:
+            self.post_hook = post_hook
+            self.user_defined_post_hook = True
+        elif len(self.restore_value) > 0:
+
+            def _post_hook(kwargs, exception):
+                for name in self.restore_value:
+                    kwargs[name].copy_(self.restore_copies[name])
+                self.restore_copies = {}
+
+            self.post_hook = _post_hook
+        self.perf_model = None
+        self.configs_top_k = 1.0
+        self.early_config_prune = None
+        if prune_configs_by:
+            self.perf_model = prune_configs_by.get("perf_model", self.perf_model)
+            self.configs_top_k = prune_configs_by.get("top_k", self.configs_top_k)
+            self.early_config_prune = prune_configs_by.get("early_config_prune", self.early_config_prune)
+        self.fn = fn
+        self.base_fn = fn
+        while not inspect.isfunction(self.base_fn):
+            self.base_fn = self.base_fn.fn
+        self._do_bench = do_bench
+        self.num_warmups = warmup
+        self.num_reps = rep
+        self.use_cuda_graph = use_cuda_graph
+        self._keq_hooks = (self.pre_hook, self.post_hook)
+
+    def run(self, *args, **kwargs):
+        return _keq_autotuned_launch(self, args, kwargs)
+)PY";
+}  // namespace
+
+// Autotuner.run: the kernel the Autotuner wraps, given the autotune attributes @triton.autotune
+// would have set from the instance's (one per instance, so that its first launch per key is
+// the one Triton benchmarks), launched with the call's grid.
+Ref Triton::autotuned_launch(CallArgs& a) {
+  Ref self = a.pos.at(0), args = a.pos.at(1), kwargs = a.pos.at(2);
+  auto attr = [&](const char* name) { return in.getattr(self, name, a.at); };
+  Ref hooks = attr("_keq_hooks");
+  if (in.truthy(attr("user_defined_pre_hook"), a.at) ||
+      in.truthy(attr("user_defined_post_hook"), a.at) || attr("pre_hook") != hooks->items[0] ||
+      attr("post_hook") != hooks->items[1])
+    in.unsupported(a.at, "an Autotuner with hooks of its own around benchmarking runs");
+  Ref cache = attr("cache");
+  if (cache->kind != K::Dict || !cache->dict.empty())
+    in.unsupported(a.at, "an Autotuner whose cache the program filled (a config chosen for a key)");
+  Ref fn = attr("fn");
+  if (!in.is_instance_of(fn, "JITFunction"))
+    in.unsupported(a.at, "an Autotuner over " + fn->type_name() +
+                             " (keq models one over a "
+                             "@triton.jit function)");
+  Ref& kernel = (*self->attrs)["<keq kernel>"];
+  if (!kernel) kernel = std::make_shared<python::Value>(*fn);
+  kernel->attrs = std::make_shared<Attrs>(*fn->attrs);
+  Attrs& k = *kernel->attrs;
+  k["configs"] = python::list(in.to_sequence(attr("configs"), a.at));
+  for (const Ref& c : k["configs"]->items)
+    if (!in.is_instance_of(c, "Config"))
+      in.error(a.at, "Autotuner.configs holds something not a triton.Config");
+  k["key"] = attr("keys");
+  for (const char* name : {"reset_to_zero", "restore_value"})
+    if (Ref v = attr(name); in.truthy(v, a.at)) k[name] = v;
+  auto prune = std::make_shared<python::Value>();  // as prune_configs_by would have given them
+  prune->kind = K::Dict;
+  for (const char* name : {"early_config_prune", "perf_model"})
+    if (Ref v = attr(name); v->kind != K::None) prune->dict.push_back({python::string(name), v});
+  if (!prune->dict.empty()) k["prune_configs_by"] = prune;
+  CallArgs call;
+  call.at = a.at;
+  call.pos = in.to_sequence(args, a.at);
+  Ref grid;
+  for (const auto& [key, v] : kwargs->dict) {
+    if (key->kind != K::Str) in.error(a.at, "keyword arguments are strings");
+    if (key->s == "grid") {
+      grid = v;
+    } else if (key->s == "warmup") {
+      if (in.truthy(v, a.at))
+        in.unsupported(a.at, "Autotuner.run(warmup=True) (compiling without launching)");
+    } else {
+      call.kw.push_back({key->s, v});
+    }
+  }
+  if (!grid) in.raise(a.at, "KeyError: 'grid'");
+  return launch(kernel, grid, call);
+}
+
 void Triton::install_decorators(const Ref& tl, const Ref& triton) {
+  in.register_model_source("triton.runtime.autotuner", kAutotuner);
+  in.register_model_builtin("triton.runtime.autotuner", "_keq_autotuned_launch",
+                            python::builtin("Autotuner.run", [this](Interp&, CallArgs& a) {
+                              return autotuned_launch(a);
+                            }));
+  for (const char* name : {"Autotuner", "KernelInterface"})
+    in.register_model_attribute("triton.runtime", name, "triton.runtime.autotuner");
+  in.set_real_names("triton.runtime.autotuner", {"Autotuner",
+                                                 "AutotunerError",
+                                                 "Config",
+                                                 "Dict",
+                                                 "Heuristics",
+                                                 "JITFunction",
+                                                 "KernelInterface",
+                                                 "List",
+                                                 "Optional",
+                                                 "OutOfResources",
+                                                 "PTXASError",
+                                                 "Tuple",
+                                                 "annotations",
+                                                 "autotune",
+                                                 "builtins",
+                                                 "cached_property",
+                                                 "driver",
+                                                 "get_cache_invalidating_env_vars",
+                                                 "get_cache_manager",
+                                                 "hashlib",
+                                                 "heuristics",
+                                                 "inspect",
+                                                 "json",
+                                                 "knobs",
+                                                 "time",
+                                                 "triton_key"});
   auto& t = *tl->attrs;
   t["constexpr"] = python::builtin("tl.constexpr", python::triton_constexpr);
   // triton.jit / autotune / Config

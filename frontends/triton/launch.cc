@@ -41,6 +41,12 @@ Ref Triton::make_kernel(const Ref& fn) {
         fn->fn->tree->file + ":" + std::to_string(at.line) + ":" + std::to_string(at.col);
     st.kernels_run.try_emplace(site, torch::TorchState::KernelRun{fn->s, false});
     (*attrs)["<site>"] = python::string(site);
+    // What JITFunction.__init__ sets that libraries read (fla's autotuner: fn.arg_names).
+    std::vector<Ref> names;
+    for (const std::string& n : in.parameter_names(fn)) names.push_back(python::string(n));
+    (*attrs)["arg_names"] = python::list(std::move(names));
+    for (const char* name : {"__name__", "__module__", "__doc__"})
+      (*attrs)[name] = in.function_attribute(fn, name, at);
   }
   auto inst = std::make_shared<Value>();
   inst->kind = K::Instance;

@@ -75,6 +75,7 @@ void check_keyword_arguments(python::Interp& in) {
     auto it = module->attrs->find(f.name);
     if (it == module->attrs->end() || it->second->kind != K::Builtin) continue;
     Ref model = it->second;
+    in.set_builtin_parameters(model->s, f.keywords);
     it->second = python::builtin(model->s, [model, &f](Interp& i2, CallArgs& a) {
       for (const auto& [keyword, value] : a.kw)
         if (std::find(f.keywords.begin(), f.keywords.end(), keyword) == f.keywords.end())
