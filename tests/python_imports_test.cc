@@ -1205,5 +1205,31 @@ b = b + 8 * int(not hasattr(True, "dtype")) + 16 * int({1: 2} != {1: 2, 3: 4})
   EXPECT_EQ(r.integer("b"), 31);
 }
 
+// collections.deque with a maxlen drops from the other end (fla's tensor_cache keeps its last
+// 4 calls so); tensor parallelism's classes import and subclass, and making one is UNSUPPORTED.
+TEST(PythonHost, DequesWithAMaxlenAndDistributedNamesAsLibrariesImportThem) {
+  Folder f;
+  ProgramRun r(f, R"(
+import torch
+from collections import deque
+from torch.distributed import DeviceMesh
+from torch.distributed.tensor import DTensor, Replicate, Shard, distribute_module
+from torch.distributed.tensor.parallel import ParallelStyle
+d = deque([1, 2, 3], maxlen=3)
+d.append(4)
+d.appendleft(0)
+e = deque(maxlen=2)
+e.extend([5, 6, 7])
+a = sum(d) + 10 * len(d) + 100 * e.popleft() + 1000 * int(e.maxlen == 2 and not isinstance(d, list))
+class NormParallel(ParallelStyle):
+    pass
+b = int(not isinstance(torch.randn(2), DTensor)) + 2 * int(issubclass(NormParallel, ParallelStyle))
+)");
+  EXPECT_EQ(r.integer("a"), 1635);  // deque([0, 2, 3]); e deque([6, 7]), then 6 taken
+  EXPECT_EQ(r.integer("b"), 3);
+  EXPECT_THROW(ProgramRun(f, "from torch.distributed.tensor import Shard\ns = Shard(0)\n"),
+               python::Unsupported);
+}
+
 }  // namespace
 }  // namespace keq::torch

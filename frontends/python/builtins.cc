@@ -468,7 +468,7 @@ void Interp::install_builtins() {
         // nn.ModuleList and ModuleDict (`b`) are no list or dict, nor an iterator a list, nor a
         // set a dict; a defaultdict is one (a Module's state_dict() is checked so).
         const bool container = x->b;
-        if ((n == "list" && x->kind == K::List && !container && !is_iterator(x)) ||
+        if ((n == "list" && x->kind == K::List && !container && !is_iterator(x) && !is_deque(x)) ||
             (n == "dict" && x->kind == K::Dict && !container && !is_set(x)) ||
             (n == "set" && is_set(x)))
           return boolean(true);

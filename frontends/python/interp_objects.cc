@@ -500,7 +500,8 @@ bool Interp::has_builtin_attribute(const Ref& obj, const std::string& name) cons
     case K::Str:
       return !host || kStr.contains(name);
     case K::List:
-      return obj->b || kList.contains(name);  // an nn container has a module's attributes
+      // an nn container has a module's attributes; a deque has more than a list
+      return obj->b || is_deque(obj) || kList.contains(name);
     case K::Tuple:
       return !obj->s.empty() || obj->b || name == "count" || name == "index";
     case K::Dict:
@@ -654,17 +655,35 @@ Ref Interp::getattr(const Ref& obj, const std::string& name, Span at) {
           }
           return none();
         });
-      if (name == "append" || name == "extend")
-        return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) {
+      if (name == "append" || name == "extend" ||
+          (is_deque(obj) && (name == "appendleft" || name == "popleft")))
+        return builtin("list." + name, [obj, name](Interp& in, CallArgs& a) -> Ref {
+          auto& xs = obj->items;
+          if (name == "popleft") {
+            if (xs.empty()) in.raise(a.at, "IndexError: pop from an empty deque");
+            Ref v = xs.front();
+            xs.erase(xs.begin());
+            return v;
+          }
           if (a.pos.size() != 1) in.error(a.at, "list." + name + " takes one argument");
           if (name == "append") {
-            obj->items.push_back(a.pos[0]);
+            xs.push_back(a.pos[0]);
+          } else if (name == "appendleft") {
+            xs.insert(xs.begin(), a.pos[0]);
           } else {
             auto more = in.to_sequence(a.pos[0], a.at);
-            obj->items.insert(obj->items.end(), more.begin(), more.end());
+            xs.insert(xs.end(), more.begin(), more.end());
+          }
+          // a full deque drops items from the end opposite the one added to
+          if (is_deque(obj) && obj->i >= 0 && xs.size() > static_cast<size_t>(obj->i)) {
+            if (name == "appendleft")
+              xs.resize(static_cast<size_t>(obj->i));
+            else
+              xs.erase(xs.begin(), xs.end() - obj->i);
           }
           return none();
         });
+      if (is_deque(obj) && name == "maxlen") return obj->i < 0 ? none() : integer(obj->i);
       break;
     case K::Dict:
       if (is_set(obj) && (name == "add" || name == "discard" || name == "remove" ||

@@ -468,7 +468,8 @@ void install_sys(Interp& in) {
 }
 
 // collections: OrderedDict is a dict (dicts keep insertion order), defaultdict a dict that
-// calls its factory for a missing key, deque without maxlen a list, namedtuple a class whose
+// calls its factory for a missing key, deque a list that drops items past its maxlen (with
+// appendleft and popleft), namedtuple a class whose
 // instances hold their fields as attributes and index and iterate as tuples. The rest
 // (Counter, ChainMap) is UNSUPPORTED by name.
 Ref make_namedtuple(Interp& in, CallArgs& a) {
@@ -538,12 +539,21 @@ void install_collections(Interp& in, const Ref& dict, const Ref& list) {
   Ref m = module_object("collections");
   (*m->attrs)["OrderedDict"] = dict;
   (*m->attrs)["deque"] = builtin("collections.deque", [list](Interp& i2, CallArgs& a) -> Ref {
-    if (Ref n = a.get(1, "maxlen"); n && n->kind != K::None)
-      i2.unsupported(a.at, "collections.deque with a maxlen");
+    int64_t maxlen = -1;
+    if (Ref n = a.get(1, "maxlen"); n && n->kind != K::None) {
+      if (n->kind != K::Int) i2.raise(a.at, "TypeError: an integer is required");
+      if (n->i < 0) i2.raise(a.at, "ValueError: maxlen must be non-negative");
+      maxlen = n->i;
+    }
     CallArgs b;
     b.at = a.at;
-    if (!a.pos.empty()) b.pos = {a.pos[0]};
-    return i2.call(list, b);
+    if (Ref items = a.get(0, "iterable")) b.pos = {items};
+    Ref d = i2.call(list, b);
+    d->s = kDequeMarker;
+    d->i = maxlen;
+    if (maxlen >= 0 && d->items.size() > static_cast<size_t>(maxlen))
+      d->items.erase(d->items.begin(), d->items.end() - maxlen);
+    return d;
   });
   (*m->attrs)["defaultdict"] =
       builtin("collections.defaultdict", [dict](Interp& i2, CallArgs& a) -> Ref {

@@ -28,6 +28,7 @@ const std::string* CallArgs::unread_keyword() const {
 std::string Value::type_name() const {
   if (kind == Kind::Dict && s == kSetMarker) return "set";
   if (kind == Kind::List && s == kIteratorMarker) return "list_iterator";
+  if (kind == Kind::List && s == kDequeMarker) return "deque";
   switch (kind) {
     case Kind::None:
       return "NoneType";

@@ -156,6 +156,12 @@ inline bool is_iterator(const Ref& v) {
   return v->kind == Value::Kind::List && v->s == kIteratorMarker;
 }
 Ref iterator(std::vector<Ref> items);
+// A collections.deque: a list (Kind::List) marked "deque" whose `i` is its maxlen (-1: none);
+// append and extend drop items from the other end past it.
+inline constexpr const char* kDequeMarker = "deque";
+inline bool is_deque(const Ref& v) {
+  return v->kind == Value::Kind::List && v->s == kDequeMarker;
+}
 // What Python's callable() answers.
 bool is_callable(const Ref& v);
 // tl.constexpr(v): v itself where Triton unwraps it (kernels, launches), marked (`s` is

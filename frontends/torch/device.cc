@@ -361,6 +361,30 @@ void install_host_environment(python::Interp& in, TorchState& st, const Ref& tor
   answer("is_initialized", false);
   (*dtensor->attrs)["DTensor"] =
       in.make_class("DTensor", nullptr, std::make_shared<absl::flat_hash_map<std::string, Ref>>());
+  // Tensor parallelism's classes and functions, which libraries import at module level for the
+  // parallel styles they define (fla's NormParallel): the names exist, a class can be a base
+  // or an isinstance test (keq makes no DTensor), and making or calling one is UNSUPPORTED.
+  Ref tensor_parallel = python::module_object("torch.distributed.tensor.parallel");
+  auto unmodelled = [](const std::string& what) {
+    return python::builtin(what, [what](python::Interp& i2, python::CallArgs& a) -> Ref {
+      i2.unsupported(a.at, what + " (distributed tensors are not modelled)");
+    });
+  };
+  auto opaque = [&](const Ref& module, const std::string& name) {
+    auto attrs = std::make_shared<absl::flat_hash_map<std::string, Ref>>();
+    (*attrs)["__init__"] = unmodelled(module->s + "." + name + "(...)");
+    (*module->attrs)[name] = in.make_class(name, nullptr, attrs);
+  };
+  opaque(dist, "DeviceMesh");
+  for (const char* name : {"Placement", "Replicate", "Shard", "Partial"}) opaque(dtensor, name);
+  for (const char* name : {"ParallelStyle", "ColwiseParallel", "RowwiseParallel",
+                           "SequenceParallel", "PrepareModuleInput", "PrepareModuleOutput"})
+    opaque(tensor_parallel, name);
+  for (const char* name : {"distribute_module", "distribute_tensor"})
+    (*dtensor->attrs)[name] = unmodelled(std::string("torch.distributed.tensor.") + name);
+  (*tensor_parallel->attrs)["parallelize_module"] =
+      unmodelled("torch.distributed.tensor.parallel.parallelize_module");
+  (*dtensor->attrs)["parallel"] = tensor_parallel;
   (*dist->attrs)["tensor"] = dtensor;
   t["distributed"] = dist;
   in.register_module("torch.distributed", dist);
@@ -385,6 +409,7 @@ void install_host_environment(python::Interp& in, TorchState& st, const Ref& tor
                           "has_triton_tma has_triton_tma_device triton_backend "
                           "triton_hash_with_backend"));
   in.register_module("torch.distributed.tensor", dtensor);
+  in.register_module("torch.distributed.tensor.parallel", tensor_parallel);
   in.register_module("torch.amp", amp);
   in.register_module("torch.cuda", cuda);
   in.register_module("torch.cuda.amp", cuda_amp);
