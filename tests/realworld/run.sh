@@ -6,7 +6,7 @@
 #           (scripts/test-venv.sh installs liger-kernel 0.8.5 there; no third-party code is here).
 #   llm_style/: candidates written the way LLM-generated KernelBench submissions are.
 #   production/: thin candidates that import operators of production libraries (mamba-ssm,
-#           flash-attn, torchao, xformers), read from the pinned releases
+#           flash-attn, torchao, xformers, unsloth, fla-core), read from the pinned releases
 #           scripts/production-libs.sh fetches from PyPI into .cache/ (none of it is committed).
 # keq verify runs at the default bound.
 # usage: run.sh SOURCE_DIR KEQ CORPUS [OP...]    prints one line per pair: verdict, seconds.
