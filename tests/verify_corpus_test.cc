@@ -713,6 +713,25 @@ TEST(VerifyCorpus, AnAutotunerSubclassLaunchesEveryConfig) {
   fs::remove(edited);
 }
 
+// A gather whose mask tests the loaded index (fla's cross entropy): decided per value the index
+// takes, so a block end tested with <= counts a boundary logit twice; without other= a
+// masked-off value is undefined and whether it reaches an output is not decided here.
+TEST(VerifyCorpus, AGatherMaskedByItsOwnIndex) {
+  fs::path dir = fs::path(KEQ_SOURCE_DIR) / "examples/gather_target_in_its_block";
+  Options opt;
+  opt.dims = read_expected(dir).dims;
+  const std::string ref = (dir / "ref.py").string();
+  EXPECT_EQ(verify(ref, (dir / "cand.py").string(), opt).verdict, Verdict::Equivalent);
+  fs::path edited = fs::temp_directory_path() / "keq_gather_mask_cand.py";
+  ASSERT_EQ(edited_copy(dir / "cand.py", "(t < tl.minimum", "(t <= tl.minimum", edited), 1u);
+  EXPECT_EQ(verify(ref, edited.string(), opt).verdict, Verdict::NotEquivalent);
+  ASSERT_EQ(edited_copy(dir / "cand.py", ", other=0.0)", ")", edited), 1u);
+  Report r = verify(ref, edited.string(), opt);
+  EXPECT_EQ(r.verdict, Verdict::Unsupported) << r.reason;
+  EXPECT_NE(r.reason.find("without other="), std::string::npos) << r.reason;
+  fs::remove(edited);
+}
+
 // A launch whose grid was fixed for the file's sizes reads out of bounds in every program at
 // keq's: once it has added 2^20 findings past those listed, it stops, and the report says where
 // (Codex's SwiGLU, 49,152 programs, ran 22 s to this verdict; 2 s now).

@@ -227,6 +227,7 @@ void Interp::install_builtins() {
     if (f->kind != K::Function) in.unsupported(a.at, "classmethod of a " + f->type_name());
     Ref m = builtin(f->s, [f](Interp& i2, CallArgs& b) { return i2.call(f, b); });
     m->b = true;
+    m->items = {f};  // called bound, it runs as a method of its class: super() works there
     return m;
   });
   // property(fget): reading the attribute on an instance calls fget (interp_objects.cc);

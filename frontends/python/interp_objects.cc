@@ -245,8 +245,11 @@ Ref Interp::call(const Ref& f, CallArgs args) {
       const Ref& self = f->items[0];
       const Ref& fn = f->items[1];
       args.pos.insert(args.pos.begin(), self);
+      const Ref owner = f->items.size() > 2 ? f->items[2] : nullptr;
+      if (fn->kind == K::Builtin && fn->b && !fn->items.empty())  // a classmethod of the program
+        return call_function(fn->items[0], args, self, owner);
       if (fn->kind == K::Builtin) return fn->builtin(*this, args);
-      return call_function(fn, args, self, f->items.size() > 2 ? f->items[2] : nullptr);
+      return call_function(fn, args, self, owner);
     }
     case K::Class:
       if (is_enum_class(f) && args.pos.size() == 1 && args.kw.empty() &&

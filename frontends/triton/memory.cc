@@ -4,7 +4,8 @@
 
 namespace keq::triton::impl {
 
-std::vector<bool> Triton::mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at) {
+std::vector<bool> Triton::mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at,
+                                     std::vector<TermId>* dependent) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   if (!mask || mask->kind == K::None) return std::vector<bool>(n, true);
@@ -14,8 +15,15 @@ std::vector<bool> Triton::mask_lanes(const Ref& mask, const std::vector<int64_t>
   std::vector<bool> lanes;
   auto& seen = st.mask_coverage[in.where(at)];
   std::vector<int64_t> idx(shape.size(), 0);
+  if (dependent) dependent->assign(n, Value::kNoTerm);
   for (int64_t k = 0; k < n; ++k) {
-    lanes.push_back(const_int(m->elems[broadcast_index(*m, shape, idx)], at, "a mask") != 0);
+    TermId e = m->elems[broadcast_index(*m, shape, idx)];
+    if (dependent && !is_const(e) && !closed(e)) {  // the caller decides it per loaded value
+      (*dependent)[k] = e;
+      lanes.push_back(true);
+    } else {
+      lanes.push_back(const_int(e, at, "a mask") != 0);
+    }
     (lanes.back() ? seen.on : seen.off) = true;
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < shape[d]) break;
@@ -67,34 +75,44 @@ Ref Triton::load(CallArgs& a) {
     in.unsupported(a.at,
                    "other= wider than the pointer block of a tl.load (Triton broadcasts the "
                    "pointers to it, and not the mask)");
-  std::vector<bool> lanes = mask_lanes(mask, p->shape, a.at);
+  // A gather's mask may test the loaded index itself (fla's cross entropy loads the target's
+  // logit only in the vocabulary block that holds it): decided per value the index takes.
+  std::vector<TermId> dependent;
+  std::vector<bool> lanes =
+      mask_lanes(mask, p->shape, a.at, p->loaded_offsets.empty() ? nullptr : &dependent);
   TensorPtr other_t =
       other && other->kind != K::None ? as_tensor(in, other, a.at, p->tensor->dtype) : nullptr;
-  return load_lanes(p, lanes, other_t, a.at);
+  return load_lanes(p, lanes, other_t, a.at, dependent);
 }
 
 Ref Triton::load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t,
-                       Span at) {
+                       Span at, const std::vector<TermId>& dependent) {
   const TensorPtr& buf = p->tensor;
   auto r = std::make_shared<Tensor>();
   r->shape = p->shape;
   r->dtype = buf->dtype;
   std::vector<int64_t>& w = writers(buf);
+  auto masked = [&](size_t k) {
+    return other_t
+               ? convert(
+                     s, other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))],
+                     other_t->dtype, buf->dtype)
+               : undefined(at, "masked lane without other=", buf->dtype);
+  };
   for (size_t k = 0; k < lanes.size(); ++k) {
     if (!lanes[k]) {
-      r->elems.push_back(
-          other_t
-              ? convert(s,
-                        other_t->elems[broadcast_index(*other_t, p->shape, unflatten(k, p->shape))],
-                        other_t->dtype, buf->dtype)
-              : undefined(at, "masked lane without other=", buf->dtype));
+      r->elems.push_back(masked(k));
       continue;
     }
     int64_t off = p->offsets[k];
+    TermId mask = dependent.empty() ? Value::kNoTerm : dependent[k];
     if (!p->loaded_offsets.empty() && p->loaded_offsets[k] != Value::kNoTerm) {
-      r->elems.push_back(gather_lane(buf, off, p->loaded_offsets[k], static_cast<int64_t>(k), at));
+      r->elems.push_back(gather_lane(buf, off, p->loaded_offsets[k], static_cast<int64_t>(k), at,
+                                     mask, mask == Value::kNoTerm ? mask : masked(k)));
       continue;
     }
+    if (mask != Value::kNoTerm)
+      in.unsupported(at, "a mask that depends on loaded data (data-dependent indexing)");
     bool oob = off < 0 || off >= static_cast<int64_t>(buf->elems.size());
     if (oob || (w[off] >= 0 && w[off] != run->program()))
       need_unconditional(at, "a load out of bounds or racing with another program");
@@ -162,8 +180,34 @@ PeeledOffset peel(const ir::TermStore& s, TermId t, int64_t known) {
 }  // namespace
 
 TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, int64_t lane,
-                           Span at) {
+                           Span at, TermId mask, TermId other) {
   PeeledOffset o = peel(s, loaded, known);
+  // The mask at index value v, where it depends on nothing else loaded; else UNSUPPORTED.
+  auto mask_at = [&](int64_t v) {
+    if (mask == Value::kNoTerm) return true;
+    if (s.op(o.index) != Op::Var)
+      in.unsupported(at, "a mask that depends on loaded data (data-dependent indexing)");
+    // Without other= a masked-off value is undefined, and whether a later tl.where keeps it
+    // out of the outputs would depend on the index: keq's check of undefined values is not
+    // path-sensitive, so it would report one that never arrives.
+    if (s.op(other) == Op::Var && s.variable_of(other).name.starts_with("undef@"))
+      in.unsupported(at,
+                     "a gather masked by a test of its own loaded index, without other= "
+                     "(data-dependent indexing)");
+    ir::Type type = s.type(o.index);
+    try {
+      return ir::evaluate_ieee(s, mask,
+                               [&](const ir::Variable& var) -> std::optional<ir::IeeeValue> {
+                                 if (var.name != s.variable_of(o.index).name) return std::nullopt;
+                                 return ir::IeeeValue{type, 0, v};
+                               })
+                 .i != 0;
+    } catch (const ir::EvalError&) {
+      in.unsupported(at,
+                     "a mask that depends on loaded data other than the index it loads at "
+                     "(data-dependent indexing)");
+    }
+  };
   auto range = torch::int_range_over_inputs(st, s, o.index);
   constexpr int64_t kMostCases = 1 << 16;
   if (!range || range->second - range->first >= kMostCases)
@@ -176,6 +220,10 @@ TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, i
   for (int64_t v = range->first; v <= range->second; ++v) {
     int64_t off = o.known + o.scale * v;
     values.push_back(v);
+    if (!mask_at(v)) {
+      cases.push_back(other);
+      continue;
+    }
     if (off < 0 || off >= static_cast<int64_t>(buf->elems.size())) {
       // An input's own range is exact; a computed index's range may be wider than its values.
       if (s.op(o.index) != Op::Var)

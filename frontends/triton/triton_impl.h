@@ -619,7 +619,10 @@ struct Triton {
   }
   // The element a load lane reads at offset `known` + `loaded` (loaded data), as a select over
   // each offset the loaded part can take (memory.cc).
-  TermId gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, int64_t lane, Span at);
+  // `mask`: the lane's mask where it depends on the loaded index (kNoTerm: none), and `other`
+  // what a masked-off lane reads.
+  TermId gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, int64_t lane, Span at,
+                     TermId mask = Value::kNoTerm, TermId other = Value::kNoTerm);
 
   // TorchState::int32_offsets: how far an int32 offset block reaches into its buffer.
   void note_int32_offset(const Tensor& off, const Tensor& buffer, Span at) {
@@ -859,12 +862,16 @@ struct Triton {
   }
 
   // ---- memory ----
-  std::vector<bool> mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at);
+  // `dependent`, when given, gets each lane's mask term where it depends on loaded data (that
+  // lane counts as on; kNoTerm elsewhere); without it such a mask is UNSUPPORTED.
+  std::vector<bool> mask_lanes(const Ref& mask, const std::vector<int64_t>& shape, Span at,
+                               std::vector<TermId>* dependent = nullptr);
   std::vector<int64_t>& writers(const TensorPtr& t);
   TermId undefined(Span at, const std::string& why, DType dtype);
   Ref load(CallArgs& a);
   // Lanes off the mask take `other` (undefined without it); the rest read memory.
-  Ref load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t, Span at);
+  Ref load_lanes(const Ref& p, const std::vector<bool>& lanes, const TensorPtr& other_t, Span at,
+                 const std::vector<TermId>& dependent = {});
   // Appends to r the [m, n] product of the b-th [m, k] matrix of x and [k, n] matrix of y, plus
   // acc's b-th matrix where there is one (tl.dot, batch by batch).
   void dot_matrix(const Tensor& x, const Tensor& y, const Tensor* acc, int64_t b, int64_t m,
