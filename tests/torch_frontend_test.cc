@@ -1885,6 +1885,32 @@ TEST(Triton, AKernelReadsOnlyConstexprGlobals) {
   }
 }
 
+// tl.cast's fp_downcast_rounding (fla's causal conv stores with 'rtne'): ignored where the types
+// agree, 'rtne' the plain conversion, Triton's ValueErrors elsewhere (its interpreter raises the
+// same), and 'rtz' UNSUPPORTED (keq's conversion rounds to nearest).
+TEST(Triton, FpDowncastRoundingAsTritonChecksIt) {
+  std::string file =
+      (fs::path(KEQ_SOURCE_DIR) / "tests/golden/candidates/fp_downcast_rounding.py").string();
+  ir::TermStore s;
+  Program plain = run_program(file, s, "ModelRtne", {});
+  EXPECT_NE(s.str(plain.outputs[0]->elems[0]).find("f16"), std::string::npos)
+      << s.str(plain.outputs[0]->elems[0]);
+  Program same = run_program(file, s, "ModelSameType", {});
+  EXPECT_EQ(s.str(same.outputs[0]->elems[0]), "in0[0]");
+  for (auto [model, said] : {std::pair{"ModelIntSource",
+                                       "should be set only for truncating fp conversions. Source "
+                                       "scalar type is int32 and destination type is fp32"},
+                             std::pair{"ModelUnknownName", "Invalid rounding mode: up."}}) {
+    try {
+      run_program(file, s, model, {});
+      ADD_FAILURE() << model << " ran";
+    } catch (const python::ProgramError& e) {
+      EXPECT_NE(std::string(e.what()).find(said), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(run_program(file, s, "ModelRtz", {}), python::Unsupported);
+}
+
 // Found by the variant corpus (tests/variants/): a load without other= whose masked lanes a
 // tl.where discards is no finding, and 1.0 / n for a runtime scalar n stays a division.
 TEST(Triton, WhereDiscardsMaskedLanesAndRuntimeScalarsComputeInTheKernel) {

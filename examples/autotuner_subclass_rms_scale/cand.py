@@ -36,6 +36,7 @@ def contiguous_inputs(fn):
     return wrapper
 
 
+@triton.heuristics({"BD": lambda args: triton.next_power_of_2(args["D"])})
 @named_autotune(configs=[triton.Config({"BR": br}, num_warps=w) for br in [1, 2] for w in [1, 2]],
                 key=["D"])
 @triton.jit
@@ -55,7 +56,7 @@ def rms_scale(x, eps=1e-6):
     y = torch.empty_like(x2)
     T = x2.shape[0]
     grid = lambda meta: (triton.cdiv(T, meta["BR"]),)
-    rms_scale_kernel[grid](x2, y, eps, T, D=D, BD=triton.next_power_of_2(D))
+    rms_scale_kernel[grid](x2, y, eps, T, D=D)
     return y.view(x.shape)
 
 

@@ -95,6 +95,26 @@ std::string short_name(torch::DType d) {
   }
 }
 
+}  // namespace
+
+bool check_fp_downcast_rounding(python::Interp& in, python::Span at, const python::Ref& rounding,
+                                torch::DType from, torch::DType to) {
+  if (!rounding || rounding->kind == python::Value::Kind::None || from == to) return false;
+  const bool named = rounding->kind == python::Value::Kind::Str;
+  if (!named || (rounding->s != "rtne" && rounding->s != "rtz"))
+    in.raise(at, "ValueError: Invalid rounding mode: " + (named ? rounding->s : in.repr(rounding)) +
+                     ". Supported rounding modes are 'rtne' and 'rtz'.");
+  if (!torch::is_float(from) || !torch::is_float(to) ||
+      torch::element_size(to) >= torch::element_size(from))
+    in.raise(at,
+             "ValueError: fp_downcast_rounding should be set only for truncating fp conversions. "
+             "Source scalar type is " +
+                 short_name(from) + " and destination type is " + short_name(to));
+  return rounding->s == "rtz";
+}
+
+namespace {
+
 // The type as Triton's repr prints it in IncompatibleTypeErrorImpl.
 std::string repr(OperandType t) {
   if (t.pointer) return "pointer<" + short_name(t.dtype) + ">";

@@ -100,6 +100,11 @@ void check_pointer_operand(python::Interp& in, python::Span at, const python::Re
                            const std::string& op);
 // A kernel value's type as Triton's code generator compares it (TensorHooks::kernel_type).
 std::optional<python::KernelType> kernel_type(const python::Ref& v);
+// semantic.cast's fp_downcast_rounding (Triton 3.6): ignored where the types are the same;
+// 'rtne' or 'rtz' only, and only on a float conversion to fewer bits (else ValueError). Returns
+// whether the rounding is round-toward-zero, which differs from the conversion keq models.
+bool check_fp_downcast_rounding(python::Interp& in, python::Span at, const python::Ref& rounding,
+                                torch::DType from, torch::DType to);
 // tl.multiple_of, tl.max_contiguous and tl.max_constancy (`hint`): compiler hints on a block,
 // whose values are constexpr ints, one per dimension (multiple_of takes one for a 0-d block
 // too). A constexpr input (tl.multiple_of(BLOCK_K, 8)) has no shape and does not compile; the

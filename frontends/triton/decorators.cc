@@ -119,6 +119,7 @@ Ref Triton::autotuned_launch(CallArgs& a) {
     if (!in.is_instance_of(c, "Config"))
       in.error(a.at, "Autotuner.configs holds something not a triton.Config");
   k["key"] = attr("keys");
+
   for (const char* name : {"reset_to_zero", "restore_value"})
     if (Ref v = attr(name); in.truthy(v, a.at)) k[name] = v;
   auto prune = std::make_shared<python::Value>();  // as prune_configs_by would have given them
@@ -142,6 +143,20 @@ Ref Triton::autotuned_launch(CallArgs& a) {
     }
   }
   if (!grid) in.raise(a.at, "KeyError: 'grid'");
+  // @triton.heuristics above the Autotuner (fla's causal conv) annotated the instance: as
+  // Triton's Heuristics.run, each value is computed from the call's arguments by name and its
+  // keywords, and passed on as a keyword.
+  if (auto h = self->attrs->find("heuristics"); h != self->attrs->end()) {
+    std::vector<Ref> names = in.to_sequence(attr("arg_names"), a.at);
+    for (const auto& [name, rule] : h->second->dict) {
+      auto named = std::make_shared<python::Value>();
+      named->kind = K::Dict;
+      for (size_t i = 0; i < call.pos.size() && i < names.size(); ++i)
+        named->dict.push_back({names[i], call.pos[i]});
+      for (const auto& [key, v] : kwargs->dict) named->dict.push_back({key, v});
+      call.kw.push_back({name->s, in.call(rule, {Ref(named)}, a.at)});
+    }
+  }
   return launch(kernel, grid, call);
 }
 

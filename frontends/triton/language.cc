@@ -177,14 +177,13 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
           a.at));
     });
   }
-  // tl.cast(x, dtype, bitcast=...) is x.to(dtype, bitcast=...).
+  // tl.cast(x, dtype, fp_downcast_rounding=..., bitcast=...) is x.to(dtype, ...).
   def("cast", [this](Interp& i2, CallArgs& a) {
     CallArgs to;
     to.at = a.at;
     to.pos = {a.get(1, "dtype")};
     if (!to.pos[0]) in.error(a.at, "tl.cast needs a dtype");
-    if (Ref fp = a.get(2, "fp_downcast_rounding"); fp && fp->kind != K::None)
-      in.unsupported(a.at, "tl.cast(fp_downcast_rounding=...)");
+    if (Ref fp = a.get(2, "fp_downcast_rounding")) to.kw.push_back({"fp_downcast_rounding", fp});
     if (Ref bc = a.get(3, "bitcast")) to.kw.push_back({"bitcast", bc});
     return i2.call(i2.getattr(a.pos.at(0), "to", a.at), to);
   });

@@ -252,6 +252,8 @@ void install(python::Interp& in, torch::TorchState& state) {
         if (!d || d->kind != K::DType) i3.error(a.at, ".to needs a dtype");
         torch::require_modelled_dtype(i3, d, a.at);
         DType from = self->tensor->dtype, to = d->dtype;
+        if (check_fp_downcast_rounding(i3, a.at, a.get(SIZE_MAX, "fp_downcast_rounding"), from, to))
+          i3.unsupported(a.at, "fp_downcast_rounding='rtz' (rounding toward zero)");
         if (a.get(SIZE_MAX, "bitcast") && i3.truthy(a.get(SIZE_MAX, "bitcast"), a.at)) {
           Op op = from == DType::F32 && to == DType::I32   ? Op::BitcastI32
                   : from == DType::I32 && to == DType::F32 ? Op::BitcastF32
