@@ -272,6 +272,12 @@ std::vector<std::string> mismatches(const Case& c, const Program& p, ir::TermSto
       bool exact = bit_exact && want.dtype == "float32" && iv.type == ir::Type::F32 &&
                    verify::ieee_approximation(store, t, unfixed, memo).empty();
       double rtol = tolerance(want.dtype);
+      // cuDNN's recurrent kernels run in TF32 on the GPU (torch.backends.cudnn.allow_tf32 is
+      // True by default): a GRU's outputs on an H100 differ from the exact fp32 math by up to
+      // 7.5e-3 relative (tests/fixtures/gpu/op_gru*.case, recorded 2026-12-08).
+      if (auto u = unfixed.find(t);
+          u != unfixed.end() && u->second.find("TF32") != std::string::npos)
+        rtol = std::max(rtol, 2e-2);
       if (interpreter && has_triton_fp8_cast(store, t, fp8_memo)) continue;
       for (auto [got_v, sem] : {std::pair{ieee, "ieee"}, {real.value_or(ieee), "real"}}) {
         if (!real && sem == std::string("real")) continue;

@@ -181,7 +181,11 @@ Ref Torch::recurrent_forward(Interp& i2, CallArgs& a, const std::string& kind) {
           }
         }
         hn.insert(hn.end(), h.begin(), h.end());
-        if (kind == "LSTM") cn.insert(cn.end(), c.begin(), c.end());
+        if (kind == "LSTM") {
+          for (TermId e : c)
+            st.ieee_unfixed.emplace(e, "cuDNN's recurrent kernels (their order and TF32)");
+          cn.insert(cn.end(), c.begin(), c.end());
+        }
       }
     }
     seq = std::move(out);
