@@ -4,9 +4,10 @@
 // lanes outside hold its padding (zero, or NaN); a store writes the lanes inside only (Triton's
 // docstrings; the interpreter of the test venv's Triton 3.6 does the same, negative offsets
 // included). Strides or a base that TMA cannot take reject the configuration, as the host
-// TensorDescriptor's asserts do; an innermost offset that is no multiple of 16 bytes, and a
-// kernel's own descriptor where no triton.set_allocator was called (whose launch Triton's
-// NullAllocator refuses on a GPU; unmeasured here), are UNSUPPORTED.
+// TensorDescriptor's asserts do. A kernel's own descriptor where no triton.set_allocator was
+// called raises at launch, as on an H100 (tests/fixtures/gpu/tma_rules.txt); an innermost
+// offset that is no multiple of 16 bytes is UNSUPPORTED (the H100 stops with an illegal
+// instruction at 4 bytes).
 #include <string>
 #include <tuple>
 #include <vector>
@@ -92,11 +93,6 @@ Ref Triton::tensor_descriptor(const Ref& base, const std::vector<int64_t>& shape
 // tl.make_tensor_descriptor's checks are semantic.py's (Triton 3.6), at compile time.
 Ref Triton::make_tensor_descriptor(CallArgs& a) {
   require_kernel(a, "tl.make_tensor_descriptor");
-  if (!allocator_set_)
-    in.unsupported(a.at,
-                   "tl.make_tensor_descriptor with no triton.set_allocator before the "
-                   "launch (Triton's launch then raises for its scratch memory on a GPU; "
-                   "not modelled)");
   Ref base = a.get(0, "base");
   std::vector<int64_t> shape = ints_of(a.get(1, "shape"), a.at),
                        strides = ints_of(a.get(2, "strides"), a.at),
@@ -131,6 +127,13 @@ Ref Triton::make_tensor_descriptor(CallArgs& a) {
     in.raise(a.at, "ValueError: padding_option is \"zero\" or \"nan\"");
   if (padding == "nan" && !torch::is_float(base->tensor->dtype))
     in.raise(a.at, "ValueError: Padding option `nan` is not supported for integer blocks");
+  // The compiled kernel needs scratch memory for its descriptors, which its launch asks the
+  // allocator for: with none set, Triton 3.6's launch raises (measured on an H100:
+  // tests/fixtures/gpu/tma_rules.txt). keq raises where the kernel makes one.
+  if (!allocator_set_)
+    in.raise(a.at,
+             "RuntimeError: Kernel requires a runtime memory allocation, but no allocator was "
+             "set. Use triton.set_allocator to specify an allocator.");
   return tensor_descriptor(base, shape, strides, block, padding, a.at);
 }
 
