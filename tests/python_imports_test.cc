@@ -1231,5 +1231,24 @@ b = int(not isinstance(torch.randn(2), DTensor)) + 2 * int(issubclass(NormParall
                python::Unsupported);
 }
 
+// Triton's own submodules import as installed (fla probes triton.experimental.gluon with
+// find_spec and imports it for a backend it does not pick), a use is UNSUPPORTED; a vendor's
+// name on tl.extra is absent; the Warning classes CPython has are there.
+TEST(PythonImports, TritonsSubmodulesAndVendorProbesAsInstalled) {
+  Folder f;
+  ProgramRun r(f, R"(
+import warnings
+from importlib.util import find_spec
+import triton.language as tl
+import triton.experimental.gluon as gluon
+a = int(find_spec("triton.experimental.gluon") is not None) + 2 * int(not hasattr(tl.extra, "ascend"))
+a = a + 4 * int(hasattr(tl.extra, "cuda")) + 8 * int(issubclass(ImportWarning, Warning))
+)");
+  EXPECT_EQ(r.integer("a"), 15);
+  EXPECT_THROW(ProgramRun(f, "import triton.experimental.gluon as g\nx = g.jit\n"),
+               python::Unsupported);
+  EXPECT_THROW(ProgramRun(f, "import triton.no_such_module\n"), python::ProgramError);
+}
+
 }  // namespace
 }  // namespace keq::torch

@@ -52,6 +52,10 @@ const absl::flat_hash_map<std::string, std::string>& exception_bases() {
       {"DeprecationWarning", "Warning"},
       {"FutureWarning", "Warning"},
       {"RuntimeWarning", "Warning"},
+      {"PendingDeprecationWarning", "Warning"},
+      {"ImportWarning", "Warning"},
+      {"SyntaxWarning", "Warning"},
+      {"ResourceWarning", "Warning"},
   };
   return *bases;
 }

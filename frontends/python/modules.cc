@@ -464,7 +464,9 @@ bool Interp::model_lacks(const Ref& module, const std::string& name) const {
 }
 
 bool Interp::module_findable(const std::string& name, Span at) {
-  if (modules_.contains(name) || model_sources_.contains(name)) return true;
+  if (modules_.contains(name) || model_sources_.contains(name) ||
+      library_submodules_.contains(name))
+    return true;
   size_t dot = name.rfind('.');
   if (dot == std::string::npos) {
     if (stdlib_model_source(name) || is_stdlib(name)) return true;

@@ -264,7 +264,14 @@ void Torch::install_losses(const Ref& nn, const Ref& F, const Ref& module_cls) {
       });
   fa["kl_div"] = python::builtin("F.kl_div", [this, reduce_loss, sel](Interp&, CallArgs& a) -> Ref {
     TensorPtr x = tensor_arg(a, 0, "input"), y = tensor_arg(a, 1, "target");
-    if (bool_arg(a, 99, "log_target", false)) in.unsupported(a.at, "kl_div with log_target");
+    if (bool_arg(a, 99, "log_target", false))  // torch: exp(target) * (target - input)
+      return reduce_loss(a, 99,
+                         map2(
+                             in, x, y, x->dtype,
+                             [&](TermId p, TermId q) {
+                               return mk(Op::Mul, {mk(Op::Exp, {q}), mk(Op::Sub, {q, p})});
+                             },
+                             a.at));
     TensorPtr d = map2(
         in, x, y, x->dtype,
         // torch: xlogy(q, q) - q * p, xlogy(q, q) being 0 where q == 0 (NaN for a negative

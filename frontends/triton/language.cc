@@ -286,6 +286,11 @@ void Triton::install_language(const Ref& tl, const Ref& triton) {
   in.register_module("triton.language.extra.cuda", cuda);
   in.register_module("triton.language.extra.libdevice", libdevice);
   in.register_module("triton.language.extra.cuda.libdevice", libdevice);
+  // dir(triton.language.extra) under Triton 3.6, and the libdevice module a from-import loads:
+  // a vendor's name (hasattr(tl.extra, "ascend"), fla's probe) is absent.
+  in.set_real_names("triton.language.extra",
+                    {"cuda", "hip", "libdevice", "is_pkg", "module", "module_finder",
+                     "module_from_spec", "module_name", "modules", "pkgutil", "spec"});
   for (auto [name, op] : std::vector<std::pair<std::string, Op>>{
            {"sum", Op::Sum}, {"max", Op::TMax}, {"min", Op::TMin}}) {
     Op o = op;

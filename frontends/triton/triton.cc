@@ -152,6 +152,11 @@ void install(python::Interp& in, torch::TorchState& state) {
   };
   (*triton->attrs)["__version__"] = python::string("3.6.0");
   install_runtime_driver(in, state, triton);
+  // Every public module of the installed Triton 3.6 (scripts/module_names.py submodules triton):
+  // `import triton.experimental.gluon` succeeds and only a use of it is UNSUPPORTED.
+  in.add_library_submodules({
+#include "frontends/triton/triton_submodules.inc"
+  });
   register_inductor_helpers(in);
   h.loop_ran = [t](Interp& i2, Span at, size_t trips) {
     unsigned bit = trips == 0 ? 1u : trips == 1 ? 2u : 4u;

@@ -181,6 +181,7 @@ OPS = {
     "mse_loss": ("F.mse_loss(x, y)", "2"), "l1_loss": ("F.l1_loss(x, y, reduction='sum')", "2"),
     "smooth_l1_loss": ("F.smooth_l1_loss(x, y, beta=0.5)", "2"), "huber_loss": ("F.huber_loss(x, y, delta=0.7, reduction='none')", "2"),
     "kl_div": ("F.kl_div(torch.log_softmax(x, 1), torch.softmax(y, 1), reduction='batchmean')", "2"),
+    "kl_div_log_target": ("F.kl_div(torch.log_softmax(x, 1), torch.log_softmax(y, 1), reduction='batchmean', log_target=True)", "2"),
     "hinge_embedding_loss": ("F.hinge_embedding_loss(x, torch.sign(y))", "2"),
     "triplet_margin_loss": ("F.triplet_margin_loss(x, y, x * 0.5 + 0.1)", "2"),
     "cosine_similarity": ("F.cosine_similarity(x, y, dim=1)", "2"),
