@@ -275,10 +275,10 @@ bool Interp::equal(const Ref& a, const Ref& b) const {
     case K::Dict: {  // as mappings (a defaultdict equals a dict), or sets: in any order
       if (a == b) return true;
       if (is_set(a) != is_set(b) || a->dict.size() != b->dict.size()) return false;
-      for (const auto& [k, v] : a->dict) {
+      for (const auto& entry : a->dict) {  // (no structured binding: clang 14 cannot capture it)
         auto it = std::find_if(b->dict.begin(), b->dict.end(),
-                               [&](const auto& kv) { return equal(k, kv.first); });
-        if (it == b->dict.end() || (!is_set(a) && !equal(v, it->second))) return false;
+                               [&](const auto& kv) { return equal(entry.first, kv.first); });
+        if (it == b->dict.end() || (!is_set(a) && !equal(entry.second, it->second))) return false;
       }
       return true;
     }

@@ -91,42 +91,47 @@ class Autotuner(KernelInterface):
 )PY";
 }  // namespace
 
-// Autotuner.run: the kernel the Autotuner wraps, given the autotune attributes @triton.autotune
-// would have set from the instance's (one per instance, so that its first launch per key is
-// the one Triton benchmarks), launched with the call's grid.
-Ref Triton::autotuned_launch(CallArgs& a) {
-  Ref self = a.pos.at(0), args = a.pos.at(1), kwargs = a.pos.at(2);
-  auto attr = [&](const char* name) { return in.getattr(self, name, a.at); };
+// The kernel an Autotuner instance wraps, with the autotune attributes @triton.autotune would
+// have set from the instance's: one per instance, so that its first launch per key is the one
+// Triton benchmarks.
+Ref Triton::autotuned_kernel(const Ref& self, Span at) {
+  auto attr = [&](const char* name) { return in.getattr(self, name, at); };
   Ref hooks = attr("_keq_hooks");
-  if (in.truthy(attr("user_defined_pre_hook"), a.at) ||
-      in.truthy(attr("user_defined_post_hook"), a.at) || attr("pre_hook") != hooks->items[0] ||
+  if (in.truthy(attr("user_defined_pre_hook"), at) ||
+      in.truthy(attr("user_defined_post_hook"), at) || attr("pre_hook") != hooks->items[0] ||
       attr("post_hook") != hooks->items[1])
-    in.unsupported(a.at, "an Autotuner with hooks of its own around benchmarking runs");
+    in.unsupported(at, "an Autotuner with hooks of its own around benchmarking runs");
   Ref cache = attr("cache");
   if (cache->kind != K::Dict || !cache->dict.empty())
-    in.unsupported(a.at, "an Autotuner whose cache the program filled (a config chosen for a key)");
+    in.unsupported(at, "an Autotuner whose cache the program filled (a config chosen for a key)");
   Ref fn = attr("fn");
   if (!in.is_instance_of(fn, "JITFunction"))
-    in.unsupported(a.at, "an Autotuner over " + fn->type_name() +
-                             " (keq models one over a "
-                             "@triton.jit function)");
+    in.unsupported(at, "an Autotuner over " + fn->type_name() +
+                           " (keq models one over a @triton.jit function)");
   Ref& kernel = (*self->attrs)["<keq kernel>"];
   if (!kernel) kernel = std::make_shared<python::Value>(*fn);
   kernel->attrs = std::make_shared<Attrs>(*fn->attrs);
   Attrs& k = *kernel->attrs;
-  k["configs"] = python::list(in.to_sequence(attr("configs"), a.at));
+  k["configs"] = python::list(in.to_sequence(attr("configs"), at));
   for (const Ref& c : k["configs"]->items)
     if (!in.is_instance_of(c, "Config"))
-      in.error(a.at, "Autotuner.configs holds something not a triton.Config");
+      in.error(at, "Autotuner.configs holds something not a triton.Config");
   k["key"] = attr("keys");
-
   for (const char* name : {"reset_to_zero", "restore_value"})
-    if (Ref v = attr(name); in.truthy(v, a.at)) k[name] = v;
+    if (Ref v = attr(name); in.truthy(v, at)) k[name] = v;
   auto prune = std::make_shared<python::Value>();  // as prune_configs_by would have given them
   prune->kind = K::Dict;
   for (const char* name : {"early_config_prune", "perf_model"})
     if (Ref v = attr(name); v->kind != K::None) prune->dict.push_back({python::string(name), v});
   if (!prune->dict.empty()) k["prune_configs_by"] = prune;
+  return kernel;
+}
+
+// Autotuner.run(self, *args, **kwargs), which KernelInterface.__getitem__ calls with grid= and
+// warmup=: the wrapped kernel launched with the call's grid.
+Ref Triton::autotuned_launch(CallArgs& a) {
+  Ref self = a.pos.at(0), args = a.pos.at(1), kwargs = a.pos.at(2);
+  Ref kernel = autotuned_kernel(self, a.at);
   CallArgs call;
   call.at = a.at;
   call.pos = in.to_sequence(args, a.at);
@@ -147,7 +152,7 @@ Ref Triton::autotuned_launch(CallArgs& a) {
   // Triton's Heuristics.run, each value is computed from the call's arguments by name and its
   // keywords, and passed on as a keyword.
   if (auto h = self->attrs->find("heuristics"); h != self->attrs->end()) {
-    std::vector<Ref> names = in.to_sequence(attr("arg_names"), a.at);
+    std::vector<Ref> names = in.to_sequence(in.getattr(self, "arg_names", a.at), a.at);
     for (const auto& [name, rule] : h->second->dict) {
       auto named = std::make_shared<python::Value>();
       named->kind = K::Dict;

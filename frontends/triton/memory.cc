@@ -220,7 +220,8 @@ TermId Triton::gather_lane(const TensorPtr& buf, int64_t known, TermId loaded, i
   for (int64_t v = range->first; v <= range->second; ++v) {
     int64_t off = o.known + o.scale * v;
     values.push_back(v);
-    if (!mask_at(v)) {
+    if (!mask_at(v)) {  // a masked-off value of the index: the mask's off side is checked
+      st.mask_coverage[in.where(at)].off = true;
       cases.push_back(other);
       continue;
     }

@@ -459,6 +459,7 @@ struct Triton {
   Ref launch(const Ref& kernel, const Ref& grid, CallArgs& a);
   // triton.runtime.autotuner.Autotuner.run(self, *args, **kwargs) (decorators.cc).
   Ref autotuned_launch(CallArgs& a);
+  Ref autotuned_kernel(const Ref& autotuner, Span at);
   CallArgs kernel_call(const Ref& fn, const std::vector<std::string>& params, const CallArgs& a,
                        const Attrs& meta);
   void grid_of(const Ref& fn, const std::vector<std::string>& params, const Ref& grid, CallArgs& a,
