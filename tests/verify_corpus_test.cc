@@ -711,6 +711,17 @@ TEST(VerifyCorpus, AnAutotunerSubclassLaunchesEveryConfig) {
   }
   ASSERT_EQ(edited_copy(dir / "cand.py", "2.0 * b_x", "2.001 * b_x", edited), 1u);
   EXPECT_EQ(verify(ref, edited.string(), opt).verdict, Verdict::NotEquivalent);
+  // A later heuristic reads an earlier one's value, as Heuristics.run's kwargs hold it.
+  fs::path step = fs::temp_directory_path() / "keq_autotuner_subclass_step.py";
+  ASSERT_EQ(edited_copy(dir / "cand.py", "args[\"D\"])})",
+                        "args[\"D\"]), \"BW\": lambda args: args[\"BD\"]})", step),
+            1u);
+  ASSERT_EQ(edited_copy(step, "BR: tl.constexpr):", "BR: tl.constexpr, BW: tl.constexpr):", edited),
+            1u);
+  ASSERT_EQ(edited_copy(edited, "tl.arange(0, BD)", "tl.arange(0, BW)", step), 1u);
+  Report chained = verify(ref, step.string(), opt);
+  EXPECT_EQ(chained.verdict, Verdict::Equivalent) << chained.reason;
+  fs::remove(step);
   fs::remove(edited);
 }
 

@@ -150,16 +150,16 @@ Ref Triton::autotuned_launch(CallArgs& a) {
   if (!grid) in.raise(a.at, "KeyError: 'grid'");
   // @triton.heuristics above the Autotuner (fla's causal conv) annotated the instance: as
   // Triton's Heuristics.run, each value is computed from the call's arguments by name and its
-  // keywords, and passed on as a keyword.
+  // keywords (grid= and warmup= among them, and the values computed before it), and passed on
+  // as a keyword.
   if (auto h = self->attrs->find("heuristics"); h != self->attrs->end()) {
-    std::vector<Ref> names = in.to_sequence(in.getattr(self, "arg_names", a.at), a.at);
+    CallArgs seen = call;
+    for (const auto& [key, v] : kwargs->dict)
+      if (key->s == "grid" || key->s == "warmup") seen.kw.push_back({key->s, v});
     for (const auto& [name, rule] : h->second->dict) {
-      auto named = std::make_shared<python::Value>();
-      named->kind = K::Dict;
-      for (size_t i = 0; i < call.pos.size() && i < names.size(); ++i)
-        named->dict.push_back({names[i], call.pos[i]});
-      for (const auto& [key, v] : kwargs->dict) named->dict.push_back({key, v});
-      call.kw.push_back({name->s, in.call(rule, {Ref(named)}, a.at)});
+      Ref value = in.call(rule, {named_args(kernel->attrs->at("fn"), seen, {})}, a.at);
+      seen.kw.push_back({name->s, value});
+      call.kw.push_back({name->s, value});
     }
   }
   return launch(kernel, grid, call);
